@@ -1,0 +1,638 @@
+/*
+ * mpi.h - the public interface of shmpi, an MPI for one machine.
+ *
+ * This header is the whole public API: types, handles, constants and the
+ * prototypes of the functions that work today.  A function that is not
+ * implemented yet is not declared (README lists what is there), so a
+ * program that compiles against this header only uses what really works.
+ *
+ * Handles are pointers to incomplete structs (like Open MPI and the MPI-5
+ * ABI), not integers (like MPICH).  Why: the compiler then rejects passing
+ * an MPI_Datatype where an MPI_Comm is expected - learners make exactly
+ * that mistake - and a handle leads straight to its object, with no table
+ * look-up on the hot path.  Null handles are null pointers.  Predefined
+ * handles are addresses of objects inside the library: link-time
+ * constants, usable in initializers as the standard requires (2.5.4),
+ * but not in switch labels.
+ *
+ * Every MPI_X function is also PMPI_X (the MPI_ name is a weak alias), so
+ * profiling tools can wrap it.
+ */
+#ifndef SHMPI_MPI_H
+#define SHMPI_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION    3
+#define MPI_SUBVERSION 1
+
+#define SHMPI_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------ */
+/* Scalar types                                                        */
+/* ------------------------------------------------------------------ */
+typedef intptr_t  MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int       MPI_Fint;
+
+/* ------------------------------------------------------------------ */
+/* Handles: pointers to objects whose layout is private to the library */
+/* ------------------------------------------------------------------ */
+typedef struct shmpi_comm       *MPI_Comm;
+typedef struct shmpi_group      *MPI_Group;
+typedef struct shmpi_datatype   *MPI_Datatype;
+typedef struct shmpi_request    *MPI_Request;
+typedef struct shmpi_op         *MPI_Op;
+typedef struct shmpi_errhandler *MPI_Errhandler;
+typedef struct shmpi_info       *MPI_Info;
+typedef struct shmpi_win        *MPI_Win;
+typedef struct shmpi_file       *MPI_File;
+typedef struct shmpi_message    *MPI_Message;
+
+#define MPI_COMM_NULL       ((MPI_Comm)0)
+#define MPI_GROUP_NULL      ((MPI_Group)0)
+#define MPI_DATATYPE_NULL   ((MPI_Datatype)0)
+#define MPI_REQUEST_NULL    ((MPI_Request)0)
+#define MPI_OP_NULL         ((MPI_Op)0)
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_INFO_NULL       ((MPI_Info)0)
+#define MPI_WIN_NULL        ((MPI_Win)0)
+#define MPI_FILE_NULL       ((MPI_File)0)
+#define MPI_MESSAGE_NULL    ((MPI_Message)0)
+
+/* The predefined objects themselves live in the library. */
+extern struct shmpi_comm shmpi_comm_world, shmpi_comm_self;
+extern struct shmpi_group shmpi_group_empty;
+extern struct shmpi_errhandler shmpi_errors_are_fatal, shmpi_errors_return;
+extern struct shmpi_info shmpi_info_env;
+extern struct shmpi_message shmpi_message_no_proc;
+
+#define MPI_COMM_WORLD       (&shmpi_comm_world)
+#define MPI_COMM_SELF        (&shmpi_comm_self)
+#define MPI_GROUP_EMPTY      (&shmpi_group_empty)
+#define MPI_ERRORS_ARE_FATAL (&shmpi_errors_are_fatal)
+#define MPI_ERRORS_RETURN    (&shmpi_errors_return)
+#define MPI_INFO_ENV         (&shmpi_info_env)
+#define MPI_MESSAGE_NO_PROC  (&shmpi_message_no_proc)
+
+/* ------------------------------------------------------------------ */
+/* Status                                                              */
+/* ------------------------------------------------------------------ */
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    /* private: set by receives, read by MPI_Get_count/_elements and
+       MPI_Test_cancelled; do not touch */
+    int       shmpi_cancelled;
+    MPI_Count shmpi_nbytes;
+} MPI_Status;
+
+#define MPI_STATUS_IGNORE   ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+
+/* ------------------------------------------------------------------ */
+/* Error classes (MPI-3.1 8.4, table 8.1)                              */
+/* ------------------------------------------------------------------ */
+#define MPI_SUCCESS                    0
+#define MPI_ERR_BUFFER                 1
+#define MPI_ERR_COUNT                  2
+#define MPI_ERR_TYPE                   3
+#define MPI_ERR_TAG                    4
+#define MPI_ERR_COMM                   5
+#define MPI_ERR_RANK                   6
+#define MPI_ERR_REQUEST                7
+#define MPI_ERR_ROOT                   8
+#define MPI_ERR_GROUP                  9
+#define MPI_ERR_OP                     10
+#define MPI_ERR_TOPOLOGY               11
+#define MPI_ERR_DIMS                   12
+#define MPI_ERR_ARG                    13
+#define MPI_ERR_UNKNOWN                14
+#define MPI_ERR_TRUNCATE               15
+#define MPI_ERR_OTHER                  16
+#define MPI_ERR_INTERN                 17
+#define MPI_ERR_IN_STATUS              18
+#define MPI_ERR_PENDING                19
+#define MPI_ERR_KEYVAL                 20
+#define MPI_ERR_NO_MEM                 21
+#define MPI_ERR_BASE                   22
+#define MPI_ERR_INFO_KEY               23
+#define MPI_ERR_INFO_VALUE             24
+#define MPI_ERR_INFO_NOKEY             25
+#define MPI_ERR_SPAWN                  26
+#define MPI_ERR_PORT                   27
+#define MPI_ERR_SERVICE                28
+#define MPI_ERR_NAME                   29
+#define MPI_ERR_WIN                    30
+#define MPI_ERR_SIZE                   31
+#define MPI_ERR_DISP                   32
+#define MPI_ERR_INFO                   33
+#define MPI_ERR_LOCKTYPE               34
+#define MPI_ERR_ASSERT                 35
+#define MPI_ERR_RMA_CONFLICT           36
+#define MPI_ERR_RMA_SYNC               37
+#define MPI_ERR_FILE                   38
+#define MPI_ERR_NOT_SAME               39
+#define MPI_ERR_AMODE                  40
+#define MPI_ERR_UNSUPPORTED_DATAREP    41
+#define MPI_ERR_UNSUPPORTED_OPERATION  42
+#define MPI_ERR_NO_SUCH_FILE           43
+#define MPI_ERR_FILE_EXISTS            44
+#define MPI_ERR_BAD_FILE               45
+#define MPI_ERR_ACCESS                 46
+#define MPI_ERR_NO_SPACE               47
+#define MPI_ERR_QUOTA                  48
+#define MPI_ERR_READ_ONLY              49
+#define MPI_ERR_FILE_IN_USE            50
+#define MPI_ERR_DUP_DATAREP            51
+#define MPI_ERR_CONVERSION             52
+#define MPI_ERR_IO                     53
+#define MPI_ERR_RMA_RANGE              54
+#define MPI_ERR_RMA_ATTACH             55
+#define MPI_ERR_RMA_SHARED             56
+#define MPI_ERR_RMA_FLAVOR             57
+#define MPI_ERR_LASTCODE               63  /* user classes start above */
+
+/* ------------------------------------------------------------------ */
+/* Assorted constants                                                  */
+/* ------------------------------------------------------------------ */
+#define MPI_PROC_NULL       (-2)
+#define MPI_ANY_SOURCE      (-1)
+#define MPI_ANY_TAG         (-1)
+#define MPI_ROOT            (-3)
+#define MPI_UNDEFINED       (-32766)
+#define MPI_KEYVAL_INVALID  (-1)
+#define MPI_BSEND_OVERHEAD  128
+#define MPI_LOCK_EXCLUSIVE  1
+#define MPI_LOCK_SHARED     2
+
+#define MPI_BOTTOM          ((void *)0)
+#define MPI_IN_PLACE        ((void *)1)
+#define MPI_UNWEIGHTED      ((int *)2)
+#define MPI_WEIGHTS_EMPTY   ((int *)3)
+#define MPI_ERRCODES_IGNORE ((int *)0)
+#define MPI_ARGV_NULL       ((char **)0)
+#define MPI_ARGVS_NULL      ((char ***)0)
+
+/* Maximum string sizes, terminating NUL included. */
+#define MPI_MAX_PROCESSOR_NAME          256
+#define MPI_MAX_ERROR_STRING            256
+#define MPI_MAX_DATAREP_STRING          128
+#define MPI_MAX_INFO_KEY                255
+#define MPI_MAX_INFO_VAL                1024
+#define MPI_MAX_OBJECT_NAME             128
+#define MPI_MAX_PORT_NAME               1024
+#define MPI_MAX_LIBRARY_VERSION_STRING  256
+
+/* Thread support levels (12.4.3); ordered SINGLE < ... < MULTIPLE. */
+#define MPI_THREAD_SINGLE      0
+#define MPI_THREAD_FUNNELED    1
+#define MPI_THREAD_SERIALIZED  2
+#define MPI_THREAD_MULTIPLE    3
+
+/* Results of the compare functions. */
+#define MPI_IDENT      0
+#define MPI_CONGRUENT  1
+#define MPI_SIMILAR    2
+#define MPI_UNEQUAL    3
+
+/* Topologies. */
+#define MPI_GRAPH       1
+#define MPI_CART        2
+#define MPI_DIST_GRAPH  3
+
+/* Communicator split types. */
+#define MPI_COMM_TYPE_SHARED 1
+
+/* Datatype decoding combiners (4.1.13, table 4.1). */
+#define MPI_COMBINER_NAMED            1
+#define MPI_COMBINER_DUP              2
+#define MPI_COMBINER_CONTIGUOUS       3
+#define MPI_COMBINER_VECTOR           4
+#define MPI_COMBINER_HVECTOR          5
+#define MPI_COMBINER_INDEXED          6
+#define MPI_COMBINER_HINDEXED         7
+#define MPI_COMBINER_INDEXED_BLOCK    8
+#define MPI_COMBINER_HINDEXED_BLOCK   9
+#define MPI_COMBINER_STRUCT           10
+#define MPI_COMBINER_SUBARRAY         11
+#define MPI_COMBINER_DARRAY           12
+#define MPI_COMBINER_F90_REAL         13
+#define MPI_COMBINER_F90_COMPLEX      14
+#define MPI_COMBINER_F90_INTEGER      15
+#define MPI_COMBINER_RESIZED          16
+
+/* Subarray and darray constructors. */
+#define MPI_ORDER_C               0
+#define MPI_ORDER_FORTRAN         1
+#define MPI_DISTRIBUTE_BLOCK      0
+#define MPI_DISTRIBUTE_CYCLIC     1
+#define MPI_DISTRIBUTE_NONE       2
+#define MPI_DISTRIBUTE_DFLT_DARG  (-49767)
+
+/* MPI_Type_match_size type classes. */
+#define MPI_TYPECLASS_REAL     1
+#define MPI_TYPECLASS_INTEGER  2
+#define MPI_TYPECLASS_COMPLEX  3
+
+/* RMA assertions (11.5.5); bits, OR them together. */
+#define MPI_MODE_NOCHECK    1
+#define MPI_MODE_NOSTORE    2
+#define MPI_MODE_NOPUT      4
+#define MPI_MODE_NOPRECEDE  8
+#define MPI_MODE_NOSUCCEED  16
+
+/* File access modes (13.2.1); bits, OR them together. */
+#define MPI_MODE_CREATE           1
+#define MPI_MODE_RDONLY           2
+#define MPI_MODE_WRONLY           4
+#define MPI_MODE_RDWR             8
+#define MPI_MODE_DELETE_ON_CLOSE  16
+#define MPI_MODE_UNIQUE_OPEN      32
+#define MPI_MODE_EXCL             64
+#define MPI_MODE_APPEND           128
+#define MPI_MODE_SEQUENTIAL       256
+
+/* File positioning. */
+#define MPI_SEEK_SET              600
+#define MPI_SEEK_CUR              602
+#define MPI_SEEK_END              604
+#define MPI_DISPLACEMENT_CURRENT  (-54278278)
+
+/* Window flavors and memory models. */
+#define MPI_WIN_FLAVOR_CREATE    1
+#define MPI_WIN_FLAVOR_ALLOCATE  2
+#define MPI_WIN_FLAVOR_DYNAMIC   3
+#define MPI_WIN_FLAVOR_SHARED    4
+#define MPI_WIN_SEPARATE         1
+#define MPI_WIN_UNIFIED          2
+
+/* Predefined attribute keys. */
+#define MPI_TAG_UB             1
+#define MPI_HOST               2
+#define MPI_IO                 3
+#define MPI_WTIME_IS_GLOBAL    4
+#define MPI_UNIVERSE_SIZE      5
+#define MPI_LASTUSEDCODE       6
+#define MPI_APPNUM             7
+#define MPI_WIN_BASE           8
+#define MPI_WIN_SIZE           9
+#define MPI_WIN_DISP_UNIT      10
+#define MPI_WIN_CREATE_FLAVOR  11
+#define MPI_WIN_MODEL          12
+
+/* ------------------------------------------------------------------ */
+/* Predefined datatypes                                                */
+/* ------------------------------------------------------------------ */
+#define SHMPI_DATATYPES(X) \
+    X(CHAR) X(SHORT) X(INT) X(LONG) X(LONG_LONG_INT) X(SIGNED_CHAR) \
+    X(UNSIGNED_CHAR) X(UNSIGNED_SHORT) X(UNSIGNED) X(UNSIGNED_LONG) \
+    X(UNSIGNED_LONG_LONG) X(FLOAT) X(DOUBLE) X(LONG_DOUBLE) X(WCHAR) \
+    X(C_BOOL) X(INT8_T) X(INT16_T) X(INT32_T) X(INT64_T) X(UINT8_T) \
+    X(UINT16_T) X(UINT32_T) X(UINT64_T) X(AINT) X(COUNT) X(OFFSET) \
+    X(C_FLOAT_COMPLEX) X(C_DOUBLE_COMPLEX) X(C_LONG_DOUBLE_COMPLEX) \
+    X(BYTE) X(PACKED) \
+    X(CXX_BOOL) X(CXX_FLOAT_COMPLEX) X(CXX_DOUBLE_COMPLEX) \
+    X(CXX_LONG_DOUBLE_COMPLEX) \
+    X(INTEGER) X(REAL) X(DOUBLE_PRECISION) X(COMPLEX) X(LOGICAL) \
+    X(CHARACTER) X(DOUBLE_COMPLEX) X(INTEGER1) X(INTEGER2) X(INTEGER4) \
+    X(INTEGER8) X(INTEGER16) X(REAL2) X(REAL4) X(REAL8) X(REAL16) \
+    X(COMPLEX4) X(COMPLEX8) X(COMPLEX16) X(COMPLEX32) \
+    X(FLOAT_INT) X(DOUBLE_INT) X(LONG_INT) X(2INT) X(SHORT_INT) \
+    X(LONG_DOUBLE_INT) X(2REAL) X(2DOUBLE_PRECISION) X(2INTEGER)
+
+#define SHMPI_DECLARE_DATATYPE(name) extern struct shmpi_datatype shmpi_dt_##name;
+SHMPI_DATATYPES(SHMPI_DECLARE_DATATYPE)
+#undef SHMPI_DECLARE_DATATYPE
+
+#define MPI_CHAR                     (&shmpi_dt_CHAR)
+#define MPI_SHORT                    (&shmpi_dt_SHORT)
+#define MPI_INT                      (&shmpi_dt_INT)
+#define MPI_LONG                     (&shmpi_dt_LONG)
+#define MPI_LONG_LONG_INT            (&shmpi_dt_LONG_LONG_INT)
+#define MPI_LONG_LONG                MPI_LONG_LONG_INT
+#define MPI_SIGNED_CHAR              (&shmpi_dt_SIGNED_CHAR)
+#define MPI_UNSIGNED_CHAR            (&shmpi_dt_UNSIGNED_CHAR)
+#define MPI_UNSIGNED_SHORT           (&shmpi_dt_UNSIGNED_SHORT)
+#define MPI_UNSIGNED                 (&shmpi_dt_UNSIGNED)
+#define MPI_UNSIGNED_LONG            (&shmpi_dt_UNSIGNED_LONG)
+#define MPI_UNSIGNED_LONG_LONG       (&shmpi_dt_UNSIGNED_LONG_LONG)
+#define MPI_FLOAT                    (&shmpi_dt_FLOAT)
+#define MPI_DOUBLE                   (&shmpi_dt_DOUBLE)
+#define MPI_LONG_DOUBLE              (&shmpi_dt_LONG_DOUBLE)
+#define MPI_WCHAR                    (&shmpi_dt_WCHAR)
+#define MPI_C_BOOL                   (&shmpi_dt_C_BOOL)
+#define MPI_INT8_T                   (&shmpi_dt_INT8_T)
+#define MPI_INT16_T                  (&shmpi_dt_INT16_T)
+#define MPI_INT32_T                  (&shmpi_dt_INT32_T)
+#define MPI_INT64_T                  (&shmpi_dt_INT64_T)
+#define MPI_UINT8_T                  (&shmpi_dt_UINT8_T)
+#define MPI_UINT16_T                 (&shmpi_dt_UINT16_T)
+#define MPI_UINT32_T                 (&shmpi_dt_UINT32_T)
+#define MPI_UINT64_T                 (&shmpi_dt_UINT64_T)
+#define MPI_AINT                     (&shmpi_dt_AINT)
+#define MPI_COUNT                    (&shmpi_dt_COUNT)
+#define MPI_OFFSET                   (&shmpi_dt_OFFSET)
+#define MPI_C_COMPLEX                MPI_C_FLOAT_COMPLEX
+#define MPI_C_FLOAT_COMPLEX          (&shmpi_dt_C_FLOAT_COMPLEX)
+#define MPI_C_DOUBLE_COMPLEX         (&shmpi_dt_C_DOUBLE_COMPLEX)
+#define MPI_C_LONG_DOUBLE_COMPLEX    (&shmpi_dt_C_LONG_DOUBLE_COMPLEX)
+#define MPI_BYTE                     (&shmpi_dt_BYTE)
+#define MPI_PACKED                   (&shmpi_dt_PACKED)
+#define MPI_CXX_BOOL                 (&shmpi_dt_CXX_BOOL)
+#define MPI_CXX_FLOAT_COMPLEX        (&shmpi_dt_CXX_FLOAT_COMPLEX)
+#define MPI_CXX_DOUBLE_COMPLEX       (&shmpi_dt_CXX_DOUBLE_COMPLEX)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX  (&shmpi_dt_CXX_LONG_DOUBLE_COMPLEX)
+#define MPI_INTEGER                  (&shmpi_dt_INTEGER)
+#define MPI_REAL                     (&shmpi_dt_REAL)
+#define MPI_DOUBLE_PRECISION         (&shmpi_dt_DOUBLE_PRECISION)
+#define MPI_COMPLEX                  (&shmpi_dt_COMPLEX)
+#define MPI_LOGICAL                  (&shmpi_dt_LOGICAL)
+#define MPI_CHARACTER                (&shmpi_dt_CHARACTER)
+#define MPI_DOUBLE_COMPLEX           (&shmpi_dt_DOUBLE_COMPLEX)
+#define MPI_INTEGER1                 (&shmpi_dt_INTEGER1)
+#define MPI_INTEGER2                 (&shmpi_dt_INTEGER2)
+#define MPI_INTEGER4                 (&shmpi_dt_INTEGER4)
+#define MPI_INTEGER8                 (&shmpi_dt_INTEGER8)
+#define MPI_INTEGER16                (&shmpi_dt_INTEGER16)
+#define MPI_REAL2                    (&shmpi_dt_REAL2)
+#define MPI_REAL4                    (&shmpi_dt_REAL4)
+#define MPI_REAL8                    (&shmpi_dt_REAL8)
+#define MPI_REAL16                   (&shmpi_dt_REAL16)
+#define MPI_COMPLEX4                 (&shmpi_dt_COMPLEX4)
+#define MPI_COMPLEX8                 (&shmpi_dt_COMPLEX8)
+#define MPI_COMPLEX16                (&shmpi_dt_COMPLEX16)
+#define MPI_COMPLEX32                (&shmpi_dt_COMPLEX32)
+/* Pair types for MPI_MINLOC and MPI_MAXLOC (5.9.4). */
+#define MPI_FLOAT_INT                (&shmpi_dt_FLOAT_INT)
+#define MPI_DOUBLE_INT               (&shmpi_dt_DOUBLE_INT)
+#define MPI_LONG_INT                 (&shmpi_dt_LONG_INT)
+#define MPI_2INT                     (&shmpi_dt_2INT)
+#define MPI_SHORT_INT                (&shmpi_dt_SHORT_INT)
+#define MPI_LONG_DOUBLE_INT          (&shmpi_dt_LONG_DOUBLE_INT)
+#define MPI_2REAL                    (&shmpi_dt_2REAL)
+#define MPI_2DOUBLE_PRECISION        (&shmpi_dt_2DOUBLE_PRECISION)
+#define MPI_2INTEGER                 (&shmpi_dt_2INTEGER)
+
+/* ------------------------------------------------------------------ */
+/* Predefined reduction operations                                     */
+/* ------------------------------------------------------------------ */
+extern struct shmpi_op shmpi_op_max, shmpi_op_min, shmpi_op_sum,
+    shmpi_op_prod, shmpi_op_land, shmpi_op_band, shmpi_op_lor, shmpi_op_bor,
+    shmpi_op_lxor, shmpi_op_bxor, shmpi_op_maxloc, shmpi_op_minloc,
+    shmpi_op_replace, shmpi_op_no_op;
+
+#define MPI_MAX     (&shmpi_op_max)
+#define MPI_MIN     (&shmpi_op_min)
+#define MPI_SUM     (&shmpi_op_sum)
+#define MPI_PROD    (&shmpi_op_prod)
+#define MPI_LAND    (&shmpi_op_land)
+#define MPI_BAND    (&shmpi_op_band)
+#define MPI_LOR     (&shmpi_op_lor)
+#define MPI_BOR     (&shmpi_op_bor)
+#define MPI_LXOR    (&shmpi_op_lxor)
+#define MPI_BXOR    (&shmpi_op_bxor)
+#define MPI_MAXLOC  (&shmpi_op_maxloc)
+#define MPI_MINLOC  (&shmpi_op_minloc)
+#define MPI_REPLACE (&shmpi_op_replace)
+#define MPI_NO_OP   (&shmpi_op_no_op)
+
+/* ------------------------------------------------------------------ */
+/* Callback function types                                             */
+/* ------------------------------------------------------------------ */
+typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
+typedef void MPI_File_errhandler_function(MPI_File *, int *, ...);
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
+                               MPI_Datatype *datatype);
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
+                                        void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval,
+                                       void *extra_state,
+                                       void *attribute_val_in,
+                                       void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
+                                         void *attribute_val,
+                                         void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype,
+                                        int type_keyval, void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype,
+                                          int type_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Grequest_query_function(void *extra_state,
+                                        MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype,
+                                        MPI_Aint *extent,
+                                        void *extra_state);
+typedef int MPI_Datarep_conversion_function(void *userbuf,
+                                            MPI_Datatype datatype,
+                                            int count, void *filebuf,
+                                            MPI_Offset position,
+                                            void *extra_state);
+
+/* ------------------------------------------------------------------ */
+/* Functions                                                           */
+/* Each line declares MPI_<name> and its profiling twin PMPI_<name>.   */
+/* ------------------------------------------------------------------ */
+#define SHMPI_API(ret, name, params) ret MPI_##name params; ret PMPI_##name params
+
+/* Initialization, environment and finalization (8.1, 8.6, 8.7) */
+SHMPI_API(int, Init, (int *argc, char ***argv));
+SHMPI_API(int, Init_thread, (int *argc, char ***argv, int required,
+                             int *provided));
+SHMPI_API(int, Query_thread, (int *provided));
+SHMPI_API(int, Is_thread_main, (int *flag));
+SHMPI_API(int, Finalize, (void));
+SHMPI_API(int, Initialized, (int *flag));
+SHMPI_API(int, Finalized, (int *flag));
+SHMPI_API(int, Abort, (MPI_Comm comm, int errorcode));
+SHMPI_API(int, Get_processor_name, (char *name, int *resultlen));
+SHMPI_API(int, Get_version, (int *version, int *subversion));
+SHMPI_API(int, Get_library_version, (char *version, int *resultlen));
+SHMPI_API(double, Wtime, (void));
+SHMPI_API(double, Wtick, (void));
+
+/* Memory allocation (8.2) */
+SHMPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
+SHMPI_API(int, Free_mem, (void *base));
+
+/* Errors and error handlers (8.3 - 8.5) */
+SHMPI_API(int, Error_string, (int errorcode, char *string, int *resultlen));
+SHMPI_API(int, Error_class, (int errorcode, int *errorclass));
+SHMPI_API(int, Add_error_class, (int *errorclass));
+SHMPI_API(int, Add_error_code, (int errorclass, int *errorcode));
+SHMPI_API(int, Add_error_string, (int errorcode, const char *string));
+SHMPI_API(int, Comm_create_errhandler,
+          (MPI_Comm_errhandler_function *comm_errhandler_fn,
+           MPI_Errhandler *errhandler));
+SHMPI_API(int, Comm_set_errhandler, (MPI_Comm comm,
+                                     MPI_Errhandler errhandler));
+SHMPI_API(int, Comm_get_errhandler, (MPI_Comm comm,
+                                     MPI_Errhandler *errhandler));
+SHMPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
+SHMPI_API(int, Errhandler_free, (MPI_Errhandler *errhandler));
+
+/* Communicators and groups (6.3, 6.4) */
+SHMPI_API(int, Comm_size, (MPI_Comm comm, int *size));
+SHMPI_API(int, Comm_rank, (MPI_Comm comm, int *rank));
+SHMPI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval,
+                               void *attribute_val, int *flag));
+SHMPI_API(int, Barrier, (MPI_Comm comm));
+SHMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
+SHMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
+SHMPI_API(int, Comm_split, (MPI_Comm comm, int color, int key,
+                            MPI_Comm *newcomm));
+SHMPI_API(int, Comm_free, (MPI_Comm *comm));
+SHMPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
+SHMPI_API(int, Group_size, (MPI_Group group, int *size));
+SHMPI_API(int, Group_rank, (MPI_Group group, int *rank));
+SHMPI_API(int, Group_translate_ranks, (MPI_Group group1, int n,
+                                       const int ranks1[], MPI_Group group2,
+                                       int ranks2[]));
+SHMPI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2,
+                               int *result));
+SHMPI_API(int, Group_union, (MPI_Group group1, MPI_Group group2,
+                             MPI_Group *newgroup));
+SHMPI_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2,
+                                    MPI_Group *newgroup));
+SHMPI_API(int, Group_difference, (MPI_Group group1, MPI_Group group2,
+                                  MPI_Group *newgroup));
+SHMPI_API(int, Group_incl, (MPI_Group group, int n, const int ranks[],
+                            MPI_Group *newgroup));
+SHMPI_API(int, Group_excl, (MPI_Group group, int n, const int ranks[],
+                            MPI_Group *newgroup));
+SHMPI_API(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3],
+                                  MPI_Group *newgroup));
+SHMPI_API(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3],
+                                  MPI_Group *newgroup));
+SHMPI_API(int, Group_free, (MPI_Group *group));
+
+/* Point-to-point communication (chapter 3) */
+SHMPI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype,
+                      int dest, int tag, MPI_Comm comm));
+SHMPI_API(int, Ssend, (const void *buf, int count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm));
+SHMPI_API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm));
+SHMPI_API(int, Recv, (void *buf, int count, MPI_Datatype datatype,
+                      int source, int tag, MPI_Comm comm,
+                      MPI_Status *status));
+SHMPI_API(int, Sendrecv, (const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, int dest, int sendtag,
+                          void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int source, int recvtag,
+                          MPI_Comm comm, MPI_Status *status));
+SHMPI_API(int, Sendrecv_replace, (void *buf, int count,
+                                  MPI_Datatype datatype, int dest,
+                                  int sendtag, int source, int recvtag,
+                                  MPI_Comm comm, MPI_Status *status));
+SHMPI_API(int, Isend, (const void *buf, int count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm,
+                       MPI_Request *request));
+SHMPI_API(int, Issend, (const void *buf, int count, MPI_Datatype datatype,
+                        int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request));
+SHMPI_API(int, Irsend, (const void *buf, int count, MPI_Datatype datatype,
+                        int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request));
+SHMPI_API(int, Irecv, (void *buf, int count, MPI_Datatype datatype,
+                       int source, int tag, MPI_Comm comm,
+                       MPI_Request *request));
+SHMPI_API(int, Wait, (MPI_Request *request, MPI_Status *status));
+SHMPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status));
+SHMPI_API(int, Waitany, (int count, MPI_Request array_of_requests[],
+                         int *index, MPI_Status *status));
+SHMPI_API(int, Testany, (int count, MPI_Request array_of_requests[],
+                         int *index, int *flag, MPI_Status *status));
+SHMPI_API(int, Waitall, (int count, MPI_Request array_of_requests[],
+                         MPI_Status array_of_statuses[]));
+SHMPI_API(int, Testall, (int count, MPI_Request array_of_requests[],
+                         int *flag, MPI_Status array_of_statuses[]));
+SHMPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[],
+                          int *outcount, int array_of_indices[],
+                          MPI_Status array_of_statuses[]));
+SHMPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[],
+                          int *outcount, int array_of_indices[],
+                          MPI_Status array_of_statuses[]));
+SHMPI_API(int, Request_free, (MPI_Request *request));
+SHMPI_API(int, Request_get_status, (MPI_Request request, int *flag,
+                                    MPI_Status *status));
+SHMPI_API(int, Probe, (int source, int tag, MPI_Comm comm,
+                       MPI_Status *status));
+SHMPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag,
+                        MPI_Status *status));
+SHMPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype,
+                           int *count));
+SHMPI_API(int, Get_elements, (const MPI_Status *status,
+                              MPI_Datatype datatype, int *count));
+SHMPI_API(int, Get_elements_x, (const MPI_Status *status,
+                                MPI_Datatype datatype, MPI_Count *count));
+SHMPI_API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype,
+                       int dest, int tag, MPI_Comm comm));
+SHMPI_API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype,
+                        int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request));
+SHMPI_API(int, Buffer_attach, (void *buffer, int size));
+SHMPI_API(int, Buffer_detach, (void *buffer_addr, int *size));
+SHMPI_API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm,
+                           MPI_Request *request));
+SHMPI_API(int, Bsend_init, (const void *buf, int count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ssend_init, (const void *buf, int count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Rsend_init, (const void *buf, int count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype,
+                           int source, int tag, MPI_Comm comm,
+                           MPI_Request *request));
+SHMPI_API(int, Start, (MPI_Request *request));
+SHMPI_API(int, Startall, (int count, MPI_Request array_of_requests[]));
+SHMPI_API(int, Cancel, (MPI_Request *request));
+SHMPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag));
+SHMPI_API(int, Mprobe, (int source, int tag, MPI_Comm comm,
+                        MPI_Message *message, MPI_Status *status));
+SHMPI_API(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag,
+                         MPI_Message *message, MPI_Status *status));
+SHMPI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype,
+                       MPI_Message *message, MPI_Status *status));
+SHMPI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype,
+                        MPI_Message *message, MPI_Request *request));
+
+/* Generalized requests (12.2, 12.3) */
+SHMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,
+                                MPI_Grequest_free_function *free_fn,
+                                MPI_Grequest_cancel_function *cancel_fn,
+                                void *extra_state, MPI_Request *request));
+SHMPI_API(int, Grequest_complete, (MPI_Request request));
+SHMPI_API(int, Status_set_elements, (MPI_Status *status,
+                                     MPI_Datatype datatype, int count));
+SHMPI_API(int, Status_set_elements_x, (MPI_Status *status,
+                                       MPI_Datatype datatype,
+                                       MPI_Count count));
+SHMPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SHMPI_MPI_H */

@@ -1,0 +1,110 @@
+/*
+ * internal_p2p.c - the library's own messages on a communicator: plain
+ * point-to-point requests of the pt2pt engine, sent on the communicator's
+ * internal context (comm->context + 1) so that they can never match a
+ * user's receive, whatever its source and tag (MPI_ANY_SOURCE and
+ * MPI_ANY_TAG included), nor a user's message match them.
+ *
+ * The collective parts of communicator creation (agreeing on a context,
+ * gathering (color, key)) and the barrier of communicators other than
+ * MPI_COMM_WORLD are written on these.  Waiting turns the progress engine,
+ * so a process blocked here still serves its other traffic, and sleeps on
+ * its doorbell when there is nothing to do (oversubscription is fine).
+ * Requests live on the caller's stack: nothing is allocated.
+ */
+#include "comm/comm.h"
+#include "core/error.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/start.h"
+
+static void fill(struct shmpi_request *r, enum shmpi_req_kind kind,
+                 MPI_Comm comm, const void *buf, int nbytes, int peer,
+                 int tag)
+{
+    *r = (struct shmpi_request){.magic = SHMPI_MAGIC_REQUEST,
+                                .kind = (uint8_t)kind, .on_stack = 1};
+    shmpi_request_fill(r, buf, nbytes, MPI_BYTE, peer, tag, comm);
+    r->context = comm->context + 1;
+}
+
+static int finish(MPI_Comm comm, struct shmpi_request *r, const char *fn)
+{
+    int err = shmpi_request_wait(r, MPI_STATUS_IGNORE);
+    if (err == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return shmpi_raise(comm, MPI_ERR_INTERN, fn,
+                       "internal message on context %u failed (%s)",
+                       (unsigned)r->context, shmpi_error_class_name(err));
+}
+
+int shmpi_internal_send(MPI_Comm comm, const void *buf, int nbytes,
+                        int dest, int tag, const char *fn)
+{
+    struct shmpi_request s;
+    fill(&s, SHMPI_REQ_SEND, comm, buf, nbytes, dest, tag);
+    int rc = shmpi_start_send(fn, &s, SHMPI_MODE_STANDARD);
+    return rc != MPI_SUCCESS ? rc : finish(comm, &s, fn);
+}
+
+int shmpi_internal_recv(MPI_Comm comm, void *buf, int nbytes, int source,
+                        int tag, const char *fn)
+{
+    struct shmpi_request r;
+    fill(&r, SHMPI_REQ_RECV, comm, buf, nbytes, source, tag);
+    shmpi_start_recv(&r);
+    return finish(comm, &r, fn);
+}
+
+int shmpi_internal_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
+                            int dest, int stag, void *rbuf, int rbytes,
+                            int source, int rtag, const char *fn)
+{
+    struct shmpi_request s, r;
+    fill(&r, SHMPI_REQ_RECV, comm, rbuf, rbytes, source, rtag);
+    fill(&s, SHMPI_REQ_SEND, comm, sbuf, sbytes, dest, stag);
+    shmpi_start_recv(&r);
+    int rc = shmpi_start_send(fn, &s, SHMPI_MODE_STANDARD);
+    if (rc != MPI_SUCCESS) {
+        /* (a handler that returns) take the receive back off the posted
+           queue before its request, on this stack, goes away; internal
+           receive is still posted unless it completed */
+        if (!r.complete)
+            shmpi_queue_remove(&shmpi_proc.pt2pt->posted, &r);
+        return rc;
+    }
+    rc = finish(comm, &s, fn);
+    int rc2 = finish(comm, &r, fn);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+/*
+ * Binomial tree rooted at `root`: in virtual ranks (rank - root mod size)
+ * a process receives from the one that differs in its lowest set bit,
+ * then sends to vrank + mask for each smaller power of two.
+ */
+int shmpi_internal_bcast(MPI_Comm comm, void *buf, int nbytes, int root,
+                         int tag, const char *fn)
+{
+    int size = comm->size;
+    int vrank = (comm->rank - root + size) % size;
+    int mask = 1;
+    while (mask < size) {
+        if (vrank & mask) {
+            int src = (vrank - mask + root) % size;
+            int rc = shmpi_internal_recv(comm, buf, nbytes, src, tag, fn);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (vrank + mask < size) {
+            int dst = (vrank + mask + root) % size;
+            int rc = shmpi_internal_send(comm, buf, nbytes, dst, tag, fn);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}

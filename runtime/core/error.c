@@ -1,0 +1,263 @@
+/*
+ * error.c - error classes, codes and strings (MPI-3.1 8.4, 8.5), and the
+ * path from a failed check to the error handler (8.3).
+ *
+ * Predefined codes are their classes.  Classes and codes added at run
+ * time share one numbering above MPI_ERR_LASTCODE; each remembers its
+ * class and its string.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/objects.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+
+SHMPI_WEAK_ALIAS(Error_string)
+SHMPI_WEAK_ALIAS(Error_class)
+SHMPI_WEAK_ALIAS(Add_error_class)
+SHMPI_WEAK_ALIAS(Add_error_code)
+SHMPI_WEAK_ALIAS(Add_error_string)
+
+struct class_text { const char *name, *text; };
+
+/* Indexed by class; the order is mpi.h's. */
+static const struct class_text predefined[MPI_ERR_RMA_FLAVOR + 1] = {
+#define C(cls, text) [cls] = {#cls, text}
+    C(MPI_SUCCESS, "no error"),
+    C(MPI_ERR_BUFFER, "invalid buffer pointer"),
+    C(MPI_ERR_COUNT, "invalid count argument"),
+    C(MPI_ERR_TYPE, "invalid datatype"),
+    C(MPI_ERR_TAG, "invalid tag"),
+    C(MPI_ERR_COMM, "invalid communicator"),
+    C(MPI_ERR_RANK, "invalid rank"),
+    C(MPI_ERR_REQUEST, "invalid request"),
+    C(MPI_ERR_ROOT, "invalid root"),
+    C(MPI_ERR_GROUP, "invalid group"),
+    C(MPI_ERR_OP, "invalid operation"),
+    C(MPI_ERR_TOPOLOGY, "invalid topology"),
+    C(MPI_ERR_DIMS, "invalid dimension argument"),
+    C(MPI_ERR_ARG, "invalid argument"),
+    C(MPI_ERR_UNKNOWN, "unknown error"),
+    C(MPI_ERR_TRUNCATE, "message truncated on receive"),
+    C(MPI_ERR_OTHER, "known error not in this list"),
+    C(MPI_ERR_INTERN, "internal error"),
+    C(MPI_ERR_IN_STATUS, "error code is in status"),
+    C(MPI_ERR_PENDING, "pending request"),
+    C(MPI_ERR_KEYVAL, "invalid keyval"),
+    C(MPI_ERR_NO_MEM, "out of memory"),
+    C(MPI_ERR_BASE, "invalid base address"),
+    C(MPI_ERR_INFO_KEY, "info key too long"),
+    C(MPI_ERR_INFO_VALUE, "info value too long"),
+    C(MPI_ERR_INFO_NOKEY, "info key not defined"),
+    C(MPI_ERR_SPAWN, "error spawning processes"),
+    C(MPI_ERR_PORT, "invalid port name"),
+    C(MPI_ERR_SERVICE, "invalid service name"),
+    C(MPI_ERR_NAME, "invalid service name in lookup"),
+    C(MPI_ERR_WIN, "invalid window"),
+    C(MPI_ERR_SIZE, "invalid size"),
+    C(MPI_ERR_DISP, "invalid displacement"),
+    C(MPI_ERR_INFO, "invalid info object"),
+    C(MPI_ERR_LOCKTYPE, "invalid lock type"),
+    C(MPI_ERR_ASSERT, "invalid assert argument"),
+    C(MPI_ERR_RMA_CONFLICT, "conflicting accesses to a window"),
+    C(MPI_ERR_RMA_SYNC, "wrong synchronization of RMA calls"),
+    C(MPI_ERR_FILE, "invalid file handle"),
+    C(MPI_ERR_NOT_SAME, "collective arguments not identical on all processes"),
+    C(MPI_ERR_AMODE, "invalid file access mode"),
+    C(MPI_ERR_UNSUPPORTED_DATAREP, "unsupported data representation"),
+    C(MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation"),
+    C(MPI_ERR_NO_SUCH_FILE, "file does not exist"),
+    C(MPI_ERR_FILE_EXISTS, "file exists"),
+    C(MPI_ERR_BAD_FILE, "invalid file name"),
+    C(MPI_ERR_ACCESS, "permission denied"),
+    C(MPI_ERR_NO_SPACE, "not enough space"),
+    C(MPI_ERR_QUOTA, "quota exceeded"),
+    C(MPI_ERR_READ_ONLY, "read-only file or file system"),
+    C(MPI_ERR_FILE_IN_USE, "file in use by some process"),
+    C(MPI_ERR_DUP_DATAREP, "data representation already defined"),
+    C(MPI_ERR_CONVERSION, "error in a data conversion function"),
+    C(MPI_ERR_IO, "I/O error"),
+    C(MPI_ERR_RMA_RANGE, "target memory is not part of the window"),
+    C(MPI_ERR_RMA_ATTACH, "memory cannot be attached"),
+    C(MPI_ERR_RMA_SHARED, "memory cannot be shared"),
+    C(MPI_ERR_RMA_FLAVOR, "wrong window flavor"),
+#undef C
+};
+
+/* Classes and codes added by the program: entry i is code LASTCODE+1+i. */
+struct added_code {
+    int class;                 /* itself, for an added class */
+    char *string;              /* NULL until MPI_Add_error_string */
+};
+static struct added_code *added;
+static int n_added;
+
+static int is_predefined(int code)
+{
+    return code >= 0 && code <= MPI_ERR_RMA_FLAVOR;
+}
+
+static struct added_code *find_added(int code)
+{
+    int i = code - MPI_ERR_LASTCODE - 1;
+    return i >= 0 && i < n_added ? &added[i] : NULL;
+}
+
+static int code_exists(int code)
+{
+    return is_predefined(code) || find_added(code) != NULL;
+}
+
+int shmpi_last_used_code(void) { return MPI_ERR_LASTCODE + n_added; }
+
+const char *shmpi_error_class_name(int code)
+{
+    struct added_code *a = find_added(code);
+    int cls = a ? a->class : code;
+    if (is_predefined(cls))
+        return predefined[cls].name;
+    return a ? "user-defined class" : "MPI_ERR_UNKNOWN";
+}
+
+_Noreturn void shmpi_fatal(int code, const char *fn, const char *what)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    struct added_code *a = find_added(code);
+    int cls = a ? a->class : code; /* never raise from here */
+    /* before MPI_Init the rank is only in the environment */
+    const char *env_rank = getenv("SHMPI_RANK");
+    int rank = p->slot || !env_rank ? p->rank : atoi(env_rank);
+    fflush(stdout);
+    fprintf(stderr, "shmpi: rank %d: %s: %s (%s)\n", rank, fn, what,
+            shmpi_error_class_name(code));
+    fflush(stderr);
+    if (p->slot) {
+        struct shmpi_rank_slot *s = p->slot;
+        s->abort_kind = SHMPI_ABORT_FATAL_ERROR;
+        s->abort_code = cls > 0 && cls < 256 ? cls : 1; /* = exit status */
+        snprintf(s->abort_what, sizeof s->abort_what, "%s: %s", fn,
+                 shmpi_error_class_name(code));
+        int none = 0;
+        atomic_compare_exchange_strong(&p->arena->first_abort, &none,
+                                       p->rank + 1);
+        /* release: the launcher reads the fields above after this */
+        atomic_store_explicit(&s->state, SHMPI_RANK_ABORTED,
+                              memory_order_release);
+    }
+    _exit(cls > 0 && cls < 256 ? cls : 1);
+}
+
+int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
+{
+    char what[MPI_MAX_ERROR_STRING];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (!shmpi_comm_ok(comm))
+        comm = MPI_COMM_WORLD;
+    struct shmpi_errhandler *eh = comm->errhandler;
+    switch (eh->kind) {
+    case SHMPI_EH_FATAL:
+        shmpi_fatal(code, fn, what);
+    case SHMPI_EH_RETURN:
+        break;
+    case SHMPI_EH_COMM_FN:
+        eh->comm_fn(&comm, &code);
+        break;
+    }
+    return code;
+}
+
+int PMPI_Error_class(int errorcode, int *errorclass)
+{
+    struct added_code *a = find_added(errorcode);
+    if (!code_exists(errorcode))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
+                           "%d is not an error code", errorcode);
+    if (!errorclass)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
+                           "errorclass is NULL");
+    *errorclass = a ? a->class : errorcode;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    static const char *fn = "MPI_Error_string";
+    if (!string || !resultlen)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "string or resultlen is NULL");
+    if (!code_exists(errorcode))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "%d is not an error code", errorcode);
+    struct added_code *a = find_added(errorcode);
+    if (a)
+        snprintf(string, MPI_MAX_ERROR_STRING, "%s",
+                 a->string ? a->string : "");
+    else
+        snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s",
+                 predefined[errorcode].name, predefined[errorcode].text);
+    *resultlen = (int)strlen(string);
+    return MPI_SUCCESS;
+}
+
+static int add_code(int class, int *out, const char *fn)
+{
+    if (!out)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "output is NULL");
+    struct added_code *grown = realloc(added, (n_added + 1) * sizeof *added);
+    if (!grown)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
+                           "no memory for another error code");
+    added = grown;
+    int code = MPI_ERR_LASTCODE + 1 + n_added;
+    added[n_added++] = (struct added_code){class < 0 ? code : class, NULL};
+    *out = code;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Add_error_class(int *errorclass)
+{
+    SHMPI_REQUIRE_INIT("MPI_Add_error_class");
+    return add_code(-1, errorclass, "MPI_Add_error_class");
+}
+
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    SHMPI_REQUIRE_INIT("MPI_Add_error_code");
+    struct added_code *a = find_added(errorclass);
+    int is_class = is_predefined(errorclass) || (a && a->class == errorclass);
+    if (!is_class)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Add_error_code",
+                           "%d is not an error class", errorclass);
+    return add_code(errorclass, errorcode, "MPI_Add_error_code");
+}
+
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    static const char *fn = "MPI_Add_error_string";
+    SHMPI_REQUIRE_INIT(fn);
+    struct added_code *a = find_added(errorcode);
+    if (!a)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "%d is not a code or class added by the program "
+                           "(predefined strings cannot be changed)",
+                           errorcode);
+    if (!string)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "string is NULL");
+    if (strlen(string) >= MPI_MAX_ERROR_STRING)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "string is longer than MPI_MAX_ERROR_STRING-1");
+    char *copy = strdup(string);
+    if (!copy)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "strdup");
+    free(a->string);
+    a->string = copy;
+    return MPI_SUCCESS;
+}

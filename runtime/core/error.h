@@ -1,0 +1,38 @@
+/*
+ * error.h - how an MPI call reports a bad argument or a failure.
+ *
+ * Every public function checks its arguments and, on a problem, returns
+ *     shmpi_raise(comm, MPI_ERR_xxx, "MPI_Foo", "what was wrong", ...);
+ * which invokes the error handler of comm (MPI_COMM_WORLD's when the call
+ * has no communicator, or the one given is invalid) and returns the code
+ * for the function to return.  Under MPI_ERRORS_ARE_FATAL it prints one
+ * line - rank, function, what was wrong, error class - and ends the job.
+ */
+#ifndef SHMPI_ERROR_H
+#define SHMPI_ERROR_H
+
+#include "mpi.h"
+
+int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt,
+                ...) __attribute__((format(printf, 4, 5)));
+
+/* Print "rank R: fn: what (CLASS)" and end the job; used by the fatal
+   handler and for calls made outside MPI_Init..MPI_Finalize. */
+_Noreturn void shmpi_fatal(int code, const char *fn, const char *what);
+
+/* "MPI_ERR_RANK" for a class or code; "MPI_ERR_UNKNOWN" if unknown. */
+const char *shmpi_error_class_name(int code);
+
+/* The highest error code or class in use (attribute MPI_LASTUSEDCODE). */
+int shmpi_last_used_code(void);
+
+/* Entry check of every function that needs MPI to be initialized. */
+#define SHMPI_REQUIRE_INIT(fn)                                            \
+    do {                                                                  \
+        if (!shmpi_proc.initialized || shmpi_proc.finalized)              \
+            shmpi_fatal(MPI_ERR_OTHER, fn,                                \
+                        shmpi_proc.finalized ? "called after MPI_Finalize" \
+                                             : "called before MPI_Init"); \
+    } while (0)
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * init.c - MPI_Init, MPI_Init_thread, MPI_Finalize and their queries.
+ *
+ * How this process learns its place in a job:
+ *   SHMPI_RANK set     a rank started by a launcher: attach the arena whose
+ *                      descriptor SHMPI_ARENA_FD names;
+ *   SHMPI_NP=N set     (and no SHMPI_RANK) the in-library launch: this
+ *                      process becomes the launcher of N copies of itself,
+ *                      supervises them exactly as mpirun would, and exits
+ *                      with the job's status - MPI_Init never returns here;
+ *   neither            a singleton: a job of size 1 with its own arena.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "comm/comm.h"
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "core/wait.h"
+#include "launcher/launch.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+
+SHMPI_WEAK_ALIAS(Init)
+SHMPI_WEAK_ALIAS(Init_thread)
+SHMPI_WEAK_ALIAS(Query_thread)
+SHMPI_WEAK_ALIAS(Is_thread_main)
+SHMPI_WEAK_ALIAS(Finalize)
+SHMPI_WEAK_ALIAS(Initialized)
+SHMPI_WEAK_ALIAS(Finalized)
+
+struct shmpi_proc shmpi_proc;
+
+static int env_int(const char *name, int *out)
+{
+    const char *v = getenv(name);
+    char *end;
+    if (!v || !*v)
+        return 0;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 0 || n > INT_MAX)
+        return -1;
+    *out = (int)n;
+    return 1;
+}
+
+static const char *init_fn = "MPI_Init";
+
+static _Noreturn void init_failed(const char *why)
+{
+    shmpi_fatal(MPI_ERR_OTHER, init_fn, why);
+}
+
+/* A yes/no environment variable: set, non-empty and not "0". */
+static int env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* The whole command line of this process, for relaunching it. */
+static char **own_argv(int *argc, char ***argv)
+{
+    if (argc && argv && *argv && *argc > 0)
+        return *argv;
+    static char buf[1 << 16];
+    static char *args[1024];
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    int k = 0;
+    for (size_t i = 0; i < n && k < 1023; i += strlen(buf + i) + 1)
+        args[k++] = buf + i;
+    args[k] = NULL;
+    return args;
+}
+
+static _Noreturn void launch_self(int np, int *argc, char ***argv)
+{
+    static char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        init_failed("SHMPI_NP is set but /proc/self/exe cannot be read");
+    exe[len] = '\0';
+    char **args = own_argv(argc, argv);
+    int n = 0;
+    while (args[n])
+        n++;
+    char **copy = calloc((size_t)n + 1, sizeof *copy);
+    if (!copy)
+        init_failed("out of memory");
+    memcpy(copy, args, (size_t)n * sizeof *copy);
+    copy[0] = exe;
+    struct shmpi_launch_opts o = {
+        .np = np, .argv = copy, .bind = SHMPI_BIND_AUTO, .tool = "shmpi"};
+    const char *bind = getenv("SHMPI_BIND_TO");
+    if (bind && !strcmp(bind, "none"))
+        o.bind = SHMPI_BIND_NONE;
+    else if (bind && !strcmp(bind, "core"))
+        o.bind = SHMPI_BIND_CORE;
+    else if (bind && *bind)
+        init_failed("SHMPI_BIND_TO must be core or none");
+    o.tag_output = env_flag("SHMPI_TAG_OUTPUT");
+    o.report_bindings = env_flag("SHMPI_REPORT_BINDINGS");
+    fflush(stdout);
+    fflush(stderr);
+    exit(shmpi_launch(&o));
+}
+
+static void attach_or_create_arena(struct shmpi_proc *p)
+{
+    char err[256];
+    int fd;
+    if (p->arena_fd >= 0) {
+        p->arena = shmpi_arena_attach(p->arena_fd, p->size, err, sizeof err);
+    } else if (shmpi_arena_create(1, (int)sysconf(_SC_NPROCESSORS_ONLN), &fd,
+                                  &p->arena, err, sizeof err) == 0) {
+        p->arena_fd = fd;
+        p->singleton = 1;
+    }
+    if (!p->arena)
+        init_failed(err);
+}
+
+static void find_place_in_job(struct shmpi_proc *p, int *argc, char ***argv)
+{
+    int np = 0;
+    int r = env_int(SHMPI_ENV_RANK, &p->rank);
+    if (r < 0)
+        init_failed("SHMPI_RANK is not a rank number");
+    if (r == 0) {
+        if (env_int("SHMPI_NP", &np) < 0 || (getenv("SHMPI_NP") && np < 1))
+            init_failed("SHMPI_NP must be a number of ranks >= 1");
+        if (np > 0)
+            launch_self(np, argc, argv);
+        p->rank = 0;
+        p->size = 1;
+        p->arena_fd = -1;
+        return;
+    }
+    /* stdout is a pipe to the launcher: without this, printf output would
+       appear only at exit, not line by line as on a terminal */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (env_int(SHMPI_ENV_SIZE, &p->size) != 1 || p->size < 1 ||
+        p->rank >= p->size || env_int(SHMPI_ENV_ARENA_FD, &p->arena_fd) != 1)
+        init_failed("SHMPI_RANK is set but SHMPI_SIZE or SHMPI_ARENA_FD is "
+                    "missing or wrong; start ranks with mpirun");
+}
+
+/* What only this process may use: a program it starts (system(),
+   posix_spawn) must not take itself for this rank and join the job. */
+static void hide_job_from_children(struct shmpi_proc *p)
+{
+    unsetenv(SHMPI_ENV_RANK);
+    unsetenv(SHMPI_ENV_SIZE);
+    unsetenv(SHMPI_ENV_ARENA_FD);
+    unsetenv("SHMPI_NP");
+    fcntl(p->arena_fd, F_SETFD, FD_CLOEXEC);
+}
+
+static int init(int *argc, char ***argv, int required, int *provided)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    if (p->initialized || p->finalized)
+        init_failed(p->finalized ? "called after MPI_Finalize"
+                                 : "MPI is already initialized (MPI_Init may "
+                                   "be called once)");
+    find_place_in_job(p, argc, argv);
+    attach_or_create_arena(p);
+    hide_job_from_children(p);
+    p->slot = shmpi_arena_slot(p->arena, p->rank);
+    p->slot->pid = (int32_t)getpid();
+    p->oversubscribed = p->size > (int)p->arena->ncpus;
+    shmpi_wait_configure(p->oversubscribed);
+    shmpi_comm_init_predefined(p);
+    if (shmpi_pt2pt_init() != 0)
+        init_failed("out of memory");
+    /* Only SERIALIZED is honest for now: nothing is locked, but no call
+       depends on which thread makes it.  MULTIPLE is a later issue. */
+    p->thread_level = required < MPI_THREAD_SERIALIZED ? required
+                                                       : MPI_THREAD_SERIALIZED;
+    if (p->thread_level < MPI_THREAD_SINGLE)
+        p->thread_level = MPI_THREAD_SINGLE;
+    p->main_thread = pthread_self();
+    atomic_store_explicit(&p->slot->state, SHMPI_RANK_INITIALIZED,
+                          memory_order_release);
+    p->initialized = 1;
+    if (provided)
+        *provided = p->thread_level;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    init_fn = "MPI_Init_thread";
+    return init(argc, argv, required, provided);
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    init_fn = "MPI_Init";
+    return init(argc, argv, MPI_THREAD_SINGLE, NULL);
+}
+
+int PMPI_Finalize(void)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    SHMPI_REQUIRE_INIT("MPI_Finalize");
+    /* Sends still waiting for ring space go out first; after the barrier
+       everyone is done with everyone else's shared state. */
+    shmpi_progress_flush_backlog();
+    shmpi_bsend_drain();
+    PMPI_Barrier(MPI_COMM_WORLD);
+    atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
+                          memory_order_release);
+    p->finalized = 1;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Query_thread(int *provided)
+{
+    SHMPI_REQUIRE_INIT("MPI_Query_thread");
+    if (!provided)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Query_thread",
+                           "provided is NULL");
+    *provided = shmpi_proc.thread_level;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Is_thread_main(int *flag)
+{
+    SHMPI_REQUIRE_INIT("MPI_Is_thread_main");
+    if (!flag)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Is_thread_main",
+                           "flag is NULL");
+    *flag = pthread_equal(pthread_self(), shmpi_proc.main_thread) != 0;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Initialized(int *flag)
+{
+    if (!flag)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Initialized",
+                           "flag is NULL");
+    *flag = shmpi_proc.initialized;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Finalized(int *flag)
+{
+    if (!flag)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Finalized",
+                           "flag is NULL");
+    *flag = shmpi_proc.finalized;
+    return MPI_SUCCESS;
+}

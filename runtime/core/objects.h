@@ -1,0 +1,121 @@
+/*
+ * objects.h - the objects behind the communicator, group and
+ * error-handler handles, and how a handle is checked.
+ *
+ * Each object starts with a magic word naming its kind: a handle of the
+ * wrong kind, or one that was freed (free clears the magic), is caught by
+ * the argument checks with the right error class instead of crashing later.
+ */
+#ifndef SHMPI_OBJECTS_H
+#define SHMPI_OBJECTS_H
+
+#include <stdint.h>
+
+#include "mpi.h"
+#include "shm_arena/arena.h"
+
+enum shmpi_magic {
+    SHMPI_MAGIC_COMM = 0x434f4d4du,        /* "COMM" */
+    SHMPI_MAGIC_ERRHANDLER = 0x45524848u,  /* "ERHH" */
+    SHMPI_MAGIC_DATATYPE = 0x44545950u,    /* "DTYP" */
+    SHMPI_MAGIC_OP = 0x4f50204fu,          /* "OP O" */
+    SHMPI_MAGIC_GROUP = 0x47525550u,       /* "GRUP" */
+    SHMPI_MAGIC_INFO = 0x494e464fu,        /* "INFO" */
+    SHMPI_MAGIC_MESSAGE = 0x4d534720u,     /* "MSG " */
+};
+
+enum shmpi_errhandler_kind {
+    SHMPI_EH_FATAL,            /* MPI_ERRORS_ARE_FATAL */
+    SHMPI_EH_RETURN,           /* MPI_ERRORS_RETURN */
+    SHMPI_EH_COMM_FN,          /* from MPI_Comm_create_errhandler */
+};
+
+struct shmpi_errhandler {
+    uint32_t magic;
+    enum shmpi_errhandler_kind kind;
+    int refs;                  /* handles + objects using it */
+    int predefined;            /* never deallocated */
+    MPI_Comm_errhandler_function *comm_fn;
+};
+
+struct shmpi_comm {
+    uint32_t magic;
+    int refs;                  /* the program's handle + library objects
+                                  that hold on to it (comm.h); 0 for
+                                  world and self, never freed */
+    int rank;
+    int size;
+    uint32_t context;          /* messages match only within one context;
+                                  context + 1 carries the library's own
+                                  traffic on this communicator */
+    const int *world_ranks;    /* rank i is world rank world_ranks[i];
+                                  NULL: the identity (MPI_COMM_WORLD) */
+    const int *from_world;     /* world rank w is rank from_world[w], or
+                                  MPI_UNDEFINED; NULL: the identity
+                                  (world) or a scan of world_ranks (self) */
+    struct shmpi_group *group; /* holds one reference; world and self
+                                  create theirs when first asked */
+    struct shmpi_errhandler *errhandler;
+    struct shmpi_barrier_words *barrier;  /* in the arena: MPI_COMM_WORLD
+                                  only; other comms use messages */
+    char name[MPI_MAX_OBJECT_NAME];
+};
+
+/* A group of MPI_COMM_WORLD processes (comm/group.c).  Reference counted:
+   each handle the program holds counts one, each communicator using the
+   group counts one, so MPI_Group_free on a group a communicator still
+   uses only drops the handle's reference. */
+struct shmpi_group {
+    uint32_t magic;
+    int refs;
+    int predefined;            /* MPI_GROUP_EMPTY: never deallocated */
+    int size;
+    int rank;                  /* of this process; MPI_UNDEFINED if not
+                                  a member */
+    int *ranks;                /* member i is world rank ranks[i] */
+    int *index;                /* NULL until built (shmpi_group_index):
+                                  world rank -> member, or MPI_UNDEFINED */
+};
+
+/* Placeholders with just their kind until their rooms fill them in. */
+struct shmpi_info { uint32_t magic; };
+
+static inline int shmpi_comm_ok(MPI_Comm c)
+{
+    return c != MPI_COMM_NULL && c->magic == SHMPI_MAGIC_COMM;
+}
+
+static inline int shmpi_comm_to_world(MPI_Comm c, int rank)
+{
+    return c->world_ranks ? c->world_ranks[rank] : rank;
+}
+
+/* The rank in c of world rank w, or MPI_UNDEFINED: O(1) but for
+   MPI_COMM_SELF, whose one-entry scan is as cheap. */
+static inline int shmpi_comm_from_world(MPI_Comm c, int w)
+{
+    if (!c->world_ranks)
+        return w;
+    if (c->from_world)
+        return c->from_world[w];
+    for (int i = 0; i < c->size; i++)
+        if (c->world_ranks[i] == w)
+            return i;
+    return MPI_UNDEFINED;
+}
+
+static inline int shmpi_group_ok(MPI_Group g)
+{
+    return g != MPI_GROUP_NULL && g->magic == SHMPI_MAGIC_GROUP;
+}
+
+static inline int shmpi_errhandler_ok(MPI_Errhandler e)
+{
+    return e != MPI_ERRHANDLER_NULL && e->magic == SHMPI_MAGIC_ERRHANDLER;
+}
+
+/* errhandler.c */
+void shmpi_errhandler_retain(struct shmpi_errhandler *eh);
+void shmpi_errhandler_release(struct shmpi_errhandler *eh);
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * wait.c - spin, then yield, then sleep on the doorbell (see wait.h).
+ *
+ * The lost-wake-up race is closed Dekker style, with a seq_cst fence on
+ * each side:
+ *   waiter: sleepers += 1; fence; old = seq; if (!done()) futex_wait(seq, old)
+ *   ringer: publish;       fence; if (sleepers > 0) { seq += 1; futex_wake }
+ * Either the ringer sees the sleeper, or the waiter's done() sees what was
+ * published.  If the ringer bumps seq after the waiter read `old`,
+ * futex_wait finds seq != old in the kernel and returns at once.  The
+ * futexes are shared (no FUTEX_PRIVATE_FLAG): the doorbell lives in
+ * memory mapped by several processes.
+ *
+ * Tunables (environment, read at MPI_Init):
+ *   SHMPI_SPIN_US  how long to spin before yielding; default 100 us when
+ *                  ranks <= CPUs, 0 when oversubscribed (spinning then
+ *                  only steals the CPU from the rank we wait for)
+ *   SHMPI_YIELDS   sched_yield calls before sleeping; default 4 when
+ *                  ranks <= CPUs, 16 when oversubscribed (a yield hands
+ *                  the CPU to a runnable rank in ~3 us; a futex round
+ *                  trip costs far more)
+ */
+#include "core/wait.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/proc.h"
+#include "pt2pt/progress.h"
+
+static struct {
+    long spin_ns;
+    int yields;
+} policy = {100000, 4};
+
+static long env_long(const char *name, long dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtol(v, NULL, 10) : dflt;
+}
+
+void shmpi_wait_configure(int oversubscribed)
+{
+    policy.spin_ns = 1000 * env_long("SHMPI_SPIN_US", oversubscribed ? 0 : 100);
+    policy.yields = (int)env_long("SHMPI_YIELDS", oversubscribed ? 16 : 4);
+}
+
+static long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+/* Spin while done() is false, for up to spin_ns since the last time
+   progress moved something: a transfer in full swing never sleeps. */
+static int spin(int (*done)(void *), void *arg)
+{
+    if (policy.spin_ns <= 0)
+        return done(arg);
+    long deadline = now_ns() + policy.spin_ns;
+    uint64_t seen = shmpi_proc.progress_events;
+    for (;;) {
+        for (int i = 0; i < 64; i++) {
+            if (done(arg))
+                return 1;
+            cpu_relax();
+        }
+        long now = now_ns();
+        if (seen != shmpi_proc.progress_events) {
+            seen = shmpi_proc.progress_events;
+            deadline = now + policy.spin_ns;
+        } else if (now > deadline) {
+            return 0;
+        }
+    }
+}
+
+static int sleep_once(struct shmpi_doorbell *bell, int (*done)(void *),
+                      void *arg)
+{
+    atomic_fetch_add_explicit(&bell->sleepers, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    uint32_t old = atomic_load_explicit(&bell->seq, memory_order_relaxed);
+    uint64_t events = shmpi_proc.progress_events;
+    int ok = done(arg);
+    /* sleep only if nothing moved: progress works in batches, and what
+       is left of a batch wakes nobody */
+    if (!ok && events == shmpi_proc.progress_events)
+        syscall(SYS_futex, (uint32_t *)&bell->seq, FUTEX_WAIT, old, NULL,
+                NULL, 0);
+    atomic_fetch_sub_explicit(&bell->sleepers, 1, memory_order_relaxed);
+    return ok;
+}
+
+static int yield_some(int (*done)(void *), void *arg)
+{
+    for (int i = 0; i < policy.yields; i++) {
+        sched_yield();
+        if (done(arg))
+            return 1;
+    }
+    return 0;
+}
+
+/* After a wake-up, spin again: whoever woke us is likely to send more. */
+void shmpi_wait_until(int (*done)(void *), void *arg)
+{
+    struct shmpi_doorbell *bell = &shmpi_proc.slot->doorbell;
+    while (!spin(done, arg) && !yield_some(done, arg)) {
+        if (shmpi_pull_stalled() > 0)
+            continue; /* stalled on crossed large sends: pulled, retry */
+        if (sleep_once(bell, done, arg))
+            return;
+    }
+}
+
+void shmpi_doorbell_ring(int rank)
+{
+    struct shmpi_doorbell *bell =
+        &shmpi_arena_slot(shmpi_proc.arena, rank)->doorbell;
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&bell->sleepers, memory_order_relaxed) == 0)
+        return;
+    atomic_fetch_add_explicit(&bell->seq, 1, memory_order_release);
+    syscall(SYS_futex, (uint32_t *)&bell->seq, FUTEX_WAKE, INT_MAX, NULL,
+            NULL, 0);
+}

@@ -1,0 +1,29 @@
+/*
+ * wait.h - how a rank blocks, and how it is woken.
+ *
+ * A blocked MPI call waits with shmpi_wait_until(done, arg): it calls
+ * done() - which makes progress on pending communication and says whether
+ * the call may return - first in a spin loop (a cache line crosses between
+ * cores in ~60 ns while a futex wake-up costs ~26 us on an idle vCPU, so
+ * spinning first wins when ranks do not outnumber cores), then between
+ * sched_yield calls, then asleep on the rank's doorbell futex in the arena.
+ *
+ * The rule that keeps this correct: whoever makes something true that
+ * rank R may be waiting for (a record in R's ring, space in a ring R
+ * writes, the end of a barrier) publishes it with a release store and
+ * then calls shmpi_doorbell_ring(R).  Ringing costs one fence and one load
+ * unless R sleeps.
+ */
+#ifndef SHMPI_WAIT_H
+#define SHMPI_WAIT_H
+
+/* Read once at MPI_Init from SHMPI_SPIN_US and SHMPI_YIELDS. */
+void shmpi_wait_configure(int oversubscribed);
+
+/* Returns once done(arg) returned non-zero. */
+void shmpi_wait_until(int (*done)(void *arg), void *arg);
+
+/* Wake rank `rank` of MPI_COMM_WORLD if it sleeps in shmpi_wait_until. */
+void shmpi_doorbell_ring(int rank);
+
+#endif

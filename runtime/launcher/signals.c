@@ -1,0 +1,153 @@
+/*
+ * signals.c - SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the launcher.
+ *
+ * They are blocked in the launching thread and read from a signalfd on
+ * the ring, so a signal is an ordinary event of the loop: no handler, no
+ * async-signal-safety rules, no EINTR.  A signal the launcher ignores
+ * when the job starts (nohup) is left out and stays ignored, by us and
+ * by the ranks.  SIGPIPE is blocked too (not read): a write to a reader
+ * that went away then fails with EPIPE, which the output queue handles;
+ * a SIGPIPE left pending is consumed before the old mask comes back.
+ *
+ * On the first stop signal the job is over: we print one line, forward
+ * the signal to every rank (a rank may want to clean up, as under any
+ * shell) and arm the grace timer; ranks still alive when it expires get
+ * SIGKILL.  A second signal SIGKILLs them at once.  The grace period is
+ * SHMPI_KILL_GRACE_MS (default 1000 ms, 0 = SIGKILL at once).  The exit
+ * status is 128 + the signal number, as a shell reports a killed command.
+ *
+ * SIGCHLD: children are reaped with waitid on their pidfds, which needs
+ * them to become zombies; a caller that ignores SIGCHLD (or set
+ * SA_NOCLDWAIT) would make them vanish, so SIGCHLD is set to SIG_DFL for
+ * the duration of the launch.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "launcher/job.h"
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+static void default_sigchld(struct shmpi_job *j)
+{
+    struct sigaction sa;
+    if (sigaction(SIGCHLD, NULL, &j->old_chld) != 0)
+        return;
+    if (j->old_chld.sa_handler != SIG_IGN &&
+        !(j->old_chld.sa_flags & SA_NOCLDWAIT))
+        return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    j->chld_reset = sigaction(SIGCHLD, &sa, NULL) == 0;
+}
+
+/* Blocks the stop signals and opens the signalfd that reads them. */
+int shmpi_ln_signals_take(struct shmpi_job *j)
+{
+    sigemptyset(&j->sigs);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) {
+        struct sigaction sa;
+        if (sigaction(stop_signals[i], NULL, &sa) == 0 &&
+            sa.sa_handler != SIG_IGN)
+            sigaddset(&j->sigs, stop_signals[i]);
+    }
+    sigset_t block = j->sigs;
+    sigaddset(&block, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &block, &j->old_mask);
+    j->sigfd = signalfd(-1, &j->sigs, SFD_CLOEXEC);
+    if (j->sigfd < 0) {
+        int e = errno;
+        pthread_sigmask(SIG_SETMASK, &j->old_mask, NULL);
+        errno = e;
+        return -1;
+    }
+    default_sigchld(j);
+    return 0;
+}
+
+void shmpi_ln_signals_arm(struct shmpi_job *j)
+{
+    struct io_uring_sqe *sqe = shmpi_ln_loop_sqe(j);
+    io_uring_prep_read(sqe, j->sigfd, &j->siginfo, sizeof j->siginfo,
+                       (uint64_t)-1);
+    shmpi_ln_loop_tag(sqe, UD_SIGNAL, 0);
+}
+
+/* Consumes SIGPIPEs raised by our writes while it was blocked. */
+static void drop_sigpipe(const sigset_t *old_mask)
+{
+    sigset_t pending, pipe;
+    if (sigismember(old_mask, SIGPIPE) || sigpending(&pending) != 0 ||
+        !sigismember(&pending, SIGPIPE))
+        return;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    struct timespec zero = {0, 0};
+    while (sigtimedwait(&pipe, NULL, &zero) == SIGPIPE)
+        ;
+}
+
+void shmpi_ln_signals_restore(struct shmpi_job *j)
+{
+    if (j->sigfd < 0)
+        return;
+    close(j->sigfd);
+    j->sigfd = -1;
+    drop_sigpipe(&j->old_mask);
+    pthread_sigmask(SIG_SETMASK, &j->old_mask, NULL);
+    if (j->chld_reset)
+        sigaction(SIGCHLD, &j->old_chld, NULL);
+}
+
+static void stop_job(struct shmpi_job *j, int sig)
+{
+    j->stop_signal = sig;
+    j->stopping = true;
+    j->decided = true;
+    j->status = 128 + sig;
+    if (j->alive == 0)
+        return;
+    const char *s = j->alive == 1 ? "" : "s";
+    shmpi_ln_job_say(j, "received signal %d (%s); passing it to %d rank%s, "
+                     "SIGKILL in %d ms", sig, strsignal(sig), j->alive, s,
+                     j->grace_ms);
+    shmpi_ln_kill_all(j, sig);
+    if (j->grace_ms == 0) {
+        shmpi_ln_kill_all(j, SIGKILL);
+        return;
+    }
+    shmpi_ln_loop_timeout(j, UD_GRACE, &j->grace_ts, j->grace_ms);
+}
+
+void shmpi_ln_signal_seen(struct shmpi_job *j, int res)
+{
+    if (res < 0 && res != -EINTR && res != -EAGAIN)
+        return; /* cancelled at teardown (or the signalfd broke) */
+    int sig = res == (int)sizeof j->siginfo ? (int)j->siginfo.ssi_signo : 0;
+    shmpi_ln_signals_arm(j);
+    if (sig == 0)
+        return;
+    if (j->stop_signal && !j->killed)
+        shmpi_ln_kill_all(j, SIGKILL); /* second signal: no more grace */
+    else if (!j->decided)
+        stop_job(j, sig);
+}
+
+void shmpi_ln_grace_over(struct shmpi_job *j, int res)
+{
+    if (res == -ETIME && !j->killed)
+        shmpi_ln_kill_all(j, SIGKILL);
+}
+
+/* Is sig one of ours and waiting to be read?  (See evloop.c.) */
+bool shmpi_ln_signal_pending(const struct shmpi_job *j, int sig)
+{
+    sigset_t pending;
+    return sigismember(&j->sigs, sig) == 1 && sigpending(&pending) == 0 &&
+           sigismember(&pending, sig) == 1;
+}

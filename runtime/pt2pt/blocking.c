@@ -1,0 +1,167 @@
+/*
+ * blocking.c - MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Recv, MPI_Sendrecv,
+ * MPI_Sendrecv_replace (MPI-3.1 3.2, 3.4, 3.10).
+ *
+ * A blocking call uses a request on its own stack: no allocation, and an
+ * eager send whose record fits in the ring returns without ever waiting.
+ * Ready mode is sent as standard mode: the standard lets it, and a
+ * receive posted in time (the program's promise) matches either way.
+ */
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/check.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/start.h"
+
+SHMPI_WEAK_ALIAS(Send)
+SHMPI_WEAK_ALIAS(Ssend)
+SHMPI_WEAK_ALIAS(Rsend)
+SHMPI_WEAK_ALIAS(Recv)
+SHMPI_WEAK_ALIAS(Sendrecv)
+SHMPI_WEAK_ALIAS(Sendrecv_replace)
+
+static int send_blocking(const char *fn, const void *buf, int count,
+                         MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                         int mode)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);
+    if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+        return rc;
+    struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
+    shmpi_request_fill(&r, buf, count, dt, dest, tag, comm);
+    rc = shmpi_start_send(fn, &r, mode);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int err = shmpi_request_wait(&r, MPI_STATUS_IGNORE);
+    return err ? shmpi_raise(comm, err, fn, "send failed") : MPI_SUCCESS;
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+              MPI_Comm comm)
+{
+    return send_blocking("MPI_Send", buf, count, dt, dest, tag, comm,
+                         SHMPI_MODE_STANDARD);
+}
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest,
+               int tag, MPI_Comm comm)
+{
+    return send_blocking("MPI_Ssend", buf, count, dt, dest, tag, comm,
+                         SHMPI_MODE_SYNC);
+}
+
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype dt, int dest,
+               int tag, MPI_Comm comm)
+{
+    return send_blocking("MPI_Rsend", buf, count, dt, dest, tag, comm,
+                         SHMPI_MODE_READY);
+}
+
+/* r (on our stack) still holds the status after the wait. */
+static int truncated(const char *fn, MPI_Comm comm,
+                     const struct shmpi_request *r)
+{
+    const MPI_Status *st = &r->status;
+    return shmpi_raise(comm, MPI_ERR_TRUNCATE, fn,
+                       "message of %llu bytes from rank %d (tag %d) is longer "
+                       "than the receive buffer (%llu bytes)",
+                       (unsigned long long)r->msg_bytes, st->MPI_SOURCE,
+                       st->MPI_TAG, (unsigned long long)r->nbytes);
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+              MPI_Comm comm, MPI_Status *status)
+{
+    static const char *fn = "MPI_Recv";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_check_recv(fn, buf, count, dt, source, tag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
+    shmpi_request_fill(&r, buf, count, dt, source, tag, comm);
+    shmpi_start_recv(&r);
+    int err = shmpi_request_wait(&r, status);
+    if (err == MPI_ERR_TRUNCATE)
+        return truncated(fn, comm, &r);
+    return err ? shmpi_raise(comm, err, fn, "receive failed") : MPI_SUCCESS;
+}
+
+/* Post the receive, start the send, wait for both. */
+static int sendrecv(const char *fn, struct shmpi_request *s,
+                    struct shmpi_request *r, MPI_Comm comm,
+                    MPI_Status *status)
+{
+    shmpi_start_recv(r);
+    int rc = MPI_SUCCESS;
+    if (s->peer == MPI_PROC_NULL)
+        shmpi_complete_proc_null(s);
+    else if ((rc = shmpi_start_send(fn, s, SHMPI_MODE_STANDARD))) {
+        /* only under MPI_ERRORS_RETURN: r lives on our caller's stack */
+        if (!shmpi_queue_remove(&shmpi_proc.pt2pt->posted, r))
+            shmpi_request_wait(r, MPI_STATUS_IGNORE); /* already matched */
+        return rc;
+    }
+    shmpi_request_wait(s, MPI_STATUS_IGNORE);
+    int err = shmpi_request_wait(r, status);
+    if (err == MPI_ERR_TRUNCATE)
+        return truncated(fn, comm, r);
+    return err ? shmpi_raise(comm, err, fn, "receive failed") : MPI_SUCCESS;
+}
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  int dest, int sendtag, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
+{
+    static const char *fn = "MPI_Sendrecv";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_check_send(fn, sendbuf, sendcount, sendtype, dest,
+                              sendtag, comm);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_check_recv(fn, recvbuf, recvcount, recvtype, source,
+                              recvtag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct shmpi_request s = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
+    struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
+    shmpi_request_fill(&s, sendbuf, sendcount, sendtype, dest, sendtag, comm);
+    shmpi_request_fill(&r, recvbuf, recvcount, recvtype, source, recvtag,
+                       comm);
+    return sendrecv(fn, &s, &r, comm, status);
+}
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm,
+                          MPI_Status *status)
+{
+    static const char *fn = "MPI_Sendrecv_replace";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_check_send(fn, buf, count, dt, dest, sendtag, comm);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_check_recv(fn, buf, count, dt, source, recvtag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* the outgoing data travels from a packed copy, so the receive may
+       overwrite buf at once */
+    uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+    void *copy = malloc(bytes ? bytes : 1);
+    if (!copy)
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                           "no memory for a %llu-byte copy",
+                           (unsigned long long)bytes);
+    if (bytes)
+        shmpi_pack(buf, dt, 0, copy, bytes);
+    struct shmpi_request s = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
+    struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
+    shmpi_request_fill(&s, copy, count, dt, dest, sendtag, comm);
+    s.datatype = MPI_BYTE; /* the copy is packed: plain bytes */
+    shmpi_request_fill(&r, buf, count, dt, source, recvtag, comm);
+    rc = sendrecv(fn, &s, &r, comm, status);
+    free(copy);
+    return rc;
+}

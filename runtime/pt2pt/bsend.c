@@ -1,0 +1,219 @@
+/*
+ * bsend.c - buffered mode: MPI_Buffer_attach, MPI_Buffer_detach,
+ * MPI_Bsend, MPI_Ibsend (MPI-3.1 3.6).
+ *
+ * A buffered send packs its message into the attached buffer and sends
+ * from that copy with a request of its own, so the call returns at once
+ * whatever the receiver does.  Space is handed out first-fit; each message
+ * takes its packed size plus MPI_BSEND_OVERHEAD bytes (the bookkeeping
+ * itself lives outside the user's buffer, the overhead is charged so that
+ * a buffer sized by the standard's rule always suffices).  Space comes
+ * back when the copy has been delivered; MPI_Buffer_detach (and
+ * MPI_Finalize) waits for that.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm/comm.h"
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "core/wait.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/check.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/start.h"
+
+SHMPI_WEAK_ALIAS(Buffer_attach)
+SHMPI_WEAK_ALIAS(Buffer_detach)
+SHMPI_WEAK_ALIAS(Bsend)
+SHMPI_WEAK_ALIAS(Ibsend)
+
+struct block {
+    size_t offset, bytes;
+    struct block *next;        /* sorted by offset */
+};
+
+static struct {
+    int is_attached;
+    unsigned char *base;
+    size_t size;
+    struct block *used;
+} attached;
+
+/* First fit: the offset of a free run of `bytes`, or (size_t)-1. */
+static size_t find_space(size_t bytes, struct block ***link)
+{
+    size_t at = 0;
+    struct block **pp = &attached.used;
+    for (; *pp; pp = &(*pp)->next) {
+        if ((*pp)->offset - at >= bytes)
+            break;
+        at = (*pp)->offset + (*pp)->bytes;
+    }
+    *link = pp;
+    return attached.size - at >= bytes && (*pp == NULL ||
+                                           (*pp)->offset - at >= bytes)
+               ? at : (size_t)-1;
+}
+
+static struct block *take_space(size_t bytes)
+{
+    struct block **link;
+    size_t at = find_space(bytes, &link);
+    if (at == (size_t)-1) {
+        shmpi_progress(); /* delivered copies give space back */
+        at = find_space(bytes, &link);
+    }
+    struct block *b = at == (size_t)-1 ? NULL : malloc(sizeof *b);
+    if (b) {
+        *b = (struct block){at, bytes, *link};
+        *link = b;
+    }
+    return b;
+}
+
+static void give_back(struct block *b)
+{
+    for (struct block **pp = &attached.used; *pp; pp = &(*pp)->next)
+        if (*pp == b) {
+            *pp = b->next;
+            free(b);
+            return;
+        }
+}
+
+static void copy_delivered(struct shmpi_request *r)
+{
+    give_back(r->owner);
+    shmpi_request_release(r);
+}
+
+/* Start the buffered send described by r; r itself completes at once. */
+int shmpi_bsend_start(const char *fn, struct shmpi_request *r)
+{
+    size_t need = (size_t)r->nbytes + MPI_BSEND_OVERHEAD;
+    struct block *b = attached.is_attached ? take_space(need) : NULL;
+    if (!b)
+        return shmpi_raise(r->comm, MPI_ERR_BUFFER, fn,
+                           "%s: a %llu-byte message needs %zu bytes of "
+                           "attached buffer (%zu attached)",
+                           attached.is_attached ? "buffer full"
+                                                : "no buffer attached",
+                           (unsigned long long)r->nbytes, need, attached.size);
+    struct shmpi_request *copy = shmpi_request_new(SHMPI_REQ_SEND);
+    if (!copy) {
+        give_back(b);
+        return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "no memory");
+    }
+    unsigned char *data = attached.base + b->offset;
+    if (r->nbytes)
+        shmpi_pack(r->buf, r->datatype, 0, data, r->nbytes);
+    *copy = *r;
+    shmpi_comm_retain(copy->comm); /* released with the copy */
+    copy->magic = SHMPI_MAGIC_REQUEST;
+    copy->persistent = copy->on_stack = copy->user_freed = 0;
+    copy->active = 1;
+    copy->buf = data;
+    copy->datatype = MPI_BYTE;
+    copy->owner = b;
+    copy->on_complete = copy_delivered;
+    int rc = shmpi_start_send(fn, copy, SHMPI_MODE_STANDARD);
+    if (rc == MPI_SUCCESS)
+        shmpi_request_complete(r);
+    return rc;
+}
+
+static int bsend_common(const char *fn, const void *buf, int count,
+                        MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                        struct shmpi_request *r)
+{
+    int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    shmpi_request_fill(r, buf, count, dt, dest, tag, comm);
+    r->mode = SHMPI_MODE_BUFFERED;
+    if (dest == MPI_PROC_NULL) {
+        shmpi_complete_proc_null(r);
+        return MPI_SUCCESS;
+    }
+    return shmpi_bsend_start(fn, r);
+}
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest,
+               int tag, MPI_Comm comm)
+{
+    SHMPI_REQUIRE_INIT("MPI_Bsend");
+    struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
+    return bsend_common("MPI_Bsend", buf, count, dt, dest, tag, comm, &r);
+}
+
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, MPI_Request *req)
+{
+    static const char *fn = "MPI_Ibsend";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!req)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+    struct shmpi_request *r = shmpi_request_new(SHMPI_REQ_SEND);
+    if (!r)
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
+    int rc = bsend_common(fn, buf, count, dt, dest, tag, comm, r);
+    if (rc != MPI_SUCCESS) {
+        shmpi_request_release(r);
+        return rc;
+    }
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    static const char *fn = "MPI_Buffer_attach";
+    SHMPI_REQUIRE_INIT(fn);
+    if (attached.is_attached)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
+                           "a buffer is already attached (detach it first)");
+    if (size < 0)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "size %d is negative", size);
+    if (!buffer && size > 0)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
+                           "buffer is NULL");
+    attached.is_attached = 1;
+    attached.base = buffer;
+    attached.size = (size_t)size;
+    return MPI_SUCCESS;
+}
+
+static int all_delivered(void *arg)
+{
+    (void)arg;
+    if (!attached.used)
+        return 1;
+    shmpi_progress();
+    return attached.used == NULL;
+}
+
+/* Wait until every buffered message has left the buffer. */
+void shmpi_bsend_drain(void)
+{
+    shmpi_wait_until(all_delivered, NULL);
+}
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    static const char *fn = "MPI_Buffer_detach";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!buffer_addr || !size)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "buffer_addr or size is NULL");
+    shmpi_bsend_drain();
+    *(void **)buffer_addr = attached.base; /* NULL if none was attached */
+    *size = (int)attached.size;
+    attached.is_attached = 0;
+    attached.base = NULL;
+    attached.size = 0;
+    return MPI_SUCCESS;
+}

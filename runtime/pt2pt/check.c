@@ -1,0 +1,68 @@
+/*
+ * check.c - argument checks of the point-to-point calls: every bad
+ * argument is reported with the class the standard names for it, and a
+ * message that says which argument and why.
+ */
+#include <limits.h>
+
+#include "core/error.h"
+#include "core/objects.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/check.h"
+
+int shmpi_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
+                       int count, MPI_Datatype datatype)
+{
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
+    if (count < 0)
+        return shmpi_raise(comm, MPI_ERR_COUNT, fn, "count %d is negative",
+                           count);
+    if (!shmpi_datatype_ok(datatype))
+        return shmpi_raise(comm, MPI_ERR_TYPE, fn, "invalid datatype");
+    /* every type today is relative to buf: NULL (MPI_BOTTOM) with data
+       would be dereferenced */
+    if (!buf && count > 0 && datatype->size > 0)
+        return shmpi_raise(comm, MPI_ERR_BUFFER, fn,
+                           "buffer is NULL but count is %d", count);
+    return MPI_SUCCESS;
+}
+
+static int check_rank(const char *fn, MPI_Comm comm, int rank,
+                      int any_allowed, const char *what)
+{
+    if (rank == MPI_PROC_NULL || (any_allowed && rank == MPI_ANY_SOURCE))
+        return MPI_SUCCESS;
+    if (rank < 0 || rank >= comm->size)
+        return shmpi_raise(comm, MPI_ERR_RANK, fn,
+                           "%s %d is not a rank of %s (size %d)", what, rank,
+                           comm->name[0] ? comm->name : "the communicator",
+                           comm->size);
+    return MPI_SUCCESS;
+}
+
+int shmpi_check_send(const char *fn, const void *buf, int count,
+                     MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    int rc = shmpi_check_buffer(fn, comm, buf, count, datatype);
+    if (rc == MPI_SUCCESS)
+        rc = check_rank(fn, comm, dest, 0, "destination");
+    if (rc == MPI_SUCCESS && tag < 0)
+        rc = shmpi_raise(comm, MPI_ERR_TAG, fn,
+                         "tag %d is negative (send tags are 0..MPI_TAG_UB)",
+                         tag);
+    return rc;
+}
+
+int shmpi_check_recv(const char *fn, const void *buf, int count,
+                     MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm)
+{
+    int rc = shmpi_check_buffer(fn, comm, buf, count, datatype);
+    if (rc == MPI_SUCCESS)
+        rc = check_rank(fn, comm, source, 1, "source");
+    if (rc == MPI_SUCCESS && tag < 0 && tag != MPI_ANY_TAG)
+        rc = shmpi_raise(comm, MPI_ERR_TAG, fn,
+                         "tag %d is negative and not MPI_ANY_TAG", tag);
+    return rc;
+}

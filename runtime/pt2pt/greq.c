@@ -1,0 +1,101 @@
+/*
+ * greq.c - generalized requests and the status setters they use:
+ * MPI_Grequest_start, MPI_Grequest_complete, MPI_Status_set_elements(_x),
+ * MPI_Status_set_cancelled (MPI-3.1 12.2, 12.3).
+ *
+ * The program does the work; the request only waits for
+ * MPI_Grequest_complete.  Wait/Test then ask the query callback for the
+ * status and call the free callback (completion.c); MPI_Cancel calls the
+ * cancel callback (cancel.c).
+ */
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "core/wait.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/request.h"
+
+SHMPI_WEAK_ALIAS(Grequest_start)
+SHMPI_WEAK_ALIAS(Grequest_complete)
+SHMPI_WEAK_ALIAS(Status_set_elements)
+SHMPI_WEAK_ALIAS(Status_set_elements_x)
+SHMPI_WEAK_ALIAS(Status_set_cancelled)
+
+/* Freed by the program before it completed: clean up now (12.2). */
+static void complete_freed(struct shmpi_request *r)
+{
+    if (!r->user_freed)
+        return;
+    r->greq.free(r->greq.extra_state);
+    shmpi_request_release(r);
+}
+
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                        MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn,
+                        void *extra_state, MPI_Request *request)
+{
+    static const char *fn = "MPI_Grequest_start";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!query_fn || !free_fn || !cancel_fn || !request)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "a callback or the request pointer is NULL");
+    struct shmpi_request *r = shmpi_request_new(SHMPI_REQ_GREQ);
+    if (!r)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "no memory");
+    r->comm = MPI_COMM_WORLD;
+    r->greq = (struct shmpi_greq){query_fn, free_fn, cancel_fn, extra_state};
+    r->on_complete = complete_freed;
+    shmpi_status_empty(&r->status);
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Grequest_complete(MPI_Request request)
+{
+    static const char *fn = "MPI_Grequest_complete";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_request_ok(request) || request->kind != SHMPI_REQ_GREQ ||
+        request->complete)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
+                           "not an incomplete generalized request");
+    shmpi_request_complete(request);
+    /* another thread may be asleep in MPI_Wait on it */
+    shmpi_doorbell_ring(shmpi_proc.rank);
+    return MPI_SUCCESS;
+}
+
+static int set_elements(const char *fn, MPI_Status *status, MPI_Datatype dt,
+                        MPI_Count count)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    if (!status || count < 0)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "status is NULL or count is negative");
+    if (!shmpi_datatype_ok(dt))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn,
+                           "invalid datatype");
+    status->shmpi_nbytes = shmpi_elements_bytes(dt, count);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt,
+                               MPI_Count count)
+{
+    return set_elements("MPI_Status_set_elements_x", status, dt, count);
+}
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype dt, int count)
+{
+    return set_elements("MPI_Status_set_elements", status, dt, count);
+}
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    SHMPI_REQUIRE_INIT("MPI_Status_set_cancelled");
+    if (!status)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG,
+                           "MPI_Status_set_cancelled", "status is NULL");
+    status->shmpi_cancelled = flag != 0;
+    return MPI_SUCCESS;
+}

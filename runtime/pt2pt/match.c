@@ -1,0 +1,165 @@
+/*
+ * match.c - where a message meets its receive.
+ *
+ * Receives posted before their message wait in one FIFO (`posted`);
+ * messages that arrived before their receive wait in one FIFO per source
+ * (`unexpected`).  An arriving message takes the first posted receive it
+ * matches; a new receive takes the first message it matches from its
+ * source - or, for MPI_ANY_SOURCE, from the sources in turn, so that no
+ * sender is starved.  Scans go in order, which with the rings' FIFO order
+ * gives MPI's non-overtaking rule (3.5).  A receive claims a cancellable
+ * message (claim.h) as it takes it.  Sources are world ranks; -1 stands
+ * for MPI_ANY_SOURCE.
+ */
+#include <stdlib.h>
+
+#include "core/proc.h"
+#include "pt2pt/claim.h"
+#include "pt2pt/pt2pt.h"
+
+void shmpi_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r)
+{
+    r->next = NULL;
+    if (q->tail)
+        q->tail->next = r;
+    else
+        q->head = r;
+    q->tail = r;
+}
+
+struct shmpi_request *shmpi_queue_pop(struct shmpi_req_queue *q)
+{
+    struct shmpi_request *r = q->head;
+    if (r && !(q->head = r->next))
+        q->tail = NULL;
+    return r;
+}
+
+static void unlink_request(struct shmpi_req_queue *q,
+                           struct shmpi_request *prev, struct shmpi_request *r)
+{
+    if (prev)
+        prev->next = r->next;
+    else
+        q->head = r->next;
+    if (q->tail == r)
+        q->tail = prev;
+}
+
+int shmpi_queue_remove(struct shmpi_req_queue *q, struct shmpi_request *r)
+{
+    struct shmpi_request *prev = NULL;
+    for (struct shmpi_request *x = q->head; x; prev = x, x = x->next)
+        if (x == r) {
+            unlink_request(q, prev, r);
+            return 1;
+        }
+    return 0;
+}
+
+static int envelope_matches(uint32_t ctx, int src, int tag, uint32_t want_ctx,
+                            int want_src, int want_tag)
+{
+    return ctx == want_ctx && (want_src < 0 || want_src == src) &&
+           (want_tag == MPI_ANY_TAG || want_tag == tag);
+}
+
+struct shmpi_request *shmpi_find_posted(struct shmpi_pt2pt *pt,
+                                        uint32_t context, int source, int tag,
+                                        struct shmpi_request **prev)
+{
+    *prev = NULL;
+    for (struct shmpi_request *r = pt->posted.head; r; *prev = r, r = r->next)
+        if (envelope_matches(context, source, tag, r->context, r->peer,
+                             r->tag))
+            return r;
+    return NULL;
+}
+
+void shmpi_unlink_posted(struct shmpi_pt2pt *pt, struct shmpi_request *prev,
+                         struct shmpi_request *r)
+{
+    unlink_request(&pt->posted, prev, r);
+}
+
+static void unlink_unexpected(struct shmpi_unexp_queue *q,
+                              struct shmpi_unexpected *prev,
+                              struct shmpi_unexpected *u)
+{
+    if (prev)
+        prev->next = u->next;
+    else
+        q->head = u->next;
+    if (q->tail == u)
+        q->tail = prev;
+}
+
+/* The first match in one source's FIFO, dropping cancelled messages. */
+static struct shmpi_unexpected *scan(struct shmpi_unexp_queue *q,
+                                     uint32_t context, int tag, int take)
+{
+    struct shmpi_unexpected *prev = NULL, *u = q->head;
+    while (u) {
+        if (!envelope_matches(u->context, 0, u->tag, context, -1, tag)) {
+            prev = u;
+            u = u->next;
+            continue;
+        }
+        int ours = take ? shmpi_claim_match(u->source, u->claim)
+                        : !shmpi_claim_cancelled(u->source, u->claim);
+        if (ours) {
+            if (take)
+                unlink_unexpected(q, prev, u);
+            return u;
+        }
+        struct shmpi_unexpected *next = u->next; /* cancelled: drop it */
+        unlink_unexpected(q, prev, u);
+        free(u);
+        u = next;
+    }
+    return NULL;
+}
+
+struct shmpi_unexpected *shmpi_find_unexpected(struct shmpi_pt2pt *pt,
+                                               uint32_t context, int source,
+                                               int tag, int take)
+{
+    if (source >= 0)
+        return scan(&pt->unexpected[source], context, tag, take);
+    int n = shmpi_proc.size;
+    for (int i = 0; i < n; i++) {
+        int s = (pt->next_unexpected + i) % n;
+        struct shmpi_unexpected *u = scan(&pt->unexpected[s], context, tag,
+                                          take);
+        if (u) {
+            if (take)
+                pt->next_unexpected = (s + 1) % n;
+            return u;
+        }
+    }
+    return NULL;
+}
+
+/* Take u off its queue; 0 if it was not there. */
+int shmpi_unexpected_remove(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
+{
+    struct shmpi_unexp_queue *q = &pt->unexpected[u->source];
+    struct shmpi_unexpected *prev = NULL;
+    for (struct shmpi_unexpected *v = q->head; v; prev = v, v = v->next)
+        if (v == u) {
+            unlink_unexpected(q, prev, u);
+            return 1;
+        }
+    return 0;
+}
+
+void shmpi_unexpected_push(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
+{
+    struct shmpi_unexp_queue *q = &pt->unexpected[u->source];
+    u->next = NULL;
+    if (q->tail)
+        q->tail->next = u;
+    else
+        q->head = u;
+    q->tail = u;
+}

@@ -1,0 +1,87 @@
+/*
+ * nonblocking.c - MPI_Isend, MPI_Issend, MPI_Irsend, MPI_Irecv
+ * (MPI-3.1 3.7.2).  Each starts a request that the progress engine moves
+ * on whenever this rank is inside an MPI call.
+ */
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "pt2pt/check.h"
+#include "pt2pt/start.h"
+
+SHMPI_WEAK_ALIAS(Isend)
+SHMPI_WEAK_ALIAS(Issend)
+SHMPI_WEAK_ALIAS(Irsend)
+SHMPI_WEAK_ALIAS(Irecv)
+
+static struct shmpi_request *new_request(const char *fn, MPI_Comm comm,
+                                         MPI_Request *req,
+                                         enum shmpi_req_kind kind, int *rc)
+{
+    struct shmpi_request *r = NULL;
+    if (!req)
+        *rc = shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+    else if (!(r = shmpi_request_new(kind)))
+        *rc = shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory for a request");
+    return r;
+}
+
+static int send_nonblocking(const char *fn, const void *buf, int count,
+                            MPI_Datatype dt, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *req, int mode)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct shmpi_request *r = new_request(fn, comm, req, SHMPI_REQ_SEND, &rc);
+    if (!r)
+        return rc;
+    shmpi_request_fill(r, buf, count, dt, dest, tag, comm);
+    if (dest == MPI_PROC_NULL)
+        shmpi_complete_proc_null(r);
+    else if ((rc = shmpi_start_send(fn, r, mode)) != MPI_SUCCESS) {
+        shmpi_request_release(r);
+        return rc;
+    }
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest,
+               int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_nonblocking("MPI_Isend", buf, count, dt, dest, tag, comm, req,
+                            SHMPI_MODE_STANDARD);
+}
+
+int PMPI_Issend(const void *buf, int count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_nonblocking("MPI_Issend", buf, count, dt, dest, tag, comm,
+                            req, SHMPI_MODE_SYNC);
+}
+
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype dt, int dest,
+                int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_nonblocking("MPI_Irsend", buf, count, dt, dest, tag, comm,
+                            req, SHMPI_MODE_READY);
+}
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+               MPI_Comm comm, MPI_Request *req)
+{
+    static const char *fn = "MPI_Irecv";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_check_recv(fn, buf, count, dt, source, tag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct shmpi_request *r = new_request(fn, comm, req, SHMPI_REQ_RECV, &rc);
+    if (!r)
+        return rc;
+    shmpi_request_fill(r, buf, count, dt, source, tag, comm);
+    shmpi_start_recv(r);
+    *req = r;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,163 @@
+/*
+ * persistent.c - persistent requests: MPI_Send_init, MPI_Bsend_init,
+ * MPI_Ssend_init, MPI_Rsend_init, MPI_Recv_init, MPI_Start, MPI_Startall
+ * (MPI-3.1 3.9).
+ *
+ * An *_init call checks its arguments once and builds an inactive
+ * request; MPI_Start makes it active exactly as the nonblocking call
+ * would; a completing Wait/Test makes it inactive again instead of
+ * freeing it, so a loop reuses one request and allocates nothing.
+ */
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "pt2pt/check.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/start.h"
+
+SHMPI_WEAK_ALIAS(Send_init)
+SHMPI_WEAK_ALIAS(Bsend_init)
+SHMPI_WEAK_ALIAS(Ssend_init)
+SHMPI_WEAK_ALIAS(Rsend_init)
+SHMPI_WEAK_ALIAS(Recv_init)
+SHMPI_WEAK_ALIAS(Start)
+SHMPI_WEAK_ALIAS(Startall)
+
+static int make_inactive(const char *fn, MPI_Comm comm, MPI_Request *req,
+                         enum shmpi_req_kind kind, struct shmpi_request **out)
+{
+    if (!req)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+    struct shmpi_request *r = shmpi_request_new(kind);
+    if (!r)
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
+    r->persistent = 1;
+    r->active = 0;
+    *req = *out = r;
+    return MPI_SUCCESS;
+}
+
+static int send_init(const char *fn, const void *buf, int count,
+                     MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                     MPI_Request *req, int mode)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);
+    struct shmpi_request *r;
+    if (rc == MPI_SUCCESS &&
+        (rc = make_inactive(fn, comm, req, SHMPI_REQ_SEND, &r)) ==
+            MPI_SUCCESS) {
+        shmpi_request_fill(r, buf, count, dt, dest, tag, comm);
+        r->mode = mode;
+    }
+    return rc;
+}
+
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_init("MPI_Send_init", buf, count, dt, dest, tag, comm, req,
+                     SHMPI_MODE_STANDARD);
+}
+
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest,
+                    int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_init("MPI_Bsend_init", buf, count, dt, dest, tag, comm, req,
+                     SHMPI_MODE_BUFFERED);
+}
+
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest,
+                    int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_init("MPI_Ssend_init", buf, count, dt, dest, tag, comm, req,
+                     SHMPI_MODE_SYNC);
+}
+
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest,
+                    int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_init("MPI_Rsend_init", buf, count, dt, dest, tag, comm, req,
+                     SHMPI_MODE_READY);
+}
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    static const char *fn = "MPI_Recv_init";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_check_recv(fn, buf, count, dt, source, tag, comm);
+    struct shmpi_request *r;
+    if (rc == MPI_SUCCESS &&
+        (rc = make_inactive(fn, comm, req, SHMPI_REQ_RECV, &r)) ==
+            MPI_SUCCESS)
+        shmpi_request_fill(r, buf, count, dt, source, tag, comm);
+    return rc;
+}
+
+static void reset(struct shmpi_request *r)
+{
+    r->active = 1;
+    r->complete = 0;
+    r->error = MPI_SUCCESS;
+    r->granted = r->moved = r->rcookie = r->msg_bytes = 0;
+    shmpi_status_empty(&r->status);
+}
+
+static int start_one(const char *fn, struct shmpi_request *r)
+{
+    if (!shmpi_request_ok(r) || !r->persistent)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
+                           "not a persistent request");
+    if (r->active)
+        return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
+                           "the request is already active (wait for it "
+                           "before starting it again)");
+    reset(r);
+    if (r->kind == SHMPI_REQ_RECV) {
+        shmpi_start_recv(r);
+        return MPI_SUCCESS;
+    }
+    if (r->peer == MPI_PROC_NULL) {
+        shmpi_complete_proc_null(r);
+        return MPI_SUCCESS;
+    }
+    if (r->mode == SHMPI_MODE_BUFFERED)
+        return shmpi_bsend_start(fn, r);
+    return shmpi_start_send(fn, r, r->mode);
+}
+
+/* A start that failed (under a handler that returns) leaves the request
+   inactive, as it was. */
+static int start_checked(const char *fn, struct shmpi_request *r)
+{
+    int rc = start_one(fn, r);
+    if (rc != MPI_SUCCESS && shmpi_request_ok(r) && r->persistent &&
+        !r->complete)
+        r->active = 0;
+    return rc;
+}
+
+int PMPI_Start(MPI_Request *req)
+{
+    SHMPI_REQUIRE_INIT("MPI_Start");
+    if (!req)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start",
+                           "request pointer is NULL");
+    return start_checked("MPI_Start", *req);
+}
+
+int PMPI_Startall(int count, MPI_Request reqs[])
+{
+    static const char *fn = "MPI_Startall";
+    SHMPI_REQUIRE_INIT(fn);
+    if (count < 0 || (count > 0 && !reqs))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "count is negative or the array is NULL");
+    for (int i = 0; i < count; i++) {
+        int rc = start_checked(fn, reqs[i]);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,108 @@
+/*
+ * probe.c - MPI_Probe and MPI_Iprobe (MPI-3.1 3.8.1): look at the first
+ * message that a receive with this envelope would match, without
+ * receiving it.
+ */
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "core/wait.h"
+#include "pt2pt/check.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+
+SHMPI_WEAK_ALIAS(Probe)
+SHMPI_WEAK_ALIAS(Iprobe)
+
+struct probe {
+    uint32_t context;
+    int source;                /* world rank, or -1 for any */
+    int tag;
+    struct shmpi_unexpected *found;
+};
+
+static int look(struct probe *p)
+{
+    p->found = shmpi_find_unexpected(shmpi_proc.pt2pt, p->context,
+                                      p->source, p->tag, 0);
+    return p->found != NULL;
+}
+
+static int probe_done(void *arg)
+{
+    if (look(arg))
+        return 1;
+    shmpi_progress();
+    return look(arg);
+}
+
+static void probe_status(MPI_Comm comm, const struct shmpi_unexpected *u,
+                         MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    status->MPI_SOURCE = shmpi_comm_from_world(comm, u->source);
+    status->MPI_TAG = u->tag;
+    status->shmpi_cancelled = 0;
+    status->shmpi_nbytes = (MPI_Count)u->nbytes;
+}
+
+static int check_probe(const char *fn, int source, int tag, MPI_Comm comm,
+                       struct probe *p)
+{
+    int rc = shmpi_check_recv(fn, NULL, 0, MPI_BYTE, source, tag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    p->context = comm->context;
+    p->source = source == MPI_ANY_SOURCE ? -1
+                : source == MPI_PROC_NULL ? source
+                : shmpi_comm_to_world(comm, source);
+    p->tag = tag;
+    return MPI_SUCCESS;
+}
+
+static void proc_null_status(MPI_Status *status)
+{
+    shmpi_status_empty(status);
+    if (status != MPI_STATUS_IGNORE)
+        status->MPI_SOURCE = MPI_PROC_NULL;
+}
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    static const char *fn = "MPI_Probe";
+    SHMPI_REQUIRE_INIT(fn);
+    struct probe p;
+    int rc = check_probe(fn, source, tag, comm, &p);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    shmpi_wait_until(probe_done, &p);
+    probe_status(comm, p.found, status);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+                MPI_Status *status)
+{
+    static const char *fn = "MPI_Iprobe";
+    SHMPI_REQUIRE_INIT(fn);
+    struct probe p;
+    int rc = check_probe(fn, source, tag, comm, &p);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn, "flag is NULL");
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        proc_null_status(status);
+        return MPI_SUCCESS;
+    }
+    *flag = probe_done(&p);
+    if (*flag)
+        probe_status(comm, p.found, status);
+    return MPI_SUCCESS;
+}

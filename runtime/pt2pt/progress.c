@@ -1,0 +1,167 @@
+/*
+ * progress.c - where incoming records are read and dispatched, and where
+ * sends that found a ring full are retried.
+ *
+ * Rings are drained round robin, starting one source further on each
+ * call, so a busy sender cannot starve the others of MPI_ANY_SOURCE
+ * receives.  A batch of records is consumed before `tail` is handed back
+ * (one store for many records); if the sender waits for that space, its
+ * doorbell is rung.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/proc.h"
+#include "core/wait.h"
+#include "pt2pt/claim.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+
+#define BATCH 64               /* records per ring per call */
+
+/* Keep a message no receive wanted yet (a large one may be pulled in
+   later, pull.c). */
+static void stash_unexpected(struct shmpi_pt2pt *pt, int src,
+                             const struct shmpi_msg *m)
+{
+    uint64_t data = m->type == SHMPI_MSG_EAGER ? m->nbytes : 0;
+    struct shmpi_unexpected *u = malloc(sizeof *u + data);
+    if (!u)
+        shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress",
+                    "no memory to hold a message that arrived before its "
+                    "receive");
+    *u = (struct shmpi_unexpected){
+        .context = m->context, .source = src, .tag = m->tag,
+        .type = m->type, .sync = (m->flags & SHMPI_MSG_SYNC) != 0,
+        .claim = m->claim, .nbytes = m->nbytes, .cookie = m->cookie};
+    memcpy(u->data, m + 1, data);
+    shmpi_unexpected_push(pt, u);
+}
+
+static void handle_envelope(struct shmpi_pt2pt *pt, int src,
+                            const struct shmpi_msg *m)
+{
+    struct shmpi_request *prev;
+    struct shmpi_request *r =
+        shmpi_find_posted(pt, m->context, src, m->tag, &prev);
+    struct shmpi_envelope env = {src, m->tag, m->nbytes, m->cookie,
+                                 (m->flags & SHMPI_MSG_SYNC) != 0, NULL};
+    if (!r) {
+        stash_unexpected(pt, src, m);
+        return;
+    }
+    if (!shmpi_claim_match(src, m->claim))
+        return; /* cancelled by its sender: the receive stays posted */
+    shmpi_unlink_posted(pt, prev, r);
+    if (m->type == SHMPI_MSG_EAGER)
+        shmpi_deliver_eager(r, &env, m + 1);
+    else
+        shmpi_deliver_rts(r, &env);
+}
+
+static void handle_cts(struct shmpi_pt2pt *pt, int src,
+                       const struct shmpi_msg *m)
+{
+    struct shmpi_request *s = (struct shmpi_request *)(uintptr_t)m->cookie;
+    s->granted = m->nbytes;
+    s->rcookie = m->rcookie;
+    s->moved = 0;
+    shmpi_queue_push(&pt->peers[src].streams, s);
+    shmpi_backlog_add(pt, src);
+}
+
+static void handle(struct shmpi_pt2pt *pt, int src, const struct shmpi_msg *m)
+{
+    switch (m->type) {
+    case SHMPI_MSG_EAGER:
+    case SHMPI_MSG_RTS:
+        handle_envelope(pt, src, m);
+        break;
+    case SHMPI_MSG_CTS:
+        handle_cts(pt, src, m);
+        break;
+    case SHMPI_MSG_DATA:
+        shmpi_recv_data(m, m + 1);
+        break;
+    case SHMPI_MSG_ACK:
+        shmpi_request_complete((struct shmpi_request *)(uintptr_t)m->cookie);
+        break;
+    }
+}
+
+static int drain(struct shmpi_pt2pt *pt, int src)
+{
+    struct shmpi_ring_rx *rx = &pt->peers[src].rx;
+    int n = 0;
+    const struct shmpi_msg *m;
+    while (n < BATCH && (m = shmpi_ring_peek(rx))) {
+        handle(pt, src, m);
+        shmpi_ring_consume(rx);
+        n++;
+    }
+    if (n && shmpi_ring_publish(rx))
+        shmpi_doorbell_ring(src);
+    return n;
+}
+
+/* Flush what waits for peer `rank`; 1 when nothing is left. */
+static int serve_peer(struct shmpi_pt2pt *pt, int rank, int *events)
+{
+    struct shmpi_peer *peer = &pt->peers[rank];
+    if (!shmpi_flush_controls(peer))
+        return 0;
+    struct shmpi_request *r;
+    while ((r = peer->envelopes.head) && shmpi_post_envelope(peer, r)) {
+        shmpi_queue_pop(&peer->envelopes);
+        ++*events;
+    }
+    while ((r = peer->streams.head) && shmpi_stream_some(peer, r)) {
+        shmpi_queue_pop(&peer->streams);
+        shmpi_request_complete(r);
+        ++*events;
+    }
+    return !peer->envelopes.head && !peer->streams.head;
+}
+
+static int serve_backlog(struct shmpi_pt2pt *pt)
+{
+    int events = 0, kept = 0;
+    for (int i = 0; i < pt->nbacklog; i++) {
+        int rank = pt->backlog[i];
+        if (serve_peer(pt, rank, &events))
+            pt->peers[rank].has_backlog = 0;
+        else
+            pt->backlog[kept++] = rank;
+    }
+    pt->nbacklog = kept;
+    return events;
+}
+
+int shmpi_progress(void)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    int events = 0;
+    shmpi_poll_new_connections(pt);
+    int n = pt->nsources;
+    for (int i = 0; i < n; i++)
+        events += drain(pt, pt->sources[(pt->next_source + i) % n]);
+    if (n)
+        pt->next_source = (pt->next_source + 1) % n;
+    if (pt->nbacklog)
+        events += serve_backlog(pt);
+    shmpi_proc.progress_events += (uint64_t)events;
+    return events;
+}
+
+static int backlog_empty(void *arg)
+{
+    (void)arg;
+    shmpi_progress();
+    return shmpi_proc.pt2pt->nbacklog == 0;
+}
+
+void shmpi_progress_flush_backlog(void)
+{
+    shmpi_wait_until(backlog_empty, NULL);
+}

@@ -1,0 +1,20 @@
+/*
+ * progress.h - the progress engine: every blocked or polling MPI call
+ * turns it so that messages move while the rank is inside MPI.
+ */
+#ifndef SHMPI_PROGRESS_H
+#define SHMPI_PROGRESS_H
+
+/* Drain the rings connected to this rank and push its backlog of sends;
+   returns how many things happened (0: nothing to do). */
+int shmpi_progress(void);
+
+/* Called by a wait that spun and yielded with nothing moving: take in
+   the large messages waiting for their receives (pull.c), which is what
+   breaks a deadlock of crossed rendezvous sends.  Returns how many. */
+int shmpi_pull_stalled(void);
+
+/* Block until every send this rank started is in its peer's ring. */
+void shmpi_progress_flush_backlog(void);
+
+#endif

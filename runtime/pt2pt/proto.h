@@ -1,0 +1,47 @@
+/*
+ * proto.h - what one rank writes into another's ring: the wire protocol
+ * of point-to-point messaging.
+ *
+ *   small message (<= eager limit)    EAGER(envelope + data) ->
+ *                                     <- ACK          (synchronous mode only)
+ *   large message                     RTS(envelope) ->
+ *                                     <- CTS(bytes wanted, receiver cookie)
+ *                                     DATA(offset, chunk) -> ... DATA ->
+ *
+ * Matching happens in ring order (EAGER and RTS records), so messages of
+ * one sender never overtake each other; DATA, CTS and ACK records only
+ * move bytes and completions and may interleave freely.  A cookie is the
+ * address of a request in the process that created it, handed back to
+ * that process only; a cancelled message is never answered, so its
+ * cookie is never used after the send was cancelled.  The header fits with an 8-byte payload in one
+ * cache line (8-byte ring prefix + 48 + 8).
+ */
+#ifndef SHMPI_PROTO_H
+#define SHMPI_PROTO_H
+
+#include <stdint.h>
+
+enum shmpi_msg_type {
+    SHMPI_MSG_EAGER = 1,
+    SHMPI_MSG_RTS,
+    SHMPI_MSG_CTS,
+    SHMPI_MSG_DATA,
+    SHMPI_MSG_ACK,
+};
+
+#define SHMPI_MSG_SYNC 1       /* flags: sender wants an ACK when matched */
+
+struct shmpi_msg {
+    uint16_t type;             /* enum shmpi_msg_type */
+    uint16_t flags;
+    int32_t tag;
+    uint32_t context;
+    uint32_t claim;            /* EAGER/RTS: the sender's claim word, or 0
+                                  (claim.h) */
+    uint64_t nbytes;           /* EAGER/RTS: message; CTS: wanted; DATA: chunk */
+    uint64_t cookie;           /* the sender's request */
+    uint64_t rcookie;          /* CTS, DATA: the receiver's request */
+    uint64_t offset;           /* DATA: byte offset of the chunk */
+};
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * pt2pt.h - this rank's point-to-point state: one entry per peer (the
+ * rings to and from it, sends waiting for ring space), the queue of posted
+ * receives and the queue of messages that arrived before their receive.
+ */
+#ifndef SHMPI_PT2PT_H
+#define SHMPI_PT2PT_H
+
+#include "pt2pt/proto.h"
+#include "pt2pt/request.h"
+#include "queues/ring.h"
+
+/* A FIFO of requests linked through request->next. */
+struct shmpi_req_queue {
+    struct shmpi_request *head, *tail;
+};
+
+/* A control record (CTS, ACK) that found the ring full. */
+struct shmpi_ctl {
+    struct shmpi_msg msg;
+    struct shmpi_ctl *next;
+};
+
+struct shmpi_peer {
+    struct shmpi_ring_tx tx;   /* to the peer; tx.ring NULL: not connected */
+    struct shmpi_ring_rx rx;   /* from the peer; rx.ring NULL: not yet */
+    struct shmpi_req_queue envelopes; /* sends waiting to post EAGER/RTS */
+    struct shmpi_req_queue streams;   /* sends streaming DATA after CTS */
+    struct shmpi_ctl *ctl_head, *ctl_tail;
+    int has_backlog;           /* in pt2pt.backlog: something above waits */
+};
+
+/* A message that arrived before its receive was posted. */
+struct shmpi_unexpected;
+struct shmpi_unexp_queue {
+    struct shmpi_unexpected *head, *tail;
+};
+
+struct shmpi_unexpected {
+    struct shmpi_unexpected *next;
+    uint32_t context;
+    int source;                /* world rank */
+    int tag;
+    int type;                  /* SHMPI_MSG_EAGER or SHMPI_MSG_RTS */
+    int sync;                  /* the sender waits to hear of the match */
+    uint32_t claim;            /* the sender's claim word, or 0 */
+    uint64_t nbytes;
+    uint64_t cookie;
+    struct shmpi_request *local_send; /* a synchronous send to oneself */
+    /* a large message pulled in before its receive (pull.c) */
+    struct shmpi_request *pull;       /* moving it into `pulled` */
+    unsigned char *pulled;
+    struct shmpi_request *waiter;     /* a receive that matched meanwhile */
+    unsigned char data[];      /* EAGER payload */
+};
+
+/* MPI_Message: a message taken off the unexpected queue by MPI_Mprobe. */
+struct shmpi_message {
+    uint32_t magic;
+    MPI_Comm comm;
+    struct shmpi_unexpected *unexpected; /* NULL for MPI_MESSAGE_NO_PROC */
+};
+
+struct shmpi_pt2pt {
+    struct shmpi_peer *peers;  /* indexed by world rank */
+    int *sources;              /* world ranks whose rings we poll */
+    int nsources;
+    int next_source;           /* round-robin start: no sender starves */
+    uint32_t connections_seen;
+    int *backlog;              /* peers with has_backlog set */
+    int nbacklog;
+    struct shmpi_req_queue posted;
+    struct shmpi_unexp_queue *unexpected; /* one FIFO per source */
+    int next_unexpected;       /* MPI_ANY_SOURCE takes sources in turn */
+    uint64_t eager_limit;      /* SHMPI_EAGER_LIMIT */
+    uint64_t pull_limit;       /* SHMPI_PULL_LIMIT_MB, in bytes */
+    uint64_t pulled_bytes;     /* held for receives not yet posted */
+    uint64_t chunk;            /* SHMPI_CHUNK */
+};
+
+/* conn.c */
+int shmpi_pt2pt_init(void);
+int shmpi_peer_connect(int world_rank, struct shmpi_peer **out);
+void shmpi_poll_new_connections(struct shmpi_pt2pt *pt);
+void shmpi_backlog_add(struct shmpi_pt2pt *pt, int world_rank);
+
+/* queue helpers, match.c */
+void shmpi_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r);
+struct shmpi_request *shmpi_queue_pop(struct shmpi_req_queue *q);
+/* Take r out of q; 0 if it was not there. */
+int shmpi_queue_remove(struct shmpi_req_queue *q, struct shmpi_request *r);
+/* The first posted receive matching a message; *prev for unlinking. */
+struct shmpi_request *shmpi_find_posted(struct shmpi_pt2pt *pt,
+                                        uint32_t context, int source, int tag,
+                                        struct shmpi_request **prev);
+void shmpi_unlink_posted(struct shmpi_pt2pt *pt, struct shmpi_request *prev,
+                         struct shmpi_request *r);
+/* The first message a receive (context, source, tag) matches; source -1
+   takes the sources in turn.  Messages their senders cancelled are
+   dropped on the way.  take: claim it and take it off the queue. */
+struct shmpi_unexpected *shmpi_find_unexpected(struct shmpi_pt2pt *pt,
+                                               uint32_t context, int source,
+                                               int tag, int take);
+int shmpi_unexpected_remove(struct shmpi_pt2pt *pt,
+                            struct shmpi_unexpected *u);
+void shmpi_unexpected_push(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u);
+
+/* send.c */
+int shmpi_send_start(struct shmpi_request *r);
+int shmpi_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r);
+int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r);
+void shmpi_send_control(int world_rank, const struct shmpi_msg *m);
+int shmpi_flush_controls(struct shmpi_peer *peer);
+
+/* What a receive needs to know of the message it matched. */
+struct shmpi_envelope {
+    int source;                /* world rank */
+    int tag;
+    uint64_t nbytes;
+    uint64_t cookie;           /* the sender's request */
+    int sync;                  /* the sender waits to hear of the match */
+    struct shmpi_request *local_send; /* a send to oneself, else NULL */
+};
+
+/* recv.c */
+void shmpi_recv_start(struct shmpi_request *r);
+void shmpi_deliver_eager(struct shmpi_request *r,
+                         const struct shmpi_envelope *env, const void *data);
+void shmpi_deliver_rts(struct shmpi_request *r,
+                       const struct shmpi_envelope *env);
+void shmpi_recv_data(const struct shmpi_msg *m, const void *data);
+void shmpi_recv_unexpected(struct shmpi_request *r,
+                           struct shmpi_unexpected *u);
+void shmpi_local_send(struct shmpi_request *s);
+
+/* pull.c */
+void shmpi_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u);
+
+
+/* bsend.c */
+int shmpi_bsend_start(const char *fn, struct shmpi_request *r);
+void shmpi_bsend_drain(void);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * pull.c - taking in a large message before its receive is posted.
+ *
+ * Rendezvous alone deadlocks the classic exchange in which two ranks both
+ * MPI_Send a large message to each other before receiving: each waits for
+ * a CTS the other never sends.  So a rank whose wait has stalled - it
+ * spun and yielded and nothing moved (core/wait.c) - asks for the data of
+ * every large message still waiting for its receive, into memory of its
+ * own (an internal request does the receiving), and keeps it with the
+ * unexpected message; the receive that matches later copies it out - at
+ * once if it has all arrived, otherwise when the last chunk does.
+ * Pulling only when stalled keeps the common case - the receive is
+ * posted soon after the RTS arrives - at one copy and no allocation.
+ *
+ * Not pulled: synchronous sends (their CTS would tell the sender that a
+ * receive matched, which is false) and anything past SHMPI_PULL_LIMIT_MB
+ * (default 1024) of data held this way; those wait for their receive,
+ * as rendezvous does in other MPIs.
+ */
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "core/proc.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/claim.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+
+static void deliver_pulled(struct shmpi_request *r,
+                           struct shmpi_unexpected *u)
+{
+    struct shmpi_envelope env = {u->source, u->tag, u->nbytes, u->cookie, 0,
+                                 NULL};
+    shmpi_deliver_eager(r, &env, u->pulled);
+    shmpi_proc.pt2pt->pulled_bytes -= u->nbytes;
+    shmpi_request_release(u->pull);
+    free(u->pulled);
+    free(u);
+}
+
+/* The internal receive finished: hand the data on if a receive waits. */
+static void pull_done(struct shmpi_request *pull)
+{
+    struct shmpi_unexpected *u = pull->owner;
+    if (u->waiter)
+        deliver_pulled(u->waiter, u);
+}
+
+static int pull_wanted(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
+{
+    return u->type == SHMPI_MSG_RTS && !u->pull && !u->sync &&
+           pt->pulled_bytes + u->nbytes <= pt->pull_limit;
+}
+
+/* Ask the sender for the data of u (the caller claimed the message);
+   without memory for it, u just waits for its receive. */
+static int pull_start(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
+{
+    struct shmpi_request *pull = shmpi_request_new(SHMPI_REQ_RECV);
+    unsigned char *data = pull ? malloc(u->nbytes ? u->nbytes : 1) : NULL;
+    if (!data) {
+        if (pull)
+            shmpi_request_release(pull);
+        return 0;
+    }
+    u->pull = pull;
+    u->pulled = data;
+    pull->buf = data;
+    pull->datatype = MPI_BYTE;
+    pull->nbytes = pull->granted = pull->msg_bytes = u->nbytes;
+    pull->owner = u;
+    pull->on_complete = pull_done;
+    pt->pulled_bytes += u->nbytes;
+    struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = u->nbytes,
+                            .cookie = u->cookie, .rcookie = (uintptr_t)pull};
+    shmpi_send_control(u->source, &cts);
+    return 1;
+}
+
+int shmpi_pull_stalled(void)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    int pulled = 0;
+    for (int s = 0; s < shmpi_proc.size; s++) {
+        struct shmpi_unexpected *u = pt->unexpected[s].head, *next;
+        for (; u; u = next) {
+            next = u->next;
+            if (!pull_wanted(pt, u))
+                continue;
+            if (!shmpi_claim_match(u->source, u->claim)) {
+                shmpi_unexpected_remove(pt, u); /* cancelled: drop */
+                free(u);
+                continue;
+            }
+            u->claim = 0;
+            pulled += pull_start(pt, u);
+        }
+    }
+    return pulled;
+}
+
+/* A receive matched a pulled message (already off the unexpected queue). */
+void shmpi_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u)
+{
+    if (u->pull->complete)
+        deliver_pulled(r, u);
+    else
+        u->waiter = r; /* pull_done delivers */
+}

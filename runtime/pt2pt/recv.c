@@ -1,0 +1,140 @@
+/*
+ * recv.c - the receiving side: a receive meets its message (match.c
+ * decides which), the data lands in the user's buffer, the status is
+ * filled in, and the sender hears back when it needs to (proto.h).
+ *
+ * Only the receive buffer is ever written: a message longer than the
+ * buffer delivers what fits and completes with MPI_ERR_TRUNCATE (3.2.4);
+ * for a large message the receiver asks the sender for just that much.
+ */
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "core/proc.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/progress.h"
+#include "pt2pt/pt2pt.h"
+
+static void set_envelope_status(struct shmpi_request *r,
+                                const struct shmpi_envelope *env)
+{
+    r->status.MPI_SOURCE = shmpi_comm_from_world(r->comm, env->source);
+    r->status.MPI_TAG = env->tag;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->status.shmpi_cancelled = 0;
+    r->msg_bytes = env->nbytes;
+}
+
+static void finish_recv(struct shmpi_request *r, uint64_t delivered)
+{
+    r->status.shmpi_nbytes = (MPI_Count)delivered;
+    if (r->msg_bytes > delivered)
+        r->error = MPI_ERR_TRUNCATE;
+    shmpi_request_complete(r);
+}
+
+static void tell_sender_matched(const struct shmpi_envelope *env)
+{
+    if (env->local_send) {
+        shmpi_request_complete(env->local_send);
+        return;
+    }
+    struct shmpi_msg ack = {.type = SHMPI_MSG_ACK, .cookie = env->cookie};
+    shmpi_send_control(env->source, &ack);
+}
+
+void shmpi_deliver_eager(struct shmpi_request *r,
+                         const struct shmpi_envelope *env, const void *data)
+{
+    set_envelope_status(r, env);
+    uint64_t n = env->nbytes < r->nbytes ? env->nbytes : r->nbytes;
+    if (n)
+        shmpi_unpack(r->buf, r->datatype, 0, data, n);
+    finish_recv(r, n);
+    if (env->sync)
+        tell_sender_matched(env);
+}
+
+void shmpi_deliver_rts(struct shmpi_request *r,
+                       const struct shmpi_envelope *env)
+{
+    set_envelope_status(r, env);
+    r->granted = env->nbytes < r->nbytes ? env->nbytes : r->nbytes;
+    r->moved = 0;
+    struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = r->granted,
+                            .cookie = env->cookie, .rcookie = (uintptr_t)r};
+    shmpi_send_control(env->source, &cts);
+    if (r->granted == 0)
+        finish_recv(r, 0);
+}
+
+void shmpi_recv_data(const struct shmpi_msg *m, const void *data)
+{
+    struct shmpi_request *r = (struct shmpi_request *)(uintptr_t)m->rcookie;
+    shmpi_unpack(r->buf, r->datatype, m->offset, data, m->nbytes);
+    r->moved += m->nbytes;
+    if (r->moved == r->granted)
+        finish_recv(r, r->granted);
+}
+
+/* Receive a message already taken off the unexpected queue. */
+void shmpi_recv_unexpected(struct shmpi_request *r, struct shmpi_unexpected *u)
+{
+    if (u->pull) {
+        shmpi_recv_pulled(r, u);
+        return;
+    }
+    struct shmpi_envelope env = {u->source, u->tag, u->nbytes, u->cookie,
+                                 u->sync, u->local_send};
+    if (u->type == SHMPI_MSG_EAGER)
+        shmpi_deliver_eager(r, &env, u->data);
+    else
+        shmpi_deliver_rts(r, &env);
+    free(u);
+}
+
+void shmpi_recv_start(struct shmpi_request *r)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    /* take in what the rings hold first: a wildcard receive then chooses
+       among all senders, not just those already drained */
+    shmpi_progress();
+    struct shmpi_unexpected *u =
+        shmpi_find_unexpected(pt, r->context, r->peer, r->tag, 1);
+    if (u)
+        shmpi_recv_unexpected(r, u);
+    else
+        shmpi_queue_push(&pt->posted, r);
+}
+
+/* A send to oneself: straight into the matching receive, or held as an
+   unexpected message (a synchronous one completes when matched). */
+void shmpi_local_send(struct shmpi_request *s)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    int sync = s->mode == SHMPI_MODE_SYNC;
+    struct shmpi_unexpected *u = malloc(sizeof *u + s->nbytes);
+    if (!u)
+        shmpi_fatal(MPI_ERR_NO_MEM, "MPI send to self",
+                    "no memory to hold the message");
+    *u = (struct shmpi_unexpected){
+        .context = s->context, .source = shmpi_proc.rank, .tag = s->tag,
+        .type = SHMPI_MSG_EAGER, .sync = sync, .nbytes = s->nbytes,
+        .local_send = sync ? s : NULL};
+    if (s->nbytes)
+        shmpi_pack(s->buf, s->datatype, 0, u->data, s->nbytes);
+    struct shmpi_request *prev;
+    struct shmpi_request *r =
+        shmpi_find_posted(pt, s->context, shmpi_proc.rank, s->tag, &prev);
+    if (r) {
+        shmpi_unlink_posted(pt, prev, r);
+        struct shmpi_envelope env = {shmpi_proc.rank, s->tag, s->nbytes, 0,
+                                     sync, u->local_send};
+        shmpi_deliver_eager(r, &env, u->data);
+        free(u);
+    } else {
+        shmpi_unexpected_push(pt, u);
+    }
+    if (!sync)
+        shmpi_request_complete(s);
+}

@@ -1,0 +1,65 @@
+/*
+ * request.c - allocating, completing and releasing requests.
+ *
+ * Requests come from a free list: a nonblocking call in a loop should
+ * not cost a malloc.  A request is released when the program is done
+ * with it (a completing Wait/Test, or MPI_Request_free) and the library
+ * is done with it (it completed); whichever comes last releases it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm/comm.h"
+#include "pt2pt/claim.h"
+#include "pt2pt/request.h"
+
+static struct shmpi_request *free_list;
+
+struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind)
+{
+    struct shmpi_request *r = free_list;
+    if (r)
+        free_list = r->next;
+    else if (!(r = malloc(sizeof *r)))
+        return NULL;
+    memset(r, 0, sizeof *r);
+    r->magic = SHMPI_MAGIC_REQUEST;
+    r->kind = (uint8_t)kind;
+    r->active = 1;
+    return r;
+}
+
+void shmpi_request_release(struct shmpi_request *r)
+{
+    if (r->on_stack)
+        return;
+    if (r->comm)
+        shmpi_comm_release(r->comm);
+    r->magic = 0;
+    r->next = free_list;
+    free_list = r;
+}
+
+void shmpi_request_complete(struct shmpi_request *r)
+{
+    if (r->claim) { /* matched, or never published: the word is ours */
+        shmpi_claim_free(r->claim);
+        r->claim = 0;
+    }
+    r->complete = 1;
+    if (r->on_complete)
+        r->on_complete(r);
+    else if (r->user_freed)
+        shmpi_request_release(r);
+}
+
+void shmpi_status_empty(MPI_Status *s)
+{
+    if (s == MPI_STATUS_IGNORE)
+        return;
+    s->MPI_SOURCE = MPI_ANY_SOURCE;
+    s->MPI_TAG = MPI_ANY_TAG;
+    s->MPI_ERROR = MPI_SUCCESS;
+    s->shmpi_cancelled = 0;
+    s->shmpi_nbytes = 0;
+}

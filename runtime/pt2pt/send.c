@@ -1,0 +1,146 @@
+/*
+ * send.c - the sending side: putting a message's envelope (and, when it is
+ * small, its data) into the ring to its destination, and streaming a large
+ * message once the receiver asked for it (proto.h).
+ *
+ * A send that finds the ring full, or other sends to the same peer still
+ * waiting, joins that peer's backlog (progress.c retries it), so messages
+ * enter a ring in the order they were sent.  Before giving up on a full
+ * ring the sender asks the receiver to ring its doorbell when it frees
+ * space (ring.c), so a blocked sender can sleep.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/proc.h"
+#include "core/wait.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/claim.h"
+#include "pt2pt/pt2pt.h"
+
+/* Space for a record of len bytes, asking to be woken if there is none. */
+static void *reserve(struct shmpi_peer *peer, size_t len)
+{
+    void *body = shmpi_ring_reserve(&peer->tx, len);
+    if (!body && shmpi_ring_wait_for_space(&peer->tx, len))
+        body = shmpi_ring_reserve(&peer->tx, len);
+    return body;
+}
+
+int shmpi_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
+{
+    int eager = r->nbytes <= shmpi_proc.pt2pt->eager_limit;
+    struct shmpi_msg *m =
+        reserve(peer, sizeof *m + (eager ? r->nbytes : 0));
+    if (!m)
+        return 0;
+    *m = (struct shmpi_msg){
+        .type = eager ? SHMPI_MSG_EAGER : SHMPI_MSG_RTS,
+        .flags = r->mode == SHMPI_MODE_SYNC ? SHMPI_MSG_SYNC : 0,
+        .tag = r->tag, .context = r->context, .claim = r->claim,
+        .nbytes = r->nbytes, .cookie = (uintptr_t)r};
+    if (eager && r->nbytes)
+        shmpi_pack(r->buf, r->datatype, 0, m + 1, r->nbytes);
+    shmpi_ring_commit(&peer->tx, m);
+    shmpi_doorbell_ring(r->peer);
+    /* an eager standard send is done once its data is in the ring;
+       synchronous ones wait for the ACK, large ones for the CTS */
+    if (eager && r->mode != SHMPI_MODE_SYNC)
+        shmpi_request_complete(r);
+    return 1;
+}
+
+int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
+{
+    uint64_t chunk = shmpi_proc.pt2pt->chunk;
+    int sent = 0;
+    while (r->moved < r->granted) {
+        uint64_t n = r->granted - r->moved < chunk ? r->granted - r->moved
+                                                   : chunk;
+        struct shmpi_msg *m = reserve(peer, sizeof *m + n);
+        if (!m)
+            break;
+        *m = (struct shmpi_msg){.type = SHMPI_MSG_DATA, .nbytes = n,
+                                .rcookie = r->rcookie, .offset = r->moved};
+        shmpi_pack(r->buf, r->datatype, r->moved, m + 1, n);
+        shmpi_ring_commit(&peer->tx, m);
+        r->moved += n;
+        sent = 1;
+    }
+    if (sent)
+        shmpi_doorbell_ring(r->peer);
+    return r->moved == r->granted;
+}
+
+int shmpi_send_start(struct shmpi_request *r)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_peer *peer;
+    if (r->peer == shmpi_proc.rank) {
+        shmpi_local_send(r);
+        return 0;
+    }
+    int rc = shmpi_peer_connect(r->peer, &peer);
+    if (rc != 0)
+        return rc;
+    /* a send that can wait at its receiver can be cancelled there */
+    if (r->mode == SHMPI_MODE_SYNC || r->nbytes > pt->eager_limit)
+        r->claim = shmpi_claim_take();
+    if (!peer->envelopes.head && shmpi_post_envelope(peer, r))
+        return 0;
+    shmpi_queue_push(&peer->envelopes, r);
+    shmpi_backlog_add(pt, r->peer);
+    return 0;
+}
+
+static int put_control(struct shmpi_peer *peer, const struct shmpi_msg *msg)
+{
+    struct shmpi_msg *m = reserve(peer, sizeof *m);
+    if (!m)
+        return 0;
+    *m = *msg;
+    shmpi_ring_commit(&peer->tx, m);
+    return 1;
+}
+
+int shmpi_flush_controls(struct shmpi_peer *peer)
+{
+    struct shmpi_ctl *c;
+    int sent = 0;
+    while ((c = peer->ctl_head) && put_control(peer, &c->msg)) {
+        peer->ctl_head = c->next;
+        free(c);
+        sent = 1;
+    }
+    if (sent)
+        shmpi_doorbell_ring((int)(peer - shmpi_proc.pt2pt->peers));
+    if (!peer->ctl_head)
+        peer->ctl_tail = NULL;
+    return peer->ctl_head == NULL;
+}
+
+/* CTS and ACK: never block (we may be inside progress); queue instead. */
+void shmpi_send_control(int rank, const struct shmpi_msg *msg)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_peer *peer;
+    if (shmpi_peer_connect(rank, &peer) != 0)
+        shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress",
+                    "cannot reserve ring memory in /dev/shm");
+    if (!peer->ctl_head && put_control(peer, msg)) {
+        shmpi_doorbell_ring(rank);
+        return;
+    }
+    struct shmpi_ctl *c = malloc(sizeof *c);
+    if (!c)
+        shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress", "out of memory");
+    c->msg = *msg;
+    c->next = NULL;
+    if (peer->ctl_tail)
+        peer->ctl_tail->next = c;
+    else
+        peer->ctl_head = c;
+    peer->ctl_tail = c;
+    shmpi_backlog_add(pt, rank);
+}

@@ -1,0 +1,62 @@
+/*
+ * start.c - from call arguments to a started request.
+ */
+#include <string.h>
+
+#include "comm/comm.h"
+#include "core/error.h"
+#include "core/proc.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/start.h"
+
+void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
+                        MPI_Datatype datatype, int peer, int tag,
+                        MPI_Comm comm)
+{
+    /* a request may outlive the program's handle of comm (6.4.3) */
+    if (!r->on_stack && r->comm != comm) {
+        if (r->comm)
+            shmpi_comm_release(r->comm);
+        shmpi_comm_retain(comm);
+    }
+    r->comm = comm;
+    r->context = comm->context;
+    r->buf = (void *)buf;
+    r->count = count;
+    r->datatype = datatype;
+    r->nbytes = (uint64_t)count * (uint64_t)datatype->size;
+    r->peer = peer == MPI_ANY_SOURCE || peer == MPI_PROC_NULL
+                  ? peer : shmpi_comm_to_world(comm, peer);
+    r->tag = tag;
+    r->complete = 0;
+    r->error = MPI_SUCCESS;
+    shmpi_status_empty(&r->status);
+}
+
+int shmpi_start_send(const char *fn, struct shmpi_request *r, int mode)
+{
+    r->mode = mode;
+    int rc = shmpi_send_start(r);
+    if (rc == 0)
+        return MPI_SUCCESS;
+    return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn,
+                       "cannot reserve ring memory in /dev/shm: %s",
+                       strerror(rc));
+}
+
+void shmpi_start_recv(struct shmpi_request *r)
+{
+    if (r->peer == MPI_PROC_NULL)
+        shmpi_complete_proc_null(r);
+    else
+        shmpi_recv_start(r);
+}
+
+void shmpi_complete_proc_null(struct shmpi_request *r)
+{
+    r->status.MPI_SOURCE = MPI_PROC_NULL;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->status.shmpi_nbytes = 0;
+    shmpi_request_complete(r);
+}

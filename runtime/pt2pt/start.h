@@ -1,0 +1,24 @@
+/*
+ * start.h - turning the arguments of a send or receive call into a
+ * started request; shared by the blocking and nonblocking calls.
+ */
+#ifndef SHMPI_START_H
+#define SHMPI_START_H
+
+#include "pt2pt/request.h"
+
+/* The request a blocking call keeps on its own stack. */
+#define SHMPI_STACK_REQUEST(k) \
+    {.magic = SHMPI_MAGIC_REQUEST, .kind = (k), .on_stack = 1, .active = 1}
+
+void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
+                        MPI_Datatype datatype, int peer, int tag,
+                        MPI_Comm comm);
+/* Start a send (peer != MPI_PROC_NULL); returns MPI_SUCCESS or a raised
+   error code. */
+int shmpi_start_send(const char *fn, struct shmpi_request *r, int mode);
+void shmpi_start_recv(struct shmpi_request *r);
+/* A request that completes at once: MPI_PROC_NULL peer (3.11). */
+void shmpi_complete_proc_null(struct shmpi_request *r);
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * ring.c - the SPSC record ring (see ring.h).
+ *
+ * Memory ordering, the whole protocol:
+ *   1. The producer writes a record body with plain stores, then stores
+ *      prefix.seq with RELEASE.  The consumer loads prefix.seq with
+ *      ACQUIRE; when it equals the sequence number it expects, the body is
+ *      visible.  Stale records of earlier laps carry older numbers.
+ *   2. The consumer reads the body, then stores `tail` with RELEASE.  The
+ *      producer loads `tail` with ACQUIRE before reusing that space, so
+ *      the consumer's reads happen before the producer's overwrites.
+ *   3. The consumer hands space back a quarter of the ring at a time (one
+ *      store and one fence per quarter, not per record).
+ *   4. A producer that finds the ring full sets `sender_waiting`, issues a
+ *      seq_cst fence and re-reads `tail`; the consumer stores `tail`,
+ *      issues a seq_cst fence and reads `sender_waiting`.  One of the two
+ *      sees the other (store-buffer litmus with fences), so the producer
+ *      either finds the space or is woken through its doorbell.
+ * A record that would run past the end of the data is preceded by a
+ * WRAP record (prefix only, bytes = rest of the data) and starts at 0.
+ */
+#include "queues/ring.h"
+
+/* set in prefix.bytes of a wrap record */
+#define WRAP_FLAG 0x80000000u
+
+static uint64_t rec_bytes(size_t body)
+{
+    return (SHMPI_REC_PREFIX + body + SHMPI_CACHELINE - 1) &
+           ~(uint64_t)(SHMPI_CACHELINE - 1);
+}
+
+static struct shmpi_rec_prefix *at(struct shmpi_ring *ring, uint64_t size,
+                                   uint64_t pos)
+{
+    return (struct shmpi_rec_prefix *)(ring->data + pos % size);
+}
+
+void shmpi_ring_tx_init(struct shmpi_ring_tx *tx, struct shmpi_ring *ring,
+                        uint64_t ring_bytes)
+{
+    *tx = (struct shmpi_ring_tx){ring, ring_bytes - SHMPI_RING_HEADER, 0, 0,
+                                 0};
+}
+
+void shmpi_ring_rx_init(struct shmpi_ring_rx *rx, struct shmpi_ring *ring,
+                        uint64_t ring_bytes)
+{
+    *rx = (struct shmpi_ring_rx){ring, ring_bytes - SHMPI_RING_HEADER, 0, 0,
+                                 0};
+}
+
+size_t shmpi_ring_max_body(const struct shmpi_ring_tx *tx)
+{
+    return tx->size / 4 - SHMPI_REC_PREFIX;
+}
+
+/* Bytes needed to place a record of `need` bytes at head: a wrap
+   record fills the rest of the data when the record would not fit. */
+static uint64_t bytes_with_wrap(const struct shmpi_ring_tx *tx, uint64_t need)
+{
+    uint64_t off = tx->head % tx->size;
+    return off + need > tx->size ? tx->size - off + need : need;
+}
+
+static int has_room(struct shmpi_ring_tx *tx, uint64_t total)
+{
+    if (tx->head + total - tx->tail_seen <= tx->size)
+        return 1;
+    tx->tail_seen = atomic_load_explicit(&tx->ring->tail,
+                                         memory_order_acquire);
+    return tx->head + total - tx->tail_seen <= tx->size;
+}
+
+static void put_wrap(struct shmpi_ring_tx *tx)
+{
+    struct shmpi_rec_prefix *p = at(tx->ring, tx->size, tx->head);
+    uint64_t rest = tx->size - tx->head % tx->size;
+    p->bytes = (uint32_t)rest | WRAP_FLAG;
+    atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
+    tx->head += rest;
+}
+
+void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
+{
+    uint64_t need = rec_bytes(len);
+    if (!has_room(tx, bytes_with_wrap(tx, need)))
+        return NULL;
+    if (tx->head % tx->size + need > tx->size)
+        put_wrap(tx);
+    struct shmpi_rec_prefix *p = at(tx->ring, tx->size, tx->head);
+    p->bytes = (uint32_t)need;
+    return (unsigned char *)p + SHMPI_REC_PREFIX;
+}
+
+void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body)
+{
+    struct shmpi_rec_prefix *p =
+        (struct shmpi_rec_prefix *)((unsigned char *)body - SHMPI_REC_PREFIX);
+    tx->head += p->bytes;
+    atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
+}
+
+int shmpi_ring_wait_for_space(struct shmpi_ring_tx *tx, size_t len)
+{
+    atomic_store_explicit(&tx->ring->sender_waiting, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    return has_room(tx, bytes_with_wrap(tx, rec_bytes(len)));
+}
+
+void *shmpi_ring_peek(struct shmpi_ring_rx *rx)
+{
+    for (;;) {
+        struct shmpi_rec_prefix *p = at(rx->ring, rx->size, rx->pos);
+        if (atomic_load_explicit(&p->seq, memory_order_acquire) !=
+            rx->seq + 1)
+            return NULL;
+        if (!(p->bytes & WRAP_FLAG))
+            return (unsigned char *)p + SHMPI_REC_PREFIX;
+        rx->pos += p->bytes & ~WRAP_FLAG;
+        rx->seq++;
+    }
+}
+
+void shmpi_ring_consume(struct shmpi_ring_rx *rx)
+{
+    rx->pos += at(rx->ring, rx->size, rx->pos)->bytes;
+    rx->seq++;
+}
+
+int shmpi_ring_publish(struct shmpi_ring_rx *rx)
+{
+    /* Lazily: only once a quarter of the ring was consumed.  A producer
+       that finds the ring full sees at most that much less room than
+       there is; as no record is larger than a quarter, a full ring always
+       holds a quarter to consume, so its consumer gets here. */
+    if (rx->pos - rx->published < rx->size / 4)
+        return 0;
+    rx->published = rx->pos;
+    atomic_store_explicit(&rx->ring->tail, rx->pos, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!atomic_load_explicit(&rx->ring->sender_waiting, memory_order_relaxed))
+        return 0;
+    /* exchange, not store: a flag we clear is always followed by a ring */
+    return atomic_exchange_explicit(&rx->ring->sender_waiting, 0,
+                                    memory_order_relaxed);
+}

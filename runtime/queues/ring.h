@@ -1,0 +1,86 @@
+/*
+ * ring.h - a single-producer, single-consumer ring of variable-length
+ * records in shared memory: the queue that carries every message from one
+ * rank to another.
+ *
+ * Why per-pair SPSC rings: with one producer and one consumer, publishing
+ * a record is one release store and receiving it one acquire load - no
+ * atomic read-modify-write, no lock - and an 8-byte message with its
+ * envelope fits in the cache line that crosses between the cores.  A
+ * receiver polls only the rings that are connected to it (queues/conn.c),
+ * so an idle pair costs nothing.  Turning this into a multi-producer ring
+ * for MPI_THREAD_MULTIPLE means serializing the sending threads of one
+ * rank per ring, not changing the consumer.
+ *
+ * In shared memory: `tail` (bytes the consumer has finished with) on its
+ * own cache line, written only by the consumer; `sender_waiting` on
+ * another, set by a producer that found the ring full; then the data.
+ * Each record starts on a cache line with an 8-byte prefix {seq, bytes}.
+ * Producer and consumer keep their positions in private memory.
+ */
+#ifndef SHMPI_RING_H
+#define SHMPI_RING_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shm_arena/arena.h"
+
+#define SHMPI_RING_HEADER 128  /* two cache lines before the data */
+#define SHMPI_REC_PREFIX 8     /* {seq, bytes} before each record body */
+
+struct shmpi_ring {
+    _Alignas(SHMPI_CACHELINE) _Atomic uint64_t tail;
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t sender_waiting;
+    _Alignas(SHMPI_CACHELINE) unsigned char data[];
+};
+
+struct shmpi_rec_prefix {
+    _Atomic uint32_t seq;      /* stored last, with release: record valid */
+    uint32_t bytes;            /* whole record, prefix included, 64-aligned */
+};
+
+/* Producer side, private to the sending rank. */
+struct shmpi_ring_tx {
+    struct shmpi_ring *ring;
+    uint64_t size;             /* bytes of data, a multiple of 64 */
+    uint64_t head;             /* bytes produced so far */
+    uint64_t tail_seen;        /* last value of ring->tail we read */
+    uint32_t seq;              /* of the last record produced */
+};
+
+/* Consumer side, private to the receiving rank. */
+struct shmpi_ring_rx {
+    struct shmpi_ring *ring;
+    uint64_t size;
+    uint64_t pos;              /* bytes consumed so far */
+    uint64_t published;        /* last value stored into ring->tail */
+    uint32_t seq;              /* of the last record consumed */
+};
+
+void shmpi_ring_tx_init(struct shmpi_ring_tx *tx, struct shmpi_ring *ring,
+                        uint64_t ring_bytes);
+void shmpi_ring_rx_init(struct shmpi_ring_rx *rx, struct shmpi_ring *ring,
+                        uint64_t ring_bytes);
+
+/* Largest record body the ring accepts. */
+size_t shmpi_ring_max_body(const struct shmpi_ring_tx *tx);
+
+/* Space for a body of len bytes, or NULL if the ring is full now. */
+void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len);
+/* Publish the body returned by the last reserve. */
+void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body);
+/* The ring was full: ask the consumer to ring our doorbell when it frees
+   space; returns 1 if space appeared meanwhile (then do not sleep). */
+int shmpi_ring_wait_for_space(struct shmpi_ring_tx *tx, size_t len);
+
+/* The next record body, or NULL if none has been published. */
+void *shmpi_ring_peek(struct shmpi_ring_rx *rx);
+/* Done with the body returned by peek. */
+void shmpi_ring_consume(struct shmpi_ring_rx *rx);
+/* Hand consumed space back; returns 1 if the producer waits for it (the
+   caller then rings the producer's doorbell). */
+int shmpi_ring_publish(struct shmpi_ring_rx *rx);
+
+#endif

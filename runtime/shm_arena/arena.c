@@ -1,0 +1,166 @@
+/*
+ * arena.c - create and attach the job's shared control segment.
+ *
+ * Creation (launcher side): an unnamed tmpfs file on /dev/shm made with
+ * O_TMPFILE | O_EXCL, mode 0600.  It never has a name, so no other user
+ * or job can open it and no crash can leave it behind; it is freed when
+ * the last process holding it exits.  Kernels or mounts without O_TMPFILE
+ * get the classic shm_open of a random 128-bit name with O_CREAT|O_EXCL,
+ * unlinked again before any rank is forked.  posix_fallocate reserves
+ * every page up front: a /dev/shm too small for the job fails here, with
+ * a message, instead of killing a rank with SIGBUS later; the rings
+ * region is sparse and reserved pair by pair (arena.h).
+ *
+ * Attach (rank side): the descriptor arrives through exec (its number in
+ * SHMPI_ARENA_FD); the rank maps it and checks the header.
+ */
+#include "shm_arena/arena.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+/*
+ * Ring size per pair: SHMPI_RING_KB (default 256 KiB), shrunk for large
+ * jobs so that the sparse rings region stays within 64 GiB of address
+ * space, never below 16 KiB.  Only pairs that talk use real memory.
+ */
+static size_t ring_bytes_for(int nranks)
+{
+    const char *v = getenv("SHMPI_RING_KB");
+    size_t ring = (v && atol(v) >= 16 ? (size_t)atol(v) : 256) * 1024;
+    ring = round_up(ring, 4096);
+    size_t pairs = (size_t)nranks * (size_t)nranks;
+    while (ring > 16384 && pairs * ring > (64ull << 30))
+        ring /= 2;
+    return ring;
+}
+
+static void layout(struct shmpi_arena_header *h, int nranks)
+{
+    size_t words = ((size_t)nranks + 63) / 64;
+    h->nranks = (uint32_t)nranks;
+    h->slots_offset =
+        round_up(sizeof(struct shmpi_arena_header), SHMPI_CACHELINE);
+    h->bitmaps_offset =
+        h->slots_offset + (size_t)nranks * sizeof(struct shmpi_rank_slot);
+    h->bitmap_stride = round_up(words * sizeof(uint64_t), SHMPI_CACHELINE);
+    h->claims_offset = round_up(h->bitmaps_offset + nranks * h->bitmap_stride,
+                                SHMPI_CACHELINE);
+    h->reserved_bytes = round_up(
+        h->claims_offset + (size_t)nranks * SHMPI_CLAIMS * sizeof(uint32_t),
+        4096);
+    h->rings_offset = h->reserved_bytes;
+    h->ring_bytes = nranks > 1 ? ring_bytes_for(nranks) : 0;
+    h->bytes = h->rings_offset + (size_t)nranks * nranks * h->ring_bytes;
+}
+
+/* A name nobody can guess: 128 random bits. */
+static int open_named_fallback(char *err, size_t errlen)
+{
+    unsigned char rnd[16];
+    char name[64];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+        snprintf(err, errlen, "getrandom: %s", strerror(errno));
+        return -1;
+    }
+    int n = snprintf(name, sizeof name, "/shmpi-");
+    for (size_t i = 0; i < sizeof rnd; i++)
+        n += snprintf(name + n, sizeof name - n, "%02x", rnd[i]);
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        snprintf(err, errlen, "shm_open %s: %s", name, strerror(errno));
+        return -1;
+    }
+    shm_unlink(name);
+    return fd;
+}
+
+static int open_unnamed(char *err, size_t errlen)
+{
+    int fd = open("/dev/shm", O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        return fd;
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL &&
+        errno != ENOENT) {
+        snprintf(err, errlen, "cannot create a file in /dev/shm: %s",
+                 strerror(errno));
+        return -1;
+    }
+    fd = open_named_fallback(err, errlen);
+    if (fd >= 0)
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+}
+
+int shmpi_arena_create(int nranks, int ncpus, int *fd_out,
+                       struct shmpi_arena_header **hdr_out,
+                       char *err, size_t errlen)
+{
+    struct shmpi_arena_header want = {0};
+    layout(&want, nranks);
+    int fd = open_unnamed(err, errlen);
+    if (fd < 0)
+        return -1;
+    int rc = ftruncate(fd, (off_t)want.bytes) ? errno
+             : posix_fallocate(fd, 0, (off_t)want.reserved_bytes);
+    if (rc != 0) {
+        snprintf(err, errlen,
+                 "cannot reserve %lu bytes in /dev/shm (%s); free space there "
+                 "or enlarge it (mount -o remount,size=... /dev/shm)",
+                 (unsigned long)want.reserved_bytes, strerror(rc));
+        close(fd);
+        return -1;
+    }
+    struct shmpi_arena_header *hdr =
+        mmap(NULL, want.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (hdr == MAP_FAILED) {
+        snprintf(err, errlen, "mmap of the arena: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    /* fallocate'd tmpfs pages read as zero: only non-zero fields are set */
+    *hdr = want;
+    hdr->magic = SHMPI_ARENA_MAGIC;
+    hdr->ncpus = (uint32_t)ncpus;
+    *fd_out = fd;
+    *hdr_out = hdr;
+    return 0;
+}
+
+struct shmpi_arena_header *shmpi_arena_attach(int fd, int nranks,
+                                              char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "arena descriptor %d: %s", fd, strerror(errno));
+        return NULL;
+    }
+    struct shmpi_arena_header *hdr = mmap(NULL, (size_t)st.st_size,
+                                          PROT_READ | PROT_WRITE, MAP_SHARED,
+                                          fd, 0);
+    if (hdr == MAP_FAILED) {
+        snprintf(err, errlen, "mmap of the arena: %s", strerror(errno));
+        return NULL;
+    }
+    if (hdr->magic != SHMPI_ARENA_MAGIC || hdr->nranks != (uint32_t)nranks ||
+        hdr->bytes != (uint64_t)st.st_size) {
+        snprintf(err, errlen, "descriptor %d is not this job's arena", fd);
+        munmap(hdr, (size_t)st.st_size);
+        return NULL;
+    }
+    return hdr;
+}
+
+void shmpi_arena_detach(struct shmpi_arena_header *hdr)
+{
+    munmap(hdr, hdr->bytes);
+}

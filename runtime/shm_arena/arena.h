@@ -1,0 +1,123 @@
+/*
+ * arena.h - the layout of the job's shared control segment.
+ *
+ * The launcher (mpirun, or a program that starts its own ranks) creates
+ * one file on /dev/shm's tmpfs, reserves its whole size with
+ * posix_fallocate (so a full /dev/shm fails at start, never SIGBUS later)
+ * and hands the open descriptor to every rank through exec; the file has
+ * no name by the time any rank runs (see arena.c), so nothing can be left
+ * behind however the job ends.
+ *
+ * Everything here is shared by processes that may map the segment at
+ * different addresses: it holds offsets from the segment start, never
+ * pointers.  Each field that one process writes and others poll sits on
+ * its own cache line (SHMPI_CACHELINE) so that a rank spinning on one
+ * word does not steal the line another rank is writing.
+ */
+#ifndef SHMPI_ARENA_H
+#define SHMPI_ARENA_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SHMPI_CACHELINE 64
+#define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617231ull /* "shmpiar1" */
+
+/* Life cycle of one rank, written by the rank, read by the launcher. */
+enum shmpi_rank_state {
+    SHMPI_RANK_STARTED = 0,   /* forked, not yet in MPI_Init */
+    SHMPI_RANK_INITIALIZED,   /* MPI_Init done */
+    SHMPI_RANK_FINALIZED,     /* MPI_Finalize done: exiting 0 is fine */
+    SHMPI_RANK_ABORTED,       /* MPI_Abort or a fatal MPI error */
+};
+
+/* How a rank ended the job on purpose (shmpi_rank_slot.abort_kind). */
+enum shmpi_abort_kind {
+    SHMPI_ABORT_NONE = 0,
+    SHMPI_ABORT_CALLED,       /* the program called MPI_Abort */
+    SHMPI_ABORT_FATAL_ERROR,  /* MPI_ERRORS_ARE_FATAL fired */
+};
+
+/* A rank sleeps only on its own doorbell (core/wait.c): whoever makes
+   something true that the rank may be waiting for rings it.  Own cache
+   line: senders read `sleepers` on every message. */
+struct shmpi_doorbell {
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t seq;
+    _Atomic uint32_t sleepers;
+};
+
+/* One per rank.  The first line is written by the rank and read by the
+   launcher after the rank exited (the exit is the fence). */
+struct shmpi_rank_slot {
+    _Alignas(SHMPI_CACHELINE) _Atomic int state; /* enum shmpi_rank_state */
+    int32_t pid;
+    int32_t abort_kind;       /* enum shmpi_abort_kind */
+    int32_t abort_code;       /* MPI_Abort's errorcode or the error class */
+    char abort_what[96];      /* e.g. "MPI_Send: MPI_ERR_RANK" */
+    struct shmpi_doorbell doorbell;
+    /* bumped (release) by a sender after it connected a ring to this rank
+       and set its bit in this rank's connection bitmap */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t connections;
+};
+
+/* The job-wide barrier (runtime/comm/barrier.c says how it works). */
+struct shmpi_barrier_words {
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t arrived;
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t generation;
+};
+
+/*
+ * Layout: header | slots[nranks] | connection bitmaps | claim tables |
+ * rings.
+ * Everything before the rings is reserved (fallocate) at creation.  The
+ * rings region is sparse: ring (src -> dst) gets its pages reserved by
+ * src when it first sends to dst (queues/ring.c), so a job pays only for
+ * the pairs that talk and the launch stays O(nranks).
+ */
+struct shmpi_arena_header {
+    uint64_t magic;
+    uint64_t bytes;           /* total size of the segment (mostly sparse) */
+    uint32_t nranks;
+    uint32_t ncpus;           /* CPUs the job may run on */
+    uint64_t slots_offset;    /* -> struct shmpi_rank_slot[nranks] */
+    uint64_t bitmaps_offset;  /* -> per receiver: uint64_t[bitmap_words] */
+    uint64_t bitmap_stride;   /* bytes per receiver, cache-line multiple */
+    uint64_t claims_offset;   /* -> per sender: _Atomic uint32_t
+                                 [SHMPI_CLAIMS] (pt2pt/claim.c) */
+    uint64_t reserved_bytes;  /* [0, reserved_bytes) was fallocate'd */
+    uint64_t rings_offset;    /* -> ring (src -> dst) at rings_offset +
+                                 (dst * nranks + src) * ring_bytes */
+    uint64_t ring_bytes;
+    /* communicator contexts handed out so far (comm/), starts at 0 */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t contexts_used;
+    /* first rank to abort wins: stores its rank + 1 with a CAS */
+    _Alignas(SHMPI_CACHELINE) _Atomic int32_t first_abort;
+    struct shmpi_barrier_words world_barrier;
+};
+
+/* Creating and attaching; arena.c. */
+int shmpi_arena_create(int nranks, int ncpus, int *fd_out,
+                       struct shmpi_arena_header **hdr_out,
+                       char *err, size_t errlen);
+struct shmpi_arena_header *shmpi_arena_attach(int fd, int nranks,
+                                              char *err, size_t errlen);
+void shmpi_arena_detach(struct shmpi_arena_header *hdr);
+
+static inline struct shmpi_rank_slot *
+shmpi_arena_slot(struct shmpi_arena_header *hdr, int rank)
+{
+    return (struct shmpi_rank_slot *)((char *)hdr + hdr->slots_offset) + rank;
+}
+
+/* Bit src of receiver dst's bitmap: ring (src -> dst) is connected. */
+static inline _Atomic uint64_t *
+shmpi_arena_bitmap(struct shmpi_arena_header *hdr, int dst)
+{
+    return (_Atomic uint64_t *)((char *)hdr + hdr->bitmaps_offset +
+                                (size_t)dst * hdr->bitmap_stride);
+}
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * memseg.c - MPI_Alloc_mem and MPI_Free_mem: memory other ranks can map.
+ *
+ * All of it lives in memfd segments mapped shared: no size fixed at
+ * launch, no name anywhere (nothing to leak), and a peer can later map
+ * the pages (through /proc/<pid>/fd/<fd>) so that windows over this
+ * memory are accessed with plain loads, stores and memcpy.  fallocate
+ * reserves the pages up front, so a machine out of memory gives
+ * MPI_ERR_NO_MEM here rather than SIGBUS on first touch.
+ *
+ * Two sizes of request, so that a program allocating thousands of small
+ * blocks does not need a descriptor each:
+ *   - up to SMALL_MAX bytes: a power-of-two block from a 64 KiB slab of
+ *     one size, slabs carved from 1 MiB pool segments; a bitmap per slab
+ *     says which blocks are live, so MPI_Free_mem of anything else is
+ *     caught;
+ *   - larger: a segment of its own, rounded to whole pages.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/objects.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+
+SHMPI_WEAK_ALIAS(Alloc_mem)
+SHMPI_WEAK_ALIAS(Free_mem)
+
+#define SMALL_MIN 64                  /* smallest block: a cache line */
+#define SMALL_MAX (32 * 1024)
+#define SLAB_BYTES (64 * 1024)
+#define POOL_BYTES (1024 * 1024)
+#define SLAB_WORDS (SLAB_BYTES / SMALL_MIN / 64)
+
+struct segment {
+    unsigned char *base;
+    size_t bytes;              /* mapped length, whole pages */
+    int fd;
+    struct segment *next;
+};
+
+struct slab {
+    unsigned char *base;       /* SLAB_BYTES inside a pool segment */
+    size_t block;              /* the one block size of this slab */
+    int live;
+    uint64_t used[SLAB_WORDS]; /* bit i: block i is allocated */
+    struct slab *next;
+};
+
+/* This rank's memory, private bookkeeping. */
+static struct {
+    struct segment *large;     /* one allocation each */
+    struct segment *pools;     /* cut into slabs */
+    size_t pool_used;          /* bytes of pools->base already slabs */
+    struct slab *slabs;
+} mem;
+
+static int map_segment(size_t bytes, struct segment **out)
+{
+    struct segment *s = malloc(sizeof *s);
+    if (!s)
+        return ENOMEM;
+    int rc = 0;
+    s->fd = memfd_create("shmpi-alloc-mem", MFD_CLOEXEC);
+    if (s->fd < 0)
+        rc = errno;
+    else if ((rc = posix_fallocate(s->fd, 0, (off_t)bytes)) == 0) {
+        s->base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+                       s->fd, 0);
+        if (s->base == MAP_FAILED)
+            rc = errno;
+    }
+    if (rc != 0) {
+        if (s->fd >= 0)
+            close(s->fd);
+        free(s);
+        return rc;
+    }
+    s->bytes = bytes;
+    *out = s;
+    return 0;
+}
+
+static void unmap_segment(struct segment *s)
+{
+    munmap(s->base, s->bytes);
+    close(s->fd);
+    free(s);
+}
+
+static int new_slab(size_t block, struct slab **out)
+{
+    if (!mem.pools || mem.pool_used == POOL_BYTES) {
+        struct segment *s;
+        int rc = map_segment(POOL_BYTES, &s);
+        if (rc != 0)
+            return rc;
+        s->next = mem.pools;
+        mem.pools = s;
+        mem.pool_used = 0;
+    }
+    struct slab *sl = calloc(1, sizeof *sl);
+    if (!sl)
+        return ENOMEM;
+    sl->base = mem.pools->base + mem.pool_used;
+    mem.pool_used += SLAB_BYTES;
+    sl->block = block;
+    sl->next = mem.slabs;
+    mem.slabs = sl;
+    *out = sl;
+    return 0;
+}
+
+static void *take_block(struct slab *sl)
+{
+    size_t n = SLAB_BYTES / sl->block;
+    for (size_t i = 0; i < n; i++)
+        if (!(sl->used[i / 64] & (1ull << (i % 64)))) {
+            sl->used[i / 64] |= 1ull << (i % 64);
+            sl->live++;
+            return sl->base + i * sl->block;
+        }
+    return NULL;
+}
+
+static int alloc_small(size_t size, void **out)
+{
+    size_t block = SMALL_MIN;
+    while (block < size)
+        block *= 2;
+    struct slab *sl;
+    for (sl = mem.slabs; sl; sl = sl->next)
+        if (sl->block == block && sl->live < (int)(SLAB_BYTES / block))
+            break;
+    if (!sl) {
+        int rc = new_slab(block, &sl);
+        if (rc != 0)
+            return rc;
+    }
+    *out = take_block(sl);
+    return 0;
+}
+
+static int alloc_large(size_t size, void **out)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    struct segment *s;
+    int rc = map_segment((size + page - 1) / page * page, &s);
+    if (rc == 0) {
+        s->next = mem.large;
+        mem.large = s;
+        *out = s->base;
+    }
+    return rc;
+}
+
+static int info_ok(MPI_Info info)
+{
+    return info == MPI_INFO_NULL || info->magic == SHMPI_MAGIC_INFO;
+}
+
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    static const char *fn = "MPI_Alloc_mem";
+    SHMPI_REQUIRE_INIT(fn);
+    if (size < 0)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "size %ld is negative", (long)size);
+    if (!baseptr)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "baseptr is NULL");
+    if (!info_ok(info))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_INFO, fn,
+                           "invalid info object");
+    void *p = NULL;
+    int rc = (size_t)size <= SMALL_MAX ? alloc_small((size_t)size, &p)
+                                       : alloc_large((size_t)size, &p);
+    if (rc != 0)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
+                           "cannot allocate %ld bytes of shared memory: %s",
+                           (long)size, strerror(rc));
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+
+static int free_small(unsigned char *p)
+{
+    for (struct slab *sl = mem.slabs; sl; sl = sl->next) {
+        if (p < sl->base || p >= sl->base + SLAB_BYTES)
+            continue;
+        size_t off = (size_t)(p - sl->base), i = off / sl->block;
+        uint64_t bit = 1ull << (i % 64);
+        if (off % sl->block || !(sl->used[i / 64] & bit))
+            return 0;
+        sl->used[i / 64] &= ~bit;
+        sl->live--;
+        return 1;
+    }
+    return 0;
+}
+
+static int free_large(unsigned char *p)
+{
+    for (struct segment **pp = &mem.large; *pp; pp = &(*pp)->next)
+        if ((*pp)->base == p) {
+            struct segment *s = *pp;
+            *pp = s->next;
+            unmap_segment(s);
+            return 1;
+        }
+    return 0;
+}
+
+int PMPI_Free_mem(void *base)
+{
+    SHMPI_REQUIRE_INIT("MPI_Free_mem");
+    if (free_small(base) || free_large(base))
+        return MPI_SUCCESS;
+    return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BASE, "MPI_Free_mem",
+                       "%p was not returned by MPI_Alloc_mem (or was "
+                       "already freed)", base);
+}
