@@ -1,0 +1,191 @@
+# lib.sh - sourced by the shell tests (test/*.sh).
+# shellcheck shell=bash disable=SC2034
+#
+# Runs standalone too: `bash test/fail-segv.sh` from the repo builds what
+# it needs.  Provides:
+#   MPIRUN, VICTIM           ./mpirun and the helper program
+#   start_job CMD...         run CMD in the background (own process
+#                            group, signals at their defaults); its
+#                            stdout/stderr go to $OUT and $ERR
+#   wait_ready               wait until every rank of the victim is in place
+#   finish_job               wait for the job; sets STATUS and END (time)
+#   event_time               when the victim's rank acted (seconds)
+#   teardown_time            END - event_time, in seconds
+#   rank_pids                the pids the victim's ranks wrote
+#   ranks_gone [S]           every rank process has ended within S seconds
+#   expect_status N          STATUS must be N
+#   expect_fast [S]          teardown_time < S (default 1)
+#   expect_lines FILE RE [N] exactly N (default 1) lines of FILE match RE
+#   expect_no_lines FILE RE  no line of FILE matches RE
+#   expect_shm_clean         no new entry in /dev/shm since the start
+#   fail MSG                 print MSG (and the job's output), exit 1
+#   pass                     print PASS line, exit 0
+set -u
+
+SHMPI_ROOT=${SHMPI_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+TEST_BIN=${TEST_BIN:-$SHMPI_ROOT/test/bin/helpers}
+MPIRUN=$SHMPI_ROOT/mpirun
+VICTIM=$TEST_BIN/victim
+TEST_NAME=$(basename "$0" .sh)
+
+own_tmp=
+if [ -z "${TEST_TMPDIR:-}" ]; then
+    TEST_TMPDIR=$(mktemp -d /tmp/shmpi-sh.XXXXXX)
+    own_tmp=$TEST_TMPDIR
+fi
+export TEST_TMPDIR
+OUT=$TEST_TMPDIR/job.out
+ERR=$TEST_TMPDIR/job.err
+
+if [ ! -x "$VICTIM" ] || [ "$SHMPI_ROOT/test/helpers/victim.c" -nt "$VICTIM" ]; then
+    mkdir -p "$TEST_BIN"
+    # shellcheck disable=SC2086
+    "$SHMPI_ROOT/mpicc" ${SANFLAGS:-} -O1 -g -Wall -Wextra -o "$VICTIM" \
+        "$SHMPI_ROOT/test/helpers/victim.c" || { echo "cannot build victim"; exit 1; }
+fi
+
+shm_start=$(ls -A /dev/shm | LC_ALL=C sort)
+job_pid=
+STATUS=
+END=
+
+now() { echo "$EPOCHREALTIME"; }
+
+cleanup() {
+    if [ -n "$job_pid" ] && kill -0 "$job_pid" 2>/dev/null; then
+        kill -KILL -- "-$job_pid" 2>/dev/null
+        kill -KILL "$job_pid" 2>/dev/null
+    fi
+    for p in $(rank_pids); do
+        alive "$p" && kill -KILL "$p" 2>/dev/null
+    done
+    [ -n "$own_tmp" ] && rm -rf "$own_tmp"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "FAIL: $TEST_NAME: $*"
+    if [ -s "$OUT" ]; then echo "--- stdout (last 15 lines)"; tail -n 15 "$OUT"; fi
+    if [ -s "$ERR" ]; then echo "--- stderr (last 15 lines)"; tail -n 15 "$ERR"; fi
+    exit 1
+}
+
+pass() {
+    echo "ok: $TEST_NAME${*:+: $*}"
+    exit 0
+}
+
+# Runs a command in the background, in its own process group, with
+# SIGINT and SIGQUIT at their defaults (bash ignores them in background
+# jobs of a script).
+start_job() {
+    rm -f "$TEST_TMPDIR"/pid.* "$TEST_TMPDIR/ready" "$TEST_TMPDIR/event"
+    setsid env --default-signal=INT,QUIT "$@" >"$OUT" 2>"$ERR" </dev/null &
+    job_pid=$!
+}
+
+wait_ready() { # [timeout s]
+    local i n=$(( ${1:-20} * 20 ))
+    for ((i = 0; i < n; i++)); do
+        [ -e "$TEST_TMPDIR/ready" ] && return 0
+        kill -0 "$job_pid" 2>/dev/null || fail "the job ended before all ranks were in place"
+        sleep 0.05
+    done
+    fail "the ranks were not in place after ${1:-20} s"
+}
+
+finish_job() {
+    # (the braces keep bash's "Killed" job report out of the log)
+    { wait "$job_pid"; STATUS=$?; } 2>/dev/null
+    END=$(now)
+    job_pid_done=$job_pid
+    job_pid=
+}
+
+# Kill the job's launcher from outside: records the time of the event.
+signal_launcher() { # SIG
+    date +%s.%N >"$TEST_TMPDIR/event"
+    kill -"$1" "$job_pid"
+}
+
+event_time() {
+    [ -s "$TEST_TMPDIR/event" ] || fail "no event time was recorded"
+    cat "$TEST_TMPDIR/event"
+}
+
+teardown_time() {
+    awk -v a="$(event_time)" -v b="$END" 'BEGIN { printf "%.3f", b - a }'
+}
+
+rank_pids() {
+    local f
+    for f in "$TEST_TMPDIR"/pid.*; do
+        [ -e "$f" ] && cat "$f"
+    done
+}
+
+# A process is alive when it exists, is no zombie and is still the victim.
+alive() { # pid
+    local st
+    st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+    [ "$st" = Z ] && return 1
+    grep -qa victim "/proc/$1/cmdline" 2>/dev/null
+}
+
+ranks_gone() { # [seconds]
+    local i n p left
+    n=$(awk -v s="${1:-1}" 'BEGIN { printf "%d", s * 100 }')
+    for ((i = 0; i <= n; i++)); do
+        left=
+        for p in $(rank_pids); do alive "$p" && left="$left $p"; done
+        if [ -z "$left" ]; then
+            [ $i -gt 0 ] && echo "ranks gone after about $((i * 10)) ms"
+            return 0
+        fi
+        sleep 0.01
+    done
+    fail "rank processes still alive ${1:-1} s later:$left"
+}
+
+expect_status() {
+    [ "$STATUS" = "$1" ] || fail "exit status $STATUS, expected $1"
+}
+
+expect_fast() { # [bound s]
+    local t
+    t=$(teardown_time)
+    awk -v t="$t" -v b="${1:-1}" 'BEGIN { exit !(t < b) }' ||
+        fail "the job took $t s to end after the event (bound ${1:-1} s)"
+    echo "teardown: $t s"
+}
+
+expect_lines() { # file regex [count]
+    local n
+    n=$(grep -Ec -- "$2" "$1")
+    [ "$n" = "${3:-1}" ] ||
+        fail "$(basename "$1"): $n lines match /$2/, expected ${3:-1}"
+}
+
+expect_no_lines() { # file regex
+    local n
+    n=$(grep -Ec -- "$2" "$1")
+    [ "$n" = 0 ] || fail "$(basename "$1"): $n lines match /$2/, expected none"
+}
+
+# Open MPI's and MPICH's files (jobs somebody else runs meanwhile) are
+# never shmpi's: its segments have no name.
+foreign_shm='^(vader_segment|sm_segment|open_mpi|ompi|pmix|psm2|mpich|hydra)'
+
+new_shm() {
+    comm -13 <(echo "$shm_start") <(ls -A /dev/shm | LC_ALL=C sort) |
+        grep -Ev "$foreign_shm"
+}
+
+expect_shm_clean() {
+    local new
+    new=$(new_shm)
+    [ -z "$new" ] && return 0
+    sleep 0.5
+    new=$(new_shm | grep -Fx -f <(echo "$new"))
+    [ -z "$new" ] || fail "left in /dev/shm: $(echo $new)"
+}

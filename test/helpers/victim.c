@@ -1,0 +1,257 @@
+/*
+ * victim - the MPI program the launcher shell tests (test/*.sh) run.
+ *
+ *   victim MODE [RANK [ARG]]
+ *
+ * Every rank calls MPI_Init, writes its pid to $TEST_TMPDIR/pid.<rank>,
+ * and waits in MPI_Barrier until all have done so; then rank RANK
+ * (default 1) does what MODE says while the others call MPI_Barrier again
+ * (where they block until the job is torn down, unless the mode lets them
+ * through).  Just before RANK acts, it writes the time of day (seconds,
+ * CLOCK_REALTIME, as `date +%s.%N` prints it) to $TEST_TMPDIR/event; once
+ * every rank is in place, $TEST_TMPDIR/ready appears.
+ *
+ * Modes:
+ *   ok                 everyone finalizes; rank 0 prints "ok size N"
+ *   info               each rank prints "rank R of N" and finalizes
+ *   segv RANK          RANK dereferences a null pointer
+ *   exit RANK CODE     RANK calls exit(CODE) without MPI_Finalize
+ *   raise-kill RANK    RANK raises SIGKILL
+ *   hang RANK          RANK sleeps forever (kill it from outside, or
+ *                      let --timeout fire)
+ *   abort RANK CODE    RANK calls MPI_Abort(MPI_COMM_WORLD, CODE)
+ *   nofinalize RANK    RANK returns 0 from main without MPI_Finalize
+ *   fatal RANK         RANK calls MPI_Comm_rank(MPI_COMM_WORLD, NULL)
+ *                      under the default MPI_ERRORS_ARE_FATAL
+ *   before-init RANK   RANK (known from SHMPI_RANK) calls MPI_Comm_size
+ *                      before MPI_Init; the others wait in MPI_Barrier
+ *   noinit RANK        RANK (known from SHMPI_RANK) returns 0 without
+ *                      ever calling MPI_Init; the others wait in
+ *                      MPI_Barrier
+ *   hang-ignint RANK   as hang, but RANK ignores SIGINT and SIGTERM
+ *   stdin              each rank reads its stdin to the end and prints
+ *                      "rank R read N bytes"
+ *   env NAME           each rank prints "rank R: NAME=<value>" ("unset")
+ *   print LINES LEN    each rank prints LINES lines of LEN characters on
+ *                      stdout and LINES/4 lines on stderr, written in
+ *                      pieces with stdio unbuffered, so that a launcher
+ *                      that does not reassemble lines tears them
+ */
+#include <mpi.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static int rank = -1, size = -1;
+
+static void put_file(const char *name, const char *text)
+{
+    const char *dir = getenv("TEST_TMPDIR");
+    if (!dir)
+        return;
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "victim: %s: %s\n", tmp, strerror(errno));
+        exit(99);
+    }
+    fputs(text, f);
+    fclose(f);
+    rename(tmp, path); /* appears whole */
+}
+
+static void wait_for_file(const char *name)
+{
+    const char *dir = getenv("TEST_TMPDIR");
+    char path[4096];
+    if (!dir)
+        return;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct timespec ms = {0, 1000 * 1000};
+    while (access(path, F_OK) != 0)
+        nanosleep(&ms, NULL);
+}
+
+static void mark_event(void)
+{
+    struct timespec ts;
+    char buf[64];
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(buf, sizeof buf, "%lld.%09ld\n", (long long)ts.tv_sec,
+             ts.tv_nsec);
+    put_file("event", buf);
+}
+
+/* Writes s in pieces of at most 97 bytes, each its own write(2). */
+static void write_pieces(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        size_t k = n < 97 ? n : 97;
+        ssize_t w = write(fd, s, k);
+        if (w <= 0) {
+            if (w < 0 && errno == EINTR)
+                continue;
+            exit(98);
+        }
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+static void print_lines(int lines, int len)
+{
+    char *buf = malloc((size_t)len + 64);
+    if (!buf)
+        exit(97);
+    for (int i = 0; i < lines + lines / 4; i++) {
+        int err = i >= lines;
+        int k = snprintf(buf, 64, "%s r%d l%d ", err ? "ERR" : "OUT", rank,
+                         err ? i - lines : i);
+        /* payload: a letter that depends on rank and line, then '.' */
+        char c = (char)('a' + (rank * 7 + i) % 26);
+        while (k < len - 1)
+            buf[k++] = c;
+        buf[k++] = '.';
+        buf[k++] = '\n';
+        write_pieces(err ? 2 : 1, buf, (size_t)k);
+        if (i % 50 == 0)
+            sched_yield();
+    }
+    free(buf);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "ok";
+    int target = argc > 2 ? atoi(argv[2]) : 1;
+    int arg = argc > 3 ? atoi(argv[3]) : 0;
+
+    if (!strcmp(mode, "before-init")) {
+        /* which rank we will be, from the launcher's variable */
+        const char *me = getenv("SHMPI_RANK");
+        if (me && atoi(me) == target) {
+            int s;
+            MPI_Comm_size(MPI_COMM_WORLD, &s);
+            printf("MPI_Comm_size before MPI_Init returned\n");
+            return 0;
+        }
+        MPI_Init(&argc, &argv);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Finalize();
+        return 0;
+    }
+
+    if (!strcmp(mode, "noinit")) {
+        const char *me = getenv("SHMPI_RANK");
+        if (me && atoi(me) == target)
+            return 0;
+        MPI_Init(&argc, &argv);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Finalize();
+        return 0;
+    }
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char buf[64], name[64];
+    snprintf(buf, sizeof buf, "%d\n", (int)getpid());
+    snprintf(name, sizeof name, "pid.%d", rank);
+    put_file(name, buf);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        put_file("ready", "ready\n");
+
+    if (!strcmp(mode, "ok")) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0)
+            printf("ok size %d\n", size);
+        MPI_Finalize();
+        return 0;
+    }
+    if (!strcmp(mode, "info")) {
+        printf("rank %d of %d\n", rank, size);
+        MPI_Finalize();
+        return 0;
+    }
+    if (!strcmp(mode, "env")) {
+        const char *v = argc > 2 ? getenv(argv[2]) : NULL;
+        printf("rank %d: %s=%s\n", rank, argc > 2 ? argv[2] : "?",
+               v ? v : "unset");
+        MPI_Finalize();
+        return 0;
+    }
+    if (!strcmp(mode, "stdin")) {
+        char b[4096];
+        long total = 0;
+        ssize_t n;
+        while ((n = read(0, b, sizeof b)) != 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                break;
+            total += n;
+        }
+        printf("rank %d read %ld bytes\n", rank, total);
+        MPI_Finalize();
+        return 0;
+    }
+    if (!strcmp(mode, "print")) {
+        print_lines(argc > 2 ? atoi(argv[2]) : 100,
+                    argc > 3 ? atoi(argv[3]) : 100);
+        MPI_Finalize();
+        return 0;
+    }
+
+    if (rank == target) {
+        /* wait until rank 0 has announced the job ready (however loaded
+           the machine is), then let the others get into the barrier */
+        wait_for_file("ready");
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        mark_event();
+        if (!strcmp(mode, "segv")) {
+            /* a real SIGSEGV, but no null pointer for UBSan to stop at */
+            volatile int *p = mmap(NULL, 4096, PROT_NONE,
+                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            *p = 1;
+        } else if (!strcmp(mode, "exit")) {
+            exit(arg);
+        } else if (!strcmp(mode, "raise-kill")) {
+            raise(SIGKILL);
+        } else if (!strcmp(mode, "hang")) {
+            for (;;)
+                pause();
+        } else if (!strcmp(mode, "hang-ignint")) {
+            signal(SIGINT, SIG_IGN);
+            signal(SIGTERM, SIG_IGN);
+            for (;;)
+                pause();
+        } else if (!strcmp(mode, "abort")) {
+            MPI_Abort(MPI_COMM_WORLD, arg);
+        } else if (!strcmp(mode, "nofinalize")) {
+            return 0;
+        } else if (!strcmp(mode, "fatal")) {
+            MPI_Comm_rank(MPI_COMM_WORLD, NULL);
+            fprintf(stderr, "victim: the fatal error returned\n");
+            return 0;
+        } else {
+            fprintf(stderr, "victim: unknown mode %s\n", mode);
+            MPI_Abort(MPI_COMM_WORLD, 96);
+        }
+        fprintf(stderr, "victim: rank %d survived mode %s\n", rank, mode);
+        return 95;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
