@@ -14,6 +14,7 @@
 #include "core/proc.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/check.h"
+#include "pt2pt/fastpath.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
 
@@ -32,6 +33,9 @@ static int send_blocking(const char *fn, const void *buf, int count,
     int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
+    if (mode != SHMPI_MODE_SYNC &&
+        shmpi_fast_send(buf, count, dt, dest, tag, comm))
+        return MPI_SUCCESS;
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
     shmpi_request_fill(&r, buf, count, dt, dest, tag, comm);
     rc = shmpi_start_send(fn, &r, mode);
@@ -82,6 +86,8 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
     int rc = shmpi_check_recv(fn, buf, count, dt, source, tag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (shmpi_fast_recv(buf, count, dt, source, tag, comm, status))
+        return MPI_SUCCESS;
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
     shmpi_request_fill(&r, buf, count, dt, source, tag, comm);
     shmpi_start_recv(&r);

@@ -1,0 +1,103 @@
+/*
+ * fastpath.c - the short way for the most common calls: a blocking
+ * MPI_Send of a small contiguous message, and a blocking MPI_Recv from a
+ * named source whose message comes straight off that source's ring.
+ *
+ * Latency is decided here: after the record's cache line crosses between
+ * the cores, every instruction before the reply is written counts.  The
+ * general path builds a request, queues it, runs the whole progress
+ * engine and matches through the queues; this path does none of it and
+ * falls back to the general path whenever anything is unusual, so the
+ * two always agree:
+ *   send: the ring is connected, nothing waits before us for that peer
+ *         (order), the message is eager and contiguous, and there is room;
+ *   recv: no posted receive could take the message first and nothing from
+ *         that source is unexpected (order), and the very next record of
+ *         its ring is an eager, non-synchronous, uncancellable message that
+ *         matches and fits.
+ * The receive spins on the one ring only for a short while (SPIN_POLLS),
+ * then goes the general way, which also serves everyone else.
+ */
+#include <string.h>
+
+#include "core/proc.h"
+#include "core/wait.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/fastpath.h"
+#include "pt2pt/pt2pt.h"
+
+#define SPIN_POLLS 2048
+
+static int contiguous(MPI_Datatype t)
+{
+    return t->nsegs == 1 && t->segs[0].offset == 0 &&
+           t->segs[0].length == t->extent;
+}
+
+int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+                    int tag, MPI_Comm comm)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    int world = shmpi_comm_to_world(comm, dest);
+    uint64_t nbytes = (uint64_t)count * (uint64_t)dt->size;
+    struct shmpi_peer *peer = &pt->peers[world];
+    if (!peer->tx.ring || peer->envelopes.head || nbytes > pt->eager_limit ||
+        !contiguous(dt))
+        return 0;
+    struct shmpi_msg *m = shmpi_ring_reserve(&peer->tx, sizeof *m + nbytes);
+    if (!m)
+        return 0;
+    *m = (struct shmpi_msg){.type = SHMPI_MSG_EAGER, .tag = tag,
+                            .context = comm->context, .nbytes = nbytes};
+    memcpy(m + 1, buf, nbytes);
+    shmpi_ring_commit(&peer->tx, m);
+    shmpi_doorbell_ring(world);
+    return 1;
+}
+
+/* Take the next record of src's ring if it is our message. */
+static int take(struct shmpi_peer *peer, void *buf, uint64_t capacity,
+                int tag, MPI_Comm comm, MPI_Status *status, int source)
+{
+    const struct shmpi_msg *m = shmpi_ring_peek(&peer->rx);
+    if (!m || m->type != SHMPI_MSG_EAGER || m->flags || m->claim ||
+        m->context != comm->context ||
+        (tag != MPI_ANY_TAG && tag != m->tag) || m->nbytes > capacity)
+        return 0;
+    memcpy(buf, m + 1, m->nbytes);
+    if (status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = source;
+        status->MPI_TAG = m->tag;
+        status->shmpi_cancelled = 0;
+        status->shmpi_nbytes = (MPI_Count)m->nbytes;
+    }
+    shmpi_ring_consume(&peer->rx);
+    int world = (int)(peer - shmpi_proc.pt2pt->peers);
+    if (shmpi_ring_publish(&peer->rx))
+        shmpi_doorbell_ring(world);
+    return 1;
+}
+
+int shmpi_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
+                    int tag, MPI_Comm comm, MPI_Status *status)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    if (source < 0 || !contiguous(dt) || pt->posted.head)
+        return 0;
+    int world = shmpi_comm_to_world(comm, source);
+    struct shmpi_peer *peer = &pt->peers[world];
+    if (world == shmpi_proc.rank || pt->unexpected[world].head)
+        return 0;
+    shmpi_poll_new_connections(pt);
+    if (!peer->rx.ring)
+        return 0;
+    uint64_t capacity = (uint64_t)count * (uint64_t)dt->size;
+    int polls = shmpi_proc.oversubscribed ? 1 : SPIN_POLLS;
+    for (int i = 0; i < polls; i++) {
+        if (take(peer, buf, capacity, tag, comm, status, source))
+            return 1;
+        if (shmpi_ring_peek(&peer->rx))
+            return 0; /* something else is next: the general way */
+    }
+    return 0;
+}
