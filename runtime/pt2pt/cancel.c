@@ -36,7 +36,7 @@ static int take_local(struct shmpi_pt2pt *pt, struct shmpi_request *r)
     for (struct shmpi_unexpected *u = q->head; u; u = u->next)
         if (u->local_send == r) {
             shmpi_unexpected_remove(pt, u);
-            free(u);
+            shmpi_unexpected_free(u);
             return 1;
         }
     return 0;

@@ -114,7 +114,7 @@ static struct shmpi_unexpected *scan(struct shmpi_unexp_queue *q,
         }
         struct shmpi_unexpected *next = u->next; /* cancelled: drop it */
         unlink_unexpected(q, prev, u);
-        free(u);
+        shmpi_unexpected_free(u);
         u = next;
     }
     return NULL;

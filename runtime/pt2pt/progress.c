@@ -26,13 +26,13 @@ static void stash_unexpected(struct shmpi_pt2pt *pt, int src,
                              const struct shmpi_msg *m)
 {
     uint64_t data = m->type == SHMPI_MSG_EAGER ? m->nbytes : 0;
-    struct shmpi_unexpected *u = malloc(sizeof *u + data);
+    struct shmpi_unexpected *u = shmpi_unexpected_alloc(data);
     if (!u)
         shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress",
                     "no memory to hold a message that arrived before its "
                     "receive");
     *u = (struct shmpi_unexpected){
-        .context = m->context, .source = src, .tag = m->tag,
+        .size_class = u->size_class, .context = m->context, .source = src, .tag = m->tag,
         .type = m->type, .sync = (m->flags & SHMPI_MSG_SYNC) != 0,
         .claim = m->claim, .nbytes = m->nbytes, .cookie = m->cookie};
     memcpy(u->data, m + 1, data);

@@ -35,7 +35,7 @@ static void deliver_pulled(struct shmpi_request *r,
     shmpi_proc.pt2pt->pulled_bytes -= u->nbytes;
     shmpi_request_release(u->pull);
     free(u->pulled);
-    free(u);
+    shmpi_unexpected_free(u);
 }
 
 /* The internal receive finished: hand the data on if a receive waits. */
@@ -89,7 +89,7 @@ int shmpi_pull_stalled(void)
                 continue;
             if (!shmpi_claim_match(u->source, u->claim)) {
                 shmpi_unexpected_remove(pt, u); /* cancelled: drop */
-                free(u);
+                shmpi_unexpected_free(u);
                 continue;
             }
             u->claim = 0;

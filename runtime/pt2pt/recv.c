@@ -90,15 +90,18 @@ void shmpi_recv_unexpected(struct shmpi_request *r, struct shmpi_unexpected *u)
         shmpi_deliver_eager(r, &env, u->data);
     else
         shmpi_deliver_rts(r, &env);
-    free(u);
+    shmpi_unexpected_free(u);
 }
 
 void shmpi_recv_start(struct shmpi_request *r)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    /* take in what the rings hold first: a wildcard receive then chooses
-       among all senders, not just those already drained */
-    shmpi_progress();
+    /* a wildcard receive takes in what the rings hold first, so that it
+       chooses among all senders, not just those already drained (a
+       receive from one source gains nothing by it: its messages would
+       only be copied aside) */
+    if (r->peer < 0)
+        shmpi_progress();
     struct shmpi_unexpected *u =
         shmpi_find_unexpected(pt, r->context, r->peer, r->tag, 1);
     if (u)
@@ -113,12 +116,12 @@ void shmpi_local_send(struct shmpi_request *s)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int sync = s->mode == SHMPI_MODE_SYNC;
-    struct shmpi_unexpected *u = malloc(sizeof *u + s->nbytes);
+    struct shmpi_unexpected *u = shmpi_unexpected_alloc(s->nbytes);
     if (!u)
         shmpi_fatal(MPI_ERR_NO_MEM, "MPI send to self",
                     "no memory to hold the message");
     *u = (struct shmpi_unexpected){
-        .context = s->context, .source = shmpi_proc.rank, .tag = s->tag,
+        .size_class = u->size_class, .context = s->context, .source = shmpi_proc.rank, .tag = s->tag,
         .type = SHMPI_MSG_EAGER, .sync = sync, .nbytes = s->nbytes,
         .local_send = sync ? s : NULL};
     if (s->nbytes)
@@ -131,7 +134,7 @@ void shmpi_local_send(struct shmpi_request *s)
         struct shmpi_envelope env = {shmpi_proc.rank, s->tag, s->nbytes, 0,
                                      sync, u->local_send};
         shmpi_deliver_eager(r, &env, u->data);
-        free(u);
+        shmpi_unexpected_free(u);
     } else {
         shmpi_unexpected_push(pt, u);
     }
