@@ -49,7 +49,8 @@ int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
         return 0;
     *m = (struct shmpi_msg){.type = SHMPI_MSG_EAGER, .tag = tag,
                             .context = comm->context, .nbytes = nbytes};
-    memcpy(m + 1, buf, nbytes);
+    if (nbytes) /* a zero-byte message may come with a NULL buffer */
+        memcpy(m + 1, buf, nbytes);
     shmpi_ring_commit(&peer->tx, m);
     shmpi_doorbell_ring(world);
     return 1;
@@ -64,7 +65,8 @@ static int take(struct shmpi_peer *peer, void *buf, uint64_t capacity,
         m->context != comm->context ||
         (tag != MPI_ANY_TAG && tag != m->tag) || m->nbytes > capacity)
         return 0;
-    memcpy(buf, m + 1, m->nbytes);
+    if (m->nbytes)
+        memcpy(buf, m + 1, m->nbytes);
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = source;
         status->MPI_TAG = m->tag;
