@@ -35,6 +35,13 @@ static inline int shmpi_datatype_ok(MPI_Datatype t)
     return t != MPI_DATATYPE_NULL && t->magic == SHMPI_MAGIC_DATATYPE;
 }
 
+/* One memcpy moves (buf, count, t): no gaps, no padding. */
+static inline int shmpi_datatype_contiguous(MPI_Datatype t)
+{
+    return t->nsegs == 1 && t->segs[0].offset == 0 &&
+           t->segs[0].length == t->extent;
+}
+
 /* pack.c: copy bytes [offset, offset + len) of the packed form of
    (buf, count, type) out of / into a contiguous buffer. */
 void shmpi_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,

@@ -12,12 +12,6 @@
 
 #include "datatypes/datatype.h"
 
-static int contiguous(MPI_Datatype t)
-{
-    return t->nsegs == 1 && t->segs[0].offset == 0 &&
-           t->segs[0].length == t->extent;
-}
-
 /* Walk [offset, offset + len) of the packed form; to_packed says which
    way the bytes go. */
 static void walk(unsigned char *typed, MPI_Datatype t, uint64_t offset,
@@ -47,7 +41,7 @@ static void walk(unsigned char *typed, MPI_Datatype t, uint64_t offset,
 void shmpi_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,
                 uint64_t len)
 {
-    if (contiguous(t))
+    if (shmpi_datatype_contiguous(t))
         memcpy(out, (const unsigned char *)buf + offset, len);
     else
         walk((unsigned char *)buf, t, offset, out, len, 1);
@@ -56,7 +50,7 @@ void shmpi_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,
 void shmpi_unpack(void *buf, MPI_Datatype t, uint64_t offset, const void *in,
                   uint64_t len)
 {
-    if (contiguous(t))
+    if (shmpi_datatype_contiguous(t))
         memcpy((unsigned char *)buf + offset, in, len);
     else
         walk(buf, t, offset, (unsigned char *)in, len, 0);

@@ -49,10 +49,10 @@ int shmpi_pt2pt_init(void)
     pt.unexpected = calloc((size_t)n, sizeof *pt.unexpected);
     if (!pt.peers || !pt.sources || !pt.backlog || !pt.unexpected)
         return -1;
-    uint64_t max_body = n > 1 ? (shmpi_proc.arena->ring_bytes -
-                                 SHMPI_RING_HEADER) / 4 - SHMPI_REC_PREFIX -
-                                    sizeof(struct shmpi_msg)
-                              : 0;
+    uint64_t max_body =
+        n > 1 ? shmpi_ring_max_body(shmpi_proc.arena->ring_bytes) -
+                    sizeof(struct shmpi_msg)
+              : 0;
     pt.eager_limit = env_u64("SHMPI_EAGER_LIMIT", 16384);
     pt.chunk = env_u64("SHMPI_CHUNK", 32768);
     pt.pull_limit = env_u64("SHMPI_PULL_LIMIT_MB", 1024) << 20;

@@ -28,12 +28,6 @@
 
 #define SPIN_POLLS 2048
 
-static int contiguous(MPI_Datatype t)
-{
-    return t->nsegs == 1 && t->segs[0].offset == 0 &&
-           t->segs[0].length == t->extent;
-}
-
 int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
                     int tag, MPI_Comm comm)
 {
@@ -42,7 +36,7 @@ int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
     uint64_t nbytes = (uint64_t)count * (uint64_t)dt->size;
     struct shmpi_peer *peer = &pt->peers[world];
     if (!peer->tx.ring || peer->envelopes.head || nbytes > pt->eager_limit ||
-        !contiguous(dt))
+        !shmpi_datatype_contiguous(dt))
         return 0;
     struct shmpi_msg *m = shmpi_ring_reserve(&peer->tx, sizeof *m + nbytes);
     if (!m)
@@ -56,12 +50,12 @@ int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
     return 1;
 }
 
-/* Take the next record of src's ring if it is our message. */
-static int take(struct shmpi_peer *peer, void *buf, uint64_t capacity,
-                int tag, MPI_Comm comm, MPI_Status *status, int source)
+/* Take record m, the next of src's ring, if it is our message. */
+static int take(struct shmpi_peer *peer, const struct shmpi_msg *m,
+                void *buf, uint64_t capacity, int tag, MPI_Comm comm,
+                MPI_Status *status, int source)
 {
-    const struct shmpi_msg *m = shmpi_ring_peek(&peer->rx);
-    if (!m || m->type != SHMPI_MSG_EAGER || m->flags || m->claim ||
+    if (m->type != SHMPI_MSG_EAGER || m->flags || m->claim ||
         m->context != comm->context ||
         (tag != MPI_ANY_TAG && tag != m->tag) || m->nbytes > capacity)
         return 0;
@@ -84,7 +78,7 @@ int shmpi_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
                     int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    if (source < 0 || !contiguous(dt) || pt->posted.head)
+    if (source < 0 || !shmpi_datatype_contiguous(dt) || pt->posted.head)
         return 0;
     int world = shmpi_comm_to_world(comm, source);
     struct shmpi_peer *peer = &pt->peers[world];
@@ -96,10 +90,9 @@ int shmpi_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
     uint64_t capacity = (uint64_t)count * (uint64_t)dt->size;
     int polls = shmpi_proc.oversubscribed ? 1 : SPIN_POLLS;
     for (int i = 0; i < polls; i++) {
-        if (take(peer, buf, capacity, tag, comm, status, source))
-            return 1;
-        if (shmpi_ring_peek(&peer->rx))
-            return 0; /* something else is next: the general way */
+        const struct shmpi_msg *m = shmpi_ring_peek(&peer->rx);
+        if (m) /* ours, or something else first: the general way */
+            return take(peer, m, buf, capacity, tag, comm, status, source);
     }
     return 0;
 }

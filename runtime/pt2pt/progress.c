@@ -32,7 +32,7 @@ static void stash_unexpected(struct shmpi_pt2pt *pt, int src,
                     "no memory to hold a message that arrived before its "
                     "receive");
     *u = (struct shmpi_unexpected){
-        .size_class = u->size_class, .context = m->context, .source = src, .tag = m->tag,
+        .context = m->context, .source = src, .tag = m->tag,
         .type = m->type, .sync = (m->flags & SHMPI_MSG_SYNC) != 0,
         .claim = m->claim, .nbytes = m->nbytes, .cookie = m->cookie};
     memcpy(u->data, m + 1, data);

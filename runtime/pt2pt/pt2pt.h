@@ -51,7 +51,6 @@ struct shmpi_unexpected {
     struct shmpi_request *pull;       /* moving it into `pulled` */
     unsigned char *pulled;
     struct shmpi_request *waiter;     /* a receive that matched meanwhile */
-    int size_class;            /* for unexpected.c's reuse */
     unsigned char data[];      /* EAGER payload */
 };
 
@@ -134,8 +133,9 @@ void shmpi_recv_unexpected(struct shmpi_request *r,
                            struct shmpi_unexpected *u);
 void shmpi_local_send(struct shmpi_request *s);
 
-/* unexpected.c: an entry with room for `payload` bytes of data, and
-   giving it back (instead of malloc and free) */
+/* unexpected.c: an entry with room for `payload` bytes of data (an
+   EAGER message's nbytes, 0 otherwise), and giving it back (instead of
+   malloc and free); the entry's type and nbytes must not change between */
 struct shmpi_unexpected *shmpi_unexpected_alloc(uint64_t payload);
 void shmpi_unexpected_free(struct shmpi_unexpected *u);
 

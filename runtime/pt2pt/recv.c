@@ -121,7 +121,7 @@ void shmpi_local_send(struct shmpi_request *s)
         shmpi_fatal(MPI_ERR_NO_MEM, "MPI send to self",
                     "no memory to hold the message");
     *u = (struct shmpi_unexpected){
-        .size_class = u->size_class, .context = s->context, .source = shmpi_proc.rank, .tag = s->tag,
+        .context = s->context, .source = shmpi_proc.rank, .tag = s->tag,
         .type = SHMPI_MSG_EAGER, .sync = sync, .nbytes = s->nbytes,
         .local_send = sync ? s : NULL};
     if (s->nbytes)

@@ -6,15 +6,16 @@
  * glibc hand the memory back to the kernel and fault it in again on the
  * next burst (measured: a window of 64 eager 8 KiB messages spent most of
  * its time in page faults).  So freed entries are kept for reuse, sorted
- * by power-of-two size class (payloads up to 2^CLASSES bytes), at most
- * KEEP per class; larger ones go straight back to malloc.
+ * by power-of-two size class of their payload (64 B up to 128 KiB), at
+ * most KEEP per class; larger ones go straight back to malloc.  The class
+ * is not stored: it follows from the entry's type and size.
  */
 #include <stdlib.h>
 
 #include "pt2pt/pt2pt.h"
 
-#define MIN_SHIFT 6            /* smallest payload class: 64 bytes */
-#define CLASSES 12             /* up to 64 << 11 = 128 KiB of payload */
+#define SMALLEST 64ull         /* payload of class 0 */
+#define CLASSES 12             /* up to SMALLEST << 11 = 128 KiB */
 #define KEEP 64                /* cached entries per class */
 
 /* What is cached lives in this rank's private memory only. */
@@ -23,12 +24,17 @@ static struct {
     int count[CLASSES];
 } cache;
 
-static int class_of(uint64_t bytes)
+static int class_of(uint64_t payload)
 {
     int c = 0;
-    while (c < CLASSES && (64ull << c) < bytes)
+    while (c < CLASSES && (SMALLEST << c) < payload)
         c++;
     return c; /* CLASSES: not cached */
+}
+
+static uint64_t payload_of(const struct shmpi_unexpected *u)
+{
+    return u->type == SHMPI_MSG_EAGER ? u->nbytes : 0;
 }
 
 struct shmpi_unexpected *shmpi_unexpected_alloc(uint64_t payload)
@@ -39,16 +45,14 @@ struct shmpi_unexpected *shmpi_unexpected_alloc(uint64_t payload)
         cache.free[c] = u->next;
         cache.count[c]--;
     } else {
-        u = malloc(sizeof *u + (c < CLASSES ? 64ull << c : payload));
+        u = malloc(sizeof *u + (c < CLASSES ? SMALLEST << c : payload));
     }
-    if (u)
-        u->size_class = c;
     return u;
 }
 
 void shmpi_unexpected_free(struct shmpi_unexpected *u)
 {
-    int c = u->size_class;
+    int c = class_of(payload_of(u));
     if (c >= CLASSES || cache.count[c] >= KEEP) {
         free(u);
         return;

@@ -50,9 +50,10 @@ void shmpi_ring_rx_init(struct shmpi_ring_rx *rx, struct shmpi_ring *ring,
                                  0};
 }
 
-size_t shmpi_ring_max_body(const struct shmpi_ring_tx *tx)
+uint64_t shmpi_ring_max_body(uint64_t ring_bytes)
 {
-    return tx->size / 4 - SHMPI_REC_PREFIX;
+    uint64_t quarter = (ring_bytes - SHMPI_RING_HEADER) / 4;
+    return (quarter & ~(uint64_t)(SHMPI_CACHELINE - 1)) - SHMPI_REC_PREFIX;
 }
 
 /* Bytes needed to place a record of `need` bytes at head: a wrap
@@ -130,10 +131,11 @@ void shmpi_ring_consume(struct shmpi_ring_rx *rx)
 
 int shmpi_ring_publish(struct shmpi_ring_rx *rx)
 {
-    /* Lazily: only once a quarter of the ring was consumed.  A producer
-       that finds the ring full sees at most that much less room than
-       there is; as no record is larger than a quarter, a full ring always
-       holds a quarter to consume, so its consumer gets here. */
+    /* Lazily: only once a quarter of the ring was consumed since the
+       last store.  A producer waits only when it lacks room for a record
+       plus a possible wrap, at most half the ring (shmpi_ring_max_body),
+       so at least half the ring lies between the published tail and its
+       head: consuming that moves us past a quarter, and we publish. */
     if (rx->pos - rx->published < rx->size / 4)
         return 0;
     rx->published = rx->pos;

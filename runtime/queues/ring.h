@@ -64,8 +64,10 @@ void shmpi_ring_tx_init(struct shmpi_ring_tx *tx, struct shmpi_ring *ring,
 void shmpi_ring_rx_init(struct shmpi_ring_rx *rx, struct shmpi_ring *ring,
                         uint64_t ring_bytes);
 
-/* Largest record body the ring accepts. */
-size_t shmpi_ring_max_body(const struct shmpi_ring_tx *tx);
+/* Largest record body a ring of ring_bytes accepts: its whole record
+   (prefix included) takes at most a quarter of the data, which is what
+   lets the consumer hand space back a quarter at a time (ring.c). */
+uint64_t shmpi_ring_max_body(uint64_t ring_bytes);
 
 /* Space for a body of len bytes, or NULL if the ring is full now. */
 void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len);
@@ -79,8 +81,9 @@ int shmpi_ring_wait_for_space(struct shmpi_ring_tx *tx, size_t len);
 void *shmpi_ring_peek(struct shmpi_ring_rx *rx);
 /* Done with the body returned by peek. */
 void shmpi_ring_consume(struct shmpi_ring_rx *rx);
-/* Hand consumed space back; returns 1 if the producer waits for it (the
-   caller then rings the producer's doorbell). */
+/* Hand consumed space back, a quarter of the ring at a time; returns 1
+   if the producer waits for it (the caller then rings the producer's
+   doorbell). */
 int shmpi_ring_publish(struct shmpi_ring_rx *rx);
 
 #endif
