@@ -10,6 +10,8 @@
  *   test_dir(buf, len)      a directory every rank of this job agrees on,
  *                           for tests that need a channel outside MPI;
  *   test_dir_remove(dir)    and its removal, by one rank, once it is empty
+ *   check_barrier_on(comm, name, rounds)
+ *                           CHECK that MPI_Barrier on comm really waits
  *
  * Standard MPI only, so the same programs build with Open MPI (make
  * check-ref).
@@ -20,6 +22,7 @@
 #include <mpi.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +124,43 @@ static inline void test_dir_remove(const char *dir)
     const char *d = getenv("TEST_TMPDIR");
     if (!d || !*d)
         rmdir(dir);
+}
+
+/* test/barrier.c's check, on comm: a shared O_APPEND file holds exactly
+   size * (round + 1) records after each barrier. */
+static inline void check_barrier_on(MPI_Comm comm, const char *name,
+                                    int rounds)
+{
+    int csize, crank;
+    CHECK_MPI(MPI_Comm_size(comm, &csize));
+    CHECK_MPI(MPI_Comm_rank(comm, &crank));
+    char dir[512], path[700];
+    test_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s.log", dir, name);
+    if (crank == 0) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        CHECK(fd >= 0, "create %s: %s", path, strerror(errno));
+        close(fd);
+    }
+    CHECK_MPI(MPI_Barrier(comm));
+    int fd = open(path, O_RDWR | O_APPEND);
+    CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
+    for (int round = 0; round < rounds; round++) {
+        if (round % 16 == crank % 16)
+            usleep(1000);
+        int rec[2] = {crank, round};
+        CHECK(write(fd, rec, sizeof rec) == (ssize_t)sizeof rec, "write");
+        CHECK_MPI(MPI_Barrier(comm));
+        struct stat sb;
+        CHECK(fstat(fd, &sb) == 0, "fstat: %s", strerror(errno));
+        long want = (long)csize * (round + 1), have = sb.st_size / sizeof rec;
+        CHECK(have == want, "%s round %d: %ld records after the barrier, "
+              "expected %ld", name, round, have, want);
+        CHECK_MPI(MPI_Barrier(comm));
+    }
+    close(fd);
+    if (crank == 0)
+        unlink(path);
 }
 
 #endif

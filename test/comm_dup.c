@@ -77,41 +77,6 @@ static void probe_isolation(MPI_Comm a, MPI_Comm b)
     CHECK(got == rank, "self message: got %d", got);
 }
 
-/* test/barrier.c's check, on comm: a shared O_APPEND file holds exactly
-   size * (round + 1) records after each barrier. */
-static void barrier_check(MPI_Comm comm, const char *name, int rounds)
-{
-    int csize, crank;
-    CHECK_MPI(MPI_Comm_size(comm, &csize));
-    CHECK_MPI(MPI_Comm_rank(comm, &crank));
-    char dir[512], path[700];
-    test_dir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/%s.log", dir, name);
-    if (crank == 0) {
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        CHECK(fd >= 0, "create %s: %s", path, strerror(errno));
-        close(fd);
-    }
-    CHECK_MPI(MPI_Barrier(comm));
-    int fd = open(path, O_RDWR | O_APPEND);
-    CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
-    for (int round = 0; round < rounds; round++) {
-        if (round % 16 == crank % 16)
-            usleep(1000);
-        int rec[2] = {crank, round};
-        CHECK(write(fd, rec, sizeof rec) == (ssize_t)sizeof rec, "write");
-        CHECK_MPI(MPI_Barrier(comm));
-        struct stat sb;
-        CHECK(fstat(fd, &sb) == 0, "fstat: %s", strerror(errno));
-        long want = (long)csize * (round + 1), have = sb.st_size / sizeof rec;
-        CHECK(have == want, "%s round %d: %ld records after the barrier, "
-              "expected %ld", name, round, have, want);
-        CHECK_MPI(MPI_Barrier(comm));
-    }
-    close(fd);
-    if (crank == 0)
-        unlink(path);
-}
 
 int main(int argc, char **argv)
 {
@@ -158,7 +123,7 @@ int main(int argc, char **argv)
     CHECK(self2 == MPI_COMM_NULL, "MPI_Comm_free sets MPI_COMM_NULL");
 
     /* barrier on a communicator other than world */
-    barrier_check(dup, "comm_dup.barrier", 100);
+    check_barrier_on(dup, "comm_dup.barrier", 100);
 
     /* the error handler is inherited */
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));

@@ -108,41 +108,6 @@ static void ring(MPI_Comm comm, int tag)
           st.MPI_SOURCE, st.MPI_TAG, got, prev, tag, prev_world);
 }
 
-/* test/barrier.c's check on comm (see comm_dup.c). */
-static void barrier_check(MPI_Comm comm, const char *name, int rounds)
-{
-    int csize, crank;
-    CHECK_MPI(MPI_Comm_size(comm, &csize));
-    CHECK_MPI(MPI_Comm_rank(comm, &crank));
-    char dir[512], path[700];
-    test_dir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/%s.log", dir, name);
-    if (crank == 0) {
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        CHECK(fd >= 0, "create %s: %s", path, strerror(errno));
-        close(fd);
-    }
-    CHECK_MPI(MPI_Barrier(comm));
-    int fd = open(path, O_RDWR | O_APPEND);
-    CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
-    for (int round = 0; round < rounds; round++) {
-        if (round % 16 == crank % 16)
-            usleep(1000);
-        int rec[2] = {crank, round};
-        CHECK(write(fd, rec, sizeof rec) == (ssize_t)sizeof rec, "write");
-        CHECK_MPI(MPI_Barrier(comm));
-        struct stat sb;
-        CHECK(fstat(fd, &sb) == 0, "fstat: %s", strerror(errno));
-        long want = (long)csize * (round + 1), have = sb.st_size / sizeof rec;
-        CHECK(have == want, "%s round %d: %ld records after the barrier, "
-              "expected %ld", name, round, have, want);
-        CHECK_MPI(MPI_Barrier(comm));
-    }
-    close(fd);
-    if (crank == 0)
-        unlink(path);
-}
-
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
@@ -274,10 +239,10 @@ int main(int argc, char **argv)
     {
         char name[64];
         snprintf(name, sizeof name, "comm_split.parity%d", rank % 2);
-        barrier_check(parity, name, 60);
-        barrier_check(reversed, "comm_split.reversed", 30);
+        check_barrier_on(parity, name, 60);
+        check_barrier_on(reversed, "comm_split.reversed", 30);
         if (holes != MPI_COMM_NULL)
-            barrier_check(holes, "comm_split.holes", 30);
+            check_barrier_on(holes, "comm_split.holes", 30);
     }
 
     /* a split of MPI_COMM_SELF */
