@@ -447,6 +447,11 @@ typedef int MPI_Datarep_conversion_function(void *userbuf,
                                             MPI_Offset position,
                                             void *extra_state);
 
+/* Predefined attribute copy/delete callbacks for datatypes (4.1.10). */
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype, int, void *, void *, void *, int *);
+int MPI_TYPE_DUP_FN(MPI_Datatype, int, void *, void *, void *, int *);
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void *, void *);
+
 /* ------------------------------------------------------------------ */
 /* Functions                                                           */
 /* Each line declares MPI_<name> and its profiling twin PMPI_<name>.   */
@@ -618,6 +623,114 @@ SHMPI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype,
                        MPI_Message *message, MPI_Status *status));
 SHMPI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype,
                         MPI_Message *message, MPI_Request *request));
+
+/* Derived datatypes (4.1) */
+SHMPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype));
+SHMPI_API(int, Type_vector, (int count, int blocklength, int stride,
+                             MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_hvector, (int count, int blocklength,
+                                     MPI_Aint stride, MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype));
+SHMPI_API(int, Type_indexed, (int count, const int array_of_blocklengths[],
+                              const int array_of_displacements[],
+                              MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_hindexed,
+          (int count, const int array_of_blocklengths[],
+           const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+           MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_indexed_block,
+          (int count, int blocklength, const int array_of_displacements[],
+           MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_hindexed_block,
+          (int count, int blocklength,
+           const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+           MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_struct,
+          (int count, const int array_of_blocklengths[],
+           const MPI_Aint array_of_displacements[],
+           const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_subarray,
+          (int ndims, const int array_of_sizes[],
+           const int array_of_subsizes[], const int array_of_starts[],
+           int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_darray,
+          (int size, int rank, int ndims, const int array_of_gsizes[],
+           const int array_of_distribs[], const int array_of_dargs[],
+           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+           MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb,
+                                     MPI_Aint extent,
+                                     MPI_Datatype *newtype));
+SHMPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_API(int, Type_commit, (MPI_Datatype *datatype));
+SHMPI_API(int, Type_free, (MPI_Datatype *datatype));
+SHMPI_API(int, Type_size, (MPI_Datatype datatype, int *size));
+SHMPI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
+SHMPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb,
+                                 MPI_Aint *extent));
+SHMPI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb,
+                                   MPI_Count *extent));
+SHMPI_API(int, Type_get_true_extent, (MPI_Datatype datatype,
+                                      MPI_Aint *true_lb,
+                                      MPI_Aint *true_extent));
+SHMPI_API(int, Type_get_true_extent_x, (MPI_Datatype datatype,
+                                        MPI_Count *true_lb,
+                                        MPI_Count *true_extent));
+SHMPI_API(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers,
+                                   int *num_addresses, int *num_datatypes,
+                                   int *combiner));
+SHMPI_API(int, Type_get_contents, (MPI_Datatype datatype, int max_integers,
+                                   int max_addresses, int max_datatypes,
+                                   int array_of_integers[],
+                                   MPI_Aint array_of_addresses[],
+                                   MPI_Datatype array_of_datatypes[]));
+SHMPI_API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
+SHMPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name,
+                               int *resultlen));
+SHMPI_API(int, Type_match_size, (int typeclass, int size,
+                                 MPI_Datatype *datatype));
+SHMPI_API(int, Type_create_keyval,
+          (MPI_Type_copy_attr_function *type_copy_attr_fn,
+           MPI_Type_delete_attr_function *type_delete_attr_fn,
+           int *type_keyval, void *extra_state));
+SHMPI_API(int, Type_free_keyval, (int *type_keyval));
+SHMPI_API(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval,
+                               void *attribute_val));
+SHMPI_API(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval,
+                               void *attribute_val, int *flag));
+SHMPI_API(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval));
+SHMPI_API(int, Get_address, (const void *location, MPI_Aint *address));
+SHMPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
+SHMPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
+
+/* Pack and unpack (4.2, 4.3) */
+SHMPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype,
+                      void *outbuf, int outsize, int *position,
+                      MPI_Comm comm));
+SHMPI_API(int, Unpack, (const void *inbuf, int insize, int *position,
+                        void *outbuf, int outcount, MPI_Datatype datatype,
+                        MPI_Comm comm));
+SHMPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm,
+                           int *size));
+SHMPI_API(int, Pack_external, (const char datarep[], const void *inbuf,
+                               int incount, MPI_Datatype datatype,
+                               void *outbuf, MPI_Aint outsize,
+                               MPI_Aint *position));
+SHMPI_API(int, Unpack_external, (const char datarep[], const void *inbuf,
+                                 MPI_Aint insize, MPI_Aint *position,
+                                 void *outbuf, int outcount,
+                                 MPI_Datatype datatype));
+SHMPI_API(int, Pack_external_size, (const char datarep[], int incount,
+                                    MPI_Datatype datatype, MPI_Aint *size));
+
+/* Reduction operations (5.9.5 - 5.9.7) */
+SHMPI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
+                           MPI_Op *op));
+SHMPI_API(int, Op_free, (MPI_Op *op));
+SHMPI_API(int, Op_commutative, (MPI_Op op, int *commute));
+SHMPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op));
 
 /* Generalized requests (12.2, 12.3) */
 SHMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,

@@ -19,6 +19,13 @@
 #ifndef SHMPI_TEST_CHECK_H
 #define SHMPI_TEST_CHECK_H
 
+/* Every test includes this file first, so this is before any system
+   header: the POSIX calls here and in the tests (nanosleep, getppid,
+   ...) stay declared when a test is built with a strict -std=c11. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <mpi.h>
 
 #include <errno.h>
@@ -28,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static inline int check_my_rank_(void)
@@ -146,8 +154,8 @@ static inline void check_barrier_on(MPI_Comm comm, const char *name,
     int fd = open(path, O_RDWR | O_APPEND);
     CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
     for (int round = 0; round < rounds; round++) {
-        if (round % 16 == crank % 16)
-            usleep(1000);
+        if (round % 16 == crank % 16) /* arrive late: 1 ms */
+            nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
         int rec[2] = {crank, round};
         CHECK(write(fd, rec, sizeof rec) == (ssize_t)sizeof rec, "write");
         CHECK_MPI(MPI_Barrier(comm));

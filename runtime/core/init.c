@@ -22,6 +22,7 @@
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
+#include "datatypes/datatype.h"
 #include "launcher/launch.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
@@ -179,7 +180,8 @@ static int init(int *argc, char ***argv, int required, int *provided)
     p->oversubscribed = p->size > (int)p->arena->ncpus;
     shmpi_wait_configure(p->oversubscribed);
     shmpi_comm_init_predefined(p);
-    if (shmpi_pt2pt_init() != 0)
+    if (shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
+        shmpi_pt2pt_init() != 0)
         init_failed("out of memory");
     /* Only SERIALIZED is honest for now: nothing is locked, but no call
        depends on which thread makes it.  MULTIPLE is a later issue. */

@@ -1,32 +1,129 @@
 /*
- * datatype.h - the datatype object.
+ * datatype.h - the datatype object and the engine's internal interface.
  *
- * Today only the predefined types exist (predefined.c); the derived
- * datatype engine - constructors, commit-time flattening into (offset,
- * length) segments, pack/unpack - extends this structure.
+ * A datatype is a small tree.  Every constructor normalizes what it was
+ * given into one shape, a list of blocks (struct shmpi_dt_blocks): block i
+ * is blocklen[i] copies of child[i], laid end to end by the child's
+ * extent, starting at byte displacement disp[i].  Contiguous, vector,
+ * indexed, struct, resized and dup are that shape directly; subarray and
+ * darray are built from hidden vector (and struct) nodes given explicit
+ * bounds, and keep their own arguments only for MPI_Type_get_contents.
+ * A basic type is a leaf.
+ *
+ * MPI_Type_commit compiles the tree into a flat program (compile.c) of
+ * merged (offset, length) runs with a repeat form; pack/unpack, the iovec
+ * filler, pt2pt, collectives and RMA all walk that one compiled form.
+ * The walks that need the basic types themselves (external32,
+ * MPI_Get_elements) follow the tree; predefined reductions run on the
+ * packed form, since a type they accept is made of one basic type.
+ *
+ * Where things are:
+ *   type.c                     references, MPI_Type_commit, MPI_Type_free
+ *   derived.h, build.c, layout.c   making a derived type: its block list
+ *                              normalized, its size and bounds
+ *   constructors.c, subarray.c     the constructors
+ *   contents.c, names.c, queries.c, type_attr.c
+ *                              what a type tells: envelope and contents,
+ *                              name, size and extent, attributes
+ *   predefined.c               the named types
+ *   compile.c, flat.h, iterate.c, pack.c   the compiled form and its walks
+ *   pack_mpi.c                 MPI_Pack, MPI_Unpack, MPI_Pack_size
+ *   typemap_walk.[ch], elements.c, external32.c, ext32_convert.[ch]
+ *                              walks over basic elements
+ *   ops.h, ops.c, reduce_kernels.c, op_mpi.c   reduction operations
+ *   core/attr.c                keyvals and attributes
  */
 #ifndef SHMPI_DATATYPE_H
 #define SHMPI_DATATYPE_H
 
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "core/objects.h"
 
-/* A run of bytes of one element of the type, made of basic elements of
-   `elem` bytes each (for MPI_Get_elements). */
-struct shmpi_segment {
-    MPI_Aint offset;
-    MPI_Aint length;
-    MPI_Aint elem;
+/* The normalized type map of a non-leaf type (see the top comment).
+   Compact forms keep a vector of a million blocks at a few words:
+   `regular` blocks share one blocklen and one child and sit at
+   disp0 + i * stride; otherwise the arrays hold one entry per block
+   (blocklens/children may be NULL when every block has `blocklen` /
+   `child`). */
+struct shmpi_dt_blocks {
+    MPI_Count n;                  /* number of blocks (may be 0) */
+    int regular;
+    MPI_Aint disp0, stride;       /* bytes; when regular */
+    MPI_Aint *disps;              /* bytes; when !regular */
+    MPI_Count blocklen;           /* when blocklens == NULL */
+    MPI_Count *blocklens;
+    MPI_Datatype child;           /* when children == NULL */
+    MPI_Datatype *children;       /* each holds a reference */
 };
+
+/* Block i of a map, whichever form it is stored in. */
+static inline MPI_Aint shmpi_dt_block_disp(const struct shmpi_dt_blocks *m,
+                                           MPI_Count i)
+{
+    return m->regular ? m->disp0 + (MPI_Aint)i * m->stride : m->disps[i];
+}
+
+static inline MPI_Count shmpi_dt_block_len(const struct shmpi_dt_blocks *m,
+                                           MPI_Count i)
+{
+    return !m->regular && m->blocklens ? m->blocklens[i] : m->blocklen;
+}
+
+static inline MPI_Datatype
+shmpi_dt_block_child(const struct shmpi_dt_blocks *m, MPI_Count i)
+{
+    return !m->regular && m->children ? m->children[i] : m->child;
+}
+
+/* Every block has the same blocklen and child. */
+static inline int shmpi_dt_blocks_uniform(const struct shmpi_dt_blocks *m)
+{
+    return m->regular || (!m->blocklens && !m->children);
+}
+
+/* The constructor's own arguments, as MPI_Type_get_contents returns
+   them (table 4.1); types[] hold references. */
+struct shmpi_dt_contents {
+    int nints, naddrs, ntypes;
+    int *ints;
+    MPI_Aint *addrs;
+    MPI_Datatype *types;
+};
+
+struct shmpi_flat;           /* compile.c */
+struct shmpi_attr;           /* core/attr.c */
 
 struct shmpi_datatype {
     uint32_t magic;
-    int predefined;
-    MPI_Count size;            /* bytes of data in one element */
-    MPI_Aint extent;           /* span of one element in memory */
-    int nsegs;                 /* 1, or 2 for the MINLOC/MAXLOC pairs */
-    struct shmpi_segment segs[2];
+    int refs;                 /* handle + parent types + pending
+                                 operations; predefined types: unused */
+    unsigned predefined : 1;  /* named: never freed, no contents */
+    unsigned committed : 1;   /* predefined types are born committed */
+    unsigned leaf : 1;        /* a basic type: `map` is unused */
+    unsigned contig : 1;      /* count x type is the one run of
+                                 count * size bytes starting at buf */
+    unsigned marked : 1;      /* lb/ub come from explicit markers
+                                 (MPI_Type_create_resized), 4.1.6 */
+    int combiner;             /* MPI_COMBINER_* */
+    struct shmpi_dt_blocks map;
+    struct shmpi_dt_contents *contents;   /* NULL for named types and the
+                                             hidden parts of subarray and
+                                             darray types */
+
+    MPI_Count size;           /* bytes of data in one element */
+    MPI_Aint lb, ub, extent;  /* extent = ub - lb, epsilon included */
+    MPI_Aint true_lb, true_ub;
+    MPI_Aint align;           /* largest alignment of its basic types */
+    MPI_Count nelems;         /* basic elements in one element */
+    MPI_Datatype basic;       /* the one predefined type every element
+                                 is made of (itself for a named type,
+                                 pair types included), or NULL if mixed:
+                                 what predefined reductions check */
+
+    struct shmpi_flat *flat;  /* compiled form: committed types only */
+    struct shmpi_attr *attrs;
     char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -38,19 +135,71 @@ static inline int shmpi_datatype_ok(MPI_Datatype t)
 /* One memcpy moves (buf, count, t): no gaps, no padding. */
 static inline int shmpi_datatype_contiguous(MPI_Datatype t)
 {
-    return t->nsegs == 1 && t->segs[0].offset == 0 &&
-           t->segs[0].length == t->extent;
+    return t->contig;
 }
 
+/* Whether (buf, count, t) can be memory at all.  MPI_BOTTOM is NULL, so
+   a NULL buffer is valid exactly when the type's displacements are
+   absolute addresses (MPI_Get_address); the first page is never mapped,
+   so data that would start in it means they are not, or that buf is
+   MPI_IN_PLACE (1) where that is not allowed.  Catching it here gives
+   MPI_ERR_BUFFER instead of a crash later.  (Open MPI's rule is alike: a
+   NULL buffer is an error for a predefined type or when true_lb is 0.)
+   Nothing is touched when there is no data. */
+static inline int shmpi_buffer_ok(const void *buf, MPI_Count count,
+                                  MPI_Datatype t)
+{
+    return count == 0 || t->size == 0 ||
+           (uintptr_t)buf + (uintptr_t)t->true_lb >= 4096;
+}
+
+/* type.c: references.  A type is freed when its last reference goes
+   (MPI_Type_free drops the handle's); requests in flight and parent
+   types retain their types.  No-ops on predefined types. */
+void shmpi_datatype_retain(MPI_Datatype t);
+void shmpi_datatype_release(MPI_Datatype t);
+
+/* compile.c: build t->flat from the tree; MPI_SUCCESS or an error class
+   (MPI_ERR_NO_MEM).  Called by MPI_Type_commit and for the predefined
+   types that need it. */
+int shmpi_datatype_compile(MPI_Datatype t);
+void shmpi_flat_free(struct shmpi_flat *flat);
+/* Compile every predefined type, so that every committed type has its
+   compiled form; MPI_Init calls it once. */
+int shmpi_datatype_compile_predefined(void);
+
 /* pack.c: copy bytes [offset, offset + len) of the packed form of
-   (buf, count, type) out of / into a contiguous buffer. */
+   (buf, count, t) out of / into a contiguous buffer.  The count is
+   implied: offset + len <= count * t->size. */
 void shmpi_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,
                 uint64_t len);
 void shmpi_unpack(void *buf, MPI_Datatype t, uint64_t offset, const void *in,
                   uint64_t len);
-/* Basic elements in nbytes of packed data, or MPI_UNDEFINED. */
+/* Copy len packed bytes from (src, st) to (dst, dt) starting at packed
+   offset 0 of both, with no staging buffer (self sends, RMA, colls). */
+void shmpi_copy_typed(void *dst, MPI_Datatype dt, const void *src,
+                      MPI_Datatype st, uint64_t len);
+/* iterate.c: fill iov[0..max) with the memory runs of bytes
+   [offset, offset + len) of the packed form of (buf, t); returns the
+   number filled and sets *covered to the packed bytes they hold (less
+   than len when iov filled up). */
+int shmpi_fill_iov(const void *buf, MPI_Datatype t, uint64_t offset,
+                   uint64_t len, struct iovec *iov, int max,
+                   uint64_t *covered);
+
+/* elements.c: basic elements in nbytes of packed data, or MPI_UNDEFINED
+   when nbytes ends inside a basic element. */
 MPI_Count shmpi_elements(MPI_Datatype t, MPI_Count nbytes);
-/* Packed bytes of the first `elements` basic elements (the inverse). */
+/* Packed bytes of the first `elements` basic elements (the inverse),
+   or -1 when that many bytes do not fit in an MPI_Count. */
 MPI_Count shmpi_elements_bytes(MPI_Datatype t, MPI_Count elements);
+
+/* ops.c / reduce_kernels.c: inout[i] = in[i] op inout[i] for count
+   elements of t.  Returns MPI_SUCCESS, or MPI_ERR_OP when op is not
+   defined for t (the caller raises it). */
+int shmpi_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
+                 MPI_Datatype t);
+/* MPI_SUCCESS if op may be applied to t, else MPI_ERR_OP. */
+int shmpi_op_check(MPI_Op op, MPI_Datatype t);
 
 #endif

@@ -1,29 +1,148 @@
 /*
- * ops.c - the predefined reduction operations (MPI-3.1 5.9.2, 11.3.4),
- * constant objects named by their mpi.h handles.  The reduction kernels
- * that apply them arrive with the datatype engine.
+ * ops.c - the reduction op objects and shmpi_reduce, which applies one
+ * to (in, inout, count, type) for every caller: MPI_Reduce_local, the
+ * collectives and RMA accumulate (MPI-3.1 5.9, 11.3.4).
+ *
+ * A predefined op runs its kernel (reduce_kernels.c) on the basic type
+ * every element is made of: straight on the buffers when the data is one
+ * contiguous run, otherwise on both sides packed, a bounded chunk at a
+ * time, unpacking the result back into inout.  The packed form is also
+ * what the MINLOC/MAXLOC kernels expect: pairs without their padding.
  */
-#include "core/objects.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
-struct shmpi_op {
-    uint32_t magic;
-    const char *name;
-};
+#include "datatypes/datatype.h"
+#include "datatypes/ops.h"
 
-#define OP(var, NAME) \
-    struct shmpi_op shmpi_op_##var = {SHMPI_MAGIC_OP, "MPI_" #NAME};
+#define PREDEFINED(var, CODE)                                               \
+    struct shmpi_op shmpi_op_##var = {.magic = SHMPI_MAGIC_OP,              \
+                                      .code = SHMPI_OP_##CODE,              \
+                                      .commute = 1,                         \
+                                      .name = "MPI_" #CODE};
+PREDEFINED(max, MAX)
+PREDEFINED(min, MIN)
+PREDEFINED(sum, SUM)
+PREDEFINED(prod, PROD)
+PREDEFINED(land, LAND)
+PREDEFINED(band, BAND)
+PREDEFINED(lor, LOR)
+PREDEFINED(bor, BOR)
+PREDEFINED(lxor, LXOR)
+PREDEFINED(bxor, BXOR)
+PREDEFINED(maxloc, MAXLOC)
+PREDEFINED(minloc, MINLOC)
+PREDEFINED(replace, REPLACE)
+PREDEFINED(no_op, NO_OP)
 
-OP(max, MAX)
-OP(min, MIN)
-OP(sum, SUM)
-OP(prod, PROD)
-OP(land, LAND)
-OP(band, BAND)
-OP(lor, LOR)
-OP(bor, BOR)
-OP(lxor, LXOR)
-OP(bxor, BXOR)
-OP(maxloc, MAXLOC)
-OP(minloc, MINLOC)
-OP(replace, REPLACE)
-OP(no_op, NO_OP)
+/* Bytes of packed data reduced per round on a non-contiguous type: two
+   buffers of it live on the stack and stay in L1. */
+enum { CHUNK = 8192 };
+
+void shmpi_op_retain(MPI_Op op)
+{
+    if (op->code == SHMPI_OP_USER)
+        op->refs++;
+}
+
+void shmpi_op_release(MPI_Op op)
+{
+    if (op->code != SHMPI_OP_USER || --op->refs > 0)
+        return;
+    op->magic = 0;
+    free(op);
+}
+
+/* MPI_ERR_OP, or MPI_SUCCESS and in *kernel the kernel to run: NULL for
+   ops that have none (MPI_REPLACE, MPI_NO_OP, user ops, which apply to
+   any type) and for empty types, which have no data to reduce. */
+static int lookup(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
+{
+    *kernel = NULL;
+    if (!shmpi_op_ok(op))
+        return MPI_ERR_OP;
+    if (op->code > SHMPI_OP_LAST_KERNEL)
+        return MPI_SUCCESS;
+    if (!t->basic)              /* mixes several predefined types */
+        return t->size == 0 ? MPI_SUCCESS : MPI_ERR_OP;
+    *kernel = shmpi_kernel_find(op->code, t->basic);
+    return *kernel ? MPI_SUCCESS : MPI_ERR_OP;
+}
+
+int shmpi_op_check(MPI_Op op, MPI_Datatype t)
+{
+    shmpi_kernel *kernel;
+    return lookup(op, t, &kernel);
+}
+
+/* The user's function takes an int count: larger ones go in pieces. */
+static void apply_user(MPI_Op op, const void *in, void *inout,
+                       MPI_Count count, MPI_Datatype t)
+{
+    const char *src = in;
+    char *dst = inout;
+    while (count > 0) {
+        int len = count > INT_MAX ? INT_MAX : (int)count;
+        MPI_Datatype dt = t;
+        op->fn((void *)src, dst, &len, &dt);
+        src += (MPI_Count)len * t->extent;
+        dst += (MPI_Count)len * t->extent;
+        count -= len;
+    }
+}
+
+static void replace(const void *in, void *inout, MPI_Count count,
+                    MPI_Datatype t)
+{
+    if (in == inout)
+        return;
+    if (shmpi_datatype_contiguous(t))
+        memcpy(inout, in, (size_t)(count * t->size));
+    else
+        shmpi_copy_typed(inout, t, in, t, (uint64_t)(count * t->size));
+}
+
+static void apply_kernel(shmpi_kernel *kernel, const void *in, void *inout,
+                         MPI_Count count, MPI_Datatype t)
+{
+    /* the basic type's packed size: a pair without its padding */
+    uint64_t elem = (uint64_t)t->basic->size;
+    uint64_t total = (uint64_t)(count * t->size);
+    if (shmpi_datatype_contiguous(t)) {
+        kernel(in, inout, total / elem);
+        return;
+    }
+    _Alignas(64) unsigned char a[CHUNK], b[CHUNK];
+    uint64_t chunk = CHUNK / elem * elem; /* whole elements only */
+    for (uint64_t off = 0; off < total; off += chunk) {
+        uint64_t len = total - off < chunk ? total - off : chunk;
+        shmpi_pack(in, t, off, a, len);
+        shmpi_pack(inout, t, off, b, len);
+        kernel(a, b, len / elem);
+        shmpi_unpack(inout, t, off, b, len);
+    }
+}
+
+int shmpi_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
+                 MPI_Datatype t)
+{
+    shmpi_kernel *kernel;
+    int rc = lookup(op, t, &kernel);
+    if (rc != MPI_SUCCESS || count == 0 || t->size == 0)
+        return rc;
+    switch (op->code) {
+    case SHMPI_OP_NO_OP:
+        break;
+    case SHMPI_OP_REPLACE:
+        replace(in, inout, count, t);
+        break;
+    case SHMPI_OP_USER:
+        apply_user(op, in, inout, count, t);
+        break;
+    default:
+        apply_kernel(kernel, in, inout, count, t);
+        break;
+    }
+    return MPI_SUCCESS;
+}

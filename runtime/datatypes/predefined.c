@@ -3,8 +3,12 @@
  * Annex A), each a constant object named by its mpi.h handle.
  *
  * Fortran types have the sizes of gfortran on this platform (INTEGER and
- * REAL 4 bytes, DOUBLE PRECISION 8).  The pair types for MINLOC/MAXLOC
- * take the size and extent of the C struct { value; int; }.
+ * REAL 4 bytes, DOUBLE PRECISION 8).  A basic type is a leaf.  The pair
+ * types for MINLOC/MAXLOC take the layout of the C struct { value; int; }
+ * and are two blocks over their basic types, so the walks over basic
+ * elements see a value and an int; for reductions a pair is one unit,
+ * hence `basic` is the pair itself.  `flat` stays NULL: the compiled form
+ * of a named type is the engine's business (compile.c).
  */
 #include <complex.h>
 #include <stdbool.h>
@@ -19,20 +23,39 @@ typedef struct { double re, im; } f_complex16;
 typedef struct { long double re, im; } f_complex32;
 typedef struct { uint16_t re, im; } f_complex4;
 
-#define TYPE(NAME, size_, extent_, nsegs_, ...)                            \
-    struct shmpi_datatype shmpi_dt_##NAME = {                              \
-        .magic = SHMPI_MAGIC_DATATYPE, .predefined = 1, .size = (size_),  \
-        .extent = (extent_), .nsegs = (nsegs_), .segs = {__VA_ARGS__},    \
-        .name = "MPI_" #NAME};
-#define BASIC(NAME, T) \
-    TYPE(NAME, sizeof(T), sizeof(T), 1, {0, sizeof(T), sizeof(T)})
-/* a pair has less data than its extent: value + int, padded */
-#define PAIR_TYPE(NAME, T)                                                  \
-    TYPE(NAME, sizeof(T) + sizeof(int), sizeof(PAIR(T)), 2,                 \
-         {0, sizeof(T), sizeof(T)},                                         \
-         {offsetof(PAIR(T), i), sizeof(int), sizeof(int)})
-#define TWIN(NAME, T) \
-    TYPE(NAME, 2 * sizeof(T), 2 * sizeof(T), 1, {0, 2 * sizeof(T), sizeof(T)})
+/* Fields every named type shares; lb is 0 and the extent is the size of
+   the C object, so ub == extent. */
+#define NAMED(NAME, size_, extent_, true_ub_, align_, nelems_)          \
+    .magic = SHMPI_MAGIC_DATATYPE, .predefined = 1, .committed = 1,     \
+    .combiner = MPI_COMBINER_NAMED, .size = (size_), .lb = 0,           \
+    .ub = (extent_), .extent = (extent_), .true_lb = 0,                 \
+    .true_ub = (true_ub_), .align = (align_), .nelems = (nelems_),      \
+    .basic = &shmpi_dt_##NAME, .contig = ((size_) == (extent_)),        \
+    .name = "MPI_" #NAME
+
+#define BASIC(NAME, T)                                                  \
+    struct shmpi_datatype shmpi_dt_##NAME = {                           \
+        NAMED(NAME, sizeof(T), sizeof(T), sizeof(T), _Alignof(T), 1),  \
+        .leaf = 1};
+
+/* Two blocks of one element each: the value's type V at 0 and the int's
+   type I at offset `second`; padding makes the extent larger than the
+   size unless the two fit snugly (FLOAT_INT, 2INT, ...). */
+#define TWO_BLOCKS(NAME, V, I, second, extent_, align_, vsize, isize)   \
+    struct shmpi_datatype shmpi_dt_##NAME = {                           \
+        NAMED(NAME, (vsize) + (isize), extent_, (second) + (isize),     \
+              align_, 2),                                               \
+        .map = {.n = 2, .blocklen = 1,                                  \
+                .disps = (MPI_Aint[]){0, (second)},                     \
+                .children = (MPI_Datatype[]){&shmpi_dt_##V,             \
+                                             &shmpi_dt_##I}}};
+
+#define PAIR_TYPE(NAME, V, T)                                           \
+    TWO_BLOCKS(NAME, V, INT, offsetof(PAIR(T), i), sizeof(PAIR(T)),     \
+               _Alignof(PAIR(T)), sizeof(T), sizeof(int))
+#define TWIN(NAME, V, T)                                                \
+    TWO_BLOCKS(NAME, V, V, sizeof(T), 2 * sizeof(T), _Alignof(T),       \
+               sizeof(T), sizeof(T))
 
 BASIC(CHAR, char)
 BASIC(SHORT, short)
@@ -90,12 +113,12 @@ BASIC(COMPLEX4, f_complex4)
 BASIC(COMPLEX8, f_complex8)
 BASIC(COMPLEX16, f_complex16)
 BASIC(COMPLEX32, f_complex32)
-PAIR_TYPE(FLOAT_INT, float)
-PAIR_TYPE(DOUBLE_INT, double)
-PAIR_TYPE(LONG_INT, long)
-PAIR_TYPE(SHORT_INT, short)
-PAIR_TYPE(LONG_DOUBLE_INT, long double)
-TWIN(2INT, int)
-TWIN(2REAL, float)
-TWIN(2DOUBLE_PRECISION, double)
-TWIN(2INTEGER, int32_t)
+PAIR_TYPE(FLOAT_INT, FLOAT, float)
+PAIR_TYPE(DOUBLE_INT, DOUBLE, double)
+PAIR_TYPE(LONG_INT, LONG, long)
+PAIR_TYPE(SHORT_INT, SHORT, short)
+PAIR_TYPE(LONG_DOUBLE_INT, LONG_DOUBLE, long double)
+TWIN(2INT, INT, int)
+TWIN(2REAL, REAL, float)
+TWIN(2DOUBLE_PRECISION, DOUBLE_PRECISION, double)
+TWIN(2INTEGER, INTEGER, int32_t)

@@ -10,8 +10,8 @@
 #include "datatypes/datatype.h"
 #include "pt2pt/check.h"
 
-int shmpi_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
-                       int count, MPI_Datatype datatype)
+int shmpi_check_count_type(const char *fn, MPI_Comm comm, int count,
+                           MPI_Datatype datatype)
 {
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
@@ -20,11 +20,24 @@ int shmpi_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
                            count);
     if (!shmpi_datatype_ok(datatype))
         return shmpi_raise(comm, MPI_ERR_TYPE, fn, "invalid datatype");
-    /* every type today is relative to buf: NULL (MPI_BOTTOM) with data
-       would be dereferenced */
-    if (!buf && count > 0 && datatype->size > 0)
-        return shmpi_raise(comm, MPI_ERR_BUFFER, fn,
-                           "buffer is NULL but count is %d", count);
+    if (!datatype->committed)
+        return shmpi_raise(comm, MPI_ERR_TYPE, fn,
+                           "datatype is not committed (MPI_Type_commit)");
+    return MPI_SUCCESS;
+}
+
+int shmpi_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
+                       int count, MPI_Datatype datatype)
+{
+    int rc = shmpi_check_count_type(fn, comm, count, datatype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!shmpi_buffer_ok(buf, count, datatype))
+        return shmpi_raise(comm, MPI_ERR_BUFFER, fn, "buffer %s, but count "
+                           "is %d", buf ? "is not a valid address"
+                                        : "is NULL (MPI_BOTTOM) and the "
+                                          "datatype has no absolute "
+                                          "addresses", count);
     return MPI_SUCCESS;
 }
 

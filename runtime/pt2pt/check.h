@@ -7,6 +7,10 @@
 
 #include "mpi.h"
 
+/* comm, count >= 0, a valid and committed datatype. */
+int shmpi_check_count_type(const char *fn, MPI_Comm comm, int count,
+                           MPI_Datatype datatype);
+/* ... and a buffer that may hold count x datatype. */
 int shmpi_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
                        int count, MPI_Datatype datatype);
 int shmpi_check_send(const char *fn, const void *buf, int count,

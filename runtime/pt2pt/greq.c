@@ -8,6 +8,7 @@
  * status and call the free callback (completion.c); MPI_Cancel calls the
  * cancel callback (cancel.c).
  */
+#include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -43,6 +44,9 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     struct shmpi_request *r = shmpi_request_new(SHMPI_REQ_GREQ);
     if (!r)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "no memory");
+    /* errors of the request go to MPI_COMM_WORLD's handler; released
+       with the request, like the communicator of any other request */
+    shmpi_comm_retain(MPI_COMM_WORLD);
     r->comm = MPI_COMM_WORLD;
     r->greq = (struct shmpi_greq){query_fn, free_fn, cancel_fn, extra_state};
     r->on_complete = complete_freed;
@@ -75,7 +79,12 @@ static int set_elements(const char *fn, MPI_Status *status, MPI_Datatype dt,
     if (!shmpi_datatype_ok(dt))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn,
                            "invalid datatype");
-    status->shmpi_nbytes = shmpi_elements_bytes(dt, count);
+    MPI_Count nbytes = shmpi_elements_bytes(dt, count);
+    if (nbytes < 0)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn,
+                           "%lld basic elements are more bytes than an "
+                           "MPI_Count holds", (long long)count);
+    status->shmpi_nbytes = nbytes;
     return MPI_SUCCESS;
 }
 

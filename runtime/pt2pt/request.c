@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "comm/comm.h"
+#include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/request.h"
 
@@ -35,6 +36,8 @@ void shmpi_request_release(struct shmpi_request *r)
         return;
     if (r->comm)
         shmpi_comm_release(r->comm);
+    if (r->datatype)
+        shmpi_datatype_release(r->datatype);
     r->magic = 0;
     r->next = free_list;
     free_list = r;

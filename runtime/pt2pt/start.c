@@ -20,6 +20,12 @@ void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
             shmpi_comm_release(r->comm);
         shmpi_comm_retain(comm);
     }
+    /* and of the datatype: MPI_Type_free may come before the wait */
+    if (!r->on_stack && r->datatype != datatype) {
+        shmpi_datatype_retain(datatype);
+        if (r->datatype)
+            shmpi_datatype_release(r->datatype);
+    }
     r->comm = comm;
     r->context = comm->context;
     r->buf = (void *)buf;

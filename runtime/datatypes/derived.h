@@ -1,0 +1,71 @@
+/*
+ * derived.h - inside the datatype room: how derived types are built
+ * (type.c, build.c, layout.c, contents.c, constructors.c, subarray.c),
+ * and the datatype argument check every MPI call on types uses.
+ *
+ * A constructor checks its arguments, describes the new type as a block
+ * list (datatype.h) and lets shmpi_dt_make build the object, compute its
+ * layout and make room for its own arguments, which MPI_Type_get_contents
+ * gives back.
+ */
+#ifndef SHMPI_DERIVED_H
+#define SHMPI_DERIVED_H
+
+#include "datatypes/datatype.h"
+
+/* type.c: MPI_SUCCESS, or raises MPI_ERR_TYPE on MPI_COMM_WORLD for an
+   argument (named `what`) that is not a datatype. */
+int shmpi_dt_check_arg(MPI_Datatype t, const char *fn, const char *what);
+
+/* type.c: a zeroed derived type of this combiner holding one reference
+   (the caller's), or NULL when out of memory. */
+MPI_Datatype shmpi_dt_alloc(int combiner);
+
+/* build.c: a new type of `combiner` made of `map`.  The map's
+   arrays must come from malloc (or be NULL); the type takes them over,
+   also on failure.  It takes its own references to the children, drops
+   zero-length blocks, folds arrays whose entries are all equal, and
+   computes the layout.  MPI_SUCCESS, MPI_ERR_NO_MEM, or MPI_ERR_ARG when
+   a size or bound overflows. */
+int shmpi_dt_build(int combiner, struct shmpi_dt_blocks map,
+                   MPI_Datatype *out);
+
+/* the common regular map, `n` blocks of `blocklen`
+   children at disp0 + i * stride. */
+static inline struct shmpi_dt_blocks shmpi_dt_regular(MPI_Count n,
+                                                      MPI_Count blocklen,
+                                                      MPI_Aint disp0,
+                                                      MPI_Aint stride,
+                                                      MPI_Datatype child)
+{
+    return (struct shmpi_dt_blocks){.n = n, .regular = 1, .disp0 = disp0,
+                                    .stride = stride, .blocklen = blocklen,
+                                    .child = child};
+}
+
+/* layout.c: size, bounds, true bounds, align, nelems and basic of t from
+   t->map, by 4.1.6 - 4.1.8.  MPI_SUCCESS, or MPI_ERR_ARG when a value
+   does not fit its type (MPI_Count, MPI_Aint). */
+int shmpi_dt_layout(MPI_Datatype t);
+
+/* layout.c: gives t explicit bounds (MPI_Type_create_resized):
+   lb and lb + extent; MPI_ERR_ARG if the upper bound overflows. */
+int shmpi_dt_set_bounds(MPI_Datatype t, MPI_Aint lb, MPI_Aint extent);
+
+/* build.c: shmpi_dt_build, then the record of the constructor's
+   arguments for MPI_Type_get_contents: room for nints ints and naddrs
+   addresses, which the caller fills in (t->contents->ints, ->addrs),
+   and the ntypes types, referenced.  On failure raises (for fn) and
+   returns the class. */
+int shmpi_dt_make(const char *fn, int combiner, struct shmpi_dt_blocks map,
+                  int nints, int naddrs, int ntypes,
+                  const MPI_Datatype *types, MPI_Datatype *out);
+
+/* contents.c: allocates t->contents as described above.
+   MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int shmpi_dt_set_contents(MPI_Datatype t, int nints, int naddrs, int ntypes,
+                          const MPI_Datatype *types);
+/* contents.c: drops them (when t is destroyed). */
+void shmpi_dt_free_contents(struct shmpi_dt_contents *c);
+
+#endif

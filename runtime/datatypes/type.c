@@ -1,0 +1,132 @@
+/*
+ * type.c - the life of a derived datatype: allocation, references,
+ * MPI_Type_commit and MPI_Type_free (MPI-3.1 4.1.9).
+ *
+ * A derived type is referenced by the program's handle, by every type
+ * built from it (its map and its contents) and by every operation in
+ * flight that uses it; it is destroyed when the last reference goes.  So
+ * MPI_Type_free of a type that a parent or a pending send still uses only
+ * drops the handle, which is the "as if passed by value" behaviour of
+ * 4.1.9.  Attribute delete callbacks run when the type is destroyed; when
+ * MPI_Type_free drops the last reference they run inside it, so that a
+ * failing callback is reported by MPI_Type_free.  Predefined types are
+ * static objects: references to them are not counted.
+ */
+#include <stdlib.h>
+
+#include "core/attr.h"
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "datatypes/derived.h"
+
+SHMPI_WEAK_ALIAS(Type_commit)
+SHMPI_WEAK_ALIAS(Type_free)
+
+int shmpi_dt_check_arg(MPI_Datatype t, const char *fn, const char *what)
+{
+    if (!shmpi_datatype_ok(t))
+        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
+                           "%s is not a valid datatype%s", what,
+                           t == MPI_DATATYPE_NULL ? " (MPI_DATATYPE_NULL)"
+                                                  : "");
+    return MPI_SUCCESS;
+}
+
+MPI_Datatype shmpi_dt_alloc(int combiner)
+{
+    MPI_Datatype t = calloc(1, sizeof *t);
+    if (t) {
+        t->magic = SHMPI_MAGIC_DATATYPE;
+        t->refs = 1;
+        t->combiner = combiner;
+    }
+    return t;
+}
+
+void shmpi_datatype_retain(MPI_Datatype t)
+{
+    if (!t->predefined)
+        t->refs++;
+}
+
+static void release_children(struct shmpi_dt_blocks *map)
+{
+    if (map->children) {
+        for (MPI_Count i = 0; i < map->n; i++)
+            shmpi_datatype_release(map->children[i]);
+    } else if (map->child) {
+        shmpi_datatype_release(map->child);
+    }
+    free(map->disps);
+    free(map->blocklens);
+    free(map->children);
+}
+
+static void destroy(MPI_Datatype t)
+{
+    /* Nobody to report a failing callback to here: MPI_Type_free ran
+       them already if it dropped the last reference. */
+    shmpi_attr_delete_all(&t->attrs, t);
+    release_children(&t->map);
+    shmpi_dt_free_contents(t->contents);
+    if (t->flat)
+        shmpi_flat_free(t->flat);
+    t->magic = 0;
+    free(t);
+}
+
+void shmpi_datatype_release(MPI_Datatype t)
+{
+    if (!t->predefined && --t->refs == 0)
+        destroy(t);
+}
+
+/* The INOUT handle of commit and free: a pointer to a datatype. */
+static int check_handle(const char *fn, const MPI_Datatype *datatype)
+{
+    if (!datatype)
+        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
+                           "datatype is NULL");
+    return shmpi_dt_check_arg(*datatype, fn, "*datatype");
+}
+
+int PMPI_Type_commit(MPI_Datatype *datatype)
+{
+    static const char fn[] = "MPI_Type_commit";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_handle(fn, datatype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Datatype t = *datatype;
+    if (t->committed)           /* predefined types are born committed */
+        return MPI_SUCCESS;
+    rc = shmpi_datatype_compile(t);
+    if (rc != MPI_SUCCESS)
+        return shmpi_raise(MPI_COMM_NULL, rc, fn,
+                           "cannot compile the datatype");
+    t->committed = 1;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_free(MPI_Datatype *datatype)
+{
+    static const char fn[] = "MPI_Type_free";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_handle(fn, datatype);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Datatype t = *datatype;
+    if (t->predefined)
+        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
+                           "%s is predefined and cannot be freed", t->name);
+    if (t->refs == 1)
+        rc = shmpi_attr_delete_all(&t->attrs, t);
+    *datatype = MPI_DATATYPE_NULL;
+    shmpi_datatype_release(t);
+    if (rc != MPI_SUCCESS)
+        return shmpi_raise(MPI_COMM_NULL, rc, fn,
+                           "an attribute delete callback returned %d "
+                           "(the type is freed all the same)", rc);
+    return MPI_SUCCESS;
+}
