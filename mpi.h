@@ -494,7 +494,7 @@ SHMPI_API(int, Comm_get_errhandler, (MPI_Comm comm,
 SHMPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
 SHMPI_API(int, Errhandler_free, (MPI_Errhandler *errhandler));
 
-/* Communicators and groups (6.3, 6.4) */
+/* Communicators and groups (6.3, 6.4, 6.8) */
 SHMPI_API(int, Comm_size, (MPI_Comm comm, int *size));
 SHMPI_API(int, Comm_rank, (MPI_Comm comm, int *rank));
 SHMPI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval,
@@ -505,6 +505,13 @@ SHMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
 SHMPI_API(int, Comm_split, (MPI_Comm comm, int color, int key,
                             MPI_Comm *newcomm));
 SHMPI_API(int, Comm_free, (MPI_Comm *comm));
+SHMPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info,
+                                    MPI_Comm *newcomm));
+SHMPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
+SHMPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
+SHMPI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
+SHMPI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name,
+                               int *resultlen));
 SHMPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
 SHMPI_API(int, Group_size, (MPI_Group group, int *size));
 SHMPI_API(int, Group_rank, (MPI_Group group, int *rank));
@@ -731,6 +738,19 @@ SHMPI_API(int, Op_free, (MPI_Op *op));
 SHMPI_API(int, Op_commutative, (MPI_Op op, int *commute));
 SHMPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
                               MPI_Datatype datatype, MPI_Op op));
+
+/* Info objects (9) */
+SHMPI_API(int, Info_create, (MPI_Info *info));
+SHMPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value));
+SHMPI_API(int, Info_delete, (MPI_Info info, const char *key));
+SHMPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen,
+                          char *value, int *flag));
+SHMPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key,
+                                   int *valuelen, int *flag));
+SHMPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
+SHMPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
+SHMPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
+SHMPI_API(int, Info_free, (MPI_Info *info));
 
 /* Generalized requests (12.2, 12.3) */
 SHMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,

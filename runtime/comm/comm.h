@@ -36,6 +36,12 @@ void shmpi_comm_init_predefined(struct shmpi_proc *p);
 int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
                    uint32_t context, MPI_Comm *out);
 
+/* comm_create.c: MPI_Comm_dup's work on a valid comm, for the calls that
+   duplicate (fn names the one to report errors under).  Collective: the
+   process takes part in the exchange before it checks newcomm.  Returns
+   MPI_SUCCESS or an error code already raised on comm. */
+int shmpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn);
+
 /* comm_create.c: a library object (a request, a matched message) that
    keeps using comm after the call that made it returned holds a
    reference, so that MPI_Comm_free (which drops the program's) leaves

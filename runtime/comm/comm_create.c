@@ -156,12 +156,8 @@ void shmpi_comm_release(MPI_Comm c)
 /* MPI_Comm_dup                                                        */
 /* ------------------------------------------------------------------ */
 
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+int shmpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn)
 {
-    static const char *fn = "MPI_Comm_dup";
-    SHMPI_REQUIRE_INIT(fn);
-    if (!shmpi_comm_ok(comm))
-        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
     uint32_t context = comm->rank == 0 ? shmpi_context_alloc() : 0;
     int rc = shmpi_internal_bcast(comm, &context, sizeof context, 0,
                                   SHMPI_TAG_CONTEXT, fn);
@@ -179,6 +175,15 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
                            "no memory for a communicator of %d", comm->size);
     *newcomm = c;
     return MPI_SUCCESS;
+}
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    static const char *fn = "MPI_Comm_dup";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
+    return shmpi_comm_dup(comm, newcomm, fn);
 }
 
 /* ------------------------------------------------------------------ */

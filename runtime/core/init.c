@@ -19,6 +19,7 @@
 
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/info.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
@@ -181,7 +182,8 @@ static int init(int *argc, char ***argv, int required, int *provided)
     shmpi_wait_configure(p->oversubscribed);
     shmpi_comm_init_predefined(p);
     if (shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
-        shmpi_pt2pt_init() != 0)
+        shmpi_pt2pt_init() != 0 ||
+        shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
     /* Only SERIALIZED is honest for now: nothing is locked, but no call
        depends on which thread makes it.  MULTIPLE is a later issue. */

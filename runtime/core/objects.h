@@ -77,8 +77,16 @@ struct shmpi_group {
                                   world rank -> member, or MPI_UNDEFINED */
 };
 
-/* Placeholders with just their kind until their rooms fill them in. */
-struct shmpi_info { uint32_t magic; };
+/* An info object (core/info.c): (key, value) strings in the order the
+   keys were first set, which is the order MPI_Info_get_nthkey numbers
+   them.  Hints are few, so a small array searched in order is all the
+   structure they need. */
+struct shmpi_info {
+    uint32_t magic;
+    int predefined;            /* MPI_INFO_ENV: never deallocated */
+    int n, cap;                /* entries used, allocated */
+    struct shmpi_info_entry *entries;  /* private to info.c */
+};
 
 static inline int shmpi_comm_ok(MPI_Comm c)
 {
@@ -107,6 +115,11 @@ static inline int shmpi_comm_from_world(MPI_Comm c, int w)
 static inline int shmpi_group_ok(MPI_Group g)
 {
     return g != MPI_GROUP_NULL && g->magic == SHMPI_MAGIC_GROUP;
+}
+
+static inline int shmpi_info_ok(MPI_Info i)
+{
+    return i != MPI_INFO_NULL && i->magic == SHMPI_MAGIC_INFO;
 }
 
 static inline int shmpi_errhandler_ok(MPI_Errhandler e)
