@@ -5,7 +5,10 @@
  *   1. The producer writes a record body with plain stores, then stores
  *      prefix.seq with RELEASE.  The consumer loads prefix.seq with
  *      ACQUIRE; when it equals the sequence number it expects, the body is
- *      visible.  Stale records of earlier laps carry older numbers.
+ *      visible.  Where the next record will start, an earlier lap may have
+ *      left body bytes - user data, any number at all - so before
+ *      publishing a record the producer stamps the next record's seq with
+ *      one the consumer cannot be waiting for (seal_next).
  *   2. The consumer reads the body, then stores `tail` with RELEASE.  The
  *      producer loads `tail` with ACQUIRE before reusing that space, so
  *      the consumer's reads happen before the producer's overwrites.
@@ -64,6 +67,13 @@ static uint64_t bytes_with_wrap(const struct shmpi_ring_tx *tx, uint64_t need)
     return off + need > tx->size ? tx->size - off + need : need;
 }
 
+/* Bytes that must be free for a body of len bytes: its record, a wrap
+   record before it if needed, and the next record's seq (seal_next). */
+static uint64_t room_for(const struct shmpi_ring_tx *tx, size_t len)
+{
+    return bytes_with_wrap(tx, rec_bytes(len)) + SHMPI_REC_PREFIX;
+}
+
 static int has_room(struct shmpi_ring_tx *tx, uint64_t total)
 {
     if (tx->head + total - tx->tail_seen <= tx->size)
@@ -73,11 +83,21 @@ static int has_room(struct shmpi_ring_tx *tx, uint64_t total)
     return tx->head + total - tx->tail_seen <= tx->size;
 }
 
+/* The record about to be published at head ends at next: give the seq
+   there the number before it, which the consumer - expecting the one
+   after it - cannot take for a record (room_for made the space free). */
+static void seal_next(struct shmpi_ring_tx *tx, uint64_t next)
+{
+    atomic_store_explicit(&at(tx->ring, tx->size, next)->seq, tx->seq,
+                          memory_order_relaxed);
+}
+
 static void put_wrap(struct shmpi_ring_tx *tx)
 {
     struct shmpi_rec_prefix *p = at(tx->ring, tx->size, tx->head);
     uint64_t rest = tx->size - tx->head % tx->size;
     p->bytes = (uint32_t)rest | WRAP_FLAG;
+    seal_next(tx, tx->head + rest);
     atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
     tx->head += rest;
 }
@@ -85,12 +105,13 @@ static void put_wrap(struct shmpi_ring_tx *tx)
 void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
 {
     uint64_t need = rec_bytes(len);
-    if (!has_room(tx, bytes_with_wrap(tx, need)))
+    if (!has_room(tx, room_for(tx, len)))
         return NULL;
     if (tx->head % tx->size + need > tx->size)
         put_wrap(tx);
     struct shmpi_rec_prefix *p = at(tx->ring, tx->size, tx->head);
     p->bytes = (uint32_t)need;
+    seal_next(tx, tx->head + need);
     return (unsigned char *)p + SHMPI_REC_PREFIX;
 }
 
@@ -106,7 +127,7 @@ int shmpi_ring_wait_for_space(struct shmpi_ring_tx *tx, size_t len)
 {
     atomic_store_explicit(&tx->ring->sender_waiting, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
-    return has_room(tx, bytes_with_wrap(tx, rec_bytes(len)));
+    return has_room(tx, room_for(tx, len));
 }
 
 void *shmpi_ring_peek(struct shmpi_ring_rx *rx)
@@ -133,9 +154,10 @@ int shmpi_ring_publish(struct shmpi_ring_rx *rx)
 {
     /* Lazily: only once a quarter of the ring was consumed since the
        last store.  A producer waits only when it lacks room for a record
-       plus a possible wrap, at most half the ring (shmpi_ring_max_body),
-       so at least half the ring lies between the published tail and its
-       head: consuming that moves us past a quarter, and we publish. */
+       plus a possible wrap plus a prefix, at most half the ring and a
+       prefix (shmpi_ring_max_body), so nearly half the ring lies between
+       the published tail and its head: consuming that moves us past a
+       quarter, and we publish. */
     if (rx->pos - rx->published < rx->size / 4)
         return 0;
     rx->published = rx->pos;
