@@ -452,6 +452,11 @@ int MPI_TYPE_NULL_COPY_FN(MPI_Datatype, int, void *, void *, void *, int *);
 int MPI_TYPE_DUP_FN(MPI_Datatype, int, void *, void *, void *, int *);
 int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void *, void *);
 
+/* Predefined attribute copy/delete callbacks for communicators (6.7.2). */
+int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *);
+int MPI_COMM_DUP_FN(MPI_Comm, int, void *, void *, void *, int *);
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *);
+
 /* ------------------------------------------------------------------ */
 /* Functions                                                           */
 /* Each line declares MPI_<name> and its profiling twin PMPI_<name>.   */
@@ -494,16 +499,30 @@ SHMPI_API(int, Comm_get_errhandler, (MPI_Comm comm,
 SHMPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
 SHMPI_API(int, Errhandler_free, (MPI_Errhandler *errhandler));
 
-/* Communicators and groups (6.3, 6.4, 6.8) */
+/* Communicators, groups and attributes (6.3, 6.4, 6.7, 6.8) */
 SHMPI_API(int, Comm_size, (MPI_Comm comm, int *size));
 SHMPI_API(int, Comm_rank, (MPI_Comm comm, int *rank));
+SHMPI_API(int, Comm_create_keyval,
+          (MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+           MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+           int *comm_keyval, void *extra_state));
+SHMPI_API(int, Comm_free_keyval, (int *comm_keyval));
+SHMPI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval,
+                               void *attribute_val));
 SHMPI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval,
                                void *attribute_val, int *flag));
+SHMPI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
 SHMPI_API(int, Barrier, (MPI_Comm comm));
 SHMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
 SHMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
 SHMPI_API(int, Comm_split, (MPI_Comm comm, int color, int key,
                             MPI_Comm *newcomm));
+SHMPI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key,
+                                 MPI_Info info, MPI_Comm *newcomm));
+SHMPI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group,
+                             MPI_Comm *newcomm));
+SHMPI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag,
+                                   MPI_Comm *newcomm));
 SHMPI_API(int, Comm_free, (MPI_Comm *comm));
 SHMPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info,
                                     MPI_Comm *newcomm));
@@ -751,6 +770,137 @@ SHMPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
 SHMPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
 SHMPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
 SHMPI_API(int, Info_free, (MPI_Info *info));
+
+/* Collective operations (5) */
+SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,
+                       int root, MPI_Comm comm));
+SHMPI_API(int, Gather, (const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm));
+SHMPI_API(int, Gatherv, (const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[],
+                         MPI_Datatype recvtype, int root, MPI_Comm comm));
+SHMPI_API(int, Scatter, (const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm));
+SHMPI_API(int, Scatterv, (const void *sendbuf, const int sendcounts[],
+                          const int displs[], MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                          int root, MPI_Comm comm));
+SHMPI_API(int, Allgather, (const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm));
+SHMPI_API(int, Allgatherv, (const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_API(int, Alltoall, (const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_API(int, Alltoallv, (const void *sendbuf, const int sendcounts[],
+                           const int sdispls[], MPI_Datatype sendtype,
+                           void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm));
+SHMPI_API(int, Alltoallw, (const void *sendbuf, const int sendcounts[],
+                           const int sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf,
+                           const int recvcounts[], const int rdispls[],
+                           const MPI_Datatype recvtypes[], MPI_Comm comm));
+SHMPI_API(int, Reduce, (const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, int root,
+                        MPI_Comm comm));
+SHMPI_API(int, Allreduce, (const void *sendbuf, void *recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_API(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf,
+                                      int recvcount, MPI_Datatype datatype,
+                                      MPI_Op op, MPI_Comm comm));
+SHMPI_API(int, Reduce_scatter, (const void *sendbuf, void *recvbuf,
+                                const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm));
+SHMPI_API(int, Scan, (const void *sendbuf, void *recvbuf, int count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_API(int, Exscan, (const void *sendbuf, void *recvbuf, int count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+
+/* Process topologies (7).  The weight arrays are declared as pointers,
+   not arrays: GCC warns about MPI_UNWEIGHTED passed for an array. */
+SHMPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
+SHMPI_API(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[],
+                             const int periods[], int reorder,
+                             MPI_Comm *comm_cart));
+SHMPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[],
+                          MPI_Comm *newcomm));
+SHMPI_API(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[],
+                          const int periods[], int *newrank));
+SHMPI_API(int, Cartdim_get, (MPI_Comm comm, int *ndims));
+SHMPI_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[],
+                          int periods[], int coords[]));
+SHMPI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
+SHMPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims,
+                             int coords[]));
+SHMPI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp,
+                            int *rank_source, int *rank_dest));
+SHMPI_API(int, Graph_create, (MPI_Comm comm_old, int nnodes,
+                              const int index[], const int edges[],
+                              int reorder, MPI_Comm *comm_graph));
+SHMPI_API(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[],
+                           const int edges[], int *newrank));
+SHMPI_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges));
+SHMPI_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges,
+                           int index[], int edges[]));
+SHMPI_API(int, Graph_neighbors_count, (MPI_Comm comm, int rank,
+                                       int *nneighbors));
+SHMPI_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors,
+                                 int neighbors[]));
+SHMPI_API(int, Dist_graph_create_adjacent,
+          (MPI_Comm comm_old, int indegree, const int sources[],
+           const int *sourceweights, int outdegree,
+           const int destinations[], const int *destweights, MPI_Info info,
+           int reorder, MPI_Comm *comm_dist_graph));
+SHMPI_API(int, Dist_graph_create, (MPI_Comm comm_old, int n,
+                                   const int sources[], const int degrees[],
+                                   const int destinations[],
+                                   const int *weights, MPI_Info info,
+                                   int reorder, MPI_Comm *comm_dist_graph));
+SHMPI_API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree,
+                                            int *outdegree, int *weighted));
+SHMPI_API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree,
+                                      int sources[], int *sourceweights,
+                                      int maxoutdegree, int destinations[],
+                                      int *destweights));
+SHMPI_API(int, Topo_test, (MPI_Comm comm, int *status));
+SHMPI_API(int, Neighbor_allgather, (const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm));
+SHMPI_API(int, Neighbor_allgatherv, (const void *sendbuf, int sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[],
+                                     const int displs[],
+                                     MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_API(int, Neighbor_alltoall, (const void *sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm));
+SHMPI_API(int, Neighbor_alltoallv, (const void *sendbuf,
+                                    const int sendcounts[],
+                                    const int sdispls[],
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[],
+                                    const int rdispls[],
+                                    MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_API(int, Neighbor_alltoallw, (const void *sendbuf,
+                                    const int sendcounts[],
+                                    const MPI_Aint sdispls[],
+                                    const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const int recvcounts[],
+                                    const MPI_Aint rdispls[],
+                                    const MPI_Datatype recvtypes[],
+                                    MPI_Comm comm));
 
 /* Generalized requests (12.2, 12.3) */
 SHMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,

@@ -16,12 +16,22 @@
  * pair: their groups are disjoint, so no process can name a process of
  * another part, and no message can cross from one to another.
  *
+ * The same process takes the new communicator's collective area
+ * (coll/area.c: shared memory for its collectives; one per part of a
+ * split), whose index travels with the context; each member drops its
+ * reference to it when the communicator object goes.
+ *
  * MPI_Comm_split gathers every (color, key) at rank 0, which adds the
  * context and broadcasts the whole table; each process then picks its
  * own members and orders them by (key, rank in the parent).  A process
  * with a bad argument (a negative color, a NULL newcomm) still takes part
- * in the exchange before it raises the error, so that under an error
- * handler that returns the other processes are not left waiting.
+ * in the exchange, in no part, before it raises the error, so that under
+ * an error handler that returns the other processes are not left
+ * waiting.  MPI_Comm_create and MPI_Comm_split_type are splits too, and
+ * MPI_Comm_create_group builds on shmpi_comm_make (comm_subset.c).
+ *
+ * MPI_Comm_dup copies the attributes, MPI_Comm_free deletes them first
+ * (comm_attr.c).
  *
  * MPI_Comm_free is local.  Operations still pending on a freed
  * communicator complete normally (6.4.3): the object is reference counted
@@ -34,10 +44,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/coll.h"
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "pt2pt/pt2pt.h"
+#include "topo/topo.h"
 
 SHMPI_WEAK_ALIAS(Comm_dup)
 SHMPI_WEAK_ALIAS(Comm_split)
@@ -87,6 +99,8 @@ int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
 
 static void destroy(struct shmpi_comm *c)
 {
+    shmpi_coll_detach(c);
+    shmpi_topo_free(c->topo);
     shmpi_errhandler_release(c->errhandler);
     shmpi_group_release(c->group);
     free(c);
@@ -156,23 +170,69 @@ void shmpi_comm_release(MPI_Comm c)
 /* MPI_Comm_dup                                                        */
 /* ------------------------------------------------------------------ */
 
+/* Give a new communicator its collective area (coll/area.c); frees it
+   when this process cannot. */
+static int attach_area(MPI_Comm parent, MPI_Comm c, uint32_t area,
+                       const char *fn)
+{
+    if (shmpi_coll_attach(c, area) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    destroy(c);
+    return shmpi_raise(parent, MPI_ERR_NO_MEM, fn,
+                       "no memory for a communicator's collective state");
+}
+
+int shmpi_comm_make(MPI_Comm parent, struct shmpi_group *group,
+                    uint32_t context, uint32_t area, MPI_Comm *out,
+                    const char *fn)
+{
+    if (context == 0) {
+        shmpi_coll_area_drop(area);
+        if (group)
+            shmpi_group_release(group);
+        return no_context(parent, fn);
+    }
+    sweep_retired();
+    MPI_Comm c;
+    if (!group || shmpi_comm_new(parent, group, context, &c) != MPI_SUCCESS) {
+        shmpi_coll_area_drop(area);
+        return shmpi_raise(parent, MPI_ERR_NO_MEM, fn,
+                           "no memory for a new communicator");
+    }
+    int rc = attach_area(parent, c, area, fn);
+    if (rc == MPI_SUCCESS)
+        *out = c;
+    return rc;
+}
+
 int shmpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn)
 {
-    uint32_t context = comm->rank == 0 ? shmpi_context_alloc() : 0;
-    int rc = shmpi_internal_bcast(comm, &context, sizeof context, 0,
+    /* the new context and collective area, chosen by rank 0 */
+    uint32_t made[2] = {0, SHMPI_COLL_NO_AREA};
+    if (comm->rank == 0 && (made[0] = shmpi_context_alloc()) != 0)
+        made[1] = shmpi_coll_area_take(comm->size);
+    int rc = shmpi_internal_bcast(comm, made, sizeof made, 0,
                                   SHMPI_TAG_CONTEXT, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!newcomm)
+    if (!newcomm) {
+        shmpi_coll_area_drop(made[1]);
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
-    if (context == 0)
-        return no_context(comm, fn);
-    sweep_retired();
-    struct shmpi_group *group = shmpi_comm_get_group(comm);
+    }
     MPI_Comm c;
-    if (!group || shmpi_comm_new(comm, group, context, &c) != MPI_SUCCESS)
+    rc = shmpi_comm_make(comm, shmpi_comm_get_group(comm), made[0], made[1],
+                         &c, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (comm->topo && !(c->topo = shmpi_topo_copy(comm->topo))) {
+        shmpi_comm_release(c);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
-                           "no memory for a communicator of %d", comm->size);
+                           "no memory for the communicator's topology");
+    }
+    if ((rc = shmpi_comm_copy_attrs(comm, c, fn)) != MPI_SUCCESS) {
+        shmpi_comm_release(c);
+        return rc;
+    }
     *newcomm = c;
     return MPI_SUCCESS;
 }
@@ -204,10 +264,35 @@ static int by_key_then_rank(const void *a, const void *b)
 }
 
 /*
- * table[0] holds the context (a uint32_t), table[1 + 2r] and table[2 + 2r] the color and
- * key of parent rank r.  Rank 0 gathers, takes a context if any color is
- * defined, and broadcasts.
+ * table[0] holds the context (a uint32_t), table[1 + 3r], table[2 + 3r]
+ * and table[3 + 3r] the color, key and collective area of parent rank r.
+ * Rank 0 gathers, takes a context if any color is defined and an area
+ * for each color of more than one process, and broadcasts.
  */
+#define COLOR(r) (1 + 3 * (r))
+#define KEY(r) (2 + 3 * (r))
+#define AREA(r) (3 + 3 * (r))
+
+/* One collective area per part of the split, in table[AREA(r)]; none
+   without a context, when the split fails anyway. */
+static void take_areas(int size, int *table, uint32_t context)
+{
+    for (int r = 0; r < size; r++) {
+        int color = table[COLOR(r)], first = r, members = 0;
+        for (int q = 0; q < r && first == r; q++)
+            if (table[COLOR(q)] == color)
+                first = q;
+        if (first < r) {
+            table[AREA(r)] = table[AREA(first)];
+            continue;
+        }
+        for (int q = r; q < size; q++)
+            members += table[COLOR(q)] == color;
+        table[AREA(r)] = (int)(color == MPI_UNDEFINED || context == 0
+                                   ? SHMPI_COLL_NO_AREA
+                                   : shmpi_coll_area_take(members));
+    }
+}
 static int exchange_colors(MPI_Comm comm, int color, int key, int *table,
                            const char *fn)
 {
@@ -217,23 +302,24 @@ static int exchange_colors(MPI_Comm comm, int color, int key, int *table,
         rc = shmpi_internal_send(comm, mine, sizeof mine, 0,
                                  SHMPI_TAG_SPLIT_GATHER, fn);
     } else {
-        table[1] = color;
-        table[2] = key;
+        table[COLOR(0)] = color;
+        table[KEY(0)] = key;
         int any = color != MPI_UNDEFINED;
         rc = MPI_SUCCESS;
         for (int r = 1; r < comm->size && rc == MPI_SUCCESS; r++) {
-            rc = shmpi_internal_recv(comm, &table[1 + 2 * r],
+            rc = shmpi_internal_recv(comm, &table[COLOR(r)],
                                      2 * sizeof(int), r,
                                      SHMPI_TAG_SPLIT_GATHER, fn);
-            any |= table[1 + 2 * r] != MPI_UNDEFINED;
+            any |= table[COLOR(r)] != MPI_UNDEFINED;
         }
         uint32_t context = any ? shmpi_context_alloc() : 0;
         memcpy(&table[0], &context, sizeof context);
+        take_areas(comm->size, table, context);
     }
     if (rc != MPI_SUCCESS)
         return rc;
     return shmpi_internal_bcast(comm, table,
-                                (1 + 2 * comm->size) * (int)sizeof(int), 0,
+                                (1 + 3 * comm->size) * (int)sizeof(int), 0,
                                 SHMPI_TAG_SPLIT_TABLE, fn);
 }
 
@@ -246,8 +332,8 @@ static struct shmpi_group *split_group(MPI_Comm comm, const int *table,
         return NULL;
     int n = 0;
     for (int r = 0; r < comm->size; r++)
-        if (table[1 + 2 * r] == color)
-            m[n++] = (struct member){table[2 + 2 * r], r};
+        if (table[COLOR(r)] == color)
+            m[n++] = (struct member){table[KEY(r)], r};
     qsort(m, (size_t)n, sizeof *m, by_key_then_rank);
     struct shmpi_group *g = shmpi_group_alloc(n);
     if (g) {
@@ -259,20 +345,18 @@ static struct shmpi_group *split_group(MPI_Comm comm, const int *table,
     return g;
 }
 
-int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+int shmpi_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
+                     const char *fn)
 {
-    static const char *fn = "MPI_Comm_split";
-    SHMPI_REQUIRE_INIT(fn);
-    if (!shmpi_comm_ok(comm))
-        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
     int bad_color = color < 0 && color != MPI_UNDEFINED;
-    int *table = malloc((1 + 2 * (size_t)comm->size) * sizeof *table);
+    int *table = malloc((1 + 3 * (size_t)comm->size) * sizeof *table);
     if (!table)
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
                            "no memory for the colors of %d processes",
                            comm->size);
-    int rc = exchange_colors(comm, bad_color ? MPI_UNDEFINED : color, key,
-                             table, fn);
+    /* a process that cannot take its communicator is in none */
+    int mine = bad_color || !newcomm ? MPI_UNDEFINED : color;
+    int rc = exchange_colors(comm, mine, key, table, fn);
     if (rc != MPI_SUCCESS)
         goto out;
     if (bad_color) {
@@ -289,24 +373,22 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         *newcomm = MPI_COMM_NULL;
         goto out;
     }
-    uint32_t context;
+    uint32_t context, area = (uint32_t)table[AREA(comm->rank)];
     memcpy(&context, &table[0], sizeof context);
-    if (context == 0) {
-        rc = no_context(comm, fn);
-        goto out;
-    }
-    sweep_retired();
-    struct shmpi_group *g = split_group(comm, table, color);
-    MPI_Comm c;
-    if (!g || shmpi_comm_new(comm, g, context, &c) != MPI_SUCCESS) {
-        rc = shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
-                         "no memory for a new communicator");
-        goto out;
-    }
-    *newcomm = c;
+    rc = shmpi_comm_make(comm, split_group(comm, table, color), context,
+                         area, newcomm, fn);
 out:
     free(table);
     return rc;
+}
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    static const char *fn = "MPI_Comm_split";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
+    return shmpi_comm_split(comm, color, key, newcomm, fn);
 }
 
 /* ------------------------------------------------------------------ */
@@ -327,10 +409,11 @@ int PMPI_Comm_free(MPI_Comm *comm)
     if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF)
         return shmpi_raise(c, MPI_ERR_COMM, fn, "%s cannot be freed",
                            c->name);
+    int rc = shmpi_comm_delete_attrs(c, fn); /* while c is still valid */
     c->magic = 0; /* the handle is dead for the program from now on */
     shmpi_comm_release(c);
     *comm = MPI_COMM_NULL;
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)

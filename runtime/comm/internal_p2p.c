@@ -17,14 +17,22 @@
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
 
+void shmpi_internal_request(struct shmpi_request *r,
+                            enum shmpi_req_kind kind, MPI_Comm comm,
+                            const void *buf, int count, MPI_Datatype type,
+                            int peer, int tag)
+{
+    *r = (struct shmpi_request){.magic = SHMPI_MAGIC_REQUEST,
+                                .kind = (uint8_t)kind, .on_stack = 1};
+    shmpi_request_fill(r, buf, count, type, peer, tag, comm);
+    r->context = comm->context + 1;
+}
+
 static void fill(struct shmpi_request *r, enum shmpi_req_kind kind,
                  MPI_Comm comm, const void *buf, int nbytes, int peer,
                  int tag)
 {
-    *r = (struct shmpi_request){.magic = SHMPI_MAGIC_REQUEST,
-                                .kind = (uint8_t)kind, .on_stack = 1};
-    shmpi_request_fill(r, buf, nbytes, MPI_BYTE, peer, tag, comm);
-    r->context = comm->context + 1;
+    shmpi_internal_request(r, kind, comm, buf, nbytes, MPI_BYTE, peer, tag);
 }
 
 static int finish(MPI_Comm comm, struct shmpi_request *r, const char *fn)

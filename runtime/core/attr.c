@@ -217,8 +217,14 @@ int shmpi_attr_delete_all(struct shmpi_attr **list, void *object)
 {
     int first = MPI_SUCCESS;
     /* Detached first: a callback that queries the object finds no
-       attributes rather than one half deleted. */
-    struct shmpi_attr *rest = *list;
+       attributes rather than one half deleted.  Reversed, so that the
+       newest goes first. */
+    struct shmpi_attr *rest = NULL;
+    for (struct shmpi_attr *a = *list, *next; a; a = next) {
+        next = a->next;
+        a->next = rest;
+        rest = a;
+    }
     *list = NULL;
     while (rest) {
         int rc = call_delete(rest->kv, object, rest->value);

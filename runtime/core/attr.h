@@ -10,8 +10,10 @@
  * attributes that remain.
  *
  * An object's attributes are a list in the order their keys were first
- * set on it.  Copying (at a dup) and deleting everything (at a free)
- * both walk that order, oldest first.
+ * set on it.  Copying (at a dup) walks that order, oldest first;
+ * deleting everything (at a free) walks it backwards, newest first: the
+ * order MPI_Finalize must use on MPI_COMM_SELF (MPI-3.1 8.7.1), and as
+ * good as any for the frees whose order the standard leaves open.
  *
  * The calling MPI function checks the keyval with shmpi_keyval_check
  * before it hands it to shmpi_attr_set/get/delete.  Callback results are
@@ -77,7 +79,7 @@ int shmpi_attr_delete(struct shmpi_attr **list, void *object, int keyval);
    caller's delete_all. */
 int shmpi_attr_copy_all(const struct shmpi_attr *from, void *old_object,
                         struct shmpi_attr **to);
-/* Deletes every attribute (oldest first), all of them even if some
+/* Deletes every attribute (newest first), all of them even if some
    delete callbacks fail; returns the first failure, else MPI_SUCCESS. */
 int shmpi_attr_delete_all(struct shmpi_attr **list, void *object);
 

@@ -216,6 +216,11 @@ int PMPI_Finalize(void)
 {
     struct shmpi_proc *p = &shmpi_proc;
     SHMPI_REQUIRE_INIT("MPI_Finalize");
+    /* 8.7.1: first of all, MPI_COMM_SELF is freed as by MPI_Comm_free:
+       its attributes' delete callbacks run, newest first, while all of
+       MPI still works for them.  A failing one is reported, and the
+       finalization goes on. */
+    int rc = shmpi_comm_delete_attrs(MPI_COMM_SELF, "MPI_Finalize");
     /* Sends still waiting for ring space go out first; after the barrier
        everyone is done with everyone else's shared state. */
     shmpi_progress_flush_backlog();
@@ -224,7 +229,7 @@ int PMPI_Finalize(void)
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);
     p->finalized = 1;
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int PMPI_Query_thread(int *provided)

@@ -56,8 +56,14 @@ struct shmpi_comm {
     struct shmpi_group *group; /* holds one reference; world and self
                                   create theirs when first asked */
     struct shmpi_errhandler *errhandler;
-    struct shmpi_barrier_words *barrier;  /* in the arena: MPI_COMM_WORLD
-                                  only; other comms use messages */
+    struct shmpi_coll *coll;   /* collectives' state and shared area
+                                  (coll/coll.h); NULL: one process, or
+                                  collectives over messages */
+    struct shmpi_topo *topo;   /* process topology (topo/topo.h), or NULL;
+                                  owned, freed with the communicator */
+    struct shmpi_attr *attrs;  /* cached attributes (core/attr.h) */
+    int env_attrs;             /* carries the predefined attributes:
+                                  world and its dups (comm/comm_attr.c) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 

@@ -9,12 +9,14 @@
  * unlinked again before any rank is forked.  posix_fallocate reserves
  * every page up front: a /dev/shm too small for the job fails here, with
  * a message, instead of killing a rank with SIGBUS later; the rings
- * region is sparse and reserved pair by pair (arena.h).
+ * and collective areas are sparse and reserved as they are used
+ * (arena.h).
  *
  * Attach (rank side): the descriptor arrives through exec (its number in
  * SHMPI_ARENA_FD); the rank maps it and checks the header.
  */
 #include "shm_arena/arena.h"
+#include "coll/coll.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,9 +58,12 @@ static void layout(struct shmpi_arena_header *h, int nranks)
     h->claims_offset = round_up(h->bitmaps_offset + nranks * h->bitmap_stride,
                                 SHMPI_CACHELINE);
     h->reserved_bytes = round_up(
-        h->claims_offset + (size_t)nranks * SHMPI_CLAIMS * sizeof(uint32_t),
+        shmpi_coll_layout(h, h->claims_offset + (size_t)nranks *
+                                                   SHMPI_CLAIMS *
+                                                   sizeof(uint32_t)),
         4096);
-    h->rings_offset = h->reserved_bytes;
+    h->rings_offset = round_up(
+        h->coll_offset + (size_t)h->coll_areas * h->coll_area_bytes, 4096);
     h->ring_bytes = nranks > 1 ? ring_bytes_for(nranks) : 0;
     h->bytes = h->rings_offset + (size_t)nranks * nranks * h->ring_bytes;
 }

@@ -63,19 +63,18 @@ struct shmpi_rank_slot {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t connections;
 };
 
-/* The job-wide barrier (runtime/comm/barrier.c says how it works). */
-struct shmpi_barrier_words {
-    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t arrived;
-    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t generation;
-};
+/* Collective areas (runtime/coll/area.c): at most this many. */
+#define SHMPI_COLL_AREAS_MAX 1024
 
 /*
  * Layout: header | slots[nranks] | connection bitmaps | claim tables |
- * rings.
- * Everything before the rings is reserved (fallocate) at creation.  The
- * rings region is sparse: ring (src -> dst) gets its pages reserved by
- * src when it first sends to dst (queues/ring.c), so a job pays only for
- * the pairs that talk and the launch stays O(nranks).
+ * collective areas | rings.
+ * Everything up to the end of collective area 0 (MPI_COMM_WORLD's) is
+ * reserved (fallocate) at creation.  The other areas and the rings are
+ * sparse: an area gets its pages reserved when a communicator takes it
+ * (and punched out again when the last member frees it), ring (src ->
+ * dst) when src first sends to dst (queues/ring.c), so a job pays only
+ * for what it uses and the launch stays O(nranks).
  */
 struct shmpi_arena_header {
     uint64_t magic;
@@ -91,11 +90,19 @@ struct shmpi_arena_header {
     uint64_t rings_offset;    /* -> ring (src -> dst) at rings_offset +
                                  (dst * nranks + src) * ring_bytes */
     uint64_t ring_bytes;
+    uint64_t coll_offset;     /* -> collective area i at coll_offset +
+                                 i * coll_area_bytes (coll/coll.h) */
+    uint64_t coll_area_bytes;
+    uint64_t coll_data_offset; /* in an area: the members' data slots */
+    uint64_t coll_slot_bytes; /* one member's data slot */
+    uint32_t coll_areas;      /* how many; 0 in a job of one rank */
     /* communicator contexts handed out so far (comm/), starts at 0 */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t contexts_used;
     /* first rank to abort wins: stores its rank + 1 with a CAS */
     _Alignas(SHMPI_CACHELINE) _Atomic int32_t first_abort;
-    struct shmpi_barrier_words world_barrier;
+    /* bit i: collective area i belongs to a communicator */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint64_t
+        coll_used[SHMPI_COLL_AREAS_MAX / 64];
 };
 
 /* Creating and attaching; arena.c. */

@@ -1,0 +1,135 @@
+/*
+ * check.c - argument checks of the collective calls, with the classes
+ * MPI-3.1 names: MPI_ERR_COMM, MPI_ERR_ROOT, MPI_ERR_COUNT, MPI_ERR_TYPE
+ * (null, freed or uncommitted), MPI_ERR_OP, MPI_ERR_BUFFER, MPI_ERR_ARG
+ * (missing arrays).  Arguments that the standard calls significant only
+ * at the root are checked only there, by the callers.
+ */
+#include <stdint.h>
+
+#include "coll/check.h"
+#include "coll/coll.h"
+#include "core/error.h"
+#include "datatypes/datatype.h"
+#include "datatypes/ops.h"
+
+int shmpi_coll_check_comm(const char *fn, MPI_Comm comm)
+{
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
+    return MPI_SUCCESS;
+}
+
+int shmpi_coll_check_root(const char *fn, MPI_Comm comm, int root)
+{
+    if (root < 0 || root >= comm->size)
+        return shmpi_raise(comm, MPI_ERR_ROOT, fn,
+                           "root %d is not a rank of the communicator "
+                           "(size %d)", root, comm->size);
+    return MPI_SUCCESS;
+}
+
+int shmpi_coll_check_type(const char *fn, MPI_Comm comm, MPI_Datatype t,
+                          const char *what)
+{
+    if (!shmpi_datatype_ok(t))
+        return shmpi_raise(comm, MPI_ERR_TYPE, fn, "%s is not a datatype%s",
+                           what, t == MPI_DATATYPE_NULL
+                                     ? " (MPI_DATATYPE_NULL)" : "");
+    if (!t->committed)
+        return shmpi_raise(comm, MPI_ERR_TYPE, fn,
+                           "%s is not committed (MPI_Type_commit)", what);
+    return MPI_SUCCESS;
+}
+
+/* Data that would start in the first page of memory cannot be real:
+   NULL and MPI_IN_PLACE, unless the type's displacements are absolute
+   addresses (buffer MPI_BOTTOM). */
+static int unreal(const void *buf, MPI_Datatype t)
+{
+    return (uintptr_t)buf + (uintptr_t)t->true_lb < 4096;
+}
+
+static int bad_buffer(const char *fn, MPI_Comm comm, const void *buf,
+                      const char *what)
+{
+    if (buf == MPI_IN_PLACE)
+        return shmpi_raise(comm, MPI_ERR_BUFFER, fn,
+                           "%s is MPI_IN_PLACE, which this call does not "
+                           "allow here", what);
+    return shmpi_raise(comm, MPI_ERR_BUFFER, fn, "%s is %s but has data",
+                       what, buf ? "not a valid address" : "NULL");
+}
+
+int shmpi_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
+                          int count, MPI_Datatype t, const char *what)
+{
+    if (count < 0)
+        return shmpi_raise(comm, MPI_ERR_COUNT, fn,
+                           "the count of %s is negative (%d)", what, count);
+    int rc = shmpi_coll_check_type(fn, comm, t, what);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (buf == MPI_IN_PLACE || (count > 0 && t->size > 0 && unreal(buf, t)))
+        return bad_buffer(fn, comm, buf, what);
+    return MPI_SUCCESS;
+}
+
+int shmpi_coll_check_blocks(const char *fn, MPI_Comm comm, const void *base,
+                            const int *counts, const int *displs,
+                            int need_displs, MPI_Aint unit,
+                            const MPI_Datatype *types, MPI_Datatype t,
+                            const char *what)
+{
+    if (!counts || (need_displs && !displs))
+        return shmpi_raise(comm, MPI_ERR_ARG, fn, "the %s of %s are NULL",
+                           counts ? "displacements" : "counts", what);
+    if (base == MPI_IN_PLACE)
+        return bad_buffer(fn, comm, base, what);
+    for (int i = 0; i < comm->size; i++) {
+        MPI_Datatype ti = types ? types[i] : t;
+        int rc = shmpi_coll_check_type(fn, comm, ti, what);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (counts[i] < 0)
+            return shmpi_raise(comm, MPI_ERR_COUNT, fn,
+                               "count %d of %s is negative (%d)", i, what,
+                               counts[i]);
+        const char *at = (const char *)base +
+                         (displs ? (MPI_Aint)displs[i] * unit : 0);
+        if (counts[i] > 0 && ti->size > 0 && unreal(at, ti))
+            return bad_buffer(fn, comm, base, what);
+    }
+    return MPI_SUCCESS;
+}
+
+int shmpi_coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op,
+                        MPI_Datatype t)
+{
+    if (!shmpi_op_ok(op))
+        return shmpi_raise(comm, MPI_ERR_OP, fn,
+                           "op is not an op (MPI_OP_NULL, or freed)");
+    if (op->code == SHMPI_OP_REPLACE || op->code == SHMPI_OP_NO_OP)
+        return shmpi_raise(comm, MPI_ERR_OP, fn,
+                           "%s is for one-sided accumulates only",
+                           op->name);
+    /* a pair the communicator just reduced with needs no lookup */
+    struct shmpi_coll *c = comm->coll;
+    if (c && c->kernel.op == op && c->kernel.type == t && c->kernel.fn)
+        return MPI_SUCCESS;
+    if (shmpi_op_check(op, t) != MPI_SUCCESS)
+        return shmpi_raise(comm, MPI_ERR_OP, fn,
+                           "%s is not defined for datatype %s", op->name,
+                           t->name[0] ? t->name : "(a derived type)");
+    return MPI_SUCCESS;
+}
+
+int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
+                           const void *rbuf, int has_data)
+{
+    if (has_data && sbuf == rbuf)
+        return shmpi_raise(comm, MPI_ERR_BUFFER, fn,
+                           "sendbuf and recvbuf are the same buffer (use "
+                           "MPI_IN_PLACE)");
+    return MPI_SUCCESS;
+}

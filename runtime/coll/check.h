@@ -1,0 +1,41 @@
+/*
+ * check.h - the argument checks of the collective calls.  Each returns
+ * MPI_SUCCESS or the code shmpi_raise returned, raised on comm (which the
+ * caller checked first) under the call's name.
+ */
+#ifndef SHMPI_COLL_CHECK_H
+#define SHMPI_COLL_CHECK_H
+
+#include "mpi.h"
+
+/* A valid communicator (MPI_ERR_COMM, raised on MPI_COMM_WORLD's
+   handler when comm is not one). */
+int shmpi_coll_check_comm(const char *fn, MPI_Comm comm);
+/* A rank of comm (MPI_ERR_ROOT). */
+int shmpi_coll_check_root(const char *fn, MPI_Comm comm, int root);
+/* A committed datatype (MPI_ERR_TYPE); `what` names the argument. */
+int shmpi_coll_check_type(const char *fn, MPI_Comm comm, MPI_Datatype t,
+                          const char *what);
+/* (buf, count, t) where MPI_IN_PLACE is not allowed: a count >= 0
+   (MPI_ERR_COUNT), a committed type, and a buffer that can hold data
+   (MPI_ERR_BUFFER: NULL or MPI_IN_PLACE with data to move, unless the
+   type's displacements are absolute, as with MPI_BOTTOM). */
+int shmpi_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
+                          int count, MPI_Datatype t, const char *what);
+/* n blocks of a v/w call: counts (and displs, unless NULL is allowed:
+   need_displs 0) present (MPI_ERR_ARG), every count >= 0, every type
+   committed (types[i], or t), every block with data in a real buffer. */
+int shmpi_coll_check_blocks(const char *fn, MPI_Comm comm, const void *base,
+                            const int *counts, const int *displs,
+                            int need_displs, MPI_Aint unit,
+                            const MPI_Datatype *types, MPI_Datatype t,
+                            const char *what);
+/* An op a collective may apply to t (MPI_ERR_OP). */
+int shmpi_coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op,
+                        MPI_Datatype t);
+/* sendbuf and recvbuf must not be the same memory (MPI_ERR_BUFFER) when
+   both hold data: that is what MPI_IN_PLACE is for. */
+int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
+                           const void *rbuf, int has_data);
+
+#endif

@@ -1,0 +1,251 @@
+/*
+ * coll.h - the blocking collectives of intracommunicators, in shared
+ * memory (MPI-3.1 chapter 5).  man shmpi_coll(7) tells the same story for
+ * users; this is the version for the code.
+ *
+ * THE AREA.  Every communicator of more than one process gets a
+ * "collective area" in the arena (area.c): an area slot taken from a
+ * bitmap in the arena header by the rank that creates the communicator,
+ * sent to the others with the context, and released by the last member to
+ * free it (its pages are punched out of the file, so the memory goes back
+ * to the machine).  MPI_COMM_WORLD owns area 0.  An area holds
+ *   - a head: the members' reference count and a counter barrier;
+ *   - one control line per member (struct shmpi_coll_ctl), written only
+ *     by that member: its progress word, and by sequence parity the
+ *     length and (up to SHMPI_COLL_INLINE bytes) the data it publishes;
+ *   - one data slot per member, SHMPI_COLL_SLOT_KB (default 128 KiB),
+ *     used as two halves by sequence parity; a collective that needs more
+ *     moves its data in rounds that alternate between the halves.
+ * A member's slot and line are written by that member only; the one
+ * exception is the slice-parallel reduction (reduce.c), where each rank
+ * folds its own slice of the other slots in place between two steps.
+ *
+ * THE WORD.  A member's progress word is (seq << 32) | step, where seq
+ * numbers the collectives on the communicator (all members run them in
+ * the same order, so they agree on it without talking) and step says how
+ * far this member got in collective seq.  It only grows, so "has j
+ * reached (seq, step)?" is one acquire load and a compare, an overshoot
+ * never loses a signal, and consecutive collectives cannot confuse each
+ * other.  STEP_DONE means "finished reading everything of this
+ * collective"; any word of a later collective implies it too.
+ *
+ * THE REUSE RULE (sync.c).  Collective s writes half (s & 1); before a
+ * member writes a half it waits until every reader of the collective that
+ * last wrote that half has reached (that seq, STEP_DONE).  Since a half
+ * was last written at s - 2 or earlier, and every member stores its word
+ * at least once in each collective, that wait never depends on anything
+ * of collective s and is usually already satisfied (known_done caches
+ * what the rank has seen).  A member that stored its word before reading
+ * in s (or read nothing) may skip its final (s, STEP_DONE) store - its
+ * first store in s + 1 says the same - but then owes a ring of every
+ * doorbell with that store (owe_all).  A collective that writes both
+ * halves stores STEP_DONE explicitly, because the next one reuses a half
+ * it wrote.  "A later word implies STEP_DONE" holds because collectives
+ * are blocking: a nonblocking version, with several in flight, will have
+ * to store STEP_DONE explicitly; the algorithms keep their state in
+ * structs (xchg.c, reduce.c) to be run step by step then.
+ *
+ * WAITING.  Every wait polls the words briefly, then is shmpi_wait_until
+ * (core/wait.h) with a done() that turns the pt2pt progress engine;
+ * whoever stores a word that another member may sleep on rings that
+ * member's doorbell after the store - where it is safe, after its own
+ * next wait, so that the ring's fence overlaps a cache-line transfer
+ * (barrier.c says when that is).
+ *
+ * Communicators without an area (all areas taken, or the arena file
+ * could not grow) run the same collectives on point-to-point messages
+ * (fallback.c): slower, never failing.  So do reductions whose datatype
+ * element does not fit half a slot, and scatter/all-to-all with more
+ * members than 64-byte regions fit in half a slot.
+ */
+#ifndef SHMPI_COLL_H
+#define SHMPI_COLL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "core/objects.h"
+#include "core/proc.h"
+
+#define SHMPI_COLL_NO_AREA UINT32_MAX
+#define SHMPI_COLL_INLINE 16        /* bytes published in the control line */
+#define SHMPI_COLL_STEP_DONE 0xffffffffu
+#define SHMPI_COLL_ALL (-1)         /* "every other member", for readers */
+
+/* The head of an area: written by several members, each word on its own
+   line (the counter barrier hammers `arrived` while waiters poll
+   `generation`). */
+struct shmpi_coll_head {
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t refs; /* members holding it */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t arrived;
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t generation;
+};
+
+/* One member's control line, 64 bytes, written by that member only: the
+   readers of a small collective find the data in the same line as the
+   word that announces it - one cache-line transfer. */
+struct shmpi_coll_ctl {
+    _Alignas(SHMPI_CACHELINE) _Atomic uint64_t word;
+    uint64_t len[2];            /* by parity: bytes published this time */
+    unsigned char data[2][SHMPI_COLL_INLINE]; /* by parity: small data */
+};
+
+/* The private state of one communicator's collectives. */
+struct shmpi_coll {
+    unsigned char *area;        /* this process's view of the area */
+    unsigned char *slots;       /* its data slots */
+    uint32_t index;             /* area slot (0: MPI_COMM_WORLD) */
+    int rank, size;
+    const int *world;           /* member -> world rank (NULL: identity) */
+    uint64_t slot_bytes;        /* one member's data slot */
+    uint64_t half;              /* bytes of one half of it */
+    uint64_t seq;               /* collectives started on the comm */
+    uint64_t known_done;        /* every member finished every collective
+                                   up to this one */
+    int owe_all;                /* the last collective skipped STEP_DONE:
+                                   ring every doorbell with the next store */
+    struct {
+        uint64_t seq;           /* collective that last wrote the half */
+        int readers;            /* who read it: a member or COLL_ALL */
+    } last[2];
+    int barrier_rounds;         /* ceil(log2(size)) */
+    int slot_reserved;          /* this member's slot has its pages */
+    void *scratch;              /* typed staging for derived-type folds */
+    size_t scratch_bytes;
+    struct {                    /* the kernel of the last (op, predefined
+                                   type) folded here (fold.c) */
+        MPI_Op op;
+        MPI_Datatype type;
+        void (*fn)(const void *restrict, void *restrict, size_t);
+    } kernel;
+};
+
+/* Tunables, read once by shmpi_coll_init (area.c documents them). */
+struct shmpi_coll_tune {
+    uint64_t fold_max;          /* SHMPI_COLL_FOLD_MAX */
+    int counter_barrier;        /* barrier by counter, not dissemination */
+};
+extern struct shmpi_coll_tune shmpi_coll_tune;
+
+/* ------------------------------------------------------------------ */
+/* area.c: the areas                                                   */
+/* ------------------------------------------------------------------ */
+
+/* Lay the areas out from `offset` on in a new arena (arena.c); returns
+   the end of area 0, which is reserved with the fixed part, and sets the
+   header's coll_* fields (the other areas follow, sparse). */
+uint64_t shmpi_coll_layout(struct shmpi_arena_header *h, uint64_t offset);
+/* MPI_Init: tunables, and MPI_COMM_WORLD's collective state. */
+void shmpi_coll_init(MPI_Comm world);
+/* Taken by the process that creates a communicator of `members`
+   processes, before it tells them: an area slot whose pages are reserved
+   and whose reference count is `members`, or SHMPI_COLL_NO_AREA. */
+uint32_t shmpi_coll_area_take(int members);
+/* Every member of a new communicator, with the slot it was told (which
+   may be SHMPI_COLL_NO_AREA): sets c->coll.  Without memory for the
+   state the member drops its reference and the comm falls back to
+   messages - on every member, since one member alone cannot use the
+   area: so this returns MPI_ERR_NO_MEM for the caller to raise. */
+int shmpi_coll_attach(MPI_Comm c, uint32_t area);
+/* Before a collective that may put data in this member's slot: its pages
+   reserved (once); MPI_ERR_NO_MEM when /dev/shm has no room for them. */
+int shmpi_coll_reserve(struct shmpi_coll *c);
+/* A reference to `area` that no communicator object will hold (a member
+   failed to build its communicator). */
+void shmpi_coll_area_drop(uint32_t area);
+/* The communicator object goes away: drop its area reference. */
+void shmpi_coll_detach(MPI_Comm c);
+
+/* ------------------------------------------------------------------ */
+/* sync.c: words, waits, the reuse rule, doorbells                     */
+/* ------------------------------------------------------------------ */
+
+static inline uint64_t shmpi_coll_word(uint64_t seq, uint32_t step)
+{
+    return seq << 32 | step;
+}
+
+/* Has word v reached target?  Wrap-safe: words compared are never more
+   than a few collectives apart. */
+static inline int shmpi_coll_reached(uint64_t v, uint64_t target)
+{
+    return (int64_t)(v - target) >= 0;
+}
+
+static inline struct shmpi_coll_ctl *shmpi_coll_ctl(struct shmpi_coll *c,
+                                                   int member)
+{
+    return (struct shmpi_coll_ctl *)(c->area +
+                                     sizeof(struct shmpi_coll_head)) +
+           member;
+}
+
+/* Half h of member's data slot. */
+static inline unsigned char *shmpi_coll_half(struct shmpi_coll *c,
+                                             int member, int h)
+{
+    return c->slots + (uint64_t)member * c->slot_bytes + (uint64_t)h * c->half;
+}
+
+/* Start collective number c->seq + 1; returns its seq. */
+static inline uint64_t shmpi_coll_begin(struct shmpi_coll *c)
+{
+    return ++c->seq;
+}
+
+/* Store this member's word (release: everything written before it -
+   slot, inline data, lengths - is visible to whoever acquires it). */
+void shmpi_coll_publish(struct shmpi_coll *c, uint32_t step);
+/* Ring member j's doorbell, or every other member's (SHMPI_COLL_ALL);
+   pays what this rank owes (owe_all) too. */
+void shmpi_coll_ring(struct shmpi_coll *c, int who);
+/* Wait until member j's word reaches (c->seq, step); for waits on other
+   sequence numbers, shmpi_coll_wait_word. */
+void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step);
+void shmpi_coll_wait_word(struct shmpi_coll *c, int j, uint64_t target);
+/* Wait until the word of every member in [lo, hi) but this one reaches
+   (c->seq, step).  Waiting for all of them also teaches this member that
+   all finished the previous collective (known_done). */
+void shmpi_coll_wait_range(struct shmpi_coll *c, int lo, int hi,
+                           uint32_t step);
+static inline void shmpi_coll_wait_all(struct shmpi_coll *c, uint32_t step)
+{
+    shmpi_coll_wait_range(c, 0, c->size, step);
+}
+/* The reuse rule: before writing half h in this collective. */
+void shmpi_coll_claim(struct shmpi_coll *c, int h);
+/* After writing half h in this collective, read by `readers`. */
+static inline void shmpi_coll_wrote(struct shmpi_coll *c, int h, int readers)
+{
+    c->last[h].seq = c->seq;
+    c->last[h].readers = readers;
+}
+/* End of a collective for this member.  stored_first: its first store in
+   this collective came before its first read, and it wrote at most the
+   parity half, so STEP_DONE may be left to the next collective's first
+   store (which then rings everyone).  reads_from: whom it read
+   (SHMPI_COLL_ALL, a member, or SHMPI_COLL_NOBODY): they are rung with
+   the STEP_DONE store. */
+void shmpi_coll_finish(struct shmpi_coll *c, int stored_first,
+                       int reads_from);
+#define SHMPI_COLL_NOBODY (-2)
+
+/* ------------------------------------------------------------------ */
+/* fold.c: reductions of packed data                                   */
+/* ------------------------------------------------------------------ */
+
+/* Before a collective that reduces elements of t: the staging memory
+   the two calls below may need; MPI_ERR_NO_MEM if there is none. */
+int shmpi_coll_fold_prepare(struct shmpi_coll *c, MPI_Datatype t);
+/* inout = in op inout for n elements of t, both packed. */
+void shmpi_coll_reduce_packed(struct shmpi_coll *c, MPI_Op op,
+                              MPI_Datatype t, const void *in, void *inout,
+                              MPI_Count n);
+/* The same with inout typed (laid out as t says), in packed. */
+void shmpi_coll_reduce_into(struct shmpi_coll *c, MPI_Op op, MPI_Datatype t,
+                            const void *in, void *inout, MPI_Count n);
+/* A typed buffer of n elements of t: the malloc'd block in *block, the
+   returned pointer is element 0; NULL when out of memory. */
+void *shmpi_coll_typed_alloc(MPI_Datatype t, MPI_Count n, void **block);
+
+#endif

@@ -1,0 +1,318 @@
+/*
+ * reduce.c - MPI_Reduce, Allreduce, Reduce_scatter(_block), Scan and
+ * Exscan on the area.
+ *
+ * Results are combined in rank order whatever the op: x0 op x1 op ... op
+ * x(n-1), with shmpi_reduce computing inout = in op inout, so a fold
+ * starts from the highest member's data and takes in the lower ones one
+ * by one.  Non-commutative user ops need exactly that; commutative ones
+ * lose nothing by it.
+ *
+ * Folded whole (up to SHMPI_COLL_FOLD_MAX bytes, default 16 KiB): every
+ * member packs its contribution into its half (or its control line, up
+ * to 16 bytes) and publishes (seq, 1); whoever needs a result waits for
+ * the contributions it needs and folds them into its receive buffer -
+ * every member for Allreduce, the root for Reduce, member i the first
+ * i + 1 for Scan (i for Exscan), and for Reduce_scatter each member its
+ * own segment only.  One store and one wait per member; n - 1
+ * reductions of the whole vector per member that needs it.
+ *
+ * Reduced in slices (larger vectors): in rounds of one half each, every
+ * member packs its piece of the vector into its half and publishes
+ * (seq, 2t + 1); when all have, member k reduces slice k of the piece -
+ * 1/n of it, 64-byte aligned - across all halves, in place in the last
+ * member's half (for Scan and Exscan: as a running prefix, half j's slice
+ * becoming x0 op ... op xj); it publishes (seq, 2t + 2), and once all have
+ * the members that need the result unpack it (the whole piece from the
+ * last member's half, or from their own or the previous one's for Scan
+ * and Exscan).  Reduce_scatter cuts the slices along the segments instead,
+ * so that each member reduces straight into its receive buffer and the
+ * second step is not needed.  Rounds alternate halves; a member publishes
+ * (seq, 2t + 3) only after unpacking round t, so waiting for every
+ * (seq, 2t + 3) in round t + 1 is what allows round t + 2 to overwrite the
+ * half of round t.  Each member writes into other members' halves here,
+ * but only its own slice, and only between two steps that every reader
+ * waits for.
+ *
+ * MPI_IN_PLACE: the contribution is packed before any result is written,
+ * and results land in the receive buffer only in positions already packed
+ * (a piece is packed in its round before that round writes the piece or
+ * anything before it), so the receive buffer may be the send buffer.
+ */
+#include "coll/fallback.h"
+#include "coll/reduce.h"
+#include "core/error.h"
+#include "datatypes/datatype.h"
+
+void shmpi_coll_segment(const struct shmpi_coll_red *x, int size, int i,
+                        MPI_Count *first, MPI_Count *count)
+{
+    if (!x->seg_counts) {
+        *first = (MPI_Count)i * x->seg_count;
+        *count = x->seg_count;
+        return;
+    }
+    MPI_Count at = 0;
+    for (int j = 0; j < i && j < size; j++)
+        at += x->seg_counts[j];
+    *first = at;
+    *count = x->seg_counts[i];
+}
+
+/* Who reads a member's contribution. */
+static int readers_of(const struct shmpi_coll_red *x)
+{
+    return x->kind == SHMPI_RED_REDUCE ? x->root : SHMPI_COLL_ALL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Folded whole                                                        */
+/* ------------------------------------------------------------------ */
+
+/* Member j's packed contribution of this collective. */
+static const unsigned char *contribution(struct shmpi_coll *c, int j, int p,
+                                         uint64_t len)
+{
+    return len <= SHMPI_COLL_INLINE ? shmpi_coll_ctl(c, j)->data[p]
+                                    : shmpi_coll_half(c, j, p);
+}
+
+/* dst (typed, n elements) = x_lo op ... op x_(hi-1), from element first. */
+static void fold_range(struct shmpi_coll *c, const struct shmpi_coll_red *x,
+                       int p, int lo, int hi, MPI_Count first, MPI_Count n,
+                       void *dst)
+{
+    MPI_Datatype t = x->type;
+    uint64_t len = (uint64_t)(x->count * t->size);
+    uint64_t off = (uint64_t)(first * t->size);
+    shmpi_unpack(dst, t, 0, contribution(c, hi - 1, p, len) + off,
+                 (uint64_t)(n * t->size));
+    for (int j = hi - 2; j >= lo; j--)
+        shmpi_coll_reduce_into(c, x->op, t, contribution(c, j, p, len) + off,
+                               dst, n);
+}
+
+/* The members whose contributions this one folds: [0, *hi), or none. */
+static int needs(const struct shmpi_coll *c, const struct shmpi_coll_red *x,
+                 int *hi)
+{
+    switch (x->kind) {
+    case SHMPI_RED_REDUCE:
+        *hi = c->size;
+        return c->rank == x->root;
+    case SHMPI_RED_SCAN:
+        *hi = c->rank + 1;
+        return c->rank > 0;
+    case SHMPI_RED_EXSCAN:
+        *hi = c->rank;
+        return c->rank > 0;
+    default:
+        *hi = c->size;
+        return 1;
+    }
+}
+
+static void fold_whole(struct shmpi_coll *c, const struct shmpi_coll_red *x)
+{
+    int p = (int)(shmpi_coll_begin(c) & 1), hi;
+    uint64_t len = (uint64_t)(x->count * x->type->size);
+    struct shmpi_coll_ctl *mine = shmpi_coll_ctl(c, c->rank);
+    shmpi_coll_claim(c, p);
+    shmpi_pack(x->sbuf, x->type, 0,
+               (unsigned char *)contribution(c, c->rank, p, len), len);
+    mine->len[p] = len;
+    shmpi_coll_wrote(c, p, readers_of(x));
+    shmpi_coll_publish(c, 1);
+    if (!needs(c, x, &hi)) {
+        shmpi_coll_ring(c, readers_of(x));
+        if (x->kind == SHMPI_RED_SCAN) /* member 0: its own data */
+            shmpi_unpack(x->rbuf, x->type, 0, contribution(c, 0, p, len),
+                         len);
+        shmpi_coll_finish(c, 1, SHMPI_COLL_NOBODY);
+        return;
+    }
+    shmpi_coll_wait_range(c, 0, hi, 1);
+    MPI_Count first = 0, n = x->count;
+    if (x->kind == SHMPI_RED_SCATTER)
+        shmpi_coll_segment(x, c->size, c->rank, &first, &n);
+    if (n > 0)
+        fold_range(c, x, p, 0, hi, first, n, x->rbuf);
+    /* ring after the wait (barrier.c says why that is safe) and after the
+       fold: the lines just fetched are read before a woken peer can
+       write its next collective into them */
+    shmpi_coll_ring(c, readers_of(x));
+    shmpi_coll_finish(c, 1, SHMPI_COLL_ALL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reduced in slices                                                   */
+/* ------------------------------------------------------------------ */
+
+struct piece {
+    int h;                     /* the half of this round */
+    MPI_Count first, n;        /* elements [first, first + n) */
+};
+
+static MPI_Count gcd(MPI_Count a, MPI_Count b)
+{
+    while (b) {
+        MPI_Count r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Member k's slice [*a, *b) of a piece of n elements: whole units of
+   elements that fill a multiple of 64 bytes, so every slice starts on a
+   cache line of its own. */
+static void slice_of(const struct shmpi_coll *c, MPI_Datatype t, int k,
+                     MPI_Count n, MPI_Count *a, MPI_Count *b)
+{
+    MPI_Count unit = 64 / gcd(t->size, 64);
+    MPI_Count units = (n + unit - 1) / unit;
+    *a = units * k / c->size * unit;
+    *b = units * (k + 1) / c->size * unit;
+    if (*a > n)
+        *a = n;
+    if (*b > n)
+        *b = n;
+}
+
+/* Reduce_scatter: this member's segment of the piece, folded from every
+   half straight into its receive buffer. */
+static void fold_segment(struct shmpi_coll *c, const struct shmpi_coll_red *x,
+                         const struct piece *pc)
+{
+    MPI_Datatype t = x->type;
+    MPI_Count seg0, segn;
+    shmpi_coll_segment(x, c->size, c->rank, &seg0, &segn);
+    MPI_Count lo = seg0 > pc->first ? seg0 : pc->first;
+    MPI_Count hi = seg0 + segn < pc->first + pc->n ? seg0 + segn
+                                                   : pc->first + pc->n;
+    if (lo >= hi)
+        return;
+    uint64_t off = (uint64_t)((lo - pc->first) * t->size);
+    unsigned char *dst = (unsigned char *)x->rbuf + (lo - seg0) * t->extent;
+    shmpi_unpack(dst, t, 0, shmpi_coll_half(c, c->size - 1, pc->h) + off,
+                 (uint64_t)((hi - lo) * t->size));
+    for (int j = c->size - 2; j >= 0; j--)
+        shmpi_coll_reduce_into(c, x->op, t,
+                               shmpi_coll_half(c, j, pc->h) + off, dst,
+                               hi - lo);
+}
+
+/* This member's slice, across every half (the first step of a round). */
+static void reduce_slice(struct shmpi_coll *c, const struct shmpi_coll_red *x,
+                         const struct piece *pc)
+{
+    MPI_Datatype t = x->type;
+    MPI_Count a, b;
+    if (x->kind == SHMPI_RED_SCATTER) {
+        fold_segment(c, x, pc);
+        return;
+    }
+    slice_of(c, t, c->rank, pc->n, &a, &b);
+    uint64_t off = (uint64_t)(a * t->size);
+    int last = c->size - 1;
+    if (x->kind == SHMPI_RED_SCAN || x->kind == SHMPI_RED_EXSCAN) {
+        for (int j = 1; j <= last; j++)
+            shmpi_coll_reduce_packed(c, x->op, t,
+                                     shmpi_coll_half(c, j - 1, pc->h) + off,
+                                     shmpi_coll_half(c, j, pc->h) + off,
+                                     b - a);
+        return;
+    }
+    for (int j = last - 1; j >= 0; j--)
+        shmpi_coll_reduce_packed(c, x->op, t,
+                                 shmpi_coll_half(c, j, pc->h) + off,
+                                 shmpi_coll_half(c, last, pc->h) + off,
+                                 b - a);
+}
+
+/* Whose half holds this member's result after the first step, or -1. */
+static int result_from(const struct shmpi_coll *c,
+                       const struct shmpi_coll_red *x)
+{
+    switch (x->kind) {
+    case SHMPI_RED_REDUCE:
+        return c->rank == x->root ? c->size - 1 : -1;
+    case SHMPI_RED_SCAN:
+        return c->rank;
+    case SHMPI_RED_EXSCAN:
+        return c->rank - 1;
+    case SHMPI_RED_SCATTER:
+        return -1;
+    default:
+        return c->size - 1;
+    }
+}
+
+static void slice_round(struct shmpi_coll *c, const struct shmpi_coll_red *x,
+                        uint64_t t, const struct piece *pc)
+{
+    MPI_Datatype dt = x->type;
+    uint32_t step = (uint32_t)(2 * t + 1);
+    if (t < 2)
+        shmpi_coll_claim(c, pc->h);
+    shmpi_pack(x->sbuf, dt, (uint64_t)(pc->first * dt->size),
+               shmpi_coll_half(c, c->rank, pc->h),
+               (uint64_t)(pc->n * dt->size));
+    shmpi_coll_wrote(c, pc->h, SHMPI_COLL_ALL);
+    shmpi_coll_publish(c, step);
+    shmpi_coll_wait_all(c, step);
+    shmpi_coll_ring(c, SHMPI_COLL_ALL);
+    reduce_slice(c, x, pc);
+    if (x->kind == SHMPI_RED_SCATTER)
+        return;
+    shmpi_coll_publish(c, step + 1);
+    int from = result_from(c, x);
+    if (from >= 0)
+        shmpi_coll_wait_all(c, step + 1);
+    shmpi_coll_ring(c, SHMPI_COLL_ALL);
+    if (from >= 0)
+        shmpi_unpack(x->rbuf, dt, (uint64_t)(pc->first * dt->size),
+                     shmpi_coll_half(c, from, pc->h),
+                     (uint64_t)(pc->n * dt->size));
+}
+
+static void by_slices(struct shmpi_coll *c, const struct shmpi_coll_red *x)
+{
+    int p = (int)(shmpi_coll_begin(c) & 1);
+    MPI_Count per_round = (MPI_Count)c->half / x->type->size;
+    uint64_t rounds = (uint64_t)((x->count + per_round - 1) / per_round);
+    for (uint64_t t = 0; t < rounds; t++) {
+        struct piece pc = {(int)((p + t) & 1), (MPI_Count)t * per_round,
+                           per_round};
+        if (pc.first + pc.n > x->count)
+            pc.n = x->count - pc.first;
+        slice_round(c, x, t, &pc);
+    }
+    shmpi_coll_finish(c, rounds == 1, SHMPI_COLL_ALL);
+}
+
+/* ------------------------------------------------------------------ */
+
+int shmpi_coll_reduction(MPI_Comm comm, struct shmpi_coll_red *x,
+                         const char *fn)
+{
+    struct shmpi_coll *c = comm->coll;
+    uint64_t len = (uint64_t)(x->count * x->type->size);
+    if (!c || (uint64_t)x->type->size > c->half)
+        return shmpi_coll_fb_reduction(comm, x, fn);
+    if (shmpi_coll_fold_prepare(c, x->type) != MPI_SUCCESS)
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                           "no memory to stage elements of the datatype");
+    if (shmpi_coll_reserve(c) != MPI_SUCCESS)
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                           "no room in /dev/shm for this rank's slot of "
+                           "the collective area");
+    int whole = len <= c->half &&
+                (len <= shmpi_coll_tune.fold_max ||
+                 x->kind == SHMPI_RED_SCATTER);
+    if (whole)
+        fold_whole(c, x);
+    else
+        by_slices(c, x);
+    return MPI_SUCCESS;
+}

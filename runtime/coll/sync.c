@@ -1,0 +1,154 @@
+/*
+ * sync.c - the progress words of an area: storing one, waiting for
+ * others, the reuse rule for the two halves of a slot, and doorbells.
+ *
+ * Memory ordering, all of it:
+ *   - shmpi_coll_publish is a release store of the member's word: the
+ *     data it wrote in its slot or control line, and the lengths, are
+ *     visible to whoever acquires the word; so are its reads of other
+ *     members' slots (a release orders earlier loads too), which is what
+ *     lets a writer reuse a half once it saw the readers' words move on.
+ *   - every wait is an acquire load of the other member's word.
+ *   - the slice-parallel reductions (reduce.c), where members write into
+ *     each other's slots, separate every such write from its readers by a
+ *     publish on one side and a wait on the other.
+ * No read-modify-write anywhere on this path: each word has one writer.
+ *
+ * Doorbells: a waiter that sleeps does so on its own doorbell
+ * (core/wait.c), so a member that stores a word someone may sleep on must
+ * ring that someone afterwards.  Ringing costs a fence and one load of the
+ * sleeper count per member; the algorithms ring exactly the members that
+ * may wait for the store (the readers of data, the writers waiting for
+ * STEP_DONE), and a member that skipped its STEP_DONE (coll.h) rings
+ * everyone with its next store, since that store is the one a writer
+ * claiming a half waits for.
+ */
+#include "coll/coll.h"
+#include "core/wait.h"
+#include "pt2pt/progress.h"
+
+void shmpi_coll_publish(struct shmpi_coll *c, uint32_t step)
+{
+    atomic_store_explicit(&shmpi_coll_ctl(c, c->rank)->word,
+                          shmpi_coll_word(c->seq, step),
+                          memory_order_release);
+}
+
+static int world_of(const struct shmpi_coll *c, int member)
+{
+    return c->world ? c->world[member] : member;
+}
+
+void shmpi_coll_ring(struct shmpi_coll *c, int who)
+{
+    if (who == SHMPI_COLL_ALL || c->owe_all) {
+        for (int j = 0; j < c->size; j++)
+            if (j != c->rank)
+                shmpi_doorbell_ring(world_of(c, j));
+        c->owe_all = 0;
+    } else if (who >= 0 && who != c->rank) {
+        shmpi_doorbell_ring(world_of(c, who));
+    }
+}
+
+/* Waiting for the words of members [next, hi) to reach target. */
+struct word_wait {
+    struct shmpi_coll *c;
+    int next, hi;
+    uint64_t target;
+};
+
+static int all_reached(struct word_wait *w)
+{
+    for (; w->next < w->hi; w->next++) {
+        if (w->next == w->c->rank)
+            continue;
+        uint64_t v = atomic_load_explicit(
+            &shmpi_coll_ctl(w->c, w->next)->word, memory_order_acquire);
+        if (!shmpi_coll_reached(v, w->target))
+            return 0;
+    }
+    return 1;
+}
+
+static int words_reached(void *arg)
+{
+    if (all_reached(arg))
+        return 1;
+    shmpi_progress(); /* a rank waiting here still serves pt2pt */
+    return 0;
+}
+
+/* The first polls happen here, words only: with a CPU per rank the word
+   usually arrives within a cache-line transfer or two, sooner than one
+   turn of the progress engine or the clock reading that starts
+   shmpi_wait_until's spin (which then turns progress on every poll, as
+   it must before it may sleep).  Oversubscribed: straight to the wait
+   policy, which yields at once. */
+enum { QUICK_POLLS = 32 };
+
+static void wait_words(struct shmpi_coll *c, int lo, int hi, uint64_t target)
+{
+    struct word_wait w = {c, lo, hi, target};
+    int polls = shmpi_proc.oversubscribed ? 1 : QUICK_POLLS;
+    for (int i = 0; i < polls; i++)
+        if (all_reached(&w))
+            return;
+    shmpi_wait_until(words_reached, &w);
+}
+
+void shmpi_coll_wait_word(struct shmpi_coll *c, int j, uint64_t target)
+{
+    wait_words(c, j, j + 1, target);
+}
+
+void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step)
+{
+    wait_words(c, j, j + 1, shmpi_coll_word(c->seq, step));
+}
+
+void shmpi_coll_wait_range(struct shmpi_coll *c, int lo, int hi,
+                           uint32_t step)
+{
+    wait_words(c, lo, hi, shmpi_coll_word(c->seq, step));
+    /* all stored a word of this collective: all finished the last one */
+    if (lo == 0 && hi == c->size && c->known_done < c->seq - 1)
+        c->known_done = c->seq - 1;
+}
+
+/*
+ * The reuse rule.  Half h was last written by collective L and read by
+ * last[h].readers; they are done with it once their words reach
+ * (L, STEP_DONE), which any word of a later collective implies.
+ */
+void shmpi_coll_claim(struct shmpi_coll *c, int h)
+{
+    uint64_t L = c->last[h].seq;
+    if (L == 0 || L <= c->known_done)
+        return;
+    uint64_t target = shmpi_coll_word(L, SHMPI_COLL_STEP_DONE);
+    int readers = c->last[h].readers;
+    if (readers == SHMPI_COLL_ALL) {
+        wait_words(c, 0, c->size, target);
+        c->known_done = L;
+    } else if (readers >= 0) {
+        wait_words(c, readers, readers + 1, target);
+    }
+}
+
+/*
+ * A member that stored before reading (or read nothing) leaves its word
+ * below STEP_DONE: a writer reusing a half that recorded it among its
+ * readers - "every other member" is recorded even where only some read -
+ * then waits for this member's next store, which must ring everyone.
+ */
+void shmpi_coll_finish(struct shmpi_coll *c, int stored_first,
+                       int reads_from)
+{
+    if (stored_first || reads_from == SHMPI_COLL_NOBODY) {
+        c->owe_all = 1;
+        return;
+    }
+    shmpi_coll_publish(c, SHMPI_COLL_STEP_DONE);
+    shmpi_coll_ring(c, reads_from);
+}

@@ -1,0 +1,77 @@
+/*
+ * xchg.h - the data-movement engine of the collectives that only move
+ * data (bcast, gather, scatter, allgather, alltoall and their v/w forms)
+ * and the argument tables they share with the fallback (fallback.c).
+ */
+#ifndef SHMPI_COLL_XCHG_H
+#define SHMPI_COLL_XCHG_H
+
+#include "coll/coll.h"
+
+/* (buf, count, type): len = count * type->size packed bytes. */
+struct shmpi_coll_block {
+    void *buf;
+    int count;
+    MPI_Datatype type;
+    uint64_t len;
+};
+
+/* The blocks of one side of a collective, as its arguments give them:
+   block i is counts[i] (or count) elements of types[i] (or type) at
+   base + displs[i] * unit (displs NULL: i * count * unit; unit 0: every
+   block is at base). */
+struct shmpi_coll_blocks {
+    unsigned char *base;
+    const int *counts;
+    int count;
+    const int *displs;
+    MPI_Aint unit;
+    const MPI_Datatype *types;
+    MPI_Datatype type;
+};
+
+void shmpi_coll_block_at(const struct shmpi_coll_blocks *b, int i,
+                         struct shmpi_coll_block *out);
+/* One block, as a table. */
+struct shmpi_coll_blocks shmpi_coll_one_block(const void *buf, int count,
+                                              MPI_Datatype type);
+
+enum shmpi_xchg_shape {
+    SHMPI_XCHG_ONE,   /* a writer publishes one block, for every reader */
+    SHMPI_XCHG_EACH,  /* a writer publishes one block per reader */
+};
+
+/*
+ * What one member does in a data collective.  The collective fills this
+ * in; shmpi_coll_xchg (on the area) or shmpi_coll_fb_xchg (messages)
+ * runs it.  Every member's description must agree with the others': a
+ * member that writes for reader d is one that d reads from.
+ */
+struct shmpi_coll_xchg {
+    enum shmpi_xchg_shape shape;
+    int writes;          /* this member publishes data */
+    int readers;         /* who reads it: SHMPI_COLL_ALL or a member */
+    int sources;         /* whom it reads: SHMPI_COLL_ALL, a member or
+                            SHMPI_COLL_NOBODY */
+    int agreed;          /* every member knows every length, so all count
+                            the same rounds */
+    int exact;           /* EACH: all blocks have one length, so it can be
+                            checked against what the reader expects */
+    struct shmpi_coll_block mine;     /* ONE: the block it writes */
+    struct shmpi_coll_blocks out;     /* EACH: block d is for member d */
+    struct shmpi_coll_blocks in;      /* block j comes from member j */
+    int truncated;       /* out: a source that sent more than fits, or -1 */
+};
+
+/* Can comm's area run a collective of this shape (EACH needs a useful
+   region of a half per member)? */
+int shmpi_coll_xchg_fits(const struct shmpi_coll *c,
+                         enum shmpi_xchg_shape shape);
+/* Run it on the area of comm (a communicator with an area). */
+void shmpi_coll_xchg(struct shmpi_coll *c, struct shmpi_coll_xchg *x);
+/* Run it on comm, on the area or over messages; returns MPI_SUCCESS or
+   an error raised on comm under fn (MPI_ERR_TRUNCATE). */
+int shmpi_coll_move(MPI_Comm comm, struct shmpi_coll_xchg *x,
+                    const char *fn);
+
+#endif

@@ -1,0 +1,283 @@
+/*
+ * neighbor.c - the neighbor collectives (MPI-3.1 7.6):
+ * MPI_Neighbor_allgather, MPI_Neighbor_allgatherv, MPI_Neighbor_alltoall,
+ * MPI_Neighbor_alltoallv, MPI_Neighbor_alltoallw.
+ *
+ * A process receives block i from sources[i] and sends block i to
+ * destinations[i] (topo.h: the order 7.6 gives for each kind of
+ * topology).  Each block is one typed point-to-point message on the
+ * communicator's internal context (comm.h), so it never meets a message
+ * of the program, and the pt2pt engine packs and unpacks any datatype.
+ * All the receives are posted first, then the sends started, then
+ * everything waited for: no order of the processes can deadlock.
+ *
+ * Several blocks between the same two processes (a periodic dimension of
+ * one or two processes, repeated edges of a graph) match in the order
+ * each side lists them, since messages between two processes on one
+ * context never overtake each other - the order of the standard's own
+ * description in Isend/Irecv, which Open MPI follows too.  An
+ * MPI_PROC_NULL neighbor has its block in the buffers, untouched.
+ */
+#include <stdlib.h>
+
+#include "coll/check.h"
+#include "comm/comm.h"
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "datatypes/datatype.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/start.h"
+#include "topo/topo.h"
+
+SHMPI_WEAK_ALIAS(Neighbor_allgather)
+SHMPI_WEAK_ALIAS(Neighbor_allgatherv)
+SHMPI_WEAK_ALIAS(Neighbor_alltoall)
+SHMPI_WEAK_ALIAS(Neighbor_alltoallv)
+SHMPI_WEAK_ALIAS(Neighbor_alltoallw)
+
+/* Where the blocks of one side of a call are. */
+struct layout {
+    enum {
+        SAME,      /* one block, for every neighbor (allgather's send) */
+        EACH,      /* block i at i * count elements of type */
+        VECTOR,    /* counts[i] elements of type at displs[i] extents */
+        BYTES,     /* counts[i] elements of types[i] at bytes[i] bytes */
+    } shape;
+    unsigned char *base;
+    int count;
+    MPI_Datatype type;
+    const int *counts;
+    const int *displs;
+    const MPI_Aint *bytes;
+    const MPI_Datatype *types;
+};
+
+static void *block_at(const struct layout *l, int i, int *count,
+                      MPI_Datatype *type)
+{
+    *count = l->shape == VECTOR || l->shape == BYTES ? l->counts[i]
+                                                     : l->count;
+    *type = l->shape == BYTES ? l->types[i] : l->type;
+    switch (l->shape) {
+    case SAME:
+        return l->base;
+    case EACH:
+        return l->base + (MPI_Aint)i * l->count * l->type->extent;
+    case VECTOR:
+        return l->base + (MPI_Aint)l->displs[i] * l->type->extent;
+    default:
+        return l->base + l->bytes[i];
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Argument checks                                                     */
+/* ------------------------------------------------------------------ */
+
+static int check_arrays(const char *fn, MPI_Comm comm,
+                        const struct layout *l, const char *what)
+{
+    const char *missing = !l->counts                      ? "counts"
+                          : l->shape == VECTOR && !l->displs ? "displs"
+                          : l->shape == BYTES && !l->bytes   ? "displs"
+                          : l->shape == BYTES && !l->types   ? "types"
+                                                             : NULL;
+    if (missing)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn, "the %s of %s are NULL",
+                           missing, what);
+    return MPI_SUCCESS;
+}
+
+/* The n blocks of one side: arrays present, counts >= 0, committed
+   types, and real buffers where there is data (coll/check.h).  Counts
+   and types that are single arguments are checked even when no neighbor
+   uses them. */
+static int check_side(const char *fn, MPI_Comm comm, const struct layout *l,
+                      int n, const char *what)
+{
+    if (l->base == MPI_IN_PLACE)
+        return shmpi_raise(comm, MPI_ERR_BUFFER, fn,
+                           "%s is MPI_IN_PLACE, which no neighbor "
+                           "collective allows", what);
+    int rc = MPI_SUCCESS;
+    if (l->shape != BYTES)
+        rc = shmpi_coll_check_type(fn, comm, l->type, what);
+    if (rc == MPI_SUCCESS && (l->shape == SAME || l->shape == EACH) &&
+        l->count < 0)
+        rc = shmpi_raise(comm, MPI_ERR_COUNT, fn,
+                         "the count of %s is negative (%d)", what, l->count);
+    if (rc == MPI_SUCCESS && n > 0 &&
+        (l->shape == VECTOR || l->shape == BYTES))
+        rc = check_arrays(fn, comm, l, what);
+    int blocks = l->shape == SAME && n > 0 ? 1 : n; /* SAME: one block */
+    for (int i = 0; i < blocks && rc == MPI_SUCCESS; i++) {
+        if (l->shape == BYTES &&
+            (rc = shmpi_coll_check_type(fn, comm, l->types[i], what)))
+            break;
+        int count;
+        MPI_Datatype type;
+        void *at = block_at(l, i, &count, &type);
+        rc = shmpi_coll_check_data(fn, comm, at, count, type, what);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The exchange                                                        */
+/* ------------------------------------------------------------------ */
+
+static int failed(MPI_Comm comm, int err, const char *fn)
+{
+    if (err == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return shmpi_raise(comm, err, fn, "%s",
+                       err == MPI_ERR_TRUNCATE
+                           ? "a neighbor sent more data than its block of "
+                             "the receive buffer holds"
+                           : "a message to or from a neighbor failed");
+}
+
+/* Wait for the n requests r started; `broken`: a send could not start,
+   so receives that nothing matched yet are taken back instead (the
+   requests are the topology's, reused by the next call).  Returns the
+   first error of a request. */
+static int wait_all(struct shmpi_request *r, int nrecv, int n, int broken)
+{
+    int err = MPI_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        if (broken && i < nrecv && !r[i].complete &&
+            shmpi_queue_remove(&shmpi_proc.pt2pt->posted, &r[i]))
+            continue;
+        int e = shmpi_request_wait(&r[i], MPI_STATUS_IGNORE);
+        if (err == MPI_SUCCESS)
+            err = e;
+    }
+    return err;
+}
+
+static int exchange(MPI_Comm comm, struct shmpi_topo *t,
+                    const struct layout *out, const struct layout *in,
+                    const char *fn)
+{
+    size_t n = (size_t)t->indegree + (size_t)t->outdegree;
+    if (!t->reqs && n > 0 && !(t->reqs = malloc(n * sizeof *t->reqs)))
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                           "no memory for the requests of %zu neighbors", n);
+    struct shmpi_request *r = t->reqs;
+    int count, nrecv = 0, rc = MPI_SUCCESS;
+    MPI_Datatype type;
+    for (int i = 0; i < t->indegree; i++) {
+        if (t->sources[i] == MPI_PROC_NULL)
+            continue;
+        void *at = block_at(in, i, &count, &type);
+        shmpi_internal_request(&r[nrecv], SHMPI_REQ_RECV, comm, at, count,
+                               type, t->sources[i], SHMPI_TAG_NEIGHBOR);
+        shmpi_start_recv(&r[nrecv++]);
+    }
+    int started = nrecv;
+    for (int i = 0; i < t->outdegree && rc == MPI_SUCCESS; i++) {
+        if (t->destinations[i] == MPI_PROC_NULL)
+            continue;
+        void *at = block_at(out, i, &count, &type);
+        shmpi_internal_request(&r[started], SHMPI_REQ_SEND, comm, at, count,
+                               type, t->destinations[i],
+                               SHMPI_TAG_NEIGHBOR);
+        rc = shmpi_start_send(fn, &r[started], SHMPI_MODE_STANDARD);
+        started += rc == MPI_SUCCESS;
+    }
+    int err = wait_all(r, nrecv, started, rc != MPI_SUCCESS);
+    return rc != MPI_SUCCESS ? rc : failed(comm, err, fn);
+}
+
+/* The common part of the five calls. */
+static int neighbor(MPI_Comm comm, const struct layout *out,
+                    const struct layout *in, const char *fn)
+{
+    int rc;
+    struct shmpi_topo *t = shmpi_topo_of(comm, 0, fn, &rc);
+    if (!t || (rc = check_side(fn, comm, out, t->outdegree, "sendbuf")) ||
+        (rc = check_side(fn, comm, in, t->indegree, "recvbuf")))
+        return rc;
+    return exchange(comm, t, out, in, fn);
+}
+
+/* ------------------------------------------------------------------ */
+/* The calls                                                           */
+/* ------------------------------------------------------------------ */
+
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm)
+{
+    static const char *fn = "MPI_Neighbor_allgather";
+    SHMPI_REQUIRE_INIT(fn);
+    struct layout out = {.shape = SAME, .base = (void *)sendbuf,
+                         .count = sendcount, .type = sendtype};
+    struct layout in = {.shape = EACH, .base = recvbuf, .count = recvcount,
+                        .type = recvtype};
+    return neighbor(comm, &out, &in, fn);
+}
+
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char *fn = "MPI_Neighbor_allgatherv";
+    SHMPI_REQUIRE_INIT(fn);
+    struct layout out = {.shape = SAME, .base = (void *)sendbuf,
+                         .count = sendcount, .type = sendtype};
+    struct layout in = {.shape = VECTOR, .base = recvbuf,
+                        .counts = recvcounts, .displs = displs,
+                        .type = recvtype};
+    return neighbor(comm, &out, &in, fn);
+}
+
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm)
+{
+    static const char *fn = "MPI_Neighbor_alltoall";
+    SHMPI_REQUIRE_INIT(fn);
+    struct layout out = {.shape = EACH, .base = (void *)sendbuf,
+                         .count = sendcount, .type = sendtype};
+    struct layout in = {.shape = EACH, .base = recvbuf, .count = recvcount,
+                        .type = recvtype};
+    return neighbor(comm, &out, &in, fn);
+}
+
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm)
+{
+    static const char *fn = "MPI_Neighbor_alltoallv";
+    SHMPI_REQUIRE_INIT(fn);
+    struct layout out = {.shape = VECTOR, .base = (void *)sendbuf,
+                         .counts = sendcounts, .displs = sdispls,
+                         .type = sendtype};
+    struct layout in = {.shape = VECTOR, .base = recvbuf,
+                        .counts = recvcounts, .displs = rdispls,
+                        .type = recvtype};
+    return neighbor(comm, &out, &in, fn);
+}
+
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf,
+                            const int recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    static const char *fn = "MPI_Neighbor_alltoallw";
+    SHMPI_REQUIRE_INIT(fn);
+    struct layout out = {.shape = BYTES, .base = (void *)sendbuf,
+                         .counts = sendcounts, .bytes = sdispls,
+                         .types = sendtypes};
+    struct layout in = {.shape = BYTES, .base = recvbuf,
+                        .counts = recvcounts, .bytes = rdispls,
+                        .types = recvtypes};
+    return neighbor(comm, &out, &in, fn);
+}
