@@ -31,12 +31,8 @@ static void gatherv(const struct ttype *tt, int root, int scale, int in_place)
     if (rank == root) {
         char ctx[64];
         snprintf(ctx, sizeof ctx, "gatherv to %d, scale %d", root, scale);
-        for (int r = 0; r < size; r++) {
-            tt_expect(tt, recv, displs[r], counts[r],
-                      1000 + r * 17 + scale, 0, ctx);
-            CHECK(tt_untouched(tt, recv, displs[r] + counts[r], 3),
-                  "%s: gap after block %d written", ctx, r);
-        }
+        tt_expect_vblocks(tt, recv, size, counts, displs, 3, 1000 + scale,
+                          17, ctx);
     }
     free(send);
     free(recv);
@@ -58,10 +54,7 @@ static void gather(const struct ttype *tt, int root, long count, int in_place)
     if (rank == root) {
         char ctx[64];
         snprintf(ctx, sizeof ctx, "gather of %ld to %d", count, root);
-        for (int r = 0; r < size; r++)
-            tt_expect(tt, recv, count * r, count, 50 + r, 0, ctx);
-        CHECK(tt_untouched(tt, recv, count * size, 1), "%s: written past "
-              "the end", ctx);
+        tt_expect_blocks(tt, recv, size, count, 50, 1, ctx);
     }
     free(send);
     free(recv);

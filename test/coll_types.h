@@ -179,4 +179,31 @@ static int tt_untouched(const struct ttype *tt, const void *buf, long first,
     return 1;
 }
 
+/* CHECK n blocks of count elements from buf on: block b holds the
+   elements of seed0 + b * step, and nothing is written after the last.
+   (static inline: not every test that includes this uses it.) */
+static inline void tt_expect_blocks(const struct ttype *tt, const void *buf,
+                                    int n, long count, int seed0, int step,
+                                    const char *ctx)
+{
+    for (int b = 0; b < n; b++)
+        tt_expect(tt, buf, count * b, count, seed0 + b * step, 0, ctx);
+    CHECK(tt_untouched(tt, buf, count * n, 1), "%s: written past the end",
+          ctx);
+}
+
+/* The same for the blocks of a v-form call, each followed by a gap of
+   `gap` elements that must stay unwritten. */
+static inline void tt_expect_vblocks(const struct ttype *tt, const void *buf,
+                                     int n, const int *counts,
+                                     const int *displs, long gap, int seed0,
+                                     int step, const char *ctx)
+{
+    for (int b = 0; b < n; b++) {
+        tt_expect(tt, buf, displs[b], counts[b], seed0 + b * step, 0, ctx);
+        CHECK(tt_untouched(tt, buf, displs[b] + counts[b], gap),
+              "%s: gap after block %d written", ctx, b);
+    }
+}
+
 #endif

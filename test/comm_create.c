@@ -1,6 +1,7 @@
 /* comm_create: MPI_Comm_create (one subset, disjoint subsets at once, reordered, empty, of a sub-communicator), MPI_Comm_create_group (two disjoint groups at once, overlapping groups in turn, singletons, over a reordered parent with the largest tag), MPI_Comm_split_type(MPI_COMM_TYPE_SHARED); members and order checked, pt2pt, barrier and allreduce on the results, isolation between them and from the parent; errors. */
 /* shmpi-test: np=1,2,4,7 timeout=60 */
 #include "check.h"
+#include "comm_members.h"
 
 static int rank, size;
 static MPI_Group world_group;
@@ -34,19 +35,7 @@ static void check_members(MPI_Comm comm, int n, const int *members,
     CHECK_MPI(MPI_Comm_rank(comm, &crank));
     CHECK(csize == n && crank == me, "%s: size %d rank %d, expected %d and %d",
           what, csize, crank, n, me);
-    MPI_Group g;
-    int *idx = malloc(sizeof(int) * n), *w = malloc(sizeof(int) * n);
-    CHECK(idx && w, "out of memory");
-    for (int i = 0; i < n; i++)
-        idx[i] = i;
-    CHECK_MPI(MPI_Comm_group(comm, &g));
-    CHECK_MPI(MPI_Group_translate_ranks(g, n, idx, world_group, w));
-    for (int i = 0; i < n; i++)
-        CHECK(w[i] == members[i], "%s: rank %d is world rank %d, expected %d",
-              what, i, w[i], members[i]);
-    CHECK_MPI(MPI_Group_free(&g));
-    free(idx);
-    free(w);
+    check_member_order(comm, world_group, n, members, what);
 }
 
 /* The members of `part` (a list of world ranks), or MPI_COMM_NULL. */

@@ -1,6 +1,7 @@
 /* comm_split: MPI_Comm_split by parity, reversed and equal keys, MPI_UNDEFINED, nested splits; members checked against a reference; pt2pt and barrier on the parts, MPI_SOURCE in sub-communicator ranks; isolation between parts and parents; compare; errors. */
 /* shmpi-test: np=1,2,3,4,7 timeout=60 */
 #include "check.h"
+#include "comm_members.h"
 
 #include <fcntl.h>
 
@@ -49,19 +50,7 @@ static void check_members(MPI_Comm comm, int n, const int *members, int me,
     CHECK_MPI(MPI_Comm_rank(comm, &crank));
     CHECK(csize == n && crank == me, "%s: size %d rank %d, expected %d and %d",
           what, csize, crank, n, me);
-    MPI_Group g;
-    int *idx = malloc(sizeof(int) * n), *w = malloc(sizeof(int) * n);
-    CHECK(idx && w, "out of memory");
-    for (int i = 0; i < n; i++)
-        idx[i] = i;
-    CHECK_MPI(MPI_Comm_group(comm, &g));
-    CHECK_MPI(MPI_Group_translate_ranks(g, n, idx, world_group, w));
-    for (int i = 0; i < n; i++)
-        CHECK(w[i] == members[i], "%s: rank %d is world rank %d, expected %d",
-              what, i, w[i], members[i]);
-    CHECK_MPI(MPI_Group_free(&g));
-    free(idx);
-    free(w);
+    check_member_order(comm, world_group, n, members, what);
 }
 
 /* Split world with these colors and keys, and check the result. */

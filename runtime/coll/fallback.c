@@ -50,16 +50,6 @@ int shmpi_coll_fb_barrier(MPI_Comm comm, const char *fn)
 /* Messages                                                            */
 /* ------------------------------------------------------------------ */
 
-static void fill(struct shmpi_request *r, enum shmpi_req_kind kind,
-                 MPI_Comm comm, const void *buf, int count, MPI_Datatype t,
-                 int peer)
-{
-    *r = (struct shmpi_request){.magic = SHMPI_MAGIC_REQUEST,
-                                .kind = (uint8_t)kind, .on_stack = 1};
-    shmpi_request_fill(r, buf, count, t, peer, SHMPI_TAG_COLL, comm);
-    r->context = comm->context + 1;
-}
-
 /* Receive from src (unless rb is NULL) and send to dst (unless sb is
    NULL) at once.  Returns MPI_SUCCESS or an error class, not raised. */
 static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb,
@@ -69,11 +59,13 @@ static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb,
     struct shmpi_request s, r;
     int err = MPI_SUCCESS;
     if (rb) {
-        fill(&r, SHMPI_REQ_RECV, comm, rb->buf, rb->count, rb->type, src);
+        shmpi_internal_request(&r, SHMPI_REQ_RECV, comm, rb->buf, rb->count,
+                               rb->type, src, SHMPI_TAG_COLL);
         shmpi_start_recv(&r);
     }
     if (sb) {
-        fill(&s, SHMPI_REQ_SEND, comm, sb->buf, sb->count, sb->type, dst);
+        shmpi_internal_request(&s, SHMPI_REQ_SEND, comm, sb->buf, sb->count,
+                               sb->type, dst, SHMPI_TAG_COLL);
         err = shmpi_start_send(fn, &s, SHMPI_MODE_STANDARD);
         if (err == MPI_SUCCESS)
             err = shmpi_request_wait(&s, MPI_STATUS_IGNORE);

@@ -101,21 +101,27 @@ static void staging(struct shmpi_coll *c, MPI_Datatype t, MPI_Count k,
     *b = (unsigned char *)c->scratch + span + origin;
 }
 
+/* The cases that need no staging: nothing to fold, a kernel for the
+   pair, or a contiguous type.  Returns whether the fold was done. */
+static int reduced_unstaged(struct shmpi_coll *c, MPI_Op op, MPI_Datatype t,
+                            const void *in, void *inout, MPI_Count n)
+{
+    shmpi_kernel *kernel = direct_kernel(c, op, t);
+    if (n == 0)
+        return 1;
+    if (kernel)
+        kernel(in, inout, (size_t)n);
+    else if (t->contig)
+        shmpi_reduce(op, in, inout, n, t);
+    return kernel || t->contig;
+}
+
 void shmpi_coll_reduce_packed(struct shmpi_coll *c, MPI_Op op,
                               MPI_Datatype t, const void *in, void *inout,
                               MPI_Count n)
 {
-    shmpi_kernel *kernel = direct_kernel(c, op, t);
-    if (n == 0)
+    if (reduced_unstaged(c, op, t, in, inout, n))
         return;
-    if (kernel) {
-        kernel(in, inout, (size_t)n);
-        return;
-    }
-    if (t->contig) {
-        shmpi_reduce(op, in, inout, n, t);
-        return;
-    }
     if (packed_directly(op, t)) {
         shmpi_reduce(op, in, inout, n * t->size / t->basic->size, t->basic);
         return;
@@ -136,17 +142,8 @@ void shmpi_coll_reduce_packed(struct shmpi_coll *c, MPI_Op op,
 void shmpi_coll_reduce_into(struct shmpi_coll *c, MPI_Op op, MPI_Datatype t,
                             const void *in, void *inout, MPI_Count n)
 {
-    shmpi_kernel *kernel = direct_kernel(c, op, t);
-    if (n == 0)
+    if (reduced_unstaged(c, op, t, in, inout, n))
         return;
-    if (kernel) {
-        kernel(in, inout, (size_t)n);
-        return;
-    }
-    if (t->contig) {
-        shmpi_reduce(op, in, inout, n, t);
-        return;
-    }
     MPI_Count k = stage_elements(t);
     unsigned char *a, *b;
     staging(c, t, k, &a, &b);
