@@ -158,7 +158,9 @@ struct shmpi_arena_header *shmpi_arena_attach(int fd, int nranks,
     }
     if (hdr->magic != SHMPI_ARENA_MAGIC || hdr->nranks != (uint32_t)nranks ||
         hdr->bytes != (uint64_t)st.st_size) {
-        snprintf(err, errlen, "descriptor %d is not this job's arena", fd);
+        snprintf(err, errlen,
+                 "descriptor %d is not this job's arena (is the program "
+                 "linked with another version of shmpi?)", fd);
         munmap(hdr, (size_t)st.st_size);
         return NULL;
     }

@@ -24,7 +24,7 @@
 
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617231ull /* "shmpiar1" */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617232ull /* "shmpiar2": bump when the layout changes */
 
 /* Life cycle of one rank, written by the rank, read by the launcher. */
 enum shmpi_rank_state {
