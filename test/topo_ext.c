@@ -1,4 +1,4 @@
-/* topo_ext: shmpi's own choices where the standard leaves the error class open or Open MPI 4.1 does otherwise (bad dimensions, out-of-range ranks in edges, arrays too short for an answer, MPI_IN_PLACE, truncation), MPI_UNDEFINED from the mapping calls outside the grid or graph, one process with bad arguments not leaving the others waiting, and edges named by their destinations in MPI_Dist_graph_create (which Open MPI 4.1.4 sometimes never finishes). */
+/* topo_ext: shmpi's own choices where the standard leaves the error class open or Open MPI 4.1 does otherwise (bad dimensions, out-of-range ranks in edges, arrays too short for an answer, MPI_IN_PLACE, truncation, a NULL request), MPI_UNDEFINED from the mapping calls outside the grid or graph, one process with bad arguments not leaving the others waiting, and edges named by their destinations in MPI_Dist_graph_create (which Open MPI 4.1.4 sometimes never finishes). */
 /* shmpi-test: np=1,2,4,7 timeout=60 ext */
 #include "check.h"
 
@@ -55,6 +55,11 @@ static void class_choices(MPI_Comm cart, MPI_Comm graph)
     if (size > 1)
         CHECK_CLASS(MPI_Neighbor_allgather(v, 1, MPI_INT, NULL, 1, MPI_INT,
                                            cart), MPI_ERR_BUFFER);
+    /* the nonblocking forms: a NULL request (Open MPI 4.1 crashes) */
+    CHECK_CLASS(MPI_Ineighbor_allgather(v, 1, MPI_INT, v, 1, MPI_INT, cart,
+                                        NULL), MPI_ERR_ARG);
+    CHECK_CLASS(MPI_Ineighbor_alltoallw(v, NULL, NULL, NULL, v, NULL, NULL,
+                                        NULL, graph, NULL), MPI_ERR_ARG);
     CHECK(c == MPI_COMM_NULL, "a failed constructor set its result");
 }
 

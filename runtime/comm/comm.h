@@ -34,6 +34,8 @@ enum shmpi_internal_tag {
     SHMPI_TAG_COLL,            /* collectives over messages (coll/fallback.c) */
     SHMPI_TAG_TOPO_EDGES,      /* MPI_Dist_graph_create: edges to their ends */
     SHMPI_TAG_NEIGHBOR,        /* neighbor collectives (topo/neighbor.c) */
+    SHMPI_TAG_NBC = 1 << 24,   /* + the schedule's number: nonblocking
+                                  collectives (nbc/sched.c), up to 2^25 */
 };
 
 /* Fill in world and self for this rank (called by MPI_Init). */

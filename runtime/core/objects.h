@@ -64,6 +64,8 @@ struct shmpi_comm {
     struct shmpi_attr *attrs;  /* cached attributes (core/attr.h) */
     int env_attrs;             /* carries the predefined attributes:
                                   world and its dups (comm/comm_attr.c) */
+    uint32_t nbc_seq;          /* nonblocking collectives started here
+                                  (nbc/sched.h: their messages' tags) */
     char name[MPI_MAX_OBJECT_NAME];
 };
 

@@ -11,6 +11,8 @@
 #include "mpi.h"
 #include "shm_arena/arena.h"
 
+struct shmpi_nbc;
+
 struct shmpi_proc {
     int rank;                  /* in MPI_COMM_WORLD */
     int size;
@@ -24,6 +26,7 @@ struct shmpi_proc {
     struct shmpi_arena_header *arena;
     struct shmpi_rank_slot *slot;  /* this rank's slot in the arena */
     struct shmpi_pt2pt *pt2pt;     /* queues, matching (pt2pt/pt2pt.h) */
+    struct shmpi_nbc *nbc_active;  /* schedules running (nbc/sched.h) */
     uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */
 };

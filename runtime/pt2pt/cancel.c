@@ -64,6 +64,9 @@ int PMPI_Cancel(MPI_Request *req)
                            "not an active request");
     struct shmpi_request *r = *req;
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    if (r->kind == SHMPI_REQ_COLL) /* 5.12: erroneous */
+        return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
+                           "a nonblocking collective cannot be cancelled");
     if (r->kind == SHMPI_REQ_GREQ)
         r->greq.cancel(r->greq.extra_state, r->complete); /* 12.2 */
     else if (r->complete)

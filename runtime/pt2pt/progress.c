@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/proc.h"
 #include "core/wait.h"
+#include "nbc/sched.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
@@ -150,6 +151,8 @@ int shmpi_progress(void)
         pt->next_source = (pt->next_source + 1) % n;
     if (pt->nbacklog)
         events += serve_backlog(pt);
+    if (shmpi_proc.nbc_active)
+        events += shmpi_nbc_progress();
     shmpi_proc.progress_events += (uint64_t)events;
     return events;
 }

@@ -11,7 +11,12 @@
 
 #define SHMPI_MAGIC_REQUEST 0x52455155u /* "REQU" */
 
-enum shmpi_req_kind { SHMPI_REQ_SEND, SHMPI_REQ_RECV, SHMPI_REQ_GREQ };
+enum shmpi_req_kind {
+    SHMPI_REQ_SEND,
+    SHMPI_REQ_RECV,
+    SHMPI_REQ_GREQ,
+    SHMPI_REQ_COLL,            /* a nonblocking collective (nbc/sched.h) */
+};
 
 enum shmpi_send_mode {
     SHMPI_MODE_STANDARD,

@@ -3,13 +3,18 @@
  * MPI_Neighbor_allgather, MPI_Neighbor_allgatherv, MPI_Neighbor_alltoall,
  * MPI_Neighbor_alltoallv, MPI_Neighbor_alltoallw.
  *
+ * and their nonblocking forms (7.7): MPI_Ineighbor_allgather,
+ * MPI_Ineighbor_allgatherv, MPI_Ineighbor_alltoall,
+ * MPI_Ineighbor_alltoallv, MPI_Ineighbor_alltoallw.
+ *
  * A process receives block i from sources[i] and sends block i to
  * destinations[i] (topo.h: the order 7.6 gives for each kind of
- * topology).  Each block is one typed point-to-point message on the
- * communicator's internal context (comm.h), so it never meets a message
- * of the program, and the pt2pt engine packs and unpacks any datatype.
- * All the receives are posted first, then the sends started, then
- * everything waited for: no order of the processes can deadlock.
+ * topology).  Each block is one typed point-to-point message of a
+ * one-round schedule (nbc/sched.h) on the communicator's internal
+ * context, so it never meets a message of the program, and the pt2pt
+ * engine packs and unpacks any datatype.  All the receives are posted
+ * first, then the sends started: no order of the processes can
+ * deadlock.  The blocking calls run the schedule to its end.
  *
  * Several blocks between the same two processes (a periodic dimension of
  * one or two processes, repeated edges of a graph) match in the order
@@ -18,15 +23,12 @@
  * description in Isend/Irecv, which Open MPI follows too.  An
  * MPI_PROC_NULL neighbor has its block in the buffers, untouched.
  */
-#include <stdlib.h>
-
 #include "coll/check.h"
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
-#include "pt2pt/pt2pt.h"
-#include "pt2pt/start.h"
+#include "nbc/sched.h"
 #include "topo/topo.h"
 
 SHMPI_WEAK_ALIAS(Neighbor_allgather)
@@ -34,6 +36,11 @@ SHMPI_WEAK_ALIAS(Neighbor_allgatherv)
 SHMPI_WEAK_ALIAS(Neighbor_alltoall)
 SHMPI_WEAK_ALIAS(Neighbor_alltoallv)
 SHMPI_WEAK_ALIAS(Neighbor_alltoallw)
+SHMPI_WEAK_ALIAS(Ineighbor_allgather)
+SHMPI_WEAK_ALIAS(Ineighbor_allgatherv)
+SHMPI_WEAK_ALIAS(Ineighbor_alltoall)
+SHMPI_WEAK_ALIAS(Ineighbor_alltoallv)
+SHMPI_WEAK_ALIAS(Ineighbor_alltoallw)
 
 /* Where the blocks of one side of a call are. */
 struct layout {
@@ -130,6 +137,9 @@ static int failed(MPI_Comm comm, int err, const char *fn)
 {
     if (err == MPI_SUCCESS)
         return MPI_SUCCESS;
+    if (err == MPI_ERR_NO_MEM)
+        return shmpi_raise(comm, err, fn, "no memory for the schedule of "
+                                          "the neighbor exchange");
     return shmpi_raise(comm, err, fn, "%s",
                        err == MPI_ERR_TRUNCATE
                            ? "a neighbor sent more data than its block of "
@@ -137,86 +147,146 @@ static int failed(MPI_Comm comm, int err, const char *fn)
                            : "a message to or from a neighbor failed");
 }
 
-/* Wait for the n requests r started; `broken`: a send could not start,
-   so receives that nothing matched yet are taken back instead (the
-   requests are the topology's, reused by the next call).  Returns the
-   first error of a request. */
-static int wait_all(struct shmpi_request *r, int nrecv, int n, int broken)
+/* One round: every receive, then every send (sched.h starts the
+   receives first whatever the order here). */
+static int schedule(struct shmpi_nbc *s, const struct shmpi_topo *t,
+                    const struct layout *out, const struct layout *in)
 {
-    int err = MPI_SUCCESS;
-    for (int i = 0; i < n; i++) {
-        if (broken && i < nrecv && !r[i].complete &&
-            shmpi_queue_remove(&shmpi_proc.pt2pt->posted, &r[i]))
-            continue;
-        int e = shmpi_request_wait(&r[i], MPI_STATUS_IGNORE);
-        if (err == MPI_SUCCESS)
-            err = e;
-    }
-    return err;
-}
-
-static int exchange(MPI_Comm comm, struct shmpi_topo *t,
-                    const struct layout *out, const struct layout *in,
-                    const char *fn)
-{
-    size_t n = (size_t)t->indegree + (size_t)t->outdegree;
-    if (!t->reqs && n > 0 && !(t->reqs = malloc(n * sizeof *t->reqs)))
-        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
-                           "no memory for the requests of %zu neighbors", n);
-    struct shmpi_request *r = t->reqs;
-    int count, nrecv = 0, rc = MPI_SUCCESS;
+    int count, rc = MPI_SUCCESS;
     MPI_Datatype type;
-    for (int i = 0; i < t->indegree; i++) {
-        if (t->sources[i] == MPI_PROC_NULL)
-            continue;
+    for (int i = 0; i < t->indegree && rc == MPI_SUCCESS; i++) {
         void *at = block_at(in, i, &count, &type);
-        shmpi_internal_request(&r[nrecv], SHMPI_REQ_RECV, comm, at, count,
-                               type, t->sources[i], SHMPI_TAG_NEIGHBOR);
-        shmpi_start_recv(&r[nrecv++]);
+        rc = shmpi_nbc_recv(s, at, count, type, t->sources[i]);
     }
-    int started = nrecv;
     for (int i = 0; i < t->outdegree && rc == MPI_SUCCESS; i++) {
-        if (t->destinations[i] == MPI_PROC_NULL)
-            continue;
         void *at = block_at(out, i, &count, &type);
-        shmpi_internal_request(&r[started], SHMPI_REQ_SEND, comm, at, count,
-                               type, t->destinations[i],
-                               SHMPI_TAG_NEIGHBOR);
-        rc = shmpi_start_send(fn, &r[started], SHMPI_MODE_STANDARD);
-        started += rc == MPI_SUCCESS;
+        rc = shmpi_nbc_send(s, at, count, type, t->destinations[i]);
     }
-    int err = wait_all(r, nrecv, started, rc != MPI_SUCCESS);
-    return rc != MPI_SUCCESS ? rc : failed(comm, err, fn);
+    return rc;
 }
 
-/* The common part of the five calls. */
+/* The common part of the ten calls: blocking when req is NULL. */
 static int neighbor(MPI_Comm comm, const struct layout *out,
-                    const struct layout *in, const char *fn)
+                    const struct layout *in, MPI_Request *req,
+                    const char *fn)
 {
     int rc;
     struct shmpi_topo *t = shmpi_topo_of(comm, 0, fn, &rc);
     if (!t || (rc = check_side(fn, comm, out, t->outdegree, "sendbuf")) ||
         (rc = check_side(fn, comm, in, t->indegree, "recvbuf")))
         return rc;
-    return exchange(comm, t, out, in, fn);
+    struct shmpi_nbc *s = shmpi_nbc_new(comm);
+    if (!s)
+        return failed(comm, MPI_ERR_NO_MEM, fn);
+    if ((rc = schedule(s, t, out, in)) != MPI_SUCCESS) {
+        shmpi_nbc_discard(s);
+        return failed(comm, rc, fn);
+    }
+    return failed(comm, req ? shmpi_nbc_start(s, req) : shmpi_nbc_run(s),
+                  fn);
 }
 
 /* ------------------------------------------------------------------ */
-/* The calls                                                           */
+/* The calls: each blocking one and its I-form share the layouts       */
 /* ------------------------------------------------------------------ */
+
+static int allgather(const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req,
+                     const char *fn)
+{
+    struct layout out = {.shape = SAME, .base = (void *)sendbuf,
+                         .count = sendcount, .type = sendtype};
+    struct layout in = {.shape = EACH, .base = recvbuf, .count = recvcount,
+                        .type = recvtype};
+    return neighbor(comm, &out, &in, req, fn);
+}
+
+static int allgatherv(const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req,
+                      const char *fn)
+{
+    struct layout out = {.shape = SAME, .base = (void *)sendbuf,
+                         .count = sendcount, .type = sendtype};
+    struct layout in = {.shape = VECTOR, .base = recvbuf,
+                        .counts = recvcounts, .displs = displs,
+                        .type = recvtype};
+    return neighbor(comm, &out, &in, req, fn);
+}
+
+static int alltoall(const void *sendbuf, int sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req,
+                    const char *fn)
+{
+    struct layout out = {.shape = EACH, .base = (void *)sendbuf,
+                         .count = sendcount, .type = sendtype};
+    struct layout in = {.shape = EACH, .base = recvbuf, .count = recvcount,
+                        .type = recvtype};
+    return neighbor(comm, &out, &in, req, fn);
+}
+
+static int alltoallv(const void *sendbuf, const int sendcounts[],
+                     const int sdispls[], MPI_Datatype sendtype,
+                     void *recvbuf, const int recvcounts[],
+                     const int rdispls[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *req, const char *fn)
+{
+    struct layout out = {.shape = VECTOR, .base = (void *)sendbuf,
+                         .counts = sendcounts, .displs = sdispls,
+                         .type = sendtype};
+    struct layout in = {.shape = VECTOR, .base = recvbuf,
+                        .counts = recvcounts, .displs = rdispls,
+                        .type = recvtype};
+    return neighbor(comm, &out, &in, req, fn);
+}
+
+static int alltoallw(const void *sendbuf, const int sendcounts[],
+                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                     void *recvbuf, const int recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                     MPI_Comm comm, MPI_Request *req, const char *fn)
+{
+    struct layout out = {.shape = BYTES, .base = (void *)sendbuf,
+                         .counts = sendcounts, .bytes = sdispls,
+                         .types = sendtypes};
+    struct layout in = {.shape = BYTES, .base = recvbuf,
+                        .counts = recvcounts, .bytes = rdispls,
+                        .types = recvtypes};
+    return neighbor(comm, &out, &in, req, fn);
+}
+
+/* The I-forms' extra argument. */
+#define CHECK_REQUEST(fn, comm, request)                                   \
+    do {                                                                   \
+        if (!(request))                                                    \
+            return shmpi_raise(shmpi_comm_ok(comm) ? (comm) : MPI_COMM_NULL, \
+                               MPI_ERR_ARG, fn, "request is NULL");        \
+    } while (0)
 
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, void *recvbuf,
                             int recvcount, MPI_Datatype recvtype,
                             MPI_Comm comm)
 {
-    static const char *fn = "MPI_Neighbor_allgather";
+    static const char fn[] = "MPI_Neighbor_allgather";
     SHMPI_REQUIRE_INIT(fn);
-    struct layout out = {.shape = SAME, .base = (void *)sendbuf,
-                         .count = sendcount, .type = sendtype};
-    struct layout in = {.shape = EACH, .base = recvbuf, .count = recvcount,
-                        .type = recvtype};
-    return neighbor(comm, &out, &in, fn);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm, NULL, fn);
+}
+
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_allgather";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm, request, fn);
 }
 
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
@@ -224,14 +294,23 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
                              const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char *fn = "MPI_Neighbor_allgatherv";
+    static const char fn[] = "MPI_Neighbor_allgatherv";
     SHMPI_REQUIRE_INIT(fn);
-    struct layout out = {.shape = SAME, .base = (void *)sendbuf,
-                         .count = sendcount, .type = sendtype};
-    struct layout in = {.shape = VECTOR, .base = recvbuf,
-                        .counts = recvcounts, .displs = displs,
-                        .type = recvtype};
-    return neighbor(comm, &out, &in, fn);
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                      displs, recvtype, comm, NULL, fn);
+}
+
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_allgatherv";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                      displs, recvtype, comm, request, fn);
 }
 
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
@@ -239,13 +318,22 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
                            int recvcount, MPI_Datatype recvtype,
                            MPI_Comm comm)
 {
-    static const char *fn = "MPI_Neighbor_alltoall";
+    static const char fn[] = "MPI_Neighbor_alltoall";
     SHMPI_REQUIRE_INIT(fn);
-    struct layout out = {.shape = EACH, .base = (void *)sendbuf,
-                         .count = sendcount, .type = sendtype};
-    struct layout in = {.shape = EACH, .base = recvbuf, .count = recvcount,
-                        .type = recvtype};
-    return neighbor(comm, &out, &in, fn);
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, comm, NULL, fn);
+}
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_alltoall";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, comm, request, fn);
 }
 
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
@@ -254,15 +342,23 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                             const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm)
 {
-    static const char *fn = "MPI_Neighbor_alltoallv";
+    static const char fn[] = "MPI_Neighbor_alltoallv";
     SHMPI_REQUIRE_INIT(fn);
-    struct layout out = {.shape = VECTOR, .base = (void *)sendbuf,
-                         .counts = sendcounts, .displs = sdispls,
-                         .type = sendtype};
-    struct layout in = {.shape = VECTOR, .base = recvbuf,
-                        .counts = recvcounts, .displs = rdispls,
-                        .type = recvtype};
-    return neighbor(comm, &out, &in, fn);
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                     recvcounts, rdispls, recvtype, comm, NULL, fn);
+}
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                             const int sdispls[], MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_alltoallv";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                     recvcounts, rdispls, recvtype, comm, request, fn);
 }
 
 int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -271,13 +367,22 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const int recvcounts[], const MPI_Aint rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    static const char *fn = "MPI_Neighbor_alltoallw";
+    static const char fn[] = "MPI_Neighbor_alltoallw";
     SHMPI_REQUIRE_INIT(fn);
-    struct layout out = {.shape = BYTES, .base = (void *)sendbuf,
-                         .counts = sendcounts, .bytes = sdispls,
-                         .types = sendtypes};
-    struct layout in = {.shape = BYTES, .base = recvbuf,
-                        .counts = recvcounts, .bytes = rdispls,
-                        .types = recvtypes};
-    return neighbor(comm, &out, &in, fn);
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                     recvcounts, rdispls, recvtypes, comm, NULL, fn);
+}
+
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                             const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf,
+                             const int recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_alltoallw";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                     recvcounts, rdispls, recvtypes, comm, request, fn);
 }

@@ -40,7 +40,6 @@ void shmpi_topo_free(struct shmpi_topo *t)
 {
     if (!t)
         return;
-    free(t->reqs);
     free(t);
 }
 

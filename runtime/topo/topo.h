@@ -24,8 +24,6 @@
 
 #include "core/objects.h"
 
-struct shmpi_request;
-
 struct shmpi_topo {
     int kind;                  /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
     int rank;                  /* this process's, in the communicator */
@@ -49,10 +47,6 @@ struct shmpi_topo {
        node's edges, both ways) */
     int indegree, outdegree;
     int *sources, *destinations;
-
-    /* the neighbor collectives' requests, indegree + outdegree of them,
-       allocated by the first one (neighbor.c) */
-    struct shmpi_request *reqs;
 
     int used;                  /* ints of `ints` handed out so far */
     int ints[];

@@ -1,0 +1,425 @@
+/*
+ * sched.c - building schedules and running them from the progress
+ * engine (sched.h says what a schedule is).
+ *
+ * A schedule is a flat array of operations and the index where each
+ * round ends.  Running a round takes one internal request per message of
+ * the round (they live in the schedule, so nothing is allocated while it
+ * runs); the progress engine polls the round's requests and, when all
+ * have completed, runs the round's local operations and begins the next.
+ * A round with no messages ends as it begins, so a schedule runs as far
+ * as it can every time it is polled.
+ *
+ * Everything here is this rank's private memory, touched only by the
+ * thread inside MPI: the messages carry the cross-process ordering (the
+ * pt2pt engine's rings), so no atomics are needed.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "comm/comm.h"
+#include "core/proc.h"
+#include "datatypes/datatype.h"
+#include "datatypes/ops.h"
+#include "nbc/sched.h"
+#include "pt2pt/pt2pt.h"
+#include "pt2pt/start.h"
+
+enum nbc_kind { NBC_SEND, NBC_RECV, NBC_COPY, NBC_REDUCE, NBC_CALL };
+
+struct nbc_op {
+    enum nbc_kind kind;
+    MPI_Comm comm;             /* SEND/RECV: talked on (retained) */
+    int peer;                  /* SEND/RECV */
+    const void *src;           /* SEND, COPY, REDUCE's in */
+    void *dst;                 /* RECV, COPY, REDUCE's inout */
+    MPI_Count count;           /* elements of type */
+    MPI_Datatype type;         /* retained */
+    MPI_Count rcount;          /* COPY: room at dst, elements of rtype */
+    MPI_Datatype rtype;        /* COPY (retained) */
+    MPI_Op op;                 /* REDUCE (retained) */
+    shmpi_nbc_fn *fn;          /* CALL */
+};
+
+struct shmpi_nbc {
+    MPI_Comm comm;             /* the request's communicator (retained) */
+    MPI_Comm talk;             /* where the next messages go */
+    int tag;
+    struct nbc_op *ops;
+    int nops, ops_cap;
+    int *round_end;            /* round r is ops [round_end[r-1], round_end[r]) */
+    int nrounds, rounds_cap;
+    int round;                 /* running */
+    struct shmpi_request *msgs; /* the running round's messages */
+    int nmsgs, msgs_cap;
+    void **scratch;
+    int nscratch, scratch_cap;
+    int error;                 /* first failure */
+    struct shmpi_request *req; /* what the program waits on */
+    struct shmpi_nbc *next;    /* in the active list */
+};
+
+/* Tags SHMPI_TAG_NBC .. + NBC_TAGS - 1 are the schedules'; a number comes
+   back after 2^24 collectives on one communicator, long after its first
+   user completed. */
+#define NBC_TAGS (1 << 24)
+
+/* Grow array *p of *cap elements of size sz to hold n; 0 on failure. */
+static int reserve(void *p, int *cap, int n, size_t sz)
+{
+    if (n <= *cap)
+        return 1;
+    int want = *cap ? *cap * 2 : 8;
+    while (want < n)
+        want *= 2;
+    void *grown = realloc(*(void **)p, (size_t)want * sz);
+    if (!grown)
+        return 0;
+    *(void **)p = grown;
+    *cap = want;
+    return 1;
+}
+
+struct shmpi_nbc *shmpi_nbc_new(MPI_Comm comm)
+{
+    struct shmpi_nbc *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->comm = s->talk = comm;
+    s->tag = SHMPI_TAG_NBC + (int)(comm->nbc_seq++ % NBC_TAGS);
+    shmpi_comm_retain(comm);
+    return s;
+}
+
+static struct nbc_op *add(struct shmpi_nbc *s, enum nbc_kind kind)
+{
+    if (!reserve(&s->ops, &s->ops_cap, s->nops + 1, sizeof *s->ops))
+        return NULL;
+    struct nbc_op *o = &s->ops[s->nops++];
+    *o = (struct nbc_op){.kind = kind};
+    return o;
+}
+
+/* The handles an operation holds until the schedule ends. */
+static void hold(struct nbc_op *o)
+{
+    if (o->comm)
+        shmpi_comm_retain(o->comm);
+    if (o->type)
+        shmpi_datatype_retain(o->type);
+    if (o->rtype)
+        shmpi_datatype_retain(o->rtype);
+    if (o->op)
+        shmpi_op_retain(o->op);
+}
+
+static void let_go(struct nbc_op *o)
+{
+    if (o->comm)
+        shmpi_comm_release(o->comm);
+    if (o->type)
+        shmpi_datatype_release(o->type);
+    if (o->rtype)
+        shmpi_datatype_release(o->rtype);
+    if (o->op)
+        shmpi_op_release(o->op);
+}
+
+/* A message, cut into pieces of at most INT_MAX elements (a request
+   counts in int). */
+static int message(struct shmpi_nbc *s, enum nbc_kind kind, const void *buf,
+                   MPI_Count count, MPI_Datatype type, int peer)
+{
+    if (peer == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    MPI_Count done = 0;
+    do {
+        MPI_Count now = count - done > INT_MAX ? INT_MAX : count - done;
+        struct nbc_op *o = add(s, kind);
+        if (!o)
+            return MPI_ERR_NO_MEM;
+        o->comm = s->talk;
+        o->peer = peer;
+        o->src = o->dst = (unsigned char *)buf + done * type->extent;
+        o->count = now;
+        o->type = type;
+        hold(o);
+        done += now;
+    } while (done < count);
+    return MPI_SUCCESS;
+}
+
+int shmpi_nbc_send(struct shmpi_nbc *s, const void *buf, MPI_Count count,
+                   MPI_Datatype type, int peer)
+{
+    return message(s, NBC_SEND, buf, count, type, peer);
+}
+
+int shmpi_nbc_recv(struct shmpi_nbc *s, void *buf, MPI_Count count,
+                   MPI_Datatype type, int peer)
+{
+    return message(s, NBC_RECV, buf, count, type, peer);
+}
+
+int shmpi_nbc_copy(struct shmpi_nbc *s, const void *src, MPI_Count scount,
+                   MPI_Datatype stype, void *dst, MPI_Count rcount,
+                   MPI_Datatype rtype)
+{
+    struct nbc_op *o = add(s, NBC_COPY);
+    if (!o)
+        return MPI_ERR_NO_MEM;
+    o->src = src;
+    o->count = scount;
+    o->type = stype;
+    o->dst = dst;
+    o->rcount = rcount;
+    o->rtype = rtype;
+    hold(o);
+    return MPI_SUCCESS;
+}
+
+int shmpi_nbc_reduce(struct shmpi_nbc *s, const void *in, void *inout,
+                     MPI_Count count, MPI_Datatype type, MPI_Op op)
+{
+    struct nbc_op *o = add(s, NBC_REDUCE);
+    if (!o)
+        return MPI_ERR_NO_MEM;
+    o->src = in;
+    o->dst = inout;
+    o->count = count;
+    o->type = type;
+    o->op = op;
+    hold(o);
+    return MPI_SUCCESS;
+}
+
+int shmpi_nbc_call(struct shmpi_nbc *s, shmpi_nbc_fn *fn, void *arg)
+{
+    struct nbc_op *o = add(s, NBC_CALL);
+    if (!o)
+        return MPI_ERR_NO_MEM;
+    o->fn = fn;
+    o->dst = arg;
+    return MPI_SUCCESS;
+}
+
+int shmpi_nbc_round(struct shmpi_nbc *s)
+{
+    int first = s->nrounds ? s->round_end[s->nrounds - 1] : 0;
+    if (s->nops == first)
+        return MPI_SUCCESS; /* an empty round would only cost a poll */
+    if (!reserve(&s->round_end, &s->rounds_cap, s->nrounds + 1,
+                 sizeof *s->round_end))
+        return MPI_ERR_NO_MEM;
+    s->round_end[s->nrounds++] = s->nops;
+    return MPI_SUCCESS;
+}
+
+int shmpi_nbc_on(struct shmpi_nbc *s, MPI_Comm comm)
+{
+    s->talk = comm; /* each message retains the comm it goes on */
+    return MPI_SUCCESS;
+}
+
+void *shmpi_nbc_scratch(struct shmpi_nbc *s, MPI_Datatype type,
+                        MPI_Count count)
+{
+    if (!reserve(&s->scratch, &s->scratch_cap, s->nscratch + 1,
+                 sizeof *s->scratch))
+        return NULL;
+    void *block, *p;
+    if (type)
+        p = shmpi_coll_typed_alloc(type, count, &block);
+    else
+        p = block = malloc(count > 0 ? (size_t)count : 1);
+    if (p)
+        s->scratch[s->nscratch++] = block;
+    return p;
+}
+
+void shmpi_nbc_discard(struct shmpi_nbc *s)
+{
+    for (int i = 0; i < s->nops; i++)
+        let_go(&s->ops[i]);
+    for (int i = 0; i < s->nscratch; i++)
+        free(s->scratch[i]);
+    shmpi_comm_release(s->comm);
+    free(s->ops);
+    free(s->round_end);
+    free(s->msgs);
+    free(s->scratch);
+    free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Running                                                             */
+/* ------------------------------------------------------------------ */
+
+static int round_first(const struct shmpi_nbc *s, int r)
+{
+    return r ? s->round_end[r - 1] : 0;
+}
+
+static void fail(struct shmpi_nbc *s, int err)
+{
+    if (s->error == MPI_SUCCESS && err != MPI_SUCCESS)
+        s->error = err;
+}
+
+/* Start the messages of round s->round: receives first, so that a peer's
+   message finds its receive posted. */
+static void begin_round(struct shmpi_nbc *s)
+{
+    int first = round_first(s, s->round), end = s->round_end[s->round];
+    s->nmsgs = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = first; i < end; i++) {
+            struct nbc_op *o = &s->ops[i];
+            enum nbc_kind want = pass ? NBC_SEND : NBC_RECV;
+            if (o->kind != want)
+                continue;
+            struct shmpi_request *r = &s->msgs[s->nmsgs++];
+            shmpi_internal_request(r, want == NBC_SEND ? SHMPI_REQ_SEND
+                                                       : SHMPI_REQ_RECV,
+                                   o->comm, o->dst, (int)o->count, o->type,
+                                   o->peer, s->tag);
+            if (want == NBC_RECV)
+                shmpi_start_recv(r);
+            else if (shmpi_start_send("MPI nonblocking collective", r,
+                                      SHMPI_MODE_STANDARD) != MPI_SUCCESS) {
+                fail(s, MPI_ERR_NO_MEM);
+                r->complete = 1; /* never started: nothing to wait for */
+            }
+        }
+}
+
+static int messages_done(struct shmpi_nbc *s)
+{
+    for (int i = 0; i < s->nmsgs; i++)
+        if (!s->msgs[i].complete)
+            return 0;
+    for (int i = 0; i < s->nmsgs; i++)
+        fail(s, s->msgs[i].error);
+    return 1;
+}
+
+static void run_local(struct shmpi_nbc *s, struct nbc_op *o)
+{
+    switch (o->kind) {
+    case NBC_COPY: {
+        uint64_t sent = (uint64_t)o->count * o->type->size;
+        uint64_t room = (uint64_t)o->rcount * o->rtype->size;
+        if (o->dst != o->src || o->type != o->rtype)
+            shmpi_copy_typed(o->dst, o->rtype, o->src, o->type,
+                             sent < room ? sent : room);
+        if (sent > room)
+            fail(s, MPI_ERR_TRUNCATE);
+        break;
+    }
+    case NBC_REDUCE:
+        fail(s, shmpi_reduce(o->op, o->src, o->dst, o->count, o->type));
+        break;
+    case NBC_CALL:
+        fail(s, o->fn(s, o->dst));
+        break;
+    default:
+        break;
+    }
+}
+
+/* Run the schedule as far as its messages allow; 1 when it ended. */
+static int advance(struct shmpi_nbc *s, int *rounds)
+{
+    while (s->round < s->nrounds && messages_done(s)) {
+        int first = round_first(s, s->round), end = s->round_end[s->round];
+        for (int i = first; i < end; i++)
+            run_local(s, &s->ops[i]);
+        ++*rounds;
+        if (++s->round < s->nrounds)
+            begin_round(s);
+        else
+            s->nmsgs = 0;
+    }
+    return s->round == s->nrounds;
+}
+
+/* The most messages any round has: the size of s->msgs. */
+static int widest_round(const struct shmpi_nbc *s)
+{
+    int widest = 0;
+    for (int r = 0; r < s->nrounds; r++) {
+        int n = 0;
+        for (int i = round_first(s, r); i < s->round_end[r]; i++)
+            n += s->ops[i].kind == NBC_SEND || s->ops[i].kind == NBC_RECV;
+        if (n > widest)
+            widest = n;
+    }
+    return widest;
+}
+
+static void finish(struct shmpi_nbc *s)
+{
+    struct shmpi_request *r = s->req;
+    r->error = s->error;
+    r->status.MPI_ERROR = s->error;
+    shmpi_nbc_discard(s);
+    shmpi_request_complete(r);
+}
+
+int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
+{
+    struct shmpi_request *r = NULL;
+    if (shmpi_nbc_round(s) != MPI_SUCCESS ||
+        !reserve(&s->msgs, &s->msgs_cap, widest_round(s), sizeof *s->msgs) ||
+        !(r = shmpi_request_new(SHMPI_REQ_COLL))) {
+        shmpi_nbc_discard(s);
+        return MPI_ERR_NO_MEM;
+    }
+    r->comm = s->comm;
+    shmpi_comm_retain(s->comm);
+    shmpi_status_empty(&r->status);
+    s->req = r;
+    *req = r;
+    int rounds = 0;
+    if (s->nrounds)
+        begin_round(s);
+    if (advance(s, &rounds)) {
+        finish(s);
+        return MPI_SUCCESS;
+    }
+    s->next = shmpi_proc.nbc_active;
+    shmpi_proc.nbc_active = s;
+    return MPI_SUCCESS;
+}
+
+int shmpi_nbc_run(struct shmpi_nbc *s)
+{
+    MPI_Request r;
+    int err = shmpi_nbc_start(s, &r);
+    return err != MPI_SUCCESS ? err : shmpi_request_wait(r, MPI_STATUS_IGNORE);
+}
+
+/* The list is taken off shmpi_proc while it is walked: a CALL step (the
+   attribute copy callbacks of MPI_Comm_idup) may re-enter MPI and start
+   or run schedules of its own, which then go on a list of their own. */
+int shmpi_nbc_progress(void)
+{
+    struct shmpi_nbc *s, *list = shmpi_proc.nbc_active, *keep = NULL;
+    struct shmpi_nbc **tail = &keep;
+    int rounds = 0;
+    shmpi_proc.nbc_active = NULL;
+    while ((s = list)) {
+        list = s->next;
+        if (advance(s, &rounds)) {
+            finish(s);
+        } else {
+            *tail = s;
+            tail = &s->next;
+        }
+    }
+    *tail = shmpi_proc.nbc_active;
+    shmpi_proc.nbc_active = keep;
+    return rounds;
+}
