@@ -532,6 +532,16 @@ SHMPI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
 SHMPI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name,
                                int *resultlen));
 SHMPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
+SHMPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm,
+                           MPI_Request *request));
+SHMPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+SHMPI_API(int, Comm_remote_size, (MPI_Comm comm, int *size));
+SHMPI_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group));
+SHMPI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader,
+                                  MPI_Comm peer_comm, int remote_leader,
+                                  int tag, MPI_Comm *newintercomm));
+SHMPI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high,
+                                 MPI_Comm *newintracomm));
 SHMPI_API(int, Group_size, (MPI_Group group, int *size));
 SHMPI_API(int, Group_rank, (MPI_Group group, int *rank));
 SHMPI_API(int, Group_translate_ranks, (MPI_Group group1, int n,
@@ -825,6 +835,75 @@ SHMPI_API(int, Scan, (const void *sendbuf, void *recvbuf, int count,
                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
 SHMPI_API(int, Exscan, (const void *sendbuf, void *recvbuf, int count,
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+
+/* Nonblocking data-movement collectives (5.12.1 - 5.12.6) */
+SHMPI_API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype,
+                        int root, MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Igather, (const void *sendbuf, int sendcount,
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Request *request));
+SHMPI_API(int, Igatherv, (const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf,
+                          const int recvcounts[], const int displs[],
+                          MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          MPI_Request *request));
+SHMPI_API(int, Iscatter, (const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          MPI_Request *request));
+SHMPI_API(int, Iscatterv, (const void *sendbuf, const int sendcounts[],
+                           const int displs[], MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Request *request));
+SHMPI_API(int, Iallgather, (const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Iallgatherv, (const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request));
+SHMPI_API(int, Ialltoall, (const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ialltoallw, (const void *sendbuf, const int sendcounts[],
+                            const int sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf,
+                            const int recvcounts[], const int rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request *request));
+
+/* Nonblocking reductions (5.12.7 - 5.12.9) */
+SHMPI_API(int, Ireduce, (const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, int root,
+                         MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                            MPI_Request *request));
+SHMPI_API(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf,
+                                       int recvcount, MPI_Datatype datatype,
+                                       MPI_Op op, MPI_Comm comm,
+                                       MPI_Request *request));
+SHMPI_API(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf,
+                                 const int recvcounts[],
+                                 MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Iscan, (const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       MPI_Request *request));
+SHMPI_API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                         MPI_Request *request));
 
 /* Process topologies (7).  The weight arrays are declared as pointers,
    not arrays: GCC warns about MPI_UNWEIGHTED passed for an array. */

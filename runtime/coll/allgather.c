@@ -3,34 +3,30 @@
  * block into its half (its control line up to 16 bytes), publishes, and
  * unpacks everyone else's (xchg.c); one store and one cache-line read per
  * member and peer for small blocks.  With MPI_IN_PLACE a member's block
- * is taken from its place in recvbuf.
+ * is taken from its place in recvbuf.  On an intercommunicator, the
+ * schedule of nbc/iallgather.c.
  */
+#include "coll/args.h"
 #include "coll/check.h"
-#include "coll/xchg.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
+#include "nbc/data.h"
 
 SHMPI_WEAK_ALIAS(Allgather)
 SHMPI_WEAK_ALIAS(Allgatherv)
 
-static int allgather(MPI_Comm comm, const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, const struct shmpi_coll_blocks *in,
+static int allgather(MPI_Comm comm, const struct shmpi_coll_args *a,
                      const char *fn)
 {
     struct shmpi_coll_block own, mine;
-    shmpi_coll_block_at(in, comm->rank, &own);
-    if (sendbuf == MPI_IN_PLACE)
-        mine = own;
-    else
-        mine = (struct shmpi_coll_block){
-            (void *)sendbuf, sendcount, sendtype,
-            (uint64_t)sendcount * (uint64_t)sendtype->size};
+    shmpi_coll_block_at(&a->in, comm->rank, &own);
+    shmpi_coll_block_at(&a->out, 0, &mine);
     struct shmpi_coll_xchg x = {
         .shape = SHMPI_XCHG_ONE, .writes = 1, .readers = SHMPI_COLL_ALL,
-        .sources = SHMPI_COLL_ALL, .agreed = 1, .mine = mine, .in = *in};
+        .sources = SHMPI_COLL_ALL, .agreed = 1, .mine = mine, .in = a->in};
     int rc = comm->size > 1 ? shmpi_coll_move(comm, &x, fn) : MPI_SUCCESS;
-    if (sendbuf == MPI_IN_PLACE)
+    if (a->in_place)
         return rc;
     uint64_t len = mine.len < own.len ? mine.len : own.len;
     shmpi_copy_typed(own.buf, own.type, mine.buf, mine.type, len);
@@ -43,45 +39,68 @@ static int allgather(MPI_Comm comm, const void *sendbuf, int sendcount,
     return rc;
 }
 
+/* The communicator and the send side (MPI_IN_PLACE: none, but not on an
+   intercommunicator, where it is an error). */
 static int check_send(const char *fn, MPI_Comm comm, const void *sendbuf,
-                      int sendcount, MPI_Datatype sendtype)
+                      int sendcount, MPI_Datatype sendtype,
+                      struct shmpi_coll_args *a)
 {
+    *a = (struct shmpi_coll_args){0};
     int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc != MPI_SUCCESS || sendbuf == MPI_IN_PLACE)
+    if (rc != MPI_SUCCESS)
         return rc;
-    return shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
-                                 "sendbuf");
+    if (sendbuf == MPI_IN_PLACE && !comm->is_inter) {
+        a->in_place = 1;
+        return MPI_SUCCESS;
+    }
+    rc = shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
+                               "sendbuf");
+    if (rc == MPI_SUCCESS)
+        a->out = shmpi_coll_one_block(sendbuf, sendcount, sendtype);
+    return rc;
 }
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   MPI_Comm comm)
+/* With MPI_IN_PLACE, this process's block leaves from its place. */
+static void send_from_place(MPI_Comm comm, struct shmpi_coll_args *a)
 {
-    static const char fn[] = "MPI_Allgather";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc = check_send(fn, comm, sendbuf, sendcount, sendtype);
+    if (!a->in_place)
+        return;
+    struct shmpi_coll_block own;
+    shmpi_coll_block_at(&a->in, comm->rank, &own);
+    a->out = shmpi_coll_one_block(own.buf, own.count, own.type);
+}
+
+int shmpi_coll_args_allgather(const char *fn, MPI_Comm comm,
+                              const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              struct shmpi_coll_args *a)
+{
+    int rc = check_send(fn, comm, sendbuf, sendcount, sendtype, a);
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
                                    "recvbuf");
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
+    if (rc == MPI_SUCCESS && !a->in_place)
         rc = shmpi_coll_check_alias(fn, comm, sendbuf, recvbuf,
                                     sendcount > 0 && sendtype->size > 0 &&
                                         recvcount > 0);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_blocks in = {.base = recvbuf, .count = recvcount,
-                                   .unit = recvtype->extent,
-                                   .type = recvtype};
-    return allgather(comm, sendbuf, sendcount, sendtype, &in, fn);
+    a->in = (struct shmpi_coll_blocks){.base = recvbuf, .count = recvcount,
+                                       .unit = recvtype->extent,
+                                       .type = recvtype};
+    send_from_place(comm, a);
+    return MPI_SUCCESS;
 }
 
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, const int recvcounts[], const int displs[],
-                    MPI_Datatype recvtype, MPI_Comm comm)
+int shmpi_coll_args_allgatherv(const char *fn, MPI_Comm comm,
+                               const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype,
+                               struct shmpi_coll_args *a)
 {
-    static const char fn[] = "MPI_Allgatherv";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc = check_send(fn, comm, sendbuf, sendcount, sendtype);
+    int rc = check_send(fn, comm, sendbuf, sendcount, sendtype, a);
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_type(fn, comm, recvtype, "recvtype");
     if (rc == MPI_SUCCESS)
@@ -90,9 +109,44 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                      "recvbuf");
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_blocks in = {.base = recvbuf, .counts = recvcounts,
-                                   .displs = displs,
-                                   .unit = recvtype->extent,
-                                   .type = recvtype};
-    return allgather(comm, sendbuf, sendcount, sendtype, &in, fn);
+    a->in = (struct shmpi_coll_blocks){.base = recvbuf, .counts = recvcounts,
+                                       .displs = displs,
+                                       .unit = recvtype->extent,
+                                       .type = recvtype};
+    send_from_place(comm, a);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allgather";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount,
+                                       sendtype, recvbuf, recvcount,
+                                       recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
+    return allgather(comm, &a, fn);
+}
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allgatherv";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount,
+                                        sendtype, recvbuf, recvcounts,
+                                        displs, recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
+    return allgather(comm, &a, fn);
 }

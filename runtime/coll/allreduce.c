@@ -1,35 +1,111 @@
 /*
- * allreduce.c - MPI_Reduce and MPI_Allreduce (reduce.c has the
- * algorithms; fallback.c the message versions).
+ * allreduce.c - MPI_Reduce and MPI_Allreduce, and their argument checks
+ * (reduce_args.h), which MPI_Ireduce and MPI_Iallreduce share.  On an
+ * intracommunicator reduce.c has the algorithms (fallback.c the message
+ * versions); on an intercommunicator they run as a schedule
+ * (nbc/inter_reduce.c).
  */
 #include "coll/check.h"
-#include "coll/reduce.h"
+#include "coll/reduce_args.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
+#include "nbc/reduction.h"
 
 SHMPI_WEAK_ALIAS(Reduce)
 SHMPI_WEAK_ALIAS(Allreduce)
 
-/* The send and receive sides of a reduction to every member (recv 1) or
-   to the root only, with MPI_IN_PLACE allowed where `place_ok`. */
+/* What a member's sendbuf and recvbuf mean: `send`, `recv` whether it
+   contributes and receives, `place_ok` whether MPI_IN_PLACE may stand for
+   the send buffer.  A member that does neither (MPI_PROC_NULL on an
+   intercommunicator) still passes a valid count, datatype and op. */
+struct sides {
+    int send, recv, place_ok;
+};
+
 static int check_sides(const char *fn, MPI_Comm comm, const void *sendbuf,
                        void *recvbuf, int count, MPI_Datatype datatype,
-                       MPI_Op op, int recv, int place_ok)
+                       MPI_Op op, struct sides m)
 {
-    int in_place = sendbuf == MPI_IN_PLACE && place_ok;
-    int rc = shmpi_coll_check_data(fn, comm, in_place ? recvbuf : sendbuf,
+    int in_place = sendbuf == MPI_IN_PLACE && m.recv && m.place_ok;
+    int rc = MPI_SUCCESS;
+    if (m.send)
+        rc = shmpi_coll_check_data(fn, comm, in_place ? recvbuf : sendbuf,
                                    count, datatype,
                                    in_place ? "recvbuf" : "sendbuf");
-    if (rc == MPI_SUCCESS && recv && !in_place)
+    if (rc == MPI_SUCCESS && m.recv && !in_place)
         rc = shmpi_coll_check_data(fn, comm, recvbuf, count, datatype,
                                    "recvbuf");
+    if (rc == MPI_SUCCESS && !m.send && !m.recv && count < 0)
+        rc = shmpi_raise(comm, MPI_ERR_COUNT, fn, "count is negative (%d)",
+                         count);
+    if (rc == MPI_SUCCESS && !m.send && !m.recv)
+        rc = shmpi_coll_check_type(fn, comm, datatype, "datatype");
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_op(fn, comm, op, datatype);
-    if (rc == MPI_SUCCESS && recv && !in_place)
+    if (rc == MPI_SUCCESS && m.send && m.recv && !in_place)
         rc = shmpi_coll_check_alias(fn, comm, sendbuf, recvbuf,
                                     count > 0 && datatype->size > 0);
     return rc;
+}
+
+/* Reduce's sides: the root receives, with MPI_IN_PLACE allowed, and
+   contributes; on an intercommunicator (5.2.2) the root (MPI_ROOT) only
+   receives, the rest of its group (MPI_PROC_NULL) does nothing and the
+   other group only contributes. */
+static struct sides reduce_sides(MPI_Comm comm, int root)
+{
+    if (!comm->is_inter)
+        return (struct sides){1, comm->rank == root, 1};
+    if (root == MPI_ROOT)
+        return (struct sides){0, 1, 0};
+    return (struct sides){root != MPI_PROC_NULL, 0, 0};
+}
+
+int shmpi_red_args_reduce(const char *fn, const void *sendbuf, void *recvbuf,
+                          int count, MPI_Datatype datatype, MPI_Op op,
+                          int root, MPI_Comm comm, struct shmpi_coll_red *x)
+{
+    int rc = shmpi_coll_check_comm(fn, comm);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_coll_check_root(fn, comm, root);
+    if (rc == MPI_SUCCESS)
+        rc = check_sides(fn, comm, sendbuf, recvbuf, count, datatype, op,
+                         reduce_sides(comm, root));
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *x = (struct shmpi_coll_red){
+        .kind = SHMPI_RED_REDUCE, .root = root,
+        .sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+        .rbuf = recvbuf, .count = count, .type = datatype, .op = op};
+    return MPI_SUCCESS;
+}
+
+int shmpi_red_args_allreduce(const char *fn, const void *sendbuf,
+                             void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm,
+                             struct shmpi_coll_red *x)
+{
+    int rc = shmpi_coll_check_comm(fn, comm);
+    if (rc == MPI_SUCCESS)
+        rc = check_sides(fn, comm, sendbuf, recvbuf, count, datatype, op,
+                         (struct sides){1, 1, !comm->is_inter});
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *x = (struct shmpi_coll_red){
+        .kind = SHMPI_RED_ALLREDUCE,
+        .sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
+        .rbuf = recvbuf, .count = count, .type = datatype, .op = op};
+    return MPI_SUCCESS;
+}
+
+int shmpi_red_run(const char *fn, MPI_Comm comm, struct shmpi_coll_red *x)
+{
+    if (shmpi_red_empty(x))
+        return MPI_SUCCESS;
+    if (comm->is_inter)
+        return shmpi_nbc_reduction_run(fn, comm, x);
+    return shmpi_coll_reduction(comm, x, fn);
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
@@ -37,20 +113,10 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
 {
     static const char fn[] = "MPI_Reduce";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc == MPI_SUCCESS)
-        rc = shmpi_coll_check_root(fn, comm, root);
-    int at_root = rc == MPI_SUCCESS && comm->rank == root;
-    if (rc == MPI_SUCCESS)
-        rc = check_sides(fn, comm, sendbuf, recvbuf, count, datatype, op,
-                         at_root, at_root);
-    if (rc != MPI_SUCCESS || count == 0 || datatype->size == 0)
-        return rc;
-    struct shmpi_coll_red x = {
-        .kind = SHMPI_RED_REDUCE, .root = root,
-        .sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
-        .rbuf = recvbuf, .count = count, .type = datatype, .op = op};
-    return shmpi_coll_reduction(comm, &x, fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_red_args_reduce(fn, sendbuf, recvbuf, count, datatype, op,
+                                   root, comm, &x);
+    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
@@ -58,15 +124,8 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
 {
     static const char fn[] = "MPI_Allreduce";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc == MPI_SUCCESS)
-        rc = check_sides(fn, comm, sendbuf, recvbuf, count, datatype, op, 1,
-                         1);
-    if (rc != MPI_SUCCESS || count == 0 || datatype->size == 0)
-        return rc;
-    struct shmpi_coll_red x = {
-        .kind = SHMPI_RED_ALLREDUCE,
-        .sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
-        .rbuf = recvbuf, .count = count, .type = datatype, .op = op};
-    return shmpi_coll_reduction(comm, &x, fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_red_args_allreduce(fn, sendbuf, recvbuf, count, datatype,
+                                      op, comm, &x);
+    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
 }

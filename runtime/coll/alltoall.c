@@ -9,15 +9,19 @@
  * single round on the area that is safe as it is - every block is packed
  * into the area before any arrives.  Otherwise (rounds, or messages) the
  * outgoing blocks are first copied aside, each with its own type.
+ *
+ * On an intercommunicator, the schedule of nbc/ialltoall.c.
  */
 #include <limits.h>
 #include <stdlib.h>
 
+#include "coll/args.h"
 #include "coll/check.h"
 #include "coll/xchg.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
+#include "nbc/data.h"
 
 SHMPI_WEAK_ALIAS(Alltoall)
 SHMPI_WEAK_ALIAS(Alltoallv)
@@ -106,35 +110,46 @@ static int copy_own(MPI_Comm comm, const struct shmpi_coll_xchg *x,
     return MPI_SUCCESS;
 }
 
-static int alltoall(MPI_Comm comm, int in_place,
-                    const struct shmpi_coll_blocks *out,
-                    const struct shmpi_coll_blocks *in, int uniform,
-                    const char *fn)
+static int alltoall(MPI_Comm comm, const struct shmpi_coll_args *a,
+                    int uniform, const char *fn)
 {
     struct shmpi_coll_xchg x = {
         .shape = SHMPI_XCHG_EACH, .writes = 1, .readers = SHMPI_COLL_ALL,
         .sources = SHMPI_COLL_ALL, .agreed = uniform, .exact = uniform,
-        .out = in_place ? *in : *out, .in = *in};
+        .out = a->out, .in = a->in};
     if (comm->size == 1)
-        return in_place ? MPI_SUCCESS : copy_own(comm, &x, fn);
-    if (in_place && !one_round(comm, in))
+        return a->in_place ? MPI_SUCCESS : copy_own(comm, &x, fn);
+    if (a->in_place && !one_round(comm, &a->in))
         return run_aside(comm, &x, fn);
     int rc = shmpi_coll_move(comm, &x, fn);
-    if (in_place)
+    if (a->in_place)
         return rc;
     int own = copy_own(comm, &x, fn);
     return rc != MPI_SUCCESS ? rc : own;
 }
 
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  MPI_Comm comm)
+/* A fresh description of the call; returns its in_place: MPI_IN_PLACE,
+   the blocks leave from recvbuf (never on an intercommunicator, where
+   the send side is then checked, and refused, like any buffer). */
+static int fresh_args(MPI_Comm comm, const void *sendbuf,
+                      struct shmpi_coll_args *a)
 {
-    static const char fn[] = "MPI_Alltoall";
-    SHMPI_REQUIRE_INIT(fn);
-    int in_place = sendbuf == MPI_IN_PLACE;
+    *a = (struct shmpi_coll_args){
+        .in_place = sendbuf == MPI_IN_PLACE && !comm->is_inter};
+    return a->in_place;
+}
+
+int shmpi_coll_args_alltoall(const char *fn, MPI_Comm comm,
+                             const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype,
+                             struct shmpi_coll_args *a)
+{
     int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc == MPI_SUCCESS && !in_place)
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int in_place = fresh_args(comm, sendbuf, a);
+    if (!in_place)
         rc = shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
                                    "sendbuf");
     if (rc == MPI_SUCCESS)
@@ -145,27 +160,28 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                     sendcount > 0 && sendtype->size > 0);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_blocks out = {0};
-    if (!in_place)
-        out = (struct shmpi_coll_blocks){
-            .base = (void *)sendbuf, .count = sendcount,
-            .unit = sendtype->extent, .type = sendtype};
-    struct shmpi_coll_blocks in = {.base = recvbuf, .count = recvcount,
-                                   .unit = recvtype->extent,
-                                   .type = recvtype};
-    return alltoall(comm, in_place, &out, &in, 1, fn);
+    a->in = (struct shmpi_coll_blocks){.base = recvbuf, .count = recvcount,
+                                       .unit = recvtype->extent,
+                                       .type = recvtype};
+    a->out = in_place ? a->in
+                      : (struct shmpi_coll_blocks){
+                            .base = (void *)sendbuf, .count = sendcount,
+                            .unit = sendtype->extent, .type = sendtype};
+    return MPI_SUCCESS;
 }
 
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
-                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int rdispls[],
-                   MPI_Datatype recvtype, MPI_Comm comm)
+int shmpi_coll_args_alltoallv(const char *fn, MPI_Comm comm,
+                              const void *sendbuf, const int sendcounts[],
+                              const int sdispls[], MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[],
+                              const int rdispls[], MPI_Datatype recvtype,
+                              struct shmpi_coll_args *a)
 {
-    static const char fn[] = "MPI_Alltoallv";
-    SHMPI_REQUIRE_INIT(fn);
-    int in_place = sendbuf == MPI_IN_PLACE;
     int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc == MPI_SUCCESS && !in_place)
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int in_place = fresh_args(comm, sendbuf, a);
+    if (!in_place)
         rc = shmpi_coll_check_type(fn, comm, sendtype, "sendtype");
     if (rc == MPI_SUCCESS && !in_place)
         rc = shmpi_coll_check_blocks(fn, comm, sendbuf, sendcounts, sdispls,
@@ -179,28 +195,31 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
                                      "recvbuf");
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_blocks out = {0};
-    if (!in_place)
-        out = (struct shmpi_coll_blocks){
-            .base = (void *)sendbuf, .counts = sendcounts, .displs = sdispls,
-            .unit = sendtype->extent, .type = sendtype};
-    struct shmpi_coll_blocks in = {.base = recvbuf, .counts = recvcounts,
-                                   .displs = rdispls,
-                                   .unit = recvtype->extent,
-                                   .type = recvtype};
-    return alltoall(comm, in_place, &out, &in, 0, fn);
+    a->in = (struct shmpi_coll_blocks){.base = recvbuf, .counts = recvcounts,
+                                       .displs = rdispls,
+                                       .unit = recvtype->extent,
+                                       .type = recvtype};
+    a->out = in_place ? a->in
+                      : (struct shmpi_coll_blocks){
+                            .base = (void *)sendbuf, .counts = sendcounts,
+                            .displs = sdispls, .unit = sendtype->extent,
+                            .type = sendtype};
+    return MPI_SUCCESS;
 }
 
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
-                   const int sdispls[], const MPI_Datatype sendtypes[],
-                   void *recvbuf, const int recvcounts[], const int rdispls[],
-                   const MPI_Datatype recvtypes[], MPI_Comm comm)
+int shmpi_coll_args_alltoallw(const char *fn, MPI_Comm comm,
+                              const void *sendbuf, const int sendcounts[],
+                              const int sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const int recvcounts[], const int rdispls[],
+                              const MPI_Datatype recvtypes[],
+                              struct shmpi_coll_args *a)
 {
-    static const char fn[] = "MPI_Alltoallw";
-    SHMPI_REQUIRE_INIT(fn);
-    int in_place = sendbuf == MPI_IN_PLACE;
     int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc == MPI_SUCCESS && !in_place && !sendtypes)
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int in_place = fresh_args(comm, sendbuf, a);
+    if (!in_place && !sendtypes)
         rc = shmpi_raise(comm, MPI_ERR_ARG, fn, "sendtypes is NULL");
     if (rc == MPI_SUCCESS && !in_place)
         rc = shmpi_coll_check_blocks(fn, comm, sendbuf, sendcounts, sdispls,
@@ -212,13 +231,65 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
                                      1, 1, recvtypes, NULL, "recvbuf");
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_blocks out = {0};
-    if (!in_place)
-        out = (struct shmpi_coll_blocks){
-            .base = (void *)sendbuf, .counts = sendcounts, .displs = sdispls,
-            .unit = 1, .types = sendtypes};
-    struct shmpi_coll_blocks in = {.base = recvbuf, .counts = recvcounts,
-                                   .displs = rdispls, .unit = 1,
-                                   .types = recvtypes};
-    return alltoall(comm, in_place, &out, &in, 0, fn);
+    a->in = (struct shmpi_coll_blocks){.base = recvbuf, .counts = recvcounts,
+                                       .displs = rdispls, .unit = 1,
+                                       .types = recvtypes};
+    a->out = in_place ? a->in
+                      : (struct shmpi_coll_blocks){
+                            .base = (void *)sendbuf, .counts = sendcounts,
+                            .displs = sdispls, .unit = 1,
+                            .types = sendtypes};
+    return MPI_SUCCESS;
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoall";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
+                                      recvbuf, recvcount, recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
+    return alltoall(comm, &a, 1, fn);
+}
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int rdispls[],
+                   MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoallv";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallv(fn, comm, sendbuf, sendcounts,
+                                       sdispls, sendtype, recvbuf,
+                                       recvcounts, rdispls, recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
+    return alltoall(comm, &a, 0, fn);
+}
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                   const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoallw";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallw(fn, comm, sendbuf, sendcounts,
+                                       sdispls, sendtypes, recvbuf,
+                                       recvcounts, rdispls, recvtypes, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
+    return alltoall(comm, &a, 0, fn);
 }

@@ -40,13 +40,16 @@
  *
  * A barrier needs no data slot, so it does not touch the halves; after it
  * every member knows that all finished the previous collective.
- * Communicators without an area use messages (fallback.c).
+ * Communicators without an area use messages (fallback.c);
+ * intercommunicators, the schedule of nbc/ibarrier.c.
  */
+#include "coll/check.h"
 #include "coll/coll.h"
 #include "coll/fallback.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/wait.h"
+#include "nbc/data.h"
 #include "pt2pt/progress.h"
 
 SHMPI_WEAK_ALIAS(Barrier)
@@ -106,14 +109,17 @@ void shmpi_coll_barrier(struct shmpi_coll *c)
 
 int PMPI_Barrier(MPI_Comm comm)
 {
-    SHMPI_REQUIRE_INIT("MPI_Barrier");
-    if (!shmpi_comm_ok(comm))
-        return shmpi_raise(comm, MPI_ERR_COMM, "MPI_Barrier",
-                           "invalid communicator");
+    static const char fn[] = "MPI_Barrier";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_coll_check_comm(fn, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_barrier, NULL, fn);
     if (comm->size == 1)
         return MPI_SUCCESS;
     if (!comm->coll)
-        return shmpi_coll_fb_barrier(comm, "MPI_Barrier");
+        return shmpi_coll_fb_barrier(comm, fn);
     shmpi_coll_barrier(comm->coll);
     return MPI_SUCCESS;
 }

@@ -22,6 +22,17 @@ int shmpi_coll_check_comm(const char *fn, MPI_Comm comm)
 
 int shmpi_coll_check_root(const char *fn, MPI_Comm comm, int root)
 {
+    if (comm->is_inter) { /* 5.2.2: the root's group says MPI_ROOT, the
+                             rest of it MPI_PROC_NULL, the other group
+                             names the root by its remote rank */
+        if (root == MPI_ROOT || root == MPI_PROC_NULL ||
+            (root >= 0 && root < comm->remote_size))
+            return MPI_SUCCESS;
+        return shmpi_raise(comm, MPI_ERR_ROOT, fn,
+                           "root %d is neither MPI_ROOT, MPI_PROC_NULL nor a "
+                           "rank of the remote group (size %d)", root,
+                           comm->remote_size);
+    }
     if (root < 0 || root >= comm->size)
         return shmpi_raise(comm, MPI_ERR_ROOT, fn,
                            "root %d is not a rank of the communicator "
@@ -86,7 +97,9 @@ int shmpi_coll_check_blocks(const char *fn, MPI_Comm comm, const void *base,
                            counts ? "displacements" : "counts", what);
     if (base == MPI_IN_PLACE)
         return bad_buffer(fn, comm, base, what);
-    for (int i = 0; i < comm->size; i++) {
+    /* one block per peer: on an intercommunicator, per remote process */
+    int blocks = shmpi_comm_peer_count(comm);
+    for (int i = 0; i < blocks; i++) {
         MPI_Datatype ti = types ? types[i] : t;
         int rc = shmpi_coll_check_type(fn, comm, ti, what);
         if (rc != MPI_SUCCESS)
@@ -131,5 +144,13 @@ int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
         return shmpi_raise(comm, MPI_ERR_BUFFER, fn,
                            "sendbuf and recvbuf are the same buffer (use "
                            "MPI_IN_PLACE)");
+    return MPI_SUCCESS;
+}
+
+int shmpi_coll_check_request(const char *fn, MPI_Comm comm,
+                             const MPI_Request *request)
+{
+    if (!request)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
     return MPI_SUCCESS;
 }

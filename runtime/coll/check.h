@@ -22,7 +22,8 @@ int shmpi_coll_check_type(const char *fn, MPI_Comm comm, MPI_Datatype t,
    type's displacements are absolute, as with MPI_BOTTOM). */
 int shmpi_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
                           int count, MPI_Datatype t, const char *what);
-/* n blocks of a v/w call: counts (and displs, unless NULL is allowed:
+/* The blocks of a v/w call, one per peer (the remote group's processes
+   on an intercommunicator): counts (and displs, unless NULL is allowed:
    need_displs 0) present (MPI_ERR_ARG), every count >= 0, every type
    committed (types[i], or t), every block with data in a real buffer. */
 int shmpi_coll_check_blocks(const char *fn, MPI_Comm comm, const void *base,
@@ -37,5 +38,11 @@ int shmpi_coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op,
    both hold data: that is what MPI_IN_PLACE is for. */
 int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
                            const void *rbuf, int has_data);
+
+/* The request argument of a nonblocking collective: somewhere to put
+   the handle (MPI_ERR_ARG when NULL, as MPI_Isend says: no request
+   handle is invalid yet, the pointer is). */
+int shmpi_coll_check_request(const char *fn, MPI_Comm comm,
+                             const MPI_Request *request);
 
 #endif

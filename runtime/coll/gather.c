@@ -3,13 +3,15 @@
  * its block into its half (its control line up to 16 bytes); the root
  * unpacks each block where recvcounts and displs say, in rounds when
  * blocks are larger than a half (xchg.c).  The root copies its own block
- * directly, unless it is already in place.
+ * directly, unless it is already in place.  On an intercommunicator, the
+ * schedule of nbc/igather.c.
  */
+#include "coll/args.h"
 #include "coll/check.h"
-#include "coll/xchg.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
+#include "nbc/data.h"
 
 SHMPI_WEAK_ALIAS(Gather)
 SHMPI_WEAK_ALIAS(Gatherv)
@@ -31,41 +33,94 @@ static int copy_own(MPI_Comm comm, const struct shmpi_coll_block *from,
     return MPI_SUCCESS;
 }
 
-static int gather(MPI_Comm comm, const void *sendbuf, int sendcount,
-                  MPI_Datatype sendtype, const struct shmpi_coll_blocks *in,
-                  int root, const char *fn)
+static int gather(MPI_Comm comm, const struct shmpi_coll_args *a,
+                  const char *fn)
 {
-    int at_root = comm->rank == root;
     struct shmpi_coll_block mine = {0};
-    if (sendbuf != MPI_IN_PLACE)
-        mine = (struct shmpi_coll_block){
-            (void *)sendbuf, sendcount, sendtype,
-            (uint64_t)sendcount * (uint64_t)sendtype->size};
+    if (!a->in_place)
+        shmpi_coll_block_at(&a->out, 0, &mine);
     struct shmpi_coll_xchg x = {
-        .shape = SHMPI_XCHG_ONE, .writes = !at_root, .readers = root,
-        .sources = at_root ? SHMPI_COLL_ALL : SHMPI_COLL_NOBODY,
-        .mine = mine, .in = *in};
+        .shape = SHMPI_XCHG_ONE, .writes = !a->at_root, .readers = a->root,
+        .sources = a->at_root ? SHMPI_COLL_ALL : SHMPI_COLL_NOBODY,
+        .mine = mine, .in = a->in};
     int rc = comm->size > 1 ? shmpi_coll_move(comm, &x, fn) : MPI_SUCCESS;
-    if (at_root && sendbuf != MPI_IN_PLACE) {
-        int own = copy_own(comm, &mine, in, fn);
+    if (a->at_root && !a->in_place) {
+        int own = copy_own(comm, &mine, &a->in, fn);
         if (rc == MPI_SUCCESS)
             rc = own;
     }
     return rc;
 }
 
-/* What every member checks: the communicator, the root, its send side. */
-static int check_common(const char *fn, MPI_Comm comm, int root,
-                        const void *sendbuf, int sendcount,
-                        MPI_Datatype sendtype)
+/* What every member checks: the communicator, the root, its send side
+   (not the root's with MPI_IN_PLACE, nor an intercommunicator's root's
+   group, which sends nothing). */
+static int check_send(const char *fn, MPI_Comm comm, int root,
+                      const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, struct shmpi_coll_args *a)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_root(fn, comm, root);
-    if (rc != MPI_SUCCESS || (sendbuf == MPI_IN_PLACE && comm->rank == root))
+    if (rc != MPI_SUCCESS)
         return rc;
-    return shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
-                                 "sendbuf");
+    shmpi_coll_args_root(a, comm, root);
+    if (a->idle || (comm->is_inter && a->at_root))
+        return MPI_SUCCESS;
+    if (sendbuf == MPI_IN_PLACE && a->at_root) {
+        a->in_place = 1;
+        return MPI_SUCCESS;
+    }
+    rc = shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
+                               "sendbuf");
+    if (rc == MPI_SUCCESS)
+        a->out = shmpi_coll_one_block(sendbuf, sendcount, sendtype);
+    return rc;
+}
+
+int shmpi_coll_args_gather(const char *fn, MPI_Comm comm,
+                           const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, int root,
+                           struct shmpi_coll_args *a)
+{
+    int rc = check_send(fn, comm, root, sendbuf, sendcount, sendtype, a);
+    if (rc != MPI_SUCCESS || !a->at_root)
+        return rc;
+    rc = shmpi_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
+                               "recvbuf");
+    if (rc == MPI_SUCCESS && !comm->is_inter && !a->in_place)
+        rc = shmpi_coll_check_alias(
+            fn, comm, sendbuf, recvbuf,
+            sendcount > 0 && sendtype->size > 0 && recvcount > 0);
+    if (rc == MPI_SUCCESS)
+        a->in = (struct shmpi_coll_blocks){.base = recvbuf,
+                                           .count = recvcount,
+                                           .unit = recvtype->extent,
+                                           .type = recvtype};
+    return rc;
+}
+
+int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm,
+                            const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, int root,
+                            struct shmpi_coll_args *a)
+{
+    int rc = check_send(fn, comm, root, sendbuf, sendcount, sendtype, a);
+    if (rc != MPI_SUCCESS || !a->at_root)
+        return rc;
+    rc = shmpi_coll_check_type(fn, comm, recvtype, "recvtype");
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_coll_check_blocks(fn, comm, recvbuf, recvcounts, displs,
+                                     1, recvtype->extent, NULL, recvtype,
+                                     "recvbuf");
+    if (rc == MPI_SUCCESS)
+        a->in = (struct shmpi_coll_blocks){
+            .base = recvbuf, .counts = recvcounts, .displs = displs,
+            .unit = recvtype->extent, .type = recvtype};
+    return rc;
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -74,24 +129,14 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     static const char fn[] = "MPI_Gather";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_common(fn, comm, root, sendbuf, sendcount, sendtype);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
+                                    recvbuf, recvcount, recvtype, root, &a);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_blocks in = {0};
-    if (comm->rank == root) {
-        rc = shmpi_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
-                                   "recvbuf");
-        if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-            rc = shmpi_coll_check_alias(
-                fn, comm, sendbuf, recvbuf,
-                sendcount > 0 && sendtype->size > 0 && recvcount > 0);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        in = (struct shmpi_coll_blocks){.base = recvbuf, .count = recvcount,
-                                        .unit = recvtype->extent,
-                                        .type = recvtype};
-    }
-    return gather(comm, sendbuf, sendcount, sendtype, &in, root, fn);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_gather, &a, fn);
+    return gather(comm, &a, fn);
 }
 
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -100,21 +145,13 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     static const char fn[] = "MPI_Gatherv";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_common(fn, comm, root, sendbuf, sendcount, sendtype);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcounts, displs, recvtype,
+                                     root, &a);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_blocks in = {0};
-    if (comm->rank == root) {
-        rc = shmpi_coll_check_type(fn, comm, recvtype, "recvtype");
-        if (rc == MPI_SUCCESS)
-            rc = shmpi_coll_check_blocks(fn, comm, recvbuf, recvcounts,
-                                         displs, 1, recvtype->extent, NULL,
-                                         recvtype, "recvbuf");
-        if (rc != MPI_SUCCESS)
-            return rc;
-        in = (struct shmpi_coll_blocks){
-            .base = recvbuf, .counts = recvcounts, .displs = displs,
-            .unit = recvtype->extent, .type = recvtype};
-    }
-    return gather(comm, sendbuf, sendcount, sendtype, &in, root, fn);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_gather, &a, fn);
+    return gather(comm, &a, fn);
 }

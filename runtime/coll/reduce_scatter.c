@@ -1,11 +1,14 @@
 /*
- * reduce_scatter.c - MPI_Reduce_scatter_block and MPI_Reduce_scatter:
- * member i gets segment i of the reduced vector (reduce.c reduces each
- * segment by the member that needs it).  With MPI_IN_PLACE the whole
- * vector is in recvbuf and the segment comes back to its start.
+ * reduce_scatter.c - MPI_Reduce_scatter_block and MPI_Reduce_scatter,
+ * and their argument checks (reduce_args.h), which the nonblocking forms
+ * share: member i gets segment i of the reduced vector (reduce.c reduces
+ * each segment by the member that needs it).  With MPI_IN_PLACE the
+ * whole vector is in recvbuf and the segment comes back to its start.
+ * On an intercommunicator (no MPI_IN_PLACE) each group gets the other
+ * group's vector, cut by its own counts (nbc/inter_reduce_scatter.c).
  */
 #include "coll/check.h"
-#include "coll/reduce.h"
+#include "coll/reduce_args.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
@@ -13,15 +16,14 @@
 SHMPI_WEAK_ALIAS(Reduce_scatter_block)
 SHMPI_WEAK_ALIAS(Reduce_scatter)
 
-/* Checks and runs; `mine` is this member's segment, `total` the vector. */
-static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
-                          MPI_Count total, int mine, struct shmpi_coll_red *x,
-                          MPI_Comm comm)
+/* The buffers and the op, the counts being checked; `mine` is this
+   member's segment, x->count the whole vector. */
+static int check_rest(const char *fn, const void *sendbuf, void *recvbuf,
+                      int mine, MPI_Comm comm, struct shmpi_coll_red *x)
 {
-    int in_place = sendbuf == MPI_IN_PLACE;
-    /* counts were checked: this checks the type and the buffer */
+    int in_place = sendbuf == MPI_IN_PLACE && !comm->is_inter;
     int rc = shmpi_coll_check_data(fn, comm, in_place ? recvbuf : sendbuf,
-                                   total > 0, x->type,
+                                   x->count > 0, x->type,
                                    in_place ? "recvbuf" : "sendbuf");
     if (rc == MPI_SUCCESS && !in_place)
         rc = shmpi_coll_check_data(fn, comm, recvbuf, mine, x->type,
@@ -31,40 +33,34 @@ static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
     if (rc == MPI_SUCCESS && !in_place)
         rc = shmpi_coll_check_alias(fn, comm, sendbuf, recvbuf,
                                     mine > 0 && x->type->size > 0);
-    if (rc != MPI_SUCCESS || total == 0 || x->type->size == 0)
-        return rc;
     x->kind = SHMPI_RED_SCATTER;
     x->sbuf = in_place ? recvbuf : sendbuf;
     x->rbuf = recvbuf;
-    x->count = total;
-    return shmpi_coll_reduction(comm, x, fn);
+    return rc;
 }
 
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
-                              int recvcount, MPI_Datatype datatype,
-                              MPI_Op op, MPI_Comm comm)
+int shmpi_red_args_scatter_block(const char *fn, const void *sendbuf,
+                                 void *recvbuf, int recvcount,
+                                 MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm, struct shmpi_coll_red *x)
 {
-    static const char fn[] = "MPI_Reduce_scatter_block";
-    SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS && recvcount < 0)
         rc = shmpi_raise(comm, MPI_ERR_COUNT, fn,
                          "recvcount is negative (%d)", recvcount);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_red x = {.type = datatype, .op = op,
-                               .seg_count = recvcount};
-    return reduce_scatter(fn, sendbuf, recvbuf,
-                          (MPI_Count)recvcount * comm->size, recvcount, &x,
-                          comm);
+    *x = (struct shmpi_coll_red){
+        .count = (MPI_Count)recvcount * comm->size, .type = datatype,
+        .op = op, .seg_count = recvcount};
+    return check_rest(fn, sendbuf, recvbuf, recvcount, comm, x);
 }
 
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
-                        const int recvcounts[], MPI_Datatype datatype,
-                        MPI_Op op, MPI_Comm comm)
+int shmpi_red_args_scatter(const char *fn, const void *sendbuf,
+                           void *recvbuf, const int recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           struct shmpi_coll_red *x)
 {
-    static const char fn[] = "MPI_Reduce_scatter";
-    SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS && !recvcounts)
         rc = shmpi_raise(comm, MPI_ERR_ARG, fn, "recvcounts is NULL");
@@ -79,8 +75,31 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
     }
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_red x = {.type = datatype, .op = op,
-                               .seg_counts = recvcounts};
-    return reduce_scatter(fn, sendbuf, recvbuf, total,
-                          recvcounts[comm->rank], &x, comm);
+    *x = (struct shmpi_coll_red){.count = total, .type = datatype, .op = op,
+                                 .seg_counts = recvcounts};
+    return check_rest(fn, sendbuf, recvbuf, recvcounts[comm->rank], comm, x);
+}
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
+                              int recvcount, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce_scatter_block";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
+                                          datatype, op, comm, &x);
+    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
+}
+
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
+                        const int recvcounts[], MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce_scatter";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
+                                    datatype, op, comm, &x);
+    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
 }

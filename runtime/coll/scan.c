@@ -1,10 +1,12 @@
 /*
- * scan.c - MPI_Scan and MPI_Exscan: member i gets x0 op ... op xi
- * (Exscan: up to x(i-1); member 0's recvbuf is left alone).  reduce.c
- * has the algorithms.
+ * scan.c - MPI_Scan and MPI_Exscan, and their argument checks
+ * (reduce_args.h), which MPI_Iscan and MPI_Iexscan share: member i gets
+ * x0 op ... op xi (Exscan: up to x(i-1); member 0's recvbuf is left
+ * alone).  reduce.c has the algorithms.  Neither is defined on an
+ * intercommunicator (5.11): MPI_ERR_COMM.
  */
 #include "coll/check.h"
-#include "coll/reduce.h"
+#include "coll/reduce_args.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
@@ -12,11 +14,15 @@
 SHMPI_WEAK_ALIAS(Scan)
 SHMPI_WEAK_ALIAS(Exscan)
 
-static int scan(const char *fn, const void *sendbuf, void *recvbuf,
-                int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                enum shmpi_red_kind kind)
+int shmpi_red_args_scan(const char *fn, const void *sendbuf, void *recvbuf,
+                        int count, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, enum shmpi_red_kind kind,
+                        struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
+    if (rc == MPI_SUCCESS && comm->is_inter)
+        rc = shmpi_raise(comm, MPI_ERR_COMM, fn,
+                         "not defined on an intercommunicator");
     if (rc != MPI_SUCCESS)
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -33,27 +39,31 @@ static int scan(const char *fn, const void *sendbuf, void *recvbuf,
     if (rc == MPI_SUCCESS && !in_place && recv)
         rc = shmpi_coll_check_alias(fn, comm, sendbuf, recvbuf,
                                     count > 0 && datatype->size > 0);
-    if (rc != MPI_SUCCESS || count == 0 || datatype->size == 0)
-        return rc;
-    struct shmpi_coll_red x = {.kind = kind,
-                               .sbuf = in_place ? recvbuf : sendbuf,
-                               .rbuf = recvbuf, .count = count,
-                               .type = datatype, .op = op};
-    return shmpi_coll_reduction(comm, &x, fn);
+    *x = (struct shmpi_coll_red){.kind = kind,
+                                 .sbuf = in_place ? recvbuf : sendbuf,
+                                 .rbuf = recvbuf, .count = count,
+                                 .type = datatype, .op = op};
+    return rc;
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    SHMPI_REQUIRE_INIT("MPI_Scan");
-    return scan("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm,
-                SHMPI_RED_SCAN);
+    static const char fn[] = "MPI_Scan";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
+                                 comm, SHMPI_RED_SCAN, &x);
+    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
 }
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    SHMPI_REQUIRE_INIT("MPI_Exscan");
-    return scan("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm,
-                SHMPI_RED_EXSCAN);
+    static const char fn[] = "MPI_Exscan";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
+                                 comm, SHMPI_RED_EXSCAN, &x);
+    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
 }

@@ -3,13 +3,15 @@
  * region i of its half (regions of a half, 64-byte aligned, one per
  * member), member i unpacks its region; larger blocks go in rounds
  * (xchg.c).  The root copies its own block directly, unless MPI_IN_PLACE
- * says it stays where it is.
+ * says it stays where it is.  On an intercommunicator, the schedule of
+ * nbc/iscatter.c.
  */
+#include "coll/args.h"
 #include "coll/check.h"
-#include "coll/xchg.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
+#include "nbc/data.h"
 
 SHMPI_WEAK_ALIAS(Scatter)
 SHMPI_WEAK_ALIAS(Scatterv)
@@ -29,25 +31,19 @@ static int copy_own(MPI_Comm comm, const struct shmpi_coll_blocks *from,
     return MPI_SUCCESS;
 }
 
-static int scatter(MPI_Comm comm, const struct shmpi_coll_blocks *out,
-                   int uniform, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, int root, const char *fn)
+static int scatter(MPI_Comm comm, const struct shmpi_coll_args *a,
+                   int uniform, const char *fn)
 {
-    int at_root = comm->rank == root;
-    struct shmpi_coll_block mine = {0};
-    if (recvbuf != MPI_IN_PLACE)
-        mine = (struct shmpi_coll_block){
-            recvbuf, recvcount, recvtype,
-            (uint64_t)recvcount * (uint64_t)recvtype->size};
     struct shmpi_coll_xchg x = {
-        .shape = SHMPI_XCHG_EACH, .writes = at_root,
+        .shape = SHMPI_XCHG_EACH, .writes = a->at_root,
         .readers = SHMPI_COLL_ALL,
-        .sources = at_root ? SHMPI_COLL_NOBODY : root, .exact = uniform,
-        .out = *out,
-        .in = shmpi_coll_one_block(mine.buf, mine.count, mine.type)};
+        .sources = a->at_root ? SHMPI_COLL_NOBODY : a->root,
+        .exact = uniform, .out = a->out, .in = a->in};
     int rc = comm->size > 1 ? shmpi_coll_move(comm, &x, fn) : MPI_SUCCESS;
-    if (at_root && recvbuf != MPI_IN_PLACE) {
-        int own = copy_own(comm, out, &mine, fn);
+    if (a->at_root && !a->in_place) {
+        struct shmpi_coll_block mine;
+        shmpi_coll_block_at(&a->in, 0, &mine);
+        int own = copy_own(comm, &a->out, &mine, fn);
         if (rc == MPI_SUCCESS)
             rc = own;
     }
@@ -55,17 +51,73 @@ static int scatter(MPI_Comm comm, const struct shmpi_coll_blocks *out,
 }
 
 /* The communicator, the root and the receive side (every member but a
-   root receiving in place). */
-static int check_common(const char *fn, MPI_Comm comm, int root,
-                        void *recvbuf, int recvcount, MPI_Datatype recvtype)
+   root receiving in place, or any process of an intercommunicator's
+   root's group, which receives nothing). */
+static int check_recv(const char *fn, MPI_Comm comm, int root,
+                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      struct shmpi_coll_args *a)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_root(fn, comm, root);
-    if (rc != MPI_SUCCESS || (recvbuf == MPI_IN_PLACE && comm->rank == root))
+    if (rc != MPI_SUCCESS)
         return rc;
-    return shmpi_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
-                                 "recvbuf");
+    shmpi_coll_args_root(a, comm, root);
+    if (a->idle || (comm->is_inter && a->at_root))
+        return MPI_SUCCESS;
+    if (recvbuf == MPI_IN_PLACE && a->at_root) {
+        a->in_place = 1;
+        return MPI_SUCCESS;
+    }
+    rc = shmpi_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
+                               "recvbuf");
+    if (rc == MPI_SUCCESS)
+        a->in = shmpi_coll_one_block(recvbuf, recvcount, recvtype);
+    return rc;
+}
+
+int shmpi_coll_args_scatter(const char *fn, MPI_Comm comm,
+                            const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, int root,
+                            struct shmpi_coll_args *a)
+{
+    int rc = check_recv(fn, comm, root, recvbuf, recvcount, recvtype, a);
+    if (rc != MPI_SUCCESS || !a->at_root)
+        return rc;
+    rc = shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
+                               "sendbuf");
+    if (rc == MPI_SUCCESS && !comm->is_inter && !a->in_place)
+        rc = shmpi_coll_check_alias(
+            fn, comm, sendbuf, recvbuf,
+            sendcount > 0 && sendtype->size > 0 && recvcount > 0);
+    if (rc == MPI_SUCCESS)
+        a->out = (struct shmpi_coll_blocks){
+            .base = (void *)sendbuf, .count = sendcount,
+            .unit = sendtype->extent, .type = sendtype};
+    return rc;
+}
+
+int shmpi_coll_args_scatterv(const char *fn, MPI_Comm comm,
+                             const void *sendbuf, const int sendcounts[],
+                             const int displs[], MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int root,
+                             struct shmpi_coll_args *a)
+{
+    int rc = check_recv(fn, comm, root, recvbuf, recvcount, recvtype, a);
+    if (rc != MPI_SUCCESS || !a->at_root)
+        return rc;
+    rc = shmpi_coll_check_type(fn, comm, sendtype, "sendtype");
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_coll_check_blocks(fn, comm, sendbuf, sendcounts, displs,
+                                     1, sendtype->extent, NULL, sendtype,
+                                     "sendbuf");
+    if (rc == MPI_SUCCESS)
+        a->out = (struct shmpi_coll_blocks){
+            .base = (void *)sendbuf, .counts = sendcounts, .displs = displs,
+            .unit = sendtype->extent, .type = sendtype};
+    return rc;
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -74,24 +126,14 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 {
     static const char fn[] = "MPI_Scatter";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_common(fn, comm, root, recvbuf, recvcount, recvtype);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcount, recvtype, root, &a);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_blocks out = {0};
-    if (comm->rank == root) {
-        rc = shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
-                                   "sendbuf");
-        if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-            rc = shmpi_coll_check_alias(
-                fn, comm, sendbuf, recvbuf,
-                sendcount > 0 && sendtype->size > 0 && recvcount > 0);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        out = (struct shmpi_coll_blocks){
-            .base = (void *)sendbuf, .count = sendcount,
-            .unit = sendtype->extent, .type = sendtype};
-    }
-    return scatter(comm, &out, 1, recvbuf, recvcount, recvtype, root, fn);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
+    return scatter(comm, &a, 1, fn);
 }
 
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
@@ -101,21 +143,13 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
 {
     static const char fn[] = "MPI_Scatterv";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_common(fn, comm, root, recvbuf, recvcount, recvtype);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf, sendcounts, displs,
+                                      sendtype, recvbuf, recvcount, recvtype,
+                                      root, &a);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_coll_blocks out = {0};
-    if (comm->rank == root) {
-        rc = shmpi_coll_check_type(fn, comm, sendtype, "sendtype");
-        if (rc == MPI_SUCCESS)
-            rc = shmpi_coll_check_blocks(fn, comm, sendbuf, sendcounts,
-                                         displs, 1, sendtype->extent, NULL,
-                                         sendtype, "sendbuf");
-        if (rc != MPI_SUCCESS)
-            return rc;
-        out = (struct shmpi_coll_blocks){
-            .base = (void *)sendbuf, .counts = sendcounts, .displs = displs,
-            .unit = sendtype->extent, .type = sendtype};
-    }
-    return scatter(comm, &out, 0, recvbuf, recvcount, recvtype, root, fn);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
+    return scatter(comm, &a, 0, fn);
 }

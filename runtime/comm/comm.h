@@ -1,6 +1,7 @@
 /*
  * comm.h - communicators and groups: MPI_COMM_WORLD and MPI_COMM_SELF,
- * communicators made from them (dup, split, create), the groups behind
+ * communicators made from them (dup, idup, split, create), the
+ * intercommunicators between two groups (intercomm.c), the groups behind
  * them, their attributes, and the library's own messages on a
  * communicator.
  */
@@ -34,6 +35,10 @@ enum shmpi_internal_tag {
     SHMPI_TAG_COLL,            /* collectives over messages (coll/fallback.c) */
     SHMPI_TAG_TOPO_EDGES,      /* MPI_Dist_graph_create: edges to their ends */
     SHMPI_TAG_NEIGHBOR,        /* neighbor collectives (topo/neighbor.c) */
+    SHMPI_TAG_INTER_LEADER,    /* intercommunicators: leader to leader */
+    SHMPI_TAG_INTER_TABLE,     /* intercommunicators: a leader's news to
+                                  its group */
+    SHMPI_TAG_INTER_RANKS,     /* MPI_Intercomm_create: the remote group */
     SHMPI_TAG_NBC = 1 << 24,   /* + the schedule's number: nonblocking
                                   collectives (nbc/sched.c), up to 2^25 */
 };
@@ -56,6 +61,35 @@ int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
 int shmpi_comm_make(MPI_Comm parent, struct shmpi_group *group,
                     uint32_t context, uint32_t area, MPI_Comm *out,
                     const char *fn);
+
+/* What a new communicator needs from the exchange that creates it: its
+   context and collective area; an intercommunicator's area is that of
+   its local intracommunicator, which has a context of its own. */
+struct shmpi_comm_ids {
+    uint32_t context;
+    uint32_t area;             /* SHMPI_COLL_NO_AREA: none */
+    uint32_t local_context;    /* intercommunicators only */
+};
+
+/* comm_create.c: a new communicator object with comm's group (and, for
+   an intercommunicator, its remote group), not usable until
+   shmpi_comm_open gives it its ids: what MPI_Comm_dup and MPI_Comm_idup
+   make.  MPI_SUCCESS or MPI_ERR_NO_MEM (not raised). */
+int shmpi_comm_like(MPI_Comm comm, MPI_Comm *out);
+/* comm_create.c: c, from shmpi_comm_like or shmpi_intercomm_new, takes
+   its ids (the area reference included, dropped on failure).
+   MPI_SUCCESS, or (not raised; the caller releases c) MPI_ERR_OTHER when
+   the job has used every context, MPI_ERR_NO_MEM; shmpi_comm_raise_open
+   raises those. */
+int shmpi_comm_open(MPI_Comm c, const struct shmpi_comm_ids *ids);
+int shmpi_comm_raise_open(MPI_Comm parent, int rc, const char *fn);
+/* comm_create.c: the ids of a duplicate of comm, as far as this process
+   takes them; the others learn them from it.  Rank 0 of an
+   intracommunicator takes them all; on an intercommunicator rank 0 of
+   each group takes its local context and area, and the one of the two
+   whose group comes first (shmpi_intercomm_first) the context.  Every
+   other field is 0 or SHMPI_COLL_NO_AREA. */
+void shmpi_comm_dup_ids(MPI_Comm comm, struct shmpi_comm_ids *ids);
 
 /* comm_create.c: MPI_Comm_dup's work on a valid comm, for the calls that
    duplicate (fn names the one to report errors under).  Collective: the
@@ -85,6 +119,54 @@ int shmpi_comm_delete_attrs(MPI_Comm comm, const char *fn);
    MPI_COMM_WORLD and MPI_COMM_SELF. */
 void shmpi_comm_retain(MPI_Comm comm);
 void shmpi_comm_release(MPI_Comm comm);
+
+/*
+ * comm_create.c: the steps of MPI_Comm_split, shared with the split of
+ * intercommunicators.  A split table has a header int (table[0]: the
+ * new context, a uint32_t) and three ints per process of the parent:
+ * its color, its key and the collective area of its part.
+ */
+#define SHMPI_SPLIT_COLOR(r) (1 + 3 * (r))
+#define SHMPI_SPLIT_KEY(r) (2 + 3 * (r))
+#define SHMPI_SPLIT_AREA(r) (3 + 3 * (r))
+/* Every process's (color, key) to rank 0 of comm, into its table. */
+int shmpi_split_gather(MPI_Comm comm, int color, int key, int *table,
+                       const char *fn);
+/* Does any of the `size` processes of table give a color? */
+int shmpi_split_any(int size, const int *table);
+/* One collective area per part (color) of more than one process, in
+   each member's entry; none without a context, when the split fails
+   anyway. */
+void shmpi_split_areas(int size, int *table, uint32_t context);
+/* The group of the processes of table (of n) whose color is `color`,
+   ordered by (key, rank); rank r is world rank
+   shmpi_comm_peer_to_world(comm, r) if remote, else
+   shmpi_comm_to_world(comm, r).  NULL if out of memory. */
+struct shmpi_group *shmpi_split_group(MPI_Comm comm, int remote, int n,
+                                      const int *table, int color);
+
+/* intercomm.c: an intercommunicator object of the two groups (taking
+   over the caller's references, dropped on failure too; either may be
+   NULL, from a failed allocation), with parent's error handler, to be
+   opened by shmpi_comm_open.  MPI_SUCCESS or MPI_ERR_NO_MEM (not
+   raised). */
+int shmpi_intercomm_new(MPI_Comm parent, struct shmpi_group *local,
+                        struct shmpi_group *remote, MPI_Comm *out);
+/* intercomm.c: does the local group of intercommunicator c come first
+   when the two groups are put in one order?  They agree on it without
+   talking: the group of the lower world rank among the two leaders
+   (rank 0 of each). */
+int shmpi_intercomm_first(MPI_Comm c);
+/* intercomm.c: the ids of a new intercommunicator made from
+   intercommunicator comm, as the leaders hold them (shmpi_comm_dup_ids'
+   rule): the leader of the first group tells the other the context,
+   each leader tells its group.  MPI_SUCCESS or an error raised on comm
+   under fn. */
+int shmpi_intercomm_agree(MPI_Comm comm, struct shmpi_comm_ids *ids,
+                          const char *fn);
+/* intercomm_split.c: shmpi_comm_split on an intercommunicator (6.4.2). */
+int shmpi_intercomm_split(MPI_Comm comm, int color, int key,
+                          MPI_Comm *newcomm, const char *fn);
 
 /* comm_create.c: a fresh context pair for a new communicator, taken by
    the calling process (the root of the exchange); 0 when all are used. */
@@ -120,6 +202,12 @@ int shmpi_internal_recv(MPI_Comm comm, void *buf, int nbytes, int source,
 int shmpi_internal_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
                             int dest, int stag, void *rbuf, int rbytes,
                             int source, int rtag, const char *fn);
+/* The same on comm's own context, under the program's tag: the leaders
+   of MPI_Intercomm_create (6.6.2).  The received message may be shorter
+   than rbytes. */
+int shmpi_program_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
+                           int dest, void *rbuf, int rbytes, int source,
+                           int tag, const char *fn);
 /* Rank root's nbytes at buf to every process of comm (binomial tree). */
 int shmpi_internal_bcast(MPI_Comm comm, void *buf, int nbytes, int root,
                          int tag, const char *fn);

@@ -1,6 +1,6 @@
 /*
  * comm_create.c - making and freeing communicators (MPI-3.1 6.4):
- * MPI_Comm_dup, MPI_Comm_split, MPI_Comm_free, MPI_Comm_compare.
+ * MPI_Comm_dup, MPI_Comm_split, MPI_Comm_free.
  *
  * A new communicator is its group (comm/group.c: the members' world
  * ranks, plus the world -> rank table the receive path reads to fill
@@ -30,6 +30,14 @@
  * waiting.  MPI_Comm_create and MPI_Comm_split_type are splits too, and
  * MPI_Comm_create_group builds on shmpi_comm_make (comm_subset.c).
  *
+ * A duplicate is made in two steps: shmpi_comm_like makes the object
+ * (the parent's groups) and shmpi_comm_open gives it the ids the
+ * exchange agreed on (context, area; an intercommunicator's local
+ * intracommunicator too), so that MPI_Comm_idup (comm_idup.c) can make
+ * the object at its call and open it when its schedule has the ids.  On
+ * an intercommunicator the exchange, and the split, go through the two
+ * groups' leaders (intercomm.c, intercomm_split.c).
+ *
  * MPI_Comm_dup copies the attributes, MPI_Comm_free deletes them first
  * (comm_attr.c).
  *
@@ -54,7 +62,6 @@
 SHMPI_WEAK_ALIAS(Comm_dup)
 SHMPI_WEAK_ALIAS(Comm_split)
 SHMPI_WEAK_ALIAS(Comm_free)
-SHMPI_WEAK_ALIAS(Comm_compare)
 
 /* ------------------------------------------------------------------ */
 /* Contexts and the object                                             */
@@ -99,6 +106,11 @@ int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
 
 static void destroy(struct shmpi_comm *c)
 {
+    if (c->is_inter) {
+        shmpi_group_release(c->remote_group);
+        if (c->local) /* not yet opened: none */
+            shmpi_comm_release(c->local);
+    }
     shmpi_coll_detach(c);
     shmpi_topo_free(c->topo);
     shmpi_errhandler_release(c->errhandler);
@@ -205,25 +217,89 @@ int shmpi_comm_make(MPI_Comm parent, struct shmpi_group *group,
     return rc;
 }
 
+int shmpi_comm_like(MPI_Comm comm, MPI_Comm *out)
+{
+    struct shmpi_group *g = shmpi_comm_get_group(comm);
+    if (!comm->is_inter)
+        return g ? shmpi_comm_new(comm, g, 0, out) : MPI_ERR_NO_MEM;
+    shmpi_group_retain(comm->remote_group);
+    return shmpi_intercomm_new(comm, g, comm->remote_group, out);
+}
+
+/* An intercommunicator's local intracommunicator: its group, on a
+   context of its own, with the collective area. */
+static int open_local(MPI_Comm c, uint32_t context, uint32_t area)
+{
+    shmpi_group_retain(c->group);
+    if (shmpi_comm_new(c, c->group, context, &c->local) != MPI_SUCCESS) {
+        shmpi_coll_area_drop(area);
+        return MPI_ERR_NO_MEM;
+    }
+    if (shmpi_coll_attach(c->local, area) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    destroy(c->local);
+    c->local = NULL;
+    return MPI_ERR_NO_MEM;
+}
+
+int shmpi_comm_open(MPI_Comm c, const struct shmpi_comm_ids *ids)
+{
+    sweep_retired();
+    if (ids->context == 0 || (c->is_inter && ids->local_context == 0)) {
+        shmpi_coll_area_drop(ids->area);
+        return MPI_ERR_OTHER;
+    }
+    c->context = ids->context;
+    return c->is_inter ? open_local(c, ids->local_context, ids->area)
+                       : shmpi_coll_attach(c, ids->area);
+}
+
+int shmpi_comm_raise_open(MPI_Comm parent, int rc, const char *fn)
+{
+    if (rc == MPI_ERR_OTHER)
+        return no_context(parent, fn);
+    return shmpi_raise(parent, rc, fn, "no memory for a new communicator");
+}
+
+void shmpi_comm_dup_ids(MPI_Comm comm, struct shmpi_comm_ids *ids)
+{
+    *ids = (struct shmpi_comm_ids){0, SHMPI_COLL_NO_AREA, 0};
+    if (comm->rank != 0)
+        return;
+    if (!comm->is_inter) {
+        if ((ids->context = shmpi_context_alloc()) != 0)
+            ids->area = shmpi_coll_area_take(comm->size);
+        return;
+    }
+    if (shmpi_intercomm_first(comm))
+        ids->context = shmpi_context_alloc();
+    if ((ids->local_context = shmpi_context_alloc()) != 0)
+        ids->area = shmpi_coll_area_take(comm->size);
+}
+
 int shmpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn)
 {
-    /* the new context and collective area, chosen by rank 0 */
-    uint32_t made[2] = {0, SHMPI_COLL_NO_AREA};
-    if (comm->rank == 0 && (made[0] = shmpi_context_alloc()) != 0)
-        made[1] = shmpi_coll_area_take(comm->size);
-    int rc = shmpi_internal_bcast(comm, made, sizeof made, 0,
-                                  SHMPI_TAG_CONTEXT, fn);
+    struct shmpi_comm_ids ids;
+    shmpi_comm_dup_ids(comm, &ids);
+    int rc = comm->is_inter
+                 ? shmpi_intercomm_agree(comm, &ids, fn)
+                 : shmpi_internal_bcast(comm, &ids, sizeof ids, 0,
+                                        SHMPI_TAG_CONTEXT, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!newcomm) {
-        shmpi_coll_area_drop(made[1]);
+        shmpi_coll_area_drop(ids.area);
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
     }
     MPI_Comm c;
-    rc = shmpi_comm_make(comm, shmpi_comm_get_group(comm), made[0], made[1],
-                         &c, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (shmpi_comm_like(comm, &c) != MPI_SUCCESS) {
+        shmpi_coll_area_drop(ids.area);
+        return shmpi_comm_raise_open(comm, MPI_ERR_NO_MEM, fn);
+    }
+    if ((rc = shmpi_comm_open(c, &ids)) != MPI_SUCCESS) {
+        shmpi_comm_release(c);
+        return shmpi_comm_raise_open(comm, rc, fn);
+    }
     if (comm->topo && !(c->topo = shmpi_topo_copy(comm->topo))) {
         shmpi_comm_release(c);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
@@ -264,18 +340,16 @@ static int by_key_then_rank(const void *a, const void *b)
 }
 
 /*
- * table[0] holds the context (a uint32_t), table[1 + 3r], table[2 + 3r]
- * and table[3 + 3r] the color, key and collective area of parent rank r.
- * Rank 0 gathers, takes a context if any color is defined and an area
- * for each color of more than one process, and broadcasts.
+ * The split table (comm.h): table[0] holds the context (a uint32_t),
+ * then the color, key and collective area of each parent rank.  Rank 0
+ * gathers, takes a context if any color is defined and an area for each
+ * color of more than one process, and broadcasts.
  */
-#define COLOR(r) (1 + 3 * (r))
-#define KEY(r) (2 + 3 * (r))
-#define AREA(r) (3 + 3 * (r))
+#define COLOR(r) SHMPI_SPLIT_COLOR(r)
+#define KEY(r) SHMPI_SPLIT_KEY(r)
+#define AREA(r) SHMPI_SPLIT_AREA(r)
 
-/* One collective area per part of the split, in table[AREA(r)]; none
-   without a context, when the split fails anyway. */
-static void take_areas(int size, int *table, uint32_t context)
+void shmpi_split_areas(int size, int *table, uint32_t context)
 {
     for (int r = 0; r < size; r++) {
         int color = table[COLOR(r)], first = r, members = 0;
@@ -293,52 +367,64 @@ static void take_areas(int size, int *table, uint32_t context)
                                    : shmpi_coll_area_take(members));
     }
 }
+
+int shmpi_split_gather(MPI_Comm comm, int color, int key, int *table,
+                       const char *fn)
+{
+    int mine[2] = {color, key};
+    if (comm->rank != 0)
+        return shmpi_internal_send(comm, mine, sizeof mine, 0,
+                                   SHMPI_TAG_SPLIT_GATHER, fn);
+    table[COLOR(0)] = color;
+    table[KEY(0)] = key;
+    int rc = MPI_SUCCESS;
+    for (int r = 1; r < comm->size && rc == MPI_SUCCESS; r++)
+        rc = shmpi_internal_recv(comm, &table[COLOR(r)], 2 * sizeof(int), r,
+                                 SHMPI_TAG_SPLIT_GATHER, fn);
+    return rc;
+}
+
+int shmpi_split_any(int size, const int *table)
+{
+    for (int r = 0; r < size; r++)
+        if (table[COLOR(r)] != MPI_UNDEFINED)
+            return 1;
+    return 0;
+}
+
 static int exchange_colors(MPI_Comm comm, int color, int key, int *table,
                            const char *fn)
 {
-    int mine[2] = {color, key};
-    int rc;
-    if (comm->rank != 0) {
-        rc = shmpi_internal_send(comm, mine, sizeof mine, 0,
-                                 SHMPI_TAG_SPLIT_GATHER, fn);
-    } else {
-        table[COLOR(0)] = color;
-        table[KEY(0)] = key;
-        int any = color != MPI_UNDEFINED;
-        rc = MPI_SUCCESS;
-        for (int r = 1; r < comm->size && rc == MPI_SUCCESS; r++) {
-            rc = shmpi_internal_recv(comm, &table[COLOR(r)],
-                                     2 * sizeof(int), r,
-                                     SHMPI_TAG_SPLIT_GATHER, fn);
-            any |= table[COLOR(r)] != MPI_UNDEFINED;
-        }
-        uint32_t context = any ? shmpi_context_alloc() : 0;
-        memcpy(&table[0], &context, sizeof context);
-        take_areas(comm->size, table, context);
-    }
+    int rc = shmpi_split_gather(comm, color, key, table, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (comm->rank == 0) {
+        uint32_t context =
+            shmpi_split_any(comm->size, table) ? shmpi_context_alloc() : 0;
+        memcpy(&table[0], &context, sizeof context);
+        shmpi_split_areas(comm->size, table, context);
+    }
     return shmpi_internal_bcast(comm, table,
                                 (1 + 3 * comm->size) * (int)sizeof(int), 0,
                                 SHMPI_TAG_SPLIT_TABLE, fn);
 }
 
-/* The group of the processes that gave `color`, in (key, rank) order. */
-static struct shmpi_group *split_group(MPI_Comm comm, const int *table,
-                                       int color)
+struct shmpi_group *shmpi_split_group(MPI_Comm comm, int remote, int n,
+                                      const int *table, int color)
 {
-    struct member *m = malloc((size_t)comm->size * sizeof *m);
+    struct member *m = malloc((size_t)n * sizeof *m);
     if (!m)
         return NULL;
-    int n = 0;
-    for (int r = 0; r < comm->size; r++)
+    int members = 0;
+    for (int r = 0; r < n; r++)
         if (table[COLOR(r)] == color)
-            m[n++] = (struct member){table[KEY(r)], r};
-    qsort(m, (size_t)n, sizeof *m, by_key_then_rank);
-    struct shmpi_group *g = shmpi_group_alloc(n);
+            m[members++] = (struct member){table[KEY(r)], r};
+    qsort(m, (size_t)members, sizeof *m, by_key_then_rank);
+    struct shmpi_group *g = shmpi_group_alloc(members);
     if (g) {
-        for (int i = 0; i < n; i++)
-            g->ranks[i] = shmpi_comm_to_world(comm, m[i].rank);
+        for (int i = 0; i < members; i++)
+            g->ranks[i] = remote ? shmpi_comm_peer_to_world(comm, m[i].rank)
+                                 : shmpi_comm_to_world(comm, m[i].rank);
         shmpi_group_finish(g);
     }
     free(m);
@@ -348,6 +434,8 @@ static struct shmpi_group *split_group(MPI_Comm comm, const int *table,
 int shmpi_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
                      const char *fn)
 {
+    if (comm->is_inter)
+        return shmpi_intercomm_split(comm, color, key, newcomm, fn);
     int bad_color = color < 0 && color != MPI_UNDEFINED;
     int *table = malloc((1 + 3 * (size_t)comm->size) * sizeof *table);
     if (!table)
@@ -375,8 +463,9 @@ int shmpi_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
     }
     uint32_t context, area = (uint32_t)table[AREA(comm->rank)];
     memcpy(&context, &table[0], sizeof context);
-    rc = shmpi_comm_make(comm, split_group(comm, table, color), context,
-                         area, newcomm, fn);
+    rc = shmpi_comm_make(comm,
+                         shmpi_split_group(comm, 0, comm->size, table, color),
+                         context, area, newcomm, fn);
 out:
     free(table);
     return rc;
@@ -392,7 +481,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 }
 
 /* ------------------------------------------------------------------ */
-/* MPI_Comm_free, MPI_Comm_compare                                     */
+/* MPI_Comm_free                                                       */
 /* ------------------------------------------------------------------ */
 
 int PMPI_Comm_free(MPI_Comm *comm)
@@ -414,36 +503,4 @@ int PMPI_Comm_free(MPI_Comm *comm)
     shmpi_comm_release(c);
     *comm = MPI_COMM_NULL;
     return rc;
-}
-
-int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
-{
-    static const char *fn = "MPI_Comm_compare";
-    SHMPI_REQUIRE_INIT(fn);
-    if (!shmpi_comm_ok(comm1))
-        return shmpi_raise(comm1, MPI_ERR_COMM, fn,
-                           "comm1 is not a valid communicator");
-    if (!shmpi_comm_ok(comm2))
-        return shmpi_raise(comm1, MPI_ERR_COMM, fn,
-                           "comm2 is not a valid communicator");
-    if (!result)
-        return shmpi_raise(comm1, MPI_ERR_ARG, fn, "result is NULL");
-    if (comm1 == comm2) {
-        *result = MPI_IDENT;
-        return MPI_SUCCESS;
-    }
-    if (comm1->size != comm2->size) {
-        *result = MPI_UNEQUAL;
-        return MPI_SUCCESS;
-    }
-    int same_order = 1, same_members = 1;
-    for (int i = 0; i < comm1->size && same_members; i++) {
-        int w = shmpi_comm_to_world(comm1, i);
-        same_order &= shmpi_comm_to_world(comm2, i) == w;
-        same_members = shmpi_comm_from_world(comm2, w) != MPI_UNDEFINED;
-    }
-    *result = !same_members ? MPI_UNEQUAL
-              : same_order  ? MPI_CONGRUENT
-                            : MPI_SIMILAR;
-    return MPI_SUCCESS;
 }

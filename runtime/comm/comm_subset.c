@@ -11,6 +11,14 @@
  * and key.  The split then gives every part its own collective area, and
  * all of them one context, as for any split.
  *
+ * Both split intercommunicators too (intercomm_split.c).  Each group of
+ * an intercommunicator passes MPI_Comm_create one group of its own
+ * processes, so its members form one part on each side.  MPI-3.1 does
+ * not list MPI_Comm_split_type among the constructors of
+ * intercommunicators, nor forbid it; MPI-4.0 lists it, and MPICH
+ * splits one: so does shmpi, with MPI_COMM_TYPE_SHARED as one color.
+ * MPI_Comm_create_group takes an intracommunicator only (6.4.2).
+ *
  * MPI_Comm_create_group is collective over the group only: the others do
  * not call it, so nothing can go through the whole parent.  The group's
  * first member takes a context and a collective area and sends them to
@@ -94,8 +102,10 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
     const char *why = group_problem(comm, group);
     int member = !why && group->rank != MPI_UNDEFINED;
-    int color = member ? shmpi_comm_from_world(comm, group->ranks[0])
-                       : MPI_UNDEFINED;
+    /* an intercommunicator's group passes one group: one part */
+    int color = !member          ? MPI_UNDEFINED
+                : comm->is_inter ? 0
+                : shmpi_comm_from_world(comm, group->ranks[0]);
     MPI_Comm c;
     int rc = shmpi_comm_split(comm, color, member ? group->rank : 0,
                               newcomm ? &c : NULL, fn);
@@ -143,6 +153,11 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
+    if (comm->is_inter)
+        return shmpi_raise(comm, MPI_ERR_COMM, fn,
+                           "comm is an intercommunicator: "
+                           "MPI_Comm_create_group takes an "
+                           "intracommunicator (6.4.2)");
     /* every member gives the same group and tag: where these checks
        fail, they fail on all of them, and nobody waits */
     const char *why = group_problem(comm, group);

@@ -11,6 +11,10 @@
  * so a process blocked here still serves its other traffic, and sleeps on
  * its doorbell when there is nothing to do (oversubscription is fine).
  * Requests live on the caller's stack: nothing is allocated.
+ *
+ * One exchange uses the program's context instead: the leaders of
+ * MPI_Intercomm_create talk on peer_comm under the program's tag, as
+ * 6.6.2 says they do (the program keeps that tag free on peer_comm).
  */
 #include "comm/comm.h"
 #include "core/error.h"
@@ -63,13 +67,15 @@ int shmpi_internal_recv(MPI_Comm comm, void *buf, int nbytes, int source,
     return finish(comm, &r, fn);
 }
 
-int shmpi_internal_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
-                            int dest, int stag, void *rbuf, int rbytes,
-                            int source, int rtag, const char *fn)
+/* Both at once on `context` (comm's internal one, or the program's). */
+static int sendrecv_on(MPI_Comm comm, uint32_t context, const void *sbuf,
+                       int sbytes, int dest, int stag, void *rbuf,
+                       int rbytes, int source, int rtag, const char *fn)
 {
     struct shmpi_request s, r;
     fill(&r, SHMPI_REQ_RECV, comm, rbuf, rbytes, source, rtag);
     fill(&s, SHMPI_REQ_SEND, comm, sbuf, sbytes, dest, stag);
+    r.context = s.context = context;
     shmpi_start_recv(&r);
     int rc = shmpi_start_send(fn, &s, SHMPI_MODE_STANDARD);
     if (rc != MPI_SUCCESS) {
@@ -83,6 +89,22 @@ int shmpi_internal_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
     rc = finish(comm, &s, fn);
     int rc2 = finish(comm, &r, fn);
     return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+int shmpi_internal_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
+                            int dest, int stag, void *rbuf, int rbytes,
+                            int source, int rtag, const char *fn)
+{
+    return sendrecv_on(comm, comm->context + 1, sbuf, sbytes, dest, stag,
+                       rbuf, rbytes, source, rtag, fn);
+}
+
+int shmpi_program_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
+                           int dest, void *rbuf, int rbytes, int source,
+                           int tag, const char *fn)
+{
+    return sendrecv_on(comm, comm->context, sbuf, sbytes, dest, tag, rbuf,
+                       rbytes, source, tag, fn);
 }
 
 /*

@@ -66,6 +66,17 @@ struct shmpi_comm {
                                   world and its dups (comm/comm_attr.c) */
     uint32_t nbc_seq;          /* nonblocking collectives started here
                                   (nbc/sched.h: their messages' tags) */
+    /* An intercommunicator (6.6): rank, size, world_ranks, from_world and
+       group above describe the local group; point-to-point peers and
+       the roots of collectives are ranks of the remote group. */
+    int is_inter;
+    int remote_size;
+    const int *remote_world;   /* remote rank i is world rank
+                                  remote_world[i] */
+    struct shmpi_group *remote_group; /* holds one reference */
+    MPI_Comm local;            /* an intracommunicator of the local group
+                                  on a context of its own, for the local
+                                  steps of the intercomm collectives; owned */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -118,6 +129,25 @@ static inline int shmpi_comm_from_world(MPI_Comm c, int w)
         if (c->world_ranks[i] == w)
             return i;
     return MPI_UNDEFINED;
+}
+
+/* Point-to-point peers (dest, source, MPI_SOURCE): ranks of the remote
+   group on an intercommunicator, of the group itself otherwise.  An
+   intercommunicator's remote group has its index built at creation. */
+static inline int shmpi_comm_peer_count(MPI_Comm c)
+{
+    return c->is_inter ? c->remote_size : c->size;
+}
+
+static inline int shmpi_comm_peer_to_world(MPI_Comm c, int rank)
+{
+    return c->is_inter ? c->remote_world[rank] : shmpi_comm_to_world(c, rank);
+}
+
+static inline int shmpi_comm_peer_from_world(MPI_Comm c, int w)
+{
+    return c->is_inter ? c->remote_group->index[w]
+                       : shmpi_comm_from_world(c, w);
 }
 
 static inline int shmpi_group_ok(MPI_Group g)

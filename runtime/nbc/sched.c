@@ -20,6 +20,7 @@
 
 #include "coll/coll.h"
 #include "comm/comm.h"
+#include "core/error.h"
 #include "core/proc.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
@@ -399,6 +400,35 @@ int shmpi_nbc_run(struct shmpi_nbc *s)
     MPI_Request r;
     int err = shmpi_nbc_start(s, &r);
     return err != MPI_SUCCESS ? err : shmpi_request_wait(r, MPI_STATUS_IGNORE);
+}
+
+/* What went wrong in a schedule, for the error line. */
+static const char *failure(int rc)
+{
+    switch (rc) {
+    case MPI_ERR_NO_MEM:
+        return "no memory for the collective's schedule";
+    case MPI_ERR_TRUNCATE:
+        return "a process sent more data than the receive buffer holds";
+    default:
+        return "a message of the collective failed";
+    }
+}
+
+int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
+                     const void *args, MPI_Request *req, const char *fn)
+{
+    struct shmpi_nbc *s = shmpi_nbc_new(comm);
+    int rc = s ? build(s, comm, args) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        if (s)
+            shmpi_nbc_discard(s);
+    } else {
+        rc = req ? shmpi_nbc_start(s, req) : shmpi_nbc_run(s);
+    }
+    if (rc != MPI_SUCCESS)
+        return shmpi_raise(comm, rc, fn, "%s", failure(rc));
+    return MPI_SUCCESS;
 }
 
 /* The list is taken off shmpi_proc while it is walked: a CALL step (the

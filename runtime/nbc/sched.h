@@ -86,6 +86,15 @@ void shmpi_nbc_discard(struct shmpi_nbc *s);
    the request's error (not raised), MPI_ERR_NO_MEM included. */
 int shmpi_nbc_run(struct shmpi_nbc *s);
 
+/* The common end of a collective call: a schedule on comm built by
+   build(s, comm, args), then started into *req, or run to its end when
+   req is NULL (a blocking call).  MPI_SUCCESS or an error raised on comm
+   under fn (a build that fails discards the schedule). */
+typedef int shmpi_nbc_build_fn(struct shmpi_nbc *s, MPI_Comm comm,
+                               const void *args);
+int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
+                     const void *args, MPI_Request *req, const char *fn);
+
 /* The progress engine's part: advance every active schedule; returns how
    many rounds ended.  Cheap when none is active. */
 int shmpi_nbc_progress(void);

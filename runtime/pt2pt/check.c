@@ -46,11 +46,12 @@ static int check_rank(const char *fn, MPI_Comm comm, int rank,
 {
     if (rank == MPI_PROC_NULL || (any_allowed && rank == MPI_ANY_SOURCE))
         return MPI_SUCCESS;
-    if (rank < 0 || rank >= comm->size)
+    if (rank < 0 || rank >= shmpi_comm_peer_count(comm))
         return shmpi_raise(comm, MPI_ERR_RANK, fn,
-                           "%s %d is not a rank of %s (size %d)", what, rank,
+                           "%s %d is not a rank of %s%s (size %d)", what,
+                           rank, comm->is_inter ? "the remote group of " : "",
                            comm->name[0] ? comm->name : "the communicator",
-                           comm->size);
+                           shmpi_comm_peer_count(comm));
     return MPI_SUCCESS;
 }
 

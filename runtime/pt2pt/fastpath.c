@@ -32,7 +32,7 @@ int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
                     int tag, MPI_Comm comm)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    int world = shmpi_comm_to_world(comm, dest);
+    int world = shmpi_comm_peer_to_world(comm, dest);
     uint64_t nbytes = (uint64_t)count * (uint64_t)dt->size;
     struct shmpi_peer *peer = &pt->peers[world];
     if (!peer->tx.ring || peer->envelopes.head || nbytes > pt->eager_limit ||
@@ -80,7 +80,7 @@ int shmpi_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     if (source < 0 || !shmpi_datatype_contiguous(dt) || pt->posted.head)
         return 0;
-    int world = shmpi_comm_to_world(comm, source);
+    int world = shmpi_comm_peer_to_world(comm, source);
     struct shmpi_peer *peer = &pt->peers[world];
     if (world == shmpi_proc.rank || pt->unexpected[world].head)
         return 0;

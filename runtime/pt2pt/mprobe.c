@@ -57,7 +57,7 @@ static int prepare(const char *fn, int source, int tag, MPI_Comm comm,
     if (rc != MPI_SUCCESS)
         return rc;
     p->context = comm->context;
-    p->source = source < 0 ? source : shmpi_comm_to_world(comm, source);
+    p->source = source < 0 ? source : shmpi_comm_peer_to_world(comm, source);
     p->tag = tag;
     return rc;
 }
@@ -74,7 +74,8 @@ static int make_message(const char *fn, MPI_Comm comm, struct mprobe *p,
     shmpi_comm_retain(comm); /* until MPI_Mrecv consumes the message */
     *message = m;
     if (status != MPI_STATUS_IGNORE) {
-        status->MPI_SOURCE = shmpi_comm_from_world(comm, p->found->source);
+        status->MPI_SOURCE =
+            shmpi_comm_peer_from_world(comm, p->found->source);
         status->MPI_TAG = p->found->tag;
         status->shmpi_cancelled = 0;
         status->shmpi_nbytes = (MPI_Count)p->found->nbytes;

@@ -41,7 +41,7 @@ static void probe_status(MPI_Comm comm, const struct shmpi_unexpected *u,
 {
     if (status == MPI_STATUS_IGNORE)
         return;
-    status->MPI_SOURCE = shmpi_comm_from_world(comm, u->source);
+    status->MPI_SOURCE = shmpi_comm_peer_from_world(comm, u->source);
     status->MPI_TAG = u->tag;
     status->shmpi_cancelled = 0;
     status->shmpi_nbytes = (MPI_Count)u->nbytes;
@@ -56,7 +56,7 @@ static int check_probe(const char *fn, int source, int tag, MPI_Comm comm,
     p->context = comm->context;
     p->source = source == MPI_ANY_SOURCE ? -1
                 : source == MPI_PROC_NULL ? source
-                : shmpi_comm_to_world(comm, source);
+                : shmpi_comm_peer_to_world(comm, source);
     p->tag = tag;
     return MPI_SUCCESS;
 }

@@ -18,7 +18,7 @@
 static void set_envelope_status(struct shmpi_request *r,
                                 const struct shmpi_envelope *env)
 {
-    r->status.MPI_SOURCE = shmpi_comm_from_world(r->comm, env->source);
+    r->status.MPI_SOURCE = shmpi_comm_peer_from_world(r->comm, env->source);
     r->status.MPI_TAG = env->tag;
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.shmpi_cancelled = 0;

@@ -33,7 +33,7 @@ void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
     r->datatype = datatype;
     r->nbytes = (uint64_t)count * (uint64_t)datatype->size;
     r->peer = peer == MPI_ANY_SOURCE || peer == MPI_PROC_NULL
-                  ? peer : shmpi_comm_to_world(comm, peer);
+                  ? peer : shmpi_comm_peer_to_world(comm, peer);
     r->tag = tag;
     r->complete = 0;
     r->error = MPI_SUCCESS;

@@ -21,12 +21,11 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
 {
     static const char *fn = "MPI_Cart_create";
     SHMPI_REQUIRE_INIT(fn);
-    if (!shmpi_comm_ok(comm_old))
-        return shmpi_raise(comm_old, MPI_ERR_COMM, fn,
-                           "invalid communicator");
+    int rc = shmpi_topo_check_comm(fn, comm_old);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int nnodes = 0;
-    int rc = shmpi_topo_check_grid(fn, comm_old, ndims, dims, periods,
-                                   &nnodes);
+    rc = shmpi_topo_check_grid(fn, comm_old, ndims, dims, periods, &nnodes);
     if (rc == MPI_SUCCESS)
         rc = shmpi_topo_check_out(fn, comm_old, comm_cart, "comm_cart");
     int member = rc == MPI_SUCCESS && comm_old->rank < nnodes;
@@ -60,10 +59,11 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
 {
     static const char *fn = "MPI_Cart_map";
     SHMPI_REQUIRE_INIT(fn);
-    if (!shmpi_comm_ok(comm))
-        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
+    int rc = shmpi_topo_check_comm(fn, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int nnodes;
-    int rc = shmpi_topo_check_grid(fn, comm, ndims, dims, periods, &nnodes);
+    rc = shmpi_topo_check_grid(fn, comm, ndims, dims, periods, &nnodes);
     if (rc == MPI_SUCCESS)
         rc = shmpi_topo_check_out(fn, comm, newrank, "newrank");
     if (rc != MPI_SUCCESS)

@@ -85,6 +85,18 @@ int shmpi_topo_check_ranks(const char *fn, MPI_Comm comm, int n,
     return MPI_SUCCESS;
 }
 
+int shmpi_topo_check_comm(const char *fn, MPI_Comm comm)
+{
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
+    if (comm->is_inter)
+        return shmpi_raise(comm, MPI_ERR_COMM, fn,
+                           "%s is an intercommunicator: process topologies "
+                           "are for intracommunicators only",
+                           comm->name[0] ? comm->name : "the communicator");
+    return MPI_SUCCESS;
+}
+
 int shmpi_topo_check_out(const char *fn, MPI_Comm comm, const void *p,
                          const char *what)
 {

@@ -85,12 +85,12 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
 {
     static const char *fn = "MPI_Dist_graph_create_adjacent";
     SHMPI_REQUIRE_INIT(fn);
-    if (!shmpi_comm_ok(comm_old))
-        return shmpi_raise(comm_old, MPI_ERR_COMM, fn,
-                           "invalid communicator");
-    int rc = check_adjacent(fn, comm_old, indegree, sources, sourceweights,
-                            outdegree, destinations, destweights, info,
-                            comm_dist_graph);
+    int rc = shmpi_topo_check_comm(fn, comm_old);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = check_adjacent(fn, comm_old, indegree, sources, sourceweights,
+                        outdegree, destinations, destweights, info,
+                        comm_dist_graph);
     struct shmpi_topo *t = NULL;
     if (rc == MPI_SUCCESS) {
         /* the standard wants both or neither; either is enough here */
@@ -254,9 +254,9 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
 {
     static const char *fn = "MPI_Dist_graph_create";
     SHMPI_REQUIRE_INIT(fn);
-    if (!shmpi_comm_ok(comm_old))
-        return shmpi_raise(comm_old, MPI_ERR_COMM, fn,
-                           "invalid communicator");
+    int rc = shmpi_topo_check_comm(fn, comm_old);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int err = check_edges(fn, comm_old, n, sources, degrees, destinations,
                           weights, info, comm_dist_graph);
     if (err != MPI_SUCCESS)
@@ -270,7 +270,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
                            "no memory for the edges of the graph");
     }
     int *got = start + comm_old->size + 1;
-    int rc = exchange(comm_old, out, start, &in, got, fn);
+    rc = exchange(comm_old, out, start, &in, got, fn);
     struct shmpi_topo *t = NULL;
     if (rc == MPI_SUCCESS && err == MPI_SUCCESS)
         t = from_edges(comm_old->rank, in, got[comm_old->size],

@@ -28,10 +28,10 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
 {
     static const char *fn = "MPI_Graph_create";
     SHMPI_REQUIRE_INIT(fn);
-    if (!shmpi_comm_ok(comm_old))
-        return shmpi_raise(comm_old, MPI_ERR_COMM, fn,
-                           "invalid communicator");
-    int rc = shmpi_topo_check_graph(fn, comm_old, nnodes, index, edges);
+    int rc = shmpi_topo_check_comm(fn, comm_old);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = shmpi_topo_check_graph(fn, comm_old, nnodes, index, edges);
     if (rc == MPI_SUCCESS)
         rc = shmpi_topo_check_out(fn, comm_old, comm_graph, "comm_graph");
     int member = rc == MPI_SUCCESS && comm_old->rank < nnodes;
@@ -47,9 +47,10 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
 {
     static const char *fn = "MPI_Graph_map";
     SHMPI_REQUIRE_INIT(fn);
-    if (!shmpi_comm_ok(comm))
-        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
-    int rc = shmpi_topo_check_graph(fn, comm, nnodes, index, edges);
+    int rc = shmpi_topo_check_comm(fn, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = shmpi_topo_check_graph(fn, comm, nnodes, index, edges);
     if (rc == MPI_SUCCESS)
         rc = shmpi_topo_check_out(fn, comm, newrank, "newrank");
     if (rc != MPI_SUCCESS)

@@ -133,34 +133,26 @@ static int check_side(const char *fn, MPI_Comm comm, const struct layout *l,
 /* The exchange                                                        */
 /* ------------------------------------------------------------------ */
 
-static int failed(MPI_Comm comm, int err, const char *fn)
-{
-    if (err == MPI_SUCCESS)
-        return MPI_SUCCESS;
-    if (err == MPI_ERR_NO_MEM)
-        return shmpi_raise(comm, err, fn, "no memory for the schedule of "
-                                          "the neighbor exchange");
-    return shmpi_raise(comm, err, fn, "%s",
-                       err == MPI_ERR_TRUNCATE
-                           ? "a neighbor sent more data than its block of "
-                             "the receive buffer holds"
-                           : "a message to or from a neighbor failed");
-}
+struct exchange {
+    const struct shmpi_topo *t;
+    const struct layout *out, *in;
+};
 
 /* One round: every receive, then every send (sched.h starts the
    receives first whatever the order here). */
-static int schedule(struct shmpi_nbc *s, const struct shmpi_topo *t,
-                    const struct layout *out, const struct layout *in)
+static int schedule(struct shmpi_nbc *s, MPI_Comm comm, const void *arg)
 {
+    const struct exchange *x = arg;
     int count, rc = MPI_SUCCESS;
     MPI_Datatype type;
-    for (int i = 0; i < t->indegree && rc == MPI_SUCCESS; i++) {
-        void *at = block_at(in, i, &count, &type);
-        rc = shmpi_nbc_recv(s, at, count, type, t->sources[i]);
+    (void)comm;
+    for (int i = 0; i < x->t->indegree && rc == MPI_SUCCESS; i++) {
+        void *at = block_at(x->in, i, &count, &type);
+        rc = shmpi_nbc_recv(s, at, count, type, x->t->sources[i]);
     }
-    for (int i = 0; i < t->outdegree && rc == MPI_SUCCESS; i++) {
-        void *at = block_at(out, i, &count, &type);
-        rc = shmpi_nbc_send(s, at, count, type, t->destinations[i]);
+    for (int i = 0; i < x->t->outdegree && rc == MPI_SUCCESS; i++) {
+        void *at = block_at(x->out, i, &count, &type);
+        rc = shmpi_nbc_send(s, at, count, type, x->t->destinations[i]);
     }
     return rc;
 }
@@ -175,15 +167,8 @@ static int neighbor(MPI_Comm comm, const struct layout *out,
     if (!t || (rc = check_side(fn, comm, out, t->outdegree, "sendbuf")) ||
         (rc = check_side(fn, comm, in, t->indegree, "recvbuf")))
         return rc;
-    struct shmpi_nbc *s = shmpi_nbc_new(comm);
-    if (!s)
-        return failed(comm, MPI_ERR_NO_MEM, fn);
-    if ((rc = schedule(s, t, out, in)) != MPI_SUCCESS) {
-        shmpi_nbc_discard(s);
-        return failed(comm, rc, fn);
-    }
-    return failed(comm, req ? shmpi_nbc_start(s, req) : shmpi_nbc_run(s),
-                  fn);
+    struct exchange x = {t, out, in};
+    return shmpi_nbc_launch(comm, schedule, &x, req, fn);
 }
 
 /* ------------------------------------------------------------------ */

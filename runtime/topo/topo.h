@@ -24,6 +24,7 @@
 
 #include "core/objects.h"
 
+
 struct shmpi_topo {
     int kind;                  /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
     int rank;                  /* this process's, in the communicator */
@@ -117,6 +118,9 @@ int shmpi_topo_check_graph(const char *fn, MPI_Comm comm, int nnodes,
 int shmpi_topo_check_ranks(const char *fn, MPI_Comm comm, int n,
                            const int *ranks, const int *weights,
                            const char *what);
+/* A valid intracommunicator (MPI_ERR_COMM): a topology is "an extra,
+   optional attribute that one can give to an intracommunicator" (7.2). */
+int shmpi_topo_check_comm(const char *fn, MPI_Comm comm);
 /* An output pointer for the call (MPI_ERR_ARG). */
 int shmpi_topo_check_out(const char *fn, MPI_Comm comm, const void *p,
                          const char *what);

@@ -1,0 +1,61 @@
+/*
+ * iallgather.c - MPI_Iallgather and MPI_Iallgatherv, and the allgather
+ * schedule that MPI_Allgather(v) runs on an intercommunicator (data.h):
+ * one round, in which every process sends its block to every other and
+ * receives theirs, and copies its own block locally (not with
+ * MPI_IN_PLACE, where it is in place already and leaves from there).  On
+ * an intercommunicator the blocks cross between the groups: every
+ * process gets the remote group's.
+ */
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "nbc/data.h"
+
+SHMPI_WEAK_ALIAS(Iallgather)
+SHMPI_WEAK_ALIAS(Iallgatherv)
+
+int shmpi_nbc_data_allgather(struct shmpi_nbc *s, MPI_Comm comm,
+                             const struct shmpi_coll_args *a)
+{
+    if (shmpi_nbc_add_exchange(s, comm, &a->out, SHMPI_COLL_ALL, &a->in,
+                               SHMPI_COLL_ALL))
+        return MPI_ERR_NO_MEM;
+    if (comm->is_inter || a->in_place)
+        return MPI_SUCCESS;
+    return shmpi_nbc_add_own(s, comm, &a->out, &a->in);
+}
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iallgather";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount,
+                                       sendtype, recvbuf, recvcount,
+                                       recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a,
+                                 request, fn);
+}
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
+                     MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[],
+                     MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iallgatherv";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount,
+                                        sendtype, recvbuf, recvcounts,
+                                        displs, recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a,
+                                 request, fn);
+}

@@ -1,0 +1,60 @@
+/*
+ * igather.c - MPI_Igather and MPI_Igatherv, and the gather schedule that
+ * MPI_Gather(v) runs on an intercommunicator (data.h): one round, in
+ * which the root receives every block at once and each other process
+ * sends its own; the root's own block is a local copy.
+ */
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "nbc/data.h"
+
+SHMPI_WEAK_ALIAS(Igather)
+SHMPI_WEAK_ALIAS(Igatherv)
+
+int shmpi_nbc_data_gather(struct shmpi_nbc *s, MPI_Comm comm,
+                          const struct shmpi_coll_args *a)
+{
+    if (a->idle)
+        return MPI_SUCCESS;
+    if (!a->at_root)
+        return shmpi_nbc_add_exchange(s, comm, &a->out, a->root, NULL,
+                                      SHMPI_COLL_NOBODY);
+    if (shmpi_nbc_add_exchange(s, comm, NULL, SHMPI_COLL_NOBODY, &a->in,
+                               SHMPI_COLL_ALL))
+        return MPI_ERR_NO_MEM;
+    if (comm->is_inter || a->in_place)
+        return MPI_SUCCESS;
+    return shmpi_nbc_add_own(s, comm, &a->out, &a->in);
+}
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Igather";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
+                                    recvbuf, recvcount, recvtype, root, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request,
+                                 fn);
+}
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, const int recvcounts[], const int displs[],
+                  MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    static const char fn[] = "MPI_Igatherv";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcounts, displs, recvtype,
+                                     root, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request,
+                                 fn);
+}

@@ -1,0 +1,60 @@
+/*
+ * iscatter.c - MPI_Iscatter and MPI_Iscatterv, and the scatter schedule
+ * that MPI_Scatter(v) runs on an intercommunicator (data.h): one round,
+ * in which the root sends every block at once and each other process
+ * receives its own; the root's own block is a local copy.
+ */
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "nbc/data.h"
+
+SHMPI_WEAK_ALIAS(Iscatter)
+SHMPI_WEAK_ALIAS(Iscatterv)
+
+int shmpi_nbc_data_scatter(struct shmpi_nbc *s, MPI_Comm comm,
+                           const struct shmpi_coll_args *a)
+{
+    if (a->idle)
+        return MPI_SUCCESS;
+    if (!a->at_root)
+        return shmpi_nbc_add_exchange(s, comm, NULL, SHMPI_COLL_NOBODY,
+                                      &a->in, a->root);
+    if (shmpi_nbc_add_exchange(s, comm, &a->out, SHMPI_COLL_ALL, NULL,
+                               SHMPI_COLL_NOBODY))
+        return MPI_ERR_NO_MEM;
+    if (comm->is_inter || a->in_place)
+        return MPI_SUCCESS;
+    return shmpi_nbc_add_own(s, comm, &a->out, &a->in);
+}
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iscatter";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcount, recvtype, root, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
+                                 fn);
+}
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+                   const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iscatterv";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf, sendcounts, displs,
+                                      sendtype, recvbuf, recvcount, recvtype,
+                                      root, &a);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
+                                 fn);
+}
