@@ -79,7 +79,7 @@ static int generation_moved(void *arg)
     return 0;
 }
 
-static void counter(struct shmpi_coll *c)
+void shmpi_coll_counter(struct shmpi_coll *c)
 {
     struct shmpi_coll_head *head = (struct shmpi_coll_head *)c->area;
     struct generation_wait w = {
@@ -101,7 +101,7 @@ void shmpi_coll_barrier(struct shmpi_coll *c)
     shmpi_coll_begin(c);
     c->owe_all = 0; /* settled by the barrier itself: see above */
     if (shmpi_coll_tune.counter_barrier)
-        counter(c);
+        shmpi_coll_counter(c);
     else
         dissemination(c);
     c->known_done = c->seq - 1;

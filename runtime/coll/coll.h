@@ -230,6 +230,13 @@ void shmpi_coll_finish(struct shmpi_coll *c, int stored_first,
                        int reads_from);
 #define SHMPI_COLL_NOBODY (-2)
 
+/* barrier.c: the counter barrier (the last of the members to add itself
+   to the head's count advances its generation; the others wait for
+   that), for the collectives that run on it when ranks outnumber CPUs.
+   Stores (seq, 1) first, so what this member wrote before the call is
+   visible to every member after it. */
+void shmpi_coll_counter(struct shmpi_coll *c);
+
 /* ------------------------------------------------------------------ */
 /* fold.c: reductions of packed data                                   */
 /* ------------------------------------------------------------------ */

@@ -112,6 +112,23 @@ static int needs(const struct shmpi_coll *c, const struct shmpi_coll_red *x,
     }
 }
 
+/* Allreduce with more ranks than CPUs: the contributions are published
+   through the counter barrier (barrier.c), so each member runs once to
+   arrive and once to fold, and only the last arriver rings anyone; a
+   member waiting for the words one by one would be woken, and need a
+   CPU, many times.  The counter settles what members owed, as a barrier
+   does; reading the others' contributions after it, each member skips
+   its STEP_DONE (shmpi_coll_finish). */
+static void fold_counted(struct shmpi_coll *c, const struct shmpi_coll_red *x,
+                         int p)
+{
+    c->owe_all = 0;
+    shmpi_coll_counter(c);
+    c->known_done = c->seq - 1;
+    fold_range(c, x, p, 0, c->size, 0, x->count, x->rbuf);
+    shmpi_coll_finish(c, 1, SHMPI_COLL_NOBODY);
+}
+
 static void fold_whole(struct shmpi_coll *c, const struct shmpi_coll_red *x)
 {
     int p = (int)(shmpi_coll_begin(c) & 1), hi;
@@ -122,6 +139,10 @@ static void fold_whole(struct shmpi_coll *c, const struct shmpi_coll_red *x)
                (unsigned char *)contribution(c, c->rank, p, len), len);
     mine->len[p] = len;
     shmpi_coll_wrote(c, p, readers_of(x));
+    if (x->kind == SHMPI_RED_ALLREDUCE && shmpi_coll_tune.counter_barrier) {
+        fold_counted(c, x, p);
+        return;
+    }
     shmpi_coll_publish(c, 1);
     if (!needs(c, x, &hi)) {
         shmpi_coll_ring(c, readers_of(x));
