@@ -457,6 +457,11 @@ int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *);
 int MPI_COMM_DUP_FN(MPI_Comm, int, void *, void *, void *, int *);
 int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *);
 
+/* Predefined attribute copy/delete callbacks for windows (6.7.3). */
+int MPI_WIN_NULL_COPY_FN(MPI_Win, int, void *, void *, void *, int *);
+int MPI_WIN_DUP_FN(MPI_Win, int, void *, void *, void *, int *);
+int MPI_WIN_NULL_DELETE_FN(MPI_Win, int, void *, void *);
+
 /* ------------------------------------------------------------------ */
 /* Functions                                                           */
 /* Each line declares MPI_<name> and its profiling twin PMPI_<name>.   */
@@ -1010,6 +1015,118 @@ SHMPI_API(int, Ineighbor_alltoallw, (const void *sendbuf,
                                      const MPI_Aint rdispls[],
                                      const MPI_Datatype recvtypes[],
                                      MPI_Comm comm, MPI_Request *request));
+
+/* One-sided communication: windows (11.2), their hints, error handlers */
+SHMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit,
+                            MPI_Info info, MPI_Comm comm, MPI_Win *win));
+SHMPI_API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info,
+                              MPI_Comm comm, void *baseptr, MPI_Win *win));
+SHMPI_API(int, Win_allocate_shared, (MPI_Aint size, int disp_unit,
+                                     MPI_Info info, MPI_Comm comm,
+                                     void *baseptr, MPI_Win *win));
+SHMPI_API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size,
+                                  int *disp_unit, void *baseptr));
+SHMPI_API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm,
+                                    MPI_Win *win));
+SHMPI_API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size));
+SHMPI_API(int, Win_detach, (MPI_Win win, const void *base));
+SHMPI_API(int, Win_free, (MPI_Win *win));
+SHMPI_API(int, Win_get_group, (MPI_Win win, MPI_Group *group));
+SHMPI_API(int, Win_set_name, (MPI_Win win, const char *win_name));
+SHMPI_API(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen));
+SHMPI_API(int, Win_create_keyval,
+          (MPI_Win_copy_attr_function *win_copy_attr_fn,
+           MPI_Win_delete_attr_function *win_delete_attr_fn,
+           int *win_keyval, void *extra_state));
+SHMPI_API(int, Win_free_keyval, (int *win_keyval));
+SHMPI_API(int, Win_set_attr, (MPI_Win win, int win_keyval,
+                              void *attribute_val));
+SHMPI_API(int, Win_get_attr, (MPI_Win win, int win_keyval,
+                              void *attribute_val, int *flag));
+SHMPI_API(int, Win_delete_attr, (MPI_Win win, int win_keyval));
+SHMPI_API(int, Win_set_info, (MPI_Win win, MPI_Info info));
+SHMPI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used));
+SHMPI_API(int, Win_create_errhandler,
+          (MPI_Win_errhandler_function *win_errhandler_fn,
+           MPI_Errhandler *errhandler));
+SHMPI_API(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler));
+SHMPI_API(int, Win_get_errhandler, (MPI_Win win,
+                                    MPI_Errhandler *errhandler));
+SHMPI_API(int, Win_call_errhandler, (MPI_Win win, int errorcode));
+
+/* One-sided communication (11.3): put, get, accumulate and their
+   request forms; the data moves before the call returns */
+SHMPI_API(int, Put, (const void *origin_addr, int origin_count,
+                     MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win));
+SHMPI_API(int, Get, (void *origin_addr, int origin_count,
+                     MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Win win));
+SHMPI_API(int, Accumulate, (const void *origin_addr, int origin_count,
+                            MPI_Datatype origin_datatype, int target_rank,
+                            MPI_Aint target_disp, int target_count,
+                            MPI_Datatype target_datatype, MPI_Op op,
+                            MPI_Win win));
+SHMPI_API(int, Get_accumulate, (const void *origin_addr, int origin_count,
+                                MPI_Datatype origin_datatype,
+                                void *result_addr, int result_count,
+                                MPI_Datatype result_datatype,
+                                int target_rank, MPI_Aint target_disp,
+                                int target_count,
+                                MPI_Datatype target_datatype, MPI_Op op,
+                                MPI_Win win));
+SHMPI_API(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
+                              MPI_Datatype datatype, int target_rank,
+                              MPI_Aint target_disp, MPI_Op op, MPI_Win win));
+SHMPI_API(int, Compare_and_swap, (const void *origin_addr,
+                                  const void *compare_addr,
+                                  void *result_addr, MPI_Datatype datatype,
+                                  int target_rank, MPI_Aint target_disp,
+                                  MPI_Win win));
+SHMPI_API(int, Rput, (const void *origin_addr, int origin_count,
+                      MPI_Datatype origin_datatype, int target_rank,
+                      MPI_Aint target_disp, int target_count,
+                      MPI_Datatype target_datatype, MPI_Win win,
+                      MPI_Request *request));
+SHMPI_API(int, Rget, (void *origin_addr, int origin_count,
+                      MPI_Datatype origin_datatype, int target_rank,
+                      MPI_Aint target_disp, int target_count,
+                      MPI_Datatype target_datatype, MPI_Win win,
+                      MPI_Request *request));
+SHMPI_API(int, Raccumulate, (const void *origin_addr, int origin_count,
+                             MPI_Datatype origin_datatype, int target_rank,
+                             MPI_Aint target_disp, int target_count,
+                             MPI_Datatype target_datatype, MPI_Op op,
+                             MPI_Win win, MPI_Request *request));
+SHMPI_API(int, Rget_accumulate, (const void *origin_addr, int origin_count,
+                                 MPI_Datatype origin_datatype,
+                                 void *result_addr, int result_count,
+                                 MPI_Datatype result_datatype,
+                                 int target_rank, MPI_Aint target_disp,
+                                 int target_count,
+                                 MPI_Datatype target_datatype, MPI_Op op,
+                                 MPI_Win win, MPI_Request *request));
+
+/* One-sided communication: synchronization (11.5) - fence, general
+   active target (post/start/complete/wait/test), passive target (locks,
+   flushes, sync) */
+SHMPI_API(int, Win_fence, (int assert, MPI_Win win));
+SHMPI_API(int, Win_post, (MPI_Group group, int assert, MPI_Win win));
+SHMPI_API(int, Win_start, (MPI_Group group, int assert, MPI_Win win));
+SHMPI_API(int, Win_complete, (MPI_Win win));
+SHMPI_API(int, Win_wait, (MPI_Win win));
+SHMPI_API(int, Win_test, (MPI_Win win, int *flag));
+SHMPI_API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win));
+SHMPI_API(int, Win_unlock, (int rank, MPI_Win win));
+SHMPI_API(int, Win_lock_all, (int assert, MPI_Win win));
+SHMPI_API(int, Win_unlock_all, (MPI_Win win));
+SHMPI_API(int, Win_flush, (int rank, MPI_Win win));
+SHMPI_API(int, Win_flush_all, (MPI_Win win));
+SHMPI_API(int, Win_flush_local, (int rank, MPI_Win win));
+SHMPI_API(int, Win_flush_local_all, (MPI_Win win));
+SHMPI_API(int, Win_sync, (MPI_Win win));
 
 /* Generalized requests (12.2, 12.3) */
 SHMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,

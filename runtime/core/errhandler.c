@@ -21,9 +21,9 @@ SHMPI_WEAK_ALIAS(Comm_call_errhandler)
 SHMPI_WEAK_ALIAS(Errhandler_free)
 
 struct shmpi_errhandler shmpi_errors_are_fatal = {
-    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_FATAL, 1, 1, NULL};
+    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_FATAL, 1, 1, NULL, NULL};
 struct shmpi_errhandler shmpi_errors_return = {
-    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_RETURN, 1, 1, NULL};
+    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_RETURN, 1, 1, NULL, NULL};
 
 void shmpi_errhandler_retain(struct shmpi_errhandler *eh)
 {
@@ -51,7 +51,7 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
     if (!eh)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, name, "malloc");
     *eh = (struct shmpi_errhandler){SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_COMM_FN,
-                                    1, 0, fn};
+                                    1, 0, fn, NULL};
     *errhandler = eh;
     return MPI_SUCCESS;
 }
@@ -64,6 +64,10 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return shmpi_raise(comm, MPI_ERR_COMM, name, "invalid communicator");
     if (!shmpi_errhandler_ok(errhandler))
         return shmpi_raise(comm, MPI_ERR_ARG, name, "invalid error handler");
+    if (errhandler->kind == SHMPI_EH_WIN_FN)
+        return shmpi_raise(comm, MPI_ERR_ARG, name,
+                           "the error handler was made by "
+                           "MPI_Win_create_errhandler: it is for windows");
     shmpi_errhandler_retain(errhandler);
     shmpi_errhandler_release(comm->errhandler);
     comm->errhandler = errhandler;

@@ -170,6 +170,8 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
     case SHMPI_EH_COMM_FN:
         eh->comm_fn(&comm, &code);
         break;
+    case SHMPI_EH_WIN_FN: /* refused by MPI_Comm_set_errhandler */
+        break;
     }
     return code;
 }

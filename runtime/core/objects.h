@@ -28,6 +28,7 @@ enum shmpi_errhandler_kind {
     SHMPI_EH_FATAL,            /* MPI_ERRORS_ARE_FATAL */
     SHMPI_EH_RETURN,           /* MPI_ERRORS_RETURN */
     SHMPI_EH_COMM_FN,          /* from MPI_Comm_create_errhandler */
+    SHMPI_EH_WIN_FN,           /* from MPI_Win_create_errhandler */
 };
 
 struct shmpi_errhandler {
@@ -36,6 +37,7 @@ struct shmpi_errhandler {
     int refs;                  /* handles + objects using it */
     int predefined;            /* never deallocated */
     MPI_Comm_errhandler_function *comm_fn;
+    MPI_Win_errhandler_function *win_fn;
 };
 
 struct shmpi_comm {

@@ -28,6 +28,7 @@
 #include "core/objects.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "shm_arena/memseg.h"
 
 SHMPI_WEAK_ALIAS(Alloc_mem)
 SHMPI_WEAK_ALIAS(Free_mem)
@@ -61,27 +62,36 @@ static struct {
     struct slab *slabs;
 } mem;
 
+int shmpi_memfd_map(size_t bytes, const char *name, void **base, int *fd)
+{
+    int rc = 0;
+    *fd = memfd_create(name, MFD_CLOEXEC);
+    if (*fd < 0)
+        return errno;
+    if ((rc = posix_fallocate(*fd, 0, (off_t)bytes)) == 0) {
+        *base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+        if (*base == MAP_FAILED)
+            rc = errno;
+    }
+    if (rc != 0) {
+        close(*fd);
+        *fd = -1;
+    }
+    return rc;
+}
+
 static int map_segment(size_t bytes, struct segment **out)
 {
     struct segment *s = malloc(sizeof *s);
     if (!s)
         return ENOMEM;
-    int rc = 0;
-    s->fd = memfd_create("shmpi-alloc-mem", MFD_CLOEXEC);
-    if (s->fd < 0)
-        rc = errno;
-    else if ((rc = posix_fallocate(s->fd, 0, (off_t)bytes)) == 0) {
-        s->base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
-                       s->fd, 0);
-        if (s->base == MAP_FAILED)
-            rc = errno;
-    }
+    void *base;
+    int rc = shmpi_memfd_map(bytes, "shmpi-alloc-mem", &base, &s->fd);
     if (rc != 0) {
-        if (s->fd >= 0)
-            close(s->fd);
         free(s);
         return rc;
     }
+    s->base = base;
     s->bytes = bytes;
     *out = s;
     return 0;
@@ -215,6 +225,30 @@ static int free_large(unsigned char *p)
             return 1;
         }
     return 0;
+}
+
+static const struct segment *segment_holding(const struct segment *list,
+                                            const unsigned char *p,
+                                            size_t bytes)
+{
+    for (; list; list = list->next)
+        if (p >= list->base && bytes <= list->bytes &&
+            (size_t)(p - list->base) <= list->bytes - bytes)
+            return list;
+    return NULL;
+}
+
+int shmpi_memseg_find(const void *p, size_t bytes, int *fd,
+                      uint64_t *offset)
+{
+    const struct segment *s = segment_holding(mem.large, p, bytes);
+    if (!s)
+        s = segment_holding(mem.pools, p, bytes);
+    if (!s)
+        return 0;
+    *fd = s->fd;
+    *offset = (uint64_t)((const unsigned char *)p - s->base);
+    return 1;
 }
 
 int PMPI_Free_mem(void *base)

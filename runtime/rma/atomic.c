@@ -1,0 +1,248 @@
+/*
+ * atomic.c - single-element accumulates done with one hardware atomic
+ * instruction on the target's memory (MPI_Fetch_and_op,
+ * MPI_Compare_and_swap, and one-element MPI_Accumulate /
+ * MPI_Get_accumulate on a mapped window), and the two calls themselves
+ * (MPI-3.1 11.3.4).
+ *
+ * An element of 1, 2, 4 or 8 bytes at its natural alignment is one C11
+ * atomic object: MPI_REPLACE is an exchange, MPI_NO_OP a load, MPI_SUM
+ * on integers a fetch_add, MPI_BAND/BOR/BXOR (integers only, by 5.9.2)
+ * fetch_and/or/xor, and every other op - MAX, MIN, PROD, the logical
+ * ops, floating-point sums - a compare-exchange loop around the op's own
+ * reduction kernel, so the arithmetic is exactly shmpi_reduce's.  These
+ * hold the target's accumulate lock shared (acclock.c): they are atomic
+ * among themselves by the hardware, and never run while an accumulate
+ * that works element by element holds it exclusively.  Everything else
+ * (other sizes, pair types, process_vm targets) goes the exclusive way,
+ * shmpi_rma_apply.
+ *
+ * Memory order: the RMWs are acq_rel, the load acquire: a fetched value
+ * carries with it what its writer wrote before (11.7.1 asks only for
+ * atomicity; the order is free and costs nothing more on x86).
+ */
+#include <stdatomic.h>
+
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "rma/xfer.h"
+
+SHMPI_WEAK_ALIAS(Fetch_and_op)
+SHMPI_WEAK_ALIAS(Compare_and_swap)
+
+enum how { LOAD, EXCHANGE, ADD, AND, OR, XOR, CAS_LOOP };
+
+/* How op is done on one element of the basic type t, or -1: not with
+   one instruction (kernel gets the op's kernel for CAS_LOOP). */
+static int choose(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
+{
+    switch (op->code) {
+    case SHMPI_OP_NO_OP: return LOAD;
+    case SHMPI_OP_REPLACE: return EXCHANGE;
+    case SHMPI_OP_BAND: return AND;
+    case SHMPI_OP_BOR: return OR;
+    case SHMPI_OP_BXOR: return XOR;
+    case SHMPI_OP_SUM: /* two's complement: integers only, as BAND is */
+        if (shmpi_kernel_find(SHMPI_OP_BAND, t))
+            return ADD;
+        break;
+    default:
+        break;
+    }
+    *kernel = shmpi_kernel_find(op->code, t);
+    return *kernel ? CAS_LOOP : -1;
+}
+
+#define ONE_ELEMENT(T)                                                     \
+    static void T##_op(enum how how, shmpi_kernel *kernel,                 \
+                       const void *origin, void *result, void *target)     \
+    {                                                                      \
+        _Atomic T *p = target;                                             \
+        T o = 0, old, new;                                                 \
+        if (how != LOAD)                                                   \
+            memcpy(&o, origin, sizeof o);                                  \
+        switch (how) {                                                     \
+        case LOAD:                                                         \
+            old = atomic_load_explicit(p, memory_order_acquire);          \
+            break;                                                         \
+        case EXCHANGE:                                                     \
+            old = atomic_exchange_explicit(p, o, memory_order_acq_rel);   \
+            break;                                                         \
+        case ADD:                                                          \
+            old = atomic_fetch_add_explicit(p, o, memory_order_acq_rel);  \
+            break;                                                         \
+        case AND:                                                          \
+            old = atomic_fetch_and_explicit(p, o, memory_order_acq_rel);  \
+            break;                                                         \
+        case OR:                                                           \
+            old = atomic_fetch_or_explicit(p, o, memory_order_acq_rel);   \
+            break;                                                         \
+        case XOR:                                                          \
+            old = atomic_fetch_xor_explicit(p, o, memory_order_acq_rel);  \
+            break;                                                         \
+        default:                                                           \
+            old = atomic_load_explicit(p, memory_order_relaxed);          \
+            do {                                                           \
+                new = old;                                                 \
+                kernel(&o, &new, 1);                                       \
+            } while (!atomic_compare_exchange_weak_explicit(               \
+                p, &old, new, memory_order_acq_rel,                        \
+                memory_order_relaxed));                                    \
+            break;                                                         \
+        }                                                                  \
+        if (result)                                                        \
+            memcpy(result, &old, sizeof old);                              \
+    }                                                                      \
+    static void T##_cas(const void *origin, const void *compare,           \
+                        void *result, void *target)                        \
+    {                                                                      \
+        T o, old;                                                          \
+        memcpy(&o, origin, sizeof o);                                      \
+        memcpy(&old, compare, sizeof old);                                 \
+        atomic_compare_exchange_strong_explicit(                           \
+            (_Atomic T *)target, &old, o, memory_order_acq_rel,            \
+            memory_order_acquire);                                         \
+        memcpy(result, &old, sizeof old); /* the value found */            \
+    }
+ONE_ELEMENT(uint8_t)
+ONE_ELEMENT(uint16_t)
+ONE_ELEMENT(uint32_t)
+ONE_ELEMENT(uint64_t)
+
+/* An element of t at loc that one instruction can reach. */
+static int reachable(const struct shmpi_rma_loc *loc, MPI_Datatype t)
+{
+    uint64_t size = (uint64_t)t->size; /* a leaf's is never 0 */
+    return loc->direct && t->leaf && size <= 8 && !(size & (size - 1)) &&
+           !(loc->addr & (size - 1));
+}
+
+int shmpi_rma_atomic(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
+                     MPI_Op op, MPI_Datatype t, const void *origin,
+                     void *result)
+{
+    shmpi_kernel *kernel = NULL;
+    int how;
+    if (!reachable(loc, t) || (how = choose(op, t, &kernel)) < 0)
+        return 0;
+    void *p = (void *)(uintptr_t)loc->addr;
+    shmpi_rma_acc_lock(win, target, 0);
+    switch (t->size) {
+    case 1: uint8_t_op(how, kernel, origin, result, p); break;
+    case 2: uint16_t_op(how, kernel, origin, result, p); break;
+    case 4: uint32_t_op(how, kernel, origin, result, p); break;
+    default: uint64_t_op(how, kernel, origin, result, p); break;
+    }
+    shmpi_rma_acc_unlock(win, target, 0);
+    return 1;
+}
+
+/* ---------------------------------------------------- the two calls */
+
+/* A predefined type (both calls), of the groups compare_and_swap takes:
+   C integer, Fortran integer, logical, multi-language, byte - the types
+   MPI_BAND or MPI_LAND is defined on (5.9.2). */
+static int check_type(MPI_Win win, MPI_Datatype t, int for_cas,
+                      const char *fn)
+{
+    int rc = shmpi_rma_check_side(win, NULL, 1, t, 0, fn, "element");
+    if (rc)
+        return rc;
+    if (!t->predefined)
+        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+                               "%s is a derived datatype; this call takes "
+                               "one element of a predefined one",
+                               t->name[0] ? t->name : "the datatype");
+    if (for_cas && shmpi_op_check(MPI_BAND, t) &&
+        shmpi_op_check(MPI_LAND, t))
+        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+                               "%s cannot be compared and swapped: the "
+                               "type must be an integer, logical or byte "
+                               "type (11.3.4)", t->name);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
+                      MPI_Datatype datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    static const char fn[] = "MPI_Fetch_and_op";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc, reads_only = op == MPI_NO_OP; /* origin_addr is ignored */
+    if ((rc = shmpi_rma_check_target(win, target_rank, fn)) ||
+        (rc = check_type(win, datatype, 0, fn)) ||
+        (!reads_only && (rc = shmpi_rma_check_side(win, origin_addr, 1,
+                                                   datatype, 1, fn,
+                                                   "origin"))) ||
+        (rc = shmpi_rma_check_side(win, result_addr, 1, datatype, 1, fn,
+                                   "result")) ||
+        (rc = shmpi_rma_check_op(win, op, datatype, 1, fn)) ||
+        (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0, fn)) ||
+        target_rank == MPI_PROC_NULL)
+        return rc;
+    struct shmpi_rma_loc loc;
+    if ((rc = shmpi_rma_locate(win, target_rank, target_disp, 1, datatype,
+                               fn, &loc)))
+        return rc;
+    if (SHMPI_LIKELY(shmpi_rma_atomic(win, target_rank, &loc, op, datatype,
+                                      origin_addr, result_addr)))
+        return MPI_SUCCESS;
+    return shmpi_rma_apply(win, target_rank, &loc, datatype, op, origin_addr,
+                           datatype, result_addr, datatype,
+                           (uint64_t)datatype->size, fn);
+}
+
+/* Not one instruction: under the exclusive lock, a read, a compare and
+   maybe a write. */
+static int cas_locked(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
+                      MPI_Datatype t, const void *origin, const void *compare,
+                      void *result, const char *fn)
+{
+    _Alignas(16) unsigned char old[64]; /* the largest basic type is 32 */
+    uint64_t size = (uint64_t)t->size;
+    shmpi_rma_acc_lock(win, target, 1);
+    int rc = shmpi_rma_pack(win, loc, t, 0, old, size, fn);
+    if (rc == MPI_SUCCESS && memcmp(old, compare, size) == 0)
+        rc = shmpi_rma_unpack(win, loc, t, 0, origin, size, fn);
+    shmpi_rma_acc_unlock(win, target, 1);
+    if (rc == MPI_SUCCESS)
+        memcpy(result, old, size);
+    return rc;
+}
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+                          void *result_addr, MPI_Datatype datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    static const char fn[] = "MPI_Compare_and_swap";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    if ((rc = shmpi_rma_check_target(win, target_rank, fn)) ||
+        (rc = check_type(win, datatype, 1, fn)) ||
+        (rc = shmpi_rma_check_side(win, origin_addr, 1, datatype, 1, fn,
+                                   "origin")) ||
+        (rc = shmpi_rma_check_side(win, compare_addr, 1, datatype, 1, fn,
+                                   "compare")) ||
+        (rc = shmpi_rma_check_side(win, result_addr, 1, datatype, 1, fn,
+                                   "result")) ||
+        (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0, fn)) ||
+        target_rank == MPI_PROC_NULL)
+        return rc;
+    struct shmpi_rma_loc loc;
+    if ((rc = shmpi_rma_locate(win, target_rank, target_disp, 1, datatype,
+                               fn, &loc)))
+        return rc;
+    if (!SHMPI_LIKELY(reachable(&loc, datatype)))
+        return cas_locked(win, target_rank, &loc, datatype, origin_addr,
+                          compare_addr, result_addr, fn);
+    void *p = (void *)(uintptr_t)loc.addr;
+    shmpi_rma_acc_lock(win, target_rank, 0);
+    switch (datatype->size) {
+    case 1: uint8_t_cas(origin_addr, compare_addr, result_addr, p); break;
+    case 2: uint16_t_cas(origin_addr, compare_addr, result_addr, p); break;
+    case 4: uint32_t_cas(origin_addr, compare_addr, result_addr, p); break;
+    default: uint64_t_cas(origin_addr, compare_addr, result_addr, p); break;
+    }
+    shmpi_rma_acc_unlock(win, target_rank, 0);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,122 @@
+/*
+ * flush.c - MPI_Win_flush, MPI_Win_flush_all, MPI_Win_flush_local,
+ * MPI_Win_flush_local_all and MPI_Win_sync (MPI-3.1 11.5.4).
+ *
+ * "All flush and sync functions can be called only within passive target
+ * epochs": each checks that this process is in a MPI_Win_lock epoch (for
+ * flush and flush_local: one that locked the rank given) or in the epoch
+ * of MPI_Win_lock_all, else MPI_ERR_RMA_SYNC.  MPI_PROC_NULL is accepted
+ * by flush and flush_local and does nothing, as by lock and unlock.
+ *
+ * What is left to do once the check passed is little, because RMA calls
+ * complete at the origin and at the target before they return (win.h):
+ *
+ *   flush, flush_all     a full memory fence (seq_cst).  The stores of
+ *                        the puts are already made; the fence orders them
+ *                        before every later load and store of this process
+ *                        - store-to-load included, which is what the
+ *                        RMA forms of Dekker-style algorithms (put my
+ *                        flag, flush, get the other's flag) rely on.
+ *   flush_local,         nothing: completion at the origin (buffers
+ *   flush_local_all      reusable) happened inside the RMA call.
+ *   MPI_Win_sync         the same full fence: in the unified model the
+ *                        public and private copies are one memory, and a
+ *                        fence is what orders this process's loads and
+ *                        stores of it against the others'.  It is also a
+ *                        compiler barrier, so a polling loop around it
+ *                        reloads the window each time.
+ */
+#include "rma/sync.h"
+
+#include "core/pmpi.h"
+
+SHMPI_WEAK_ALIAS(Win_flush)
+SHMPI_WEAK_ALIAS(Win_flush_all)
+SHMPI_WEAK_ALIAS(Win_flush_local)
+SHMPI_WEAK_ALIAS(Win_flush_local_all)
+SHMPI_WEAK_ALIAS(Win_sync)
+
+static int passive(MPI_Win win)
+{
+    return win->access == SHMPI_EPOCH_LOCK ||
+           win->access == SHMPI_EPOCH_LOCK_ALL;
+}
+
+/* Any passive-target epoch (flush_all, flush_local_all, sync). */
+static int check_passive(MPI_Win win, const char *fn)
+{
+    int rc = shmpi_rma_check_win(win, fn);
+    if (rc != MPI_SUCCESS || passive(win))
+        return rc;
+    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+                           "called outside a passive-target epoch (this "
+                           "process is in %s): flush and sync belong "
+                           "between MPI_Win_lock/lock_all and "
+                           "MPI_Win_unlock/unlock_all (11.5.4)",
+                           shmpi_rma_epoch_name(win));
+}
+
+/* A passive-target epoch that covers rank (flush, flush_local);
+   *skip is set for MPI_PROC_NULL, which has nothing to flush. */
+static int check_target(MPI_Win win, int rank, const char *fn, int *skip)
+{
+    int rc = shmpi_rma_check_win(win, fn);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_rma_check_rank(win, rank, fn);
+    *skip = rank == MPI_PROC_NULL;
+    if (rc != MPI_SUCCESS || *skip)
+        return rc;
+    if (passive(win) && win->locked[rank])
+        return MPI_SUCCESS;
+    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+                           "target %d is not locked by this process (which "
+                           "is in %s): flush belongs between "
+                           "MPI_Win_lock(..., %d, ...) or MPI_Win_lock_all "
+                           "and the matching unlock (11.5.4)",
+                           rank, shmpi_rma_epoch_name(win), rank);
+}
+
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_flush";
+    SHMPI_REQUIRE_INIT(fn);
+    int skip, rc = check_target(win, rank, fn, &skip);
+    if (rc == MPI_SUCCESS && !skip)
+        atomic_thread_fence(memory_order_seq_cst);
+    return rc;
+}
+
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_flush_all";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_passive(win, fn);
+    if (rc == MPI_SUCCESS)
+        atomic_thread_fence(memory_order_seq_cst);
+    return rc;
+}
+
+int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_flush_local";
+    SHMPI_REQUIRE_INIT(fn);
+    int skip;
+    return check_target(win, rank, fn, &skip);
+}
+
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_flush_local_all";
+    SHMPI_REQUIRE_INIT(fn);
+    return check_passive(win, fn);
+}
+
+int PMPI_Win_sync(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_sync";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_passive(win, fn);
+    if (rc == MPI_SUCCESS)
+        atomic_thread_fence(memory_order_seq_cst);
+    return rc;
+}

@@ -1,0 +1,59 @@
+/*
+ * get.c - MPI_Get (MPI-3.1 11.3.2): the target data read into the origin
+ * buffer, through both datatypes, before the call returns.  The checks
+ * are put's with the roles turned: the target data must fit the origin
+ * buffer.
+ */
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "rma/xfer.h"
+
+SHMPI_WEAK_ALIAS(Get)
+
+/* The body of both forms, inlined into MPI_Get itself: the good path
+   is then one function, with no argument spilling. */
+static inline __attribute__((always_inline)) int
+get(void *obuf, int ocount, MPI_Datatype otype, int target,
+    MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win,
+    int request_form, const char *fn)
+{
+    int rc;
+    if ((rc = shmpi_rma_check_target(win, target, fn)) ||
+        (rc = shmpi_rma_check_side(win, obuf, ocount, otype, 1, fn,
+                                   "origin")) ||
+        (rc = shmpi_rma_check_side(win, NULL, tcount, ttype, 0, fn,
+                                   "target")) ||
+        (rc = shmpi_rma_check_fit(win, tcount, ttype, ocount, otype, 0, fn,
+                                  "target", "origin")) ||
+        (rc = shmpi_rma_check_sync(win, target, disp, request_form, fn)) ||
+        target == MPI_PROC_NULL)
+        return rc;
+    struct shmpi_rma_loc loc;
+    if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
+        return rc;
+    uint64_t len = shmpi_rma_bytes(tcount, ttype);
+    if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig)) {
+        if (len) /* no data: the buffer may be NULL */
+            memcpy(obuf, (const void *)(uintptr_t)loc.addr, len);
+        return MPI_SUCCESS;
+    }
+    return shmpi_rma_read(win, &loc, ttype, obuf, otype, len, fn);
+}
+
+int shmpi_rma_get(void *obuf, int ocount, MPI_Datatype otype, int target,
+                  MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win,
+                  int request_form, const char *fn)
+{
+    return get(obuf, ocount, otype, target, disp, tcount, ttype, win,
+               request_form, fn);
+}
+
+int PMPI_Get(void *origin_addr, int origin_count,
+             MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win)
+{
+    SHMPI_REQUIRE_INIT("MPI_Get");
+    return get(origin_addr, origin_count, origin_datatype, target_rank,
+               target_disp, target_count, target_datatype, win, 0, "MPI_Get");
+}

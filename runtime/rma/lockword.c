@@ -1,0 +1,149 @@
+/*
+ * lockword.c - a reader-writer lock in one 32-bit shared word, taken and
+ * released by any member of a window with no help from the member that
+ * owns it.  Two per member, in its struct shmpi_win_ctl: `lock` (the
+ * passive-target lock of MPI_Win_lock / lock_all) and `acc_lock` (the
+ * element-wise atomicity of accumulates, acc.c).
+ *
+ * The word is SHMPI_WIN_LOCK_EXCL while held exclusively, else the number
+ * of shared holders.  Exclusive: CAS 0 -> EXCL.  Shared: CAS n -> n + 1
+ * while EXCL is clear.  Exclusive release stores 0; shared release
+ * subtracts 1.  No fairness: a stream of shared holders can keep an
+ * exclusive one waiting (the programs that lock this hard are rare, and
+ * queueing would cost every uncontended lock a second cache line).
+ *
+ * Memory ordering.  A release of the word (the store of 0, the fetch_sub)
+ * is a release operation and a successful take an acquire, so everything
+ * a holder wrote - its puts, which are plain memcpy stores into the
+ * target's mapping, and its load/store accesses to a shared window - is
+ * visible to the next holder once its take succeeds: the take reads the
+ * value the release wrote, or a later one of the same release sequence
+ * (every later change of the word is a read-modify-write).  Puts through
+ * process_vm_writev are complete when the syscall returns, before the
+ * release.  All operations on the word are seq_cst, not just acq/rel,
+ * for the two Dekker pairs below; on x86 that costs nothing (a locked
+ * instruction is already a full barrier) and on arm64 little.
+ *
+ * Waiting.  A process that finds the word held waits in shmpi_wait_until
+ * (core/wait.h): it spins, yields, then sleeps on its own doorbell -
+ * turning the pt2pt progress engine all along, so that a rank waiting for
+ * a lock still serves the messages its peers (maybe the holder) need.
+ * Whoever releases must then ring the waiters' doorbells, so a waiter
+ * says which word it waits for in its own ctl->lock_waiting and counts
+ * itself in the word's sleepers counter:
+ *   waiter:   lock_waiting = code; sleepers += 1 (seq_cst); try to take
+ *   releaser: release the word (seq_cst); if (sleepers) ring each member
+ *             whose lock_waiting == code
+ * In the single total order of seq_cst operations either the releaser's
+ * load of sleepers comes after the waiter's increment (it rings; reading
+ * the increment it also sees lock_waiting), or the waiter's take comes
+ * after the release (it succeeds, or fails because someone else took
+ * the word - who will release it in turn).  The doorbell closes the
+ * remaining race against the sleep itself (core/wait.c).  Only a release
+ * that can admit a waiter rings: an exclusive release, or the last
+ * shared one (while shared holders remain, only exclusive takers wait,
+ * and they need 0).
+ */
+#include "rma/sync.h"
+
+#include "core/wait.h"
+#include "pt2pt/progress.h"
+
+struct lockword {
+    _Atomic uint32_t *word;
+    _Atomic uint32_t *sleepers;
+    uint32_t code;             /* for ctl->lock_waiting */
+};
+
+static struct lockword lockword_of(MPI_Win win, int target, int acc)
+{
+    struct shmpi_win_ctl *c = shmpi_win_ctl_of(win, target);
+    return (struct lockword){
+        .word = acc ? &c->acc_lock : &c->lock,
+        .sleepers = acc ? &c->acc_sleepers : &c->lock_sleepers,
+        .code = ((uint32_t)target + 1) << 1 | (uint32_t)acc,
+    };
+}
+
+/* One attempt, starting from the likely value 0 (free): a single CAS
+   when the word is free, and no separate load to miss on first. */
+static int try_take(_Atomic uint32_t *w, int exclusive)
+{
+    uint32_t v = 0;
+    do {
+        if ((v & SHMPI_WIN_LOCK_EXCL) || (exclusive && v != 0))
+            return 0;
+    } while (!atomic_compare_exchange_weak_explicit(
+        w, &v, exclusive ? SHMPI_WIN_LOCK_EXCL : v + 1, memory_order_seq_cst,
+        memory_order_seq_cst));
+    return 1;
+}
+
+struct take_wait {
+    _Atomic uint32_t *word;
+    int exclusive;
+};
+
+/* Polls with a load and tries the CAS only when it could succeed: a
+   failing CAS would take the line away from the holder each time. */
+static int taken_or_progress(void *arg)
+{
+    struct take_wait *t = arg;
+    uint32_t v = atomic_load_explicit(t->word, memory_order_seq_cst);
+    int takeable = t->exclusive ? v == 0 : !(v & SHMPI_WIN_LOCK_EXCL);
+    if (takeable && try_take(t->word, t->exclusive))
+        return 1;
+    shmpi_progress();
+    return 0;
+}
+
+void shmpi_rma_word_lock(MPI_Win win, int target, int acc, int exclusive)
+{
+    struct lockword lw = lockword_of(win, target, acc);
+    if (try_take(lw.word, exclusive))
+        return;
+    /* the slow path: register (see the top comment), then wait */
+    _Atomic uint32_t *mine =
+        &shmpi_win_ctl_of(win, win->comm->rank)->lock_waiting;
+    atomic_store_explicit(mine, lw.code, memory_order_relaxed);
+    atomic_fetch_add_explicit(lw.sleepers, 1, memory_order_seq_cst);
+    struct take_wait t = {lw.word, exclusive};
+    shmpi_wait_until(taken_or_progress, &t);
+    atomic_fetch_sub_explicit(lw.sleepers, 1, memory_order_relaxed);
+    atomic_store_explicit(mine, 0, memory_order_relaxed);
+}
+
+/* Ring every member waiting for this word.  The seq_cst load of sleepers
+   read a value written by the increments' release sequence, so the
+   lock_waiting stores made before them are visible to the relaxed loads
+   here. */
+static void wake_waiters(MPI_Win win, uint32_t code)
+{
+    for (int m = 0; m < win->comm->size; m++)
+        if (atomic_load_explicit(&shmpi_win_ctl_of(win, m)->lock_waiting,
+                                 memory_order_relaxed) == code)
+            shmpi_doorbell_ring(shmpi_comm_to_world(win->comm, m));
+}
+
+void shmpi_rma_word_unlock(MPI_Win win, int target, int acc, int exclusive)
+{
+    struct lockword lw = lockword_of(win, target, acc);
+    uint32_t left = 0;
+    if (exclusive)
+        atomic_store_explicit(lw.word, 0, memory_order_seq_cst);
+    else
+        left = atomic_fetch_sub_explicit(lw.word, 1, memory_order_seq_cst) - 1;
+    if (left == 0 &&
+        atomic_load_explicit(lw.sleepers, memory_order_seq_cst) != 0)
+        wake_waiters(win, lw.code);
+}
+
+void shmpi_rma_acc_lock(MPI_Win win, int target, int exclusive)
+{
+    shmpi_rma_word_lock(win, target, 1, exclusive);
+}
+
+void shmpi_rma_acc_unlock(MPI_Win win, int target, int exclusive)
+{
+    shmpi_rma_word_unlock(win, target, 1, exclusive);
+}

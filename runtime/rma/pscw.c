@@ -1,0 +1,302 @@
+/*
+ * pscw.c - general active target synchronization (MPI-3.1 11.5.2):
+ * MPI_Win_post, MPI_Win_start, MPI_Win_complete, MPI_Win_wait and
+ * MPI_Win_test, on counters in the control segment (win.h):
+ *
+ *   posted[o][t]  in origin o's ctl block, bumped by target t's post that
+ *                 names o; o consumes one per start (win->posts_seen[t]
+ *                 counts what it consumed), so a post made long before
+ *                 its start is never lost and never counted twice
+ *   completed     in target t's ctl, bumped by each origin's complete;
+ *                 t's wait waits for it to reach completes_expected, which
+ *                 each post advances by the size of its group
+ *
+ * Counters only grow (wrapping at 2^32, compared as signed differences),
+ * so no one ever resets a word someone else may still read.
+ *
+ * Start before post: MPI_Win_start does not wait (11.5.2 allows either).
+ * It marks each target of its group SHMPI_TARGET_AWAIT_POST, and the
+ * first RMA call to a target (shmpi_rma_check_epoch) waits for that
+ * target's post; MPI_Win_complete waits for the posts of targets never
+ * accessed.  An origin then overlaps its start with targets that post
+ * late, and a target it does not touch in this epoch never delays it
+ * before complete.  Complete must see every post before it bumps
+ * `completed`: a complete counted before its target posted would be
+ * counted in the target's previous exposure epoch.
+ *
+ * MPI_MODE_NOCHECK (start and post: "if and only if it is specified in
+ * each matching post call") skips the post -> start handshake: post bumps
+ * no posted[] and start opens its targets at once.  complete -> wait
+ * still happens: it is what tells the target the accesses are done.
+ * MPI_MODE_NOSTORE and MPI_MODE_NOPUT on post are accepted and change
+ * nothing: post's release increment is all the publishing there is.
+ *
+ * Memory ordering.  Post's fetch_add on posted[o][t] is a release: the
+ * target's stores to its window before post are visible to o after o's
+ * acquire load sees the count (await_post).  Complete's fetch_add on
+ * `completed` is a release: o's puts (plain stores into the mapping, or
+ * process_vm_writev, complete at return) before complete are visible to
+ * t after its acquire load in wait/test sees the count.  Each bump is
+ * followed by shmpi_doorbell_ring of the process that may be waiting for
+ * it (core/wait.h): a waiter turns the progress engine while it waits,
+ * so a rank blocked in MPI_Win_wait still serves its messages.
+ *
+ * Groups are groups of MPI_COMM_WORLD processes; their members are
+ * translated to ranks of the window's communicator, and a member that is
+ * not in the window is MPI_ERR_GROUP.
+ */
+#include "rma/sync.h"
+
+#include "comm/comm.h"
+#include "core/pmpi.h"
+#include "core/wait.h"
+#include "pt2pt/progress.h"
+
+SHMPI_WEAK_ALIAS(Win_post)
+SHMPI_WEAK_ALIAS(Win_start)
+SHMPI_WEAK_ALIAS(Win_complete)
+SHMPI_WEAK_ALIAS(Win_wait)
+SHMPI_WEAK_ALIAS(Win_test)
+
+/* Window rank of member i of group g (checked by check_group first). */
+static int win_rank(MPI_Win win, MPI_Group g, int i)
+{
+    return shmpi_comm_from_world(win->comm, g->ranks[i]);
+}
+
+static int check_group(MPI_Win win, MPI_Group g, const char *fn)
+{
+    if (!shmpi_group_ok(g))
+        return shmpi_raise_win(win, MPI_ERR_GROUP, fn,
+                               g == MPI_GROUP_NULL ? "group is MPI_GROUP_NULL"
+                                                   : "invalid group");
+    for (int i = 0; i < g->size; i++)
+        if (win_rank(win, g, i) == MPI_UNDEFINED)
+            return shmpi_raise_win(win, MPI_ERR_GROUP, fn,
+                                   "member %d of the group (process %d of "
+                                   "MPI_COMM_WORLD) is not in the window's "
+                                   "group", i, g->ranks[i]);
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ target */
+
+/* The exposure epoch may not begin while the window is locked (11.5.3).
+   Dekker with lock.c: post stores `exposed` then loads `lock`, a locker
+   takes `lock` then loads `exposed`, all seq_cst, so at least one of the
+   two sees the other. */
+static int check_not_locked(MPI_Win win, const char *fn)
+{
+    struct shmpi_win_ctl *me = shmpi_win_ctl_of(win, win->comm->rank);
+    atomic_store_explicit(&me->exposed, 1, memory_order_seq_cst);
+    uint32_t lock = atomic_load_explicit(&me->lock, memory_order_seq_cst);
+    if (lock == 0)
+        return MPI_SUCCESS;
+    atomic_store_explicit(&me->exposed, 0, memory_order_relaxed);
+    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+                           "the window is locked (%s, by MPI_Win_lock or "
+                           "MPI_Win_lock_all of some process): a window may "
+                           "not be locked and exposed at once (11.5.3)",
+                           lock == SHMPI_WIN_LOCK_EXCL ? "exclusively"
+                                                       : "shared");
+}
+
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_post";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_rma_check_win(win, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_group(win, group, fn);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_rma_check_assert(win, assert, MPI_MODE_NOCHECK |
+                                    MPI_MODE_NOSTORE | MPI_MODE_NOPUT, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (win->post_group != MPI_GROUP_NULL)
+        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+                               "the exposure epoch of the previous "
+                               "MPI_Win_post is still open: call "
+                               "MPI_Win_wait (or MPI_Win_test until true) "
+                               "first");
+    if ((rc = check_not_locked(win, fn)) != MPI_SUCCESS)
+        return rc;
+    shmpi_group_retain(group);
+    win->post_group = group;
+    win->completes_expected += (uint32_t)group->size;
+    if (assert & MPI_MODE_NOCHECK)
+        return MPI_SUCCESS;
+    int me = win->comm->rank;
+    for (int i = 0; i < group->size; i++) {
+        int o = win_rank(win, group, i);
+        /* release: the window's contents before post go with it */
+        atomic_fetch_add_explicit(shmpi_win_posted(win, o, me), 1,
+                                  memory_order_release);
+        shmpi_doorbell_ring(shmpi_comm_to_world(win->comm, o));
+    }
+    return MPI_SUCCESS;
+}
+
+struct completes_wait {
+    _Atomic uint32_t *completed;
+    uint32_t expected;
+};
+
+static int all_completed(const struct completes_wait *w)
+{
+    /* acquire: the origins' puts before their complete */
+    uint32_t c = atomic_load_explicit(w->completed, memory_order_acquire);
+    return (int32_t)(c - w->expected) >= 0;
+}
+
+static int completed_or_progress(void *arg)
+{
+    if (all_completed(arg))
+        return 1;
+    shmpi_progress();
+    return 0;
+}
+
+static struct completes_wait completes_of(MPI_Win win)
+{
+    return (struct completes_wait){
+        &shmpi_win_ctl_of(win, win->comm->rank)->completed,
+        win->completes_expected};
+}
+
+static void end_exposure(MPI_Win win)
+{
+    atomic_store_explicit(&shmpi_win_ctl_of(win, win->comm->rank)->exposed,
+                          0, memory_order_release);
+    shmpi_group_release(win->post_group);
+    win->post_group = MPI_GROUP_NULL;
+}
+
+static int check_exposed(MPI_Win win, const char *fn)
+{
+    int rc = shmpi_rma_check_win(win, fn);
+    if (rc == MPI_SUCCESS && win->post_group == MPI_GROUP_NULL)
+        rc = shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+                             "no exposure epoch to end: %s without "
+                             "MPI_Win_post", fn);
+    return rc;
+}
+
+int PMPI_Win_wait(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_wait";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_exposed(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct completes_wait w = completes_of(win);
+    if (!all_completed(&w))
+        shmpi_wait_until(completed_or_progress, &w);
+    end_exposure(win);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_test(MPI_Win win, int *flag)
+{
+    static const char fn[] = "MPI_Win_test";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_exposed(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!flag)
+        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "flag is NULL");
+    struct completes_wait w = completes_of(win);
+    *flag = all_completed(&w);
+    if (!*flag) {
+        shmpi_progress();
+        *flag = all_completed(&w);
+    }
+    if (*flag)
+        end_exposure(win);
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ origin */
+
+struct post_wait {
+    _Atomic uint32_t *posted;
+    uint32_t seen;
+};
+
+static int post_arrived(const struct post_wait *w)
+{
+    /* acquire: the target's window contents as of its post */
+    uint32_t p = atomic_load_explicit(w->posted, memory_order_acquire);
+    return (int32_t)(p - w->seen) >= 0;
+}
+
+static int posted_or_progress(void *arg)
+{
+    if (post_arrived(arg))
+        return 1;
+    shmpi_progress();
+    return 0;
+}
+
+void shmpi_rma_await_post(MPI_Win win, int target)
+{
+    struct post_wait w = {
+        shmpi_win_posted(win, win->comm->rank, target),
+        ++win->posts_seen[target]};
+    if (!post_arrived(&w))
+        shmpi_wait_until(posted_or_progress, &w);
+    win->locked[target] = SHMPI_TARGET_OPEN;
+}
+
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_start";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_rma_check_win(win, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_group(win, group, fn);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_rma_check_assert(win, assert, MPI_MODE_NOCHECK, fn);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_rma_check_no_access(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    uint8_t state = assert & MPI_MODE_NOCHECK ? SHMPI_TARGET_OPEN
+                                              : SHMPI_TARGET_AWAIT_POST;
+    for (int i = 0; i < group->size; i++)
+        win->locked[win_rank(win, group, i)] = state;
+    shmpi_group_retain(group);
+    win->start_group = group;
+    win->access = SHMPI_EPOCH_PSCW;
+    win->fence_open = 0;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_complete(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_complete";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_rma_check_win(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (win->access != SHMPI_EPOCH_PSCW)
+        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+                               "MPI_Win_complete without MPI_Win_start "
+                               "(this process is in %s)",
+                               shmpi_rma_epoch_name(win));
+    MPI_Group g = win->start_group;
+    for (int i = 0; i < g->size; i++) {
+        int t = win_rank(win, g, i);
+        if (win->locked[t] == SHMPI_TARGET_AWAIT_POST)
+            shmpi_rma_await_post(win, t);
+        win->locked[t] = SHMPI_TARGET_CLOSED;
+        /* release: this origin's accesses to t are done */
+        atomic_fetch_add_explicit(&shmpi_win_ctl_of(win, t)->completed, 1,
+                                  memory_order_release);
+        shmpi_doorbell_ring(shmpi_comm_to_world(win->comm, t));
+    }
+    shmpi_group_release(g);
+    win->start_group = MPI_GROUP_NULL;
+    win->access = SHMPI_EPOCH_NONE;
+    return MPI_SUCCESS;
+}

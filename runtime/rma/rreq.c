@@ -1,0 +1,129 @@
+/*
+ * rreq.c - the request-based RMA calls, MPI_Rput, MPI_Rget,
+ * MPI_Raccumulate and MPI_Rget_accumulate (MPI-3.1 11.3.5).
+ *
+ * shmpi moves RMA data at the call (win.h, THE DATA PATH), so the
+ * request these return is already complete: MPI_Wait or MPI_Test on it
+ * returns at once, and the origin buffer may be reused - or the fetched
+ * data read - right after the call; completion at the target needs no
+ * more than it does for MPI_Put.  They are valid only in passive-target
+ * epochs (MPI_Win_lock, MPI_Win_lock_all): MPI_ERR_RMA_SYNC otherwise,
+ * as the standard says.
+ *
+ * The request is made before the operation runs, so that a failed
+ * allocation leaves nothing half done.  It is a send-kind request
+ * (pt2pt/request.h) born complete with an empty status: what Wait, Test,
+ * Request_free and Cancel do with such a request is exactly what an RMA
+ * request needs.
+ */
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "pt2pt/request.h"
+#include "rma/xfer.h"
+
+SHMPI_WEAK_ALIAS(Rput)
+SHMPI_WEAK_ALIAS(Rget)
+SHMPI_WEAK_ALIAS(Raccumulate)
+SHMPI_WEAK_ALIAS(Rget_accumulate)
+
+static struct shmpi_request *new_request(MPI_Win win, MPI_Request *request,
+                                         const char *fn, int *rc)
+{
+    MPI_Win raise_on = shmpi_win_ok(win) ? win : MPI_WIN_NULL;
+    struct shmpi_request *r = NULL;
+    if (!request)
+        *rc = shmpi_raise_win(raise_on, MPI_ERR_ARG, fn,
+                              "request pointer is NULL");
+    else if (!(r = shmpi_request_new(SHMPI_REQ_SEND)))
+        *rc = shmpi_raise_win(raise_on, MPI_ERR_NO_MEM, fn,
+                              "no memory for a request");
+    return r;
+}
+
+/* The operation ran with result rc: hand out its request, complete. */
+static int finish(struct shmpi_request *r, int rc, MPI_Request *request)
+{
+    if (rc != MPI_SUCCESS) {
+        shmpi_request_release(r);
+        return rc;
+    }
+    shmpi_status_empty(&r->status);
+    shmpi_request_complete(r);
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Rput(const void *origin_addr, int origin_count,
+              MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    static const char fn[] = "MPI_Rput";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_put(origin_addr, origin_count, origin_datatype,
+                       target_rank, target_disp, target_count,
+                       target_datatype, win, 1, fn);
+    return finish(r, rc, request);
+}
+
+int PMPI_Rget(void *origin_addr, int origin_count,
+              MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    static const char fn[] = "MPI_Rget";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_get(origin_addr, origin_count, origin_datatype,
+                       target_rank, target_disp, target_count,
+                       target_datatype, win, 1, fn);
+    return finish(r, rc, request);
+}
+
+int PMPI_Raccumulate(const void *origin_addr, int origin_count,
+                     MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                     MPI_Request *request)
+{
+    static const char fn[] = "MPI_Raccumulate";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_get_accumulate(origin_addr, origin_count, origin_datatype,
+                                  NULL, 0, NULL, target_rank, target_disp,
+                                  target_count, target_datatype, op, win, 0,
+                                  1, fn);
+    return finish(r, rc, request);
+}
+
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                         MPI_Datatype origin_datatype, void *result_addr,
+                         int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp,
+                         int target_count, MPI_Datatype target_datatype,
+                         MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Rget_accumulate";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_get_accumulate(origin_addr, origin_count, origin_datatype,
+                                  result_addr, result_count, result_datatype,
+                                  target_rank, target_disp, target_count,
+                                  target_datatype, op, win, 1, 1, fn);
+    return finish(r, rc, request);
+}

@@ -1,0 +1,276 @@
+/*
+ * win.h - RMA windows (MPI-3.1 chapter 11): the window object, how every
+ * member reaches every other member's window memory, and the shared
+ * words that synchronization is made of.  The contract between the
+ * rooms of runtime/rma/:
+ *
+ *   win_*.c      creation (four flavors), free, attributes, info, names,
+ *                groups, keyvals, error handlers, attach/detach
+ *                (win_impl.h: what they share)
+ *   map.c        making memory reachable (map.h): a memfd segment is
+ *                mapped by its peers through /proc/<pid>/fd/<fd>; private
+ *                memory given to MPI_Win_create / MPI_Win_attach is moved
+ *                onto a memfd at the same virtual addresses (contents
+ *                kept) when that is safe, else reached by
+ *                process_vm_readv/writev
+ *   map_vm.c     shmpi_win_vm_readv/writev: process_vm, or where the
+ *                kernel refuses it a helper thread in the target process
+ *   epoch.c range.c args.c   the origin-side checks every RMA call
+ *                makes (epoch; range; the other arguments), with
+ *                messages that teach
+ *   put.c get.c acc.c atomic.c rreq.c xfer.c   the data path (target
+ *                addressed as described by struct shmpi_win_target;
+ *                their shared checks and moves: xfer.h)
+ *   fence.c pscw.c lock.c flush.c   synchronization (epochs below)
+ *
+ * THE DATA PATH.  A put is shmpi_copy_typed() from the origin buffer into
+ * the target's memory as mapped in this process (target->base +
+ * disp * disp_unit), through both flattened datatypes, at the time of
+ * the call: RMA calls complete locally and remotely when they return on
+ * a direct target, so flush is a fence instruction and the end of an
+ * epoch needs no message.  Targets reached by process_vm_* (direct == 0)
+ * behave the same, with shmpi_win_vm_writev/readv in place of memcpy.
+ * Who is direct: oneself always; the members' memory of
+ * MPI_Win_allocate(_shared) always; MPI_Win_create memory unless it is
+ * on a stack or in a file mapping (map.h); on a dynamic window, each
+ * region as shmpi_win_region_find says.  Accumulates are
+ * element-wise atomic: under the target's acc_lock (shared mode for the
+ * single-element integer operations done with hardware atomics,
+ * exclusive for the rest), so the two kinds never interleave on an
+ * element.
+ *
+ * THE SHARED WORDS.  One control segment per window (a memfd made by
+ * member 0 and mapped by all) holds one struct shmpi_win_ctl per member,
+ * each on its own cache lines; they are written by several processes
+ * with C11 atomics, and each function that touches one says which store
+ * publishes what (see lockword.c, pscw.c).  A process that waits on
+ * one spins briefly, then sleeps on its own doorbell (core/wait.h), not
+ * on the word: woken, it turns the progress engine, so sends it left
+ * pending still move while it waits for a lock (lockword.c tells the
+ * deadlock that avoids).  Whoever changes a word somebody may wait on
+ * rings the doorbells of those that said so (lock_sleepers,
+ * acc_sleepers and lock_waiting for the locks; PSCW rings the one
+ * process its counter concerns).
+ *
+ * EPOCHS.  Each window records this process's access and exposure epochs
+ * (enum shmpi_win_epoch and the lock table) so that every RMA call can
+ * check, at the origin, that it is inside an access epoch for its
+ * target, and every synchronization call that it is legal now
+ * (MPI_ERR_RMA_SYNC with a message naming the rule).
+ */
+#ifndef SHMPI_RMA_WIN_H
+#define SHMPI_RMA_WIN_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "core/objects.h"
+#include "shm_arena/arena.h"
+
+#define SHMPI_MAGIC_WIN 0x57494e44u /* "WIND" */
+
+/* Passive-target lock word (struct shmpi_win_ctl.lock). */
+#define SHMPI_WIN_LOCK_EXCL 0x80000000u   /* held exclusively */
+/* low 31 bits: number of shared holders (lock_all counts as one) */
+
+/* One member's synchronization words, in the control segment. */
+struct shmpi_win_ctl {
+    /* MPI_Win_lock / lock_all / unlock on this member as target */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t lock;
+    _Atomic uint32_t lock_sleepers;
+    /* 1 from this member's MPI_Win_post to its MPI_Win_wait (lock.c,
+       pscw.c): on the lock's line, so that MPI_Win_lock reports a window
+       locked and exposed at once (11.5.3) for the price of a load */
+    _Atomic uint32_t exposed;
+    /* accumulate atomicity on this member's memory: same encoding as
+       lock (SHMPI_WIN_LOCK_EXCL | shared holders) */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t acc_lock;
+    _Atomic uint32_t acc_sleepers;
+    /* PSCW, this member as target: bumped by each origin's
+       MPI_Win_complete; MPI_Win_wait waits for the count it expects */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t completed;
+    /* which lock word this member waits for in lockword.c's slow path,
+       ((target + 1) << 1 | is_acc_lock), 0 when none: an unlocker that
+       sees sleepers rings the doorbells of just these members */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t lock_waiting;
+    /* dynamic windows: bumped (release) after this member's region
+       table changed (attach/detach); origins recheck their cache */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t regions_gen;
+    /* then, PSCW, this member as origin: posted[t], bumped by target
+       t's MPI_Win_post naming this member (shmpi_win_posted) */
+};
+
+/* A region of a dynamic window, as published in the control segment by
+   its owner (at most SHMPI_WIN_MAX_REGIONS per member). */
+#define SHMPI_WIN_MAX_REGIONS 64
+struct shmpi_win_region {
+    uint64_t base;             /* address in the owner's address space */
+    uint64_t size;
+    int32_t fd;                /* owner's memfd holding it, or -1 */
+    uint32_t used;             /* 0: free slot; else the attach's serial
+                                  number, never reused by the owner: an
+                                  origin's mapping of a region is valid
+                                  while the serial it was made for is
+                                  still there */
+    uint64_t fd_offset;        /* where base is in that memfd */
+};
+
+/* How this process reaches target t's window memory (for a dynamic
+   window: only pid; its memory is in the regions, shmpi_win_region_find). */
+struct shmpi_win_target {
+    unsigned char *base;       /* mapped here (direct), else NULL */
+    uint64_t remote_base;      /* the target's own address of its base */
+    MPI_Aint size;
+    int disp_unit;
+    int direct;                /* 1: load/store on base; 0: the target's
+                                  memory could not be shared (stack, file
+                                  mappings): shmpi_win_vm_read/write at
+                                  remote_base.  Always 1 for oneself, and
+                                  for size 0 (base NULL, nothing to reach) */
+    pid_t pid;                 /* for process_vm_readv/writev */
+};
+
+enum shmpi_win_epoch {
+    SHMPI_EPOCH_NONE,
+    SHMPI_EPOCH_FENCE,         /* between fences (access and exposure) */
+    SHMPI_EPOCH_PSCW,          /* access: start..complete */
+    SHMPI_EPOCH_LOCK,          /* access: some targets locked */
+    SHMPI_EPOCH_LOCK_ALL,
+    SHMPI_EPOCH_SYNC_OPS,      /* started sync_ops requests (issue 7) */
+};
+
+struct shmpi_win {
+    uint32_t magic;
+    int flavor;                /* MPI_WIN_FLAVOR_* */
+    MPI_Comm comm;             /* a private dup of the creation comm:
+                                  its collectives (fence) and messages */
+    void *base;                /* this process's window memory */
+    MPI_Aint size;
+    int disp_unit;
+    struct shmpi_win_target *targets; /* [comm->size] */
+    struct shmpi_win_ctl *ctl; /* control segment: [comm->size] blocks
+                                  of ctl_bytes each (shmpi_win_ctl_of) */
+    size_t ctl_bytes;
+    /* access epoch of this process as origin */
+    enum shmpi_win_epoch access;
+    int fence_open;            /* access == FENCE and this process made
+                                  RMA calls since that fence: the epoch
+                                  is really open (until then MPI_Win_lock
+                                  or MPI_Win_start may replace it) */
+    uint8_t *locked;           /* [size]: each target's part in the
+                                  access epoch, 0 when none (rma/sync.h):
+                                  LOCK, LOCK_ALL: MPI_LOCK_SHARED or
+                                  MPI_LOCK_EXCLUSIVE, | SHMPI_LOCK_NOCHECK;
+                                  PSCW (and issue 7's SYNC_OPS):
+                                  SHMPI_TARGET_AWAIT_POST or _OPEN */
+    int nlocked;
+    MPI_Group start_group;     /* PSCW access group, or MPI_GROUP_NULL */
+    uint32_t *posts_seen;      /* [size]: posts consumed from each target */
+    /* exposure epoch of this process as target (PSCW) */
+    MPI_Group post_group;
+    uint32_t completes_expected;
+    /* info (11.2.1), parsed by win_info.c at creation and by
+       MPI_Win_set_info; MPI_Win_get_info reports them back */
+    int no_locks;
+    int acc_ordering;          /* bits 0-3: rar, raw, war, waw required */
+    int acc_ordering_none;     /* "accumulate_ordering" = "none" */
+    int acc_same_op;           /* "accumulate_ops" = "same_op" */
+    int same_size, same_disp_unit;
+    int alloc_shared_noncontig;
+    struct shmpi_errhandler *errhandler;
+    struct shmpi_attr *attrs;
+    char name[MPI_MAX_OBJECT_NAME];
+    /* private to win_*.c and map.c */
+    struct shmpi_share *share; /* how this process's memory is shared
+                                  (map.h); NULL for dynamic windows */
+    struct shmpi_win_view *views; /* [size]: peers' memory mapped here */
+    size_t ctl_map_bytes;      /* the control segment as mapped (the
+                                  shared flavor's memory follows it) */
+    struct shmpi_win_dyn *dyn; /* dynamic windows: attached regions */
+};
+
+static inline int shmpi_win_ok(MPI_Win w)
+{
+    return w != MPI_WIN_NULL && w->magic == SHMPI_MAGIC_WIN;
+}
+
+/* Bytes of the struct and uint32_t posted[n] (16 entries a cache line),
+   rounded to a cache line.  A member's block (w->ctl_bytes) is that,
+   plus its region table on a dynamic window. */
+size_t shmpi_win_ctl_bytes(int nmembers);
+static inline struct shmpi_win_ctl *shmpi_win_ctl_of(MPI_Win w, int member)
+{
+    return (struct shmpi_win_ctl *)((unsigned char *)w->ctl +
+                                    (size_t)member * w->ctl_bytes);
+}
+static inline _Atomic uint32_t *shmpi_win_posted(MPI_Win w, int origin,
+                                                 int target)
+{
+    return (_Atomic uint32_t *)(shmpi_win_ctl_of(w, origin) + 1) + target;
+}
+/* The dynamic-window region table of member m follows its posted[]. */
+struct shmpi_win_region *shmpi_win_regions(MPI_Win w, int member);
+
+/* win_dynamic.c: on a dynamic window, does [addr, addr + len) of
+   target's address space lie inside one region target attached?  1, and
+   *local is where addr is mapped in this process, or NULL when that
+   region is reached with process_vm at addr (pid targets[target].pid);
+   0 if no region holds it all.  Maps the region on first use and keeps
+   it mapped while it stays attached; reads the table under its
+   sequence lock (regions_gen), so a concurrent attach or detach of
+   another region never shows a half-written slot. */
+int shmpi_win_region_find(MPI_Win w, int target, uint64_t addr,
+                          uint64_t len, unsigned char **local);
+
+/* map_vm.c: process_vm_writev/readv (flags 0) for non-direct targets
+   and regions: the same arguments and result.  Where the kernel refuses
+   cross-memory attach, the same moves go through a helper thread in the
+   target's process (map_vm.c), still without the target calling MPI. */
+ssize_t shmpi_win_vm_writev(pid_t pid, const struct iovec *local,
+                            unsigned long nlocal, const struct iovec *remote,
+                            unsigned long nremote);
+ssize_t shmpi_win_vm_readv(pid_t pid, const struct iovec *local,
+                           unsigned long nlocal, const struct iovec *remote,
+                           unsigned long nremote);
+
+/* win_new.c: the constructor that made w ("MPI_Win_allocate", ...),
+   for messages. */
+const char *shmpi_win_maker(MPI_Win w);
+
+/* epoch.c (synchronization helper): MPI_SUCCESS if this process may
+   issue an RMA operation to target now (an access epoch covers it), else
+   MPI_ERR_RMA_SYNC raised on win under fn with the rule that was broken
+   (MPI_ERR_RANK for a target out of range).  MPI_PROC_NULL needs an
+   access epoch too, of any kind (11.3: "it is still necessary to finish
+   the RMA epoch"), but no particular target.  May block: in a PSCW epoch
+   the first access to a target waits for that target's MPI_Win_post. */
+int shmpi_rma_check_epoch(MPI_Win win, int target, const char *fn);
+/* epoch.c: MPI_Win_free calls it before anything else: MPI_ERR_RMA_SYNC
+   raised on win under fn if this process still has an epoch open
+   (11.2.5: free only after fence, wait, complete, unlock). */
+int shmpi_rma_epoch_check_free(MPI_Win win, const char *fn);
+/* lockword.c: the accumulate lock of target (ctl->acc_lock), shared or
+   exclusive; taken by the origin alone, the target takes no part. */
+void shmpi_rma_acc_lock(MPI_Win win, int target, int exclusive);
+void shmpi_rma_acc_unlock(MPI_Win win, int target, int exclusive);
+/* range.c (communication helper): the target range [disp * disp_unit,
+   + true extent of count x type) lies inside target's window (or an
+   attached region, dynamic windows), else MPI_ERR_RMA_RANGE raised with
+   window name, target, displacement and window size.  On success *addr
+   is the target buffer's address (base + disp * disp_unit, where type is
+   laid from) in this process (direct targets) or in the target's address
+   space (process_vm targets); rma/xfer.h's shmpi_rma_locate says which. */
+int shmpi_rma_check_range(MPI_Win win, int target, MPI_Aint disp,
+                          int count, MPI_Datatype type, const char *fn,
+                          uint64_t *addr);
+
+/* win_errhandler.c: raise through the window's error handler (as
+   shmpi_raise does for communicators; on MPI_COMM_WORLD's if win is not
+   a window).  The message gets `window "NAME": ` in front when the
+   window has a name: callers say the rest and leave the name out. */
+int shmpi_raise_win(MPI_Win win, int code, const char *fn, const char *fmt,
+                    ...) __attribute__((format(printf, 4, 5)));
+
+#endif

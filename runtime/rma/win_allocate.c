@@ -1,0 +1,196 @@
+/*
+ * win_allocate.c - windows whose memory MPI allocates (MPI-3.1 11.2.2,
+ * 11.2.3): MPI_Win_allocate, MPI_Win_allocate_shared and
+ * MPI_Win_shared_query.
+ *
+ * MPI_Win_allocate gives each member a memfd of its own, mapped shared,
+ * which every peer maps too: a put is a memcpy into the peer's pages.
+ *
+ * MPI_Win_allocate_shared puts every member's memory in one segment -
+ * the window's control segment, after the control blocks - so that the
+ * members' parts follow each other in rank order in every process's
+ * mapping: contiguous, as the standard's default asks (a member's part
+ * starts where the previous one's ends, to the byte).  With the hint
+ * "alloc_shared_noncontig" set to true by every member, each part starts
+ * on a page of its own instead (no false sharing between neighbours);
+ * one member asking for contiguous memory gets it for all, since
+ * contiguous is also a valid answer to the hint.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "core/proc.h"
+#include "rma/win_impl.h"
+
+SHMPI_WEAK_ALIAS(Win_allocate)
+SHMPI_WEAK_ALIAS(Win_allocate_shared)
+SHMPI_WEAK_ALIAS(Win_shared_query)
+
+/* The arguments both constructors take. */
+static int check_args(MPI_Aint size, int disp_unit, MPI_Info info,
+                      MPI_Comm comm, void *baseptr, MPI_Win *win,
+                      const char *fn)
+{
+    int rc = shmpi_win_check_comm(comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size < 0)
+        return shmpi_raise(comm, MPI_ERR_SIZE, fn, "size %ld is negative",
+                           (long)size);
+    if (disp_unit <= 0)
+        return shmpi_raise(comm, MPI_ERR_DISP, fn,
+                           "disp_unit %d is not positive", disp_unit);
+    if ((rc = shmpi_win_check_info(comm, info, fn)) != MPI_SUCCESS)
+        return rc;
+    if (!baseptr || !win)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn, "%s is NULL",
+                           baseptr ? "win" : "baseptr");
+    return MPI_SUCCESS;
+}
+
+/* The window's memory and how it ends, after shmpi_win_publish. */
+static int finish(MPI_Win w, int rc, void *baseptr, MPI_Win *win)
+{
+    if (rc != MPI_SUCCESS) {
+        shmpi_win_destroy(w);
+        return rc;
+    }
+    *(void **)baseptr = w->base;
+    *win = w;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+                      MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    static const char *fn = "MPI_Win_allocate";
+    SHMPI_REQUIRE_INIT(fn);
+    MPI_Win w;
+    int rc = check_args(size, disp_unit, info, comm, baseptr, win, fn);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_win_begin(comm, MPI_WIN_FLAVOR_ALLOCATE, info, fn, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    w->size = size;
+    w->disp_unit = disp_unit;
+    struct shmpi_win_member mine = {.size = size, .disp_unit = disp_unit,
+                                    .fd = -1};
+    char why[120] = "";
+    if (size > 0) {
+        void *base = NULL;
+        int err = ENOMEM;
+        if ((w->share = malloc(sizeof *w->share)) != NULL)
+            err = shmpi_map_alloc((size_t)size, &base, w->share);
+        if (err == 0) {
+            w->base = base;
+            mine.base = (uintptr_t)base;
+            mine.fd = w->share->fd;
+            mine.fd_offset = w->share->offset;
+        } else {
+            free(w->share);
+            w->share = NULL;
+            mine.status = MPI_ERR_NO_MEM;
+            snprintf(why, sizeof why,
+                     "cannot allocate %ld bytes of shared memory: %s",
+                     (long)size, strerror(err));
+        }
+    }
+    rc = shmpi_win_publish(w, &mine, 0, comm, why, fn);
+    return finish(w, rc, baseptr, win);
+}
+
+/* Where each member's part goes: *offset for this process, the total in
+   *bytes; MPI_SUCCESS or an error raised on comm. */
+static int lay_out(MPI_Win w, MPI_Aint size, MPI_Comm comm,
+                   uint64_t *offset, size_t *bytes, const char *fn)
+{
+    int n = w->comm->size;
+    int64_t mine[2] = {size, w->alloc_shared_noncontig};
+    int64_t *all = malloc((size_t)n * sizeof mine);
+    if (!all)
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                           "no memory for the members' sizes");
+    int rc = PMPI_Allgather(mine, 2, MPI_INT64_T, all, 2, MPI_INT64_T,
+                            w->comm);
+    if (rc == MPI_SUCCESS) {
+        int noncontig = 1;
+        for (int r = 0; r < n; r++)
+            noncontig &= all[2 * r + 1] != 0;
+        w->alloc_shared_noncontig = noncontig;
+        uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), at = 0;
+        for (int r = 0; r < n; r++) {
+            if (noncontig)
+                at = (at + pg - 1) / pg * pg;
+            if (r == w->comm->rank)
+                *offset = at;
+            at += (uint64_t)all[2 * r];
+        }
+        *bytes = (size_t)((at + pg - 1) / pg * pg);
+    }
+    free(all);
+    return rc;
+}
+
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+                             MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    static const char *fn = "MPI_Win_allocate_shared";
+    SHMPI_REQUIRE_INIT(fn);
+    MPI_Win w;
+    int rc = check_args(size, disp_unit, info, comm, baseptr, win, fn);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_win_begin(comm, MPI_WIN_FLAVOR_SHARED, info, fn, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    w->size = size;
+    w->disp_unit = disp_unit;
+    struct shmpi_win_member mine = {.size = size, .disp_unit = disp_unit,
+                                    .fd = -1};
+    size_t bytes = 0;
+    rc = lay_out(w, size, comm, &mine.fd_offset, &bytes, fn);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_win_publish(w, &mine, bytes, comm,
+                               "no memory for the shared segment", fn);
+    if (rc == MPI_SUCCESS)
+        w->base = w->targets[w->comm->rank].base;
+    return finish(w, rc, baseptr, win);
+}
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                          int *disp_unit, void *baseptr)
+{
+    static const char *fn = "MPI_Win_shared_query";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_win_ok(win))
+        return shmpi_win_raise_bad(win, fn);
+    if (win->flavor != MPI_WIN_FLAVOR_SHARED)
+        return shmpi_raise_win(win, MPI_ERR_RMA_FLAVOR, fn,
+                               "the window was made by %s: only windows "
+                               "of MPI_Win_allocate_shared have memory "
+                               "to load and store directly",
+                               shmpi_win_maker(win));
+    int n = win->comm->size;
+    if (rank != MPI_PROC_NULL && (rank < 0 || rank >= n))
+        return shmpi_raise_win(win, MPI_ERR_RANK, fn,
+                               "rank %d is not in the window's group "
+                               "(0..%d, or MPI_PROC_NULL)", rank, n - 1);
+    if (!size || !disp_unit || !baseptr)
+        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "%s is NULL",
+                               !size ? "size"
+                               : !disp_unit ? "disp_unit" : "baseptr");
+    if (rank == MPI_PROC_NULL) { /* the lowest rank with memory */
+        rank = 0;
+        while (rank < n - 1 && win->targets[rank].size == 0)
+            rank++;
+    }
+    const struct shmpi_win_target *t = &win->targets[rank];
+    *size = t->size;
+    *disp_unit = t->disp_unit;
+    *(void **)baseptr = t->base;
+    return MPI_SUCCESS;
+}

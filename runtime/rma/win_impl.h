@@ -1,0 +1,73 @@
+/*
+ * win_impl.h - what the window files (win_*.c) share among themselves;
+ * the rest of runtime/rma/ uses win.h.
+ *
+ * A constructor (win_create.c, win_allocate.c, win_dynamic.c) runs:
+ *   shmpi_win_begin     the object, a private dup of comm, the hints
+ *   ... its own memory: struct shmpi_win_member for this process ...
+ *   shmpi_win_publish   the control segment, every member's part known
+ *                       to every member and mapped where possible
+ * and on a failure after begin, shmpi_win_destroy (which MPI_Win_free
+ * ends with too).
+ */
+#ifndef SHMPI_RMA_WIN_IMPL_H
+#define SHMPI_RMA_WIN_IMPL_H
+
+#include "rma/map.h"
+#include "rma/win.h"
+
+/* What each member tells the others when a window is made. */
+struct shmpi_win_member {
+    uint64_t base;             /* its address of its window memory */
+    int64_t size;
+    uint64_t fd_offset;        /* where base is in fd */
+    int32_t pid;
+    int32_t fd;                /* memfd holding it, or -1 (process_vm) */
+    int32_t disp_unit;
+    int32_t status;            /* MPI_SUCCESS, or the class of its
+                                  failure to make its part */
+    int32_t ctl_fd;            /* member 0: the control segment */
+    int32_t mbox_fd;           /* its process's mailbox (map_vm.c), or -1
+                                  when all its memory can be mapped */
+    uint64_t probe;            /* an address always readable in it */
+};
+
+/* A new window of `flavor` over a private dup of comm (collective), its
+   hints read from info, error handler MPI_ERRORS_ARE_FATAL.  MPI_SUCCESS
+   or an error raised on comm under fn. */
+int shmpi_win_begin(MPI_Comm comm, int flavor, MPI_Info info,
+                    const char *fn, MPI_Win *out);
+
+/* Collective: member 0 makes the control segment (with shared_bytes of
+   window memory after it: the shared flavor), every member learns
+   every other's `mine`, maps the control segment and, for the create
+   and allocate flavors, the peers' memory.  A member whose `mine.status`
+   is not MPI_SUCCESS gives `why` as the reason.  MPI_SUCCESS, or an
+   error raised on the creation's comm (every member then fails). */
+int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
+                      size_t shared_bytes, MPI_Comm comm, const char *why,
+                      const char *fn);
+
+/* Where the shared flavor's memory starts in the control segment. */
+size_t shmpi_win_shared_offset(MPI_Win w);
+
+/* Unmaps, closes and frees everything of w; *w's handle dies. */
+void shmpi_win_destroy(MPI_Win w);
+
+/* win_dynamic.c: detaches every region of a dynamic window (no-op for
+   the other flavors). */
+void shmpi_win_dynamic_free(MPI_Win w);
+
+/* win_info.c: the hints of info (MPI_INFO_NULL: none) into w's fields;
+   keys it does not know and values it cannot read are ignored (9). */
+void shmpi_win_read_info(MPI_Win w, MPI_Info info);
+
+/* win_errhandler.c: MPI_ERR_WIN raised for an invalid handle (on
+   MPI_COMM_WORLD: there is no window to take the handler from). */
+int shmpi_win_raise_bad(MPI_Win win, const char *fn);
+
+/* Checks shared by the constructors: MPI_SUCCESS or raised on comm. */
+int shmpi_win_check_comm(MPI_Comm comm, const char *fn);
+int shmpi_win_check_info(MPI_Comm comm, MPI_Info info, const char *fn);
+
+#endif

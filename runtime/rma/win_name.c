@@ -1,0 +1,68 @@
+/*
+ * win_name.c - a window's name (MPI-3.1 6.8) and group (11.2.6):
+ * MPI_Win_set_name, MPI_Win_get_name and MPI_Win_get_group.
+ *
+ * A window starts with the empty name.  The name is a label for the
+ * program and for shmpi's error messages about the window (which say
+ * `window "NAME": ...`, shmpi_raise_win); setting it is local, and a
+ * longer name is cut to MPI_MAX_OBJECT_NAME - 1 characters, as for
+ * communicators.
+ */
+#include <string.h>
+
+#include "comm/comm.h"
+#include "core/error.h"
+#include "core/pmpi.h"
+#include "rma/win_impl.h"
+
+SHMPI_WEAK_ALIAS(Win_set_name)
+SHMPI_WEAK_ALIAS(Win_get_name)
+SHMPI_WEAK_ALIAS(Win_get_group)
+
+int PMPI_Win_set_name(MPI_Win win, const char *win_name)
+{
+    static const char *fn = "MPI_Win_set_name";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_win_ok(win))
+        return shmpi_win_raise_bad(win, fn);
+    if (!win_name)
+        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "win_name is NULL");
+    size_t n = strnlen(win_name, sizeof win->name - 1);
+    memcpy(win->name, win_name, n);
+    win->name[n] = '\0';
+    return MPI_SUCCESS;
+}
+
+/* win_name must have room for MPI_MAX_OBJECT_NAME characters. */
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+{
+    static const char *fn = "MPI_Win_get_name";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_win_ok(win))
+        return shmpi_win_raise_bad(win, fn);
+    if (!win_name || !resultlen)
+        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "%s is NULL",
+                               win_name ? "resultlen" : "win_name");
+    size_t n = strlen(win->name);
+    memcpy(win_name, win->name, n + 1);
+    *resultlen = (int)n;
+    return MPI_SUCCESS;
+}
+
+/* The group of the communicator the window was made over, as a new
+   handle the program frees with MPI_Group_free. */
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
+{
+    static const char *fn = "MPI_Win_get_group";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_win_ok(win))
+        return shmpi_win_raise_bad(win, fn);
+    if (!group)
+        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "group is NULL");
+    struct shmpi_group *g = shmpi_comm_get_group(win->comm);
+    if (!g)
+        return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+                               "no memory for a group");
+    *group = g;
+    return MPI_SUCCESS;
+}

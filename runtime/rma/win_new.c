@@ -1,0 +1,281 @@
+/*
+ * win_new.c - what the four window constructors share (win_impl.h): the
+ * window object, the control segment, the exchange that tells every
+ * member how to reach every other member's memory, and the teardown.
+ *
+ * THE CONTROL SEGMENT is one memfd, made by member 0 and mapped by every
+ * member through /proc/<pid of member 0>/fd/<fd>: member m's block (its
+ * struct shmpi_win_ctl, posted[n], and on a dynamic window its region
+ * table) at m * ctl_bytes.  The shared flavor puts the window memory of
+ * all members after the blocks, from the next page on, so one mapping
+ * gives both.  It is zero-filled by the kernel, which is every word's
+ * initial value; member 0 closes its descriptor once everybody mapped it.
+ *
+ * THE EXCHANGE is one allgather of struct shmpi_win_member over the
+ * window's private communicator, then one allreduce of the outcome:
+ * mapping the control segment can fail on a member (say, out of address
+ * space), and then every member must fail together; and if some origin
+ * found process_vm refused, the members whose memory needs it start
+ * their helper thread (map_vm.c) before anyone returns.
+ */
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "comm/comm.h"
+#include "core/error.h"
+#include "rma/win_impl.h"
+
+static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+size_t shmpi_win_ctl_bytes(int nmembers)
+{
+    return round_up(sizeof(struct shmpi_win_ctl) +
+                        (size_t)nmembers * sizeof(uint32_t),
+                    SHMPI_CACHELINE);
+}
+
+struct shmpi_win_region *shmpi_win_regions(MPI_Win w, int member)
+{
+    return (struct shmpi_win_region *)((unsigned char *)shmpi_win_ctl_of(
+                                           w, member) +
+                                       shmpi_win_ctl_bytes(w->comm->size));
+}
+
+const char *shmpi_win_maker(MPI_Win w)
+{
+    switch (w->flavor) {
+    case MPI_WIN_FLAVOR_CREATE: return "MPI_Win_create";
+    case MPI_WIN_FLAVOR_ALLOCATE: return "MPI_Win_allocate";
+    case MPI_WIN_FLAVOR_SHARED: return "MPI_Win_allocate_shared";
+    default: return "MPI_Win_create_dynamic";
+    }
+}
+
+/* Bytes of the blocks, page-rounded: the shared flavor's memory follows. */
+size_t shmpi_win_shared_offset(MPI_Win w)
+{
+    return round_up((size_t)w->comm->size * w->ctl_bytes,
+                    (size_t)sysconf(_SC_PAGESIZE));
+}
+
+static int alloc_tables(MPI_Win w, int n)
+{
+    w->targets = calloc((size_t)n, sizeof *w->targets);
+    w->views = calloc((size_t)n, sizeof *w->views);
+    w->locked = calloc((size_t)n, sizeof *w->locked);
+    w->posts_seen = calloc((size_t)n, sizeof *w->posts_seen);
+    return w->targets && w->views && w->locked && w->posts_seen;
+}
+
+int shmpi_win_check_comm(MPI_Comm comm, const char *fn)
+{
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
+    if (comm->is_inter)
+        return shmpi_raise(comm, MPI_ERR_COMM, fn,
+                           "windows are made over intracommunicators, "
+                           "this one is an intercommunicator");
+    return MPI_SUCCESS;
+}
+
+int shmpi_win_check_info(MPI_Comm comm, MPI_Info info, const char *fn)
+{
+    if (info != MPI_INFO_NULL && !shmpi_info_ok(info))
+        return shmpi_raise(comm, MPI_ERR_INFO, fn,
+                           "info is not a valid info object");
+    return MPI_SUCCESS;
+}
+
+int shmpi_win_begin(MPI_Comm comm, int flavor, MPI_Info info,
+                    const char *fn, MPI_Win *out)
+{
+    MPI_Comm dup;
+    int rc = shmpi_comm_dup(comm, &dup, fn); /* collective: first */
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Win w = calloc(1, sizeof *w);
+    if (!w) {
+        PMPI_Comm_free(&dup);
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                           "no memory for a window object");
+    }
+    w->magic = SHMPI_MAGIC_WIN;
+    w->flavor = flavor;
+    w->comm = dup;
+    w->disp_unit = 1;
+    w->start_group = MPI_GROUP_NULL;
+    w->post_group = MPI_GROUP_NULL;
+    w->errhandler = MPI_ERRORS_ARE_FATAL; /* 8.3: every window starts so */
+    w->ctl_bytes = shmpi_win_ctl_bytes(dup->size);
+    if (flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        w->ctl_bytes +=
+            SHMPI_WIN_MAX_REGIONS * sizeof(struct shmpi_win_region);
+    if (!alloc_tables(w, dup->size)) {
+        shmpi_win_destroy(w);
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                           "no memory for a window object");
+    }
+    shmpi_win_read_info(w, info);
+    *out = w;
+    return MPI_SUCCESS;
+}
+
+/* Where target t's memory is, as this process reaches it; 0 if it
+   needs t's mailbox (process_vm refused). */
+static int reach_target(MPI_Win w, int t, const struct shmpi_win_member *m)
+{
+    struct shmpi_win_target *tg = &w->targets[t];
+    *tg = (struct shmpi_win_target){NULL, m->base, (MPI_Aint)m->size,
+                                    m->disp_unit, 1, m->pid};
+    if (w->flavor == MPI_WIN_FLAVOR_SHARED) {
+        tg->base = (unsigned char *)w->ctl + shmpi_win_shared_offset(w) +
+                   m->fd_offset;
+        return 1;
+    }
+    if (t == w->comm->rank) {
+        tg->base = w->base;
+        return 1;
+    }
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) /* reached by region */
+        return m->mbox_fd < 0 || shmpi_vm_connect(m->pid, m->probe,
+                                                  m->mbox_fd);
+    if (m->size == 0 || (m->fd >= 0 &&
+                         shmpi_map_peer(m->pid, m->fd, m->fd_offset,
+                                        (size_t)m->size, &tg->base,
+                                        &w->views[t]) == 0))
+        return 1;
+    tg->direct = 0;
+    return shmpi_vm_connect(m->pid, m->probe, m->mbox_fd);
+}
+
+/* Every member but 0 maps the control segment, then every target: into
+   out[0] MPI_SUCCESS or the class of a failure, into out[1] whether
+   some target needs its mailbox. */
+static void reach_all(MPI_Win w, const struct shmpi_win_member *all,
+                      int out[2])
+{
+    out[0] = MPI_SUCCESS;
+    out[1] = 0;
+    if (w->comm->rank != 0) {
+        unsigned char *at;
+        struct shmpi_win_view v;
+        if (shmpi_map_peer(all[0].pid, all[0].ctl_fd, 0, w->ctl_map_bytes,
+                           &at, &v) != 0) {
+            out[0] = MPI_ERR_OTHER;
+            return;
+        }
+        w->ctl = (struct shmpi_win_ctl *)at;
+    }
+    for (int t = 0; t < w->comm->size; t++)
+        out[1] |= !reach_target(w, t, &all[t]);
+}
+
+static int first_failed(const struct shmpi_win_member *all, int n)
+{
+    for (int r = 0; r < n; r++)
+        if (all[r].status != MPI_SUCCESS)
+            return r;
+    return -1;
+}
+
+/* What this process tells the others besides its memory. */
+static void describe_process(MPI_Win w, struct shmpi_win_member *mine)
+{
+    static const int always_readable = 1;
+    mine->pid = getpid();
+    mine->ctl_fd = -1;
+    mine->mbox_fd = -1;
+    mine->probe = (uintptr_t)&always_readable;
+    int unshared = mine->fd < 0 && w->flavor != MPI_WIN_FLAVOR_SHARED &&
+                   (mine->size > 0 || w->flavor == MPI_WIN_FLAVOR_DYNAMIC);
+    if (unshared) {
+        shmpi_map_allow_peers(); /* before anyone tries process_vm */
+        mine->mbox_fd = shmpi_vm_mailbox();
+    }
+}
+
+/* After the allgather: map, then agree that all went well. */
+static int agree(MPI_Win w, const struct shmpi_win_member *all,
+                 const struct shmpi_win_member *mine, MPI_Comm comm,
+                 const char *fn)
+{
+    int local[2], worst[2];
+    reach_all(w, all, local);
+    int rc = PMPI_Allreduce(local, worst, 2, MPI_INT, MPI_MAX, w->comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (worst[0] != MPI_SUCCESS)
+        return shmpi_raise(comm, worst[0], fn,
+                           "%s could not map the window's control segment "
+                           "(made by rank 0)",
+                           local[0] != MPI_SUCCESS ? "this process"
+                                                   : "another member");
+    if (worst[1] && w->comm->rank == 0)
+        shmpi_vm_warn();
+    if (worst[1] && mine->mbox_fd >= 0 && shmpi_vm_serve() != 0)
+        return shmpi_raise(comm, MPI_ERR_OTHER, fn,
+                           "cannot start the thread that serves this "
+                           "process's window memory to peers refused "
+                           "process_vm");
+    return MPI_SUCCESS;
+}
+
+int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
+                      size_t shared_bytes, MPI_Comm comm, const char *why,
+                      const char *fn)
+{
+    int n = w->comm->size, me = w->comm->rank;
+    struct shmpi_win_member *all = malloc((size_t)n * sizeof *all);
+    if (!all)
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                           "no memory for the window's member table");
+    describe_process(w, mine);
+    w->ctl_map_bytes = shmpi_win_shared_offset(w) + shared_bytes;
+    if (me == 0 && mine->status == MPI_SUCCESS) {
+        void *ctl;
+        if (shmpi_map_segment(w->ctl_map_bytes, &ctl, &mine->ctl_fd) == 0)
+            w->ctl = ctl;
+        else {
+            mine->status = MPI_ERR_NO_MEM;
+            why = "no memory for the window's control segment";
+        }
+    }
+    int rc = PMPI_Allgather(mine, sizeof *mine, MPI_BYTE, all, sizeof *mine,
+                            MPI_BYTE, w->comm);
+    int bad = rc == MPI_SUCCESS ? first_failed(all, n) : -1;
+    if (rc == MPI_SUCCESS && bad < 0)
+        rc = agree(w, all, mine, comm, fn);
+    if (mine->ctl_fd >= 0)
+        close(mine->ctl_fd); /* everybody mapped it, or gave up */
+    if (bad == me)
+        rc = shmpi_raise(comm, mine->status, fn, "%s", why);
+    else if (bad >= 0)
+        rc = shmpi_raise(comm, all[bad].status, fn,
+                         "rank %d could not make its part of the window",
+                         bad);
+    free(all);
+    return rc;
+}
+
+void shmpi_win_destroy(MPI_Win w)
+{
+    shmpi_win_dynamic_free(w); /* reads the table in the control segment */
+    for (int t = 0; w->views && t < w->comm->size; t++)
+        shmpi_map_unview(&w->views[t]);
+    if (w->ctl)
+        munmap(w->ctl, w->ctl_map_bytes);
+    if (w->share) {
+        shmpi_map_release(w->share);
+        free(w->share);
+    }
+    free(w->targets);
+    free(w->views);
+    free(w->locked);
+    free(w->posts_seen);
+    if (w->comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&w->comm);
+    shmpi_errhandler_release(w->errhandler);
+    w->magic = 0;
+    free(w);
+}
