@@ -5,11 +5,20 @@
 #include <sched.h>
 #include <stddef.h>
 
-#define TICKETS 300     /* fetch_and_op per rank */
-#define ELEMS 64        /* the array accumulated into */
-#define ROUNDS 120      /* accumulates per rank */
-#define CRITICAL 25     /* lock acquisitions per rank */
-#define NODES 12        /* list elements appended per rank */
+/* Open MPI 4.1's osc pt2pt needs the target to progress every atomic:
+   with 8 ranks on 2 cores the full-size test takes it 40 s to minutes,
+   so the reference run does a fifth of the work (the same checks). */
+#ifdef OPEN_MPI
+#define SCALE 5
+#else
+#define SCALE 1
+#endif
+
+#define TICKETS (300 / SCALE)  /* fetch_and_op per rank */
+#define ELEMS 64               /* the array accumulated into */
+#define ROUNDS (120 / SCALE)   /* accumulates per rank */
+#define CRITICAL (25 / SCALE)  /* lock acquisitions per rank */
+#define NODES 12               /* list elements appended per rank */
 
 static int me, np;
 
