@@ -73,6 +73,8 @@ static void rejected(void)
     int x[2] = {1, 2};
     MPI_Comm comm = MPI_COMM_WORLD;
     CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    int y[2];
+    CHECK_MPI(MPI_Allreduce(x, y, 2, MPI_INT, MPI_SUM, comm)); /* warm */
     CHECK_CLASS(MPI_Allreduce(x, x, 2, MPI_INT, MPI_SUM, comm),
                 MPI_ERR_BUFFER);
     CHECK_CLASS(MPI_Allreduce(MPI_IN_PLACE, x, 2, MPI_INT, MPI_REPLACE,

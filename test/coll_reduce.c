@@ -181,6 +181,10 @@ static void errors(void)
     double z = 1, w;
     MPI_Comm comm = MPI_COMM_WORLD;
     CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    /* a good call first: the bad ones below with the same type and op
+       must still be caught (shmpi: past its small-Allreduce fast path) */
+    CHECK_MPI(MPI_Allreduce(x, y, 1, MPI_INT, MPI_SUM, comm));
+    CHECK(y[0] == size, "sum of ones is %d, expected %d", y[0], size);
     CHECK_CLASS(MPI_Reduce(x, y, 1, MPI_INT, MPI_SUM, size, comm),
                 MPI_ERR_ROOT);
     CHECK_CLASS(MPI_Allreduce(x, y, 1, MPI_INT, MPI_OP_NULL, comm),

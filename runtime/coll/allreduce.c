@@ -124,6 +124,9 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
 {
     static const char fn[] = "MPI_Allreduce";
     SHMPI_REQUIRE_INIT(fn);
+    if (shmpi_coll_allreduce_small(sendbuf, recvbuf, count, datatype, op,
+                                   comm))
+        return MPI_SUCCESS;
     struct shmpi_coll_red x;
     int rc = shmpi_red_args_allreduce(fn, sendbuf, recvbuf, count, datatype,
                                       op, comm, &x);

@@ -31,6 +31,11 @@ struct shmpi_coll_red {
 /* The segment of member i (SHMPI_RED_SCATTER): first element, count. */
 void shmpi_coll_segment(const struct shmpi_coll_red *x, int size, int i,
                         MPI_Count *first, MPI_Count *count);
+/* reduce.c: MPI_Allreduce's fast path for a few bytes of a predefined
+   type and op; 1 when it did the call, 0 to take the general one. */
+int shmpi_coll_allreduce_small(const void *sendbuf, void *recvbuf,
+                               int count, MPI_Datatype t, MPI_Op op,
+                               MPI_Comm comm);
 /* Run it on comm (on the area when it has one and the elements fit);
    MPI_SUCCESS or an error raised on comm under fn. */
 int shmpi_coll_reduction(MPI_Comm comm, struct shmpi_coll_red *x,
