@@ -123,6 +123,8 @@ struct shmpi_datatype {
                                  what predefined reductions check */
 
     struct shmpi_flat *flat;  /* compiled form: committed types only */
+    int kernel_row;           /* reduce_kernels.c's row of a predefined
+                                 type, + 1; -1: none; 0: not looked up */
     struct shmpi_attr *attrs;
     char name[MPI_MAX_OBJECT_NAME];
 };

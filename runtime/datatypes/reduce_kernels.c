@@ -25,6 +25,7 @@
  */
 #include <string.h>
 
+#include "datatypes/datatype.h"
 #include "datatypes/ops.h"
 
 /* ------------------------------------------------------------ kinds */
@@ -350,13 +351,24 @@ static const struct {
     {MPI_2INTEGER, PAIR, K_int_int},
 };
 
+/* The type's row, found once and kept in the type: RMA and the
+   reductions look kernels up on every call. */
+static int row_of(MPI_Datatype type)
+{
+    if (type->kernel_row == 0) {
+        type->kernel_row = -1;
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+            if (types[i].type == type)
+                type->kernel_row = (int)i + 1;
+    }
+    return type->kernel_row - 1;
+}
+
 shmpi_kernel *shmpi_kernel_find(enum shmpi_op_code op, MPI_Datatype type)
 {
-    if (op > SHMPI_OP_LAST_KERNEL)
+    int i = op > SHMPI_OP_LAST_KERNEL ? -1 : row_of(type);
+    if (i < 0)
         return NULL;
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-        if (types[i].type == type)
-            return allowed[types[i].group] & 1u << op
-                       ? kernels[types[i].kind][op] : NULL;
-    return NULL;
+    return allowed[types[i].group] & 1u << op ? kernels[types[i].kind][op]
+                                              : NULL;
 }
