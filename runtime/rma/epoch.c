@@ -46,13 +46,7 @@
 
 int shmpi_rma_check_win(MPI_Win win, const char *fn)
 {
-    if (shmpi_win_ok(win))
-        return MPI_SUCCESS;
-    /* shmpi_raise_win takes MPI_COMM_WORLD's handler for a bad handle */
-    return shmpi_raise_win(win, MPI_ERR_WIN, fn, "%s",
-                           win == MPI_WIN_NULL ? "the window is MPI_WIN_NULL"
-                                               : "not a valid window (freed, "
-                                                 "or never made)");
+    return shmpi_win_ok(win) ? MPI_SUCCESS : shmpi_win_raise_bad(win, fn);
 }
 
 /* "MPI_MODE_NOSTORE | MPI_MODE_NOPUT", or a hex number for bits that

@@ -266,6 +266,10 @@ int shmpi_rma_check_range(MPI_Win win, int target, MPI_Aint disp,
                           int count, MPI_Datatype type, const char *fn,
                           uint64_t *addr);
 
+/* win_errhandler.c: MPI_ERR_WIN raised for an invalid handle (on
+   MPI_COMM_WORLD: there is no window to take the handler from). */
+int shmpi_win_raise_bad(MPI_Win win, const char *fn);
+
 /* win_errhandler.c: raise through the window's error handler (as
    shmpi_raise does for communicators; on MPI_COMM_WORLD's if win is not
    a window).  The message gets `window "NAME": ` in front when the

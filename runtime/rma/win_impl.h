@@ -62,10 +62,6 @@ void shmpi_win_dynamic_free(MPI_Win w);
    keys it does not know and values it cannot read are ignored (9). */
 void shmpi_win_read_info(MPI_Win w, MPI_Info info);
 
-/* win_errhandler.c: MPI_ERR_WIN raised for an invalid handle (on
-   MPI_COMM_WORLD: there is no window to take the handler from). */
-int shmpi_win_raise_bad(MPI_Win win, const char *fn);
-
 /* Checks shared by the constructors: MPI_SUCCESS or raised on comm. */
 int shmpi_win_check_comm(MPI_Comm comm, const char *fn);
 int shmpi_win_check_info(MPI_Comm comm, MPI_Info info, const char *fn);
