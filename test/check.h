@@ -12,6 +12,8 @@
  *   test_dir_remove(dir)    and its removal, by one rank, once it is empty
  *   check_barrier_on(comm, name, rounds)
  *                           CHECK that MPI_Barrier on comm really waits
+ *   check_barrier_with(comm, name, rounds, barrier)
+ *                           the same of barrier(comm, round)
  *
  * Standard MPI only, so the same programs build with Open MPI (make
  * check-ref).
@@ -134,10 +136,18 @@ static inline void test_dir_remove(const char *dir)
         rmdir(dir);
 }
 
-/* test/barrier.c's check, on comm: a shared O_APPEND file holds exactly
+static inline int check_barrier_blocking_(MPI_Comm comm, int round)
+{
+    (void)round;
+    return MPI_Barrier(comm);
+}
+
+/* test/barrier.c's check, on comm, of barrier(comm, round) (which returns
+   an MPI error code): a shared O_APPEND file holds exactly
    size * (round + 1) records after each barrier. */
-static inline void check_barrier_on(MPI_Comm comm, const char *name,
-                                    int rounds)
+static inline void check_barrier_with(MPI_Comm comm, const char *name,
+                                      int rounds,
+                                      int (*barrier)(MPI_Comm, int))
 {
     int csize, crank;
     CHECK_MPI(MPI_Comm_size(comm, &csize));
@@ -158,7 +168,7 @@ static inline void check_barrier_on(MPI_Comm comm, const char *name,
             nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
         int rec[2] = {crank, round};
         CHECK(write(fd, rec, sizeof rec) == (ssize_t)sizeof rec, "write");
-        CHECK_MPI(MPI_Barrier(comm));
+        CHECK_MPI(barrier(comm, round));
         struct stat sb;
         CHECK(fstat(fd, &sb) == 0, "fstat: %s", strerror(errno));
         long want = (long)csize * (round + 1), have = sb.st_size / sizeof rec;
@@ -169,6 +179,12 @@ static inline void check_barrier_on(MPI_Comm comm, const char *name,
     close(fd);
     if (crank == 0)
         unlink(path);
+}
+
+static inline void check_barrier_on(MPI_Comm comm, const char *name,
+                                    int rounds)
+{
+    check_barrier_with(comm, name, rounds, check_barrier_blocking_);
 }
 
 #endif

@@ -13,45 +13,18 @@ static void test_until_done(MPI_Request *req)
     CHECK(*req == MPI_REQUEST_NULL, "a completed request is not freed");
 }
 
-/* After each Ibarrier completes, the shared O_APPEND file holds every
-   rank's record of that round: nobody got through before all arrived. */
-static void ibarrier_waits(MPI_Comm comm, const char *name, int rounds)
+/* One Ibarrier, completed by MPI_Wait or by MPI_Test in turn. */
+static int ibarrier(MPI_Comm comm, int round)
 {
-    int crank, csize;
-    CHECK_MPI(MPI_Comm_rank(comm, &crank));
-    CHECK_MPI(MPI_Comm_size(comm, &csize));
-    char dir[512], path[700];
-    test_dir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/%s.log", dir, name);
-    if (crank == 0) {
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        CHECK(fd >= 0, "create %s: %s", path, strerror(errno));
-        close(fd);
-    }
-    CHECK_MPI(MPI_Barrier(comm));
-    int fd = open(path, O_RDWR | O_APPEND);
-    CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
-    for (int round = 0; round < rounds; round++) {
-        if (round % 8 == crank % 8) /* arrive late: 1 ms */
-            nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
-        int rec[2] = {crank, round};
-        CHECK(write(fd, rec, sizeof rec) == (ssize_t)sizeof rec, "write");
-        MPI_Request req;
-        CHECK_MPI(MPI_Ibarrier(comm, &req));
-        if (round % 2)
-            test_until_done(&req);
-        else
-            CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-        struct stat sb;
-        CHECK(fstat(fd, &sb) == 0, "fstat: %s", strerror(errno));
-        long want = (long)csize * (round + 1), have = sb.st_size / sizeof rec;
-        CHECK(have == want, "%s round %d: %ld records after the Ibarrier, "
-              "expected %ld", name, round, have, want);
-        CHECK_MPI(MPI_Barrier(comm));
-    }
-    close(fd);
-    if (crank == 0)
-        unlink(path);
+    MPI_Request req;
+    int rc = MPI_Ibarrier(comm, &req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (round % 2)
+        test_until_done(&req);
+    else
+        rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+    return rc;
 }
 
 static void ibcast_one(MPI_Comm comm, const struct ttype *tt, long count,
@@ -130,7 +103,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
     tt_init();
 
-    ibarrier_waits(MPI_COMM_WORLD, "nbc_ibarrier", size > 8 ? 8 : 24);
+    check_barrier_with(MPI_COMM_WORLD, "nbc_ibarrier", size > 8 ? 8 : 24,
+                       ibarrier);
 
     long counts[] = {0, 1, 3, 100, 5000};
     for (int k = 0; k < NTYPES; k++)
@@ -151,8 +125,9 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half));
     int hsize;
     CHECK_MPI(MPI_Comm_size(half, &hsize));
-    ibarrier_waits(half, rank % 2 ? "nbc_ibarrier_odd" : "nbc_ibarrier_even",
-                   6);
+    check_barrier_with(half,
+                       rank % 2 ? "nbc_ibarrier_odd" : "nbc_ibarrier_even", 6,
+                       ibarrier);
     for (int root = 0; root < hsize; root++)
         for (int k = 0; k < NTYPES; k++)
             ibcast_one(half, &tt_all[k], 777, root, 31 * root + k + rank % 2);
