@@ -43,6 +43,17 @@ static inline void shmpi_coll_args_root(struct shmpi_coll_args *a,
     }
 }
 
+/* check.c: what every member of a rooted collective checks - the
+   communicator, the root, and its own block (buf, count, type), named
+   `what` - but the root's block with MPI_IN_PLACE (a->in_place) and
+   anything in an intercommunicator's root group, which moves nothing of
+   its own.  Fills a with who this process is and *mine (a block of a)
+   with its block.  MPI_SUCCESS or the error raised. */
+int shmpi_coll_args_rooted(const char *fn, MPI_Comm comm, int root,
+                           const void *buf, int count, MPI_Datatype type,
+                           const char *what, struct shmpi_coll_args *a,
+                           struct shmpi_coll_blocks *mine);
+
 int shmpi_coll_args_bcast(const char *fn, MPI_Comm comm, void *buffer,
                           int count, MPI_Datatype datatype, int root,
                           struct shmpi_coll_args *a);

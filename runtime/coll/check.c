@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 
+#include "coll/args.h"
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "core/error.h"
@@ -153,4 +154,27 @@ int shmpi_coll_check_request(const char *fn, MPI_Comm comm,
     if (!request)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
     return MPI_SUCCESS;
+}
+
+int shmpi_coll_args_rooted(const char *fn, MPI_Comm comm, int root,
+                           const void *buf, int count, MPI_Datatype type,
+                           const char *what, struct shmpi_coll_args *a,
+                           struct shmpi_coll_blocks *mine)
+{
+    int rc = shmpi_coll_check_comm(fn, comm);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_coll_check_root(fn, comm, root);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    shmpi_coll_args_root(a, comm, root);
+    if (a->idle || (comm->is_inter && a->at_root))
+        return MPI_SUCCESS;
+    if (buf == MPI_IN_PLACE && a->at_root) {
+        a->in_place = 1;
+        return MPI_SUCCESS;
+    }
+    rc = shmpi_coll_check_data(fn, comm, buf, count, type, what);
+    if (rc == MPI_SUCCESS)
+        *mine = shmpi_coll_one_block(buf, count, type);
+    return rc;
 }

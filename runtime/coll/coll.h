@@ -40,10 +40,10 @@
  * first store in s + 1 says the same - but then owes a ring of every
  * doorbell with that store (owe_all).  A collective that writes both
  * halves stores STEP_DONE explicitly, because the next one reuses a half
- * it wrote.  "A later word implies STEP_DONE" holds because collectives
- * are blocking: a nonblocking version, with several in flight, will have
- * to store STEP_DONE explicitly; the algorithms keep their state in
- * structs (xchg.c, reduce.c) to be run step by step then.
+ * it wrote.  "A later word implies STEP_DONE" holds because only
+ * blocking collectives use the area: one at a time per member.  The
+ * nonblocking ones, several in flight, run as schedules of messages
+ * (nbc/sched.h) and never touch it.
  *
  * WAITING.  Every wait polls the words briefly, then is shmpi_wait_until
  * (core/wait.h) with a done() that turns the pt2pt progress engine;

@@ -52,39 +52,14 @@ static int gather(MPI_Comm comm, const struct shmpi_coll_args *a,
     return rc;
 }
 
-/* What every member checks: the communicator, the root, its send side
-   (not the root's with MPI_IN_PLACE, nor an intercommunicator's root's
-   group, which sends nothing). */
-static int check_send(const char *fn, MPI_Comm comm, int root,
-                      const void *sendbuf, int sendcount,
-                      MPI_Datatype sendtype, struct shmpi_coll_args *a)
-{
-    int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc == MPI_SUCCESS)
-        rc = shmpi_coll_check_root(fn, comm, root);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    shmpi_coll_args_root(a, comm, root);
-    if (a->idle || (comm->is_inter && a->at_root))
-        return MPI_SUCCESS;
-    if (sendbuf == MPI_IN_PLACE && a->at_root) {
-        a->in_place = 1;
-        return MPI_SUCCESS;
-    }
-    rc = shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
-                               "sendbuf");
-    if (rc == MPI_SUCCESS)
-        a->out = shmpi_coll_one_block(sendbuf, sendcount, sendtype);
-    return rc;
-}
-
 int shmpi_coll_args_gather(const char *fn, MPI_Comm comm,
                            const void *sendbuf, int sendcount,
                            MPI_Datatype sendtype, void *recvbuf,
                            int recvcount, MPI_Datatype recvtype, int root,
                            struct shmpi_coll_args *a)
 {
-    int rc = check_send(fn, comm, root, sendbuf, sendcount, sendtype, a);
+    int rc = shmpi_coll_args_rooted(fn, comm, root, sendbuf, sendcount,
+                                    sendtype, "sendbuf", a, &a->out);
     if (rc != MPI_SUCCESS || !a->at_root)
         return rc;
     rc = shmpi_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
@@ -108,7 +83,8 @@ int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm,
                             MPI_Datatype recvtype, int root,
                             struct shmpi_coll_args *a)
 {
-    int rc = check_send(fn, comm, root, sendbuf, sendcount, sendtype, a);
+    int rc = shmpi_coll_args_rooted(fn, comm, root, sendbuf, sendcount,
+                                    sendtype, "sendbuf", a, &a->out);
     if (rc != MPI_SUCCESS || !a->at_root)
         return rc;
     rc = shmpi_coll_check_type(fn, comm, recvtype, "recvtype");

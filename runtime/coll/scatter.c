@@ -50,39 +50,14 @@ static int scatter(MPI_Comm comm, const struct shmpi_coll_args *a,
     return rc;
 }
 
-/* The communicator, the root and the receive side (every member but a
-   root receiving in place, or any process of an intercommunicator's
-   root's group, which receives nothing). */
-static int check_recv(const char *fn, MPI_Comm comm, int root,
-                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                      struct shmpi_coll_args *a)
-{
-    int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc == MPI_SUCCESS)
-        rc = shmpi_coll_check_root(fn, comm, root);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    shmpi_coll_args_root(a, comm, root);
-    if (a->idle || (comm->is_inter && a->at_root))
-        return MPI_SUCCESS;
-    if (recvbuf == MPI_IN_PLACE && a->at_root) {
-        a->in_place = 1;
-        return MPI_SUCCESS;
-    }
-    rc = shmpi_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
-                               "recvbuf");
-    if (rc == MPI_SUCCESS)
-        a->in = shmpi_coll_one_block(recvbuf, recvcount, recvtype);
-    return rc;
-}
-
 int shmpi_coll_args_scatter(const char *fn, MPI_Comm comm,
                             const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, void *recvbuf,
                             int recvcount, MPI_Datatype recvtype, int root,
                             struct shmpi_coll_args *a)
 {
-    int rc = check_recv(fn, comm, root, recvbuf, recvcount, recvtype, a);
+    int rc = shmpi_coll_args_rooted(fn, comm, root, recvbuf, recvcount,
+                                    recvtype, "recvbuf", a, &a->in);
     if (rc != MPI_SUCCESS || !a->at_root)
         return rc;
     rc = shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
@@ -105,7 +80,8 @@ int shmpi_coll_args_scatterv(const char *fn, MPI_Comm comm,
                              MPI_Datatype recvtype, int root,
                              struct shmpi_coll_args *a)
 {
-    int rc = check_recv(fn, comm, root, recvbuf, recvcount, recvtype, a);
+    int rc = shmpi_coll_args_rooted(fn, comm, root, recvbuf, recvcount,
+                                    recvtype, "recvbuf", a, &a->in);
     if (rc != MPI_SUCCESS || !a->at_root)
         return rc;
     rc = shmpi_coll_check_type(fn, comm, sendtype, "sendtype");
