@@ -18,7 +18,7 @@
 #define ELEMS 64               /* the array accumulated into */
 #define ROUNDS (120 / SCALE)   /* accumulates per rank */
 #define CRITICAL (25 / SCALE)  /* lock acquisitions per rank */
-#define NODES 12               /* list elements appended per rank */
+#define NODES (12 / SCALE)     /* list elements appended per rank */
 
 static int me, np;
 
