@@ -131,9 +131,10 @@ static int start_one(const char *fn, struct shmpi_request *r)
    inactive, as it was. */
 static int start_checked(const char *fn, struct shmpi_request *r)
 {
+    int was_active = shmpi_request_ok(r) && r->active;
     int rc = start_one(fn, r);
-    if (rc != MPI_SUCCESS && shmpi_request_ok(r) && r->persistent &&
-        !r->complete)
+    if (rc != MPI_SUCCESS && !was_active && shmpi_request_ok(r) &&
+        r->persistent && !r->complete)
         r->active = 0;
     return rc;
 }
