@@ -1128,6 +1128,15 @@ SHMPI_API(int, Win_flush_local, (int rank, MPI_Win win));
 SHMPI_API(int, Win_flush_local_all, (MPI_Win win));
 SHMPI_API(int, Win_sync, (MPI_Win win));
 
+/* ------------------------------------------------------------------ */
+/* RMA synchronization counters: a shmpi extension, not MPI-3.1.  The  */
+/* proposal "Flexible RMA Synchronization for MPI-3" (H. Ritzdorf,     */
+/* 2008) with its own names; shmpi_sync(7) tells the rules.            */
+/* ------------------------------------------------------------------ */
+typedef int MPI_Sync;          /* designates one counter, job-wide */
+extern struct shmpi_datatype shmpi_dt_HANDLE_SYNC;
+#define MPI_HANDLE_SYNC          (&shmpi_dt_HANDLE_SYNC)
+
 /* Generalized requests (12.2, 12.3) */
 SHMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,
                                 MPI_Grequest_free_function *free_fn,

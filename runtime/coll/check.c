@@ -131,7 +131,11 @@ int shmpi_coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op,
     struct shmpi_coll *c = comm->coll;
     if (c && c->kernel.op == op && c->kernel.type == t && c->kernel.fn)
         return MPI_SUCCESS;
-    if (shmpi_op_check(op, t) != MPI_SUCCESS)
+    int rc = shmpi_op_check(op, t);
+    if (rc == MPI_ERR_TYPE)
+        return shmpi_raise(comm, rc, fn,
+                           "datatype is " SHMPI_HANDLE_SYNC_RULE);
+    if (rc != MPI_SUCCESS)
         return shmpi_raise(comm, MPI_ERR_OP, fn,
                            "%s is not defined for datatype %s", op->name,
                            t->name[0] ? t->name : "(a derived type)");

@@ -558,7 +558,8 @@ int shmpi_datatype_compile_predefined(void)
 {
 #define SHMPI_DT_ADDRESS(name) &shmpi_dt_##name,
     static struct shmpi_datatype *const named[] = {
-        SHMPI_DATATYPES(SHMPI_DT_ADDRESS)};
+        SHMPI_DATATYPES(SHMPI_DT_ADDRESS)
+        &shmpi_dt_HANDLE_SYNC};   /* the extension's, not in the list */
 #undef SHMPI_DT_ADDRESS
     for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
         int rc = shmpi_datatype_compile(named[i]);

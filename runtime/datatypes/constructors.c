@@ -62,7 +62,7 @@ static int check_newtype(const char *fn, const MPI_Datatype *newtype)
 static int check_types(const char *fn, MPI_Datatype oldtype,
                        const MPI_Datatype *newtype)
 {
-    int rc = shmpi_dt_check_arg(oldtype, fn, "oldtype");
+    int rc = shmpi_dt_check_oldtype(oldtype, fn, "oldtype");
     return rc != MPI_SUCCESS ? rc : check_newtype(fn, newtype);
 }
 
@@ -221,7 +221,7 @@ static int check_block_entries(const char *fn, const struct block_args *a)
         }
         if (a->arrays & TYPES) {
             snprintf(what, sizeof what, "array_of_types[%d]", i);
-            if ((rc = shmpi_dt_check_arg(a->types[i], fn, what)) !=
+            if ((rc = shmpi_dt_check_oldtype(a->types[i], fn, what)) !=
                 MPI_SUCCESS)
                 return rc;
         }
@@ -250,7 +250,8 @@ static int check_blocks(const char *fn, const struct block_args *a,
             MPI_SUCCESS)
         return rc;
     if (!(a->arrays & TYPES) &&
-        (rc = shmpi_dt_check_arg(a->oldtype, fn, "oldtype")) != MPI_SUCCESS)
+        (rc = shmpi_dt_check_oldtype(a->oldtype, fn, "oldtype")) !=
+            MPI_SUCCESS)
         return rc;
     if ((rc = check_block_entries(fn, a)) != MPI_SUCCESS)
         return rc;

@@ -106,6 +106,8 @@ struct shmpi_datatype {
                                  count * size bytes starting at buf */
     unsigned marked : 1;      /* lb/ub come from explicit markers
                                  (MPI_Type_create_resized), 4.1.6 */
+    unsigned handle_sync : 1; /* MPI_HANDLE_SYNC, and nothing else: see
+                                 SHMPI_HANDLE_SYNC_RULE below */
     int combiner;             /* MPI_COMBINER_* */
     struct shmpi_dt_blocks map;
     struct shmpi_dt_contents *contents;   /* NULL for named types and the
@@ -128,6 +130,18 @@ struct shmpi_datatype {
     struct shmpi_attr *attrs;
     char name[MPI_MAX_OBJECT_NAME];
 };
+
+/* MPI_HANDLE_SYNC (shmpi's extension, shmpi_sync(7)) is a basic type of
+   its own, 4 bytes: a sync counter handle means something only to the
+   counter table, so it moves as it is through sends, receives, MPI_Pack
+   and the collectives that do not compute, and is refused (MPI_ERR_TYPE)
+   by whatever would take it apart, combine it or place it in another
+   process's memory: the derived type constructors (derived.h), the
+   reductions (shmpi_op_check) and RMA (rma/xfer.h).  The refusals say
+   "<argument> is " SHMPI_HANDLE_SYNC_RULE. */
+#define SHMPI_HANDLE_SYNC_RULE                                              \
+    "MPI_HANDLE_SYNC, which carries sync counter handles only through "    \
+    "point-to-point and non-reduction collectives (shmpi_sync(7))"
 
 static inline int shmpi_datatype_ok(MPI_Datatype t)
 {
@@ -201,7 +215,9 @@ MPI_Count shmpi_elements_bytes(MPI_Datatype t, MPI_Count elements);
    defined for t (the caller raises it). */
 int shmpi_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
                  MPI_Datatype t);
-/* MPI_SUCCESS if op may be applied to t, else MPI_ERR_OP. */
+/* MPI_SUCCESS if op may be applied to t, else MPI_ERR_OP - or
+   MPI_ERR_TYPE when t is MPI_HANDLE_SYNC, which no op applies to: every
+   reduction checks its op here, so this is where they all refuse it. */
 int shmpi_op_check(MPI_Op op, MPI_Datatype t);
 
 #endif

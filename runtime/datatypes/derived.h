@@ -16,6 +16,10 @@
 /* type.c: MPI_SUCCESS, or raises MPI_ERR_TYPE on MPI_COMM_WORLD for an
    argument (named `what`) that is not a datatype. */
 int shmpi_dt_check_arg(MPI_Datatype t, const char *fn, const char *what);
+/* type.c: the same of a type a constructor builds from (oldtype, an
+   entry of array_of_types), which also must not be MPI_HANDLE_SYNC
+   (datatype.h). */
+int shmpi_dt_check_oldtype(MPI_Datatype t, const char *fn, const char *what);
 
 /* type.c: a zeroed derived type of this combiner holding one reference
    (the caller's), or NULL when out of memory. */

@@ -67,6 +67,7 @@ static const struct shmpi_ext32_conv table[] = {
     CONV(REAL8, SWAP, 1, 8), CONV(REAL16, QUAD, 1, 16),
     CONV(COMPLEX4, SWAP, 2, 2), CONV(COMPLEX8, SWAP, 2, 4),
     CONV(COMPLEX16, SWAP, 2, 8), CONV(COMPLEX32, QUAD, 2, 16),
+    CONV(HANDLE_SYNC, SWAP, 1, 4),  /* an int (shmpi_sync(7)) */
 };
 
 const struct shmpi_ext32_conv *shmpi_ext32_conv_of(MPI_Datatype leaf)

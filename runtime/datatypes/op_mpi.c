@@ -111,8 +111,12 @@ static int check_op(const char *fn, MPI_Op op, MPI_Datatype t)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
                            "%s is for RMA accumulate only (11.3.4)",
                            op->name);
-    if (shmpi_op_check(op, t) == MPI_SUCCESS)
+    int rc = shmpi_op_check(op, t);
+    if (rc == MPI_SUCCESS)
         return MPI_SUCCESS;
+    if (rc == MPI_ERR_TYPE)
+        return shmpi_raise(MPI_COMM_WORLD, rc, fn,
+                           "datatype is " SHMPI_HANDLE_SYNC_RULE);
     if (t->predefined)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
                            "%s is not defined on %s (5.9.2, 5.9.4)",

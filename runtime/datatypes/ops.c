@@ -72,6 +72,8 @@ static int lookup(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
 
 int shmpi_op_check(MPI_Op op, MPI_Datatype t)
 {
+    if (t->handle_sync)         /* whatever the op, user ops too */
+        return MPI_ERR_TYPE;
     shmpi_kernel *kernel;
     return lookup(op, t, &kernel);
 }

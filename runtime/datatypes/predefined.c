@@ -1,6 +1,7 @@
 /*
  * predefined.c - the predefined datatypes of MPI-3.1 (3.2.2, 4.1, 5.9.4,
- * Annex A), each a constant object named by its mpi.h handle.
+ * Annex A) and shmpi's MPI_HANDLE_SYNC, each a constant object named by
+ * its mpi.h handle.
  *
  * Fortran types have the sizes of gfortran on this platform (INTEGER and
  * REAL 4 bytes, DOUBLE PRECISION 8).  A basic type is a leaf.  The pair
@@ -122,3 +123,11 @@ TWIN(2INT, INT, int)
 TWIN(2REAL, REAL, float)
 TWIN(2DOUBLE_PRECISION, DOUBLE_PRECISION, double)
 TWIN(2INTEGER, INTEGER, int32_t)
+
+/* shmpi's extension (datatype.h, shmpi_sync(7)): sync counter handles,
+   4-byte values of a basic type of their own, so that their type
+   signature matches only MPI_HANDLE_SYNC. */
+struct shmpi_datatype shmpi_dt_HANDLE_SYNC = {
+    NAMED(HANDLE_SYNC, sizeof(MPI_Sync), sizeof(MPI_Sync), sizeof(MPI_Sync),
+          _Alignof(MPI_Sync), 1),
+    .leaf = 1, .handle_sync = 1};

@@ -157,7 +157,7 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
         (rc = check_subarray(fn, ndims, array_of_sizes, array_of_subsizes,
                              array_of_starts)) != MPI_SUCCESS ||
         (rc = check_order(fn, order)) != MPI_SUCCESS ||
-        (rc = shmpi_dt_check_arg(oldtype, fn, "oldtype")) != MPI_SUCCESS)
+        (rc = shmpi_dt_check_oldtype(oldtype, fn, "oldtype")) != MPI_SUCCESS)
         return rc;
     if (!newtype)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
@@ -394,7 +394,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims,
     MPI_Aint extent;
     int rc;
     if ((rc = check_darray(fn, &a)) != MPI_SUCCESS ||
-        (rc = shmpi_dt_check_arg(oldtype, fn, "oldtype")) != MPI_SUCCESS)
+        (rc = shmpi_dt_check_oldtype(oldtype, fn, "oldtype")) != MPI_SUCCESS)
         return rc;
     if (!newtype)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,

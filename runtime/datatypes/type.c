@@ -33,6 +33,15 @@ int shmpi_dt_check_arg(MPI_Datatype t, const char *fn, const char *what)
     return MPI_SUCCESS;
 }
 
+int shmpi_dt_check_oldtype(MPI_Datatype t, const char *fn, const char *what)
+{
+    int rc = shmpi_dt_check_arg(t, fn, what);
+    if (rc == MPI_SUCCESS && t->handle_sync)
+        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
+                           "%s is " SHMPI_HANDLE_SYNC_RULE, what);
+    return rc;
+}
+
 MPI_Datatype shmpi_dt_alloc(int combiner)
 {
     MPI_Datatype t = calloc(1, sizeof *t);

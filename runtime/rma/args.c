@@ -32,6 +32,10 @@ int shmpi_rma_bad_side(MPI_Win win, const void *buf, int count,
         return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
                                "the %s datatype is not committed "
                                "(MPI_Type_commit)", what);
+    if (t->handle_sync)
+        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+                               "the %s datatype is " SHMPI_HANDLE_SYNC_RULE,
+                               what);
     if (buf == MPI_IN_PLACE)
         return shmpi_raise_win(win, MPI_ERR_BUFFER, fn,
                                "the %s buffer is MPI_IN_PLACE, which RMA "

@@ -62,14 +62,16 @@ static inline int shmpi_rma_check_target(MPI_Win win, int target,
     return shmpi_rma_bad_target(win, target, fn);
 }
 
-/* count >= 0 of a committed type; a buffer that can be memory when
-   there is data (origin and result sides: has_buf). */
+/* count >= 0 of a committed type, not MPI_HANDLE_SYNC (datatype.h; the
+   two bits share a word, which gcc tests at once); a buffer that can be
+   memory when there is data (origin and result sides: has_buf). */
 static inline int shmpi_rma_check_side(MPI_Win win, const void *buf,
                                        int count, MPI_Datatype t,
                                        int has_buf, const char *fn,
                                        const char *what)
 {
     if (SHMPI_LIKELY(count >= 0 && shmpi_datatype_ok(t) && t->committed &&
+                     !t->handle_sync &&
                      (!has_buf || shmpi_buffer_ok(buf, count, t))))
         return MPI_SUCCESS;
     return shmpi_rma_bad_side(win, buf, count, t, has_buf, fn, what);
