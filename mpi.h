@@ -158,6 +158,8 @@ typedef struct MPI_Status {
 #define MPI_ERR_RMA_ATTACH             55
 #define MPI_ERR_RMA_SHARED             56
 #define MPI_ERR_RMA_FLAVOR             57
+#define MPI_ERR_WIN_COUNTER            58  /* shmpi extension: sync
+                                              counters, below */
 #define MPI_ERR_LASTCODE               63  /* user classes start above */
 
 /* ------------------------------------------------------------------ */
@@ -1131,11 +1133,30 @@ SHMPI_API(int, Win_sync, (MPI_Win win));
 /* ------------------------------------------------------------------ */
 /* RMA synchronization counters: a shmpi extension, not MPI-3.1.  The  */
 /* proposal "Flexible RMA Synchronization for MPI-3" (H. Ritzdorf,     */
-/* 2008) with its own names; shmpi_sync(7) tells the rules.            */
+/* 2008) with its own names; shmpi_sync(7) tells the rules.  Code that */
+/* must also build with other MPIs tests #ifdef SHMPI_SYNC_COUNTERS.   */
 /* ------------------------------------------------------------------ */
+#define SHMPI_SYNC_COUNTERS 1
 typedef int MPI_Sync;          /* designates one counter, job-wide */
+#define MPI_SYNC_NULL            0
+#define MPI_MODE_WIN_PUT         1   /* sync_mode bits of */
+#define MPI_MODE_WIN_GET         2   /* MPI_Win_sync_ops_init */
+#define MPI_MODE_WIN_ACCUMULATE  4
 extern struct shmpi_datatype shmpi_dt_HANDLE_SYNC;
 #define MPI_HANDLE_SYNC          (&shmpi_dt_HANDLE_SYNC)
+
+SHMPI_API(int, Win_alloc_sync_objects, (int n_sync, MPI_Sync *sync_counters,
+                                        MPI_Win win, MPI_Info info));
+SHMPI_API(int, Win_free_sync_objects, (int n_sync, MPI_Sync *sync_counters,
+                                       MPI_Win win));
+SHMPI_API(int, Win_sync_ops_init, (int target_rank, int sync_mode,
+                                   MPI_Sync sync_counter, MPI_Win win,
+                                   MPI_Info info, MPI_Request *req));
+SHMPI_API(int, Win_sync_object_init, (MPI_Sync sync_counter, int count,
+                                      MPI_Win win, MPI_Info info,
+                                      MPI_Request *req));
+SHMPI_API(MPI_Sync, Sync_counter_f2c, (MPI_Fint sync_counter));
+SHMPI_API(MPI_Fint, Sync_counter_c2f, (MPI_Sync sync_counter));
 
 /* Generalized requests (12.2, 12.3) */
 SHMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn,

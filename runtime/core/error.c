@@ -26,7 +26,7 @@ SHMPI_WEAK_ALIAS(Add_error_string)
 struct class_text { const char *name, *text; };
 
 /* Indexed by class; the order is mpi.h's. */
-static const struct class_text predefined[MPI_ERR_RMA_FLAVOR + 1] = {
+static const struct class_text predefined[MPI_ERR_WIN_COUNTER + 1] = {
 #define C(cls, text) [cls] = {#cls, text}
     C(MPI_SUCCESS, "no error"),
     C(MPI_ERR_BUFFER, "invalid buffer pointer"),
@@ -86,6 +86,8 @@ static const struct class_text predefined[MPI_ERR_RMA_FLAVOR + 1] = {
     C(MPI_ERR_RMA_ATTACH, "memory cannot be attached"),
     C(MPI_ERR_RMA_SHARED, "memory cannot be shared"),
     C(MPI_ERR_RMA_FLAVOR, "wrong window flavor"),
+    /* shmpi's sync counters (shmpi_sync(7)) */
+    C(MPI_ERR_WIN_COUNTER, "synchronization counter driven below zero"),
 #undef C
 };
 
@@ -99,7 +101,7 @@ static int n_added;
 
 static int is_predefined(int code)
 {
-    return code >= 0 && code <= MPI_ERR_RMA_FLAVOR;
+    return code >= 0 && code <= MPI_ERR_WIN_COUNTER;
 }
 
 static struct added_code *find_added(int code)

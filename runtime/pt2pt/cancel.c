@@ -20,6 +20,7 @@
 #include "core/proc.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/pt2pt.h"
+#include "rma/sync_counter.h"
 
 SHMPI_WEAK_ALIAS(Cancel)
 SHMPI_WEAK_ALIAS(Test_cancelled)
@@ -67,6 +68,8 @@ int PMPI_Cancel(MPI_Request *req)
     if (r->kind == SHMPI_REQ_COLL) /* 5.12: erroneous */
         return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
                            "a nonblocking collective cannot be cancelled");
+    if (r->kind == SHMPI_REQ_SYNC)
+        return shmpi_sync_cancel(r, fn);
     if (r->kind == SHMPI_REQ_GREQ)
         r->greq.cancel(r->greq.extra_state, r->complete); /* 12.2 */
     else if (r->complete)

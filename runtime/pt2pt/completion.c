@@ -13,6 +13,7 @@
 #include "core/wait.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/request.h"
+#include "rma/sync_counter.h"
 
 SHMPI_WEAK_ALIAS(Wait)
 SHMPI_WEAK_ALIAS(Test)
@@ -28,10 +29,10 @@ SHMPI_WEAK_ALIAS(Request_get_status)
 static int one_done(void *arg)
 {
     struct shmpi_request *r = arg;
-    if (r->complete)
+    if (shmpi_request_done(r))
         return 1;
     shmpi_progress();
-    return r->complete;
+    return shmpi_request_done(r);
 }
 
 static void copy_status(const struct shmpi_request *r, MPI_Status *status)
@@ -62,6 +63,10 @@ static int finish(MPI_Request *req, MPI_Status *status)
         greq_finish(r);
     copy_status(r, status);
     int err = r->error;
+    if (r->kind == SHMPI_REQ_SYNC) { /* inactive, or re-armed */
+        int rearm = shmpi_sync_finish(r);
+        return err != MPI_SUCCESS ? err : rearm;
+    }
     if (r->persistent) {
         r->active = 0;
         return err;
@@ -96,9 +101,24 @@ static int check_requests(const char *fn, int count, MPI_Request reqs[])
     return MPI_SUCCESS;
 }
 
-static int raise_completion(MPI_Comm comm, int err, const char *fn)
+/* Who reports a request's failure: its communicator, or for a sync
+   request its window.  Taken before finish(), which may free r. */
+struct reporter {
+    MPI_Comm comm;
+    struct shmpi_request *sync; /* persistent: outlives finish() */
+};
+
+static struct reporter reporter_of(struct shmpi_request *r)
 {
-    return shmpi_raise(comm, err, fn, "the completed request failed");
+    return (struct reporter){r->comm,
+                             r->kind == SHMPI_REQ_SYNC ? r : NULL};
+}
+
+static int raise_completion(struct reporter who, int err, const char *fn)
+{
+    if (who.sync)
+        return shmpi_sync_raise(who.sync, err, fn);
+    return shmpi_raise(who.comm, err, fn, "the completed request failed");
 }
 
 int PMPI_Wait(MPI_Request *req, MPI_Status *status)
@@ -115,11 +135,11 @@ int PMPI_Wait(MPI_Request *req, MPI_Status *status)
         shmpi_status_empty(status);
         return MPI_SUCCESS;
     }
-    MPI_Comm comm = (*req)->comm;
-    if (!(*req)->complete)
+    struct reporter who = reporter_of(*req);
+    if (!shmpi_request_done(*req))
         shmpi_wait_until(one_done, *req);
     int err = finish(req, status);
-    return err ? raise_completion(comm, err, fn) : MPI_SUCCESS;
+    return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
 }
 
 int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
@@ -142,9 +162,9 @@ int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
     *flag = one_done(*req);
     if (!*flag)
         return MPI_SUCCESS;
-    MPI_Comm comm = (*req)->comm;
+    struct reporter who = reporter_of(*req);
     int err = finish(req, status);
-    return err ? raise_completion(comm, err, fn) : MPI_SUCCESS;
+    return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
 }
 
 /* Index of a completed request, -1 if none, MPI_UNDEFINED if all null. */
@@ -161,7 +181,7 @@ static int find_completed(struct any_wait *w)
         if (shmpi_request_inactive(w->reqs[i]))
             continue;
         active = 1;
-        if (w->reqs[i]->complete) {
+        if (shmpi_request_done(w->reqs[i])) {
             w->index = i;
             return 1;
         }
@@ -186,9 +206,9 @@ static int finish_any(struct any_wait *w, int *index, MPI_Status *status,
         shmpi_status_empty(status);
         return MPI_SUCCESS;
     }
-    MPI_Comm comm = w->reqs[w->index]->comm;
+    struct reporter who = reporter_of(w->reqs[w->index]);
     int err = finish(&w->reqs[w->index], status);
-    return err ? raise_completion(comm, err, fn) : MPI_SUCCESS;
+    return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
 }
 
 int PMPI_Waitany(int count, MPI_Request reqs[], int *index,
@@ -234,7 +254,8 @@ struct all_wait {
 static int all_complete(const struct all_wait *w)
 {
     for (int i = 0; i < w->count; i++)
-        if (!shmpi_request_inactive(w->reqs[i]) && !w->reqs[i]->complete)
+        if (!shmpi_request_inactive(w->reqs[i]) &&
+            !shmpi_request_done(w->reqs[i]))
             return 0;
     return 1;
 }
@@ -247,13 +268,23 @@ static int all_done(void *arg)
     return all_complete(arg);
 }
 
+static int raise_in_status(struct reporter who, const char *fn)
+{
+    if (who.sync)
+        return shmpi_sync_raise(who.sync, MPI_ERR_IN_STATUS, fn);
+    return shmpi_raise(who.comm, MPI_ERR_IN_STATUS, fn,
+                       "a completed request failed; see the MPI_ERROR "
+                       "field of its status");
+}
+
 /* Finish every completed, non-null request; errors go into statuses and
    make the call return MPI_ERR_IN_STATUS (3.7.5). */
 static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
                             int *indices, int *outcount, const char *fn)
 {
     int failed = 0, n = 0;
-    MPI_Comm comm = MPI_COMM_WORLD; /* of the first request that failed */
+    /* of the first request that failed */
+    struct reporter who = {MPI_COMM_WORLD, NULL};
     for (int i = 0; i < count; i++) {
         MPI_Status *s = st == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
                         : &st[indices ? n : i];
@@ -262,14 +293,14 @@ static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
                 shmpi_status_empty(s);
             continue;
         }
-        if (!reqs[i]->complete)
+        if (!shmpi_request_done(reqs[i]))
             continue;
-        MPI_Comm c = reqs[i]->comm;
+        struct reporter r_who = reporter_of(reqs[i]);
         int err = finish(&reqs[i], s);
         if (s != MPI_STATUS_IGNORE)
             s->MPI_ERROR = err;
         if (err != MPI_SUCCESS && !failed)
-            comm = c;
+            who = r_who;
         failed |= err != MPI_SUCCESS;
         if (indices)
             indices[n] = i;
@@ -277,10 +308,7 @@ static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
     }
     if (outcount)
         *outcount = n;
-    return failed ? shmpi_raise(comm, MPI_ERR_IN_STATUS, fn,
-                                "a completed request failed; see the "
-                                "MPI_ERROR field of its status")
-                  : MPI_SUCCESS;
+    return failed ? raise_in_status(who, fn) : MPI_SUCCESS;
 }
 
 int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
@@ -371,7 +399,9 @@ int PMPI_Request_free(MPI_Request *req)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
                            "not a valid request");
     struct shmpi_request *r = *req;
-    if (r->complete || !r->active) {
+    if (r->kind == SHMPI_REQ_SYNC) {
+        shmpi_sync_request_free(r);
+    } else if (r->complete || !r->active) {
         if (r->kind == SHMPI_REQ_GREQ)
             r->greq.free(r->greq.extra_state);
         shmpi_request_release(r);
@@ -404,5 +434,5 @@ int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *status)
         err = req->greq.query(req->greq.extra_state, status);
     else
         copy_status(req, status);
-    return err ? raise_completion(req->comm, err, fn) : MPI_SUCCESS;
+    return err ? raise_completion(reporter_of(req), err, fn) : MPI_SUCCESS;
 }

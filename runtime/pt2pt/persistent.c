@@ -14,6 +14,7 @@
 #include "pt2pt/check.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
+#include "rma/sync_counter.h"
 
 SHMPI_WEAK_ALIAS(Send_init)
 SHMPI_WEAK_ALIAS(Bsend_init)
@@ -109,6 +110,8 @@ static int start_one(const char *fn, struct shmpi_request *r)
     if (!shmpi_request_ok(r) || !r->persistent)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
                            "not a persistent request");
+    if (r->kind == SHMPI_REQ_SYNC)
+        return shmpi_sync_start(fn, r);
     if (r->active)
         return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
                            "the request is already active (wait for it "

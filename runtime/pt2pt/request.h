@@ -16,6 +16,8 @@ enum shmpi_req_kind {
     SHMPI_REQ_RECV,
     SHMPI_REQ_GREQ,
     SHMPI_REQ_COLL,            /* a nonblocking collective (nbc/sched.h) */
+    SHMPI_REQ_SYNC,            /* a sync counter's persistent request
+                                  (rma/sync_counter.h); owner is its part */
 };
 
 enum shmpi_send_mode {
@@ -83,6 +85,16 @@ static inline int shmpi_request_ok(MPI_Request r)
 static inline int shmpi_request_inactive(MPI_Request r)
 {
     return r == MPI_REQUEST_NULL || !r->active;
+}
+
+/* rma/sync_req.c: a sync request has no message to wait for; its
+   completion is tested by looking at its counter. */
+int shmpi_sync_poll(struct shmpi_request *r);
+
+/* Has an active request completed? */
+static inline int shmpi_request_done(struct shmpi_request *r)
+{
+    return r->complete || (r->kind == SHMPI_REQ_SYNC && shmpi_sync_poll(r));
 }
 
 /* Set a status as MPI_Wait on a null request does (3.7.3). */

@@ -177,7 +177,8 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
         (rc = shmpi_rma_check_side(win, result_addr, 1, datatype, 1, fn,
                                    "result")) ||
         (rc = shmpi_rma_check_op(win, op, datatype, 1, fn)) ||
-        (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0, fn)) ||
+        (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0,
+                                          MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target_rank == MPI_PROC_NULL)
         return rc;
     struct shmpi_rma_loc loc;
@@ -225,7 +226,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                                    "compare")) ||
         (rc = shmpi_rma_check_side(win, result_addr, 1, datatype, 1, fn,
                                    "result")) ||
-        (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0, fn)) ||
+        (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0,
+                                          MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target_rank == MPI_PROC_NULL)
         return rc;
     struct shmpi_rma_loc loc;

@@ -33,12 +33,12 @@
  * checked: a post with no matching start, asserts that differ between
  * processes, a lock taken in opposite orders by two processes.
  *
- * The hook for issue 7 (MPI_Win_sync_ops_init): a started sync_ops
- * request opens an access epoch to its target.  That code sets
- * win->access = SHMPI_EPOCH_SYNC_OPS and marks each covered target
- * SHMPI_TARGET_OPEN in win->locked, as PSCW does; check_epoch then
- * treats it like PSCW, and the other synchronization calls refuse to
- * start inside it through shmpi_rma_epoch_name / check_no_access.
+ * Sync counters (shmpi_sync(7)): a started sync_ops request opens an
+ * access epoch to its target for the kinds of call its sync_mode names
+ * (sync_epoch.c): win->access = SHMPI_EPOCH_SYNC_OPS, win->locked[t]
+ * the MPI_MODE_WIN_* bits covered; check_epoch checks the call's kind
+ * against them, and the other synchronization calls refuse to start
+ * inside it through shmpi_rma_epoch_name / check_no_access.
  */
 #include "rma/sync.h"
 
@@ -189,7 +189,33 @@ static int not_covered(MPI_Win win, int target, const char *fn)
     }
 }
 
-int shmpi_rma_check_epoch(MPI_Win win, int target, const char *fn)
+/* Which calls a sync_ops epoch covers for target, for messages. */
+static const char *covered_calls(int bits)
+{
+    static const char *names[8] = {
+        "no calls", "MPI_Put", "MPI_Get", "MPI_Put and MPI_Get",
+        "accumulates", "MPI_Put and accumulates", "MPI_Get and accumulates",
+        "MPI_Put, MPI_Get and accumulates"};
+    return names[bits & 7];
+}
+
+static int not_in_sync_ops(MPI_Win win, int target, int kind, const char *fn)
+{
+    if (!win->locked[target])
+        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+                               "target %d is not covered by a started "
+                               "sync_ops request (MPI_Win_sync_ops_init "
+                               "with that target, then MPI_Start)", target);
+    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+                           "the started sync_ops requests to target %d "
+                           "cover %s only; this call needs sync_mode %s",
+                           target, covered_calls(win->locked[target]),
+                           kind == MPI_MODE_WIN_PUT ? "MPI_MODE_WIN_PUT"
+                           : kind == MPI_MODE_WIN_GET ? "MPI_MODE_WIN_GET"
+                                                      : "MPI_MODE_WIN_ACCUMULATE");
+}
+
+int shmpi_rma_check_epoch(MPI_Win win, int target, int kind, const char *fn)
 {
     if (target != MPI_PROC_NULL && (target < 0 || target >= win->comm->size))
         return shmpi_rma_check_rank(win, target, fn);
@@ -205,8 +231,11 @@ int shmpi_rma_check_epoch(MPI_Win win, int target, const char *fn)
         if (target == MPI_PROC_NULL || win->locked[target])
             return MPI_SUCCESS;
         return not_covered(win, target, fn);
-    case SHMPI_EPOCH_PSCW:
     case SHMPI_EPOCH_SYNC_OPS:
+        if (target == MPI_PROC_NULL || (win->locked[target] & kind))
+            return MPI_SUCCESS;
+        return not_in_sync_ops(win, target, kind, fn);
+    case SHMPI_EPOCH_PSCW:
         if (target == MPI_PROC_NULL ||
             win->locked[target] == SHMPI_TARGET_OPEN)
             return MPI_SUCCESS;

@@ -144,6 +144,9 @@ enum shmpi_win_epoch {
 struct shmpi_win {
     uint32_t magic;
     int flavor;                /* MPI_WIN_FLAVOR_* */
+    uint64_t id;               /* the same at every member, unique in the
+                                  job while the window lives (sync
+                                  counters say which window they are of) */
     MPI_Comm comm;             /* a private dup of the creation comm:
                                   its collectives (fence) and messages */
     void *base;                /* this process's window memory */
@@ -181,6 +184,8 @@ struct shmpi_win {
     int alloc_shared_noncontig;
     struct shmpi_errhandler *errhandler;
     struct shmpi_attr *attrs;
+    struct shmpi_win_sync *sync; /* sync requests and the sync_ops epoch
+                                  (rma/sync_epoch.c), NULL until needed */
     char name[MPI_MAX_OBJECT_NAME];
     /* private to win_*.c and map.c */
     struct shmpi_share *share; /* how this process's memory is shared
@@ -245,8 +250,11 @@ const char *shmpi_win_maker(MPI_Win w);
    (MPI_ERR_RANK for a target out of range).  MPI_PROC_NULL needs an
    access epoch too, of any kind (11.3: "it is still necessary to finish
    the RMA epoch"), but no particular target.  May block: in a PSCW epoch
-   the first access to a target waits for that target's MPI_Win_post. */
-int shmpi_rma_check_epoch(MPI_Win win, int target, const char *fn);
+   the first access to a target waits for that target's MPI_Win_post.
+   kind is the call's: MPI_MODE_WIN_PUT, _GET or _ACCUMULATE, which a
+   sync_ops epoch (sync_epoch.c) must cover. */
+int shmpi_rma_check_epoch(MPI_Win win, int target, int kind,
+                          const char *fn);
 /* epoch.c: MPI_Win_free calls it before anything else: MPI_ERR_RMA_SYNC
    raised on win under fn if this process still has an epoch open
    (11.2.5: free only after fence, wait, complete, unlock). */

@@ -6,8 +6,9 @@
  * free it.  Hence the barrier before anything is unmapped: every member
  * has finished its epochs (checked first, epoch.c) and every RMA call of
  * shmpi completes when it returns, so after the barrier nothing is in
- * flight.  Then the attributes go through their delete callbacks, peers'
- * memory is unmapped, and this process's memory goes back to what it was
+ * flight.  Then the attributes go through their delete callbacks, the
+ * window's sync counters of this process are freed (its sync requests
+ * live on as handles that can only be freed), peers' memory is unmapped, and this process's memory goes back to what it was
  * (allocated memory unmapped; pages moved for MPI_Win_create or
  * MPI_Win_attach made private again, contents kept).
  */
@@ -15,6 +16,7 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "rma/sync_counter.h"
 #include "rma/win_impl.h"
 
 SHMPI_WEAK_ALIAS(Win_free)
@@ -29,7 +31,8 @@ int PMPI_Win_free(MPI_Win *win)
     if (!shmpi_win_ok(w))
         return shmpi_win_raise_bad(w, fn);
     int rc = shmpi_rma_epoch_check_free(w, fn);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS ||
+        (rc = shmpi_sync_check_change(w, fn)) != MPI_SUCCESS)
         return rc;
     rc = PMPI_Barrier(w->comm);
     if (rc != MPI_SUCCESS)
@@ -39,6 +42,7 @@ int PMPI_Win_free(MPI_Win *win)
         rc = shmpi_raise_win(w, cb, fn,
                              "an attribute delete callback returned %d "
                              "(the window is freed all the same)", cb);
+    shmpi_sync_window_gone(w);
     shmpi_win_destroy(w);
     *win = MPI_WIN_NULL;
     return rc;

@@ -30,6 +30,8 @@ struct shmpi_win_member {
     int32_t mbox_fd;           /* its process's mailbox (map_vm.c), or -1
                                   when all its memory can be mapped */
     uint64_t probe;            /* an address always readable in it */
+    uint64_t id;               /* member 0: the window's struct
+                                  shmpi_win.id */
 };
 
 /* A new window of `flavor` over a private dup of comm (collective), its

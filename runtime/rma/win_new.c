@@ -24,6 +24,7 @@
 
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/proc.h"
 #include "rma/win_impl.h"
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
@@ -232,6 +233,10 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
                            "no memory for the window's member table");
     describe_process(w, mine);
     w->ctl_map_bytes = shmpi_win_shared_offset(w) + shared_bytes;
+    if (me == 0) { /* unique in the job while the window lives */
+        static uint32_t made;
+        mine->id = (uint64_t)shmpi_proc.rank << 32 | ++made;
+    }
     if (me == 0 && mine->status == MPI_SUCCESS) {
         void *ctl;
         if (shmpi_map_segment(w->ctl_map_bytes, &ctl, &mine->ctl_fd) == 0)
@@ -244,6 +249,8 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
     int rc = PMPI_Allgather(mine, sizeof *mine, MPI_BYTE, all, sizeof *mine,
                             MPI_BYTE, w->comm);
     int bad = rc == MPI_SUCCESS ? first_failed(all, n) : -1;
+    if (rc == MPI_SUCCESS)
+        w->id = all[0].id;
     if (rc == MPI_SUCCESS && bad < 0)
         rc = agree(w, all, mine, comm, fn);
     if (mine->ctl_fd >= 0)

@@ -122,27 +122,30 @@ static inline int shmpi_rma_check_disp(MPI_Win win, MPI_Aint disp,
     return shmpi_rma_bad_disp(win, disp, fn);
 }
 
-/* Request-based calls: only in passive-target epochs (11.3.5). */
+/* Request-based calls: only in passive-target epochs (11.3.5), and in
+   the sync_ops epochs of sync counters (shmpi_sync(7)). */
 static inline int shmpi_rma_check_passive(MPI_Win win, const char *fn)
 {
     if (SHMPI_LIKELY(win->access == SHMPI_EPOCH_LOCK ||
-                     win->access == SHMPI_EPOCH_LOCK_ALL))
+                     win->access == SHMPI_EPOCH_LOCK_ALL ||
+                     win->access == SHMPI_EPOCH_SYNC_OPS))
         return MPI_SUCCESS;
     return shmpi_rma_not_passive(win, fn);
 }
 
 /* What comes after the arguments: the displacement (no target, no
    displacement: MPI_PROC_NULL), for the request forms the kind of epoch,
-   and the epoch - which MPI_PROC_NULL needs too (11.3). */
+   and the epoch - which MPI_PROC_NULL needs too (11.3).  kind:
+   MPI_MODE_WIN_PUT, _GET or _ACCUMULATE (sync_ops epochs cover kinds). */
 static inline int shmpi_rma_check_sync(MPI_Win win, int target,
                                        MPI_Aint disp, int request_form,
-                                       const char *fn)
+                                       int kind, const char *fn)
 {
     int rc;
     if ((target != MPI_PROC_NULL &&
          (rc = shmpi_rma_check_disp(win, disp, fn))) ||
         (request_form && (rc = shmpi_rma_check_passive(win, fn))) ||
-        (rc = shmpi_rma_check_epoch(win, target, fn)))
+        (rc = shmpi_rma_check_epoch(win, target, kind, fn)))
         return rc;
     return MPI_SUCCESS;
 }

@@ -46,6 +46,19 @@ static size_t ring_bytes_for(int nranks)
     return ring;
 }
 
+/*
+ * Sync counters per process: SHMPI_SYNC_COUNTERS (default 256, a cache
+ * line each, reserved at launch: 16 KiB per rank), capped so that every
+ * counter of the job has an index below 2^21 (rma/sync_counter.h).
+ */
+static uint32_t sync_per_rank_for(int nranks)
+{
+    const char *v = getenv("SHMPI_SYNC_COUNTERS");
+    long want = v && atol(v) >= 1 ? atol(v) : 256;
+    long most = ((1l << 21) - 1) / nranks;
+    return (uint32_t)(want < most ? want : most);
+}
+
 static void layout(struct shmpi_arena_header *h, int nranks)
 {
     size_t words = ((size_t)nranks + 63) / 64;
@@ -57,10 +70,15 @@ static void layout(struct shmpi_arena_header *h, int nranks)
     h->bitmap_stride = round_up(words * sizeof(uint64_t), SHMPI_CACHELINE);
     h->claims_offset = round_up(h->bitmaps_offset + nranks * h->bitmap_stride,
                                 SHMPI_CACHELINE);
+    h->sync_offset = round_up(h->claims_offset + (size_t)nranks *
+                                                     SHMPI_CLAIMS *
+                                                     sizeof(uint32_t),
+                              SHMPI_CACHELINE);
+    h->sync_per_rank = sync_per_rank_for(nranks);
     h->reserved_bytes = round_up(
-        shmpi_coll_layout(h, h->claims_offset + (size_t)nranks *
-                                                   SHMPI_CLAIMS *
-                                                   sizeof(uint32_t)),
+        shmpi_coll_layout(h, h->sync_offset + (size_t)nranks *
+                                                  h->sync_per_rank *
+                                                  SHMPI_CACHELINE),
         4096);
     h->rings_offset = round_up(
         h->coll_offset + (size_t)h->coll_areas * h->coll_area_bytes, 4096);

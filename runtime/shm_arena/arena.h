@@ -24,7 +24,7 @@
 
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617232ull /* "shmpiar2": bump when the layout changes */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617233ull /* "shmpiar3": bump when the layout changes */
 
 /* Life cycle of one rank, written by the rank, read by the launcher. */
 enum shmpi_rank_state {
@@ -68,7 +68,7 @@ struct shmpi_rank_slot {
 
 /*
  * Layout: header | slots[nranks] | connection bitmaps | claim tables |
- * collective areas | rings.
+ * sync counters | collective areas | rings.
  * Everything up to the end of collective area 0 (MPI_COMM_WORLD's) is
  * reserved (fallocate) at creation.  The other areas and the rings are
  * sparse: an area gets its pages reserved when a communicator takes it
@@ -86,6 +86,9 @@ struct shmpi_arena_header {
     uint64_t bitmap_stride;   /* bytes per receiver, cache-line multiple */
     uint64_t claims_offset;   /* -> per sender: _Atomic uint32_t
                                  [SHMPI_CLAIMS] (pt2pt/claim.c) */
+    uint64_t sync_offset;     /* -> per owner: struct shmpi_sync_slot
+                                 [sync_per_rank] (rma/sync_counter.h) */
+    uint32_t sync_per_rank;
     uint64_t reserved_bytes;  /* [0, reserved_bytes) was fallocate'd */
     uint64_t rings_offset;    /* -> ring (src -> dst) at rings_offset +
                                  (dst * nranks + src) * ring_bytes */

@@ -1,0 +1,127 @@
+/*
+ * sync_counter.c - the table of sync counters in the arena
+ * (sync_counter.h): allocating and freeing this process's counters,
+ * finding the counter a handle names, and the signal - the one atomic
+ * decrement that is the point of the feature.
+ */
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "core/proc.h"
+#include "core/wait.h"
+#include "rma/sync_counter.h"
+
+/* The owner's parts of this process's slots, [sync_per_rank]. */
+static struct shmpi_sync_own *own;
+
+static uint32_t per_rank(void) { return shmpi_proc.arena->sync_per_rank; }
+
+static struct shmpi_sync_slot *slot_at(uint32_t index)
+{
+    return (struct shmpi_sync_slot *)((char *)shmpi_proc.arena +
+                                      shmpi_proc.arena->sync_offset) +
+           index;
+}
+
+static uint32_t first_own(void)
+{
+    return (uint32_t)shmpi_proc.rank * per_rank();
+}
+
+struct shmpi_sync_slot *shmpi_sync_find(MPI_Sync h, int *owner)
+{
+    uint32_t index = ((uint32_t)h & ((1u << SHMPI_SYNC_INDEX_BITS) - 1)) - 1;
+    if (h <= 0 || index >= shmpi_proc.arena->nranks * per_rank())
+        return NULL;
+    struct shmpi_sync_slot *s = slot_at(index);
+    /* acquire: pairs with the owner's release in shmpi_sync_alloc, so
+       win_id is the one this handle was made for */
+    if (atomic_load_explicit(&s->handle, memory_order_acquire) !=
+        (uint32_t)h)
+        return NULL;
+    *owner = (int)(index / per_rank());
+    return s;
+}
+
+int shmpi_sync_alloc(MPI_Win win, int n, MPI_Sync *out)
+{
+    if (!own && !(own = calloc(per_rank(), sizeof *own)))
+        return MPI_ERR_NO_MEM;
+    int found = 0;
+    for (uint32_t i = 0; i < per_rank() && found < n; i++)
+        found += !own[i].used;
+    if (found < n)
+        return MPI_ERR_NO_MEM;
+    for (uint32_t i = 0, k = 0; k < (uint32_t)n; i++) {
+        if (own[i].used)
+            continue;
+        struct shmpi_sync_slot *s = slot_at(first_own() + i);
+        own[i] = (struct shmpi_sync_own){
+            .gen = (uint16_t)((own[i].gen + 1) & SHMPI_SYNC_GEN_MASK),
+            .used = 1};
+        if (!own[i].gen)
+            own[i].gen = 1; /* a handle is never 0 (MPI_SYNC_NULL) */
+        uint32_t h = (uint32_t)own[i].gen << SHMPI_SYNC_INDEX_BITS |
+                     (first_own() + i + 1);
+        s->win_id = win->id;
+        atomic_store_explicit(&s->signals, 0, memory_order_relaxed);
+        /* release: win_id and signals are set before anyone can match h */
+        atomic_store_explicit(&s->handle, h, memory_order_release);
+        out[k++] = (MPI_Sync)h;
+    }
+    return MPI_SUCCESS;
+}
+
+struct shmpi_sync_own *shmpi_sync_own_of(MPI_Sync h)
+{
+    int owner;
+    struct shmpi_sync_slot *s = shmpi_sync_find(h, &owner);
+    if (!s || owner != shmpi_proc.rank)
+        return NULL;
+    return &own[(uint32_t)(s - slot_at(first_own()))];
+}
+
+int shmpi_sync_mine(MPI_Win win, MPI_Sync h)
+{
+    int owner;
+    struct shmpi_sync_slot *s = shmpi_sync_find(h, &owner);
+    return s && owner == shmpi_proc.rank && s->win_id == win->id;
+}
+
+void shmpi_sync_release(MPI_Sync h)
+{
+    struct shmpi_sync_own *o = shmpi_sync_own_of(h);
+    if (!o)
+        return;
+    struct shmpi_sync_slot *s = slot_at(first_own() + (uint32_t)(o - own));
+    /* relaxed: a signal racing with the free is erroneous (the owner
+       frees only counters nobody may still signal); the handle no longer
+       matches afterwards, which is what catches it */
+    atomic_store_explicit(&s->handle, 0, memory_order_relaxed);
+    o->used = 0;
+}
+
+void shmpi_sync_release_window(MPI_Win win)
+{
+    if (!own)
+        return;
+    for (uint32_t i = 0; i < per_rank(); i++) {
+        struct shmpi_sync_slot *s = slot_at(first_own() + i);
+        if (own[i].used && s->win_id == win->id)
+            shmpi_sync_release((MPI_Sync)atomic_load_explicit(
+                &s->handle, memory_order_relaxed));
+    }
+}
+
+void shmpi_sync_signal(struct shmpi_sync_slot *slot, int owner)
+{
+    /* release: this process's RMA calls covered by the signal (puts into
+       the owner's memory, gets from it) happen before the owner's
+       acquire load sees the new count.  seq_cst: this RMW and the
+       doorbell's sleepers load make a Dekker pair with the owner's
+       sleepers store and re-poll (core/wait.c), so a sleeping owner is
+       always woken; while it spins the ring costs one load of a line
+       nobody writes. */
+    atomic_fetch_add_explicit(&slot->signals, 1, memory_order_seq_cst);
+    shmpi_doorbell_ring(owner);
+}

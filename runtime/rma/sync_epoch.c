@@ -1,0 +1,115 @@
+/*
+ * sync_epoch.c - the window's side of sync requests: the sync_ops
+ * access epoch, and the list of a window's sync requests that
+ * MPI_Win_free and MPI_Win_change_comm look at.
+ *
+ * The sync_ops epoch (shmpi_sync(7)).  A started sync_ops request whose
+ * sync_mode is not 0 is an access epoch to its target for the kinds of
+ * call it names: MPI_Put (MPI_MODE_WIN_PUT), MPI_Get (GET), the
+ * accumulate family (ACCUMULATE), their request forms included.  The
+ * window is then in win->access == SHMPI_EPOCH_SYNC_OPS and
+ * win->locked[t] holds the MPI_MODE_WIN_* bits covered for target t
+ * (epoch.c checks them); the counts in sync->cover say how many started
+ * requests cover each (target, kind), so that the epoch ends with the
+ * last of them.  Like the other kinds of access epoch it excludes them:
+ * it starts only where MPI_Win_lock could (epoch.c's check_no_access),
+ * and fence, start, lock and lock_all refuse to start inside it.
+ */
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "rma/sync.h"
+#include "rma/sync_counter.h"
+
+static const int kind_bits[3] = {MPI_MODE_WIN_PUT, MPI_MODE_WIN_GET,
+                                 MPI_MODE_WIN_ACCUMULATE};
+
+int shmpi_sync_link(MPI_Win win, struct shmpi_sync_req *s)
+{
+    if (!win->sync && !(win->sync = calloc(1, sizeof *win->sync)))
+        return MPI_ERR_NO_MEM;
+    s->next = win->sync->reqs;
+    win->sync->reqs = s;
+    return MPI_SUCCESS;
+}
+
+void shmpi_sync_unlink(MPI_Win win, struct shmpi_sync_req *s)
+{
+    struct shmpi_sync_req **p = &win->sync->reqs;
+    while (*p != s)
+        p = &(*p)->next;
+    *p = s->next;
+}
+
+int shmpi_sync_cover(MPI_Win win, int target, int mode, const char *fn)
+{
+    if (!mode || target == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    struct shmpi_win_sync *ws = win->sync;
+    if (win->access != SHMPI_EPOCH_SYNC_OPS) {
+        int rc = shmpi_rma_check_no_access(win, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (!ws->cover &&
+            !(ws->cover = calloc((size_t)win->comm->size, sizeof *ws->cover)))
+            return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+                                   "no memory for the sync_ops epoch");
+        win->access = SHMPI_EPOCH_SYNC_OPS;
+        win->fence_open = 0;
+    }
+    for (int k = 0; k < 3; k++)
+        ws->cover[target][k] += (mode & kind_bits[k]) != 0;
+    win->locked[target] |= (uint8_t)mode;
+    ws->covering++;
+    return MPI_SUCCESS;
+}
+
+void shmpi_sync_uncover(MPI_Win win, int target, int mode)
+{
+    if (!mode || target == MPI_PROC_NULL)
+        return;
+    struct shmpi_win_sync *ws = win->sync;
+    for (int k = 0; k < 3; k++)
+        if ((mode & kind_bits[k]) && !--ws->cover[target][k])
+            win->locked[target] &= (uint8_t)~kind_bits[k];
+    if (!--ws->covering)
+        win->access = SHMPI_EPOCH_NONE;
+}
+
+int shmpi_sync_check_change(MPI_Win win, const char *fn)
+{
+    if (!win->sync || !win->sync->active)
+        return MPI_SUCCESS;
+    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+                           "%d sync request%s made on this window %s still "
+                           "active: complete %s (MPI_Wait) or free %s first",
+                           win->sync->active,
+                           win->sync->active > 1 ? "s" : "",
+                           win->sync->active > 1 ? "are" : "is",
+                           win->sync->active > 1 ? "them" : "it",
+                           win->sync->active > 1 ? "them" : "it");
+}
+
+void shmpi_sync_window_gone(MPI_Win win)
+{
+    shmpi_sync_release_window(win);
+    if (!win->sync)
+        return;
+    for (struct shmpi_sync_req *s = win->sync->reqs; s; s = s->next)
+        s->win = NULL; /* MPI_Start says the window was freed */
+    free(win->sync->cover);
+    free(win->sync);
+    win->sync = NULL;
+}
+
+void shmpi_sync_retarget(MPI_Win win, const int *new_rank_of_old)
+{
+    if (!win->sync)
+        return;
+    for (struct shmpi_sync_req *s = win->sync->reqs; s; s = s->next)
+        if (s->is_ops && s->target != MPI_PROC_NULL)
+            s->target = new_rank_of_old[s->target];
+    /* no request is active (shmpi_sync_check_change): nothing covered */
+    free(win->sync->cover);
+    win->sync->cover = NULL;
+}
