@@ -1155,6 +1155,8 @@ SHMPI_API(int, Win_sync_ops_init, (int target_rank, int sync_mode,
 SHMPI_API(int, Win_sync_object_init, (MPI_Sync sync_counter, int count,
                                       MPI_Win win, MPI_Info info,
                                       MPI_Request *req));
+SHMPI_API(int, Win_change_comm, (MPI_Comm new_comm, int peer_rank,
+                                 MPI_Win win));
 SHMPI_API(MPI_Sync, Sync_counter_f2c, (MPI_Fint sync_counter));
 SHMPI_API(MPI_Fint, Sync_counter_c2f, (MPI_Sync sync_counter));
 

@@ -113,6 +113,17 @@ void shmpi_sync_release_window(MPI_Win win)
     }
 }
 
+void shmpi_sync_move_window(uint64_t old_id, uint64_t new_id)
+{
+    if (!own)
+        return;
+    for (uint32_t i = 0; i < per_rank(); i++) {
+        struct shmpi_sync_slot *s = slot_at(first_own() + i);
+        if (own[i].used && s->win_id == old_id)
+            s->win_id = new_id; /* nobody else has this window's id yet */
+    }
+}
+
 void shmpi_sync_signal(struct shmpi_sync_slot *slot, int owner)
 {
     /* release: this process's RMA calls covered by the signal (puts into

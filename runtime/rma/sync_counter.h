@@ -95,6 +95,9 @@ int shmpi_sync_mine(MPI_Win win, MPI_Sync h);
 void shmpi_sync_release(MPI_Sync h);
 /* sync_counter.c: free every counter this process has on win. */
 void shmpi_sync_release_window(MPI_Win win);
+/* sync_counter.c: this process's counters of window old_id now belong
+   to window new_id (a newcomer of MPI_Win_change_comm). */
+void shmpi_sync_move_window(uint64_t old_id, uint64_t new_id);
 /* sync_counter.c: the owner's part of counter h, a live counter of this
    process; NULL if it is not one. */
 struct shmpi_sync_own *shmpi_sync_own_of(MPI_Sync h);

@@ -194,6 +194,17 @@ struct shmpi_win {
     size_t ctl_map_bytes;      /* the control segment as mapped (the
                                   shared flavor's memory follows it) */
     struct shmpi_win_dyn *dyn; /* dynamic windows: attached regions */
+    /* The shared flavor's memory (win_new.c, win_change_comm.c): where it
+       is mapped here when it does not follow the control segment (a
+       window joined by MPI_Win_change_comm; NULL: it follows), its
+       length, and the segment that holds it, which one member keeps open
+       (fd; -1 at the others) so that a later newcomer can map it. */
+    struct {
+        unsigned char *at;
+        size_t len;
+        int fd;
+        uint64_t fd_offset;    /* where the memory starts in fd */
+    } shared;
 };
 
 static inline int shmpi_win_ok(MPI_Win w)

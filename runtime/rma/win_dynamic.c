@@ -28,6 +28,7 @@
  */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -67,11 +68,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     if (rc != MPI_SUCCESS)
         return rc;
     struct shmpi_win_member mine = {.disp_unit = 1, .fd = -1};
-    w->dyn = calloc(1, sizeof *w->dyn);
-    if (w->dyn)
-        w->dyn->views = calloc((size_t)w->comm->size * SHMPI_WIN_MAX_REGIONS,
-                               sizeof *w->dyn->views);
-    if (!w->dyn || !w->dyn->views)
+    if (!shmpi_win_dynamic_begin(w))
         mine.status = MPI_ERR_NO_MEM;
     rc = shmpi_win_publish(w, &mine, 0, comm,
                            "no memory for the region tables", fn);
@@ -81,6 +78,37 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     }
     *win = w; /* base MPI_BOTTOM, size 0, disp_unit 1 (11.2.4) */
     return MPI_SUCCESS;
+}
+
+int shmpi_win_dynamic_begin(MPI_Win w)
+{
+    w->dyn = calloc(1, sizeof *w->dyn);
+    if (w->dyn)
+        w->dyn->views = calloc((size_t)w->comm->size * SHMPI_WIN_MAX_REGIONS,
+                               sizeof *w->dyn->views);
+    return w->dyn && w->dyn->views;
+}
+
+/* This process's mappings of its peers' regions. */
+static void unview_all(MPI_Win w)
+{
+    struct shmpi_win_dyn *d = w->dyn;
+    for (int i = 0; d->views && i < w->comm->size * SHMPI_WIN_MAX_REGIONS;
+         i++)
+        shmpi_map_unview(&d->views[i].view);
+    free(d->views);
+}
+
+void shmpi_win_dynamic_carry(MPI_Win to, MPI_Win from)
+{
+    memcpy(to->dyn->shares, from->dyn->shares, sizeof to->dyn->shares);
+    to->dyn->serial = from->dyn->serial;
+    memcpy(shmpi_win_regions(to, to->comm->rank),
+           shmpi_win_regions(from, from->comm->rank),
+           SHMPI_WIN_MAX_REGIONS * sizeof(struct shmpi_win_region));
+    unview_all(from);
+    free(from->dyn);
+    from->dyn = NULL;
 }
 
 void shmpi_win_dynamic_free(MPI_Win w)
@@ -93,10 +121,7 @@ void shmpi_win_dynamic_free(MPI_Win w)
     for (int i = 0; mine && i < SHMPI_WIN_MAX_REGIONS; i++)
         if (mine[i].used)
             shmpi_map_release(&d->shares[i]);
-    for (int i = 0; d->views && i < w->comm->size * SHMPI_WIN_MAX_REGIONS;
-         i++)
-        shmpi_map_unview(&d->views[i].view);
-    free(d->views);
+    unview_all(w);
     free(d);
     w->dyn = NULL;
 }

@@ -52,6 +52,9 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
 
 /* Where the shared flavor's memory starts in the control segment. */
 size_t shmpi_win_shared_offset(MPI_Win w);
+/* Where the shared flavor's memory starts in this process: after the
+   control segment's blocks, or at w->shared.at (a joined window). */
+unsigned char *shmpi_win_shared_memory(MPI_Win w);
 
 /* Unmaps, closes and frees everything of w; *w's handle dies. */
 void shmpi_win_destroy(MPI_Win w);
@@ -59,6 +62,14 @@ void shmpi_win_destroy(MPI_Win w);
 /* win_dynamic.c: detaches every region of a dynamic window (no-op for
    the other flavors). */
 void shmpi_win_dynamic_free(MPI_Win w);
+/* win_dynamic.c: the region state of a new dynamic window w (before
+   shmpi_win_publish); 0 if there is no memory for it. */
+int shmpi_win_dynamic_begin(MPI_Win w);
+/* win_dynamic.c (MPI_Win_change_comm): this process's attached regions
+   of `from` become to's - their shares, and their slots in to's region
+   table (to published, nobody reading it yet); from's mappings of its
+   peers' regions are unmapped and from is left with none. */
+void shmpi_win_dynamic_carry(MPI_Win to, MPI_Win from);
 
 /* win_info.c: the hints of info (MPI_INFO_NULL: none) into w's fields;
    keys it does not know and values it cannot read are ignored (9). */

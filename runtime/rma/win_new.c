@@ -9,7 +9,10 @@
  * table) at m * ctl_bytes.  The shared flavor puts the window memory of
  * all members after the blocks, from the next page on, so one mapping
  * gives both.  It is zero-filled by the kernel, which is every word's
- * initial value; member 0 closes its descriptor once everybody mapped it.
+ * initial value; member 0 closes its descriptor once everybody mapped it
+ * - except on the shared flavor, where it keeps it (w->shared.fd) for the
+ * processes that MPI_Win_change_comm may add later: they map the memory
+ * through it, where it is (win_change_comm.c).
  *
  * THE EXCHANGE is one allgather of struct shmpi_win_member over the
  * window's private communicator, then one allreduce of the outcome:
@@ -60,6 +63,13 @@ size_t shmpi_win_shared_offset(MPI_Win w)
                     (size_t)sysconf(_SC_PAGESIZE));
 }
 
+unsigned char *shmpi_win_shared_memory(MPI_Win w)
+{
+    if (w->shared.at)
+        return w->shared.at;
+    return (unsigned char *)w->ctl + shmpi_win_shared_offset(w);
+}
+
 static int alloc_tables(MPI_Win w, int n)
 {
     w->targets = calloc((size_t)n, sizeof *w->targets);
@@ -107,6 +117,7 @@ int shmpi_win_begin(MPI_Comm comm, int flavor, MPI_Info info,
     w->disp_unit = 1;
     w->start_group = MPI_GROUP_NULL;
     w->post_group = MPI_GROUP_NULL;
+    w->shared.fd = -1;
     w->errhandler = MPI_ERRORS_ARE_FATAL; /* 8.3: every window starts so */
     w->ctl_bytes = shmpi_win_ctl_bytes(dup->size);
     if (flavor == MPI_WIN_FLAVOR_DYNAMIC)
@@ -130,8 +141,7 @@ static int reach_target(MPI_Win w, int t, const struct shmpi_win_member *m)
     *tg = (struct shmpi_win_target){NULL, m->base, (MPI_Aint)m->size,
                                     m->disp_unit, 1, m->pid};
     if (w->flavor == MPI_WIN_FLAVOR_SHARED) {
-        tg->base = (unsigned char *)w->ctl + shmpi_win_shared_offset(w) +
-                   m->fd_offset;
+        tg->base = shmpi_win_shared_memory(w) + m->fd_offset;
         return 1;
     }
     if (t == w->comm->rank) {
@@ -233,15 +243,22 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
                            "no memory for the window's member table");
     describe_process(w, mine);
     w->ctl_map_bytes = shmpi_win_shared_offset(w) + shared_bytes;
+    int keep = w->flavor == MPI_WIN_FLAVOR_SHARED && !w->shared.at;
+    if (keep)
+        w->shared.len = shared_bytes; /* it follows the blocks */
     if (me == 0) { /* unique in the job while the window lives */
         static uint32_t made;
         mine->id = (uint64_t)shmpi_proc.rank << 32 | ++made;
     }
     if (me == 0 && mine->status == MPI_SUCCESS) {
         void *ctl;
-        if (shmpi_map_segment(w->ctl_map_bytes, &ctl, &mine->ctl_fd) == 0)
+        if (shmpi_map_segment(w->ctl_map_bytes, &ctl, &mine->ctl_fd) == 0) {
             w->ctl = ctl;
-        else {
+            if (keep) { /* for MPI_Win_change_comm's newcomers */
+                w->shared.fd = mine->ctl_fd;
+                w->shared.fd_offset = shmpi_win_shared_offset(w);
+            }
+        } else {
             mine->status = MPI_ERR_NO_MEM;
             why = "no memory for the window's control segment";
         }
@@ -253,7 +270,7 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
         w->id = all[0].id;
     if (rc == MPI_SUCCESS && bad < 0)
         rc = agree(w, all, mine, comm, fn);
-    if (mine->ctl_fd >= 0)
+    if (mine->ctl_fd >= 0 && mine->ctl_fd != w->shared.fd)
         close(mine->ctl_fd); /* everybody mapped it, or gave up */
     if (bad == me)
         rc = shmpi_raise(comm, mine->status, fn, "%s", why);
@@ -272,6 +289,10 @@ void shmpi_win_destroy(MPI_Win w)
         shmpi_map_unview(&w->views[t]);
     if (w->ctl)
         munmap(w->ctl, w->ctl_map_bytes);
+    if (w->shared.at)
+        munmap(w->shared.at, w->shared.len);
+    if (w->shared.fd >= 0)
+        close(w->shared.fd);
     if (w->share) {
         shmpi_map_release(w->share);
         free(w->share);
