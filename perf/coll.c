@@ -39,7 +39,10 @@
  *   OP SIZE NP ITERS_PER_BATCH BATCHES MEDIAN_US MIN_US MAX_US
  * with SIZE 0 for barrier.
  */
+#define _POSIX_C_SOURCE 200809L /* bench.h */
 #include <mpi.h>
+
+#include "bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,31 +78,14 @@ static void usage(void)
     exit(2);
 }
 
-static long parse_size(const char *s)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || v <= 0)
-        return -1;
-    if (*end == 'K' || *end == 'k')
-        v *= 1024, end++;
-    else if (*end == 'M' || *end == 'm')
-        v *= 1024 * 1024, end++;
-    return *end ? -1 : v;
-}
-
 static void parse_sizes(const char *list)
 {
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", list);
-    nsizes = 0;
-    for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) {
-        long v = parse_size(tok);
-        /* allreduce works on doubles; counts are ints */
-        if (v < 0 || v % 8 || v > (64L << 20) || nsizes == MAX_SIZES)
-            die("bad -s list (multiples of 8 like 8,1K,4M; at most 64 MiB)");
-        sizes[nsizes++] = v;
-    }
+    int ok = (nsizes = bench_sizes(list, sizes, MAX_SIZES)) > 0;
+    /* allreduce works on doubles; counts are ints */
+    for (int i = 0; ok && i < nsizes; i++)
+        ok = sizes[i] > 0 && sizes[i] % 8 == 0 && sizes[i] <= (64L << 20);
+    if (!ok)
+        die("bad -s list (multiples of 8 like 8,1K,4M; at most 64 MiB)");
 }
 
 static void *alloc_touched(size_t bytes)
@@ -202,12 +188,6 @@ static double batch(long size, long n)
     return worst / (double)n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void measure(long size)
 {
     double per_op = 0, t[MAX_BATCHES];
@@ -225,8 +205,7 @@ static void measure(long size)
         iters = 1, nb = nb < 3 ? nb : 3;
     for (int b = 0; b < nb; b++)
         t[b] = batch(size, iters);
-    qsort(t, (size_t)nb, sizeof t[0], cmp_double);
-    double med = nb % 2 ? t[nb / 2] : (t[nb / 2 - 1] + t[nb / 2]) / 2;
+    double med = bench_median(t, nb);
     if (rank == 0) {
         printf("%s %ld %d %ld %d %.4f %.4f %.4f\n", op_names[op],
                op == OP_BARRIER ? 0 : size, nprocs, iters, nb, med * 1e6,
@@ -276,12 +255,8 @@ int main(int argc, char **argv)
     rbuf = alloc_touched(bytes);
 
     if (rank == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-        int len = 0;
-        MPI_Get_library_version(lib, &len);
-        lib[strcspn(lib, "\n,")] = 0;
-        printf("# coll: %s; np=%d target_ms=%g batches=%d\n", lib, nprocs,
-               target_s * 1000, nbatches);
+        printf("# coll: %s; np=%d target_ms=%g batches=%d\n", bench_library(),
+               nprocs, target_s * 1000, nbatches);
         printf("# op size_B np iters_per_batch batches median_us min_us max_us\n");
         fflush(stdout);
     }

@@ -161,11 +161,8 @@ else
 fi
 
 # ---------------------------------------------------------- the table
-awk -F'\t' '
-function sortv(a, n,    i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } }
-function sig(x) { return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : x >= 1 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
+awk -F'\t' "$STATS_AWK"'
 function hsize(s) { return s == 0 ? "–" : s >= 1048576 ? s/1048576 " MiB" : s >= 1024 ? s/1024 " KiB" : s " B" }
-function num(x) { return x != "" && x != "FAIL" }
 function bytes(s) { return s ~ /[Kk]$/ ? s * 1024 : s ~ /[Mm]$/ ? s * 1048576 : s + 0 }
 # median over runs of impl i at np n, op o, size s; "" when none, FAIL
 # when a run of that impl, np and op failed

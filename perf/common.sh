@@ -12,7 +12,8 @@
 #                              exists
 #   fmt_ms SECONDS             a time in ms, 3 significant digits or so
 # Peer launch commands (arrays): SHMPI_RUN, OMPI_RUN, MPICH_RUN; each is
-# followed by "-np N prog args".
+# followed by "-np N prog args".  STATS_AWK: the awk functions the tables
+# share (perf/stats.awk), to put before a script's own awk program.
 PERFDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$PERFDIR")
 BIN=$PERFDIR/bin
@@ -24,6 +25,8 @@ SHMPI_RUN=("$ROOT/mpirun")
 OMPI_RUN=(mpirun.openmpi --allow-run-as-root --oversubscribe)
 # Hydra's fork launcher: no ssh, no daemons beyond hydra's own proxy.
 MPICH_RUN=(mpiexec.mpich -launcher fork)
+
+STATS_AWK=$(cat "$PERFDIR/stats.awk")
 
 CC=${CC:-cc}
 PERF_CFLAGS=${PERF_CFLAGS:--O2}

@@ -56,7 +56,10 @@
  *   OP TYPE SIZE PACKED REPS BATCHES MEDIAN MIN MAX GB/s
  * SIZE is the size asked for, PACKED the bytes the type actually holds.
  */
+#define _POSIX_C_SOURCE 200809L /* bench.h */
 #include <mpi.h>
+
+#include "bench.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -108,11 +111,9 @@ static void check_mpi(int rc, const char *what)
 
 static void *alloc_touched(size_t bytes, int fill)
 {
-    size_t n = (bytes + 4095) / 4096 * 4096;
-    void *p = aligned_alloc(4096, n ? n : 4096);
+    void *p = bench_alloc_touched(bytes, fill);
     if (!p)
         die("out of memory");
-    memset(p, fill, n);
     return p;
 }
 
@@ -465,16 +466,6 @@ static double run_op(enum op op, const struct layout *l, const struct bufs *b,
     return MPI_Wtime() - t0;
 }
 
-static void order(double *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-}
-
 static void measure(enum op op, const struct layout *l, const struct bufs *b,
                     size_t size)
 {
@@ -487,27 +478,13 @@ static void measure(enum op op, const struct layout *l, const struct bufs *b,
         reps = 1;
     for (int i = 0; i < nbatches; i++)
         gbs[i] = (double)l->packed * (double)reps / run_op(op, l, b, reps) / 1e9;
-    order(gbs, nbatches);
+    double med = bench_median(gbs, nbatches);
     printf("%s %s %zu %zu %ld %d %.4g %.4g %.4g GB/s\n", op_names[op], l->name,
-           size, l->packed, reps, nbatches, gbs[nbatches / 2], gbs[0],
-           gbs[nbatches - 1]);
+           size, l->packed, reps, nbatches, med, gbs[0], gbs[nbatches - 1]);
     fflush(stdout);
 }
 
 /* ------------------------------------------------------------- driver */
-
-static long parse_size(const char *s)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || v <= 0)
-        return -1;
-    if (*end == 'K' || *end == 'k')
-        v *= 1024, end++;
-    else if (*end == 'M' || *end == 'm')
-        v *= 1024 * 1024, end++;
-    return *end || v < 64 || v > (1L << 30) ? -1 : v;
-}
 
 static int in_list(const char *list, const char *word)
 {
@@ -590,14 +567,11 @@ int main(int argc, char **argv)
     if (types)
         check_type_names(types);
     long sizes[MAX_SIZES];
-    int nsizes = 0;
-    char tmp[256];
-    snprintf(tmp, sizeof tmp, "%s", sizes_arg);
-    for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) {
-        if (nsizes == MAX_SIZES || (sizes[nsizes] = parse_size(tok)) < 0)
-            die("bad -s list (sizes like 64K,8M; 64 B to 1 GiB)");
-        nsizes++;
-    }
+    int nsizes = bench_sizes(sizes_arg, sizes, MAX_SIZES), ok = nsizes > 0;
+    for (int s = 0; ok && s < nsizes; s++)
+        ok = sizes[s] >= 64 && sizes[s] <= (1L << 30);
+    if (!ok)
+        die("bad -s list (sizes like 64K,8M; 64 B to 1 GiB)");
     print_cpus_allowed();
     printf("# target %.0f ms per cell in %d batches\n", target_s * 1000, nbatches);
     for (int s = 0; s < nsizes; s++)

@@ -156,11 +156,8 @@ else
 fi
 
 # ---------------------------------------------------------- the tables
-awk -F'\t' -v cpu="$cpu" '
-function sortv(a, n,    i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } }
-function sig(x) { return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : x >= 1 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
+awk -F'\t' -v cpu="$cpu" "$STATS_AWK"'
 function hsize(s) { return s >= 1048576 ? sig(s/1048576) " MiB" : s >= 1024 ? sig(s/1024) " KiB" : s " B" }
-function num(x) { return x != "" && x != "FAIL" }
 function show(x) { return x == "" ? "–" : x == "FAIL" ? "FAIL" : sig(x) }
 function ratio(a, b) { return num(a) && num(b) && b > 0 ? sprintf("%.2f×", a / b) : "–" }
 # median over runs of impl i, op o, type t, size s; "" when none, FAIL

@@ -69,3 +69,19 @@ pt2pt_lock() {
         flock 9
     fi
 }
+
+# Why the run of benchmark NAME whose stderr is $1 failed, from its exit
+# status $2 (3: a wrong result, 4: unsupported, as the benchmark says).
+run_failure() {
+    local rc=$2
+    if [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ]; then
+        grep -m1 -E 'wrong result|unsupported' "$1" |
+            sed "s/^$3: //; s/ on rank [0-9]*//"
+    elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "timed out after ${TMO}s"
+    elif [ "$rc" -gt 128 ]; then
+        echo "killed by signal $((rc - 128))"
+    else
+        echo "exit status $rc"
+    fi
+}

@@ -144,10 +144,7 @@ else
     echo "tables of $raw"
 fi
 
-awk -F'\t' '
-function sortv(a, n,    i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } }
-function median(a, n) { sortv(a, n); return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
-function sig(x) { return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : x >= 1 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
+awk -F'\t' "$STATS_AWK"'
 function hsize(s) { return s >= 1048576 ? s/1048576 "M" : s >= 1024 ? s/1024 "K" : s }
 function seen_cfg(c) { if (!(c in cseen)) { cseen[c] = 1; corder[++nc] = c } }
 $3 == "NOISE" { nzs[++nnz] = $5 + 0; if ($6 > 1) reruns += $6 - 1; next }

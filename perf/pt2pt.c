@@ -62,16 +62,15 @@
  * batches shows 0 -), and one per timed batch:
  *   batch TEST SIZE VALUE UNIT STATE PROBE_BEFORE_NS PROBE_AFTER_NS
  */
-#define _POSIX_C_SOURCE 200809L /* shm_open, ftruncate */
+#define _POSIX_C_SOURCE 200809L /* shm_open, ftruncate (bench.h) */
 #include <mpi.h>
 
-#include <fcntl.h>
-#include <stdatomic.h>
+#include "bench.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 enum { T_DONE = 0, T_LAT = 1, T_BW = 2, T_RING = 3, T_CHECK = 4, T_PROBE = 5 };
 enum { TAG_CTL = 7001, TAG_DATA = 7002, TAG_ACK = 7003, TAG_CHECK = 7004 };
@@ -100,39 +99,20 @@ static void die(const char *msg)
     exit(2);
 }
 
-static long parse_size(const char *s)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || v < 0)
-        return -1;
-    if (*end == 'K' || *end == 'k')
-        v *= 1024, end++;
-    else if (*end == 'M' || *end == 'm')
-        v *= 1024 * 1024, end++;
-    return *end ? -1 : v;
-}
-
 static void parse_sizes(const char *list)
 {
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", list);
-    nsizes = 0;
-    for (char *tok = strtok(tmp, ","); tok; tok = strtok(NULL, ",")) {
-        long v = parse_size(tok);
-        if (v < 0 || v > (1L << 30) || nsizes == MAX_SIZES)
-            die("bad -s list (sizes like 0,8,4K,1M; at most 1 GiB)");
-        sizes[nsizes++] = v;
-    }
+    int ok = (nsizes = bench_sizes(list, sizes, MAX_SIZES)) > 0;
+    for (int i = 0; ok && i < nsizes; i++)
+        ok = sizes[i] <= (1L << 30);
+    if (!ok)
+        die("bad -s list (sizes like 0,8,4K,1M; at most 1 GiB)");
 }
 
 static void *alloc_touched(long bytes, int fill)
 {
-    size_t n = ((size_t)(bytes > 0 ? bytes : 1) + 4095) / 4096 * 4096;
-    void *p = aligned_alloc(4096, n);
+    void *p = bench_alloc_touched((size_t)bytes, fill);
     if (!p)
         die("out of memory");
-    memset(p, fill, n);
     return p;
 }
 
@@ -224,65 +204,6 @@ static void check_data(long size)
 
 /* ------------------------------------------------------------ the probe */
 
-/* Rank 0 makes a one-page shm object, rank 1 maps it, rank 0 unlinks it at
- * once (nothing is left behind unless rank 0 dies in between). */
-static void probe_setup(void)
-{
-    char name[64] = "";
-    void *p = MAP_FAILED;
-    int ok = 0;
-    if (nprocs != 2)
-        return;
-    if (rank == 0) {
-        snprintf(name, sizeof name, "/pt2pt-probe-%ld-%ld", (long)getpid(),
-                 (long)(MPI_Wtime() * 1e6) % 1000000);
-        int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-        if (fd >= 0 && ftruncate(fd, 4096) == 0)
-            p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (fd >= 0)
-            close(fd);
-        if (p == MAP_FAILED) {
-            if (fd >= 0)
-                shm_unlink(name);
-            name[0] = 0;
-        }
-        MPI_Send(name, sizeof name, MPI_CHAR, 1, TAG_CTL, MPI_COMM_WORLD);
-        MPI_Recv(&ok, 1, MPI_INT, 1, TAG_CTL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (name[0])
-            shm_unlink(name);
-    } else {
-        MPI_Recv(name, sizeof name, MPI_CHAR, 0, TAG_CTL, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-        if (name[0]) {
-            int fd = shm_open(name, O_RDWR, 0);
-            if (fd >= 0) {
-                p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-                close(fd);
-            }
-        }
-        ok = p != MAP_FAILED;
-        MPI_Send(&ok, 1, MPI_INT, 0, TAG_CTL, MPI_COMM_WORLD);
-    }
-    if (ok && name[0] && p != MAP_FAILED)
-        pline = p;
-    else if (p != MAP_FAILED)
-        munmap(p, 4096);
-}
-
-/* Rank 1's side: answer every odd value with the next even one until rank
- * 0 writes -1, then say so with -2. */
-static void probe_answer(void)
-{
-    for (;;) {
-        long v = atomic_load_explicit(pline, memory_order_acquire);
-        if (v < 0)
-            break;
-        if (v & 1)
-            atomic_store_explicit(pline, v + 1, memory_order_release);
-    }
-    atomic_store_explicit(pline, -2, memory_order_release);
-}
-
 static void run(int test, long size, long n)
 {
     switch (test) {
@@ -290,21 +211,11 @@ static void run(int test, long size, long n)
     case T_BW: bw_batch(size, n); break;
     case T_RING: ring_batch(size, n); break;
     case T_CHECK: check_data(size); break;
-    case T_PROBE: if (pline) probe_answer(); break;
+    case T_PROBE: if (pline) bench_probe_answer(pline); break;
     }
 }
 
 /* ------------------------------------------------------------ rank 0 */
-
-static void order(double *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-}
 
 /* Tell every other rank what to run next, then run it; returns seconds. */
 static double batch(int test, long size, long n)
@@ -324,35 +235,10 @@ static double probe(void)
 {
     if (!pline)
         return -1;
-    atomic_store_explicit(pline, 0, memory_order_release);
+    bench_probe_reset(pline);
     long ctl[3] = {T_PROBE, 0, 0};
     MPI_Send(ctl, 3, MPI_LONG, 1, TAG_CTL, MPI_COMM_WORLD);
-    long v = 0;
-    double t0 = 0;
-    for (long i = 0; i <= probe_rounds; i++) {
-        if (i == 1)
-            t0 = MPI_Wtime(); /* the first round trip waits for rank 1 */
-        atomic_store_explicit(pline, v + 1, memory_order_release);
-        v += 2;
-        while (atomic_load_explicit(pline, memory_order_acquire) != v)
-            ;
-    }
-    double t = MPI_Wtime() - t0;
-    atomic_store_explicit(pline, -1, memory_order_release);
-    while (atomic_load_explicit(pline, memory_order_acquire) != -2)
-        ;
-    return t / (2.0 * probe_rounds) * 1e9;
-}
-
-static const char *state_of(double before, double after)
-{
-    if (before < 0 || after < 0)
-        return "-";
-    if (before < near_ns && after < near_ns)
-        return "near";
-    if (before >= near_ns && after >= near_ns)
-        return "far";
-    return "mixed";
+    return bench_probe_bounce(pline, probe_rounds);
 }
 
 static void print_median(double *v, int n)
@@ -361,8 +247,7 @@ static void print_median(double *v, int n)
         printf(" 0 -");
         return;
     }
-    order(v, n);
-    printf(" %d %.4g", n, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+    printf(" %d %.4g", n, bench_median(v, n));
 }
 
 static void measure(int test, long size)
@@ -407,7 +292,7 @@ static void measure(int test, long size)
     double vn[MAX_BATCHES], vf[MAX_BATCHES];
     int nn = 0, nf = 0;
     for (int b = 0; b < nb; b++) {
-        const char *st = state_of(pr[b], pr[b + 1]);
+        const char *st = bench_state(pr[b], pr[b + 1], near_ns);
         printf("batch %s %ld %.4g %s %s %.0f %.0f\n", name[test], size, v[b], unit,
                st, pr[b], pr[b + 1]);
         if (!strcmp(st, "near"))
@@ -415,10 +300,9 @@ static void measure(int test, long size)
         else if (!strcmp(st, "far"))
             vf[nf++] = v[b];
     }
-    order(v, nb);
-    printf("%s %ld %ld %d %.4g %.4g %.4g %s", name[test], size, iters, nb,
-           nb % 2 ? v[nb / 2] : (v[nb / 2 - 1] + v[nb / 2]) / 2, v[0], v[nb - 1],
-           unit);
+    double med = bench_median(v, nb);
+    printf("%s %ld %ld %d %.4g %.4g %.4g %s", name[test], size, iters, nb, med,
+           v[0], v[nb - 1], unit);
     print_median(vn, nn);
     print_median(vf, nf);
     printf("\n");
@@ -483,16 +367,12 @@ int main(int argc, char **argv)
     stats = malloc(sizeof *stats * (size_t)window);
     if (!reqs || !stats)
         die("out of memory");
-    if (probe_rounds > 0)
-        probe_setup();
+    if (probe_rounds > 0 && nprocs == 2)
+        pline = bench_probe_map(rank, TAG_CTL);
 
     if (rank == 0) {
-        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-        int len = 0;
-        MPI_Get_library_version(lib, &len);
-        lib[strcspn(lib, "\n,")] = 0;
-        printf("# pt2pt: %s; np=%d window=%d target_ms=%g batches=%d", lib, nprocs,
-               window, target_s * 1000, nbatches);
+        printf("# pt2pt: %s; np=%d window=%d target_ms=%g batches=%d",
+               bench_library(), nprocs, window, target_s * 1000, nbatches);
         if (pline)
             printf("; probe %ld round trips, near < %g ns\n", probe_rounds, near_ns);
         else

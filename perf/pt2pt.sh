@@ -177,11 +177,8 @@ if [ -n "$ring_np" ] && [ -z "$tables_only" ]; then
 fi
 
 # ---------------------------------------------------------- the tables
-awk -F'\t' -v ring_np="$ring_np" -v thr="$near_ns" '
-function sortv(a, n,    i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } }
-function sig(x) { return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : x >= 1 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
+awk -F'\t' -v ring_np="$ring_np" -v thr="$near_ns" "$STATS_AWK"'
 function hsize(s) { return s >= 1048576 ? s/1048576 " MiB" : s >= 1024 ? s/1024 " KiB" : s " B" }
-function num(x) { return x != "" && x != "FAIL" }
 # median of the figures of phase p, impl i, test t, size s in state st
 # ("all": every state); sets LO and HI; "" when none, FAIL when a failed
 # run did not finish this test

@@ -80,8 +80,10 @@
  * GBPS the bytes moved per second of the median batch (10^9 B/s) for
  * put_bw, "-" for the others.
  */
-#define _POSIX_C_SOURCE 200809L /* getopt */
+#define _POSIX_C_SOURCE 200809L /* getopt, bench.h */
 #include <mpi.h>
+
+#include "bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,19 +164,11 @@ static void usage(void)
  * doubles), at most 64 MiB (counts are ints). */
 static void parse_sizes(const char *list)
 {
-    const char *p = list;
-    nsizes = 0;
-    do {
-        char *end;
-        long v = strtol(p, &end, 10);
-        int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : 0;
-        end += shift > 0;
-        if (end == p || v <= 0 || (*end && *end != ',') || nsizes == MAX_SIZES ||
-            v > (64L << 20 >> shift) || (v << shift) % 8)
-            die("bad -s list (multiples of 8 like 8,1K,4M; at most 64 MiB)");
-        sizes[nsizes++] = v << shift;
-        p = end + (*end == ',');
-    } while (*p);
+    int ok = (nsizes = bench_sizes(list, sizes, MAX_SIZES)) > 0;
+    for (int i = 0; ok && i < nsizes; i++)
+        ok = sizes[i] > 0 && sizes[i] % 8 == 0 && sizes[i] <= (64L << 20);
+    if (!ok)
+        die("bad -s list (multiples of 8 like 8,1K,4M; at most 64 MiB)");
 }
 
 /* ------------------------------------------------------------ the kernels */
@@ -431,16 +425,11 @@ static double calibrate(long size)
     }
 }
 
-static int by_value(const void *a, const void *b)
+/* The output line of a cell from its batches' times t[0..nb) (sorted
+ * here). */
+static void report(long size, long iters, int nb, double *t)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The output line of a cell from its batches' times t[0..nb), sorted. */
-static void report(long size, long iters, int nb, const double *t)
-{
-    double med = nb % 2 ? t[nb / 2] : (t[nb / 2 - 1] + t[nb / 2]) / 2;
+    double med = bench_median(t, nb);
     char gbps[32] = "-";
     if (test->move == MOVE_PUT64)
         snprintf(gbps, sizeof gbps, "%.4f", BW_WINDOW * (double)size / med / 1e9);
@@ -462,7 +451,6 @@ static void measure(long size)
     for (int b = 0; b < nb; b++)
         t[b] = batch(size, iters);
     close_flush_epoch();
-    qsort(t, (size_t)nb, sizeof t[0], by_value);
     if (rank == 0)
         report(size, iters, nb, t);
 }
@@ -537,17 +525,6 @@ static void parse_args(int argc, char **argv)
         sizes[0] = test->fixed_size, nsizes = 1; /* no size; one cell */
 }
 
-/* The MPI's name and version: the first line of its library version, up
- * to the first comma. */
-static const char *library(void)
-{
-    static char name[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    MPI_Get_library_version(name, &len);
-    name[strcspn(name, "\n,")] = 0;
-    return name;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -571,7 +548,7 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         printf("# rma: %s; np=%d test=%s window=%s target_ms=%g batches=%d\n",
-               library(), nprocs, test->name, create_window ? "create" : "allocate",
+               bench_library(), nprocs, test->name, create_window ? "create" : "allocate",
                target_s * 1000, nbatches);
         printf("# test window size_B np iters_per_batch batches median_us "
                "min_us max_us GBps\n");

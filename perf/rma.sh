@@ -69,20 +69,6 @@ command_of() {
     esac
 }
 
-# Why the run whose stderr is $1 failed, from its exit status $2.
-failure() {
-    local rc=$2
-    if [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ]; then
-        grep -m1 -E 'wrong result|unsupported' "$1" | sed 's/^rma: //; s/ on rank [0-9]*//'
-    elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-        echo "timed out after ${TMO}s"
-    elif [ "$rc" -gt 128 ]; then
-        echo "killed by signal $((rc - 128))"
-    else
-        echo "exit status $rc"
-    fi
-}
-
 declare -A given_up
 # run IMPL ROUND TEST WINDOW: one run under noisy_run.  Appended to $raw:
 #   IMPL ROUND TEST WINDOW SIZE US GBPS     a figure (the run's median batch)
@@ -103,7 +89,7 @@ run() {
     [ $RUN_RC -eq 0 ] && return
     given_up[$impl-$w-$t]=1
     [ $RUN_RC -eq 4 ] && tag=UNSUP
-    why=$(failure "$f.err" $RUN_RC)
+    why=$(run_failure "$f.err" $RUN_RC rma)
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$round" "$tag" "$t" "$w" "$why" >>"$raw"
     [ $tag = UNSUP ] && return
     note "rma: $impl ($t, $w window, round $round) failed: $why; last output:"

@@ -1,0 +1,207 @@
+/*
+ * bench.h - what the MPI benchmarks of perf/ share: size lists, medians,
+ * the MPI's name, touched buffers, and the cache-line probe that tells
+ * which of its two states this VM is in.
+ *
+ * Header only, every function static inline: each benchmark is one source
+ * file that perf/common.sh builds with three MPIs' compiler wrappers.
+ * Include it after <mpi.h>, with _POSIX_C_SOURCE 200809L defined before
+ * any header (shm_open, ftruncate).
+ */
+#ifndef PERF_BENCH_H
+#define PERF_BENCH_H
+
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ sizes */
+
+/* The size at s, "8", "4K" or "1M" (k and m too), in bytes, and where it
+ * ends (*end_out); -1 when s does not start with one. */
+static inline long bench_size(const char *s, const char **end_out)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    long v = strtol(s, &end, 10);
+    if (*end == 'K' || *end == 'k')
+        v *= 1024, end++;
+    else if (*end == 'M' || *end == 'm')
+        v *= 1024 * 1024, end++;
+    *end_out = end;
+    return v;
+}
+
+/* A comma list of sizes into sizes[0..max); the count, or -1 when the
+ * list is malformed or longer than max.  Callers check their own limits. */
+static inline int bench_sizes(const char *list, long *sizes, int max)
+{
+    const char *p = list, *end;
+    int n = 0;
+    do {
+        long v = bench_size(p, &end);
+        if (v < 0 || (*end && *end != ',') || n == max)
+            return -1;
+        sizes[n++] = v;
+        p = end + (*end == ',');
+    } while (*p);
+    return n;
+}
+
+/* ------------------------------------------------------------ figures */
+
+/* Sorts v[0..n) ascending (n is small: a few batches) and returns the
+ * median. */
+static inline double bench_median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The MPI's name and version: its library version string up to the first
+ * comma or newline ("Open MPI v4.1.4", "MPICH Version: 4.0.2", ...). */
+static inline const char *bench_library(void)
+{
+    static char name[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(name, &len);
+    name[strcspn(name, "\n,")] = 0;
+    return name;
+}
+
+/* bytes (at least one) of page-aligned memory, every page written, so no
+ * page fault lands in a timing; NULL when out of memory. */
+static inline void *bench_alloc_touched(size_t bytes, int fill)
+{
+    size_t n = ((bytes ? bytes : 1) + 4095) / 4096 * 4096;
+    void *p = aligned_alloc(4096, n);
+    if (p)
+        memset(p, fill, n);
+    return p;
+}
+
+/* ------------------------------------------------------------ the probe */
+
+/*
+ * On this VM one cache line crossing between the two vCPUs takes ~50 ns
+ * for a few seconds, then ~230 ns for a few seconds, and every MPI's
+ * latency flips with it.  So a two-rank benchmark bounces one cache line
+ * between its ranks 0 and 1 around every timed batch and labels the batch
+ * by what it read.  The line lives in one page of a POSIX shm object, the
+ * only thing outside MPI.
+ *
+ * bench_probe_map: collective over ranks 0 and 1 of MPI_COMM_WORLD (tag
+ * for its two messages); rank 0 makes the object, rank 1 maps it, rank 0
+ * unlinks it at once (nothing is left behind unless rank 0 dies in
+ * between).  The line, or NULL (no probe) on both ranks when either could
+ * not map it.  Release it with munmap((void *)line, 4096).
+ */
+static inline _Atomic long *bench_probe_map(int rank, int tag)
+{
+    char name[64] = "";
+    void *p = MAP_FAILED;
+    int ok = 0;
+    if (rank == 0) {
+        snprintf(name, sizeof name, "/perf-probe-%ld-%ld", (long)getpid(),
+                 (long)(MPI_Wtime() * 1e6) % 1000000);
+        int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd >= 0 && ftruncate(fd, 4096) == 0)
+            p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (fd >= 0)
+            close(fd);
+        if (p == MAP_FAILED) {
+            if (fd >= 0)
+                shm_unlink(name);
+            name[0] = 0;
+        }
+        MPI_Send(name, sizeof name, MPI_CHAR, 1, tag, MPI_COMM_WORLD);
+        MPI_Recv(&ok, 1, MPI_INT, 1, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (name[0])
+            shm_unlink(name);
+    } else if (rank == 1) {
+        MPI_Recv(name, sizeof name, MPI_CHAR, 0, tag, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        if (name[0]) {
+            int fd = shm_open(name, O_RDWR, 0);
+            if (fd >= 0) {
+                p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+                close(fd);
+            }
+        }
+        ok = p != MAP_FAILED;
+        MPI_Send(&ok, 1, MPI_INT, 0, tag, MPI_COMM_WORLD);
+    }
+    if (ok && p != MAP_FAILED)
+        return p;
+    if (p != MAP_FAILED)
+        munmap(p, 4096);
+    return NULL;
+}
+
+/* Rank 0, before it lets rank 1 answer: a line that rank 1 will answer
+ * (a leftover -2 from the last probe would make it return at once). */
+static inline void bench_probe_reset(_Atomic long *line)
+{
+    atomic_store_explicit(line, 0, memory_order_release);
+}
+
+/* Rank 1's side: answer every odd value with the next even one until rank
+ * 0 writes -1, then say so with -2. */
+static inline void bench_probe_answer(_Atomic long *line)
+{
+    for (;;) {
+        long v = atomic_load_explicit(line, memory_order_acquire);
+        if (v < 0)
+            break;
+        if (v & 1)
+            atomic_store_explicit(line, v + 1, memory_order_release);
+    }
+    atomic_store_explicit(line, -2, memory_order_release);
+}
+
+/* Rank 0's side, once rank 1 answers: rounds round trips after a first
+ * untimed one (which waits for rank 1 to arrive); one crossing, in ns. */
+static inline double bench_probe_bounce(_Atomic long *line, long rounds)
+{
+    long v = 0;
+    double t0 = 0;
+    for (long i = 0; i <= rounds; i++) {
+        if (i == 1)
+            t0 = MPI_Wtime();
+        atomic_store_explicit(line, v + 1, memory_order_release);
+        v += 2;
+        while (atomic_load_explicit(line, memory_order_acquire) != v)
+            ;
+    }
+    double t = MPI_Wtime() - t0;
+    atomic_store_explicit(line, -1, memory_order_release);
+    while (atomic_load_explicit(line, memory_order_acquire) != -2)
+        ;
+    return t / (2.0 * (double)rounds) * 1e9;
+}
+
+/* The state a batch ran in, from the probes before and after it: "near"
+ * when both read below near_ns, "far" when both read at or above, else
+ * "mixed"; "-" without a probe. */
+static inline const char *bench_state(double before, double after, double near_ns)
+{
+    if (before < 0 || after < 0)
+        return "-";
+    if (before < near_ns && after < near_ns)
+        return "near";
+    if (before >= near_ns && after >= near_ns)
+        return "far";
+    return "mixed";
+}
+
+#endif
