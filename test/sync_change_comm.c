@@ -1,4 +1,4 @@
-/* sync_change_comm: MPI_Win_change_comm - a window of the even ranks, of each flavor, joined by the odd ranks (each passing a one-process dynamic window of its own) to MPI_COMM_WORLD, directly and in two steps: the group, put/get to every old member under fence and lock_all (and loads on the shared flavor), the newcomers' size 0, an attach by a newcomer on the dynamic window, name/attribute/error handler kept, sync counters and an inactive sync_ops request carried over, MPI_Win_free; and the errors every caller returns (peer_rank, a newcomer with memory, an epoch open, a member missing, new_comm invalid). */
+/* sync_change_comm: MPI_Win_change_comm - a window of the even ranks, of each flavor, joined by the odd ranks (each passing a one-process dynamic window of its own) to MPI_COMM_WORLD, directly and in two steps: the group, put/get to every old member under fence and lock_all (and loads on the shared flavor), the newcomers' size 0, an attach by a newcomer on the dynamic window, name/attribute/error handler kept, sync counters (a newcomer's too) and an inactive sync_ops request carried over, MPI_Win_free; and the errors every caller returns (peer_rank, a newcomer with memory, an epoch open, a member missing, new_comm invalid). */
 /* shmpi-test: np=2,3,4,5 timeout=60 ext */
 #include "check.h"
 
@@ -250,8 +250,11 @@ struct carried {
 static struct carried sync_before(const struct win *w)
 {
     struct carried s = {MPI_SYNC_NULL, MPI_REQUEST_NULL, -1};
-    if (!is_old(rank))
+    if (!is_old(rank)) { /* a counter of its placeholder goes with it */
+        CHECK_MPI(MPI_Win_alloc_sync_objects(1, &s.counter, w->win,
+                                             MPI_INFO_NULL));
         return s;
+    }
     int me, m;
     MPI_Comm_rank(evens, &me);
     MPI_Comm_size(evens, &m);
@@ -271,8 +274,37 @@ static struct carried sync_before(const struct win *w)
 
 /* After: the request now targets the next member's new rank; its put
    needs no other epoch, and its completion signals that member. */
+/* A newcomer's counter, allocated on its placeholder, is one of the
+   joined window: rank 0 signals it, and the newcomer frees it there. */
+static void newcomer_counters(const struct win *w, struct carried *s)
+{
+    MPI_Request r;
+    if (rank == 0) {
+        for (int n = 1; n < size; n += 2) {
+            MPI_Sync theirs;
+            CHECK_MPI(MPI_Recv(&theirs, 1, MPI_HANDLE_SYNC, n, 0,
+                               MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            CHECK_MPI(MPI_Win_sync_ops_init(n, 0, theirs, w->win,
+                                            MPI_INFO_NULL, &r));
+            CHECK_MPI(MPI_Start(&r));
+            CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+            CHECK_MPI(MPI_Request_free(&r));
+        }
+    } else if (!is_old(rank)) {
+        CHECK_MPI(MPI_Win_sync_object_init(s->counter, 1, w->win,
+                                           MPI_INFO_NULL, &r));
+        CHECK_MPI(MPI_Start(&r));
+        CHECK_MPI(MPI_Send(&s->counter, 1, MPI_HANDLE_SYNC, 0, 0,
+                           MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Request_free(&r));
+        CHECK_MPI(MPI_Win_free_sync_objects(1, &s->counter, w->win));
+    }
+}
+
 static void sync_after(const struct win *w, struct carried *s)
 {
+    newcomer_counters(w, s);
     if (!is_old(rank))
         return;
     MPI_Request arrived;
