@@ -134,6 +134,12 @@ void shmpi_wait_until(int (*done)(void *), void *arg)
     }
 }
 
+void shmpi_poll_idle(void)
+{
+    if (shmpi_proc.oversubscribed)
+        sched_yield();
+}
+
 void shmpi_doorbell_ring(int rank)
 {
     struct shmpi_doorbell *bell =

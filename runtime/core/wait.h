@@ -25,6 +25,14 @@ void shmpi_wait_configure(int oversubscribed);
 /* Returns once done(arg) returned non-zero. */
 void shmpi_wait_until(int (*done)(void *arg), void *arg);
 
+/* A poll that found nothing (MPI_Test, MPI_Iprobe, MPI_Win_test saying
+   no) or a call a program polls memory with (MPI_Win_flush, MPI_Win_sync
+   in a spin loop): when ranks outnumber CPUs, the rank waited for may
+   need this CPU, so it is handed over (sched_yield); else nothing.
+   Without it a polling rank keeps its CPU for a whole time slice,
+   milliseconds, while the rank it polls for cannot run. */
+void shmpi_poll_idle(void);
+
 /* Wake rank `rank` of MPI_COMM_WORLD if it sleeps in shmpi_wait_until. */
 void shmpi_doorbell_ring(int rank);
 

@@ -160,8 +160,10 @@ int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     *flag = one_done(*req);
-    if (!*flag)
+    if (!*flag) {
+        shmpi_poll_idle();
         return MPI_SUCCESS;
+    }
     struct reporter who = reporter_of(*req);
     int err = finish(req, status);
     return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
@@ -241,6 +243,7 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
     *flag = any_done(&w);
     if (!*flag) {
         *index = MPI_UNDEFINED;
+        shmpi_poll_idle();
         return MPI_SUCCESS;
     }
     return finish_any(&w, index, status, fn);
@@ -335,8 +338,10 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "flag is NULL");
     struct all_wait w = {count, reqs};
     *flag = all_done(&w);
-    if (!*flag)
+    if (!*flag) {
+        shmpi_poll_idle();
         return MPI_SUCCESS;
+    }
     return finish_completed(count, reqs, statuses, NULL, NULL, fn);
 }
 
@@ -386,6 +391,7 @@ int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
     struct any_wait w = {incount, reqs, -1};
     if (!any_done(&w) && w.index == -1) {
         *outcount = 0;
+        shmpi_poll_idle();
         return MPI_SUCCESS;
     }
     return finish_some(incount, reqs, outcount, indices, statuses, fn);

@@ -124,8 +124,10 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
         no_proc(message, status);
         return MPI_SUCCESS;
     }
-    if (!(*flag = take(&p)))
+    if (!(*flag = take(&p))) {
+        shmpi_poll_idle();
         return MPI_SUCCESS;
+    }
     return make_message(fn, comm, &p, message, status);
 }
 

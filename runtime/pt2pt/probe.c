@@ -104,5 +104,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
     *flag = probe_done(&p);
     if (*flag)
         probe_status(comm, p.found, status);
+    else
+        shmpi_poll_idle();
     return MPI_SUCCESS;
 }

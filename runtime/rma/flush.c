@@ -25,10 +25,15 @@
  *                        stores of it against the others'.  It is also a
  *                        compiler barrier, so a polling loop around it
  *                        reloads the window each time.
+ *
+ * flush and sync are also what a program calls in a loop that polls
+ * window memory: when ranks outnumber CPUs each one hands the CPU over
+ * (shmpi_poll_idle), or the rank polled for would wait a time slice.
  */
 #include "rma/sync.h"
 
 #include "core/pmpi.h"
+#include "core/wait.h"
 
 SHMPI_WEAK_ALIAS(Win_flush)
 SHMPI_WEAK_ALIAS(Win_flush_all)
@@ -83,6 +88,7 @@ int PMPI_Win_flush(int rank, MPI_Win win)
     int skip, rc = check_target(win, rank, fn, &skip);
     if (rc == MPI_SUCCESS && !skip)
         atomic_thread_fence(memory_order_seq_cst);
+    shmpi_poll_idle();
     return rc;
 }
 
@@ -93,6 +99,7 @@ int PMPI_Win_flush_all(MPI_Win win)
     int rc = check_passive(win, fn);
     if (rc == MPI_SUCCESS)
         atomic_thread_fence(memory_order_seq_cst);
+    shmpi_poll_idle();
     return rc;
 }
 
@@ -118,5 +125,6 @@ int PMPI_Win_sync(MPI_Win win)
     int rc = check_passive(win, fn);
     if (rc == MPI_SUCCESS)
         atomic_thread_fence(memory_order_seq_cst);
+    shmpi_poll_idle();
     return rc;
 }

@@ -213,6 +213,8 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     }
     if (*flag)
         end_exposure(win);
+    else
+        shmpi_poll_idle();
     return MPI_SUCCESS;
 }
 
