@@ -41,6 +41,7 @@
  * inside it through shmpi_rma_epoch_name / check_no_access.
  */
 #include "rma/sync.h"
+#include "rma/sync_counter.h"
 
 #include <stdio.h>
 
@@ -248,21 +249,22 @@ int shmpi_rma_check_epoch(MPI_Win win, int target, int kind, const char *fn)
     return not_covered(win, target, fn);
 }
 
-int shmpi_rma_epoch_check_free(MPI_Win win, const char *fn)
+int shmpi_rma_epoch_check_closed(MPI_Win win, const char *before,
+                                 const char *fn)
 {
     if (win->post_group != MPI_GROUP_NULL)
         return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
                                "the exposure epoch of MPI_Win_post is still "
-                               "open: call MPI_Win_wait first (11.2.5)");
+                               "open: call MPI_Win_wait before %s", before);
     if (win->access == SHMPI_EPOCH_FENCE && win->fence_open)
         return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
                                "RMA calls were made since the last "
                                "MPI_Win_fence: call MPI_Win_fence to "
-                               "complete them first (11.2.5)");
+                               "complete them before %s", before);
     if (win->access != SHMPI_EPOCH_NONE && win->access != SHMPI_EPOCH_FENCE)
         return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
-                               "called inside %s; %s before freeing the "
-                               "window (11.2.5)",
-                               shmpi_rma_epoch_name(win), way_out(win));
-    return MPI_SUCCESS;
+                               "called inside %s; %s before %s",
+                               shmpi_rma_epoch_name(win), way_out(win),
+                               before);
+    return shmpi_sync_check_change(win, fn);
 }

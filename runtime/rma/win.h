@@ -266,10 +266,13 @@ const char *shmpi_win_maker(MPI_Win w);
    sync_ops epoch (sync_epoch.c) must cover. */
 int shmpi_rma_check_epoch(MPI_Win win, int target, int kind,
                           const char *fn);
-/* epoch.c: MPI_Win_free calls it before anything else: MPI_ERR_RMA_SYNC
-   raised on win under fn if this process still has an epoch open
-   (11.2.5: free only after fence, wait, complete, unlock). */
-int shmpi_rma_epoch_check_free(MPI_Win win, const char *fn);
+/* epoch.c: MPI_Win_free and MPI_Win_change_comm call it before anything
+   else: MPI_ERR_RMA_SYNC raised on win under fn if this process still
+   has an epoch open or a sync request active (11.2.5: free only after
+   fence, wait, complete, unlock); `before` ends the message ("freeing
+   the window (11.2.5)"). */
+int shmpi_rma_epoch_check_closed(MPI_Win win, const char *before,
+                                 const char *fn);
 /* lockword.c: the accumulate lock of target (ctl->acc_lock), shared or
    exclusive; taken by the origin alone, the target takes no part. */
 void shmpi_rma_acc_lock(MPI_Win win, int target, int exclusive);

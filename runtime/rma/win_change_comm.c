@@ -128,27 +128,6 @@ static int check_comm(MPI_Comm comm, MPI_Win win, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* No epoch open on win at this process: the joined window starts with
-   none, and a new member could not take part in one. */
-static int check_no_epoch(MPI_Win win, const char *fn)
-{
-    if (win->post_group != MPI_GROUP_NULL)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
-                               "the exposure epoch of MPI_Win_post is "
-                               "still open: call MPI_Win_wait first");
-    if (win->access == SHMPI_EPOCH_FENCE && win->fence_open)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
-                               "RMA calls were made since the last "
-                               "MPI_Win_fence: end the fence epoch with "
-                               "MPI_Win_fence first");
-    if (win->access != SHMPI_EPOCH_NONE && win->access != SHMPI_EPOCH_FENCE)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
-                               "called inside %s: end it first (no epoch "
-                               "may be open when the group changes)",
-                               shmpi_rma_epoch_name(win));
-    return shmpi_sync_check_change(win, fn);
-}
-
 /* What this process can check alone; raised here. */
 static int check_alone(MPI_Comm new_comm, int peer_rank, MPI_Win win,
                        const char *fn)
@@ -159,7 +138,10 @@ static int check_alone(MPI_Comm new_comm, int peer_rank, MPI_Win win,
         return shmpi_raise_win(win, MPI_ERR_RANK, fn,
                                "peer_rank %d is not a rank of new_comm "
                                "(0..%d)", peer_rank, new_comm->size - 1);
-    return check_no_epoch(win, fn);
+    /* the joined window starts with no epoch, and a newcomer could not
+       take part in one */
+    return shmpi_rma_epoch_check_closed(win, "changing the window's group",
+                                        fn);
 }
 
 /* Does win expose memory at this process? */

@@ -30,9 +30,9 @@ int PMPI_Win_free(MPI_Win *win)
     MPI_Win w = *win;
     if (!shmpi_win_ok(w))
         return shmpi_win_raise_bad(w, fn);
-    int rc = shmpi_rma_epoch_check_free(w, fn);
-    if (rc != MPI_SUCCESS ||
-        (rc = shmpi_sync_check_change(w, fn)) != MPI_SUCCESS)
+    int rc = shmpi_rma_epoch_check_closed(w, "freeing the window (11.2.5)",
+                                          fn);
+    if (rc != MPI_SUCCESS)
         return rc;
     rc = PMPI_Barrier(w->comm);
     if (rc != MPI_SUCCESS)
