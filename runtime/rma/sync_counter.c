@@ -16,6 +16,13 @@ static struct shmpi_sync_own *own;
 
 static uint32_t per_rank(void) { return shmpi_proc.arena->sync_per_rank; }
 
+/* B of sync_counter.h: the bits of the largest index + 1. */
+static unsigned index_bits(void)
+{
+    uint32_t top = shmpi_proc.arena->nranks * per_rank();
+    return 32 - (unsigned)__builtin_clz(top);
+}
+
 static struct shmpi_sync_slot *slot_at(uint32_t index)
 {
     return (struct shmpi_sync_slot *)((char *)shmpi_proc.arena +
@@ -30,7 +37,7 @@ static uint32_t first_own(void)
 
 struct shmpi_sync_slot *shmpi_sync_find(MPI_Sync h, int *owner)
 {
-    uint32_t index = ((uint32_t)h & ((1u << SHMPI_SYNC_INDEX_BITS) - 1)) - 1;
+    uint32_t index = ((uint32_t)h & ((1u << index_bits()) - 1)) - 1;
     if (h <= 0 || index >= shmpi_proc.arena->nranks * per_rank())
         return NULL;
     struct shmpi_sync_slot *s = slot_at(index);
@@ -57,11 +64,11 @@ int shmpi_sync_alloc(MPI_Win win, int n, MPI_Sync *out)
             continue;
         struct shmpi_sync_slot *s = slot_at(first_own() + i);
         own[i] = (struct shmpi_sync_own){
-            .gen = (uint16_t)((own[i].gen + 1) & SHMPI_SYNC_GEN_MASK),
+            .gen = (own[i].gen + 1) & ((1u << (31 - index_bits())) - 1),
             .used = 1};
         if (!own[i].gen)
             own[i].gen = 1; /* a handle is never 0 (MPI_SYNC_NULL) */
-        uint32_t h = (uint32_t)own[i].gen << SHMPI_SYNC_INDEX_BITS |
+        uint32_t h = own[i].gen << index_bits() |
                      (first_own() + i + 1);
         s->win_id = win->id;
         atomic_store_explicit(&s->signals, 0, memory_order_relaxed);

@@ -12,10 +12,13 @@
  *
  * THE TABLE.  The arena holds, for each rank, sync_per_rank slots of one
  * cache line each (arena.h).  A counter is a slot; its handle, an
- * MPI_Sync, is (generation << 21 | index + 1), so one int names a
+ * MPI_Sync, is (generation << B | index + 1), so one int names a
  * counter in every process alike and MPI_HANDLE_SYNC moves it as it is.
- * The generation changes each time the owner reuses the slot: a handle
- * of a freed counter no longer matches slot->handle.  The owner of index
+ * B is the fewest bits that hold index + 1 for the job's whole table
+ * (at most 21, arena.c), so the generation gets the other 31 - B bits
+ * (21 for two ranks of 256 counters).  It changes each time the owner
+ * reuses the slot: a handle of a freed counter no longer matches
+ * slot->handle until the slot was reused 2^(31 - B) - 1 times.  The owner of index
  * i is rank i / sync_per_rank.  One line per counter: the signallers of
  * one counter share its line anyway, and a counter never shares one with
  * another (a halo's "updated" and "free" counters are hit by the same
@@ -30,8 +33,6 @@
 #include "pt2pt/request.h"
 #include "rma/win.h"
 
-#define SHMPI_SYNC_INDEX_BITS 21
-#define SHMPI_SYNC_GEN_MASK 0x3ffu    /* 10 bits above the index */
 
 struct shmpi_sync_slot {
     /* Signals received since the counter was allocated: only ever
@@ -51,7 +52,7 @@ struct shmpi_sync_slot {
 struct shmpi_sync_own {
     struct shmpi_request *armer; /* active sync_object request, or NULL */
     int64_t armed;             /* the counts MPI_Start added, in total */
-    uint16_t gen;              /* generation of the last handle */
+    uint32_t gen;              /* generation of the last handle */
     uint8_t used;
 };
 
