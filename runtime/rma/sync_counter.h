@@ -18,8 +18,8 @@
  * (at most 21, arena.c), so the generation gets the other 31 - B bits
  * (21 for two ranks of 256 counters).  It changes each time the owner
  * reuses the slot: a handle of a freed counter no longer matches
- * slot->handle until the slot was reused 2^(31 - B) - 1 times.  The owner of index
- * i is rank i / sync_per_rank.  One line per counter: the signallers of
+ * slot->handle until the slot was reused 2^(31 - B) - 1 times.  The
+ * owner of index i is rank i / sync_per_rank.  One line per counter: the signallers of
  * one counter share its line anyway, and a counter never shares one with
  * another (a halo's "updated" and "free" counters are hit by the same
  * neighbours at different moments).

@@ -13,15 +13,18 @@
  * goes below 0, and the next round then needs one signal less.  The
  * request completes when Test/Wait finds the counter at 0 or below.  A
  * counter still below 0 once armed got more than a whole round of
- * signals early: an error of the program (MPI_ERR_WIN_COUNTER).  The counter is (counts added - signals received): the
- * signallers count up a word in the arena, the owner adds in its own
- * memory, so the line the signallers write is never written by the
- * owner (one cache-line crossing each way per round, not two).
+ * signals early: an error of the program (MPI_ERR_WIN_COUNTER).  The
+ * counter is (counts added - signals received): the signallers count up
+ * a word in the arena, the owner adds in its own memory, so the line the
+ * signallers write is never written by the owner (one cache-line
+ * crossing each way per round, not two).
  *
  * Signalling is completion.  Every RMA call of shmpi has completed at
  * origin and target when it returns (rma/win.h), so a started sync_ops
- * request is complete at once; the first Test or Wait that sees it
- * signals (sync_counter.c) and ends its part of the sync_ops epoch.
+ * request is complete at once: the first Test or Wait that sees it
+ * signals (sync_counter.c), and the call that hands the completion out
+ * ends the request's part of the sync_ops epoch (or, "restart", keeps
+ * it open for the next round).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +40,8 @@
 SHMPI_WEAK_ALIAS(Win_sync_ops_init)
 SHMPI_WEAK_ALIAS(Win_sync_object_init)
 
-#define ALL_MODES (MPI_MODE_WIN_PUT | MPI_MODE_WIN_GET | MPI_MODE_WIN_ACCUMULATE)
+#define ALL_MODES \
+    (MPI_MODE_WIN_PUT | MPI_MODE_WIN_GET | MPI_MODE_WIN_ACCUMULATE)
 
 static struct shmpi_sync_req *part(struct shmpi_request *r)
 {
