@@ -207,13 +207,13 @@ static int not_in_sync_ops(MPI_Win win, int target, int kind, const char *fn)
                                "target %d is not covered by a started "
                                "sync_ops request (MPI_Win_sync_ops_init "
                                "with that target, then MPI_Start)", target);
+    const char *needs = kind == MPI_MODE_WIN_PUT ? "MPI_MODE_WIN_PUT"
+                        : kind == MPI_MODE_WIN_GET ? "MPI_MODE_WIN_GET"
+                                                   : "MPI_MODE_WIN_ACCUMULATE";
     return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
                            "the started sync_ops requests to target %d "
                            "cover %s only; this call needs sync_mode %s",
-                           target, covered_calls(win->locked[target]),
-                           kind == MPI_MODE_WIN_PUT ? "MPI_MODE_WIN_PUT"
-                           : kind == MPI_MODE_WIN_GET ? "MPI_MODE_WIN_GET"
-                                                      : "MPI_MODE_WIN_ACCUMULATE");
+                           target, covered_calls(win->locked[target]), needs);
 }
 
 int shmpi_rma_check_epoch(MPI_Win win, int target, int kind, const char *fn)

@@ -92,15 +92,21 @@ int PMPI_Win_flush(int rank, MPI_Win win)
     return rc;
 }
 
-int PMPI_Win_flush_all(MPI_Win win)
+/* flush_all and sync: in a passive-target epoch, the full fence. */
+static int fence_passive(MPI_Win win, const char *fn)
 {
-    static const char fn[] = "MPI_Win_flush_all";
-    SHMPI_REQUIRE_INIT(fn);
     int rc = check_passive(win, fn);
     if (rc == MPI_SUCCESS)
         atomic_thread_fence(memory_order_seq_cst);
     shmpi_poll_idle();
     return rc;
+}
+
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_flush_all";
+    SHMPI_REQUIRE_INIT(fn);
+    return fence_passive(win, fn);
 }
 
 int PMPI_Win_flush_local(int rank, MPI_Win win)
@@ -122,9 +128,5 @@ int PMPI_Win_sync(MPI_Win win)
 {
     static const char fn[] = "MPI_Win_sync";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_passive(win, fn);
-    if (rc == MPI_SUCCESS)
-        atomic_thread_fence(memory_order_seq_cst);
-    shmpi_poll_idle();
-    return rc;
+    return fence_passive(win, fn);
 }

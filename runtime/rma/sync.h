@@ -19,9 +19,10 @@
 #include "core/proc.h"
 #include "rma/win.h"
 
-/* win->locked[t] in a PSCW (or issue 7's sync_ops) epoch; a lock epoch
-   keeps MPI_LOCK_* there.  Only one kind of access epoch is open at a
-   time, and each kind leaves every entry 0 when it ends. */
+/* win->locked[t] in a PSCW epoch; a lock epoch keeps MPI_LOCK_* there,
+   a sync_ops epoch the MPI_MODE_WIN_* bits it covers (sync_epoch.c).
+   Only one kind of access epoch is open at a time, and each kind leaves
+   every entry 0 when it ends. */
 enum {
     SHMPI_TARGET_CLOSED,       /* not a target of this epoch */
     SHMPI_TARGET_AWAIT_POST,   /* in the start group, its post not seen */

@@ -2,7 +2,8 @@
  * sync_counter.c - the table of sync counters in the arena
  * (sync_counter.h): allocating and freeing this process's counters,
  * finding the counter a handle names, and the signal - the one atomic
- * decrement that is the point of the feature.
+ * add (to the signals word: the counter goes one down) that is the point
+ * of the feature.
  */
 #include <stdlib.h>
 

@@ -4,7 +4,7 @@
  * the two persistent requests that drive them.
  *
  *   sync_counter.c   the table: allocate, free, find a handle's counter,
- *                    signal one (the atomic decrement)
+ *                    signal one (one atomic add)
  *   sync_req.c       MPI_Win_sync_ops_init / MPI_Win_sync_object_init and
  *                    what Start, Test/Wait and Request_free do with them
  *   sync_epoch.c     the sync_ops access epoch and the window's list of
@@ -19,8 +19,9 @@
  * (21 for two ranks of 256 counters).  It changes each time the owner
  * reuses the slot: a handle of a freed counter no longer matches
  * slot->handle until the slot was reused 2^(31 - B) - 1 times.  The
- * owner of index i is rank i / sync_per_rank.  One line per counter: the signallers of
- * one counter share its line anyway, and a counter never shares one with
+ * owner of index i is rank i / sync_per_rank.  One line per counter:
+ * the signallers of one counter share its line anyway, and a counter
+ * never shares one with
  * another (a halo's "updated" and "free" counters are hit by the same
  * neighbours at different moments).
  */

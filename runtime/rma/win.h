@@ -138,7 +138,8 @@ enum shmpi_win_epoch {
     SHMPI_EPOCH_PSCW,          /* access: start..complete */
     SHMPI_EPOCH_LOCK,          /* access: some targets locked */
     SHMPI_EPOCH_LOCK_ALL,
-    SHMPI_EPOCH_SYNC_OPS,      /* started sync_ops requests (issue 7) */
+    SHMPI_EPOCH_SYNC_OPS,      /* started sync_ops requests
+                                  (sync counters, sync_epoch.c) */
 };
 
 struct shmpi_win {
@@ -166,8 +167,9 @@ struct shmpi_win {
                                   access epoch, 0 when none (rma/sync.h):
                                   LOCK, LOCK_ALL: MPI_LOCK_SHARED or
                                   MPI_LOCK_EXCLUSIVE, | SHMPI_LOCK_NOCHECK;
-                                  PSCW (and issue 7's SYNC_OPS):
-                                  SHMPI_TARGET_AWAIT_POST or _OPEN */
+                                  PSCW: SHMPI_TARGET_AWAIT_POST or _OPEN;
+                                  SYNC_OPS: the MPI_MODE_WIN_* bits its
+                                  started sync_ops requests cover */
     int nlocked;
     MPI_Group start_group;     /* PSCW access group, or MPI_GROUP_NULL */
     uint32_t *posts_seen;      /* [size]: posts consumed from each target */

@@ -36,20 +36,30 @@ static int check_args(MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, void *baseptr, MPI_Win *win,
                       const char *fn)
 {
-    int rc = shmpi_win_check_comm(comm, fn);
+    int rc = shmpi_win_check_memory(comm, size, disp_unit, info, fn);
     if (rc != MPI_SUCCESS)
-        return rc;
-    if (size < 0)
-        return shmpi_raise(comm, MPI_ERR_SIZE, fn, "size %ld is negative",
-                           (long)size);
-    if (disp_unit <= 0)
-        return shmpi_raise(comm, MPI_ERR_DISP, fn,
-                           "disp_unit %d is not positive", disp_unit);
-    if ((rc = shmpi_win_check_info(comm, info, fn)) != MPI_SUCCESS)
         return rc;
     if (!baseptr || !win)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "%s is NULL",
                            baseptr ? "win" : "baseptr");
+    return MPI_SUCCESS;
+}
+
+/* What both constructors start with: the checks, the window object of
+   `flavor` with this process's size and unit, and its member entry. */
+static int begin(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                 void *baseptr, MPI_Win *win, int flavor, const char *fn,
+                 MPI_Win *w, struct shmpi_win_member *mine)
+{
+    int rc = check_args(size, disp_unit, info, comm, baseptr, win, fn);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_win_begin(comm, flavor, info, fn, w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    (*w)->size = size;
+    (*w)->disp_unit = disp_unit;
+    *mine = (struct shmpi_win_member){.size = size, .disp_unit = disp_unit,
+                                      .fd = -1};
     return MPI_SUCCESS;
 }
 
@@ -71,15 +81,11 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
     static const char *fn = "MPI_Win_allocate";
     SHMPI_REQUIRE_INIT(fn);
     MPI_Win w;
-    int rc = check_args(size, disp_unit, info, comm, baseptr, win, fn);
-    if (rc == MPI_SUCCESS)
-        rc = shmpi_win_begin(comm, MPI_WIN_FLAVOR_ALLOCATE, info, fn, &w);
+    struct shmpi_win_member mine;
+    int rc = begin(size, disp_unit, info, comm, baseptr, win,
+                   MPI_WIN_FLAVOR_ALLOCATE, fn, &w, &mine);
     if (rc != MPI_SUCCESS)
         return rc;
-    w->size = size;
-    w->disp_unit = disp_unit;
-    struct shmpi_win_member mine = {.size = size, .disp_unit = disp_unit,
-                                    .fd = -1};
     char why[120] = "";
     if (size > 0) {
         void *base = NULL;
@@ -142,15 +148,11 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
     static const char *fn = "MPI_Win_allocate_shared";
     SHMPI_REQUIRE_INIT(fn);
     MPI_Win w;
-    int rc = check_args(size, disp_unit, info, comm, baseptr, win, fn);
-    if (rc == MPI_SUCCESS)
-        rc = shmpi_win_begin(comm, MPI_WIN_FLAVOR_SHARED, info, fn, &w);
+    struct shmpi_win_member mine;
+    int rc = begin(size, disp_unit, info, comm, baseptr, win,
+                   MPI_WIN_FLAVOR_SHARED, fn, &w, &mine);
     if (rc != MPI_SUCCESS)
         return rc;
-    w->size = size;
-    w->disp_unit = disp_unit;
-    struct shmpi_win_member mine = {.size = size, .disp_unit = disp_unit,
-                                    .fd = -1};
     size_t bytes = 0;
     rc = lay_out(w, size, comm, &mine.fd_offset, &bytes, fn);
     if (rc == MPI_SUCCESS)

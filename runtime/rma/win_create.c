@@ -22,16 +22,8 @@ SHMPI_WEAK_ALIAS(Win_create)
 static int check_args(MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, MPI_Win *win, const char *fn)
 {
-    int rc = shmpi_win_check_comm(comm, fn);
+    int rc = shmpi_win_check_memory(comm, size, disp_unit, info, fn);
     if (rc != MPI_SUCCESS)
-        return rc;
-    if (size < 0)
-        return shmpi_raise(comm, MPI_ERR_SIZE, fn, "size %ld is negative",
-                           (long)size);
-    if (disp_unit <= 0)
-        return shmpi_raise(comm, MPI_ERR_DISP, fn,
-                           "disp_unit %d is not positive", disp_unit);
-    if ((rc = shmpi_win_check_info(comm, info, fn)) != MPI_SUCCESS)
         return rc;
     if (!win)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "win is NULL");

@@ -8,8 +8,9 @@
  * shmpi completes when it returns, so after the barrier nothing is in
  * flight.  Then the attributes go through their delete callbacks, the
  * window's sync counters of this process are freed (its sync requests
- * live on as handles that can only be freed), peers' memory is unmapped, and this process's memory goes back to what it was
- * (allocated memory unmapped; pages moved for MPI_Win_create or
+ * live on as handles that can only be freed), peers' memory is unmapped,
+ * and this process's memory goes back to what it was (allocated memory
+ * unmapped; pages moved for MPI_Win_create or
  * MPI_Win_attach made private again, contents kept).
  */
 #include "core/attr.h"

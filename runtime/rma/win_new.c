@@ -98,6 +98,23 @@ int shmpi_win_check_info(MPI_Comm comm, MPI_Info info, const char *fn)
     return MPI_SUCCESS;
 }
 
+int shmpi_win_check_memory(MPI_Comm comm, MPI_Aint size, int disp_unit,
+                           MPI_Info info, const char *fn)
+{
+    int rc = shmpi_win_check_comm(comm, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size < 0)
+        return shmpi_raise(comm, MPI_ERR_SIZE, fn, "size %ld is negative",
+                           (long)size);
+    if (disp_unit <= 0)
+        return shmpi_raise(comm, MPI_ERR_DISP, fn,
+                           "disp_unit %d is not positive", disp_unit);
+    if ((rc = shmpi_win_check_info(comm, info, fn)) != MPI_SUCCESS)
+        return rc;
+    return MPI_SUCCESS;
+}
+
 int shmpi_win_begin(MPI_Comm comm, int flavor, MPI_Info info,
                     const char *fn, MPI_Win *out)
 {
