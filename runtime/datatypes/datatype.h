@@ -127,6 +127,12 @@ struct shmpi_datatype {
     struct shmpi_flat *flat;  /* compiled form: committed types only */
     int kernel_row;           /* reduce_kernels.c's row of a predefined
                                  type, + 1; -1: none; 0: not looked up */
+    /* predefined types, for rma/atomic.c, indexed by predefined op code
+       (enum shmpi_op_code): the instruction chosen for one element, 0
+       until chosen; and the ops MPI_Fetch_and_op found valid with this
+       type, so that a loop checks the pair once */
+    uint8_t atomic_how[16];
+    uint16_t fop_checked;
     struct shmpi_attr *attrs;
     char name[MPI_MAX_OBJECT_NAME];
 };

@@ -5,10 +5,11 @@
  * MPI_NO_OP only reads), the old target data fetched first for
  * get_accumulate, all before the call returns.
  *
- * Atomicity (11.7.1) comes from the target's accumulate lock: a
- * one-element operation on a mapped window is one hardware atomic
- * instruction under the lock held shared (atomic.c); anything larger
- * holds it exclusively and works a chunk at a time - origin chunk and
+ * Atomicity (11.7.1) comes from the target's accumulate lock
+ * (acclock.c): a one-element operation on a mapped window is one
+ * hardware atomic instruction that only announces itself to the lock
+ * (atomic.c); anything larger holds it exclusively and works a chunk at
+ * a time - origin chunk and
  * target chunk packed side by side (or used in place when their type is
  * contiguous), the op's reduction kernel between them, the result
  * unpacked back into the target.  Process_vm targets stage through the
@@ -99,10 +100,10 @@ int shmpi_rma_apply(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
                     obuf, otype, rbuf, rtype, fn};
     uint64_t elem = (uint64_t)basic->size, chunk = CHUNK / elem * elem;
     int rc = MPI_SUCCESS;
-    shmpi_rma_acc_lock(win, target, 1);
+    shmpi_rma_acc_lock(win, target);
     for (uint64_t off = 0; off < len && rc == MPI_SUCCESS; off += chunk)
         rc = combine_chunk(&a, off, len - off < chunk ? len - off : chunk);
-    shmpi_rma_acc_unlock(win, target, 1);
+    shmpi_rma_acc_unlock(win, target);
     return rc;
 }
 

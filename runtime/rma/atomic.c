@@ -10,10 +10,10 @@
  * on integers a fetch_add, MPI_BAND/BOR/BXOR (integers only, by 5.9.2)
  * fetch_and/or/xor, and every other op - MAX, MIN, PROD, the logical
  * ops, floating-point sums - a compare-exchange loop around the op's own
- * reduction kernel, so the arithmetic is exactly shmpi_reduce's.  These
- * hold the target's accumulate lock shared (acclock.c): they are atomic
- * among themselves by the hardware, and never run while an accumulate
- * that works element by element holds it exclusively.  Everything else
+ * reduction kernel, so the arithmetic is exactly shmpi_reduce's.  They
+ * are atomic among themselves by the hardware, and announce themselves
+ * to the target's accumulate lock (acclock.c) so that they never run
+ * while an accumulate that works element by element holds it.  Everything else
  * (other sizes, pair types, process_vm targets) goes the exclusive way,
  * shmpi_rma_apply.
  *
@@ -30,11 +30,14 @@
 SHMPI_WEAK_ALIAS(Fetch_and_op)
 SHMPI_WEAK_ALIAS(Compare_and_swap)
 
-enum how { LOAD, EXCHANGE, ADD, AND, OR, XOR, CAS_LOOP };
+enum how { NONE, LOAD, EXCHANGE, ADD, AND, OR, XOR, CAS_LOOP };
 
-/* How op is done on one element of the basic type t, or -1: not with
-   one instruction (kernel gets the op's kernel for CAS_LOOP). */
-static int choose(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
+_Static_assert(SHMPI_OP_USER <= sizeof ((struct shmpi_datatype *)0)->atomic_how,
+               "atomic_how has a place for every predefined op");
+_Static_assert(SHMPI_OP_USER <= 16, "fop_checked has a bit for every op");
+
+/* How op is done on one element of the basic type t, if at all. */
+static enum how choose_fully(MPI_Op op, MPI_Datatype t)
 {
     switch (op->code) {
     case SHMPI_OP_NO_OP: return LOAD;
@@ -49,8 +52,21 @@ static int choose(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
     default:
         break;
     }
-    *kernel = shmpi_kernel_find(op->code, t);
-    return *kernel ? CAS_LOOP : -1;
+    return shmpi_kernel_find(op->code, t) ? CAS_LOOP : NONE;
+}
+
+/* choose_fully, remembered in the predefined type t (op is a predefined
+   op: user ops never reach an accumulate); kernel gets the op's kernel
+   for CAS_LOOP. */
+static enum how choose(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
+{
+    uint8_t *known = &t->atomic_how[op->code];
+    if (!*known)
+        *known = (uint8_t)(choose_fully(op, t) + 1);
+    enum how how = (enum how)(*known - 1);
+    if (how == CAS_LOOP)
+        *kernel = shmpi_kernel_find(op->code, t);
+    return how;
 }
 
 #define ONE_ELEMENT(T)                                                     \
@@ -109,6 +125,19 @@ ONE_ELEMENT(uint16_t)
 ONE_ELEMENT(uint32_t)
 ONE_ELEMENT(uint64_t)
 
+/* On x86 a locked instruction is a full fence (Intel SDM 8.2.2), and
+   shmpi_rma_atomic_enter executes one after every earlier RMA store of
+   this process: MPI_Win_flush has nothing left to fence.  Elsewhere an
+   acq_rel RMW does not order earlier stores before later loads. */
+static void fenced_by_rmw(MPI_Win win)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    win->unfenced = 0;
+#else
+    (void)win;
+#endif
+}
+
 /* An element of t at loc that one instruction can reach. */
 static int reachable(const struct shmpi_rma_loc *loc, MPI_Datatype t)
 {
@@ -122,18 +151,19 @@ int shmpi_rma_atomic(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
                      void *result)
 {
     shmpi_kernel *kernel = NULL;
-    int how;
-    if (!reachable(loc, t) || (how = choose(op, t, &kernel)) < 0)
+    enum how how;
+    if (!reachable(loc, t) || (how = choose(op, t, &kernel)) == NONE)
         return 0;
     void *p = (void *)(uintptr_t)loc->addr;
-    shmpi_rma_acc_lock(win, target, 0);
+    int announced = shmpi_rma_atomic_enter(win, target);
     switch (t->size) {
     case 1: uint8_t_op(how, kernel, origin, result, p); break;
     case 2: uint16_t_op(how, kernel, origin, result, p); break;
     case 4: uint32_t_op(how, kernel, origin, result, p); break;
     default: uint64_t_op(how, kernel, origin, result, p); break;
     }
-    shmpi_rma_acc_unlock(win, target, 0);
+    shmpi_rma_atomic_leave(win, target, announced);
+    fenced_by_rmw(win);
     return 1;
 }
 
@@ -162,6 +192,15 @@ static int check_type(MPI_Win win, MPI_Datatype t, int for_cas,
     return MPI_SUCCESS;
 }
 
+/* Did (op, t) pass check_type and shmpi_rma_check_op before?  Both
+   depend on the pair alone, and only predefined ones pass (never freed),
+   so a loop of calls checks its pair once. */
+static int fop_checked(MPI_Op op, MPI_Datatype t)
+{
+    return shmpi_datatype_ok(t) && shmpi_op_ok(op) &&
+           op->code < SHMPI_OP_USER && (t->fop_checked >> op->code & 1);
+}
+
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
                       MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op, MPI_Win win)
@@ -169,18 +208,20 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
     static const char fn[] = "MPI_Fetch_and_op";
     SHMPI_REQUIRE_INIT(fn);
     int rc, reads_only = op == MPI_NO_OP; /* origin_addr is ignored */
+    int checked = fop_checked(op, datatype);
     if ((rc = shmpi_rma_check_target(win, target_rank, fn)) ||
-        (rc = check_type(win, datatype, 0, fn)) ||
+        (!checked && (rc = check_type(win, datatype, 0, fn))) ||
         (!reads_only && (rc = shmpi_rma_check_side(win, origin_addr, 1,
                                                    datatype, 1, fn,
                                                    "origin"))) ||
         (rc = shmpi_rma_check_side(win, result_addr, 1, datatype, 1, fn,
                                    "result")) ||
-        (rc = shmpi_rma_check_op(win, op, datatype, 1, fn)) ||
+        (!checked && (rc = shmpi_rma_check_op(win, op, datatype, 1, fn))) ||
         (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0,
                                           MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target_rank == MPI_PROC_NULL)
         return rc;
+    datatype->fop_checked |= (uint16_t)(1u << op->code);
     struct shmpi_rma_loc loc;
     if ((rc = shmpi_rma_locate(win, target_rank, target_disp, 1, datatype,
                                fn, &loc)))
@@ -201,11 +242,11 @@ static int cas_locked(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
 {
     _Alignas(16) unsigned char old[64]; /* the largest basic type is 32 */
     uint64_t size = (uint64_t)t->size;
-    shmpi_rma_acc_lock(win, target, 1);
+    shmpi_rma_acc_lock(win, target);
     int rc = shmpi_rma_pack(win, loc, t, 0, old, size, fn);
     if (rc == MPI_SUCCESS && memcmp(old, compare, size) == 0)
         rc = shmpi_rma_unpack(win, loc, t, 0, origin, size, fn);
-    shmpi_rma_acc_unlock(win, target, 1);
+    shmpi_rma_acc_unlock(win, target);
     if (rc == MPI_SUCCESS)
         memcpy(result, old, size);
     return rc;
@@ -238,13 +279,14 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
         return cas_locked(win, target_rank, &loc, datatype, origin_addr,
                           compare_addr, result_addr, fn);
     void *p = (void *)(uintptr_t)loc.addr;
-    shmpi_rma_acc_lock(win, target_rank, 0);
+    int announced = shmpi_rma_atomic_enter(win, target_rank);
     switch (datatype->size) {
     case 1: uint8_t_cas(origin_addr, compare_addr, result_addr, p); break;
     case 2: uint16_t_cas(origin_addr, compare_addr, result_addr, p); break;
     case 4: uint32_t_cas(origin_addr, compare_addr, result_addr, p); break;
     default: uint64_t_cas(origin_addr, compare_addr, result_addr, p); break;
     }
-    shmpi_rma_acc_unlock(win, target_rank, 0);
+    shmpi_rma_atomic_leave(win, target_rank, announced);
+    fenced_by_rmw(win);
     return MPI_SUCCESS;
 }

@@ -220,6 +220,7 @@ int shmpi_rma_check_epoch(MPI_Win win, int target, int kind, const char *fn)
 {
     if (target != MPI_PROC_NULL && (target < 0 || target >= win->comm->size))
         return shmpi_rma_check_rank(win, target, fn);
+    win->unfenced = 1; /* every communication call passes here */
     switch (win->access) {
     case SHMPI_EPOCH_NONE:
         return outside(win, target, fn);

@@ -17,6 +17,9 @@
  *                        - store-to-load included, which is what the
  *                        RMA forms of Dekker-style algorithms (put my
  *                        flag, flush, get the other's flag) rely on.
+ *                        Skipped when no RMA call was made since the last
+ *                        one, or (x86) when the last call was a hardware
+ *                        atomic, itself a full fence (win->unfenced).
  *   flush_local,         nothing: completion at the origin (buffers
  *   flush_local_all      reusable) happened inside the RMA call.
  *   MPI_Win_sync         the same full fence: in the unified model the
@@ -63,7 +66,18 @@ static int check_passive(MPI_Win win, const char *fn)
 
 /* A passive-target epoch that covers rank (flush, flush_local);
    *skip is set for MPI_PROC_NULL, which has nothing to flush. */
-static int check_target(MPI_Win win, int rank, const char *fn, int *skip)
+/* flush, flush_all: the fence that completes this process's RMA calls,
+   unless nothing since the last one needs it. */
+static void fence_rma(MPI_Win win)
+{
+    if (win->unfenced) {
+        atomic_thread_fence(memory_order_seq_cst);
+        win->unfenced = 0;
+    }
+}
+
+static int check_target_fully(MPI_Win win, int rank, const char *fn,
+                              int *skip)
 {
     int rc = shmpi_rma_check_win(win, fn);
     if (rc == MPI_SUCCESS)
@@ -81,23 +95,26 @@ static int check_target(MPI_Win win, int rank, const char *fn, int *skip)
                            rank, shmpi_rma_epoch_name(win), rank);
 }
 
+/* The good path in one branch; the rest is check_target_fully's. */
+static inline int check_target(MPI_Win win, int rank, const char *fn,
+                               int *skip)
+{
+    *skip = 0;
+    if (__builtin_expect(shmpi_win_ok(win) &&
+                             (unsigned)rank < (unsigned)win->comm->size &&
+                             passive(win) && win->locked[rank],
+                         1))
+        return MPI_SUCCESS;
+    return check_target_fully(win, rank, fn, skip);
+}
+
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_flush";
     SHMPI_REQUIRE_INIT(fn);
     int skip, rc = check_target(win, rank, fn, &skip);
     if (rc == MPI_SUCCESS && !skip)
-        atomic_thread_fence(memory_order_seq_cst);
-    shmpi_poll_idle();
-    return rc;
-}
-
-/* flush_all and sync: in a passive-target epoch, the full fence. */
-static int fence_passive(MPI_Win win, const char *fn)
-{
-    int rc = check_passive(win, fn);
-    if (rc == MPI_SUCCESS)
-        atomic_thread_fence(memory_order_seq_cst);
+        fence_rma(win);
     shmpi_poll_idle();
     return rc;
 }
@@ -106,7 +123,11 @@ int PMPI_Win_flush_all(MPI_Win win)
 {
     static const char fn[] = "MPI_Win_flush_all";
     SHMPI_REQUIRE_INIT(fn);
-    return fence_passive(win, fn);
+    int rc = check_passive(win, fn);
+    if (rc == MPI_SUCCESS)
+        fence_rma(win);
+    shmpi_poll_idle();
+    return rc;
 }
 
 int PMPI_Win_flush_local(int rank, MPI_Win win)
@@ -124,9 +145,17 @@ int PMPI_Win_flush_local_all(MPI_Win win)
     return check_passive(win, fn);
 }
 
+/* Always the fence: it orders the program's own loads and stores of
+   window memory, which no flag tracks. */
 int PMPI_Win_sync(MPI_Win win)
 {
     static const char fn[] = "MPI_Win_sync";
     SHMPI_REQUIRE_INIT(fn);
-    return fence_passive(win, fn);
+    int rc = check_passive(win, fn);
+    if (rc == MPI_SUCCESS) {
+        atomic_thread_fence(memory_order_seq_cst);
+        win->unfenced = 0;
+    }
+    shmpi_poll_idle();
+    return rc;
 }

@@ -3,7 +3,7 @@
  * released by any member of a window with no help from the member that
  * owns it.  Two per member, in its struct shmpi_win_ctl: `lock` (the
  * passive-target lock of MPI_Win_lock / lock_all) and `acc_lock` (the
- * element-wise atomicity of accumulates, acc.c).
+ * element-wise atomicity of accumulates, acclock.c).
  *
  * The word is SHMPI_WIN_LOCK_EXCL while held exclusively, else the number
  * of shared holders.  Exclusive: CAS 0 -> EXCL.  Shared: CAS n -> n + 1
@@ -136,14 +136,4 @@ void shmpi_rma_word_unlock(MPI_Win win, int target, int acc, int exclusive)
     if (left == 0 &&
         atomic_load_explicit(lw.sleepers, memory_order_seq_cst) != 0)
         wake_waiters(win, lw.code);
-}
-
-void shmpi_rma_acc_lock(MPI_Win win, int target, int exclusive)
-{
-    shmpi_rma_word_lock(win, target, 1, exclusive);
-}
-
-void shmpi_rma_acc_unlock(MPI_Win win, int target, int exclusive)
-{
-    shmpi_rma_word_unlock(win, target, 1, exclusive);
 }

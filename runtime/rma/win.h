@@ -34,10 +34,9 @@
  * MPI_Win_allocate(_shared) always; MPI_Win_create memory unless it is
  * on a stack or in a file mapping (map.h); on a dynamic window, each
  * region as shmpi_win_region_find says.  Accumulates are
- * element-wise atomic: under the target's acc_lock (shared mode for the
- * single-element integer operations done with hardware atomics,
- * exclusive for the rest), so the two kinds never interleave on an
- * element.
+ * element-wise atomic: single elements with one hardware atomic, the
+ * rest under the target's acc_lock held exclusively, and acclock.c keeps
+ * the two kinds from interleaving on an element.
  *
  * THE SHARED WORDS.  One control segment per window (a memfd made by
  * member 0 and mapped by all) holds one struct shmpi_win_ctl per member,
@@ -98,6 +97,11 @@ struct shmpi_win_ctl {
     /* dynamic windows: bumped (release) after this member's region
        table changed (attach/detach); origins recheck their cache */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t regions_gen;
+    /* this member as origin: 1 + the member whose memory its one-
+       instruction accumulate is changing, else 0 (acclock.c).  Own line:
+       written twice per atomic by this member alone, so it stays in its
+       cache */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t atomic_on;
     /* then, PSCW, this member as origin: posted[t], bumped by target
        t's MPI_Win_post naming this member (shmpi_win_posted) */
 };
@@ -159,6 +163,9 @@ struct shmpi_win {
     size_t ctl_bytes;
     /* access epoch of this process as origin */
     enum shmpi_win_epoch access;
+    int unfenced;              /* an RMA call was made since the last
+                                  full fence: MPI_Win_flush fences
+                                  (flush.c, epoch.c, atomic.c) */
     int fence_open;            /* access == FENCE and this process made
                                   RMA calls since that fence: the epoch
                                   is really open (until then MPI_Win_lock
@@ -275,10 +282,15 @@ int shmpi_rma_check_epoch(MPI_Win win, int target, int kind,
    the window (11.2.5)"). */
 int shmpi_rma_epoch_check_closed(MPI_Win win, const char *before,
                                  const char *fn);
-/* lockword.c: the accumulate lock of target (ctl->acc_lock), shared or
-   exclusive; taken by the origin alone, the target takes no part. */
-void shmpi_rma_acc_lock(MPI_Win win, int target, int exclusive);
-void shmpi_rma_acc_unlock(MPI_Win win, int target, int exclusive);
+/* acclock.c: the accumulate lock of target, taken by the origin alone
+   (the target takes no part).  acc_lock/unlock: exclusively, for an
+   accumulate that works element by element.  atomic_enter/leave: around
+   one hardware atomic instruction on target's memory; enter returns
+   what leave must be given. */
+void shmpi_rma_acc_lock(MPI_Win win, int target);
+void shmpi_rma_acc_unlock(MPI_Win win, int target);
+int shmpi_rma_atomic_enter(MPI_Win win, int target);
+void shmpi_rma_atomic_leave(MPI_Win win, int target, int announced);
 /* range.c (communication helper): the target range [disp * disp_unit,
    + true extent of count x type) lies inside target's window (or an
    attached region, dynamic windows), else MPI_ERR_RMA_RANGE raised with

@@ -224,7 +224,7 @@ int shmpi_rma_get_accumulate(const void *obuf, int ocount,
 /* acc.c: apply op element-wise to the target range at loc (type tt) with
    len packed bytes of (obuf, otype) - unused by MPI_NO_OP - first
    copying the range's old contents to (rbuf, rtype) unless rtype is
-   NULL; atomic per element (the target's accumulate lock, lockword.c,
+   NULL; atomic per element (the target's accumulate lock, acclock.c,
    held exclusively; one-element cases go to atomic.c).  Checked
    arguments only. */
 int shmpi_rma_apply(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
@@ -233,7 +233,7 @@ int shmpi_rma_apply(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
                     uint64_t len, const char *fn);
 
 /* atomic.c: one element of the basic type t at loc with one hardware
-   atomic instruction, under the target's accumulate lock held shared:
+   atomic instruction, announced to the target's accumulate lock:
    result (if not NULL) gets the old value, the target origin op old.
    Returns 0, having done nothing, when that cannot be (not mapped here,
    size not 1, 2, 4 or 8, misaligned, no such op on t). */
