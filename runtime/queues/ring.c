@@ -33,24 +33,31 @@ static uint64_t rec_bytes(size_t body)
            ~(uint64_t)(SHMPI_CACHELINE - 1);
 }
 
-static struct shmpi_rec_prefix *at(struct shmpi_ring *ring, uint64_t size,
-                                   uint64_t pos)
+static struct shmpi_rec_prefix *at(struct shmpi_ring *ring, uint64_t off)
 {
-    return (struct shmpi_rec_prefix *)(ring->data + pos % size);
+    return (struct shmpi_rec_prefix *)(ring->data + off);
+}
+
+/* off + n, n <= size, back into [0, size): the offsets of the data are
+   kept by addition, with no division (ring.h) */
+static uint64_t advance(uint64_t off, uint64_t n, uint64_t size)
+{
+    off += n;
+    return off >= size ? off - size : off;
 }
 
 void shmpi_ring_tx_init(struct shmpi_ring_tx *tx, struct shmpi_ring *ring,
                         uint64_t ring_bytes)
 {
-    *tx = (struct shmpi_ring_tx){ring, ring_bytes - SHMPI_RING_HEADER, 0, 0,
-                                 0};
+    *tx = (struct shmpi_ring_tx){.ring = ring,
+                                 .size = ring_bytes - SHMPI_RING_HEADER};
 }
 
 void shmpi_ring_rx_init(struct shmpi_ring_rx *rx, struct shmpi_ring *ring,
                         uint64_t ring_bytes)
 {
-    *rx = (struct shmpi_ring_rx){ring, ring_bytes - SHMPI_RING_HEADER, 0, 0,
-                                 0};
+    *rx = (struct shmpi_ring_rx){.ring = ring,
+                                 .size = ring_bytes - SHMPI_RING_HEADER};
 }
 
 uint64_t shmpi_ring_max_body(uint64_t ring_bytes)
@@ -63,7 +70,7 @@ uint64_t shmpi_ring_max_body(uint64_t ring_bytes)
    record fills the rest of the data when the record would not fit. */
 static uint64_t bytes_with_wrap(const struct shmpi_ring_tx *tx, uint64_t need)
 {
-    uint64_t off = tx->head % tx->size;
+    uint64_t off = tx->head_at;
     return off + need > tx->size ? tx->size - off + need : need;
 }
 
@@ -83,23 +90,25 @@ static int has_room(struct shmpi_ring_tx *tx, uint64_t total)
     return tx->head + total - tx->tail_seen <= tx->size;
 }
 
-/* The record about to be published at head ends at next: give the seq
-   there the number before it, which the consumer - expecting the one
-   after it - cannot take for a record (room_for made the space free). */
+/* The record about to be published at head ends at offset next: give
+   the seq there the number before it, which the consumer - expecting the
+   one after it - cannot take for a record (room_for made the space
+   free). */
 static void seal_next(struct shmpi_ring_tx *tx, uint64_t next)
 {
-    atomic_store_explicit(&at(tx->ring, tx->size, next)->seq, tx->seq,
+    atomic_store_explicit(&at(tx->ring, next)->seq, tx->seq,
                           memory_order_relaxed);
 }
 
 static void put_wrap(struct shmpi_ring_tx *tx)
 {
-    struct shmpi_rec_prefix *p = at(tx->ring, tx->size, tx->head);
-    uint64_t rest = tx->size - tx->head % tx->size;
+    struct shmpi_rec_prefix *p = at(tx->ring, tx->head_at);
+    uint64_t rest = tx->size - tx->head_at;
     p->bytes = (uint32_t)rest | WRAP_FLAG;
-    seal_next(tx, tx->head + rest);
+    seal_next(tx, 0);
     atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
     tx->head += rest;
+    tx->head_at = 0;
 }
 
 void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
@@ -107,11 +116,11 @@ void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
     uint64_t need = rec_bytes(len);
     if (!has_room(tx, room_for(tx, len)))
         return NULL;
-    if (tx->head % tx->size + need > tx->size)
+    if (tx->head_at + need > tx->size)
         put_wrap(tx);
-    struct shmpi_rec_prefix *p = at(tx->ring, tx->size, tx->head);
+    struct shmpi_rec_prefix *p = at(tx->ring, tx->head_at);
     p->bytes = (uint32_t)need;
-    seal_next(tx, tx->head + need);
+    seal_next(tx, advance(tx->head_at, need, tx->size));
     return (unsigned char *)p + SHMPI_REC_PREFIX;
 }
 
@@ -120,6 +129,7 @@ void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body)
     struct shmpi_rec_prefix *p =
         (struct shmpi_rec_prefix *)((unsigned char *)body - SHMPI_REC_PREFIX);
     tx->head += p->bytes;
+    tx->head_at = advance(tx->head_at, p->bytes, tx->size);
     atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
 }
 
@@ -133,20 +143,23 @@ int shmpi_ring_wait_for_space(struct shmpi_ring_tx *tx, size_t len)
 void *shmpi_ring_peek(struct shmpi_ring_rx *rx)
 {
     for (;;) {
-        struct shmpi_rec_prefix *p = at(rx->ring, rx->size, rx->pos);
+        struct shmpi_rec_prefix *p = at(rx->ring, rx->pos_at);
         if (atomic_load_explicit(&p->seq, memory_order_acquire) !=
             rx->seq + 1)
             return NULL;
         if (!(p->bytes & WRAP_FLAG))
             return (unsigned char *)p + SHMPI_REC_PREFIX;
-        rx->pos += p->bytes & ~WRAP_FLAG;
+        rx->pos += p->bytes & ~WRAP_FLAG; /* to the start of the data */
+        rx->pos_at = 0;
         rx->seq++;
     }
 }
 
 void shmpi_ring_consume(struct shmpi_ring_rx *rx)
 {
-    rx->pos += at(rx->ring, rx->size, rx->pos)->bytes;
+    uint32_t bytes = at(rx->ring, rx->pos_at)->bytes;
+    rx->pos += bytes;
+    rx->pos_at = advance(rx->pos_at, bytes, rx->size);
     rx->seq++;
 }
 

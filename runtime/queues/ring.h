@@ -46,6 +46,9 @@ struct shmpi_ring_tx {
     struct shmpi_ring *ring;
     uint64_t size;             /* bytes of data, a multiple of 64 */
     uint64_t head;             /* bytes produced so far */
+    uint64_t head_at;          /* head % size, kept by addition: a
+                                  division costs more than a message's
+                                  whole bookkeeping */
     uint64_t tail_seen;        /* last value of ring->tail we read */
     uint32_t seq;              /* of the last record produced */
 };
@@ -55,6 +58,7 @@ struct shmpi_ring_rx {
     struct shmpi_ring *ring;
     uint64_t size;
     uint64_t pos;              /* bytes consumed so far */
+    uint64_t pos_at;           /* pos % size, kept by addition */
     uint64_t published;        /* last value stored into ring->tail */
     uint32_t seq;              /* of the last record consumed */
 };
