@@ -78,14 +78,11 @@ static int truncated(const char *fn, MPI_Comm comm,
                        st->MPI_TAG, (unsigned long long)r->nbytes);
 }
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
-              MPI_Comm comm, MPI_Status *status)
+/* A blocking receive of checked arguments. */
+static int recv_blocking(const char *fn, void *buf, int count,
+                         MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                         MPI_Status *status)
 {
-    static const char *fn = "MPI_Recv";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc = shmpi_check_recv(fn, buf, count, dt, source, tag, comm);
-    if (rc != MPI_SUCCESS)
-        return rc;
     if (shmpi_fast_recv(buf, count, dt, source, tag, comm, status))
         return MPI_SUCCESS;
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
@@ -95,6 +92,17 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
     if (err == MPI_ERR_TRUNCATE)
         return truncated(fn, comm, &r);
     return err ? shmpi_raise(comm, err, fn, "receive failed") : MPI_SUCCESS;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+              MPI_Comm comm, MPI_Status *status)
+{
+    static const char *fn = "MPI_Recv";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = shmpi_check_recv(fn, buf, count, dt, source, tag, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return recv_blocking(fn, buf, count, dt, source, tag, comm, status);
 }
 
 /* Post the receive, start the send, wait for both. */
@@ -133,6 +141,14 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                               recvtag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* a send that is over at once (eager, into the ring) leaves a plain
+       receive: the common exchange of small halos, at the fast paths'
+       cost; anything else posts the receive before it starts the send,
+       so that crossed large sends cannot wait for each other */
+    if (dest != MPI_PROC_NULL &&
+        shmpi_fast_send(sendbuf, sendcount, sendtype, dest, sendtag, comm))
+        return recv_blocking(fn, recvbuf, recvcount, recvtype, source,
+                             recvtag, comm, status);
     struct shmpi_request s = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
     shmpi_request_fill(&s, sendbuf, sendcount, sendtype, dest, sendtag, comm);
