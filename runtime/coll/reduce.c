@@ -43,6 +43,7 @@
 
 #include "coll/fallback.h"
 #include "coll/reduce.h"
+#include "core/copy.h"
 #include "core/error.h"
 #include "datatypes/datatype.h"
 
@@ -180,24 +181,6 @@ static void fold_whole(struct shmpi_coll *c, const struct shmpi_coll_red *x)
  * hit proves op, type and their pairing; anything else, errors included,
  * takes the general path.
  */
-/* memcpy of the sizes one element of a predefined type has, inlined */
-static inline void copy_small(void *dst, const void *src, size_t len)
-{
-    switch (len) {
-    case 4:
-        memcpy(dst, src, 4);
-        break;
-    case 8:
-        memcpy(dst, src, 8);
-        break;
-    case 16:
-        memcpy(dst, src, 16);
-        break;
-    default:
-        memcpy(dst, src, len);
-    }
-}
-
 int shmpi_coll_allreduce_small(const void *sendbuf, void *recvbuf,
                                int count, MPI_Datatype t, MPI_Op op,
                                MPI_Comm comm)
@@ -213,12 +196,12 @@ int shmpi_coll_allreduce_small(const void *sendbuf, void *recvbuf,
     int p = (int)(shmpi_coll_begin(c) & 1);
     struct shmpi_coll_ctl *mine = shmpi_coll_ctl(c, c->rank);
     shmpi_coll_claim(c, p);
-    copy_small(mine->data[p], sendbuf, len);
+    shmpi_copy_short(mine->data[p], sendbuf, len);
     mine->len[p] = len;
     shmpi_coll_wrote(c, p, SHMPI_COLL_ALL);
     shmpi_coll_publish(c, 1);
     shmpi_coll_wait_range(c, 0, c->size, 1);
-    copy_small(recvbuf, shmpi_coll_ctl(c, c->size - 1)->data[p], len);
+    shmpi_copy_short(recvbuf, shmpi_coll_ctl(c, c->size - 1)->data[p], len);
     for (int j = c->size - 2; j >= 0; j--)
         c->kernel.fn(shmpi_coll_ctl(c, j)->data[p], recvbuf, (size_t)count);
     shmpi_coll_ring(c, SHMPI_COLL_ALL); /* after the fold: fold_whole */

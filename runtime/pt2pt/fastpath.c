@@ -20,6 +20,7 @@
  */
 #include <string.h>
 
+#include "core/copy.h"
 #include "core/proc.h"
 #include "core/wait.h"
 #include "datatypes/datatype.h"
@@ -27,27 +28,6 @@
 #include "pt2pt/pt2pt.h"
 
 #define SPIN_POLLS 2048
-
-/* memcpy, without a call for the few bytes most latency-bound messages
-   carry: two overlapping moves of 8, 4 or 1 bytes cover 1..16. */
-static inline void copy_payload(void *dst, const void *src, uint64_t n)
-{
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-    if (n > 16) {
-        memcpy(d, s, n);
-    } else if (n >= 8) {
-        memcpy(d, s, 8);
-        memcpy(d + n - 8, s + n - 8, 8);
-    } else if (n >= 4) {
-        memcpy(d, s, 4);
-        memcpy(d + n - 4, s + n - 4, 4);
-    } else if (n > 0) { /* 1..3 */
-        d[0] = s[0];
-        d[n / 2] = s[n / 2];
-        d[n - 1] = s[n - 1];
-    }
-}
 
 int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
                     int tag, MPI_Comm comm)
@@ -64,7 +44,7 @@ int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
         return 0;
     *m = (struct shmpi_msg){.type = SHMPI_MSG_EAGER, .tag = tag,
                             .context = comm->context, .nbytes = nbytes};
-    copy_payload(m + 1, buf, nbytes); /* 0 bytes: buf may be NULL */
+    shmpi_copy_short(m + 1, buf, nbytes); /* 0 bytes: buf may be NULL */
     shmpi_ring_commit(&peer->tx, m);
     shmpi_doorbell_ring(world);
     return 1;
@@ -79,7 +59,7 @@ static int take(struct shmpi_peer *peer, const struct shmpi_msg *m,
         m->context != comm->context ||
         (tag != MPI_ANY_TAG && tag != m->tag) || m->nbytes > capacity)
         return 0;
-    copy_payload(buf, m + 1, m->nbytes);
+    shmpi_copy_short(buf, m + 1, m->nbytes);
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = source;
         status->MPI_TAG = m->tag;

@@ -4,6 +4,7 @@
  * are put's with the roles turned: the target data must fit the origin
  * buffer.
  */
+#include "core/copy.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "rma/xfer.h"
@@ -34,8 +35,7 @@ get(void *obuf, int ocount, MPI_Datatype otype, int target,
         return rc;
     uint64_t len = shmpi_rma_bytes(tcount, ttype);
     if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig)) {
-        if (len) /* no data: the buffer may be NULL */
-            memcpy(obuf, (const void *)(uintptr_t)loc.addr, len);
+        shmpi_copy_short(obuf, (const void *)(uintptr_t)loc.addr, len);
         return MPI_SUCCESS;
     }
     return shmpi_rma_read(win, &loc, ttype, obuf, otype, len, fn);

@@ -10,6 +10,7 @@
  * data is in the target's memory when MPI_Put returns, so flush and the
  * end of an epoch have nothing left to do but a fence.
  */
+#include "core/copy.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "rma/xfer.h"
@@ -40,8 +41,7 @@ put(const void *obuf, int ocount, MPI_Datatype otype,
         return rc;
     uint64_t len = shmpi_rma_bytes(ocount, otype);
     if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig)) {
-        if (len) /* no data: the buffer may be NULL */
-            memcpy((void *)(uintptr_t)loc.addr, obuf, len);
+        shmpi_copy_short((void *)(uintptr_t)loc.addr, obuf, len);
         return MPI_SUCCESS;
     }
     return shmpi_rma_write(win, &loc, ttype, obuf, otype, len, fn);
