@@ -216,11 +216,12 @@ static int not_in_sync_ops(MPI_Win win, int target, int kind, const char *fn)
                            target, covered_calls(win->locked[target]), needs);
 }
 
-int shmpi_rma_check_epoch(MPI_Win win, int target, int kind, const char *fn)
+int shmpi_rma_check_epoch_fully(MPI_Win win, int target, int kind,
+                                const char *fn)
 {
     if (target != MPI_PROC_NULL && (target < 0 || target >= win->comm->size))
         return shmpi_rma_check_rank(win, target, fn);
-    win->unfenced = 1; /* every communication call passes here */
+    win->unfenced = 1;
     switch (win->access) {
     case SHMPI_EPOCH_NONE:
         return outside(win, target, fn);

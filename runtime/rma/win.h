@@ -273,8 +273,23 @@ const char *shmpi_win_maker(MPI_Win w);
    the first access to a target waits for that target's MPI_Win_post.
    kind is the call's: MPI_MODE_WIN_PUT, _GET or _ACCUMULATE, which a
    sync_ops epoch (sync_epoch.c) must cover. */
-int shmpi_rma_check_epoch(MPI_Win win, int target, int kind,
-                          const char *fn);
+int shmpi_rma_check_epoch_fully(MPI_Win win, int target, int kind,
+                                const char *fn);
+/* Its good path inline: a passive-target epoch that covers target (a
+   program that locks once and flushes runs only this). */
+static inline int shmpi_rma_check_epoch(MPI_Win win, int target, int kind,
+                                        const char *fn)
+{
+    win->unfenced = 1; /* every communication call passes here */
+    if (__builtin_expect((unsigned)target < (unsigned)win->comm->size &&
+                             (win->access == SHMPI_EPOCH_LOCK_ALL ||
+                              (win->access == SHMPI_EPOCH_LOCK &&
+                               win->locked[target])),
+                         1))
+        return MPI_SUCCESS;
+    return shmpi_rma_check_epoch_fully(win, target, kind, fn);
+}
+
 /* epoch.c: MPI_Win_free and MPI_Win_change_comm call it before anything
    else: MPI_ERR_RMA_SYNC raised on win under fn if this process still
    has an epoch open or a sync request active (11.2.5: free only after
