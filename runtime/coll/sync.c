@@ -91,9 +91,11 @@ static void wait_words(struct shmpi_coll *c, int lo, int hi, uint64_t target)
 {
     struct word_wait w = {c, lo, hi, target};
     int polls = shmpi_proc.oversubscribed ? 1 : QUICK_POLLS;
-    for (int i = 0; i < polls; i++)
+    for (int i = 0; i < polls; i++) {
         if (all_reached(&w))
             return;
+        shmpi_cpu_relax();
+    }
     shmpi_wait_until(words_reached, &w);
 }
 

@@ -59,15 +59,6 @@ static long now_ns(void)
     return t.tv_sec * 1000000000L + t.tv_nsec;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
-
 /* Spin while done() is false, for up to spin_ns since the last time
    progress moved something: a transfer in full swing never sleeps. */
 static int spin(int (*done)(void *), void *arg)
@@ -83,7 +74,7 @@ static int spin(int (*done)(void *), void *arg)
         for (int i = 0; i < 64; i++) {
             if (done(arg))
                 return 1;
-            cpu_relax();
+            shmpi_cpu_relax();
         }
         long now = now_ns();
         if (deadline < 0 || seen != shmpi_proc.progress_events) {

