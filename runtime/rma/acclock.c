@@ -62,8 +62,10 @@ static void wait_atomics_out(MPI_Win win, int target)
     uint32_t code = (uint32_t)target + 1;
     for (int m = 0; m < win->comm->size; m++)
         while (atomic_load_explicit(atomic_on(win, m),
-                                    memory_order_seq_cst) == code)
+                                    memory_order_seq_cst) == code) {
+            shmpi_cpu_relax(); /* leave the holder its line */
             shmpi_poll_idle();
+        }
 }
 
 void shmpi_rma_acc_lock(MPI_Win win, int target)
