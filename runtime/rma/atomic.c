@@ -125,19 +125,6 @@ ONE_ELEMENT(uint16_t)
 ONE_ELEMENT(uint32_t)
 ONE_ELEMENT(uint64_t)
 
-/* On x86 a locked instruction is a full fence (Intel SDM 8.2.2), and
-   shmpi_rma_atomic_enter executes one after every earlier RMA store of
-   this process: MPI_Win_flush has nothing left to fence.  Elsewhere an
-   acq_rel RMW does not order earlier stores before later loads. */
-static void fenced_by_rmw(MPI_Win win)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    win->unfenced = 0;
-#else
-    (void)win;
-#endif
-}
-
 /* An element of t at loc that one instruction can reach. */
 static int reachable(const struct shmpi_rma_loc *loc, MPI_Datatype t)
 {
@@ -163,7 +150,6 @@ int shmpi_rma_atomic(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
     default: uint64_t_op(how, kernel, origin, result, p); break;
     }
     shmpi_rma_atomic_leave(win, target, announced);
-    fenced_by_rmw(win);
     return 1;
 }
 
@@ -287,6 +273,5 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
     default: uint64_t_cas(origin_addr, compare_addr, result_addr, p); break;
     }
     shmpi_rma_atomic_leave(win, target_rank, announced);
-    fenced_by_rmw(win);
     return MPI_SUCCESS;
 }

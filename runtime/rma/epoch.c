@@ -221,7 +221,6 @@ int shmpi_rma_check_epoch_fully(MPI_Win win, int target, int kind,
 {
     if (target != MPI_PROC_NULL && (target < 0 || target >= win->comm->size))
         return shmpi_rma_check_rank(win, target, fn);
-    win->unfenced = 1;
     switch (win->access) {
     case SHMPI_EPOCH_NONE:
         return outside(win, target, fn);

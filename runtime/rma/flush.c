@@ -17,9 +17,9 @@
  *                        - store-to-load included, which is what the
  *                        RMA forms of Dekker-style algorithms (put my
  *                        flag, flush, get the other's flag) rely on.
- *                        Skipped when no RMA call was made since the last
- *                        one, or (x86) when the last call was a hardware
- *                        atomic, itself a full fence (win->unfenced).
+ *                        Always: it also completes the program's own
+ *                        stores into shared window memory (11.2.3: "by
+ *                        calling MPI_WIN_FLUSH"), which nothing tracks.
  *   flush_local,         nothing: completion at the origin (buffers
  *   flush_local_all      reusable) happened inside the RMA call.
  *   MPI_Win_sync         the same full fence: in the unified model the
@@ -66,16 +66,6 @@ static int check_passive(MPI_Win win, const char *fn)
 
 /* A passive-target epoch that covers rank (flush, flush_local);
    *skip is set for MPI_PROC_NULL, which has nothing to flush. */
-/* flush, flush_all: the fence that completes this process's RMA calls,
-   unless nothing since the last one needs it. */
-static void fence_rma(MPI_Win win)
-{
-    if (win->unfenced) {
-        atomic_thread_fence(memory_order_seq_cst);
-        win->unfenced = 0;
-    }
-}
-
 static int check_target_fully(MPI_Win win, int rank, const char *fn,
                               int *skip)
 {
@@ -114,7 +104,17 @@ int PMPI_Win_flush(int rank, MPI_Win win)
     SHMPI_REQUIRE_INIT(fn);
     int skip, rc = check_target(win, rank, fn, &skip);
     if (rc == MPI_SUCCESS && !skip)
-        fence_rma(win);
+        atomic_thread_fence(memory_order_seq_cst);
+    shmpi_poll_idle();
+    return rc;
+}
+
+/* flush_all and sync: in a passive-target epoch, the full fence. */
+static int fence_passive(MPI_Win win, const char *fn)
+{
+    int rc = check_passive(win, fn);
+    if (rc == MPI_SUCCESS)
+        atomic_thread_fence(memory_order_seq_cst);
     shmpi_poll_idle();
     return rc;
 }
@@ -123,11 +123,7 @@ int PMPI_Win_flush_all(MPI_Win win)
 {
     static const char fn[] = "MPI_Win_flush_all";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_passive(win, fn);
-    if (rc == MPI_SUCCESS)
-        fence_rma(win);
-    shmpi_poll_idle();
-    return rc;
+    return fence_passive(win, fn);
 }
 
 int PMPI_Win_flush_local(int rank, MPI_Win win)
@@ -145,17 +141,9 @@ int PMPI_Win_flush_local_all(MPI_Win win)
     return check_passive(win, fn);
 }
 
-/* Always the fence: it orders the program's own loads and stores of
-   window memory, which no flag tracks. */
 int PMPI_Win_sync(MPI_Win win)
 {
     static const char fn[] = "MPI_Win_sync";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_passive(win, fn);
-    if (rc == MPI_SUCCESS) {
-        atomic_thread_fence(memory_order_seq_cst);
-        win->unfenced = 0;
-    }
-    shmpi_poll_idle();
-    return rc;
+    return fence_passive(win, fn);
 }

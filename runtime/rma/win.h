@@ -163,9 +163,6 @@ struct shmpi_win {
     size_t ctl_bytes;
     /* access epoch of this process as origin */
     enum shmpi_win_epoch access;
-    int unfenced;              /* an RMA call was made since the last
-                                  full fence: MPI_Win_flush fences
-                                  (flush.c, epoch.c, atomic.c) */
     int fence_open;            /* access == FENCE and this process made
                                   RMA calls since that fence: the epoch
                                   is really open (until then MPI_Win_lock
@@ -280,7 +277,6 @@ int shmpi_rma_check_epoch_fully(MPI_Win win, int target, int kind,
 static inline int shmpi_rma_check_epoch(MPI_Win win, int target, int kind,
                                         const char *fn)
 {
-    win->unfenced = 1; /* every communication call passes here */
     if (__builtin_expect((unsigned)target < (unsigned)win->comm->size &&
                              (win->access == SHMPI_EPOCH_LOCK_ALL ||
                               (win->access == SHMPI_EPOCH_LOCK &&
