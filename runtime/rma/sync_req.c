@@ -261,9 +261,14 @@ static void fail(struct shmpi_request *r, int err, const char *what)
 static void complete_ops(struct shmpi_request *r)
 {
     struct shmpi_sync_req *s = part(r);
+    /* Checked before the signal, never after: an owner may free its
+       counter as soon as it has seen the signal, and that is no error.
+       A free that races with the signal (an erroneous program) can go
+       unseen. */
     if (s->target != MPI_PROC_NULL) {
-        shmpi_sync_signal(s->slot, s->owner);
-        if (!counter_lives(s)) /* caught after the fact: erroneous */
+        if (counter_lives(s))
+            shmpi_sync_signal(s->slot, s->owner);
+        else
             fail(r, MPI_ERR_ARG, "the counter it signals was freed by its "
                                  "owner");
     }
