@@ -207,7 +207,8 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
                                           MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target_rank == MPI_PROC_NULL)
         return rc;
-    datatype->fop_checked |= (uint16_t)(1u << op->code);
+    if (!checked) /* no store into the type on every call */
+        datatype->fop_checked |= (uint16_t)(1u << op->code);
     struct shmpi_rma_loc loc;
     if ((rc = shmpi_rma_locate(win, target_rank, target_disp, 1, datatype,
                                fn, &loc)))
