@@ -71,10 +71,6 @@ wanted() { [[ " $only " == *" $1 "* ]]; }
 if [ -z "$tables_only" ]; then
     pt2pt_lock coll
     build_mpi "$PERFDIR/coll.c" coll
-    if have shmpi && [ ! -x "$ROOT/mpirun" ]; then
-        note "perf: ./mpirun not built (run 'make'); shmpi skipped"
-        unset '_have[shmpi]'
-    fi
     rm -rf "$out"; mkdir -p "$out"
     : >"$raw"
 fi

@@ -7,7 +7,8 @@
 #                              SRC built three times: BIN/NAME-shmpi with
 #                              ./mpicc, BIN/NAME-ompi with mpicc.openmpi,
 #                              BIN/NAME-mpich with mpicc.mpich; a peer that
-#                              is not installed is skipped with a note.
+#                              is not installed, or shmpi without its
+#                              ./mpirun, is skipped with a note.
 #   have shmpi|ompi|mpich      true when that flavour of the last build_mpi
 #                              exists
 #   fmt_ms SECONDS             a time in ms, 3 significant digits or so
@@ -45,7 +46,9 @@ build_mpi() {
     local src=$1 name=$2; shift 2
     _have=()
     rm -f "$BIN/$name-shmpi" "$BIN/$name-ompi" "$BIN/$name-mpich"
-    if [ -f "$ROOT/lib/libmpi.a" ] &&
+    if [ ! -x "${SHMPI_RUN[0]}" ]; then
+        note "perf: ./mpirun not built (run 'make'); shmpi skipped"
+    elif [ -f "$ROOT/lib/libmpi.a" ] &&
        "$ROOT/mpicc" $PERF_CFLAGS "$@" "$src" -o "$BIN/$name-shmpi"; then
         _have[shmpi]=1
     else

@@ -87,34 +87,24 @@ command_of() {
     esac
 }
 
-declare -A given_up
 # run IMPL ROUND SCHEME NP: one run under noisy_run.  Appended to $raw:
 #   IMPL ROUND SCHEME TOPO NP SIZE US STATE     a timed batch
 #   probe IMPL ROUND NP NS                      the probe before a batch
 #   IMPL ROUND NOISE SCHEME NP OTHERS% TRIES
 #   IMPL ROUND FAIL|UNSUP SCHEME NP WHY         a failed run (UNSUP: exit 4)
 run() {
-    local impl=$1 round=$2 s=$3 np=$4 tag=FAIL why
+    local impl=$1 round=$2 s=$3 np=$4
     local f=$out/$impl-$np-$s-$round
     [ -n "${given_up[$impl-$np-$s]:-}" ] && return
     command_of "$impl" "$s" "$np" || return
     noisy_run "$f.txt" "$f.err" "${CMD[@]}" -S "$s" -g "$HALO_TOPOS" -s "$HALO_SIZES" \
         -T "$HALO_TARGET_MS" -b "$HALO_BATCHES" -P "$HALO_NEAR_NS"
-    if [ "$round" != warm ]; then
-        awk -v OFS='\t' -v i="$impl" -v r="$round" '
-            $1 == "batch" && NF == 9 {
-                print i, r, $2, $3, $4, $5, $6, $7
-                if ($8 >= 0) print "probe", i, r, $4, $8
-            }' "$f.txt" >>"$raw"
-        printf '%s\t%s\tNOISE\t%s\t%s\t%s\t%s\n' "$impl" "$round" "$s" "$np" "$RUN_OTHERS" "$RUN_TRIES" >>"$raw"
-    fi
-    [ $RUN_RC -eq 0 ] && return
-    given_up[$impl-$np-$s]=1
-    [ $RUN_RC -eq 4 ] && tag=UNSUP
-    why=$(run_failure "$f.err" $RUN_RC halo)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$round" "$tag" "$s" "$np" "$why" >>"$raw"
-    note "halo: $impl ($s, np=$np, round $round) failed: $why; last output:"
-    tail -n 5 "$f.err" "$f.txt" >&2
+    [ "$round" != warm ] && awk -v OFS='\t' -v i="$impl" -v r="$round" '
+        $1 == "batch" && NF == 9 {
+            print i, r, $2, $3, $4, $5, $6, $7
+            if ($8 >= 0) print "probe", i, r, $4, $8
+        }' "$f.txt" >>"$raw"
+    run_ended halo "$f" "$impl" "$round" "$s" "$np" "$impl-$np-$s" "$s, np=$np"
 }
 
 # Build, then run every round (the warm-up ones first).
@@ -122,10 +112,6 @@ run_rounds() {
     local r round np s j m impls n k=0
     pt2pt_lock halo
     build_mpi "$PERFDIR/halo.c" halo
-    if have shmpi && [ ! -x "${SHMPI_RUN[0]}" ]; then
-        note "perf: ./mpirun not built (run 'make'); shmpi skipped"
-        unset '_have[shmpi]'
-    fi
     rm -rf "$out"; mkdir -p "$out"
     : >"$raw"
     [ -f "$ROOT/lib/libmpi.a" ] && echo "shmpi: lib/libmpi.a of $(date -u -r "$ROOT/lib/libmpi.a" '+%Y-%m-%d %H:%M:%S UTC')"

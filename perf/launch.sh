@@ -30,10 +30,6 @@ nps=${PERF_LAUNCH_NP:-2 8 64}
 
 build_walltime || exit 1
 build_mpi "$PERFDIR/hello.c" hello
-if have shmpi && [ ! -x "$ROOT/mpirun" ]; then
-    note "perf: ./mpirun not built (run 'make'); shmpi cells skipped"
-    unset '_have[shmpi]'
-fi
 
 raw=$BIN/launch.tsv
 : >"$raw"

@@ -71,10 +71,6 @@ if [ -z "$tables_only" ]; then
     # -O3: the hand loops are the ideal, so let the compiler vectorize
     # them (vec8's gather doubles); the libraries are as they were built.
     build_mpi "$PERFDIR/pack.c" pack -O3
-    if have shmpi && [ ! -x "$ROOT/mpirun" ]; then
-        note "perf: ./mpirun not built (run 'make'); shmpi skipped"
-        unset '_have[shmpi]'
-    fi
     rm -rf "$out"; mkdir -p "$out"
     : >"$raw"
 fi

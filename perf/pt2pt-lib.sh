@@ -70,6 +70,27 @@ pt2pt_lock() {
     fi
 }
 
+# The end of run NAME FILE IMPL ROUND A B KEY WHAT: after a noisy_run of
+# IMPL in ROUND for the cell (A, B) of benchmark NAME, whose outputs are
+# FILE.txt and FILE.err, append to $raw its NOISE line (counted rounds),
+# and if it failed its FAIL or UNSUP line (exit 4: unsupported); a failed
+# cell is marked in given_up[KEY] and not run again, and a failure other
+# than UNSUP is noted with WHAT and the run's last output.
+declare -A given_up
+run_ended() {
+    local name=$1 f=$2 impl=$3 round=$4 a=$5 b=$6 key=$7 what=$8 tag=FAIL why
+    [ "$round" != warm ] &&
+        printf '%s\t%s\tNOISE\t%s\t%s\t%s\t%s\n' "$impl" "$round" "$a" "$b" "$RUN_OTHERS" "$RUN_TRIES" >>"$raw"
+    [ $RUN_RC -eq 0 ] && return
+    given_up[$key]=1
+    [ $RUN_RC -eq 4 ] && tag=UNSUP
+    why=$(run_failure "$f.err" $RUN_RC "$name")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$round" "$tag" "$a" "$b" "$why" >>"$raw"
+    [ $tag = UNSUP ] && return
+    note "$name: $impl ($what, round $round) failed: $why; last output:"
+    tail -n 5 "$f.err" "$f.txt" >&2
+}
+
 # Why the run of benchmark NAME whose stderr is $1 failed, from its exit
 # status $2 (3: a wrong result, 4: unsupported, as the benchmark says).
 run_failure() {

@@ -78,10 +78,6 @@ if [ -z "$tables_only" ]; then
         "$CC" -std=c11 -O2 -Wall -Wextra -o "$BIN/limits" "$PERFDIR/limits.c" ||
             { note "perf: cannot build limits"; exit 1; }
     fi
-    if have shmpi && [ ! -x "$ROOT/mpirun" ]; then
-        note "perf: ./mpirun not built (run 'make'); shmpi skipped"
-        unset '_have[shmpi]'
-    fi
     rm -rf "$out"; mkdir -p "$out"
     : >"$raw"
 fi

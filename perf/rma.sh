@@ -61,7 +61,7 @@ out=$BIN/rma.out raw=$RMA_RAW
 command_of() {
     [[ " $RMA_ONLY " == *" $1 "* ]] || return 1
     case $1 in
-        shmpi)   have shmpi && [ -x "${SHMPI_RUN[0]}" ] && CMD=("${SHMPI_RUN[@]}" -np 2 --bind-to core "$BIN/rma-shmpi") ;;
+        shmpi)   have shmpi && CMD=("${SHMPI_RUN[@]}" -np 2 --bind-to core "$BIN/rma-shmpi") ;;
         ompi)    have ompi && CMD=(mpirun.openmpi --allow-run-as-root -np 2 --bind-to core "$BIN/rma-ompi") ;;
         ompi-sm) have ompi && CMD=(mpirun.openmpi --allow-run-as-root -np 2 --bind-to core --mca osc sm "$BIN/rma-ompi") ;;
         mpich)   have mpich && CMD=("${MPICH_RUN[@]}" -np 2 -bind-to core "$BIN/rma-mpich") ;;
@@ -69,31 +69,20 @@ command_of() {
     esac
 }
 
-declare -A given_up
 # run IMPL ROUND TEST WINDOW: one run under noisy_run.  Appended to $raw:
 #   IMPL ROUND TEST WINDOW SIZE US GBPS     a figure (the run's median batch)
 #   IMPL ROUND NOISE TEST WINDOW OTHERS% TRIES
 #   IMPL ROUND FAIL|UNSUP TEST WINDOW WHY   a failed run (UNSUP: exit 4)
 run() {
-    local impl=$1 round=$2 t=$3 w=$4 tag=FAIL why
+    local impl=$1 round=$2 t=$3 w=$4
     local f=$out/$impl-$w-$t-$round
     [ -n "${given_up[$impl-$w-$t]:-}" ] && return
     command_of "$impl" || return
     noisy_run "$f.txt" "$f.err" "${CMD[@]}" -t "$t" -w "$w" -s "$RMA_SIZES" \
         -T "$RMA_TARGET_MS" -b "$RMA_BATCHES"
-    if [ "$round" != warm ]; then
-        awk -v OFS='\t' -v i="$impl" -v r="$round" '
-            !/^#/ && NF == 10 { print i, r, $1, $2, $3, $7, $10 }' "$f.txt" >>"$raw"
-        printf '%s\t%s\tNOISE\t%s\t%s\t%s\t%s\n' "$impl" "$round" "$t" "$w" "$RUN_OTHERS" "$RUN_TRIES" >>"$raw"
-    fi
-    [ $RUN_RC -eq 0 ] && return
-    given_up[$impl-$w-$t]=1
-    [ $RUN_RC -eq 4 ] && tag=UNSUP
-    why=$(run_failure "$f.err" $RUN_RC rma)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$round" "$tag" "$t" "$w" "$why" >>"$raw"
-    [ $tag = UNSUP ] && return
-    note "rma: $impl ($t, $w window, round $round) failed: $why; last output:"
-    tail -n 5 "$f.err" "$f.txt" >&2
+    [ "$round" != warm ] && awk -v OFS='\t' -v i="$impl" -v r="$round" '
+        !/^#/ && NF == 10 { print i, r, $1, $2, $3, $7, $10 }' "$f.txt" >>"$raw"
+    run_ended rma "$f" "$impl" "$round" "$t" "$w" "$impl-$w-$t" "$t, $w window"
 }
 
 # Build, then run every round (the warm-up ones first).
@@ -101,7 +90,6 @@ run_rounds() {
     local r round w t j m impls=() n k=0
     pt2pt_lock rma
     build_mpi "$PERFDIR/rma.c" rma
-    [ -x "${SHMPI_RUN[0]}" ] || note "perf: ./mpirun not built (run 'make'); shmpi skipped"
     rm -rf "$out"; mkdir -p "$out"
     printf 'sizes\t%s\n' "$RMA_SIZES" >"$raw"
     [ -f "$ROOT/lib/libmpi.a" ] && echo "shmpi: lib/libmpi.a of $(date -u -r "$ROOT/lib/libmpi.a" '+%Y-%m-%d %H:%M:%S UTC')"
