@@ -19,6 +19,7 @@
 
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/fence.h"
 #include "core/info.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -180,6 +181,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
     p->slot->pid = (int32_t)getpid();
     p->oversubscribed = p->size > (int)p->arena->ncpus;
     shmpi_wait_configure(p->oversubscribed);
+    shmpi_fence_register();
     shmpi_comm_init_predefined(p);
     if (shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
         shmpi_pt2pt_init() != 0 ||

@@ -100,7 +100,7 @@ int shmpi_rma_apply(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
                     obuf, otype, rbuf, rtype, fn};
     uint64_t elem = (uint64_t)basic->size, chunk = CHUNK / elem * elem;
     int rc = MPI_SUCCESS;
-    shmpi_rma_acc_lock(win, target);
+    shmpi_rma_acc_lock(win, target, fn);
     for (uint64_t off = 0; off < len && rc == MPI_SUCCESS; off += chunk)
         rc = combine_chunk(&a, off, len - off < chunk ? len - off : chunk);
     shmpi_rma_acc_unlock(win, target);

@@ -25,6 +25,7 @@
 
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "rma/acclock.h"
 #include "rma/xfer.h"
 
 SHMPI_WEAK_ALIAS(Fetch_and_op)
@@ -142,14 +143,14 @@ int shmpi_rma_atomic(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
     if (!reachable(loc, t) || (how = choose(op, t, &kernel)) == NONE)
         return 0;
     void *p = (void *)(uintptr_t)loc->addr;
-    int announced = shmpi_rma_atomic_enter(win, target);
+    uint32_t token = shmpi_rma_atomic_enter(win, target);
     switch (t->size) {
     case 1: uint8_t_op(how, kernel, origin, result, p); break;
     case 2: uint16_t_op(how, kernel, origin, result, p); break;
     case 4: uint32_t_op(how, kernel, origin, result, p); break;
     default: uint64_t_op(how, kernel, origin, result, p); break;
     }
-    shmpi_rma_atomic_leave(win, target, announced);
+    shmpi_rma_atomic_leave(win, target, token);
     return 1;
 }
 
@@ -229,7 +230,7 @@ static int cas_locked(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
 {
     _Alignas(16) unsigned char old[64]; /* the largest basic type is 32 */
     uint64_t size = (uint64_t)t->size;
-    shmpi_rma_acc_lock(win, target);
+    shmpi_rma_acc_lock(win, target, fn);
     int rc = shmpi_rma_pack(win, loc, t, 0, old, size, fn);
     if (rc == MPI_SUCCESS && memcmp(old, compare, size) == 0)
         rc = shmpi_rma_unpack(win, loc, t, 0, origin, size, fn);
@@ -266,13 +267,13 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
         return cas_locked(win, target_rank, &loc, datatype, origin_addr,
                           compare_addr, result_addr, fn);
     void *p = (void *)(uintptr_t)loc.addr;
-    int announced = shmpi_rma_atomic_enter(win, target_rank);
+    uint32_t token = shmpi_rma_atomic_enter(win, target_rank);
     switch (datatype->size) {
     case 1: uint8_t_cas(origin_addr, compare_addr, result_addr, p); break;
     case 2: uint16_t_cas(origin_addr, compare_addr, result_addr, p); break;
     case 4: uint32_t_cas(origin_addr, compare_addr, result_addr, p); break;
     default: uint64_t_cas(origin_addr, compare_addr, result_addr, p); break;
     }
-    shmpi_rma_atomic_leave(win, target_rank, announced);
+    shmpi_rma_atomic_leave(win, target_rank, token);
     return MPI_SUCCESS;
 }

@@ -21,8 +21,9 @@
  * (every later change of the word is a read-modify-write).  Puts through
  * process_vm_writev are complete when the syscall returns, before the
  * release.  All operations on the word are seq_cst, not just acq/rel,
- * for the two Dekker pairs below; on x86 that costs nothing (a locked
- * instruction is already a full barrier) and on arm64 little.
+ * for the two Dekker pairs below and for acc_lock's exclusive take
+ * against announced atomics (acclock.c); on x86 that costs nothing (a
+ * locked instruction is already a full barrier) and on arm64 little.
  *
  * Waiting.  A process that finds the word held waits in shmpi_wait_until
  * (core/wait.h): it spins, yields, then sleeps on its own doorbell -

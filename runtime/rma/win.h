@@ -87,6 +87,13 @@ struct shmpi_win_ctl {
        lock (SHMPI_WIN_LOCK_EXCL | shared holders) */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t acc_lock;
     _Atomic uint32_t acc_sleepers;
+    /* leases of one-instruction atomics on this member (acclock.c):
+       acc_leased is set once an origin asked for one, acc_no_leases once
+       acc_lock was first held exclusively - then none is granted again.
+       On acc_lock's line: an atomic loads acc_no_leases where it would
+       load acc_lock */
+    _Atomic uint32_t acc_leased;
+    _Atomic uint32_t acc_no_leases;
     /* PSCW, this member as target: bumped by each origin's
        MPI_Win_complete; MPI_Win_wait waits for the count it expects */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t completed;
@@ -97,10 +104,11 @@ struct shmpi_win_ctl {
     /* dynamic windows: bumped (release) after this member's region
        table changed (attach/detach); origins recheck their cache */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t regions_gen;
-    /* this member as origin: 1 + the member whose memory its one-
-       instruction accumulate is changing, else 0 (acclock.c).  Own line:
-       written twice per atomic by this member alone, so it stays in its
-       cache */
+    /* this member as origin: target + 1 after it was granted a lease
+       on target (which acc_no_leases may have ended since), |
+       SHMPI_ATOMIC_BUSY while its one-instruction accumulate changes
+       target's memory, else 0 (acclock.h).  Own line: written
+       twice per atomic by this member alone, so it stays in its cache */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t atomic_on;
     /* then, PSCW, this member as origin: posted[t], bumped by target
        t's MPI_Win_post naming this member (shmpi_win_posted) */
@@ -295,13 +303,10 @@ int shmpi_rma_epoch_check_closed(MPI_Win win, const char *before,
                                  const char *fn);
 /* acclock.c: the accumulate lock of target, taken by the origin alone
    (the target takes no part).  acc_lock/unlock: exclusively, for an
-   accumulate that works element by element.  atomic_enter/leave: around
-   one hardware atomic instruction on target's memory; enter returns
-   what leave must be given. */
-void shmpi_rma_acc_lock(MPI_Win win, int target);
+   accumulate that works element by element.  The other side, around
+   one hardware atomic instruction, is inline in acclock.h. */
+void shmpi_rma_acc_lock(MPI_Win win, int target, const char *fn);
 void shmpi_rma_acc_unlock(MPI_Win win, int target);
-int shmpi_rma_atomic_enter(MPI_Win win, int target);
-void shmpi_rma_atomic_leave(MPI_Win win, int target, int announced);
 /* range.c (communication helper): the target range [disp * disp_unit,
    + true extent of count x type) lies inside target's window (or an
    attached region, dynamic windows), else MPI_ERR_RMA_RANGE raised with

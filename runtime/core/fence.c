@@ -1,0 +1,34 @@
+/*
+ * fence.c - the fence on every CPU of the job (see fence.h).
+ *
+ * GLOBAL_EXPEDITED, not PRIVATE_EXPEDITED: the ranks are separate
+ * processes, and the private command reaches only the threads of the
+ * caller's own.  Registering is what makes the kernel interrupt a CPU
+ * that runs the process; a process that did not register is not fenced,
+ * so it must not rely on the fence (shmpi_fence_registered).
+ */
+#include "core/fence.h"
+
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int shmpi_fence_registered;
+
+static long membarrier(int cmd)
+{
+    return syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+void shmpi_fence_register(void)
+{
+    long can = membarrier(MEMBARRIER_CMD_QUERY);
+    shmpi_fence_registered =
+        can > 0 && (can & MEMBARRIER_CMD_GLOBAL_EXPEDITED) &&
+        membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) == 0;
+}
+
+int shmpi_fence_all_ranks(void)
+{
+    return membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) == 0 ? 0 : -1;
+}
