@@ -59,7 +59,8 @@ static enum how choose_fully(MPI_Op op, MPI_Datatype t)
 /* choose_fully, remembered in the predefined type t (op is a predefined
    op: user ops never reach an accumulate); kernel gets the op's kernel
    for CAS_LOOP. */
-static enum how choose(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
+static inline enum how choose(MPI_Op op, MPI_Datatype t,
+                              shmpi_kernel **kernel)
 {
     uint8_t *known = &t->atomic_how[op->code];
     if (!*known)
@@ -71,7 +72,8 @@ static enum how choose(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
 }
 
 #define ONE_ELEMENT(T)                                                     \
-    static void T##_op(enum how how, shmpi_kernel *kernel,                 \
+    static inline __attribute__((always_inline)) void T##_op(              \
+        enum how how, shmpi_kernel *kernel,                                \
                        const void *origin, void *result, void *target)     \
     {                                                                      \
         _Atomic T *p = target;                                             \
@@ -134,9 +136,11 @@ static int reachable(const struct shmpi_rma_loc *loc, MPI_Datatype t)
            !(loc->addr & (size - 1));
 }
 
-int shmpi_rma_atomic(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
-                     MPI_Op op, MPI_Datatype t, const void *origin,
-                     void *result)
+/* shmpi_rma_atomic, inlined into MPI_Fetch_and_op: a call and its
+   saved registers were a fifth of that call's instructions. */
+static inline __attribute__((always_inline)) int
+one_atomic(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
+           MPI_Op op, MPI_Datatype t, const void *origin, void *result)
 {
     shmpi_kernel *kernel = NULL;
     enum how how;
@@ -152,6 +156,13 @@ int shmpi_rma_atomic(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
     }
     shmpi_rma_atomic_leave(win, target, token);
     return 1;
+}
+
+int shmpi_rma_atomic(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
+                     MPI_Op op, MPI_Datatype t, const void *origin,
+                     void *result)
+{
+    return one_atomic(win, target, loc, op, t, origin, result);
 }
 
 /* ---------------------------------------------------- the two calls */
@@ -188,12 +199,30 @@ static int fop_checked(MPI_Op op, MPI_Datatype t)
            op->code < SHMPI_OP_USER && (t->fop_checked >> op->code & 1);
 }
 
-int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
-                      MPI_Datatype datatype, int target_rank,
-                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+/* The checked call's work: the range, then one instruction or the
+   element-wise way. */
+static inline __attribute__((always_inline)) int
+fetch_and_op_at(const void *origin, void *result, MPI_Datatype t,
+                int target, MPI_Aint disp, MPI_Op op, MPI_Win win,
+                const char *fn)
 {
-    static const char fn[] = "MPI_Fetch_and_op";
-    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_rma_loc loc;
+    int rc = shmpi_rma_locate(win, target, disp, 1, t, fn, &loc);
+    if (rc)
+        return rc;
+    if (SHMPI_LIKELY(one_atomic(win, target, &loc, op, t, origin, result)))
+        return MPI_SUCCESS;
+    return shmpi_rma_apply(win, target, &loc, t, op, origin, t, result, t,
+                           (uint64_t)t->size, fn);
+}
+
+/* Every check, each raising what it found wrong. */
+static __attribute__((noinline)) int
+fetch_and_op_fully(const void *origin_addr, void *result_addr,
+                   MPI_Datatype datatype, int target_rank,
+                   MPI_Aint target_disp, MPI_Op op, MPI_Win win,
+                   const char *fn)
+{
     int rc, reads_only = op == MPI_NO_OP; /* origin_addr is ignored */
     int checked = fop_checked(op, datatype);
     if ((rc = shmpi_rma_check_target(win, target_rank, fn)) ||
@@ -210,16 +239,37 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
         return rc;
     if (!checked) /* no store into the type on every call */
         datatype->fop_checked |= (uint16_t)(1u << op->code);
-    struct shmpi_rma_loc loc;
-    if ((rc = shmpi_rma_locate(win, target_rank, target_disp, 1, datatype,
-                               fn, &loc)))
-        return rc;
-    if (SHMPI_LIKELY(shmpi_rma_atomic(win, target_rank, &loc, op, datatype,
-                                      origin_addr, result_addr)))
-        return MPI_SUCCESS;
-    return shmpi_rma_apply(win, target_rank, &loc, datatype, op, origin_addr,
-                           datatype, result_addr, datatype,
-                           (uint64_t)datatype->size, fn);
+    return fetch_and_op_at(origin_addr, result_addr, datatype, target_rank,
+                           target_disp, op, win, fn);
+}
+
+/* What the checks of fetch_and_op_fully find in a loop of calls: a pair
+   checked before, a target of the window in a passive-target epoch that
+   covers it, a displacement >= 0, buffers that can be memory.  Only the
+   range is left to check.  In one line, for a fetch_and_op + flush costs
+   as much as the checks' branches and calls. */
+static inline int fetch_and_op_plain(const void *origin, const void *result,
+                                     MPI_Datatype t, int target,
+                                     MPI_Aint disp, MPI_Op op, MPI_Win win)
+{
+    return fop_checked(op, t) && shmpi_win_ok(win) && disp >= 0 &&
+           shmpi_rma_epoch_covers(win, target) &&
+           (op == MPI_NO_OP || shmpi_buffer_ok(origin, 1, t)) &&
+           shmpi_buffer_ok(result, 1, t);
+}
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
+                      MPI_Datatype datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    static const char fn[] = "MPI_Fetch_and_op";
+    SHMPI_REQUIRE_INIT(fn);
+    if (SHMPI_LIKELY(fetch_and_op_plain(origin_addr, result_addr, datatype,
+                                        target_rank, target_disp, op, win)))
+        return fetch_and_op_at(origin_addr, result_addr, datatype,
+                               target_rank, target_disp, op, win, fn);
+    return fetch_and_op_fully(origin_addr, result_addr, datatype, target_rank,
+                              target_disp, op, win, fn);
 }
 
 /* Not one instruction: under the exclusive lock, a read, a compare and

@@ -282,14 +282,16 @@ int shmpi_rma_check_epoch_fully(MPI_Win win, int target, int kind,
                                 const char *fn);
 /* Its good path inline: a passive-target epoch that covers target (a
    program that locks once and flushes runs only this). */
+static inline int shmpi_rma_epoch_covers(MPI_Win win, int target)
+{
+    return (unsigned)target < (unsigned)win->comm->size &&
+           (win->access == SHMPI_EPOCH_LOCK_ALL ||
+            (win->access == SHMPI_EPOCH_LOCK && win->locked[target]));
+}
 static inline int shmpi_rma_check_epoch(MPI_Win win, int target, int kind,
                                         const char *fn)
 {
-    if (__builtin_expect((unsigned)target < (unsigned)win->comm->size &&
-                             (win->access == SHMPI_EPOCH_LOCK_ALL ||
-                              (win->access == SHMPI_EPOCH_LOCK &&
-                               win->locked[target])),
-                         1))
+    if (__builtin_expect(shmpi_rma_epoch_covers(win, target), 1))
         return MPI_SUCCESS;
     return shmpi_rma_check_epoch_fully(win, target, kind, fn);
 }
