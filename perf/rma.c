@@ -1,8 +1,8 @@
 /*
  * rma.c - latency and bandwidth of one-sided communication, OSU style
- * (osu_put_latency, osu_get_latency, osu_put_bw, osu_acc_latency,
- * osu_fop_latency, osu_cas_latency): two ranks, rank 0 the origin, rank 1
- * the target.
+ * (osu_put_latency, osu_get_latency, osu_put_bw, osu_get_bw,
+ * osu_acc_latency, osu_fop_latency, osu_cas_latency): two ranks, rank 0
+ * the origin, rank 1 the target.
  *
  * Standard MPI-3.1 only, so the one source builds with shmpi's ./mpicc,
  * mpicc.openmpi and mpicc.mpich.  perf/rma.sh builds it three ways and
@@ -16,12 +16,27 @@
  *     get_lock    the same with MPI_Get
  *     put_flush   MPI_Put + MPI_Win_flush, in one MPI_Win_lock_all epoch
  *     get_flush   MPI_Get + MPI_Win_flush, likewise
- *     put_bw      64 MPI_Put of SIZE + one MPI_Win_flush, likewise
  *     put_fence   MPI_Put + MPI_Win_fence (the fence on both ranks)
+ *     get_fence   the same with MPI_Get
  *     fence       MPI_Win_fence on both ranks: the epoch alone (no size)
  *     pscw        origin MPI_Win_start + MPI_Put + MPI_Win_complete,
  *                 target MPI_Win_post + MPI_Win_wait
+ *     get_pscw    the same with MPI_Get
  *     pscw_empty  the same epoch without the put (no size)
+ *     put_bw      64 MPI_Put of SIZE + one MPI_Win_flush, in one
+ *                 MPI_Win_lock_all epoch
+ *     get_bw      64 MPI_Get of SIZE + one MPI_Win_flush, likewise
+ *     put_bw_lock, get_bw_lock    64 MPI_Put (MPI_Get) in one
+ *                 MPI_Win_lock(EXCLUSIVE) ... MPI_Win_unlock epoch
+ *     put_bw_fence, get_bw_fence  64 MPI_Put (MPI_Get) + MPI_Win_fence
+ *     put_bw_pscw, get_bw_pscw    origin MPI_Win_start + 64 MPI_Put
+ *                 (MPI_Get) + MPI_Win_complete, target MPI_Win_post +
+ *                 MPI_Win_wait
+ *                 (the 64 operations of a bandwidth test all go to
+ *                 displacement 0, from or into the same origin buffer, as
+ *                 put_bw's always did: the bytes any two of them write are
+ *                 the same, and the window stays the largest size + 64 B;
+ *                 osu_get_bw gives each its own slice of both instead)
  *     acc_flush   MPI_Accumulate of SIZE/8 MPI_DOUBLE, MPI_SUM, +
  *                 MPI_Win_flush, in one MPI_Win_lock_all epoch
  *     fop         MPI_Fetch_and_op of one MPI_LONG, MPI_SUM, + flush, likewise
@@ -77,8 +92,8 @@
  *   # comment lines
  *   TEST WINDOW SIZE NP ITERS_PER_BATCH BATCHES MEDIAN_US MIN_US MAX_US GBPS
  * with SIZE 0 for fence and pscw_empty, 8 (one long) for fop and cas, and
- * GBPS the bytes moved per second of the median batch (10^9 B/s) for
- * put_bw, "-" for the others.
+ * GBPS the bytes moved per second of the median batch (10^9 B/s) for the
+ * bandwidth tests (*_bw*), "-" for the others.
  */
 #define _POSIX_C_SOURCE 200809L /* getopt, bench.h */
 #include <mpi.h>
@@ -91,35 +106,46 @@
 #include <unistd.h>
 
 enum sync { SYNC_LOCK, SYNC_FLUSH, SYNC_FENCE, SYNC_PSCW };
-enum move { MOVE_NONE, MOVE_PUT, MOVE_PUT64, MOVE_GET, MOVE_ACC, MOVE_FOP, MOVE_CAS };
+enum move { MOVE_NONE, MOVE_PUT, MOVE_GET, MOVE_ACC, MOVE_FOP, MOVE_CAS };
+
+#define BW_WINDOW 64 /* operations per epoch or flush in *_bw*, as osu_put_bw */
 
 struct test {
     const char *name;
     enum sync sync;
     enum move move;
+    int ops;         /* operations per iteration: 1, or BW_WINDOW (*_bw*) */
     long fixed_size; /* the size reported when the test has none; -1: sized */
 };
 
 static const struct test tests[] = {
-    {"put_lock", SYNC_LOCK, MOVE_PUT, -1},
-    {"get_lock", SYNC_LOCK, MOVE_GET, -1},
-    {"put_flush", SYNC_FLUSH, MOVE_PUT, -1},
-    {"get_flush", SYNC_FLUSH, MOVE_GET, -1},
-    {"put_bw", SYNC_FLUSH, MOVE_PUT64, -1},
-    {"put_fence", SYNC_FENCE, MOVE_PUT, -1},
-    {"fence", SYNC_FENCE, MOVE_NONE, 0},
-    {"pscw", SYNC_PSCW, MOVE_PUT, -1},
-    {"pscw_empty", SYNC_PSCW, MOVE_NONE, 0},
-    {"acc_flush", SYNC_FLUSH, MOVE_ACC, -1},
-    {"fop", SYNC_FLUSH, MOVE_FOP, (long)sizeof(long)},
-    {"cas", SYNC_FLUSH, MOVE_CAS, (long)sizeof(long)},
+    {"put_lock", SYNC_LOCK, MOVE_PUT, 1, -1},
+    {"get_lock", SYNC_LOCK, MOVE_GET, 1, -1},
+    {"put_flush", SYNC_FLUSH, MOVE_PUT, 1, -1},
+    {"get_flush", SYNC_FLUSH, MOVE_GET, 1, -1},
+    {"put_fence", SYNC_FENCE, MOVE_PUT, 1, -1},
+    {"get_fence", SYNC_FENCE, MOVE_GET, 1, -1},
+    {"fence", SYNC_FENCE, MOVE_NONE, 1, 0},
+    {"pscw", SYNC_PSCW, MOVE_PUT, 1, -1},
+    {"get_pscw", SYNC_PSCW, MOVE_GET, 1, -1},
+    {"pscw_empty", SYNC_PSCW, MOVE_NONE, 1, 0},
+    {"put_bw", SYNC_FLUSH, MOVE_PUT, BW_WINDOW, -1},
+    {"get_bw", SYNC_FLUSH, MOVE_GET, BW_WINDOW, -1},
+    {"put_bw_lock", SYNC_LOCK, MOVE_PUT, BW_WINDOW, -1},
+    {"get_bw_lock", SYNC_LOCK, MOVE_GET, BW_WINDOW, -1},
+    {"put_bw_fence", SYNC_FENCE, MOVE_PUT, BW_WINDOW, -1},
+    {"get_bw_fence", SYNC_FENCE, MOVE_GET, BW_WINDOW, -1},
+    {"put_bw_pscw", SYNC_PSCW, MOVE_PUT, BW_WINDOW, -1},
+    {"get_bw_pscw", SYNC_PSCW, MOVE_GET, BW_WINDOW, -1},
+    {"acc_flush", SYNC_FLUSH, MOVE_ACC, 1, -1},
+    {"fop", SYNC_FLUSH, MOVE_FOP, 1, (long)sizeof(long)},
+    {"cas", SYNC_FLUSH, MOVE_CAS, 1, (long)sizeof(long)},
 };
 #define NTESTS (int)(sizeof tests / sizeof tests[0])
 
 #define ORIGIN 0
 #define TARGET 1
-#define BW_WINDOW 64 /* puts per flush in put_bw, as osu_put_bw */
-#define GUARD 64     /* bytes after a put's range that must stay untouched */
+#define GUARD 64 /* bytes after a put's range that must stay untouched */
 #define PAGE 4096
 #define MAX_SIZES 32
 #define MAX_BATCHES 101
@@ -173,8 +199,8 @@ static void parse_sizes(const char *list)
 
 /* ------------------------------------------------------------ the kernels */
 
-/* The data movement of one iteration, at the origin; no synchronization. */
-static void move(long size)
+/* One operation of the test, at the origin; no synchronization. */
+static void move_one(long size)
 {
     int count = (int)size;
     switch (test->move) {
@@ -182,10 +208,6 @@ static void move(long size)
         break;
     case MOVE_PUT:
         MPI_Put(obuf, count, MPI_BYTE, TARGET, 0, count, MPI_BYTE, win);
-        break;
-    case MOVE_PUT64:
-        for (int k = 0; k < BW_WINDOW; k++)
-            MPI_Put(obuf, count, MPI_BYTE, TARGET, 0, count, MPI_BYTE, win);
         break;
     case MOVE_GET:
         MPI_Get(obuf, count, MPI_BYTE, TARGET, 0, count, MPI_BYTE, win);
@@ -202,6 +224,13 @@ static void move(long size)
                              TARGET, 0, win);
         break;
     }
+}
+
+/* The data movement of one iteration, at the origin. */
+static void move(long size)
+{
+    for (int k = 0; k < test->ops; k++)
+        move_one(size);
 }
 
 /* n iterations of the test, on both ranks.  The flush tests run inside
@@ -320,7 +349,6 @@ static int target_ok(long size)
     case MOVE_GET:
         break;
     case MOVE_PUT:
-    case MOVE_PUT64:
         for (long i = 0; i < size && ok; i++)
             ok = win_mem[i] == pattern(i, size, ORIGIN);
         for (long i = size; i < size + GUARD && ok; i++)
@@ -431,8 +459,8 @@ static void report(long size, long iters, int nb, double *t)
 {
     double med = bench_median(t, nb);
     char gbps[32] = "-";
-    if (test->move == MOVE_PUT64)
-        snprintf(gbps, sizeof gbps, "%.4f", BW_WINDOW * (double)size / med / 1e9);
+    if (test->ops > 1)
+        snprintf(gbps, sizeof gbps, "%.4f", test->ops * (double)size / med / 1e9);
     printf("%s %s %ld %d %ld %d %.4f %.4f %.4f %s\n", test->name,
            create_window ? "create" : "allocate", size, nprocs, iters, nb,
            med * 1e6, t[0] * 1e6, t[nb - 1] * 1e6, gbps);

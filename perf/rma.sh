@@ -1,6 +1,6 @@
 #!/bin/bash
 # rma.sh - one-sided communication (perf/rma.c, OSU style): put and get
-# latency under lock/unlock, flush, fence and PSCW, put bandwidth, the
+# latency and bandwidth under lock/unlock, flush, fence and PSCW, the
 # fence and PSCW epochs alone, accumulate, fetch_and_op and
 # compare_and_swap latency, on MPI_Win_allocate and MPI_Win_create
 # windows; shmpi side by side with Open MPI (its default one-sided
@@ -27,7 +27,8 @@
 # per window and test, the four MPIs one after the other (order rotated);
 # PERF_WARMUP uncounted rounds (default 1), then RMA_RUNS counted ones
 # (default PERF_RUNS, else 5).  A cell of the table is the median over the
-# counted runs: µs per iteration, or GB/s (10^9 B/s) for put_bw.
+# counted runs: µs per iteration, or GB/s (10^9 B/s) for the bandwidth
+# tests (*_bw*).
 #
 # Runs are guarded against other people's work like pt2pt's
 # (perf/pt2pt-lib.sh): a run during which other processes took more than
@@ -37,7 +38,7 @@
 # took.  It shares pt2pt's lock, so no two of these benchmarks run at once.
 #
 # Knobs: RMA_RUNS, RMA_TARGET_MS, RMA_BATCHES, RMA_TESTS (comma list,
-# default all twelve of rma.c), RMA_WINDOWS (default allocate,create),
+# default all twenty-one of rma.c), RMA_WINDOWS (default allocate,create),
 # RMA_SIZES (comma list with K/M suffixes, default 8,64,1K,16K,256K,1M,4M),
 # RMA_ONLY (subset of "shmpi ompi ompi-sm mpich").  Raw figures:
 # perf/bin/rma.tsv; run outputs: perf/bin/rma.out/.  RMA_TABLES_ONLY=1
@@ -49,7 +50,7 @@ set -u
 unset SHMPI_NP SHMPI_RANK SHMPI_SIZE SHMPI_ARENA_FD
 
 : "${RMA_RUNS:=${PERF_RUNS:-5}}" "${PERF_WARMUP:=1}" "${RMA_TARGET_MS:=30}" "${RMA_BATCHES:=5}"
-: "${RMA_TESTS:=put_lock,get_lock,put_flush,get_flush,put_bw,put_fence,fence,pscw,pscw_empty,acc_flush,fop,cas}"
+: "${RMA_TESTS:=put_lock,get_lock,put_flush,get_flush,put_fence,get_fence,fence,pscw,get_pscw,pscw_empty,put_bw,get_bw,put_bw_lock,get_bw_lock,put_bw_fence,get_bw_fence,put_bw_pscw,get_bw_pscw,acc_flush,fop,cas}"
 : "${RMA_WINDOWS:=allocate,create}" "${RMA_SIZES:=8,64,1K,16K,256K,1M,4M}"
 : "${RMA_ONLY:=shmpi ompi ompi-sm mpich}" "${RMA_TABLES_ONLY:=}" "${RMA_RAW:=$BIN/rma.tsv}"
 # the noise guard's settings (pt2pt-lib.sh)
@@ -152,10 +153,11 @@ $3 == "FAIL" || $3 == "UNSUP" {
     gbps[$3] = bw
 }
 END {
-    nt = split("put_lock get_lock put_flush get_flush put_bw put_fence fence pscw pscw_empty acc_flush fop cas", T, " ")
+    nt = split("put_lock get_lock put_flush get_flush put_fence get_fence fence pscw get_pscw pscw_empty " \
+        "put_bw get_bw put_bw_lock get_bw_lock put_bw_fence get_bw_fence put_bw_pscw get_bw_pscw acc_flush fop cas", T, " ")
     split("shmpi ompi ompi-sm mpich", I, " ")
     print ""
-    print "µs per iteration (put_bw: GB/s), slowest rank, median batch of a run, median over runs; best peer = the best of the three peer columns in that cell; shmpi / best peer is a ratio of times (< 1: shmpi is faster), for put_bw too."
+    print "µs per iteration (the *_bw* tests: GB/s), slowest rank, median batch of a run, median over runs; best peer = the best of the three peer columns in that cell; shmpi / best peer is a ratio of times (< 1: shmpi is faster), for the *_bw* tests too."
     print ""
     print "| test | window | size | shmpi | Open MPI | Open MPI osc sm | MPICH | shmpi / best peer | goal | met? |"
     print "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
