@@ -1,5 +1,5 @@
 /* barrier: 2000 rounds of MPI_Barrier, each proven to hold every rank back until all have arrived. */
-/* shmpi-test: np=1,2,8,16 timeout=120 */
+/* shmpi-test: np=1,2,3,4,7,8,16 timeout=120 */
 /*
  * How a broken barrier is caught without any other MPI call: every rank
  * appends one 8-byte record (rank, round) to a shared O_APPEND file, then

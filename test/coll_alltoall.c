@@ -1,4 +1,4 @@
-/* coll_alltoall: MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw with int, double, vector and struct types, uneven and zero counts, MPI_IN_PLACE (small and in rounds), per-peer types, blocks of several MiB, many in a row; errors (negative count, uncommitted type, NULL arrays). */
+/* coll_alltoall: MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw with int, double, vector and struct types, uneven and zero counts, MPI_IN_PLACE for all three (small and in rounds), per-peer types, blocks of several MiB, many in a row; errors (negative count, uncommitted type, NULL arrays). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
 #include "coll_types.h"
 
@@ -129,6 +129,43 @@ static void alltoallw(int scale)
     free(st);
 }
 
+/* Alltoallw in place: the per-peer types of alltoallw and the counts of
+   alltoallv_in_place, both symmetric, so that the block for d and the
+   block from d have one type signature. */
+static void alltoallw_in_place(int scale)
+{
+    int *c = malloc(2 * sizeof(int) * size), *dsp = c + size;
+    MPI_Datatype *t = malloc(sizeof(MPI_Datatype) * size);
+    CHECK(c && t, "out of memory");
+    long bytes = 0;
+    for (int p = 0; p < size; p++) {
+        const struct ttype *tt = &tt_all[(rank + p) % NTYPES];
+        c[p] = ((rank + p) % 3) * scale;
+        dsp[p] = (int)bytes;
+        t[p] = tt->t;
+        bytes += (c[p] + 1) * tt->extent;
+    }
+    char *buf = malloc(bytes);
+    CHECK(buf, "out of memory");
+    memset(buf, SENTINEL, bytes);
+    for (int d = 0; d < size; d++)
+        tt_fill(&tt_all[(rank + d) % NTYPES], buf + dsp[d], 0, c[d],
+                seed_of(rank, d));
+    CHECK_MPI(MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, buf, c, dsp, t,
+                            MPI_COMM_WORLD));
+    char ctx[64];
+    snprintf(ctx, sizeof ctx, "alltoallw in place, scale %d", scale);
+    for (int s = 0; s < size; s++) {
+        const struct ttype *tt = &tt_all[(rank + s) % NTYPES];
+        tt_expect(tt, buf + dsp[s], 0, c[s], seed_of(s, rank), 0, ctx);
+        CHECK(tt_untouched(tt, buf + dsp[s], c[s], 1), "%s: gap after block "
+              "%d written", ctx, s);
+    }
+    free(buf);
+    free(c);
+    free(t);
+}
+
 static void errors(void)
 {
     int x[64] = {0}, y[64];
@@ -163,6 +200,8 @@ int main(int argc, char **argv)
     }
     alltoallw(1);
     alltoallw(500);
+    alltoallw_in_place(2);
+    alltoallw_in_place(3000); /* rounds: copied aside */
     long big = size > 8 ? 8000 : 200000;
     alltoall(&tt_all[0], big, 0);
     alltoall(&tt_all[3], big / 8, 1);

@@ -1,4 +1,4 @@
-/* coll_gather: MPI_Gather and MPI_Gatherv of int, double, vector and struct types to every root, uneven and zero counts, displacements out of order, MPI_IN_PLACE at the root, blocks of several MiB, many in a row; errors (bad root, negative count, uncommitted type). */
+/* coll_gather: MPI_Gather and MPI_Gatherv of int, double, vector and struct types to every root, uneven and zero counts, displacements out of order, MPI_IN_PLACE at the root, blocks of several MiB, many in a row; errors (bad root for both, negative count, uncommitted type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
 #include "coll_types.h"
 
@@ -67,6 +67,11 @@ static void errors(void)
     CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
     CHECK_CLASS(MPI_Gather(&x, 1, MPI_INT, y, 1, MPI_INT, -2, comm),
                 MPI_ERR_ROOT);
+    int counts[64] = {0}, displs[64] = {0};
+    CHECK_CLASS(MPI_Gatherv(&x, 0, MPI_INT, y, counts, displs, MPI_INT, size,
+                            comm), MPI_ERR_ROOT);
+    CHECK_CLASS(MPI_Gatherv(&x, 0, MPI_INT, y, counts, displs, MPI_INT, -1,
+                            comm), MPI_ERR_ROOT);
     CHECK_CLASS(MPI_Gather(&x, -1, MPI_INT, y, 1, MPI_INT, 0, comm),
                 MPI_ERR_COUNT);
     MPI_Datatype loose;

@@ -1,4 +1,4 @@
-/* coll_scan: MPI_Scan and MPI_Exscan - MPI_SUM and MPI_PROD, a non-commutative user op on a gapped vector type checked against a serial fold, MPI_IN_PLACE, zero counts, vectors of several MiB, many in a row; errors (invalid op, negative count). */
+/* coll_scan: MPI_Scan and MPI_Exscan - MPI_SUM and MPI_PROD, a non-commutative user op on a gapped vector type checked against a serial fold, MPI_IN_PLACE, zero counts, vectors of several MiB, many in a row; errors (invalid op and op not defined on the type for both, negative count). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
 #include "check.h"
 
@@ -123,7 +123,13 @@ int main(int argc, char **argv)
 
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     int x = 0, y;
+    double z = 0, w;
     CHECK_CLASS(MPI_Scan(&x, &y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD),
+                MPI_ERR_OP);
+    CHECK_CLASS(MPI_Exscan(&x, &y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD),
+                MPI_ERR_OP);
+    /* MPI_BAND is not defined on floating point (5.9.2) */
+    CHECK_CLASS(MPI_Exscan(&z, &w, 1, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD),
                 MPI_ERR_OP);
     CHECK_CLASS(MPI_Exscan(&x, &y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
                 MPI_ERR_COUNT);

@@ -1,4 +1,4 @@
-/* coll_scatter: MPI_Scatter and MPI_Scatterv of int, double, vector and struct types from every root, uneven and zero counts, displacements out of order, MPI_IN_PLACE at the root, blocks of several MiB, many in a row; errors (bad root, negative count, null type). */
+/* coll_scatter: MPI_Scatter and MPI_Scatterv of int, double, vector and struct types from every root, uneven and zero counts, displacements out of order, MPI_IN_PLACE at the root, blocks of several MiB, many in a row; errors (bad root for both, negative count, null type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
 #include "coll_types.h"
 
@@ -73,6 +73,11 @@ static void errors(void)
     CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
     CHECK_CLASS(MPI_Scatter(x, 1, MPI_INT, y, 1, MPI_INT, size, comm),
                 MPI_ERR_ROOT);
+    int counts[64] = {0}, displs[64] = {0};
+    CHECK_CLASS(MPI_Scatterv(x, counts, displs, MPI_INT, y, 0, MPI_INT, -1,
+                             comm), MPI_ERR_ROOT);
+    CHECK_CLASS(MPI_Scatterv(x, counts, displs, MPI_INT, y, 0, MPI_INT, size,
+                             comm), MPI_ERR_ROOT);
     CHECK_CLASS(MPI_Scatter(x, 1, MPI_INT, y, -1, MPI_INT, 0, comm),
                 MPI_ERR_COUNT);
     CHECK_CLASS(MPI_Scatter(x, 1, MPI_INT, y, 1, MPI_DATATYPE_NULL, 0, comm),

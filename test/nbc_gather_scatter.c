@@ -185,6 +185,12 @@ static void errors(void)
     CHECK_CLASS(MPI_Igatherv(x, 1, MPI_INT, y, x, x, MPI_INT, size + 1,
                              comm, &req),
                 MPI_ERR_ROOT);
+    CHECK_CLASS(MPI_Iscatterv(x, x, x, MPI_INT, y, 0, MPI_INT, size, comm,
+                              &req),
+                MPI_ERR_ROOT);
+    CHECK_CLASS(MPI_Iscatterv(x, x, x, MPI_INT, y, 0, MPI_INT, -1, comm,
+                              &req),
+                MPI_ERR_ROOT);
     CHECK_CLASS(MPI_Iscatterv(x, x, x, MPI_INT, y, 1, MPI_INT, 0,
                               MPI_COMM_NULL, &req),
                 MPI_ERR_COMM);

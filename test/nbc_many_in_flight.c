@@ -1,14 +1,17 @@
-/* nbc_many_in_flight: many nonblocking collectives of every data-movement kind outstanding at once on four communicators (world, a dup, two splits), mixed with point-to-point messages and with blocking collectives on the same communicators, a derived type freed in flight; completed with Waitall, Testany and Waitsome in an order that differs on every rank; every buffer checked. */
+/* nbc_many_in_flight: many nonblocking collectives of every kind (data movement, v forms, reductions, scans) outstanding at once on four communicators (world, a dup, two splits), mixed with point-to-point messages and with blocking collectives on the same communicators, a derived type freed in flight; completed with Waitall, Testany and Waitsome in an order that differs on every rank; every buffer checked. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
 #include "check.h"
 
+/* The collectives, then the point-to-point kinds. */
 enum kind {
-    IBARRIER, IBCAST, IGATHER, ISCATTERV, IALLGATHER, IALLTOALL, IALLTOALLW,
+    IBARRIER, IBCAST, IGATHER, IGATHERV, ISCATTER, ISCATTERV, IALLGATHER,
+    IALLGATHERV, IALLTOALL, IALLTOALLV, IALLTOALLW, IREDUCE, IALLREDUCE,
+    IREDUCE_SCATTER, IREDUCE_SCATTER_BLOCK, ISCAN, IEXSCAN,
     ISEND, IRECV, NKINDS
 };
 
 #define NCOMMS 4
-#define MAXOPS (NCOMMS * IALLTOALLW + NCOMMS + 2)
+#define MAXOPS (NCOMMS * ISEND + 2)
 
 /* The array arguments stay untouched until the request completes (the
    types may be freed at once). */
@@ -31,6 +34,24 @@ static int val(const struct op *o, int src, int dst, int k)
     return (((o->round * NKINDS + kind) * 131 + src) * 131 + dst) * 8 + k;
 }
 
+/* Elements src sends to dst in a v-form op: zero now and then. */
+static int vcount(const struct op *o, int src, int dst)
+{
+    return (src + 2 * dst + o->round) % 3 + o->count - 1;
+}
+
+/* Displacements for counts, the blocks packed in reverse rank order;
+   returns the total. */
+static int pack_backwards(int n, const int *counts, int *displs)
+{
+    int at = 0;
+    for (int d = n - 1; d >= 0; d--) {
+        displs[d] = at;
+        at += counts[d];
+    }
+    return at;
+}
+
 static int *ints(long n)
 {
     int *p = malloc((size_t)(n > 0 ? n : 1) * sizeof *p);
@@ -38,6 +59,99 @@ static int *ints(long n)
     for (long i = 0; i < n; i++)
         p[i] = -1;
     return p;
+}
+
+/* Igatherv and Iallgatherv: rank s sends vcount(o, s, dst) elements, dst
+   the root (or 0: every rank gets the same); they land packed backwards. */
+static void start_gatherv(struct op *o, MPI_Request *req)
+{
+    int n = o->n, me = o->me, dst = o->kind == IGATHERV ? o->root : 0;
+    for (int p = 0; p < n; p++)
+        o->rcounts[p] = vcount(o, p, dst);
+    o->send = ints(o->rcounts[me]);
+    o->recv = ints(pack_backwards(n, o->rcounts, o->rdispls));
+    for (int k = 0; k < o->rcounts[me]; k++)
+        o->send[k] = val(o, me, dst, k);
+    if (o->kind == IGATHERV)
+        CHECK_MPI(MPI_Igatherv(o->send, o->rcounts[me], MPI_INT, o->recv,
+                               o->rcounts, o->rdispls, MPI_INT, dst, o->comm,
+                               req));
+    else
+        CHECK_MPI(MPI_Iallgatherv(o->send, o->rcounts[me], MPI_INT, o->recv,
+                                  o->rcounts, o->rdispls, MPI_INT, o->comm,
+                                  req));
+}
+
+/* Iscatterv and Ialltoallv: src (the root, or every rank) sends
+   vcount(o, src, d) elements to rank d, packed backwards. */
+static void start_scatterv(struct op *o, MPI_Request *req)
+{
+    int n = o->n, me = o->me, src = o->kind == ISCATTERV ? o->root : me;
+    for (int p = 0; p < n; p++)
+        o->counts[p] = vcount(o, src, p);
+    o->send = ints(pack_backwards(n, o->counts, o->sdispls));
+    for (int d = 0; me == src && d < n; d++)
+        for (int k = 0; k < o->counts[d]; k++)
+            o->send[o->sdispls[d] + k] = val(o, src, d, k);
+    if (o->kind == ISCATTERV) {
+        o->recv = ints(o->counts[me]);
+        CHECK_MPI(MPI_Iscatterv(o->send, o->counts, o->sdispls, MPI_INT,
+                                o->recv, o->counts[me], MPI_INT, src,
+                                o->comm, req));
+        return;
+    }
+    for (int p = 0; p < n; p++)
+        o->rcounts[p] = vcount(o, p, me);
+    o->recv = ints(pack_backwards(n, o->rcounts, o->rdispls));
+    CHECK_MPI(MPI_Ialltoallv(o->send, o->counts, o->sdispls, MPI_INT,
+                             o->recv, o->rcounts, o->rdispls, MPI_INT,
+                             o->comm, req));
+}
+
+/* The reductions: MPI_SUM of ints, rank s contributing val(o, s, 0, k)
+   as element k of the whole vector (the sums stay below INT_MAX for the
+   rounds and sizes run here). */
+static void start_reduction(struct op *o, MPI_Request *req)
+{
+    int n = o->n, me = o->me, c = o->count, len = c, mine = c;
+    if (o->kind == IREDUCE_SCATTER) {
+        len = 0;
+        for (int p = 0; p < n; p++) {
+            o->counts[p] = vcount(o, p, 0);
+            len += o->counts[p];
+        }
+        mine = o->counts[me];
+    } else if (o->kind == IREDUCE_SCATTER_BLOCK) {
+        len = c * n;
+    }
+    o->send = ints(len);
+    o->recv = ints(mine);
+    for (int k = 0; k < len; k++)
+        o->send[k] = val(o, me, 0, k);
+    int *s = o->send, *r = o->recv;
+    switch (o->kind) {
+    case IREDUCE:
+        CHECK_MPI(MPI_Ireduce(s, r, c, MPI_INT, MPI_SUM, o->root, o->comm,
+                              req));
+        break;
+    case IALLREDUCE:
+        CHECK_MPI(MPI_Iallreduce(s, r, c, MPI_INT, MPI_SUM, o->comm, req));
+        break;
+    case IREDUCE_SCATTER:
+        CHECK_MPI(MPI_Ireduce_scatter(s, r, o->counts, MPI_INT, MPI_SUM,
+                                      o->comm, req));
+        break;
+    case IREDUCE_SCATTER_BLOCK:
+        CHECK_MPI(MPI_Ireduce_scatter_block(s, r, c, MPI_INT, MPI_SUM,
+                                            o->comm, req));
+        break;
+    case ISCAN:
+        CHECK_MPI(MPI_Iscan(s, r, c, MPI_INT, MPI_SUM, o->comm, req));
+        break;
+    default:
+        CHECK_MPI(MPI_Iexscan(s, r, c, MPI_INT, MPI_SUM, o->comm, req));
+        break;
+    }
 }
 
 /* Start op o, whose kind, comm, round and root are set. */
@@ -62,23 +176,14 @@ static void start(struct op *o, MPI_Request *req)
         CHECK_MPI(MPI_Igather(o->send, c, MPI_INT, o->recv, c, MPI_INT,
                               o->root, o->comm, req));
         break;
-    case ISCATTERV: { /* rank d gets d % 3 + c elements, packed backwards */
-        int at = 0;
-        for (int d = n - 1; d >= 0; d--) {
-            o->counts[d] = d % 3 + c;
-            o->sdispls[d] = at;
-            at += o->counts[d];
-        }
-        o->send = ints(at);
-        o->recv = ints(o->counts[me]);
-        for (int d = 0; me == o->root && d < n; d++)
-            for (int k = 0; k < o->counts[d]; k++)
-                o->send[o->sdispls[d] + k] = val(o, o->root, d, k);
-        CHECK_MPI(MPI_Iscatterv(o->send, o->counts, o->sdispls, MPI_INT,
-                                o->recv, o->counts[me], MPI_INT, o->root,
-                                o->comm, req));
+    case ISCATTER:
+        o->send = ints((long)c * n);
+        o->recv = ints(c);
+        for (int k = 0; me == o->root && k < c * n; k++)
+            o->send[k] = val(o, o->root, k / c, k % c);
+        CHECK_MPI(MPI_Iscatter(o->send, c, MPI_INT, o->recv, c, MPI_INT,
+                               o->root, o->comm, req));
         break;
-    }
     case IALLGATHER:
         o->send = ints(c);
         o->recv = ints((long)c * n);
@@ -118,6 +223,14 @@ static void start(struct op *o, MPI_Request *req)
         CHECK_MPI(MPI_Type_free(&strided));
         break;
     }
+    case IGATHERV:
+    case IALLGATHERV:
+        start_gatherv(o, req);
+        break;
+    case ISCATTERV:
+    case IALLTOALLV:
+        start_scatterv(o, req);
+        break;
     case ISEND:
         o->send = ints(c);
         for (int k = 0; k < c; k++)
@@ -131,6 +244,7 @@ static void start(struct op *o, MPI_Request *req)
                             o->comm, req));
         break;
     default:
+        start_reduction(o, req);
         break;
     }
 }
@@ -144,6 +258,33 @@ static void expect(const struct op *o, const int *got, int src, int dst,
               k, src, got[k], val(o, src, dst, k));
 }
 
+/* Result element j of a reduction is element first + j summed over the
+   ranks below upto, computed here one by one. */
+static void verify_reduction(const struct op *o)
+{
+    int me = o->me, len = o->count, first = 0, upto = o->n;
+    if ((o->kind == IREDUCE && me != o->root) ||
+        (o->kind == IEXSCAN && me == 0)) /* no result there */
+        return;
+    if (o->kind == IREDUCE_SCATTER) {
+        for (int p = 0; p < me; p++)
+            first += o->counts[p];
+        len = o->counts[me];
+    } else if (o->kind == IREDUCE_SCATTER_BLOCK) {
+        first = me * len;
+    } else if (o->kind == ISCAN || o->kind == IEXSCAN) {
+        upto = o->kind == ISCAN ? me + 1 : me;
+    }
+    for (int j = 0; j < len; j++) {
+        long want = 0;
+        for (int s = 0; s < upto; s++)
+            want += val(o, s, 0, first + j);
+        CHECK(o->recv[j] == want, "round %d, reduction kind %d on a comm of "
+              "%d: element %d is %d, expected %ld", o->round, o->kind, o->n,
+              j, o->recv[j], want);
+    }
+}
+
 static void verify(const struct op *o)
 {
     int n = o->n, me = o->me, c = o->count;
@@ -155,8 +296,23 @@ static void verify(const struct op *o)
         for (int s = 0; me == o->root && s < n; s++)
             expect(o, o->recv + s * c, s, o->root, c, "igather");
         break;
+    case IGATHERV:
+        for (int s = 0; me == o->root && s < n; s++)
+            expect(o, o->recv + o->rdispls[s], s, o->root, o->rcounts[s],
+                   "igatherv");
+        break;
+    case ISCATTER:
+        expect(o, o->recv, o->root, me, c, "iscatter");
+        break;
     case ISCATTERV:
-        expect(o, o->recv, o->root, me, me % 3 + c, "iscatterv");
+        expect(o, o->recv, o->root, me, o->counts[me], "iscatterv");
+        break;
+    case IALLGATHERV:
+    case IALLTOALLV:
+        for (int s = 0; s < n; s++)
+            expect(o, o->recv + o->rdispls[s], s,
+                   o->kind == IALLGATHERV ? 0 : me, o->rcounts[s],
+                   "iallgatherv/ialltoallv");
         break;
     case IALLGATHER:
         for (int s = 0; s < n; s++)
@@ -170,7 +326,11 @@ static void verify(const struct op *o)
     case IRECV:
         expect(o, o->recv, (me - 1 + n) % n, me, c, "irecv");
         break;
+    case IBARRIER:
+    case ISEND:
+        break;
     default:
+        verify_reduction(o);
         break;
     }
 }
@@ -237,7 +397,7 @@ static void one_round(MPI_Comm comms[NCOMMS], int round)
         int me, n;
         CHECK_MPI(MPI_Comm_rank(comm, &me));
         CHECK_MPI(MPI_Comm_size(comm, &n));
-        for (int k = 0; k <= (int)IALLTOALLW; k++) {
+        for (int k = 0; k < (int)ISEND; k++) {
             struct op *o = &ops[nops];
             *o = (struct op){.kind = (enum kind)k, .comm = comm, .me = me,
                              .n = n, .root = (round + k + ci) % n,

@@ -1,4 +1,4 @@
-/* nbc_reduce: MPI_Ireduce and MPI_Iallreduce - MPI_SUM on int, MPI_MAX on double, MPI_MINLOC pairs, a commutative user op on a gapped vector of ints, a non-commutative user op on a contiguous and a gapped type checked against a serial fold at every root, MPI_IN_PLACE, zero counts, up to ~1 MiB; a dozen in flight at once mixed with blocking collectives, completed by Waitall or by polling Testall, with the op and types freed while they run; errors (bad root, invalid op, negative count, uncommitted type). */
+/* nbc_reduce: MPI_Ireduce and MPI_Iallreduce - MPI_SUM on int, MPI_MAX on double, MPI_MINLOC pairs, a commutative user op on a gapped vector of ints, a non-commutative user op on a contiguous and a gapped type checked against a serial fold at every root, MPI_IN_PLACE, zero counts, up to ~1 MiB; a dozen in flight at once mixed with blocking collectives, completed by Waitall or by polling Testall, with the op and types freed while they run; errors (bad root, invalid op and op not defined on the type for both, negative count, uncommitted type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
 #include "check.h"
 
@@ -303,6 +303,10 @@ static void errors(void)
     CHECK_CLASS(MPI_Ireduce(x, y, 1, MPI_INT, MPI_SUM, -1, comm, &req),
                 MPI_ERR_ROOT);
     CHECK_CLASS(MPI_Iallreduce(x, y, 1, MPI_INT, MPI_OP_NULL, comm, &req),
+                MPI_ERR_OP);
+    CHECK_CLASS(MPI_Ireduce(x, y, 1, MPI_INT, MPI_OP_NULL, 0, comm, &req),
+                MPI_ERR_OP);
+    CHECK_CLASS(MPI_Ireduce(&z, &w, 1, MPI_DOUBLE, MPI_BAND, 0, comm, &req),
                 MPI_ERR_OP);
     CHECK_CLASS(MPI_Iallreduce(&z, &w, 1, MPI_DOUBLE, MPI_BAND, comm, &req),
                 MPI_ERR_OP);

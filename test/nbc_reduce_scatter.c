@@ -1,4 +1,4 @@
-/* nbc_reduce_scatter: MPI_Ireduce_scatter_block and MPI_Ireduce_scatter - MPI_SUM on ints, a commutative user op on a gapped vector of ints, a non-commutative user op (2x2 matrix products) checked against a serial fold, uneven and zero segments, MPI_IN_PLACE, vectors up to ~1 MiB, several in flight at once with the counts arrays and the ops freed while they run; errors (negative counts, invalid op, uncommitted type). */
+/* nbc_reduce_scatter: MPI_Ireduce_scatter_block and MPI_Ireduce_scatter - MPI_SUM on ints, a commutative user op on a gapped vector of ints, a non-commutative user op (2x2 matrix products) checked against a serial fold, uneven and zero segments, MPI_IN_PLACE, vectors up to ~1 MiB, several in flight at once with the counts arrays and the ops freed while they run; errors (negative counts, invalid op for both, uncommitted type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
 #include "check.h"
 
@@ -170,6 +170,8 @@ static void errors(void)
     CHECK(counts, "out of memory");
     MPI_Comm comm = MPI_COMM_WORLD;
     CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    CHECK_CLASS(MPI_Ireduce_scatter(x, y, counts, MPI_INT, MPI_OP_NULL,
+                                    comm, &req), MPI_ERR_OP);
     counts[size - 1] = -1;
     CHECK_CLASS(MPI_Ireduce_scatter(x, y, counts, MPI_INT, MPI_SUM, comm,
                                     &req), MPI_ERR_COUNT);

@@ -1,4 +1,4 @@
-/* nbc_scan: MPI_Iscan and MPI_Iexscan - MPI_SUM on longs, a non-commutative user op (affine maps) on a gapped vector type checked against a serial fold, MPI_IN_PLACE, zero counts, vectors up to ~1 MiB, sixteen in flight at once, a long run of small ones overlapping blocking scans, the op freed while they run; errors (invalid op, negative count, uncommitted type). */
+/* nbc_scan: MPI_Iscan and MPI_Iexscan - MPI_SUM on longs, a non-commutative user op (affine maps) on a gapped vector type checked against a serial fold, MPI_IN_PLACE, zero counts, vectors up to ~1 MiB, sixteen in flight at once, a long run of small ones overlapping blocking scans, the op freed while they run; errors (invalid op and op not defined on the type for both, negative count, uncommitted type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
 #include "check.h"
 
@@ -146,7 +146,13 @@ static void errors(void)
     MPI_Request req = MPI_REQUEST_NULL;
     MPI_Comm comm = MPI_COMM_WORLD;
     CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    double z = 0, w;
     CHECK_CLASS(MPI_Iscan(x, y, 1, MPI_INT, MPI_OP_NULL, comm, &req),
+                MPI_ERR_OP);
+    CHECK_CLASS(MPI_Iexscan(x, y, 1, MPI_INT, MPI_OP_NULL, comm, &req),
+                MPI_ERR_OP);
+    /* MPI_BAND is not defined on floating point (5.9.2) */
+    CHECK_CLASS(MPI_Iexscan(&z, &w, 1, MPI_DOUBLE, MPI_BAND, comm, &req),
                 MPI_ERR_OP);
     CHECK_CLASS(MPI_Iexscan(x, y, -1, MPI_INT, MPI_SUM, comm, &req),
                 MPI_ERR_COUNT);
