@@ -26,22 +26,39 @@ SHMPI_WEAK_ALIAS(Win_set_errhandler)
 SHMPI_WEAK_ALIAS(Win_get_errhandler)
 SHMPI_WEAK_ALIAS(Win_call_errhandler)
 
+/* Which window, for messages: its name, or (most windows have none) its
+   number and constructor.  The number is win->id's (win_new.c): the
+   count of windows made so far with the same process as rank 0, and
+   that process's MPI_COMM_WORLD rank when it is not 0 - the same at
+   every member, and no two live windows share it. */
+static void win_label(MPI_Win win, char *buf, size_t len)
+{
+    unsigned maker = (unsigned)(win->id >> 32), count = (unsigned)win->id;
+    if (win->name[0])
+        snprintf(buf, len, "window \"%s\"", win->name);
+    else if (maker == 0)
+        snprintf(buf, len, "window %u (unnamed, made by %s)", count,
+                 shmpi_win_maker(win));
+    else
+        snprintf(buf, len,
+                 "window %u of world rank %u (unnamed, made by %s)", count,
+                 maker, shmpi_win_maker(win));
+}
+
 int shmpi_raise_win(MPI_Win win, int code, const char *fn, const char *fmt,
                     ...)
 {
     char what[MPI_MAX_ERROR_STRING];
-    char named[MPI_MAX_ERROR_STRING + MPI_MAX_OBJECT_NAME + 16];
+    char label[MPI_MAX_OBJECT_NAME + 64];
+    char text[MPI_MAX_ERROR_STRING + sizeof label + 2];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (!shmpi_win_ok(win))
         return shmpi_raise(MPI_COMM_WORLD, code, fn, "%s", what);
-    const char *text = what;
-    if (win->name[0]) {
-        snprintf(named, sizeof named, "window \"%s\": %s", win->name, what);
-        text = named;
-    }
+    win_label(win, label, sizeof label);
+    snprintf(text, sizeof text, "%s: %s", label, what);
     struct shmpi_errhandler *eh = win->errhandler;
     switch (eh->kind) {
     case SHMPI_EH_FATAL:

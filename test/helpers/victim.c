@@ -23,6 +23,11 @@
  *   nofinalize RANK    RANK returns 0 from main without MPI_Finalize
  *   fatal RANK         RANK calls MPI_Comm_rank(MPI_COMM_WORLD, NULL)
  *                      under the default MPI_ERRORS_ARE_FATAL
+ *   put-range RANK     every rank makes two unnamed windows, of
+ *                      MPI_Win_create and MPI_Win_allocate (8 doubles),
+ *                      and locks all; RANK puts 2 doubles at
+ *                      displacement 7 of rank 0's MPI_Win_allocate window
+ *                      (past its end) under the default fatal handler
  *   before-init RANK   RANK (known from SHMPI_RANK) calls MPI_Comm_size
  *                      before MPI_Init; the others wait in MPI_Barrier
  *   noinit RANK        RANK (known from SHMPI_RANK) returns 0 without
@@ -50,6 +55,19 @@
 #include <unistd.h>
 
 static int rank = -1, size = -1;
+static double created[8];
+static MPI_Win wins[2] = {MPI_WIN_NULL, MPI_WIN_NULL};
+
+/* put-range's windows: the second is the one the put goes to. */
+static void open_windows(void)
+{
+    double *base;
+    MPI_Win_create(created, sizeof created, sizeof(double), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &wins[0]);
+    MPI_Win_allocate(8 * sizeof(double), sizeof(double), MPI_INFO_NULL,
+                     MPI_COMM_WORLD, &base, &wins[1]);
+    MPI_Win_lock_all(0, wins[1]);
+}
 
 static void put_file(const char *name, const char *text)
 {
@@ -205,6 +223,8 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 0;
     }
+    if (!strcmp(mode, "put-range"))
+        open_windows();
     if (!strcmp(mode, "print")) {
         print_lines(argc > 2 ? atoi(argv[2]) : 100,
                     argc > 3 ? atoi(argv[3]) : 100);
@@ -243,6 +263,11 @@ int main(int argc, char **argv)
         } else if (!strcmp(mode, "fatal")) {
             MPI_Comm_rank(MPI_COMM_WORLD, NULL);
             fprintf(stderr, "victim: the fatal error returned\n");
+            return 0;
+        } else if (!strcmp(mode, "put-range")) {
+            double two[2] = {1, 2};
+            MPI_Put(two, 2, MPI_DOUBLE, 0, 7, 2, MPI_DOUBLE, wins[1]);
+            fprintf(stderr, "victim: the out-of-range put returned\n");
             return 0;
         } else {
             fprintf(stderr, "victim: unknown mode %s\n", mode);
