@@ -86,7 +86,6 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                    MPI_WIN_FLAVOR_ALLOCATE, fn, &w, &mine);
     if (rc != MPI_SUCCESS)
         return rc;
-    char why[120] = "";
     if (size > 0) {
         void *base = NULL;
         int err = ENOMEM;
@@ -101,12 +100,12 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
             free(w->share);
             w->share = NULL;
             mine.status = MPI_ERR_NO_MEM;
-            snprintf(why, sizeof why,
+            snprintf(mine.why, sizeof mine.why,
                      "cannot allocate %ld bytes of shared memory: %s",
                      (long)size, strerror(err));
         }
     }
-    rc = shmpi_win_publish(w, &mine, 0, comm, why, fn);
+    rc = shmpi_win_publish(w, &mine, 0, comm, fn);
     return finish(w, rc, baseptr, win);
 }
 
@@ -156,8 +155,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
     size_t bytes = 0;
     rc = lay_out(w, size, comm, &mine.fd_offset, &bytes, fn);
     if (rc == MPI_SUCCESS)
-        rc = shmpi_win_publish(w, &mine, bytes, comm,
-                               "no memory for the shared segment", fn);
+        rc = shmpi_win_publish(w, &mine, bytes, comm, fn);
     if (rc == MPI_SUCCESS)
         w->base = w->targets[w->comm->rank].base;
     return finish(w, rc, baseptr, win);

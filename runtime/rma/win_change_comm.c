@@ -256,7 +256,7 @@ static const struct joiner *keeper(const struct change *c, int n)
 /* The shared flavor: nw->shared.at is where the members' memory is
    mapped here (a member: where it already is; a newcomer maps it). */
 static void place_shared(const struct change *c, MPI_Win nw, int n,
-                         struct shmpi_win_member *mine, const char **why)
+                         struct shmpi_win_member *mine)
 {
     MPI_Win win = c->win;
     if (c->member) {
@@ -272,12 +272,16 @@ static void place_shared(const struct change *c, MPI_Win nw, int n,
     if (!k || k->shared_len == 0)
         return;
     struct shmpi_win_view view;
-    if (shmpi_map_peer(k->pid, k->shared_fd, k->shared_fd_offset,
-                       (size_t)k->shared_len, &nw->shared.at, &view) != 0) {
+    int err = shmpi_map_peer(k->pid, k->shared_fd, k->shared_fd_offset,
+                             (size_t)k->shared_len, &nw->shared.at, &view);
+    if (err != 0) {
         nw->shared.at = NULL;
-        mine->status = MPI_ERR_OTHER;
-        *why = "cannot map the window's shared memory (the kernel refused "
-               "to open the segment of the member that keeps it)";
+        mine->status = MPI_ERR_RMA_SHARED;
+        snprintf(mine->why, sizeof mine->why,
+                 "cannot map the window's shared memory (the memory file "
+                 "of rank %d of new_comm, opened as /proc/%d/fd/%d): %s",
+                 (int)(k - c->all), (int)k->pid, (int)k->shared_fd,
+                 strerror(err));
         return;
     }
     nw->shared.len = view.len; /* the memory starts on a page: all of it */
@@ -285,7 +289,7 @@ static void place_shared(const struct change *c, MPI_Win nw, int n,
 
 /* This process's part of the joined window, before publishing. */
 static void describe_part(const struct change *c, MPI_Win nw, int n,
-                          struct shmpi_win_member *mine, const char **why)
+                          struct shmpi_win_member *mine)
 {
     MPI_Win win = c->win;
     *mine = (struct shmpi_win_member){.disp_unit = 1, .fd = -1};
@@ -302,10 +306,11 @@ static void describe_part(const struct change *c, MPI_Win nw, int n,
         }
     }
     if (nw->flavor == MPI_WIN_FLAVOR_SHARED)
-        place_shared(c, nw, n, mine, why);
+        place_shared(c, nw, n, mine);
     if (nw->flavor == MPI_WIN_FLAVOR_DYNAMIC && !shmpi_win_dynamic_begin(nw)) {
         mine->status = MPI_ERR_NO_MEM;
-        *why = "no memory for the region tables";
+        snprintf(mine->why, sizeof mine->why,
+                 "no memory for the region tables");
     }
 }
 
@@ -375,9 +380,8 @@ static int join(const struct change *c, int *new_rank_of_old)
     if (rc != MPI_SUCCESS)
         return rc;
     struct shmpi_win_member mine;
-    const char *why = "";
-    describe_part(c, nw, n, &mine, &why);
-    rc = shmpi_win_publish(nw, &mine, 0, comm, why, c->fn);
+    describe_part(c, nw, n, &mine);
+    rc = shmpi_win_publish(nw, &mine, 0, comm, c->fn);
     if (rc != MPI_SUCCESS) {
         if (c->member)
             nw->shared.at = NULL; /* still the old window's */

@@ -10,6 +10,7 @@
  * memory with process_vm_readv/writev.  MPI_Win_free puts moved pages
  * back as private memory, contents kept.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -30,24 +31,25 @@ static int check_args(MPI_Aint size, int disp_unit, MPI_Info info,
     return MPI_SUCCESS;
 }
 
-/* How peers reach [base, base + size): into mine; the reason of a
-   failure in why. */
-static void share_memory(MPI_Win w, struct shmpi_win_member *mine,
-                         const char **why)
+/* How peers reach [base, base + size): into mine (a failure, and its
+   reason, too). */
+static void share_memory(MPI_Win w, struct shmpi_win_member *mine)
 {
     if (mine->size == 0)
         return;
     if (!(w->share = malloc(sizeof *w->share))) {
         mine->status = MPI_ERR_NO_MEM;
-        *why = "no memory for the window object";
+        snprintf(mine->why, sizeof mine->why,
+                 "no memory for the window object");
         return;
     }
     if (shmpi_map_share(w->base, (size_t)mine->size, w->share) != 0) {
         free(w->share);
         w->share = NULL;
         mine->status = MPI_ERR_BASE;
-        *why = "[base, base + size) is not all memory of this process "
-               "(part of it is not mapped)";
+        snprintf(mine->why, sizeof mine->why,
+                 "[base, base + size) is not all memory of the calling "
+                 "process (part of it is not mapped)");
         return;
     }
     mine->fd = w->share->fd;
@@ -70,9 +72,8 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
     w->disp_unit = disp_unit;
     struct shmpi_win_member mine = {.base = (uintptr_t)base, .size = size,
                                     .disp_unit = disp_unit, .fd = -1};
-    const char *why = "";
-    share_memory(w, &mine, &why);
-    rc = shmpi_win_publish(w, &mine, 0, comm, why, fn);
+    share_memory(w, &mine);
+    rc = shmpi_win_publish(w, &mine, 0, comm, fn);
     if (rc != MPI_SUCCESS) {
         shmpi_win_destroy(w);
         return rc;

@@ -27,6 +27,7 @@
  * of the same memory - is seen as a new region.
  */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,10 +69,12 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     if (rc != MPI_SUCCESS)
         return rc;
     struct shmpi_win_member mine = {.disp_unit = 1, .fd = -1};
-    if (!shmpi_win_dynamic_begin(w))
+    if (!shmpi_win_dynamic_begin(w)) {
         mine.status = MPI_ERR_NO_MEM;
-    rc = shmpi_win_publish(w, &mine, 0, comm,
-                           "no memory for the region tables", fn);
+        snprintf(mine.why, sizeof mine.why,
+                 "no memory for the region tables");
+    }
+    rc = shmpi_win_publish(w, &mine, 0, comm, fn);
     if (rc != MPI_SUCCESS) {
         shmpi_win_destroy(w);
         return rc;

@@ -32,6 +32,9 @@ struct shmpi_win_member {
     uint64_t probe;            /* an address always readable in it */
     uint64_t id;               /* member 0: the window's struct
                                   shmpi_win.id */
+    char why[160];             /* what failed and why, when status is
+                                  not MPI_SUCCESS: every member's
+                                  message quotes it */
 };
 
 /* A new window of `flavor` over a private dup of comm (collective), its
@@ -44,11 +47,12 @@ int shmpi_win_begin(MPI_Comm comm, int flavor, MPI_Info info,
    window memory after it: the shared flavor), every member learns
    every other's `mine`, maps the control segment and, for the create
    and allocate flavors, the peers' memory.  A member whose `mine.status`
-   is not MPI_SUCCESS gives `why` as the reason.  MPI_SUCCESS, or an
-   error raised on the creation's comm (every member then fails). */
+   is not MPI_SUCCESS has said why in `mine.why`.  MPI_SUCCESS, or an
+   error raised on the creation's comm (every member then fails, with
+   the same class; on the shared flavor, memory that cannot be made or
+   mapped is MPI_ERR_RMA_SHARED). */
 int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
-                      size_t shared_bytes, MPI_Comm comm, const char *why,
-                      const char *fn);
+                      size_t shared_bytes, MPI_Comm comm, const char *fn);
 
 /* Where the shared flavor's memory starts in the control segment. */
 size_t shmpi_win_shared_offset(MPI_Win w);

@@ -16,12 +16,18 @@
  *
  * THE EXCHANGE is one allgather of struct shmpi_win_member over the
  * window's private communicator, then one allreduce of the outcome:
- * mapping the control segment can fail on a member (say, out of address
- * space), and then every member must fail together; and if some origin
+ * making its part (or member 0 the control segment) or mapping the
+ * control segment can fail on a member (say, out of memory, address
+ * space or file descriptors), and then every member fails together,
+ * each told which rank failed at what and why - on the shared flavor,
+ * whose memory is in the control segment, with MPI_ERR_RMA_SHARED
+ * (MPI-3.1 11.2.3: memory that cannot be shared); and if some origin
  * found process_vm refused, the members whose memory needs it start
  * their helper thread (map_vm.c) before anyone returns.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -179,24 +185,45 @@ static int reach_target(MPI_Win w, int t, const struct shmpi_win_member *m)
 
 /* Every member but 0 maps the control segment, then every target: into
    out[0] MPI_SUCCESS or the class of a failure, into out[1] whether
-   some target needs its mailbox. */
+   some target needs its mailbox, into out[2] rank * 4096 + errno of a
+   failure to map (errnos are below 4096), for everyone's message. */
 static void reach_all(MPI_Win w, const struct shmpi_win_member *all,
-                      int out[2])
+                      int64_t out[3])
 {
     out[0] = MPI_SUCCESS;
-    out[1] = 0;
+    out[1] = out[2] = 0;
     if (w->comm->rank != 0) {
         unsigned char *at;
         struct shmpi_win_view v;
-        if (shmpi_map_peer(all[0].pid, all[0].ctl_fd, 0, w->ctl_map_bytes,
-                           &at, &v) != 0) {
-            out[0] = MPI_ERR_OTHER;
+        int err = shmpi_map_peer(all[0].pid, all[0].ctl_fd, 0,
+                                 w->ctl_map_bytes, &at, &v);
+        if (err != 0) {
+            out[0] = w->flavor == MPI_WIN_FLAVOR_SHARED ? MPI_ERR_RMA_SHARED
+                                                       : MPI_ERR_OTHER;
+            out[2] = (int64_t)w->comm->rank * 4096 + err;
             return;
         }
         w->ctl = (struct shmpi_win_ctl *)at;
     }
     for (int t = 0; t < w->comm->size; t++)
         out[1] |= !reach_target(w, t, &all[t]);
+}
+
+/* What every member raises when some member (the highest one, `who` of
+   reach_all) could not map the control segment. */
+static int raise_unmapped(MPI_Win w, const struct shmpi_win_member *all,
+                          int cls, int64_t who, MPI_Comm comm,
+                          const char *fn)
+{
+    return shmpi_raise(comm, cls, fn,
+                       "rank %d cannot map the window's %s (the memory "
+                       "file rank 0 made, opened as /proc/%d/fd/%d): %s",
+                       (int)(who / 4096),
+                       w->flavor == MPI_WIN_FLAVOR_SHARED
+                           ? "shared memory"
+                           : "control segment",
+                       (int)all[0].pid, (int)all[0].ctl_fd,
+                       strerror((int)(who % 4096)));
 }
 
 static int first_failed(const struct shmpi_win_member *all, int n)
@@ -228,17 +255,13 @@ static int agree(MPI_Win w, const struct shmpi_win_member *all,
                  const struct shmpi_win_member *mine, MPI_Comm comm,
                  const char *fn)
 {
-    int local[2], worst[2];
+    int64_t local[3], worst[3];
     reach_all(w, all, local);
-    int rc = PMPI_Allreduce(local, worst, 2, MPI_INT, MPI_MAX, w->comm);
+    int rc = PMPI_Allreduce(local, worst, 3, MPI_INT64_T, MPI_MAX, w->comm);
     if (rc != MPI_SUCCESS)
         return rc;
     if (worst[0] != MPI_SUCCESS)
-        return shmpi_raise(comm, worst[0], fn,
-                           "%s could not map the window's control segment "
-                           "(made by rank 0)",
-                           local[0] != MPI_SUCCESS ? "this process"
-                                                   : "another member");
+        return raise_unmapped(w, all, (int)worst[0], worst[2], comm, fn);
     if (worst[1] && w->comm->rank == 0)
         shmpi_vm_warn();
     if (worst[1] && mine->mbox_fd >= 0 && shmpi_vm_serve() != 0)
@@ -249,9 +272,31 @@ static int agree(MPI_Win w, const struct shmpi_win_member *all,
     return MPI_SUCCESS;
 }
 
+/* Member 0: the control segment, with the shared flavor's memory after
+   it; keep: its descriptor stays open, for MPI_Win_change_comm's
+   newcomers. */
+static void make_control(MPI_Win w, struct shmpi_win_member *mine, int keep)
+{
+    void *ctl;
+    int err = shmpi_map_segment(w->ctl_map_bytes, &ctl, &mine->ctl_fd);
+    if (err == 0) {
+        w->ctl = ctl;
+        if (keep) {
+            w->shared.fd = mine->ctl_fd;
+            w->shared.fd_offset = shmpi_win_shared_offset(w);
+        }
+        return;
+    }
+    int shared = w->flavor == MPI_WIN_FLAVOR_SHARED;
+    mine->status = shared ? MPI_ERR_RMA_SHARED : MPI_ERR_NO_MEM;
+    snprintf(mine->why, sizeof mine->why,
+             "cannot make the memory file of %zu bytes that would hold "
+             "the window's %s: %s", w->ctl_map_bytes,
+             shared ? "shared memory" : "control segment", strerror(err));
+}
+
 int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
-                      size_t shared_bytes, MPI_Comm comm, const char *why,
-                      const char *fn)
+                      size_t shared_bytes, MPI_Comm comm, const char *fn)
 {
     int n = w->comm->size, me = w->comm->rank;
     struct shmpi_win_member *all = malloc((size_t)n * sizeof *all);
@@ -267,19 +312,8 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
         static uint32_t made;
         mine->id = (uint64_t)shmpi_proc.rank << 32 | ++made;
     }
-    if (me == 0 && mine->status == MPI_SUCCESS) {
-        void *ctl;
-        if (shmpi_map_segment(w->ctl_map_bytes, &ctl, &mine->ctl_fd) == 0) {
-            w->ctl = ctl;
-            if (keep) { /* for MPI_Win_change_comm's newcomers */
-                w->shared.fd = mine->ctl_fd;
-                w->shared.fd_offset = shmpi_win_shared_offset(w);
-            }
-        } else {
-            mine->status = MPI_ERR_NO_MEM;
-            why = "no memory for the window's control segment";
-        }
-    }
+    if (me == 0 && mine->status == MPI_SUCCESS)
+        make_control(w, mine, keep);
     int rc = PMPI_Allgather(mine, sizeof *mine, MPI_BYTE, all, sizeof *mine,
                             MPI_BYTE, w->comm);
     int bad = rc == MPI_SUCCESS ? first_failed(all, n) : -1;
@@ -290,11 +324,11 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
     if (mine->ctl_fd >= 0 && mine->ctl_fd != w->shared.fd)
         close(mine->ctl_fd); /* everybody mapped it, or gave up */
     if (bad == me)
-        rc = shmpi_raise(comm, mine->status, fn, "%s", why);
+        rc = shmpi_raise(comm, mine->status, fn, "%s", mine->why);
     else if (bad >= 0)
         rc = shmpi_raise(comm, all[bad].status, fn,
-                         "rank %d could not make its part of the window",
-                         bad);
+                         "rank %d could not make its part of the window: "
+                         "%s", bad, all[bad].why);
     free(all);
     return rc;
 }
