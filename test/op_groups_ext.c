@@ -8,33 +8,13 @@
  * from the library; only the list of handles is checked against mpi.h,
  * so that a type added there without a row here fails the test.
  */
-#include "check.h"
+#include "op_groups.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-enum { MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MAXLOC,
-       MINLOC, REPLACE, NO_OP, NOPS };
-static const char *const op_names[NOPS] = {
-    "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND",
-    "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MAXLOC",
-    "MPI_MINLOC", "MPI_REPLACE", "MPI_NO_OP"};
-
-/* The groups of 5.9.2 as the ops each allows; MINLOC/MAXLOC take the
-   pair types of 5.9.4; MPI_REPLACE and MPI_NO_OP are for RMA only
-   (11.3.4) and nothing here takes them. */
-#define B(op) (1u << (op))
-#define C_INTEGER (B(MAX) | B(MIN) | B(SUM) | B(PROD) | B(LAND) | B(LOR) | \
-                   B(LXOR) | B(BAND) | B(BOR) | B(BXOR))
-#define F_INTEGER (B(MAX) | B(MIN) | B(SUM) | B(PROD) | B(BAND) | B(BOR) | \
-                   B(BXOR))
-#define FLOATING (B(MAX) | B(MIN) | B(SUM) | B(PROD))
-#define LOGICAL (B(LAND) | B(LOR) | B(LXOR))
-#define COMPLEX (B(SUM) | B(PROD))
-#define BYTE (B(BAND) | B(BOR) | B(BXOR))
-#define PAIR (B(MAXLOC) | B(MINLOC))
 #define NO_GROUP 0u
 
 /* How a value is stored: two's complement, unsigned, IEEE binary (size
@@ -157,26 +137,6 @@ static void check_complete(void)
         CHECK(i < NTYPES, "%s of mpi.h has no row here", header[h].name);
     }
 #endif
-}
-
-static MPI_Op handle(int op)
-{
-    switch (op) {
-    case MAX: return MPI_MAX;
-    case MIN: return MPI_MIN;
-    case SUM: return MPI_SUM;
-    case PROD: return MPI_PROD;
-    case LAND: return MPI_LAND;
-    case BAND: return MPI_BAND;
-    case LOR: return MPI_LOR;
-    case BOR: return MPI_BOR;
-    case LXOR: return MPI_LXOR;
-    case BXOR: return MPI_BXOR;
-    case MAXLOC: return MPI_MAXLOC;
-    case MINLOC: return MPI_MINLOC;
-    case REPLACE: return MPI_REPLACE;
-    default: return MPI_NO_OP;
-    }
 }
 
 /* A value as the test thinks of it; im for complex types, idx for
@@ -303,7 +263,7 @@ static void check_pair(const struct dtype *d, int op)
         put(d, io, b);
     }
     memcpy(before, io, sizeof io);
-    int rc = MPI_Reduce_local(in, io, 1, d->t, handle(op)), cls = -1;
+    int rc = MPI_Reduce_local(in, io, 1, d->t, op_handle(op)), cls = -1;
     if (!(d->ops & B(op))) {
         /* an op no reduction takes is refused as such, whatever the
            type */

@@ -6,30 +6,11 @@
  * and floating values are quarters, whose sums and products are exact.  The optional Fortran types Open MPI lacks
  * (MPI_INTEGER16, MPI_REAL2, MPI_COMPLEX4) are in op_predefined_ext.
  */
-#include "check.h"
+#include "op_groups.h"
 
 #include <complex.h>
 #include <stdbool.h>
 #include <stdint.h>
-
-enum { MAX, MIN, SUM, PROD, LAND, LOR, LXOR, BAND, BOR, BXOR, MAXLOC,
-       MINLOC, NOPS };
-static MPI_Op ops[NOPS];
-static const char *const op_names[NOPS] = {
-    "MAX", "MIN", "SUM", "PROD", "LAND", "LOR", "LXOR", "BAND", "BOR",
-    "BXOR", "MAXLOC", "MINLOC"};
-
-/* The groups of 5.9.2, as the ops each allows. */
-#define B(op) (1u << (op))
-#define C_INTEGER (B(MAX) | B(MIN) | B(SUM) | B(PROD) | B(LAND) | B(LOR) | \
-                   B(LXOR) | B(BAND) | B(BOR) | B(BXOR))
-#define F_INTEGER (B(MAX) | B(MIN) | B(SUM) | B(PROD) | B(BAND) | B(BOR) | \
-                   B(BXOR))
-#define FLOATING (B(MAX) | B(MIN) | B(SUM) | B(PROD))
-#define LOGICAL (B(LAND) | B(LOR) | B(LXOR))
-#define COMPLEX (B(SUM) | B(PROD))
-#define BYTE (B(BAND) | B(BOR) | B(BXOR))
-#define PAIR (B(MAXLOC) | B(MINLOC))
 
 #define N 1000
 static const int counts[] = {0, 1, 7, N};
@@ -53,7 +34,7 @@ static intmax_t spread(size_t size)
 
 static void reduce(const void *in, void *io, int n, MPI_Datatype dt, int op)
 {
-    CHECK_MPI(MPI_Reduce_local(in, io, n, dt, ops[op]));
+    CHECK_MPI(MPI_Reduce_local(in, io, n, dt, op_handle(op)));
 }
 
 #define FAIL_AT(name, op, n, i)                                             \
@@ -85,7 +66,7 @@ static void reduce(const void *in, void *io, int n, MPI_Datatype dt, int op)
     static void check_##id(MPI_Datatype dt, const char *name, unsigned mask) \
     {                                                                       \
         static T in[N], io[N], want[N];                                     \
-        for (int op = 0; op < NOPS; op++)                                   \
+        for (int op = 0; op < NREDUCTIONS; op++)                                   \
             for (int c = 0; c < NCOUNTS && (mask & B(op)); c++) {           \
                 int n = counts[c];                                          \
                 intmax_t f = op == PROD ? 1 : spread(sizeof(T));            \
@@ -109,7 +90,7 @@ static void reduce(const void *in, void *io, int n, MPI_Datatype dt, int op)
     static void check_##id(MPI_Datatype dt, const char *name, unsigned mask) \
     {                                                                       \
         static T in[N], io[N], want[N];                                     \
-        for (int op = 0; op < NOPS; op++)                                   \
+        for (int op = 0; op < NREDUCTIONS; op++)                                   \
             for (int c = 0; c < NCOUNTS && (mask & B(op)); c++) {           \
                 int n = counts[c];                                          \
                 for (int i = 0; i < N; i++) {                               \
@@ -251,10 +232,6 @@ PAIR_CHECKER(double_double, double, double)
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
-    MPI_Op all[NOPS] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND,
-                        MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR,
-                        MPI_MAXLOC, MPI_MINLOC};
-    memcpy(ops, all, sizeof ops);
 #define RUN(id, dt, group) check_##id(dt, #dt, group);
     TYPES(RUN)
     CHECK_MPI(MPI_Finalize());

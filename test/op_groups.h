@@ -1,0 +1,53 @@
+/*
+ * op_groups.h - the predefined ops as small indices, and the groups of
+ * MPI-3.1 5.9.2 as the set of ops each allows (MINLOC and MAXLOC: the
+ * pair types of 5.9.4), for the op tests.  Written from the standard,
+ * not from any library.  MPI_REPLACE and MPI_NO_OP are RMA's (11.3.4):
+ * no group takes them.
+ */
+#ifndef SHMPI_TEST_OP_GROUPS_H
+#define SHMPI_TEST_OP_GROUPS_H
+
+#include "check.h"
+
+enum { MAX, MIN, SUM, PROD, LAND, LOR, LXOR, BAND, BOR, BXOR, MAXLOC,
+       MINLOC, REPLACE, NO_OP, NOPS };
+#define NREDUCTIONS (MINLOC + 1) /* the ops of 5.9.2 */
+
+static const char *const op_names[NOPS] = {
+    "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_LOR",
+    "MPI_LXOR", "MPI_BAND", "MPI_BOR", "MPI_BXOR", "MPI_MAXLOC",
+    "MPI_MINLOC", "MPI_REPLACE", "MPI_NO_OP"};
+
+static inline MPI_Op op_handle(int op)
+{
+    switch (op) {
+    case MAX: return MPI_MAX;
+    case MIN: return MPI_MIN;
+    case SUM: return MPI_SUM;
+    case PROD: return MPI_PROD;
+    case LAND: return MPI_LAND;
+    case LOR: return MPI_LOR;
+    case LXOR: return MPI_LXOR;
+    case BAND: return MPI_BAND;
+    case BOR: return MPI_BOR;
+    case BXOR: return MPI_BXOR;
+    case MAXLOC: return MPI_MAXLOC;
+    case MINLOC: return MPI_MINLOC;
+    case REPLACE: return MPI_REPLACE;
+    default: return MPI_NO_OP;
+    }
+}
+
+#define B(op) (1u << (op))
+#define C_INTEGER (B(MAX) | B(MIN) | B(SUM) | B(PROD) | B(LAND) | B(LOR) | \
+                   B(LXOR) | B(BAND) | B(BOR) | B(BXOR))
+#define F_INTEGER (B(MAX) | B(MIN) | B(SUM) | B(PROD) | B(BAND) | B(BOR) | \
+                   B(BXOR))
+#define FLOATING (B(MAX) | B(MIN) | B(SUM) | B(PROD))
+#define LOGICAL (B(LAND) | B(LOR) | B(LXOR))
+#define COMPLEX (B(SUM) | B(PROD))
+#define BYTE (B(BAND) | B(BOR) | B(BXOR))
+#define PAIR (B(MAXLOC) | B(MINLOC))
+
+#endif
