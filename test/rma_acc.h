@@ -10,10 +10,11 @@
  * are small integers (products of 1s, 2s and 3s), so even
  * floating-point sums and products do not round, and the ops commute.
  * MPI_REPLACE must leave one of the contributions.  Fetching calls take
- * turns (one rank per fence epoch), so the old value each one fetches
- * is known: the fold of the ranks before it.
+ * turns (one rank per epoch), so the old value each one fetches is
+ * known: the fold of the ranks before it.
  *
- *   run_all_flavors(cases, ncases)   allocate, stack (process_vm), dynamic
+ *   run_all_flavors(cases, ncases)   every window flavor of rma_win.h,
+ *                                    each under fence, lock_all and lock
  */
 #ifndef SHMPI_TEST_RMA_ACC_H
 #define SHMPI_TEST_RMA_ACC_H
@@ -146,13 +147,66 @@ static void check_elements(const struct acase *c, const unsigned char *got,
     }
 }
 
+/* How the harness synchronizes: fence epochs; one lock_all epoch around
+   it all, completed by flush_all; or a lock per target around each
+   origin's calls to it (shared for the accumulates that run at once,
+   exclusive for the fetches that take turns). */
+enum sync { BY_FENCE, BY_LOCK_ALL, BY_LOCK, SYNCS };
+
+static const char *const sync_names[SYNCS] = {
+    "fence", "lock_all and flush_all", "lock and unlock"};
+
+/* MPI_Win_sync, which needs a passive-target epoch: under BY_LOCK, a
+   lock of this rank's own window, released at once (held across the
+   barrier of settle, it would keep out a rank's exclusive lock that
+   must come first). */
+static void sync_self(struct twin *w, enum sync s)
+{
+    int me;
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
+    if (s == BY_LOCK)
+        CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, me, 0, w->win));
+    CHECK_MPI(MPI_Win_sync(w->win));
+    if (s == BY_LOCK)
+        CHECK_MPI(MPI_Win_unlock(me, w->win));
+}
+
+/* The harness's fence: every rank's RMA calls before it are done at
+   their targets and seen by local loads after it; local stores before
+   it are seen by RMA calls after it. */
+static void settle(struct twin *w, enum sync s)
+{
+    if (s == BY_FENCE) {
+        CHECK_MPI(MPI_Win_fence(0, w->win));
+        return;
+    }
+    if (s == BY_LOCK_ALL)
+        CHECK_MPI(MPI_Win_flush_all(w->win));
+    sync_self(w, s);
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    sync_self(w, s);
+}
+
+/* Under BY_LOCK, a lock of type `type` around one origin's calls to t. */
+static void lock_target(struct twin *w, enum sync s, int type, int t)
+{
+    if (s == BY_LOCK)
+        CHECK_MPI(MPI_Win_lock(type, t, 0, w->win));
+}
+
+static void unlock_target(struct twin *w, enum sync s, int t)
+{
+    if (s == BY_LOCK)
+        CHECK_MPI(MPI_Win_unlock(t, w->win));
+}
+
 /* A window region per case: COUNT elements, 1 element, and 2 * COUNT
    elements of which the strided target type takes the even ones. */
 enum { MULTI = 0, SINGLE = COUNT * EXT, STRIDED = SINGLE + EXT,
        REGION = STRIDED + 2 * COUNT * EXT };
 
-static void accumulate_all(struct twin *w, const struct acase *c,
-                           const char *where)
+static void accumulate_all(struct twin *w, enum sync s,
+                           const struct acase *c, const char *where)
 {
     int me, n;
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
@@ -171,9 +225,10 @@ static void accumulate_all(struct twin *w, const struct acase *c,
     memset(fill, 0xee, sizeof fill);
 
     contribution(c, me, mine, COUNT);
-    CHECK_MPI(MPI_Win_fence(0, w->win));
+    settle(w, s);
     for (int k = 0; k < n; k++) {
         int t = (me + k) % n; /* everyone starts on a different target */
+        lock_target(w, s, MPI_LOCK_SHARED, t);
         CHECK_MPI(MPI_Accumulate(mine, COUNT, c->t, t,
                                  twin_disp(w, t, MULTI), COUNT, c->t, c->op,
                                  w->win));
@@ -182,8 +237,9 @@ static void accumulate_all(struct twin *w, const struct acase *c,
         CHECK_MPI(MPI_Accumulate(mine, COUNT, c->t, t,
                                  twin_disp(w, t, STRIDED), 1, strided,
                                  c->op, w->win));
+        unlock_target(w, s, t);
     }
-    CHECK_MPI(MPI_Win_fence(0, w->win));
+    settle(w, s);
 
     expected(c, n, want, COUNT);
     check_elements(c, w->base + MULTI, want, 0, COUNT, n, "5 elements",
@@ -197,13 +253,13 @@ static void accumulate_all(struct twin *w, const struct acase *c,
               where, c->opname, c->tname, i);
     }
     CHECK_MPI(MPI_Type_free(&strided));
-    CHECK_MPI(MPI_Win_fence(0, w->win));
+    settle(w, s);
 }
 
 /* One rank per epoch fetches from rank 0: the old value is the fold of
    the ranks before it. */
-static void fetch_in_turn(struct twin *w, const struct acase *c,
-                          const char *where)
+static void fetch_in_turn(struct twin *w, enum sync s,
+                          const struct acase *c, const char *where)
 {
     int me, n;
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
@@ -218,17 +274,19 @@ static void fetch_in_turn(struct twin *w, const struct acase *c,
     }
     contribution(c, me, mine, COUNT);
     for (int turn = 0; turn < n; turn++) {
-        CHECK_MPI(MPI_Win_fence(0, w->win));
+        settle(w, s);
         if (turn == me) {
             memset(got, 0xee, sizeof got);
+            lock_target(w, s, MPI_LOCK_EXCLUSIVE, 0);
             CHECK_MPI(MPI_Get_accumulate(mine, COUNT, c->t, got, 1, strided,
                                          0, twin_disp(w, 0, MULTI), COUNT,
                                          c->t, c->op, w->win));
             CHECK_MPI(MPI_Fetch_and_op(mine, got + 2 * COUNT * EXT - EXT,
                                        c->t, 0, twin_disp(w, 0, SINGLE),
                                        c->op, w->win));
+            unlock_target(w, s, 0);
         }
-        CHECK_MPI(MPI_Win_fence(0, w->win)); /* completes them */
+        settle(w, s); /* completes them */
         if (turn != me)
             continue;
         expected(c, turn, want, COUNT);
@@ -240,12 +298,14 @@ static void fetch_in_turn(struct twin *w, const struct acase *c,
     }
     /* MPI_NO_OP reads the final value and leaves it */
     memset(got, 0xee, sizeof got);
+    lock_target(w, s, MPI_LOCK_SHARED, 0);
     CHECK_MPI(MPI_Get_accumulate(NULL, 0, MPI_DATATYPE_NULL, got, COUNT,
                                  c->t, 0, twin_disp(w, 0, MULTI), COUNT, c->t,
                                  MPI_NO_OP, w->win));
     CHECK_MPI(MPI_Fetch_and_op(NULL, got + COUNT * EXT, c->t, 0,
                                twin_disp(w, 0, SINGLE), MPI_NO_OP, w->win));
-    CHECK_MPI(MPI_Win_fence(0, w->win));
+    unlock_target(w, s, 0);
+    settle(w, s);
     expected(c, n, want, COUNT);
     check_elements(c, got, want, 0, COUNT, n, "MPI_NO_OP", where);
     check_elements(c, got + COUNT * EXT, want, 0, 1, n,
@@ -256,30 +316,40 @@ static void fetch_in_turn(struct twin *w, const struct acase *c,
     CHECK_MPI(MPI_Type_free(&strided));
 }
 
-static void run_flavor(enum twin_flavor f, const struct acase *cases,
-                       int ncases, void *stack)
+static void run_flavor(enum twin_flavor f, enum sync s,
+                       const struct acase *cases, int ncases, void *stack)
 {
     struct twin w;
+    char where[96];
+    snprintf(where, sizeof where, "%s, %s", twin_names[f], sync_names[s]);
     twin_open(&w, f, REGION, 1, stack);
+    if (s == BY_LOCK_ALL)
+        CHECK_MPI(MPI_Win_lock_all(0, w.win));
     for (int i = 0; i < ncases; i++) {
-        accumulate_all(&w, &cases[i], twin_names[f]);
-        fetch_in_turn(&w, &cases[i], twin_names[f]);
+        accumulate_all(&w, s, &cases[i], where);
+        fetch_in_turn(&w, s, &cases[i], where);
     }
+    if (s == BY_LOCK_ALL)
+        CHECK_MPI(MPI_Win_unlock_all(w.win));
     twin_close(&w);
 }
 
-static void run_on_stack(const struct acase *cases, int ncases)
+static void run_on_stack(enum sync s, const struct acase *cases, int ncases)
 {
     _Alignas(16) unsigned char mem[REGION];
-    run_flavor(TW_CREATE_STACK, cases, ncases, mem);
+    run_flavor(TW_CREATE_STACK, s, cases, ncases, mem);
 }
 
-/* Mapped, process_vm and dynamic windows. */
 static void run_all_flavors(const struct acase *cases, int ncases)
 {
-    run_flavor(TW_ALLOCATE, cases, ncases, NULL);
-    run_on_stack(cases, ncases);
-    run_flavor(TW_DYNAMIC, cases, ncases, NULL);
+    for (int s = 0; s < SYNCS; s++)
+        for (int f = 0; f < TW_FLAVORS; f++) {
+            if (f == TW_CREATE_STACK)
+                run_on_stack((enum sync)s, cases, ncases);
+            else
+                run_flavor((enum twin_flavor)f, (enum sync)s, cases, ncases,
+                           NULL);
+        }
 }
 
 #endif

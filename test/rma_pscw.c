@@ -1,8 +1,12 @@
-/* rma_pscw: post/start/complete/wait - rings and all-to-all over many epochs, start before post, MPI_MODE_NOCHECK, MPI_Win_test false then true, groups of a window over a sub-communicator. */
+/* rma_pscw: post/start/complete/wait - rings over many epochs; all-to-all put, get and accumulate with strided (derived) types at the origin, the target or both, on every window flavor (allocate, create over malloc, MPI_Alloc_mem and stack memory, allocate_shared, dynamic); start before post, MPI_MODE_NOCHECK, MPI_Win_test false then true, groups of a window over a sub-communicator. */
 /* shmpi-test: np=1,2,3,4,8 timeout=60 */
-#include "check.h"
+#include "rma_win.h"
 
 #define EPOCHS 30
+#define K 4                 /* ints an origin moves per operation */
+#define SLOT (2 * K)        /* ints per origin in a window: K and gaps */
+#define FILL ((int)0xeeeeeeee)
+#define MAXNP 8             /* ranks the stack window has room for */
 
 static int rank, size;
 
@@ -49,41 +53,81 @@ static void ring(void)
     CHECK_MPI(MPI_Win_free(&win));
 }
 
-/* Everyone exposes to everyone and accesses everyone: each puts its
-   rank into its slot at every target, then reads a slot with a get. */
-static void all_to_all(void)
+/* Everyone exposes to everyone and accesses everyone, on a window of
+   flavor f: each rank puts K ints into the even ints of its slot at
+   every target (a strided target type) and adds the even ints of a
+   buffer (a strided origin type) into every target's K sums; then, in
+   an MPI_MODE_NOPUT epoch, it gets its slot back from one target,
+   strided at both sides. */
+static void all_to_all(enum twin_flavor f, void *stack)
 {
-    int *mem;
-    MPI_Win win;
-    CHECK_MPI(MPI_Win_allocate((MPI_Aint)size * sizeof(int), sizeof(int),
-                               MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+    struct twin w;
+    twin_open(&w, f, (MPI_Aint)(size * SLOT + K) * sizeof(int), sizeof(int),
+              stack);
+    int *mem = (int *)w.base, *sums = mem + size * SLOT;
+    MPI_Aint mine = (MPI_Aint)rank * SLOT * sizeof(int);
+    MPI_Datatype evens; /* K ints, every other one */
+    CHECK_MPI(MPI_Type_vector(K, 1, 2, MPI_INT, &evens));
+    CHECK_MPI(MPI_Type_commit(&evens));
     MPI_Group all;
     CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &all));
-    for (int e = 0; e < EPOCHS / 3; e++) {
-        for (int i = 0; i < size; i++)
-            mem[i] = -1;
-        CHECK_MPI(MPI_Win_post(all, 0, win));
-        CHECK_MPI(MPI_Win_start(all, 0, win));
-        int v = rank + 10 * e;
-        for (int t = 0; t < size; t++)
-            CHECK_MPI(MPI_Put(&v, 1, MPI_INT, t, rank, 1, MPI_INT, win));
-        CHECK_MPI(MPI_Win_complete(win));
-        CHECK_MPI(MPI_Win_wait(win));
-        for (int i = 0; i < size; i++)
-            CHECK(mem[i] == i + 10 * e, "epoch %d: slot %d holds %d", e, i,
-                  mem[i]);
-        /* a get epoch over the same groups: read back my slot at t */
-        CHECK_MPI(MPI_Win_post(all, MPI_MODE_NOPUT, win));
-        CHECK_MPI(MPI_Win_start(all, 0, win));
-        int t = (rank + e) % size, got = -1;
-        CHECK_MPI(MPI_Get(&got, 1, MPI_INT, t, rank, 1, MPI_INT, win));
-        CHECK_MPI(MPI_Win_complete(win));
-        CHECK_MPI(MPI_Win_wait(win));
-        CHECK(got == v, "epoch %d: got %d back from %d, expected %d", e, got,
-              t, v);
+    for (int e = 0; e < EPOCHS / 6; e++) {
+        int v[K], add[SLOT], got[SLOT];
+        for (int i = 0; i < size * SLOT; i++)
+            mem[i] = FILL;
+        for (int j = 0; j < K; j++)
+            sums[j] = e, v[j] = rank * 100 + e * 10 + j;
+        for (int j = 0; j < SLOT; j++) /* odd ones: not in the type */
+            add[j] = j % 2 ? 1000000 : rank + 1 + j / 2;
+        CHECK_MPI(MPI_Win_post(all, 0, w.win));
+        CHECK_MPI(MPI_Win_start(all, 0, w.win));
+        for (int t = 0; t < size; t++) {
+            CHECK_MPI(MPI_Put(v, K, MPI_INT, t, twin_disp(&w, t, mine), 1,
+                              evens, w.win));
+            CHECK_MPI(MPI_Accumulate(add, 1, evens, t,
+                                     twin_disp(&w, t, size * SLOT *
+                                               (MPI_Aint)sizeof(int)),
+                                     K, MPI_INT, MPI_SUM, w.win));
+        }
+        CHECK_MPI(MPI_Win_complete(w.win));
+        CHECK_MPI(MPI_Win_wait(w.win));
+        for (int i = 0; i < size * SLOT; i++) {
+            int want = i % 2 ? FILL : i / SLOT * 100 + e * 10 + i % SLOT / 2;
+            CHECK(mem[i] == want, "%s, epoch %d: int %d of the slots is %d, "
+                  "expected %d", twin_names[f], e, i, mem[i], want);
+        }
+        for (int j = 0; j < K; j++) {
+            int want = e + size * (size + 1) / 2 + size * j;
+            CHECK(sums[j] == want, "%s, epoch %d: sum %d is %d, expected %d",
+                  twin_names[f], e, j, sums[j], want);
+        }
+        /* a get epoch over the same groups: my slot at t, into the even
+           ints of got */
+        for (int j = 0; j < SLOT; j++)
+            got[j] = -1;
+        CHECK_MPI(MPI_Win_post(all, MPI_MODE_NOPUT, w.win));
+        CHECK_MPI(MPI_Win_start(all, 0, w.win));
+        int t = (rank + e) % size;
+        CHECK_MPI(MPI_Get(got, 1, evens, t, twin_disp(&w, t, mine), 1, evens,
+                          w.win));
+        CHECK_MPI(MPI_Win_complete(w.win));
+        CHECK_MPI(MPI_Win_wait(w.win));
+        for (int j = 0; j < SLOT; j++) {
+            int want = j % 2 ? -1 : v[j / 2];
+            CHECK(got[j] == want, "%s, epoch %d: int %d got back from %d is "
+                  "%d, expected %d", twin_names[f], e, j, t, got[j], want);
+        }
     }
     CHECK_MPI(MPI_Group_free(&all));
-    CHECK_MPI(MPI_Win_free(&win));
+    CHECK_MPI(MPI_Type_free(&evens));
+    twin_close(&w);
+}
+
+static void all_to_all_on_stack(void)
+{
+    int mem[MAXNP * SLOT + K];
+    CHECK(size <= MAXNP, "the stack window is sized for %d ranks", MAXNP);
+    all_to_all(TW_CREATE_STACK, mem);
 }
 
 /* Rank 0 posts late, after storing a sentinel; the others start at once
@@ -263,7 +307,12 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
     ring();
-    all_to_all();
+    for (int f = 0; f < TW_FLAVORS; f++) {
+        if (f == TW_CREATE_STACK)
+            all_to_all_on_stack();
+        else
+            all_to_all((enum twin_flavor)f, NULL);
+    }
     start_before_post();
     nocheck();
     test_false_then_true();

@@ -1,4 +1,4 @@
-/* rma_rput: the request-based RMA calls MPI_Rput, MPI_Rget, MPI_Raccumulate and MPI_Rget_accumulate in MPI_Win_lock_all and MPI_Win_lock epochs, completed with MPI_Wait, MPI_Waitall, MPI_Test and MPI_Request_free; data moved with derived datatypes; MPI_PROC_NULL targets give a request too. */
+/* rma_rput: the request-based RMA calls MPI_Rput, MPI_Rget, MPI_Raccumulate and MPI_Rget_accumulate in MPI_Win_lock_all and MPI_Win_lock epochs, completed with MPI_Wait, MPI_Waitall, MPI_Test and MPI_Request_free; data moved with derived datatypes; MPI_PROC_NULL targets give a request too; on every window flavor (allocate, create over malloc, MPI_Alloc_mem and stack memory, allocate_shared, dynamic). */
 /* shmpi-test: np=1,2,3,4 timeout=60 */
 #include "rma_win.h"
 
@@ -103,10 +103,11 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Init(&argc, &argv));
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &np));
-    for (int f = TW_ALLOCATE; f <= TW_CREATE_HEAP; f++) {
+    int stack[2 * N + 1]; /* the window of TW_CREATE_STACK */
+    for (int f = 0; f < TW_FLAVORS; f++) {
         struct twin w;
-        twin_open(&w, (enum twin_flavor)f, (2 * N + 1) * sizeof(int),
-                  sizeof(int), NULL);
+        twin_open(&w, (enum twin_flavor)f, sizeof stack, sizeof(int),
+                  f == TW_CREATE_STACK ? stack : NULL);
         ((int *)w.base)[2 * N] = 0;
         CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
         lock_all_round(&w);
