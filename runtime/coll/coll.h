@@ -212,8 +212,15 @@ static inline void shmpi_coll_wait_all(struct shmpi_coll *c, uint32_t step)
 {
     shmpi_coll_wait_range(c, 0, c->size, step);
 }
-/* The reuse rule: before writing half h in this collective. */
-void shmpi_coll_claim(struct shmpi_coll *c, int h);
+/* The reuse rule: before writing half h in this collective.  Inline
+   the common case, a half whose readers are known to be done. */
+void shmpi_coll_claim_wait(struct shmpi_coll *c, int h);
+static inline void shmpi_coll_claim(struct shmpi_coll *c, int h)
+{
+    uint64_t L = c->last[h].seq;
+    if (L != 0 && L > c->known_done)
+        shmpi_coll_claim_wait(c, h);
+}
 /* After writing half h in this collective, read by `readers`. */
 static inline void shmpi_coll_wrote(struct shmpi_coll *c, int h, int readers)
 {
@@ -226,9 +233,16 @@ static inline void shmpi_coll_wrote(struct shmpi_coll *c, int h, int readers)
    store (which then rings everyone).  reads_from: whom it read
    (SHMPI_COLL_ALL, a member, or SHMPI_COLL_NOBODY): they are rung with
    the STEP_DONE store. */
-void shmpi_coll_finish(struct shmpi_coll *c, int stored_first,
-                       int reads_from);
 #define SHMPI_COLL_NOBODY (-2)
+void shmpi_coll_finish_done(struct shmpi_coll *c, int reads_from);
+static inline void shmpi_coll_finish(struct shmpi_coll *c, int stored_first,
+                                     int reads_from)
+{
+    if (stored_first || reads_from == SHMPI_COLL_NOBODY)
+        c->owe_all = 1;
+    else
+        shmpi_coll_finish_done(c, reads_from);
+}
 
 /* barrier.c: the counter barrier (the last of the members to add itself
    to the head's count advances its generation; the others wait for

@@ -123,11 +123,9 @@ void shmpi_coll_wait_range(struct shmpi_coll *c, int lo, int hi,
  * last[h].readers; they are done with it once their words reach
  * (L, STEP_DONE), which any word of a later collective implies.
  */
-void shmpi_coll_claim(struct shmpi_coll *c, int h)
+void shmpi_coll_claim_wait(struct shmpi_coll *c, int h)
 {
     uint64_t L = c->last[h].seq;
-    if (L == 0 || L <= c->known_done)
-        return;
     uint64_t target = shmpi_coll_word(L, SHMPI_COLL_STEP_DONE);
     int readers = c->last[h].readers;
     if (readers == SHMPI_COLL_ALL) {
@@ -144,13 +142,8 @@ void shmpi_coll_claim(struct shmpi_coll *c, int h)
  * readers - "every other member" is recorded even where only some read -
  * then waits for this member's next store, which must ring everyone.
  */
-void shmpi_coll_finish(struct shmpi_coll *c, int stored_first,
-                       int reads_from)
+void shmpi_coll_finish_done(struct shmpi_coll *c, int reads_from)
 {
-    if (stored_first || reads_from == SHMPI_COLL_NOBODY) {
-        c->owe_all = 1;
-        return;
-    }
     shmpi_coll_publish(c, SHMPI_COLL_STEP_DONE);
     shmpi_coll_ring(c, reads_from);
 }
