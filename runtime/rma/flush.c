@@ -85,14 +85,15 @@ static int check_target_fully(MPI_Win win, int rank, const char *fn,
                            rank, shmpi_rma_epoch_name(win), rank);
 }
 
-/* The good path in one branch; the rest is check_target_fully's. */
+/* The good path in one branch - the epoch check's own (win.h; lock_all
+   records every target in locked[], so it covers the same epochs); the
+   rest is check_target_fully's. */
 static inline int check_target(MPI_Win win, int rank, const char *fn,
                                int *skip)
 {
     *skip = 0;
     if (__builtin_expect(shmpi_win_ok(win) &&
-                             (unsigned)rank < (unsigned)win->comm->size &&
-                             passive(win) && win->locked[rank],
+                             shmpi_rma_epoch_covers(win, rank),
                          1))
         return MPI_SUCCESS;
     return check_target_fully(win, rank, fn, skip);
