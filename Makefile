@@ -1,5 +1,6 @@
 # shmpi - one Makefile.
-#   make                 lib/libmpi.a, lib/libmpi.so, ./mpirun, ./mpiexec, ./mpicc
+#   make                 lib/libmpi.a, lib/libmpi.so, ./mpirun, ./mpiexec
+#                        (./mpicc, ./mpicxx, ./mpic++ are one script)
 #   make check           the test suite under ./mpirun (last line: N passed, N failed)
 #   make check-ref       the standard-only tests built and run with Open MPI
 #   make perf            the benchmarks, side by side with Open MPI and MPICH
@@ -75,19 +76,21 @@ perf: all
 
 # -------------------------------------------------------------- install
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 \
-	    $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 755 mpirun mpicc $(DESTDIR)$(PREFIX)/bin/
-	ln -sf mpirun $(DESTDIR)$(PREFIX)/bin/mpiexec
-	install -m 644 mpi.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 lib/libmpi.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 lib/libmpi.so $(DESTDIR)$(PREFIX)/lib/
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/include" \
+	    "$(DESTDIR)$(PREFIX)/lib/pkgconfig" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+	    "$(DESTDIR)$(PREFIX)/share/man/man3" "$(DESTDIR)$(PREFIX)/share/man/man7"
+	install -m 755 mpirun mpicc "$(DESTDIR)$(PREFIX)/bin/"
+	ln -sf mpirun "$(DESTDIR)$(PREFIX)/bin/mpiexec"
+	ln -sf mpicc "$(DESTDIR)$(PREFIX)/bin/mpicxx"
+	ln -sf mpicc "$(DESTDIR)$(PREFIX)/bin/mpic++"
+	install -m 644 mpi.h "$(DESTDIR)$(PREFIX)/include/"
+	install -m 644 lib/libmpi.a "$(DESTDIR)$(PREFIX)/lib/"
+	install -m 755 lib/libmpi.so "$(DESTDIR)$(PREFIX)/lib/"
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(shell sed -n 's/.*SHMPI_VERSION_STRING "\(.*\)"/\1/p' mpi.h)|' \
-	    shmpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc
+	    shmpi.pc.in > "$(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc"
 	for s in 1 3 7; do for f in man/man$$s/*.$$s; do [ -e "$$f" ] && \
-	    install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/man/man$$s/; done; done; true
-	ln -sf mpirun.1 $(DESTDIR)$(PREFIX)/share/man/man1/mpiexec.1
+	    install -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/man/man$$s/"; done; done; true
+	ln -sf mpirun.1 "$(DESTDIR)$(PREFIX)/share/man/man1/mpiexec.1"
 
 clean:
 	rm -rf build lib mpirun mpiexec test/bin test/out perf/bin
