@@ -163,9 +163,12 @@ static inline void check_barrier_with(MPI_Comm comm, const char *name,
     CHECK_MPI(MPI_Barrier(comm));
     int fd = open(path, O_RDWR | O_APPEND);
     CHECK(fd >= 0, "open %s: %s", path, strerror(errno));
+    /* a named object, not a compound literal: test/cxx_api.cc includes
+       this file as C++ */
+    const struct timespec late = {0, 1000000};
     for (int round = 0; round < rounds; round++) {
         if (round % 16 == crank % 16) /* arrive late: 1 ms */
-            nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+            nanosleep(&late, NULL);
         int rec[2] = {crank, round};
         CHECK(write(fd, rec, sizeof rec) == (ssize_t)sizeof rec, "write");
         CHECK_MPI(barrier(comm, round));
