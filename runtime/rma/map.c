@@ -12,7 +12,8 @@
  * moved onto a memfd like this:
  *     node = malloc(...)                  (before: malloc may write the
  *                                          very pages being moved)
- *     memfd_create, fallocate             (the pages, reserved up front:
+ *     memfd_create, ftruncate             (sparse, the size checked
+ *                                          against the memory limits:
  *                                          shmpi_memfd_map)
  *     pwrite(memfd, pages)                (the contents, copied by the
  *                                          kernel: no sanitizer looks at

@@ -4,9 +4,11 @@
  * All of it lives in memfd segments mapped shared: no size fixed at
  * launch, no name anywhere (nothing to leak), and a peer can later map
  * the pages (through /proc/<pid>/fd/<fd>) so that windows over this
- * memory are accessed with plain loads, stores and memcpy.  fallocate
- * reserves the pages up front, so a machine out of memory gives
- * MPI_ERR_NO_MEM here rather than SIGBUS on first touch.
+ * memory are accessed with plain loads, stores and memcpy.  Segments
+ * are sparse, their pages taken at first touch, so a large request
+ * costs no more than a small one; a request larger than the memory the
+ * process may still take (RLIMIT_AS, its memory cgroup, the machine:
+ * memlimit.c) gives MPI_ERR_NO_MEM here instead of an OOM kill later.
  *
  * Two sizes of request, so that a program allocating thousands of small
  * blocks does not need a descriptor each:
@@ -18,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,10 +68,15 @@ static struct {
 int shmpi_memfd_map(size_t bytes, const char *name, void **base, int *fd)
 {
     int rc = 0;
+    *fd = -1;
+    if (!shmpi_mem_fits(bytes))
+        return ENOMEM;
     *fd = memfd_create(name, MFD_CLOEXEC);
     if (*fd < 0)
         return errno;
-    if ((rc = posix_fallocate(*fd, 0, (off_t)bytes)) == 0) {
+    if (ftruncate(*fd, (off_t)bytes) != 0)
+        rc = errno;
+    if (rc == 0) {
         *base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
         if (*base == MAP_FAILED)
             rc = errno;
@@ -170,6 +178,22 @@ static int alloc_large(size_t size, void **out)
     return rc;
 }
 
+/* Through MPI_COMM_WORLD's handler: MPI_Alloc_mem has no communicator
+   (MPI-3.1 8.3). */
+static int no_mem(const char *fn, MPI_Aint size, int rc)
+{
+    const char *limit;
+    uint64_t room = shmpi_mem_room(&limit);
+    if (rc == ENOMEM && limit && (uint64_t)size > room)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
+                           "%ld bytes is more than this process may still "
+                           "take: %" PRIu64 " bytes under %s",
+                           (long)size, room, limit);
+    return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
+                       "cannot allocate %ld bytes of shared memory: %s",
+                       (long)size, strerror(rc));
+}
+
 static int info_ok(MPI_Info info)
 {
     return info == MPI_INFO_NULL || info->magic == SHMPI_MAGIC_INFO;
@@ -192,9 +216,7 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     int rc = (size_t)size <= SMALL_MAX ? alloc_small((size_t)size, &p)
                                        : alloc_large((size_t)size, &p);
     if (rc != 0)
-        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
-                           "cannot allocate %ld bytes of shared memory: %s",
-                           (long)size, strerror(rc));
+        return no_mem(fn, size, rc);
     *(void **)baseptr = p;
     return MPI_SUCCESS;
 }

@@ -9,10 +9,22 @@
 #include <stdint.h>
 
 /* A new memfd named `name` (for /proc/<pid>/maps; it has no file name),
-   close-on-exec, of `bytes` reserved at once with posix_fallocate (out
-   of memory shows here, never as SIGBUS later), zeroed and mapped shared
-   at *base.  0, or an errno and *fd = -1. */
+   close-on-exec, of `bytes`, zeroed and mapped shared at *base.  Sparse:
+   pages are taken when first touched; a request that does not fit
+   (shmpi_mem_fits) is refused with ENOMEM.  0, or an errno and
+   *fd = -1. */
 int shmpi_memfd_map(size_t bytes, const char *name, void **base, int *fd);
+
+/* How many bytes this process may still take: the least room under
+   RLIMIT_AS, its memory cgroup and the machine's available memory
+   (memlimit.c); *limit (if limit is not NULL) names the limit that gave
+   it, NULL when none is known (then UINT64_MAX). */
+uint64_t shmpi_mem_room(const char **limit);
+
+/* 0 if a request of `bytes` is more than shmpi_mem_room(); requests
+   below 16 MiB are counted and checked only once they add up to 64 MiB
+   (memlimit.c says why). */
+int shmpi_mem_fits(size_t bytes);
 
 /* 1 if [p, p + bytes) lies inside one memfd segment of MPI_Alloc_mem
    (windows over such memory are mapped by their peers through

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# alloc-mem-cgroup: in a memory cgroup of 512 MiB, MPI_Alloc_mem of 2 GiB gives MPI_ERR_NO_MEM (no OOM kill) and 64 MiB per rank still works; skipped where no child memory cgroup can be made.
+# shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
+. "$(dirname "$0")/helpers/lib.sh"
+HOG=$TEST_BIN/memhog
+
+# A child of this process's memory cgroup, v1 or v2, with a limit.
+cg=
+make_cgroup() { # bytes
+    local p dir file
+    if p=$(grep -m1 -E '^[0-9]+:([^:]*,)?memory(,[^:]*)?:' /proc/self/cgroup); then
+        dir=/sys/fs/cgroup/memory${p##*:}; file=memory.limit_in_bytes
+    elif p=$(grep -m1 '^0::' /proc/self/cgroup); then
+        dir=/sys/fs/cgroup${p#0::}; file=memory.max
+    else
+        return 1
+    fi
+    dir=${dir%/}/shmpi-test-$$
+    mkdir "$dir" 2>/dev/null || return 1
+    cg=$dir
+    [ -e "$cg/$file" ] && echo "$1" >"$cg/$file" 2>/dev/null
+}
+trap 'cleanup; [ -n "$cg" ] && rmdir "$cg" 2>/dev/null' EXIT
+
+if ! make_cgroup $((512 << 20)); then
+    pass "skipped: cannot make a memory cgroup with a limit here (needs root and a writable memory controller)"
+fi
+echo "cgroup: $cg"
+# mpirun and its ranks run in the cgroup (the shell joins it, then execs)
+# shellcheck disable=SC2016
+start_job sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -np 2 "$3" 2048 64' \
+    sh "$cg" "$MPIRUN" "$HOG"
+finish_job
+expect_status 0
+expect_lines "$OUT" '^rank [01]: no-mem$' 2
+expect_lines "$OUT" '^rank [01] ok$' 2
+expect_shm_clean
+pass

@@ -1,0 +1,71 @@
+/*
+ * memhog - MPI_Alloc_mem against a memory limit, for the shell tests of
+ * the limits (test/alloc-mem-*.sh).
+ *
+ *   memhog TOO_MUCH_MIB FITS_MIB
+ *
+ * Under MPI_ERRORS_RETURN, each rank asks MPI_Alloc_mem for TOO_MUCH_MIB
+ * (skipped when 0): it must fail with MPI_ERR_NO_MEM ("no-mem" is
+ * printed); if it succeeds, every page is written - where a process over
+ * its limit gets killed - and the rank exits 3.  Then FITS_MIB must be
+ * allocated, every page written and read back, and freed; each rank
+ * prints "rank R ok" and exits 0 (anything wrong: a message, exit 1).
+ *
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die(int rank, const char *what, int rc)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int n = 0;
+    MPI_Error_string(rc, s, &n);
+    fprintf(stderr, "rank %d: %s: %s\n", rank, what, s);
+    exit(1);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: memhog TOO_MUCH_MIB FITS_MIB\n");
+        return 2;
+    }
+    MPI_Aint too_much = (MPI_Aint)atol(argv[1]) << 20;
+    MPI_Aint fits = (MPI_Aint)atol(argv[2]) << 20;
+    MPI_Init(&argc, &argv);
+    int rank, rc, cls;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    unsigned char *p = NULL;
+    if (too_much > 0) {
+        rc = MPI_Alloc_mem(too_much, MPI_INFO_NULL, &p);
+        if (rc == MPI_SUCCESS) {
+            printf("rank %d: %s MiB allocated; touching it\n", rank, argv[1]);
+            fflush(stdout);
+            memset(p, 1, (size_t)too_much);
+            return 3;
+        }
+        MPI_Error_class(rc, &cls);
+        if (cls != MPI_ERR_NO_MEM)
+            die(rank, "too much: not MPI_ERR_NO_MEM", rc);
+        printf("rank %d: no-mem\n", rank);
+    }
+    if ((rc = MPI_Alloc_mem(fits, MPI_INFO_NULL, &p)) != MPI_SUCCESS)
+        die(rank, "MPI_Alloc_mem of what fits", rc);
+    memset(p, 0xa5, (size_t)fits);
+    for (MPI_Aint i = 0; i < fits; i += 4096)
+        if (p[i] != 0xa5) {
+            fprintf(stderr, "rank %d: byte %ld lost\n", rank, (long)i);
+            return 1;
+        }
+    if ((rc = MPI_Free_mem(p)) != MPI_SUCCESS)
+        die(rank, "MPI_Free_mem", rc);
+    if ((rc = MPI_Barrier(MPI_COMM_WORLD)) != MPI_SUCCESS)
+        die(rank, "MPI_Barrier", rc);
+    printf("rank %d ok\n", rank);
+    MPI_Finalize();
+    return 0;
+}
