@@ -84,7 +84,8 @@ int shmpi_vm_serve(void);
 /* Called by a process whose window memory peers reach with process_vm:
    under Yama's ptrace_scope 1 (Ubuntu's default) only ancestors may
    attach, so it names the job's launcher - the parent of every rank -
-   as its tracer, which lets its siblings in and nobody else. */
+   as its tracer, which lets its siblings (every descendant of the
+   launcher) attach, besides its ancestors and root. */
 void shmpi_map_allow_peers(void);
 
 #endif

@@ -2,11 +2,15 @@
  * arena.c - create and attach the job's shared control segment.
  *
  * Creation (launcher side): an unnamed tmpfs file on /dev/shm made with
- * O_TMPFILE | O_EXCL, mode 0600.  It never has a name, so no other user
- * or job can open it and no crash can leave it behind; it is freed when
- * the last process holding it exits.  Kernels or mounts without O_TMPFILE
+ * O_TMPFILE | O_EXCL, mode 0600.  It never has a name, so nothing can
+ * find it by name and no crash can leave it behind; it is freed when the
+ * last process holding it exits.  Kernels or mounts without O_TMPFILE
  * get the classic shm_open of a random 128-bit name with O_CREAT|O_EXCL,
- * unlinked again before any rank is forked.  posix_fallocate reserves
+ * unlinked again before any rank is forked.  Other users and other jobs
+ * therefore cannot open it by name; but any process with ptrace read
+ * access to a rank (the same user, the rank dumpable; or root) can open
+ * it through /proc/<pid>/fd/<n> of that rank, as the ranks open each
+ * other's memory files (shmpi(7), THE ARENA).  posix_fallocate reserves
  * every page up front: a /dev/shm too small for the job fails here, with
  * a message, instead of killing a rank with SIGBUS later; the rings
  * and collective areas are sparse and reserved as they are used
