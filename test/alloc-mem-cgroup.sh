@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# alloc-mem-cgroup: in a memory cgroup of 512 MiB, MPI_Alloc_mem of 2 GiB gives MPI_ERR_NO_MEM (no OOM kill) and 64 MiB per rank still works; skipped where no child memory cgroup can be made.
+# alloc-mem-cgroup: in a memory cgroup of 512 MiB, MPI_Alloc_mem of 2 GiB gives MPI_ERR_NO_MEM (no OOM kill) and 64 MiB per rank still works, and a rank taking 1 MiB blocks until refused is refused, not killed; skipped where no child memory cgroup can be made.
 # shmpi-test: timeout=60
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -28,12 +28,25 @@ if ! make_cgroup $((512 << 20)); then
 fi
 echo "cgroup: $cg"
 # mpirun and its ranks run in the cgroup (the shell joins it, then execs)
-# shellcheck disable=SC2016
-start_job sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -np 2 "$3" 2048 64' \
-    sh "$cg" "$MPIRUN" "$HOG"
-finish_job
+in_cgroup() { # mpirun-args...
+    # shellcheck disable=SC2016
+    start_job sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+        sh "$cg" "$MPIRUN" "$@"
+    finish_job
+}
+
+in_cgroup -np 2 "$HOG" 2048 64
 expect_status 0
 expect_lines "$OUT" '^rank [01]: no-mem$' 2
 expect_lines "$OUT" '^rank [01] ok$' 2
+
+# Small blocks, each under the size that is always checked, up to the
+# limit: the last ones are checked one by one.  One rank: ranks that ask
+# at the same moment each see the same last free MiB (memlimit.c).
+in_cgroup -np 1 "$HOG" 0 1 1024
+expect_status 0
+expect_lines "$OUT" '^rank 0: [0-9]+ MiB in chunks, then no-mem$'
+mib=$(sed -n 's/^rank 0: \([0-9]*\) MiB in chunks.*/\1/p' "$OUT")
+[ "$mib" -ge 256 ] || fail "only $mib MiB of 512 were allocated before MPI_ERR_NO_MEM"
 expect_shm_clean
 pass

@@ -26,16 +26,25 @@
  * of 64 KiB in a loop, `taskset -c 1 ./many`, 5 runs: 1.0-1.5 ms each
  * when every one was checked, 0.07 ms each with the old fallocate), so
  * small requests are counted, not checked: only a request of CHECK_FROM
- * or more, or one that brings the bytes handed out unchecked since the
- * last check to UNCHECKED_MAX, reads them.  From CHECK_FROM on, the old
+ * or more, or one larger than what is left of the allowance, reads them.
+ * The allowance is the room that the last check left, shared by the
+ * job's ranks (which all run here, likely in the same cgroup) and halved,
+ * at most UNCHECKED_MAX: far from every limit a check comes every
+ * 64 MiB, and close to one every request is checked, so that small
+ * requests of one rank never add up to more than the room either.
+ * (With an allowance of half the room, not shared, two ranks taking
+ * 64 KiB blocks until refused in a 512 MiB cgroup woke the OOM killer;
+ * shared, they stop at 248 and 246 MiB.)  From CHECK_FROM on, the old
  * reservation cost more than the check does (fallocate took about
  * 0.8 ms per MiB above); the 64 KiB requests now take 0.014-0.021 ms.
  *
  * The check is of what is free at the moment of the call.  Memory that
  * others take afterwards, or requests of several ranks that each fit
  * alone, can still run out when the pages are touched - exactly as with
- * malloc; the check keeps a request that cannot fit from ever being
- * made.
+ * malloc: four ranks taking 1 MiB blocks until refused in a 512 MiB
+ * cgroup each see the same last few MiB at the same moment, and the OOM
+ * killer ends one.  The check keeps a request that cannot fit from ever
+ * being made, and one rank alone from creeping past the limit.
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -46,6 +55,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "core/proc.h"
 #include "shm_arena/memseg.h"
 
 struct room {
@@ -223,18 +233,22 @@ static void machine_room(struct room *r)
 #define CHECK_FROM (16u << 20)
 #define UNCHECKED_MAX (64u << 20)
 
-/* Bytes handed out unchecked since the last check (one thread at a time
-   calls MPI: MPI_THREAD_SERIALIZED at most). */
-static uint64_t unchecked;
+/* Bytes that may still be handed out unchecked (one thread at a time
+   calls MPI: MPI_THREAD_SERIALIZED at most); 0 at the start. */
+static uint64_t allowance;
 
 int shmpi_mem_fits(size_t bytes)
 {
-    if (bytes < CHECK_FROM && unchecked + bytes < UNCHECKED_MAX) {
-        unchecked += bytes;
+    if (bytes < CHECK_FROM && bytes <= allowance) {
+        allowance -= bytes;
         return 1;
     }
-    unchecked = 0;
-    return bytes <= shmpi_mem_room(NULL);
+    uint64_t room = shmpi_mem_room(NULL);
+    if (bytes > room)
+        return 0;
+    room = (room - bytes) / (2 * (uint64_t)(shmpi_proc.size > 1 ? shmpi_proc.size : 1));
+    allowance = room < UNCHECKED_MAX ? room : UNCHECKED_MAX;
+    return 1;
 }
 
 uint64_t shmpi_mem_room(const char **limit)

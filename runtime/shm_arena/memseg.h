@@ -22,8 +22,8 @@ int shmpi_memfd_map(size_t bytes, const char *name, void **base, int *fd);
 uint64_t shmpi_mem_room(const char **limit);
 
 /* 0 if a request of `bytes` is more than shmpi_mem_room(); requests
-   below 16 MiB are counted and checked only once they add up to 64 MiB
-   (memlimit.c says why). */
+   below 16 MiB are checked only when they exceed an allowance of half
+   the room the last check left, at most 64 MiB (memlimit.c says why). */
 int shmpi_mem_fits(size_t bytes);
 
 /* 1 if [p, p + bytes) lies inside one memfd segment of MPI_Alloc_mem
