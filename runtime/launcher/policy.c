@@ -58,11 +58,25 @@ void shmpi_ln_verdict_flush(struct shmpi_job *j, bool direct)
         shmpi_ln_job_say(j, "%s", j->verdict);
 }
 
+/* A signal to a rank goes to its process group: a wrapper script's
+   program and the helpers the rank started get it too (tree.c).  Only
+   while the rank is unreaped: until then its pid, and so its group's
+   number, cannot be reused.  A rank that left its group still gets the
+   signal itself; SIGKILL goes both ways, as it cannot be caught twice. */
+static void signal_rank(const struct shmpi_rank *rk, int sig)
+{
+    bool leads = rk->own_group && getpgid(rk->pid) == rk->pid;
+    if (leads)
+        kill(-rk->pid, sig);
+    if (!leads || sig == SIGKILL)
+        syscall(SYS_pidfd_send_signal, rk->pidfd, sig, NULL, 0);
+}
+
 void shmpi_ln_kill_all(struct shmpi_job *j, int sig)
 {
     for (int r = 0; r < j->started; r++)
         if (j->ranks[r].alive)
-            syscall(SYS_pidfd_send_signal, j->ranks[r].pidfd, sig, NULL, 0);
+            signal_rank(&j->ranks[r], sig);
     if (sig == SIGKILL)
         j->killed = true;
 }
@@ -152,6 +166,8 @@ void shmpi_ln_rank_exited(struct shmpi_job *j, int r, int res)
     if (!j->decided)
         judge(j, r, &si);
     shmpi_ln_noinit_check(j); /* did this exit show the job uses MPI? */
+    if (j->alive == 0)
+        shmpi_ln_tree_sweep(j); /* the ranks' children end with them */
 }
 
 void shmpi_ln_timed_out(struct shmpi_job *j, int res)

@@ -34,6 +34,15 @@
  *                      ever calling MPI_Init; the others wait in
  *                      MPI_Barrier
  *   hang-ignint RANK   as hang, but RANK ignores SIGINT and SIGTERM
+ *   helpers RANK HANG  RANK starts two helpers that never end by
+ *                      themselves: a fork()ed copy of itself (it maps
+ *                      the arena) that writes its pid to helper.fork, and
+ *                      a `sleep` in the background of system(), whose pid
+ *                      goes to helper.sys; then, HANG 0: everyone
+ *                      finalizes, HANG 1: RANK sleeps forever
+ *   exec-env           a rank (SHMPI_RANK set) execs $SHMPI_EXEC
+ *                      before MPI_Init; with SHMPI_NP set, MPI_Init
+ *                      makes this process the launcher of such ranks
  *   stdin              each rank reads its stdin to the end and prints
  *                      "rank R read N bytes"
  *   env NAME           each rank prints "rank R: NAME=<value>" ("unset")
@@ -109,6 +118,24 @@ static void mark_event(void)
     put_file("event", buf);
 }
 
+/* See mode "helpers" above. */
+static void start_helpers(void)
+{
+    char cmd[4200];
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (;;)
+            pause();
+    }
+    snprintf(cmd, sizeof cmd, "%d\n", (int)pid);
+    put_file("helper.fork", cmd);
+    snprintf(cmd, sizeof cmd,
+             "sleep 1000 & echo $! >\"$TEST_TMPDIR/helper.sys.tmp\" && "
+             "mv \"$TEST_TMPDIR/helper.sys.tmp\" \"$TEST_TMPDIR/helper.sys\"");
+    if (system(cmd) != 0)
+        exit(94);
+}
+
 /* Writes s in pieces of at most 97 bytes, each its own write(2). */
 static void write_pieces(int fd, const char *s, size_t n)
 {
@@ -164,6 +191,18 @@ int main(int argc, char **argv)
         }
         MPI_Init(&argc, &argv);
         MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Finalize();
+        return 0;
+    }
+
+    if (!strcmp(mode, "exec-env")) {
+        const char *prog = getenv("SHMPI_EXEC");
+        if (getenv("SHMPI_RANK") && prog) {
+            execl(prog, prog, (char *)NULL);
+            perror(prog);
+            return 93;
+        }
+        MPI_Init(&argc, &argv);
         MPI_Finalize();
         return 0;
     }
@@ -254,6 +293,15 @@ int main(int argc, char **argv)
         } else if (!strcmp(mode, "hang-ignint")) {
             signal(SIGINT, SIG_IGN);
             signal(SIGTERM, SIG_IGN);
+            for (;;)
+                pause();
+        } else if (!strcmp(mode, "helpers")) {
+            start_helpers();
+            if (arg == 0) {
+                MPI_Barrier(MPI_COMM_WORLD);
+                MPI_Finalize();
+                return 0;
+            }
             for (;;)
                 pause();
         } else if (!strcmp(mode, "abort")) {
