@@ -40,6 +40,13 @@
  *                      a `sleep` in the background of system(), whose pid
  *                      goes to helper.sys; then, HANG 0: everyone
  *                      finalizes, HANG 1: RANK sleeps forever
+ *   children RANK      before MPI_Init, RANK (known from SHMPI_RANK) runs
+ *                      this program in mode init-only with system(), and
+ *                      fork()s a child that calls MPI_Init; after it, a
+ *                      fork()ed child calls MPI_Comm_rank; RANK prints
+ *                      "children: system S fork F fork-after A" (their
+ *                      exit statuses); everyone finalizes
+ *   init-only          MPI_Init, print "init-only: rank R joined", finalize
  *   exec-env           a rank (SHMPI_RANK set) execs $SHMPI_EXEC
  *                      before MPI_Init; with SHMPI_NP set, MPI_Init
  *                      makes this process the launcher of such ranks
@@ -60,6 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,6 +124,24 @@ static void mark_event(void)
     snprintf(buf, sizeof buf, "%lld.%09ld\n", (long long)ts.tv_sec,
              ts.tv_nsec);
     put_file("event", buf);
+}
+
+/* A fork()ed child calls MPI (MPI_Init before it, MPI_Comm_rank after);
+   returns its wait status.  It should not get past that call. */
+static int child_status(int after_init)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int r;
+        if (after_init)
+            MPI_Comm_rank(MPI_COMM_WORLD, &r);
+        else
+            MPI_Init(NULL, NULL);
+        _exit(0);
+    }
+    int st = -1;
+    waitpid(pid, &st, 0);
+    return st;
 }
 
 /* See mode "helpers" above. */
@@ -195,6 +221,33 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (!strcmp(mode, "init-only")) {
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        printf("init-only: rank %d joined\n", rank);
+        MPI_Finalize();
+        return 0;
+    }
+    if (!strcmp(mode, "children")) {
+        const char *me = getenv("SHMPI_RANK");
+        int st_sys = -1, st_fork = -1, st_after = -1;
+        if (me && atoi(me) == target) {
+            st_sys = system("exec /proc/$PPID/exe init-only");
+            st_fork = child_status(0);
+        }
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == target) {
+            st_after = child_status(1);
+            printf("children: system %d fork %d fork-after %d\n",
+                   WIFEXITED(st_sys) ? WEXITSTATUS(st_sys) : -1,
+                   WIFEXITED(st_fork) ? WEXITSTATUS(st_fork) : -1,
+                   WIFEXITED(st_after) ? WEXITSTATUS(st_after) : -1);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Finalize();
+        return 0;
+    }
     if (!strcmp(mode, "exec-env")) {
         const char *prog = getenv("SHMPI_EXEC");
         if (getenv("SHMPI_RANK") && prog) {
