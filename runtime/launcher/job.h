@@ -186,6 +186,8 @@ struct shmpi_job {
     int status;
     char verdict[400];   /* the failure line, printed after all output */
     bool verdict_pending;
+    int named;           /* the rank the verdict names, -1: none */
+    int others_failed;   /* ranks besides it that failed by themselves */
     int stop_signal;     /* a signal made us stop the job (0 = none) */
     bool stopping;       /* signal or timeout: output may be given up */
     bool killed;         /* SIGKILL sent to every rank */

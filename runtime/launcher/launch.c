@@ -42,7 +42,7 @@ static void job_init(struct shmpi_job *j, const struct shmpi_launch_opts *o)
     clock_gettime(CLOCK_MONOTONIC, &j->t0);
     j->opts = o;
     j->tool = o->tool ? o->tool : "mpirun";
-    j->arena_fd = j->devnull = j->sigfd = j->noinit_rank = -1;
+    j->arena_fd = j->devnull = j->sigfd = j->noinit_rank = j->named = -1;
     j->tree.guard_fd = -1;
     j->timeout_s = o->timeout_s > 0 ? o->timeout_s : 0;
     j->grace_ms = SHMPI_KILL_GRACE_DEFAULT_MS;

@@ -40,7 +40,8 @@ ERR=$TEST_TMPDIR/job.err
 
 for src in "$SHMPI_ROOT"/test/helpers/*.c; do
     bin=$TEST_BIN/$(basename "$src" .c)
-    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] ||
+        [ "$SHMPI_ROOT/lib/libmpi.a" -nt "$bin" ]; then
         mkdir -p "$TEST_BIN"
         # shellcheck disable=SC2086
         "$SHMPI_ROOT/mpicc" ${SANFLAGS:-} -O1 -g -Wall -Wextra -o "$bin" \

@@ -5,7 +5,7 @@
  *
  * Every rank calls MPI_Init, writes its pid to $TEST_TMPDIR/pid.<rank>,
  * and waits in MPI_Barrier until all have done so; then rank RANK
- * (default 1) does what MODE says while the others call MPI_Barrier again
+ * (default 1; -1: every rank) does what MODE says while the others call MPI_Barrier again
  * (where they block until the job is torn down, unless the mode lets them
  * through).  Just before RANK acts, it writes the time of day (seconds,
  * CLOCK_REALTIME, as `date +%s.%N` prints it) to $TEST_TMPDIR/event; once
@@ -324,7 +324,7 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    if (rank == target) {
+    if (rank == target || target < 0) {
         /* wait until rank 0 has announced the job ready (however loaded
            the machine is), then let the others get into the barrier */
         wait_for_file("ready");
