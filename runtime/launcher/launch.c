@@ -131,8 +131,10 @@ static int make_arena(struct shmpi_job *j)
 {
     char err[256];
     if (shmpi_arena_create(j->np, j->topo.ncpus, &j->arena_fd, &j->hdr, err,
-                           sizeof err) == 0)
+                           sizeof err) == 0) {
+        j->hdr->launcher_pid = (int32_t)getpid(); /* see rma/map.c */
         return 0;
+    }
     j->arena_fd = -1;
     shmpi_ln_say(j->tool, "%s", err);
     return SHMPI_EXIT_LAUNCH_ERROR;

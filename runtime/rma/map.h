@@ -83,8 +83,8 @@ int shmpi_vm_serve(void);
 
 /* Called by a process whose window memory peers reach with process_vm:
    under Yama's ptrace_scope 1 (Ubuntu's default) only ancestors may
-   attach, so it names the job's launcher - the parent of every rank -
-   as its tracer, which lets its siblings in and nobody else. */
-void shmpi_map_allow_peers(void);
+   attach, so it names the job's launcher (hdr->launcher_pid; 0 for a
+   singleton, which has no peers and names nobody) as its tracer. */
+void shmpi_map_allow_peers(pid_t launcher);
 
 #endif

@@ -84,6 +84,8 @@ struct shmpi_arena_header {
     uint64_t bytes;           /* total size of the segment (mostly sparse) */
     uint32_t nranks;
     uint32_t ncpus;           /* CPUs the job may run on */
+    int32_t launcher_pid;     /* the process that started the ranks (their
+                                 common ancestor); 0 in a singleton's own */
     uint64_t slots_offset;    /* -> struct shmpi_rank_slot[nranks] */
     uint64_t bitmaps_offset;  /* -> per receiver: uint64_t[bitmap_words] */
     uint64_t bitmap_stride;   /* bytes per receiver, cache-line multiple */

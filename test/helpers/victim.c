@@ -46,6 +46,10 @@
  *                      fork()ed child calls MPI_Comm_rank; RANK prints
  *                      "children: system S fork F fork-after A" (their
  *                      exit statuses); everyone finalizes
+ *   stack-window       every rank makes a window of an array on its stack
+ *                      (peers reach it with process_vm_writev), puts its
+ *                      rank into its right neighbour's, checks its own
+ *                      and prints "stack-window ok"; finalizes
  *   init-only          MPI_Init, print "init-only: rank R joined", finalize
  *   exec-env           a rank (SHMPI_RANK set) execs $SHMPI_EXEC
  *                      before MPI_Init; with SHMPI_NP set, MPI_Init
@@ -124,6 +128,25 @@ static void mark_event(void)
     snprintf(buf, sizeof buf, "%lld.%09ld\n", (long long)ts.tv_sec,
              ts.tv_nsec);
     put_file("event", buf);
+}
+
+/* See mode "stack-window" above. */
+static void stack_window(void)
+{
+    int cell[4] = {-1, -1, -1, -1};
+    MPI_Win w;
+    MPI_Win_create(cell, sizeof cell, sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &w);
+    MPI_Win_fence(0, w);
+    MPI_Put(&rank, 1, MPI_INT, (rank + 1) % size, 1, 1, MPI_INT, w);
+    MPI_Win_fence(0, w);
+    MPI_Win_free(&w);
+    if (cell[1] != (rank + size - 1) % size) {
+        fprintf(stderr, "victim: rank %d: stack window holds %d\n", rank,
+                cell[1]);
+        exit(92);
+    }
+    printf("stack-window ok\n");
 }
 
 /* A fork()ed child calls MPI (MPI_Init before it, MPI_Comm_rank after);
@@ -312,6 +335,11 @@ int main(int argc, char **argv)
             total += n;
         }
         printf("rank %d read %ld bytes\n", rank, total);
+        MPI_Finalize();
+        return 0;
+    }
+    if (!strcmp(mode, "stack-window")) {
+        stack_window();
         MPI_Finalize();
         return 0;
     }
