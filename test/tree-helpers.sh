@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# tree-helpers: helpers a rank started with fork() or in the background of system() end with the job (normal end, failed rank, kill -9 of mpirun), with mpirun and with the in-library launch (SHMPI_NP); /dev/shm clean.
+# tree-helpers: helpers a rank started with fork() or in the background of system() end with the job (normal end, failed rank, kill -9 of mpirun), with mpirun and with the in-library launch (SHMPI_NP); one in a session of its own (setsid) too, except after kill -9; /dev/shm clean.
 # shmpi-test: timeout=90
 . "$(dirname "$0")/helpers/lib.sh"
 
 wait_helpers() {
     local i
     for ((i = 0; i < 400; i++)); do
-        [ -e "$TEST_TMPDIR/helper.fork" ] && [ -e "$TEST_TMPDIR/helper.sys" ] && return 0
+        [ -e "$TEST_TMPDIR/helper.fork" ] && [ -e "$TEST_TMPDIR/helper.sys" ] &&
+            [ -e "$TEST_TMPDIR/helper.setsid" ] && return 0
         kill -0 "$job_pid" 2>/dev/null || fail "the job ended before its helpers were started"
         sleep 0.05
     done
@@ -14,6 +15,7 @@ wait_helpers() {
 }
 
 helper_pids() { cat "$TEST_TMPDIR/helper.fork" "$TEST_TMPDIR/helper.sys"; }
+setsid_pid() { cat "$TEST_TMPDIR/helper.setsid"; }
 
 for how in mpirun in-library; do
     if [ $how = mpirun ]; then
@@ -26,7 +28,7 @@ for how in mpirun in-library; do
     launch 3 helpers 1 0
     finish_job
     expect_status 0
-    pids_gone 1 $(helper_pids)
+    pids_gone 1 $(helper_pids) $(setsid_pid)
     expect_shm_clean
     echo "$how, normal end: helpers gone"
 
@@ -39,6 +41,7 @@ for how in mpirun in-library; do
     expect_status 137
     ranks_gone 2
     pids_gone 1 $(helper_pids)
+    kill -KILL "$(setsid_pid)" # left its rank's group: escapes, as documented
     expect_shm_clean
     echo "$how, kill -9 of the launcher: helpers gone"
 
@@ -50,7 +53,7 @@ for how in mpirun in-library; do
     finish_job
     expect_status 137
     ranks_gone 1
-    pids_gone 1 $(helper_pids)
+    pids_gone 1 $(helper_pids) $(setsid_pid)
     expect_shm_clean
     echo "$how, a failed rank: helpers gone"
 done

@@ -79,7 +79,7 @@ struct shmpi_stream {
 
 struct shmpi_rank {
     pid_t pid;       /* 0 = never started */
-    int pidfd;       /* -1 once reaped */
+    int pidfd;       /* -1 once reaped (a zombie until the sweep, tree.c) */
     bool alive;
     bool own_group;  /* leads process group pid (tree.c) */
     struct shmpi_stream io[2];
@@ -128,13 +128,22 @@ struct shmpi_spawn_args {
     volatile int exec_errno;     /* set by the child if exec failed */
 };
 
+/* The ranks' process groups, in memory shared with the guardian. */
+struct shmpi_guard_list {
+    _Atomic int32_t count;
+    int32_t group[];     /* [np] */
+};
+
 /* The processes of the job besides the ranks (tree.c). */
 #define SHMPI_TREE_BEFORE 64
 struct shmpi_tree {
+    bool started;        /* shmpi_ln_tree_start ran */
     pid_t guardian;      /* 0: none */
     int guard_fd;        /* write end of the guardian's pipe, -1 */
-    int32_t *groups;     /* [np]: the guardian's list (its own copy) */
-    pid_t before[SHMPI_TREE_BEFORE]; /* our children before the job */
+    struct shmpi_guard_list *list; /* shared with the guardian */
+    size_t list_bytes;
+    bool had_children;   /* we had children before the job (in-library) */
+    pid_t before[SHMPI_TREE_BEFORE]; /* those, and the guardian */
     int nbefore;
     bool subreaper_set;  /* we made ourselves a child subreaper */
 };

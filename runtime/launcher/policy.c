@@ -155,21 +155,24 @@ static bool failed_too(struct shmpi_job *j, int r, const siginfo_t *si)
     return si->si_status != 0;
 }
 
-/* Collects the exit of rank (no longer a zombie afterwards). */
+/* Collects how rank r ended.  WNOWAIT: it stays a zombie, so that its
+   pid - the number of its process group - cannot be reused until
+   shmpi_ln_tree_sweep has killed what is left of that group. */
 static void reap(struct shmpi_job *j, int r, siginfo_t *si)
 {
     struct shmpi_rank *rk = &j->ranks[r];
     memset(si, 0, sizeof *si);
     int rc;
     do
-        rc = waitid((idtype_t)P_PIDFD, (id_t)rk->pidfd, si, WEXITED);
+        rc = waitid((idtype_t)P_PIDFD, (id_t)rk->pidfd, si,
+                    WEXITED | WNOWAIT);
     while (rc != 0 && errno == EINTR);
     if (rc != 0) { /* someone else reaped it: the arena state decides */
         si->si_code = CLD_EXITED;
         si->si_status = 0;
+        close(rk->pidfd); /* no zombie holds its pid: never signal it */
+        rk->pidfd = -1;
     }
-    close(rk->pidfd);
-    rk->pidfd = -1;
     rk->alive = false;
     j->alive--;
 }

@@ -7,42 +7,47 @@
  * started would leave all of those running, mapping the arena, for ever.
  * Three mechanisms, for the three ways a job ends:
  *
- *   - While we run, each rank is the leader of a process group of its own
- *     (spawn.c: setpgid before exec), which its children inherit, and
- *     every signal to a rank goes to its group (shmpi_ln_kill_all).  The
- *     group's number cannot be reused while the rank is unreaped (a
- *     zombie keeps its pid), and groups are only signalled then.
- *     Exception: when our stdin is a terminal, rank 0 (which reads it)
- *     stays in our process group - in a group of its own a read of the
- *     terminal would stop it with SIGTTIN; its subtree is then reached by
- *     the two mechanisms below only.
+ *   - Each rank leads a process group of its own (spawn.c: setpgid
+ *     before exec), which its children inherit, and every signal to a
+ *     rank goes to its group (policy.c, signal_rank).  A rank that exited
+ *     is kept a zombie (waitid WNOWAIT) until every rank has: its pid -
+ *     the number of its group - cannot be reused until then.  When the
+ *     last rank has exited, shmpi_ln_tree_sweep SIGKILLs every rank's
+ *     group (a wrapper's program still running, the helpers), then reaps
+ *     the ranks.  Exception: when our stdin is a terminal, rank 0 (which
+ *     reads it) stays in our process group - in a group of its own a read
+ *     of the terminal would stop it with SIGTTIN; its children are then
+ *     reached by the subreaper only.
  *   - We are a child subreaper (PR_SET_CHILD_SUBREAPER): a process of the
  *     job whose parent died - a rank's helper after the rank exited, a
  *     daemon that double-forked or called setsid - becomes our child
- *     instead of init's.  Once every rank is reaped, whatever children we
- *     have besides the guardian (and, in the in-library launch, the
- *     program's own children from before the launch) belong to the job:
- *     shmpi_ln_tree_sweep kills and reaps them, round after round, since
- *     the children of a killed one become ours in turn.
+ *     instead of init's.  After the group kills, a child we still have
+ *     (waitid P_ALL says so, without a look at /proc) is such a process
+ *     that left its group: only then is /proc searched for our children,
+ *     and they are killed and reaped, round after round, since the
+ *     children of a killed one become ours in turn.  (In the in-library
+ *     launch, the program's own children from before the launch are left
+ *     alone.)  /proc is not searched otherwise: reading /proc/PID/stat of
+ *     each of 120 processes took 5 to 7 ms here (2026-11-28, a loop of 10
+ *     scans), as much as a third of a whole job of one rank.
  *   - If we are SIGKILLed nothing of ours runs.  The ranks have
  *     PR_SET_PDEATHSIG(SIGKILL), but that is one process each (a wrapper's
  *     child has none), and execve of a set-user-ID program clears it.
- *     So a guardian, forked before the arena exists and in a session of
- *     its own (a kill of our process group or a hangup of the terminal
- *     does not reach it), holds the read end of a pipe whose only writer
- *     is us.  We send it each rank's process group; at a normal end a 0
- *     that lets it exit.  End of file without that 0 means we died: it
- *     SIGKILLs every group it was given, then exits.  A group whose rank
- *     was reaped before our death keeps its number only while it has
- *     members, so this one kill could in theory reach a new group that
- *     took a freed number: the pid counter would have to wrap around in
- *     between.  A set-user-ID rank program is still ours to kill (its real
- *     uid is ours); one that also changed its real uid is not, under any
- *     launcher.
+ *     So a guardian, forked before the arena exists (it never maps it)
+ *     and in a session of its own (a kill of our process group or a
+ *     hangup of the terminal does not reach it), holds the read end of a
+ *     pipe whose only writer is us.  Each rank's process group goes to
+ *     memory shared with it; once every rank has exited, one byte on the
+ *     pipe lets it exit.  End of file without that byte means we died: it
+ *     SIGKILLs every group in its list, then exits.  The ranks' zombies, which kept those numbers,
+ *     are reaped by init once we are dead, so this one kill could in
+ *     theory reach a new group that took a freed number: the pid
+ *     counter would have to wrap around in between.  A set-user-ID rank
+ *     program is still ours to kill (its real uid is ours); one that also
+ *     changed its real uid is not, under any launcher.
  *
- * What escapes all three: a process that both left its rank's group
- * (setsid, setpgid) and lost its parent chain to us while we were
- * SIGKILLed.
+ * What escapes: a process that left its rank's group (setsid, setpgid)
+ * while we were SIGKILLed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -51,9 +56,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "launcher/job.h"
@@ -112,127 +119,174 @@ static int children(pid_t *out, int max, const pid_t *skip, int nskip)
 
 /* ---- the guardian -------------------------------------------------- */
 
-static _Noreturn void guardian_main(int fd, int32_t *groups, int max)
+static _Noreturn void guardian_main(int in, struct shmpi_guard_list *list)
 {
     setsid();
     prctl(PR_SET_NAME, "shmpi-guardian", 0, 0, 0);
-    if (fd != 0) {
-        dup2(fd, 0);
-        fd = 0;
-    }
+    dup2(in, 0); /* in >= 3: ensure_std_fds ran */
     syscall(SYS_close_range, 1u, ~0u, 0u);
-    int n = 0;
-    for (;;) {
-        int32_t buf[64];
-        ssize_t got = read(fd, buf, sizeof buf);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break; /* the launcher is gone without saying "done" */
-        for (size_t i = 0; i < (size_t)got / sizeof *buf; i++) {
-            if (buf[i] == 0)
-                _exit(0);
-            if (n < max)
-                groups[n++] = buf[i];
-        }
-    }
+    char done;
+    ssize_t got;
+    while ((got = read(0, &done, 1)) < 0 && errno == EINTR)
+        ;
+    if (got == 1)
+        _exit(0); /* the job is over */
+    /* end of file: the launcher is gone without saying so */
+    int n = atomic_load_explicit(&list->count, memory_order_acquire);
     for (int i = 0; i < n; i++)
-        kill(-groups[i], SIGKILL);
+        kill(-list->group[i], SIGKILL);
     _exit(0);
 }
 
-/* Forks the guardian (see the top of the file); every signal blocked in
-   it from the first instruction: only SIGKILL ends it early. */
+/* Starts the guardian (see the top of the file): a fork whose exit
+   signal is none instead of SIGCHLD - a "clone child", which a wait
+   without __WCLONE does not see, so that have_children() below speaks
+   of the job's processes only.  Every signal is blocked in it from the
+   start: only SIGKILL ends it early.  The groups are written to shared
+   memory, not to the pipe: the guardian wakes up once, at the end, not
+   at every rank (on this 2-core machine, loaded, each wake-up of another
+   process cost a job of 4 ranks about a millisecond, 2026-11-28). */
 static int guardian_start(struct shmpi_job *j)
 {
     struct shmpi_tree *t = &j->tree;
-    int p[2];
-    t->groups = calloc((size_t)j->np, sizeof *t->groups);
-    if (!t->groups || pipe2(p, O_CLOEXEC) != 0)
+    int in[2];
+    t->list_bytes = sizeof *t->list + (size_t)j->np * sizeof(int32_t);
+    void *m = mmap(NULL, t->list_bytes, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    t->list = m;
+    if (pipe2(in, O_CLOEXEC) != 0)
         return -1;
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    pid_t pid = fork();
+    /* raw clone, like fork: the child only makes system calls */
+    long pid = syscall(SYS_clone, 0L, NULL, NULL, NULL, 0L);
     if (pid == 0)
-        guardian_main(p[0], t->groups, j->np);
+        guardian_main(in[0], t->list);
     int e = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    close(p[0]);
+    close(in[0]);
     if (pid < 0) {
-        close(p[1]);
+        close(in[1]);
         errno = e;
         return -1;
     }
-    t->guardian = pid;
-    t->guard_fd = p[1];
+    t->guardian = (pid_t)pid;
+    t->guard_fd = in[1];
     return 0;
 }
 
-static void guardian_tell(struct shmpi_job *j, int32_t what)
+/* The job is over: the guardian may go. */
+static void guardian_release(struct shmpi_tree *t)
 {
-    int fd = j->tree.guard_fd;
-    if (fd >= 0 && shmpi_ln_write_all(fd, (const char *)&what, sizeof what))
-        j->tree.guard_fd = -1, close(fd); /* it died: nobody to tell */
+    if (t->guard_fd < 0)
+        return;
+    char done = 1;
+    while (write(t->guard_fd, &done, 1) < 0 && errno == EINTR)
+        ;
+    close(t->guard_fd);
+    t->guard_fd = -1;
 }
 
 /* ---- the job's side ----------------------------------------------- */
+
+/* Do we have a child (alive or not) besides the guardian?  Without a
+   look at /proc. */
+static bool have_children(void)
+{
+    siginfo_t si;
+    return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0;
+}
 
 int shmpi_ln_tree_start(struct shmpi_job *j)
 {
     struct shmpi_tree *t = &j->tree;
     /* in the in-library launch, the program's own children are not ours */
-    t->nbefore = children(t->before, SHMPI_TREE_BEFORE, NULL, 0);
+    t->had_children = have_children();
+    if (t->had_children)
+        t->nbefore = children(t->before, SHMPI_TREE_BEFORE - 1, NULL, 0);
+    if (guardian_start(j) != 0)
+        return -1;
+    t->before[t->nbefore++] = t->guardian; /* never swept */
+    t->started = true;
     int old = 0;
     if (prctl(PR_GET_CHILD_SUBREAPER, &old, 0, 0, 0) == 0 && !old)
         t->subreaper_set = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
-    return guardian_start(j);
+    return 0;
 }
 
 void shmpi_ln_tree_rank(struct shmpi_job *j, int r)
 {
-    if (j->ranks[r].own_group)
-        guardian_tell(j, (int32_t)j->ranks[r].pid);
+    struct shmpi_guard_list *l = j->tree.list;
+    if (!l || !j->ranks[r].own_group)
+        return;
+    int n = atomic_load_explicit(&l->count, memory_order_relaxed);
+    l->group[n] = (int32_t)j->ranks[r].pid;
+    /* release: the guardian reads group[n] after it loads the count */
+    atomic_store_explicit(&l->count, n + 1, memory_order_release);
 }
 
-/* Kills and reaps every child we have that is not a rank still
-   unreaped, the guardian or one from before the job. */
-void shmpi_ln_tree_sweep(struct shmpi_job *j)
+/* Kills and reaps, round after round, every child we have that is not
+   the guardian or one of the program's own from before the job. */
+static void sweep_children(struct shmpi_job *j)
 {
     struct shmpi_tree *t = &j->tree;
-    if (t->guardian <= 0)
-        return; /* the job never started: nothing of it to look for */
-    int nskip = t->nbefore + 1 + j->started;
-    pid_t *skip = malloc((size_t)nskip * sizeof *skip);
-    if (!skip)
-        return;
-    memcpy(skip, t->before, (size_t)t->nbefore * sizeof *skip);
-    skip[t->nbefore] = t->guardian;
-    for (int r = 0; r < j->started; r++)
-        skip[t->nbefore + 1 + r] = j->ranks[r].alive ? j->ranks[r].pid : 0;
     pid_t left[SWEEP_BATCH];
     int n;
-    while ((n = children(left, SWEEP_BATCH, skip, nskip)) > 0) {
+    while ((n = children(left, SWEEP_BATCH, t->before, t->nbefore)) > 0) {
         for (int i = 0; i < n; i++)
             kill(left[i], SIGKILL);
         for (int i = 0; i < n; i++)
             while (waitpid(left[i], NULL, 0) < 0 && errno == EINTR)
                 ;
     }
-    free(skip);
+}
+
+/* Once every rank has exited: the guardian may go, what is left of the
+   ranks' groups is killed, the ranks are reaped, then whatever else of
+   the job is still ours is killed. */
+void shmpi_ln_tree_sweep(struct shmpi_job *j)
+{
+    if (!j->tree.started || j->alive > 0)
+        return;
+    guardian_release(&j->tree);
+    for (int r = 0; r < j->started; r++) {
+        struct shmpi_rank *rk = &j->ranks[r];
+        if (rk->pidfd >= 0 && rk->own_group)
+            kill(-rk->pid, SIGKILL); /* its zombie keeps the number */
+    }
+    for (int r = 0; r < j->started; r++) {
+        struct shmpi_rank *rk = &j->ranks[r];
+        if (rk->pidfd < 0)
+            continue;
+        siginfo_t si;
+        while (waitid((idtype_t)P_PIDFD, (id_t)rk->pidfd, &si, WEXITED) != 0 &&
+               errno == EINTR)
+            ;
+        close(rk->pidfd);
+        rk->pidfd = -1;
+    }
+    if (!j->tree.had_children) /* else they could be the program's */
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+    if (have_children())
+        sweep_children(j);
 }
 
 void shmpi_ln_tree_end(struct shmpi_job *j)
 {
     struct shmpi_tree *t = &j->tree;
-    if (t->guardian > 0) {
-        guardian_tell(j, 0);
-        if (t->guard_fd >= 0)
-            close(t->guard_fd);
-        while (waitpid(t->guardian, NULL, 0) < 0 && errno == EINTR)
-            ;
-    }
-    free(t->groups);
+    guardian_release(t);
+    /* Reaped if it is gone already; else it is left to init: waiting
+       for it to be scheduled would cost a job of one rank up to a few
+       ms on a loaded machine, and we (mpirun, or the program of the
+       in-library launch) exit right after this. */
+    if (t->guardian > 0)
+        waitpid(t->guardian, NULL, __WCLONE | WNOHANG);
+    if (t->list)
+        munmap(t->list, t->list_bytes);
     if (t->subreaper_set)
         prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
 }

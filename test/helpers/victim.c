@@ -34,11 +34,12 @@
  *                      ever calling MPI_Init; the others wait in
  *                      MPI_Barrier
  *   hang-ignint RANK   as hang, but RANK ignores SIGINT and SIGTERM
- *   helpers RANK HANG  RANK starts two helpers that never end by
+ *   helpers RANK HANG  RANK starts three helpers that never end by
  *                      themselves: a fork()ed copy of itself (it maps
- *                      the arena) that writes its pid to helper.fork, and
- *                      a `sleep` in the background of system(), whose pid
- *                      goes to helper.sys; then, HANG 0: everyone
+ *                      the arena) that writes its pid to helper.fork, a
+ *                      `sleep` in the background of system(), whose pid
+ *                      goes to helper.sys, and one in a session of its own
+ *                      (setsid), to helper.setsid; then, HANG 0: everyone
  *                      finalizes, HANG 1: RANK sleeps forever
  *   children RANK      before MPI_Init, RANK (known from SHMPI_RANK) runs
  *                      this program in mode init-only with system(), and
@@ -181,6 +182,11 @@ static void start_helpers(void)
     snprintf(cmd, sizeof cmd,
              "sleep 1000 & echo $! >\"$TEST_TMPDIR/helper.sys.tmp\" && "
              "mv \"$TEST_TMPDIR/helper.sys.tmp\" \"$TEST_TMPDIR/helper.sys\"");
+    if (system(cmd) != 0)
+        exit(94);
+    snprintf(cmd, sizeof cmd,
+             "setsid sleep 1000 & echo $! >\"$TEST_TMPDIR/helper.tmp\" && "
+             "mv \"$TEST_TMPDIR/helper.tmp\" \"$TEST_TMPDIR/helper.setsid\"");
     if (system(cmd) != 0)
         exit(94);
 }
