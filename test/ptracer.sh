@@ -2,6 +2,8 @@
 # ptracer: a rank whose window memory peers reach with process_vm names the launcher (mpirun, or the in-library launcher) with PR_SET_PTRACER, also under a wrapper script; a singleton names nobody (checked with strace).
 # shmpi-test: timeout=60
 . "$(dirname "$0")/helpers/lib.sh"
+# a sanitizer build: LeakSanitizer cannot work under ptrace (strace)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 command -v strace >/dev/null || fail "this test needs strace"
 log=$TEST_TMPDIR/strace.log
