@@ -125,7 +125,7 @@ static void judge(struct shmpi_job *j, int r, const siginfo_t *si)
     int state = atomic_load_explicit(&shmpi_arena_slot(j->hdr, r)->state,
                                      memory_order_acquire);
     int pid = (int)j->ranks[r].pid;
-    j->named = first > 0 && first <= j->np ? first - 1 : r;
+    int named = first > 0 && first <= j->np ? first - 1 : r;
     if (first > 0 && first <= j->np)
         report_abort(j, first - 1);
     else if (state == SHMPI_RANK_ABORTED)
@@ -140,6 +140,8 @@ static void judge(struct shmpi_job *j, int r, const siginfo_t *si)
                       "MPI_Finalize; job aborted", r, pid);
     else if (state == SHMPI_RANK_STARTED)
         shmpi_ln_noinit_exit(j, r);
+    if (j->decided && j->named < 0)
+        j->named = named;
 }
 
 /* After the verdict: did rank r fail by itself, not by our SIGKILL? */
