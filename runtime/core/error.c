@@ -7,9 +7,11 @@
  * class and its string.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -126,6 +128,34 @@ const char *shmpi_error_class_name(int code)
     return a ? "user-defined class" : "MPI_ERR_UNKNOWN";
 }
 
+/* A rank that failed after another one: it says nothing (the launcher's
+   line counts it), and waits a little for the first one to have said
+   its line and stored its state - once any rank exits, the launcher
+   kills the others, and the first one's line would be lost. */
+static void wait_for_first(struct shmpi_proc *p, int first)
+{
+    struct shmpi_rank_slot *s = shmpi_arena_slot(p->arena, first);
+    struct timespec ms = {0, 1000 * 1000};
+    for (int i = 0; i < 2000; i++) {
+        /* acquire: pairs with the first one's release store */
+        if (atomic_load_explicit(&s->state, memory_order_acquire) ==
+            SHMPI_RANK_ABORTED)
+            return;
+        nanosleep(&ms, NULL);
+    }
+}
+
+static void say_fatal(int rank, int code, const char *fn, const char *what)
+{
+    fflush(stdout);
+    fprintf(stderr, "shmpi: rank %d: %s: %s (%s)\n", rank, fn, what,
+            shmpi_error_class_name(code));
+    fflush(stderr);
+}
+
+/* When several ranks fail at once (every rank checks the same bad
+   argument), only the first of them prints its line: first_abort decides,
+   so a job prints one such line, and the launcher one line after it. */
 _Noreturn void shmpi_fatal(int code, const char *fn, const char *what)
 {
     struct shmpi_proc *p = &shmpi_proc;
@@ -134,23 +164,25 @@ _Noreturn void shmpi_fatal(int code, const char *fn, const char *what)
     /* before MPI_Init the rank is only in the environment */
     const char *env_rank = getenv("SHMPI_RANK");
     int rank = p->slot || !env_rank ? p->rank : atoi(env_rank);
-    fflush(stdout);
-    fprintf(stderr, "shmpi: rank %d: %s: %s (%s)\n", rank, fn, what,
-            shmpi_error_class_name(code));
-    fflush(stderr);
-    if (p->slot) {
-        struct shmpi_rank_slot *s = p->slot;
-        s->abort_kind = SHMPI_ABORT_FATAL_ERROR;
-        s->abort_code = cls > 0 && cls < 256 ? cls : 1; /* = exit status */
-        snprintf(s->abort_what, sizeof s->abort_what, "%s: %s", fn,
-                 shmpi_error_class_name(code));
-        int none = 0;
-        atomic_compare_exchange_strong(&p->arena->first_abort, &none,
-                                       p->rank + 1);
-        /* release: the launcher reads the fields above after this */
-        atomic_store_explicit(&s->state, SHMPI_RANK_ABORTED,
-                              memory_order_release);
+    if (!p->slot) {
+        say_fatal(rank, code, fn, what);
+        _exit(cls > 0 && cls < 256 ? cls : 1);
     }
+    struct shmpi_rank_slot *s = p->slot;
+    s->abort_kind = SHMPI_ABORT_FATAL_ERROR;
+    s->abort_code = cls > 0 && cls < 256 ? cls : 1; /* = exit status */
+    snprintf(s->abort_what, sizeof s->abort_what, "%s: %s", fn,
+             shmpi_error_class_name(code));
+    int first = 0;
+    /* seq_cst: the launcher reads the fields above after loading it */
+    bool won = atomic_compare_exchange_strong(&p->arena->first_abort, &first,
+                                              p->rank + 1);
+    if (won)
+        say_fatal(rank, code, fn, what);
+    /* release: the launcher reads the fields above after this */
+    atomic_store_explicit(&s->state, SHMPI_RANK_ABORTED, memory_order_release);
+    if (!won)
+        wait_for_first(p, first - 1);
     _exit(cls > 0 && cls < 256 ? cls : 1);
 }
 

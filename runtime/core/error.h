@@ -30,9 +30,11 @@ int shmpi_last_used_code(void);
 #define SHMPI_REQUIRE_INIT(fn)                                            \
     do {                                                                  \
         if (!shmpi_proc.initialized || shmpi_proc.finalized)              \
-            shmpi_fatal(MPI_ERR_OTHER, fn,                                \
-                        shmpi_proc.finalized ? "called after MPI_Finalize" \
-                                             : "called before MPI_Init"); \
+            shmpi_not_initialized(fn);                                    \
     } while (0)
+
+/* Says why MPI cannot be used here (before MPI_Init, after MPI_Finalize,
+   in a fork() of a rank) and ends this process; core/init.c. */
+_Noreturn void shmpi_not_initialized(const char *fn) __attribute__((cold));
 
 #endif

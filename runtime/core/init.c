@@ -9,6 +9,20 @@
  *                      supervises them exactly as mpirun would, and exits
  *                      with the job's status - MPI_Init never returns here;
  *   neither            a singleton: a job of size 1 with its own arena.
+ *
+ * Which process is the rank.  The launcher starts one process per rank,
+ * but that may be a wrapper script whose child is the MPI program, and a
+ * rank may start programs or fork() before and after MPI_Init; all of
+ * them inherit SHMPI_RANK and, before MPI_Init, the arena descriptor.
+ * The rank is the first process of its tree that runs shmpi's code: at
+ * its start, before main (mark_rank_process), it puts its pid in
+ * SHMPI_RANK_PID, which whatever it starts inherits.  MPI_Init refuses a
+ * process whose pid is not that one, and claims the rank's arena slot
+ * (owner: a CAS from 0), so that a second program run by a wrapper
+ * cannot take a rank that is taken; a fork() of a rank is marked by an
+ * atfork handler and refused at its first MPI call.  A refusal is one
+ * line and the end of that process only: it touches nothing shared, so
+ * the rank and the job go on.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -57,6 +71,75 @@ static const char *init_fn = "MPI_Init";
 static _Noreturn void init_failed(const char *why)
 {
     shmpi_fatal(MPI_ERR_OTHER, init_fn, why);
+}
+
+/* Runs in every process linked with shmpi, before main; see the top. */
+__attribute__((constructor)) static void mark_rank_process(void)
+{
+    if (!getenv(SHMPI_ENV_RANK) || getenv(SHMPI_ENV_RANK_PID))
+        return;
+    char pid[24];
+    snprintf(pid, sizeof pid, "%d", (int)getpid());
+    setenv(SHMPI_ENV_RANK_PID, pid, 1);
+}
+
+/* This process took itself for rank `rank`, which is process `owner`:
+   one line, and the end of this process, with nothing shared touched. */
+static _Noreturn void not_the_rank(const char *fn, int rank, int owner,
+                                   const char *why)
+{
+    fflush(stdout);
+    fprintf(stderr, "shmpi: %s: this process (pid %d) is not rank %d "
+            "(pid %d): %s (%s)\n", fn, (int)getpid(), rank, owner, why,
+            shmpi_error_class_name(MPI_ERR_OTHER));
+    fflush(stderr);
+    _exit(MPI_ERR_OTHER);
+}
+
+_Noreturn void shmpi_not_initialized(const char *fn)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    if (p->forked_from)
+        not_the_rank(fn, p->rank, p->forked_from,
+                     "a child a rank made with fork() cannot use MPI");
+    shmpi_fatal(MPI_ERR_OTHER, fn, p->finalized ? "called after MPI_Finalize"
+                                                : "called before MPI_Init");
+}
+
+/* pthread_atfork: in the child of a fork() of this rank.  It shares
+   nothing with the rank but the arena, which it must not touch. */
+static void forked_child(void)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    p->forked_from = p->slot ? p->slot->pid : (int)getppid();
+    p->initialized = 0;
+    p->slot = NULL;
+}
+
+/* Before MPI_Init: a program or child the rank started. */
+static void check_rank_process(int rank)
+{
+    int owner = 0;
+    if (env_int(SHMPI_ENV_RANK_PID, &owner) < 0)
+        init_failed(SHMPI_ENV_RANK_PID " is not a process id");
+    if (owner > 0 && owner != (int)getpid())
+        not_the_rank(init_fn, rank, owner,
+                     "a program or child a rank starts cannot call MPI_Init");
+}
+
+/* The first process of the rank's tree to get here is the rank. */
+static void claim_rank(struct shmpi_proc *p)
+{
+    struct shmpi_rank_slot *s = shmpi_arena_slot(p->arena, p->rank);
+    int32_t owner = 0, me = (int32_t)getpid();
+    /* relaxed: the CAS only picks one claimant; what the rank publishes
+       later is ordered by the release store of its state */
+    if (!atomic_compare_exchange_strong_explicit(&s->owner, &owner, me,
+                                                 memory_order_relaxed,
+                                                 memory_order_relaxed) &&
+        owner != me)
+        not_the_rank(init_fn, p->rank, owner,
+                     "that process already called MPI_Init as this rank");
 }
 
 /* A yes/no environment variable: set, non-empty and not "0". */
@@ -150,6 +233,7 @@ static void find_place_in_job(struct shmpi_proc *p, int *argc, char ***argv)
     /* stdout is a pipe to the launcher: without this, printf output would
        appear only at exit, not line by line as on a terminal */
     setvbuf(stdout, NULL, _IOLBF, 0);
+    check_rank_process(p->rank);
     if (env_int(SHMPI_ENV_SIZE, &p->size) != 1 || p->size < 1 ||
         p->rank >= p->size || env_int(SHMPI_ENV_ARENA_FD, &p->arena_fd) != 1)
         init_failed("SHMPI_RANK is set but SHMPI_SIZE or SHMPI_ARENA_FD is "
@@ -163,6 +247,7 @@ static void hide_job_from_children(struct shmpi_proc *p)
     unsetenv(SHMPI_ENV_RANK);
     unsetenv(SHMPI_ENV_SIZE);
     unsetenv(SHMPI_ENV_ARENA_FD);
+    unsetenv(SHMPI_ENV_RANK_PID);
     unsetenv("SHMPI_NP");
     fcntl(p->arena_fd, F_SETFD, FD_CLOEXEC);
 }
@@ -170,13 +255,18 @@ static void hide_job_from_children(struct shmpi_proc *p)
 static int init(int *argc, char ***argv, int required, int *provided)
 {
     struct shmpi_proc *p = &shmpi_proc;
+    if (p->forked_from)
+        shmpi_not_initialized(init_fn);
     if (p->initialized || p->finalized)
         init_failed(p->finalized ? "called after MPI_Finalize"
                                  : "MPI is already initialized (MPI_Init may "
                                    "be called once)");
     find_place_in_job(p, argc, argv);
     attach_or_create_arena(p);
+    if (!p->singleton)
+        claim_rank(p);
     hide_job_from_children(p);
+    pthread_atfork(NULL, NULL, forked_child);
     p->slot = shmpi_arena_slot(p->arena, p->rank);
     p->slot->pid = (int32_t)getpid();
     p->oversubscribed = p->size > (int)p->arena->ncpus;

@@ -22,6 +22,8 @@ struct shmpi_proc {
     pthread_t main_thread;     /* the thread that called MPI_Init */
     int oversubscribed;        /* more ranks than CPUs: spin less */
     int singleton;             /* no launcher: we made our own arena */
+    int forked_from;           /* a fork() of rank pid forked_from, which
+                                  is not a rank (core/init.c); 0 */
     int arena_fd;
     struct shmpi_arena_header *arena;
     struct shmpi_rank_slot *slot;  /* this rank's slot in the arena */

@@ -214,7 +214,7 @@ static void cancel_all(struct shmpi_job *j)
         for (int k = 0; k < 2; k++)
             if (j->ranks[r].io[k].reading)
                 cancel(j, UD_READ, (unsigned)(r * 2 + k));
-        if (j->ranks[r].pidfd >= 0)
+        if (j->ranks[r].alive)
             cancel(j, UD_EXIT, (unsigned)r);
     }
 }

@@ -18,6 +18,7 @@
  *   signals.c  signalfd, forwarding signals, the kill grace period
  *   policy.c   judging how ranks ended, the one failure line, exit status
  *   noinit.c   ranks exiting before MPI_Init: a non-MPI job, or a failure
+ *   tree.c     the ranks' own children: process groups, subreaper, guardian
  *   say.c      the launcher's own messages
  *
  * Internal functions carry the prefix shmpi_ln_ (ln: launcher) - this
@@ -78,8 +79,9 @@ struct shmpi_stream {
 
 struct shmpi_rank {
     pid_t pid;       /* 0 = never started */
-    int pidfd;       /* -1 once reaped */
+    int pidfd;       /* -1 once reaped (a zombie until the sweep, tree.c) */
     bool alive;
+    bool own_group;  /* leads process group pid (tree.c) */
     struct shmpi_stream io[2];
 };
 
@@ -121,7 +123,29 @@ struct shmpi_spawn_args {
     size_t setsize;
     const struct rlimit *nofile; /* NULL: leave the limit alone */
     pid_t launcher;
+    bool new_group;              /* setpgid(0, 0): lead a process group */
+    int32_t *pid_slot;           /* the rank's arena slot: its pid */
     volatile int exec_errno;     /* set by the child if exec failed */
+};
+
+/* The ranks' process groups, in memory shared with the guardian. */
+struct shmpi_guard_list {
+    _Atomic int32_t count;
+    int32_t group[];     /* [np] */
+};
+
+/* The processes of the job besides the ranks (tree.c). */
+#define SHMPI_TREE_BEFORE 64
+struct shmpi_tree {
+    bool started;        /* shmpi_ln_tree_start ran */
+    pid_t guardian;      /* 0: none */
+    int guard_fd;        /* write end of the guardian's pipe, -1 */
+    struct shmpi_guard_list *list; /* shared with the guardian */
+    size_t list_bytes;
+    bool had_children;   /* we had children before the job (in-library) */
+    pid_t before[SHMPI_TREE_BEFORE]; /* those, and the guardian */
+    int nbefore;
+    bool subreaper_set;  /* we made ourselves a child subreaper */
 };
 
 struct shmpi_job {
@@ -137,6 +161,8 @@ struct shmpi_job {
     char **envp;         /* rankenv.c; rank_var is rewritten per rank */
     char rank_var[32], size_var[32], fd_var[32];
     struct shmpi_topo topo;
+    struct shmpi_tree tree;
+    bool tty_stdin;      /* rank 0 reads a terminal: keep it in our group */
     int arena_fd, devnull;
     struct shmpi_arena_header *hdr;
     void *stack;         /* for the clone()d child until it execs */
@@ -169,6 +195,8 @@ struct shmpi_job {
     int status;
     char verdict[400];   /* the failure line, printed after all output */
     bool verdict_pending;
+    int named;           /* the rank the verdict names, -1: none */
+    int others_failed;   /* ranks besides it that failed by themselves */
     int stop_signal;     /* a signal made us stop the job (0 = none) */
     bool stopping;       /* signal or timeout: output may be given up */
     bool killed;         /* SIGKILL sent to every rank */
@@ -255,6 +283,12 @@ SHMPI_HIDDEN void shmpi_ln_kill_all(struct shmpi_job *j, int sig);
 SHMPI_HIDDEN void shmpi_ln_verdict_flush(struct shmpi_job *j, bool direct);
 SHMPI_HIDDEN void shmpi_ln_timed_out(struct shmpi_job *j, int res);
 SHMPI_HIDDEN void shmpi_ln_reap_all(struct shmpi_job *j);
+
+/* tree.c */
+SHMPI_HIDDEN int shmpi_ln_tree_start(struct shmpi_job *j);
+SHMPI_HIDDEN void shmpi_ln_tree_rank(struct shmpi_job *j, int rank);
+SHMPI_HIDDEN void shmpi_ln_tree_sweep(struct shmpi_job *j);
+SHMPI_HIDDEN void shmpi_ln_tree_end(struct shmpi_job *j);
 
 /* noinit.c */
 SHMPI_HIDDEN void shmpi_ln_noinit_exit(struct shmpi_job *j, int rank);

@@ -42,7 +42,8 @@ static void job_init(struct shmpi_job *j, const struct shmpi_launch_opts *o)
     clock_gettime(CLOCK_MONOTONIC, &j->t0);
     j->opts = o;
     j->tool = o->tool ? o->tool : "mpirun";
-    j->arena_fd = j->devnull = j->sigfd = j->noinit_rank = -1;
+    j->arena_fd = j->devnull = j->sigfd = j->noinit_rank = j->named = -1;
+    j->tree.guard_fd = -1;
     j->timeout_s = o->timeout_s > 0 ? o->timeout_s : 0;
     j->grace_ms = SHMPI_KILL_GRACE_DEFAULT_MS;
 }
@@ -115,12 +116,25 @@ static int plan_cpus(struct shmpi_job *j)
     return 0;
 }
 
+/* Before the arena: the guardian (a fork) must not map it. */
+static int start_tree(struct shmpi_job *j)
+{
+    j->tty_stdin = isatty(0);
+    if (shmpi_ln_tree_start(j) == 0)
+        return 0;
+    shmpi_ln_say(j->tool, "cannot start the job's guardian: %s",
+                 strerror(errno));
+    return SHMPI_EXIT_LAUNCH_ERROR;
+}
+
 static int make_arena(struct shmpi_job *j)
 {
     char err[256];
     if (shmpi_arena_create(j->np, j->topo.ncpus, &j->arena_fd, &j->hdr, err,
-                           sizeof err) == 0)
+                           sizeof err) == 0) {
+        j->hdr->launcher_pid = (int32_t)getpid(); /* see rma/map.c */
         return 0;
+    }
     j->arena_fd = -1;
     shmpi_ln_say(j->tool, "%s", err);
     return SHMPI_EXIT_LAUNCH_ERROR;
@@ -190,6 +204,8 @@ static int prepare(struct shmpi_job *j)
     if (st == 0)
         st = plan_cpus(j);
     if (st == 0)
+        st = start_tree(j);
+    if (st == 0)
         st = make_arena(j);
     if (st == 0 && o->report_bindings)
         shmpi_ln_topo_report(&j->topo, j->np, j->tool);
@@ -231,7 +247,7 @@ static int watch(struct shmpi_job *j, int r)
     }
     rk->alive = true;
     j->alive++;
-    shmpi_arena_slot(j->hdr, r)->pid = (int32_t)rk->pid;
+    shmpi_ln_tree_rank(j, r);
     struct io_uring_sqe *sqe = shmpi_ln_loop_sqe(j);
     io_uring_prep_poll_add(sqe, rk->pidfd, POLLIN);
     shmpi_ln_loop_tag(sqe, UD_EXIT, (unsigned)r);
@@ -255,6 +271,8 @@ static pid_t clone_rank(struct shmpi_job *j, int r, const int w[2], int *err)
         .setsize = j->topo.setsize,
         .nofile = j->nofile_raised ? &j->nofile_orig : NULL,
         .launcher = getpid(),
+        .new_group = j->ranks[r].own_group,
+        .pid_slot = &shmpi_arena_slot(j->hdr, r)->pid,
     };
     pid_t pid = shmpi_ln_spawn(&a, j->stack);
     *err = pid < 0 ? errno : a.exec_errno;
@@ -264,6 +282,7 @@ static pid_t clone_rank(struct shmpi_job *j, int r, const int w[2], int *err)
 static int start_rank(struct shmpi_job *j, int r)
 {
     int w[2], e;
+    j->ranks[r].own_group = !(r == 0 && j->tty_stdin);
     if (shmpi_ln_iofwd_pipes(j, r, w) != 0) {
         shmpi_ln_fail(j, SHMPI_EXIT_LAUNCH_ERROR, "cannot start rank %d: %s", r,
                       start_error(errno));
@@ -317,6 +336,8 @@ static void teardown(struct shmpi_job *j)
 {
     shmpi_ln_verdict_flush(j, true); /* only if the loop could not */
     shmpi_ln_loop_quiesce(j);
+    shmpi_ln_tree_sweep(j);
+    shmpi_ln_tree_end(j);
     if (j->ring_ok)
         io_uring_queue_exit(&j->ring);
     for (int r = 0; j->ranks && r < j->np; r++)

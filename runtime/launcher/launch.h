@@ -15,6 +15,12 @@
 #define SHMPI_ENV_SIZE     "SHMPI_SIZE"      /* number of ranks */
 #define SHMPI_ENV_ARENA_FD "SHMPI_ARENA_FD"  /* inherited arena descriptor */
 
+/* Set by the rank's own program at its start (core/init.c) - the first
+   process in the rank's tree linked with shmpi - and inherited by every
+   program and child it starts: they are not the rank.  Removed from the
+   environment the launcher gives the ranks. */
+#define SHMPI_ENV_RANK_PID "SHMPI_RANK_PID"
+
 /* Read by the launcher. */
 #define SHMPI_ENV_KILL_GRACE "SHMPI_KILL_GRACE_MS" /* default 1000 */
 #define SHMPI_ENV_TIMEOUT    "MPIEXEC_TIMEOUT"     /* seconds; see timeout_s */

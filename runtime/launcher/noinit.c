@@ -47,6 +47,7 @@ void shmpi_ln_noinit_check(struct shmpi_job *j)
     int r = j->noinit_rank;
     if (r < 0 || j->decided || !mpi_used(j, r))
         return;
+    j->named = r;
     shmpi_ln_fail(j, 1, "rank %d (pid %d) exited without calling MPI_Init; "
                   "job aborted", r, (int)j->ranks[r].pid);
 }

@@ -17,7 +17,12 @@
  * and no grace period.  Then ONE line names the rank and what happened;
  * it is printed when the output of every rank has been forwarded, so it
  * is the job's last line, not lost in the middle of the ranks' last
- * words.  Later deaths (our own SIGKILLs, mostly) are not reported.
+ * words.  Later deaths are not reported one by one: the ranks that failed
+ * by themselves (an abort or fatal error recorded in the arena, a signal
+ * that is not our SIGKILL, a non-zero status) are counted, and the line
+ * ends with "; N other ranks failed too" - when every rank checks the
+ * same bad argument, a job of 64 ranks says so in one line (plus the
+ * first rank's own, see shmpi_fatal in core/error.c).
  * Arena slots are read after the rank is gone; its exit orders the
  * loads after its stores.
  */
@@ -52,17 +57,35 @@ void shmpi_ln_verdict_flush(struct shmpi_job *j, bool direct)
     if (!j->verdict_pending || (!direct && (j->alive || j->open_streams)))
         return;
     j->verdict_pending = false;
+    char others[64] = "";
+    if (j->others_failed > 0)
+        snprintf(others, sizeof others, "; %d other rank%s failed too",
+                 j->others_failed, j->others_failed == 1 ? "" : "s");
     if (direct)
-        shmpi_ln_say(j->tool, "%s", j->verdict);
+        shmpi_ln_say(j->tool, "%s%s", j->verdict, others);
     else
-        shmpi_ln_job_say(j, "%s", j->verdict);
+        shmpi_ln_job_say(j, "%s%s", j->verdict, others);
+}
+
+/* A signal to a rank goes to its process group: a wrapper script's
+   program and the helpers the rank started get it too (tree.c).  Only
+   while the rank is unreaped: until then its pid, and so its group's
+   number, cannot be reused.  A rank that left its group still gets the
+   signal itself; SIGKILL goes both ways, as it cannot be caught twice. */
+static void signal_rank(const struct shmpi_rank *rk, int sig)
+{
+    bool leads = rk->own_group && getpgid(rk->pid) == rk->pid;
+    if (leads)
+        kill(-rk->pid, sig);
+    if (!leads || sig == SIGKILL)
+        syscall(SYS_pidfd_send_signal, rk->pidfd, sig, NULL, 0);
 }
 
 void shmpi_ln_kill_all(struct shmpi_job *j, int sig)
 {
     for (int r = 0; r < j->started; r++)
         if (j->ranks[r].alive)
-            syscall(SYS_pidfd_send_signal, j->ranks[r].pidfd, sig, NULL, 0);
+            signal_rank(&j->ranks[r], sig);
     if (sig == SIGKILL)
         j->killed = true;
 }
@@ -102,6 +125,7 @@ static void judge(struct shmpi_job *j, int r, const siginfo_t *si)
     int state = atomic_load_explicit(&shmpi_arena_slot(j->hdr, r)->state,
                                      memory_order_acquire);
     int pid = (int)j->ranks[r].pid;
+    int named = first > 0 && first <= j->np ? first - 1 : r;
     if (first > 0 && first <= j->np)
         report_abort(j, first - 1);
     else if (state == SHMPI_RANK_ABORTED)
@@ -116,23 +140,41 @@ static void judge(struct shmpi_job *j, int r, const siginfo_t *si)
                       "MPI_Finalize; job aborted", r, pid);
     else if (state == SHMPI_RANK_STARTED)
         shmpi_ln_noinit_exit(j, r);
+    if (j->decided && j->named < 0)
+        j->named = named;
 }
 
-/* Collects the exit of rank (no longer a zombie afterwards). */
+/* After the verdict: did rank r fail by itself, not by our SIGKILL? */
+static bool failed_too(struct shmpi_job *j, int r, const siginfo_t *si)
+{
+    if (!j->verdict_pending || j->stopping || r == j->named)
+        return false;
+    if (atomic_load_explicit(&shmpi_arena_slot(j->hdr, r)->state,
+                             memory_order_acquire) == SHMPI_RANK_ABORTED)
+        return true;
+    if (si->si_code == CLD_KILLED || si->si_code == CLD_DUMPED)
+        return si->si_status != SIGKILL || !j->killed;
+    return si->si_status != 0;
+}
+
+/* Collects how rank r ended.  WNOWAIT: it stays a zombie, so that its
+   pid - the number of its process group - cannot be reused until
+   shmpi_ln_tree_sweep has killed what is left of that group. */
 static void reap(struct shmpi_job *j, int r, siginfo_t *si)
 {
     struct shmpi_rank *rk = &j->ranks[r];
     memset(si, 0, sizeof *si);
     int rc;
     do
-        rc = waitid((idtype_t)P_PIDFD, (id_t)rk->pidfd, si, WEXITED);
+        rc = waitid((idtype_t)P_PIDFD, (id_t)rk->pidfd, si,
+                    WEXITED | WNOWAIT);
     while (rc != 0 && errno == EINTR);
     if (rc != 0) { /* someone else reaped it: the arena state decides */
         si->si_code = CLD_EXITED;
         si->si_status = 0;
+        close(rk->pidfd); /* no zombie holds its pid: never signal it */
+        rk->pidfd = -1;
     }
-    close(rk->pidfd);
-    rk->pidfd = -1;
     rk->alive = false;
     j->alive--;
 }
@@ -151,7 +193,11 @@ void shmpi_ln_rank_exited(struct shmpi_job *j, int r, int res)
     reap(j, r, &si);
     if (!j->decided)
         judge(j, r, &si);
+    if (failed_too(j, r, &si))
+        j->others_failed++;
     shmpi_ln_noinit_check(j); /* did this exit show the job uses MPI? */
+    if (j->alive == 0)
+        shmpi_ln_tree_sweep(j); /* the ranks' children end with them */
 }
 
 void shmpi_ln_timed_out(struct shmpi_job *j, int res)

@@ -36,7 +36,7 @@ static bool exported_later(char **exports, const char *entry)
 static bool set_by_us(char **exports, const char *entry)
 {
     static const char *const ours[] = {SHMPI_ENV_RANK, SHMPI_ENV_SIZE,
-                                       SHMPI_ENV_ARENA_FD};
+                                       SHMPI_ENV_ARENA_FD, SHMPI_ENV_RANK_PID};
     for (size_t i = 0; i < sizeof ours / sizeof *ours; i++)
         if (same_name(ours[i], entry))
             return true;

@@ -1,5 +1,6 @@
 /*
- * signals.c - SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the launcher.
+ * signals.c - SIGINT, SIGTERM, SIGHUP, SIGQUIT (and SIGTSTP, SIGCONT) sent
+ * to the launcher.
  *
  * They are blocked in the launching thread and read from a signalfd on
  * the ring, so a signal is an ordinary event of the loop: no handler, no
@@ -16,6 +17,12 @@
  * SHMPI_KILL_GRACE_MS (default 1000 ms, 0 = SIGKILL at once).  The exit
  * status is 128 + the signal number, as a shell reports a killed command.
  *
+ * SIGTSTP and SIGCONT: the ranks lead process groups of their own
+ * (tree.c), which a terminal's Ctrl-Z does not reach, so they are read
+ * here too: on SIGTSTP every rank's group gets SIGSTOP and then we stop
+ * ourselves, as the default action would have; the SIGCONT of `fg` or
+ * `bg` continues us (blocking does not prevent that) and is passed on.
+ *
  * SIGCHLD: children are reaped with waitid on their pidfds, which needs
  * them to become zombies; a caller that ignores SIGCHLD (or set
  * SA_NOCLDWAIT) would make them vanish, so SIGCHLD is set to SIG_DFL for
@@ -30,7 +37,8 @@
 
 #include "launcher/job.h"
 
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP,
+                                   SIGQUIT, SIGTSTP, SIGCONT};
 
 static void default_sigchld(struct shmpi_job *j)
 {
@@ -124,6 +132,17 @@ static void stop_job(struct shmpi_job *j, int sig)
     shmpi_ln_loop_timeout(j, UD_GRACE, &j->grace_ts, j->grace_ms);
 }
 
+/* Ctrl-Z and fg/bg, for the whole job (see the top). */
+static void job_control(struct shmpi_job *j, int sig)
+{
+    if (sig == SIGCONT) {
+        shmpi_ln_kill_all(j, SIGCONT);
+        return;
+    }
+    shmpi_ln_kill_all(j, SIGSTOP);
+    raise(SIGSTOP);
+}
+
 void shmpi_ln_signal_seen(struct shmpi_job *j, int res)
 {
     if (res < 0 && res != -EINTR && res != -EAGAIN)
@@ -132,7 +151,9 @@ void shmpi_ln_signal_seen(struct shmpi_job *j, int res)
     shmpi_ln_signals_arm(j);
     if (sig == 0)
         return;
-    if (j->stop_signal && !j->killed)
+    if (sig == SIGTSTP || sig == SIGCONT)
+        job_control(j, sig);
+    else if (j->stop_signal && !j->killed)
         shmpi_ln_kill_all(j, SIGKILL); /* second signal: no more grace */
     else if (!j->decided)
         stop_job(j, sig);

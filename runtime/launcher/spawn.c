@@ -19,7 +19,9 @@
  *
  * In the child, in order: PR_SET_PDEATHSIG(SIGKILL) and a check that the
  * launcher is still our parent (else it died before the prctl and nobody
- * would kill us), signals, stdin/stdout/stderr, the arena descriptor made
+ * would kill us), a process group of its own (tree.c: the rank's children
+ * are then signalled with it), its pid in its arena slot (before exec, so
+ * MPI_Init can tell the rank from its children, core/init.c), signals, stdin/stdout/stderr, the arena descriptor made
  * inheritable (it is O_CLOEXEC in the launcher, so no other exec'd child
  * of the program gets it), the original RLIMIT_NOFILE if the launcher
  * raised its own, CPU affinity, execve.
@@ -93,6 +95,11 @@ CHILD_CODE static int child_main(void *arg)
     struct shmpi_spawn_args *a = arg;
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != a->launcher)
         _exit(127);
+    if (a->new_group && setpgid(0, 0) != 0) {
+        a->exec_errno = errno;
+        _exit(127);
+    }
+    *a->pid_slot = (int32_t)getpid();
     default_signals();
     if (setup_fds(a) != 0) {
         a->exec_errno = errno;

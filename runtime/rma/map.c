@@ -342,8 +342,23 @@ void shmpi_map_unview(struct shmpi_win_view *view)
 /* Cross-memory attach                                                 */
 /* ------------------------------------------------------------------ */
 
-void shmpi_map_allow_peers(void)
+/*
+ * Under Yama's ptrace_scope 1, process_vm_readv/writev of another process
+ * (a PTRACE_MODE_ATTACH check; opening /proc/pid/fd/N is only READ, which
+ * Yama leaves alone) is allowed to its ancestors and to the tracer it
+ * names with PR_SET_PTRACER - and to that tracer's descendants.  The ranks
+ * are siblings, or the children of wrapper scripts, never each other's
+ * ancestors; their one common ancestor is the launcher (mpirun, or the
+ * program of the in-library launch).  Naming it lets in exactly the job:
+ * the launcher and the processes it started, and theirs.  The parent
+ * (getppid) would be wrong twice: under a wrapper it is the wrapper, whose
+ * descendants the other ranks are not, and in a singleton it is the
+ * user's shell (every program started from it could then read this
+ * process's memory), or init once orphaned.  A singleton has no peers and
+ * names nobody.  The relation ends when the launcher exits.
+ */
+void shmpi_map_allow_peers(pid_t launcher)
 {
-    /* EINVAL without Yama: nothing to allow then */
-    prctl(PR_SET_PTRACER, (unsigned long)getppid(), 0, 0, 0);
+    if (launcher > 0) /* EINVAL without Yama: nothing to allow then */
+        prctl(PR_SET_PTRACER, (unsigned long)launcher, 0, 0, 0);
 }

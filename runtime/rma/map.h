@@ -83,9 +83,11 @@ int shmpi_vm_serve(void);
 
 /* Called by a process whose window memory peers reach with process_vm:
    under Yama's ptrace_scope 1 (Ubuntu's default) only ancestors may
-   attach, so it names the job's launcher - the parent of every rank -
-   as its tracer, which lets its siblings (every descendant of the
-   launcher) attach, besides its ancestors and root. */
-void shmpi_map_allow_peers(void);
+   attach, so it names the job's launcher (hdr->launcher_pid), the one
+   common ancestor of the ranks, as its tracer: that lets the launcher's
+   descendants (the other ranks, and what they start) attach, besides
+   its ancestors and root.  A singleton (launcher 0) has no peers and
+   names nobody. */
+void shmpi_map_allow_peers(pid_t launcher);
 
 #endif

@@ -245,7 +245,8 @@ static void describe_process(MPI_Win w, struct shmpi_win_member *mine)
     int unshared = mine->fd < 0 && w->flavor != MPI_WIN_FLAVOR_SHARED &&
                    (mine->size > 0 || w->flavor == MPI_WIN_FLAVOR_DYNAMIC);
     if (unshared) {
-        shmpi_map_allow_peers(); /* before anyone tries process_vm */
+        /* before anyone tries process_vm */
+        shmpi_map_allow_peers(shmpi_proc.arena->launcher_pid);
         mine->mbox_fd = shmpi_vm_mailbox();
     }
 }

@@ -24,7 +24,7 @@
 
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617233ull /* "shmpiar3": bump when the layout changes */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617234ull /* "shmpiar4": bump when the layout changes */
 
 /* Life cycle of one rank, written by the rank, read by the launcher. */
 enum shmpi_rank_state {
@@ -53,7 +53,10 @@ struct shmpi_doorbell {
    launcher after the rank exited (the exit is the fence). */
 struct shmpi_rank_slot {
     _Alignas(SHMPI_CACHELINE) _Atomic int state; /* enum shmpi_rank_state */
-    int32_t pid;
+    int32_t pid;              /* the launcher's child writes its own before
+                                 exec; MPI_Init then that of the owner */
+    _Atomic int32_t owner;    /* the process that called MPI_Init as this
+                                 rank (core/init.c), 0 before */
     int32_t abort_kind;       /* enum shmpi_abort_kind */
     int32_t abort_code;       /* MPI_Abort's errorcode or the error class */
     char abort_what[96];      /* e.g. "MPI_Send: MPI_ERR_RANK" */
@@ -81,6 +84,8 @@ struct shmpi_arena_header {
     uint64_t bytes;           /* total size of the segment (mostly sparse) */
     uint32_t nranks;
     uint32_t ncpus;           /* CPUs the job may run on */
+    int32_t launcher_pid;     /* the process that started the ranks (their
+                                 common ancestor); 0 in a singleton's own */
     uint64_t slots_offset;    /* -> struct shmpi_rank_slot[nranks] */
     uint64_t bitmaps_offset;  /* -> per receiver: uint64_t[bitmap_words] */
     uint64_t bitmap_stride;   /* bytes per receiver, cache-line multiple */

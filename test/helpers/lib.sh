@@ -13,6 +13,7 @@
 #   teardown_time            END - event_time, in seconds
 #   rank_pids                the pids the victim's ranks wrote
 #   ranks_gone [S]           every rank process has ended within S seconds
+#   pids_gone S PID...       every PID (any program) has ended within S s
 #   expect_status N          STATUS must be N
 #   expect_fast [S]          teardown_time < S (default 1)
 #   expect_lines FILE RE [N] exactly N (default 1) lines of FILE match RE
@@ -37,12 +38,16 @@ export TEST_TMPDIR
 OUT=$TEST_TMPDIR/job.out
 ERR=$TEST_TMPDIR/job.err
 
-if [ ! -x "$VICTIM" ] || [ "$SHMPI_ROOT/test/helpers/victim.c" -nt "$VICTIM" ]; then
-    mkdir -p "$TEST_BIN"
-    # shellcheck disable=SC2086
-    "$SHMPI_ROOT/mpicc" ${SANFLAGS:-} -O1 -g -Wall -Wextra -o "$VICTIM" \
-        "$SHMPI_ROOT/test/helpers/victim.c" || { echo "cannot build victim"; exit 1; }
-fi
+for src in "$SHMPI_ROOT"/test/helpers/*.c; do
+    bin=$TEST_BIN/$(basename "$src" .c)
+    if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] ||
+        [ "$SHMPI_ROOT/lib/libmpi.a" -nt "$bin" ]; then
+        mkdir -p "$TEST_BIN"
+        # shellcheck disable=SC2086
+        "$SHMPI_ROOT/mpicc" ${SANFLAGS:-} -O1 -g -Wall -Wextra -o "$bin" \
+            "$src" || { echo "cannot build $bin"; exit 1; }
+    fi
+done
 
 shm_start=$(ls -A /dev/shm | LC_ALL=C sort)
 job_pid=
@@ -58,6 +63,9 @@ cleanup() {
     fi
     for p in $(rank_pids); do
         alive "$p" && kill -KILL "$p" 2>/dev/null
+    done
+    for p in $(cat "$TEST_TMPDIR"/helper.* 2>/dev/null); do
+        kill -KILL "$p" 2>/dev/null
     done
     [ -n "$own_tmp" ] && rm -rf "$own_tmp"
 }
@@ -145,6 +153,23 @@ ranks_gone() { # [seconds]
         sleep 0.01
     done
     fail "rank processes still alive ${1:-1} s later:$left"
+}
+
+# Any process, not only the victim: a zombie counts as gone.
+pids_gone() { # seconds pid...
+    local i n p left s=$1
+    shift
+    n=$(awk -v s="$s" 'BEGIN { printf "%d", s * 100 }')
+    for ((i = 0; i <= n; i++)); do
+        left=
+        for p in "$@"; do
+            st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null) || continue
+            [ "$st" = Z ] || left="$left $p"
+        done
+        [ -z "$left" ] && return 0
+        sleep 0.01
+    done
+    fail "still alive $s s later:$left ($(ps -o pid=,args= -p "${left# }" 2>/dev/null | head -3 | tr '\n' ';'))"
 }
 
 expect_status() {

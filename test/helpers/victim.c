@@ -5,7 +5,7 @@
  *
  * Every rank calls MPI_Init, writes its pid to $TEST_TMPDIR/pid.<rank>,
  * and waits in MPI_Barrier until all have done so; then rank RANK
- * (default 1) does what MODE says while the others call MPI_Barrier again
+ * (default 1; -1: every rank) does what MODE says while the others call MPI_Barrier again
  * (where they block until the job is torn down, unless the mode lets them
  * through).  Just before RANK acts, it writes the time of day (seconds,
  * CLOCK_REALTIME, as `date +%s.%N` prints it) to $TEST_TMPDIR/event; once
@@ -34,6 +34,27 @@
  *                      ever calling MPI_Init; the others wait in
  *                      MPI_Barrier
  *   hang-ignint RANK   as hang, but RANK ignores SIGINT and SIGTERM
+ *   helpers RANK HANG  RANK starts three helpers that never end by
+ *                      themselves: a fork()ed copy of itself (it maps
+ *                      the arena) that writes its pid to helper.fork, a
+ *                      `sleep` in the background of system(), whose pid
+ *                      goes to helper.sys, and one in a session of its own
+ *                      (setsid), to helper.setsid; then, HANG 0: everyone
+ *                      finalizes, HANG 1: RANK sleeps forever
+ *   children RANK      before MPI_Init, RANK (known from SHMPI_RANK) runs
+ *                      this program in mode init-only with system(), and
+ *                      fork()s a child that calls MPI_Init; after it, a
+ *                      fork()ed child calls MPI_Comm_rank; RANK prints
+ *                      "children: system S fork F fork-after A" (their
+ *                      exit statuses); everyone finalizes
+ *   stack-window       every rank makes a window of an array on its stack
+ *                      (peers reach it with process_vm_writev), puts its
+ *                      rank into its right neighbour's, checks its own
+ *                      and prints "stack-window ok"; finalizes
+ *   init-only          MPI_Init, print "init-only: rank R joined", finalize
+ *   exec-env           a rank (SHMPI_RANK set) execs $SHMPI_EXEC
+ *                      before MPI_Init; with SHMPI_NP set, MPI_Init
+ *                      makes this process the launcher of such ranks
  *   stdin              each rank reads its stdin to the end and prints
  *                      "rank R read N bytes"
  *   env NAME           each rank prints "rank R: NAME=<value>" ("unset")
@@ -51,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,6 +129,66 @@ static void mark_event(void)
     snprintf(buf, sizeof buf, "%lld.%09ld\n", (long long)ts.tv_sec,
              ts.tv_nsec);
     put_file("event", buf);
+}
+
+/* See mode "stack-window" above. */
+static void stack_window(void)
+{
+    int cell[4] = {-1, -1, -1, -1};
+    MPI_Win w;
+    MPI_Win_create(cell, sizeof cell, sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &w);
+    MPI_Win_fence(0, w);
+    MPI_Put(&rank, 1, MPI_INT, (rank + 1) % size, 1, 1, MPI_INT, w);
+    MPI_Win_fence(0, w);
+    MPI_Win_free(&w);
+    if (cell[1] != (rank + size - 1) % size) {
+        fprintf(stderr, "victim: rank %d: stack window holds %d\n", rank,
+                cell[1]);
+        exit(92);
+    }
+    printf("stack-window ok\n");
+}
+
+/* A fork()ed child calls MPI (MPI_Init before it, MPI_Comm_rank after);
+   returns its wait status.  It should not get past that call. */
+static int child_status(int after_init)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int r;
+        if (after_init)
+            MPI_Comm_rank(MPI_COMM_WORLD, &r);
+        else
+            MPI_Init(NULL, NULL);
+        _exit(0);
+    }
+    int st = -1;
+    waitpid(pid, &st, 0);
+    return st;
+}
+
+/* See mode "helpers" above. */
+static void start_helpers(void)
+{
+    char cmd[4200];
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (;;)
+            pause();
+    }
+    snprintf(cmd, sizeof cmd, "%d\n", (int)pid);
+    put_file("helper.fork", cmd);
+    snprintf(cmd, sizeof cmd,
+             "sleep 1000 & echo $! >\"$TEST_TMPDIR/helper.sys.tmp\" && "
+             "mv \"$TEST_TMPDIR/helper.sys.tmp\" \"$TEST_TMPDIR/helper.sys\"");
+    if (system(cmd) != 0)
+        exit(94);
+    snprintf(cmd, sizeof cmd,
+             "setsid sleep 1000 & echo $! >\"$TEST_TMPDIR/helper.tmp\" && "
+             "mv \"$TEST_TMPDIR/helper.tmp\" \"$TEST_TMPDIR/helper.setsid\"");
+    if (system(cmd) != 0)
+        exit(94);
 }
 
 /* Writes s in pieces of at most 97 bytes, each its own write(2). */
@@ -168,6 +250,45 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (!strcmp(mode, "init-only")) {
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        printf("init-only: rank %d joined\n", rank);
+        MPI_Finalize();
+        return 0;
+    }
+    if (!strcmp(mode, "children")) {
+        const char *me = getenv("SHMPI_RANK");
+        int st_sys = -1, st_fork = -1, st_after = -1;
+        if (me && atoi(me) == target) {
+            st_sys = system("exec /proc/$PPID/exe init-only");
+            st_fork = child_status(0);
+        }
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == target) {
+            st_after = child_status(1);
+            printf("children: system %d fork %d fork-after %d\n",
+                   WIFEXITED(st_sys) ? WEXITSTATUS(st_sys) : -1,
+                   WIFEXITED(st_fork) ? WEXITSTATUS(st_fork) : -1,
+                   WIFEXITED(st_after) ? WEXITSTATUS(st_after) : -1);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Finalize();
+        return 0;
+    }
+    if (!strcmp(mode, "exec-env")) {
+        const char *prog = getenv("SHMPI_EXEC");
+        if (getenv("SHMPI_RANK") && prog) {
+            execl(prog, prog, (char *)NULL);
+            perror(prog);
+            return 93;
+        }
+        MPI_Init(&argc, &argv);
+        MPI_Finalize();
+        return 0;
+    }
+
     if (!strcmp(mode, "noinit")) {
         const char *me = getenv("SHMPI_RANK");
         if (me && atoi(me) == target)
@@ -223,6 +344,11 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 0;
     }
+    if (!strcmp(mode, "stack-window")) {
+        stack_window();
+        MPI_Finalize();
+        return 0;
+    }
     if (!strcmp(mode, "put-range"))
         open_windows();
     if (!strcmp(mode, "print")) {
@@ -232,7 +358,7 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    if (rank == target) {
+    if (rank == target || target < 0) {
         /* wait until rank 0 has announced the job ready (however loaded
            the machine is), then let the others get into the barrier */
         wait_for_file("ready");
@@ -254,6 +380,15 @@ int main(int argc, char **argv)
         } else if (!strcmp(mode, "hang-ignint")) {
             signal(SIGINT, SIG_IGN);
             signal(SIGTERM, SIG_IGN);
+            for (;;)
+                pause();
+        } else if (!strcmp(mode, "helpers")) {
+            start_helpers();
+            if (arg == 0) {
+                MPI_Barrier(MPI_COMM_WORLD);
+                MPI_Finalize();
+                return 0;
+            }
             for (;;)
                 pause();
         } else if (!strcmp(mode, "abort")) {

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# fail-many: when every rank of 64 (oversubscribed) fails at once, mpirun prints one line naming the first and counting the others, and at most that rank's own line is printed (fatal error, MPI_Abort, exit, SIGSEGV).
+# shmpi-test: timeout=120
+. "$(dirname "$0")/helpers/lib.sh"
+# a sanitizer build: let SIGSEGV kill the rank, as without one
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
+
+others='(; [0-9]+ other ranks? failed too)?$'
+check() { # mode args... -- regex of the mpirun line
+    local i
+    for ((i = 0; i < 3; i++)); do
+        start_job "$MPIRUN" -np 64 "$VICTIM" "$@"
+        finish_job
+        expect_lines "$ERR" '^mpirun: '
+        expect_lines "$ERR" "^mpirun: rank [0-9]+ $what; job aborted$others"
+        local own
+        own=$(grep -c '^shmpi: ' "$ERR")
+        [ "$own" -le 1 ] || fail "$* : $own lines from the ranks themselves, expected at most 1"
+        [ "$(wc -l <"$ERR")" -le 2 ] || fail "$* : $(wc -l <"$ERR") lines on stderr"
+        tail -n 1 "$ERR"
+        ranks_gone 1
+        expect_shm_clean
+    done
+}
+
+what='hit a fatal MPI error \(MPI_Comm_rank: MPI_ERR_ARG\)'
+check fatal -1
+expect_status 13
+what='called MPI_Abort\(MPI_COMM_WORLD, 3\)'
+check abort -1 3
+expect_status 3
+what='\(pid [0-9]+\) exited with status 3'
+check exit -1 3
+expect_status 3
+what='\(pid [0-9]+\) was killed by signal 11 \(Segmentation fault\)'
+check segv -1
+expect_status 139
+pass
