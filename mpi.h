@@ -486,6 +486,10 @@ SHMPI_API(int, Get_library_version, (char *version, int *resultlen));
 SHMPI_API(double, Wtime, (void));
 SHMPI_API(double, Wtick, (void));
 
+/* Profiling (14.2.4): no profiler in the library, so this does nothing;
+   a tool's MPI_Pcontrol replaces it */
+SHMPI_API(int, Pcontrol, (const int level, ...));
+
 /* Memory allocation (8.2) */
 SHMPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
 SHMPI_API(int, Free_mem, (void *base));
