@@ -523,6 +523,49 @@ SHMPI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval,
 SHMPI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval,
                                void *attribute_val, int *flag));
 SHMPI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+
+/* --- The MPI-1 attribute interface (deprecated since MPI-2.0; MPI-3.1
+   15.1): the calls above under their old names, on communicators only.
+   A program that uses one gets a compiler warning naming its
+   replacement; defining SHMPI_NO_DEPRECATION_WARNINGS before including
+   mpi.h silences them.  The two typedefs carry no warning, else every
+   declaration below would warn in programs that never use them. --- */
+#if (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(SHMPI_NO_DEPRECATION_WARNINGS)
+#define SHMPI_DEPRECATED(use) \
+    __attribute__((deprecated("deprecated since MPI-2.0: use " use)))
+#else
+#define SHMPI_DEPRECATED(use)
+#endif
+#define SHMPI_API_DEPRECATED(ret, name, params, use) \
+    ret MPI_##name params SHMPI_DEPRECATED(use);      \
+    ret PMPI_##name params SHMPI_DEPRECATED(use)
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval,
+                              void *extra_state, void *attribute_val_in,
+                              void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval,
+                                void *attribute_val, void *extra_state);
+int MPI_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *)
+    SHMPI_DEPRECATED("MPI_COMM_NULL_COPY_FN");
+int MPI_DUP_FN(MPI_Comm, int, void *, void *, void *, int *)
+    SHMPI_DEPRECATED("MPI_COMM_DUP_FN");
+int MPI_NULL_DELETE_FN(MPI_Comm, int, void *, void *)
+    SHMPI_DEPRECATED("MPI_COMM_NULL_DELETE_FN");
+SHMPI_API_DEPRECATED(int, Keyval_create,
+                     (MPI_Copy_function *copy_fn,
+                      MPI_Delete_function *delete_fn, int *keyval,
+                      void *extra_state), "MPI_Comm_create_keyval");
+SHMPI_API_DEPRECATED(int, Keyval_free, (int *keyval),
+                     "MPI_Comm_free_keyval");
+SHMPI_API_DEPRECATED(int, Attr_put, (MPI_Comm comm, int keyval,
+                                     void *attribute_val),
+                     "MPI_Comm_set_attr");
+SHMPI_API_DEPRECATED(int, Attr_get, (MPI_Comm comm, int keyval,
+                                     void *attribute_val, int *flag),
+                     "MPI_Comm_get_attr");
+SHMPI_API_DEPRECATED(int, Attr_delete, (MPI_Comm comm, int keyval),
+                     "MPI_Comm_delete_attr");
+/* --- end of the MPI-1 attribute interface --- */
 SHMPI_API(int, Barrier, (MPI_Comm comm));
 SHMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
 SHMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
