@@ -97,6 +97,28 @@ typedef struct MPI_Status {
 #define MPI_STATUS_IGNORE   ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 
+/* --- A status in Fortran (MPI-3.1 17.2.5; the names of MPI-4.0 19.3.5):
+   MPI_F_STATUS_SIZE integers, MPI_SOURCE, MPI_TAG and MPI_ERROR at the
+   indices below; MPI_F08_status, mpi_f08's TYPE(MPI_Status), the same
+   integers under names.  MPI_Status_c2f and the others convert. --- */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE      0
+#define MPI_F_TAG         1
+#define MPI_F_ERROR       2
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint shmpi_hidden[3];  /* private: cancelled flag, byte count */
+} MPI_F08_status;
+extern MPI_Fint shmpi_f_status_ignore[], shmpi_f_statuses_ignore[];
+extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
+#define MPI_F_STATUS_IGNORE     (&shmpi_f_status_ignore[0])
+#define MPI_F_STATUSES_IGNORE   (&shmpi_f_statuses_ignore[0])
+#define MPI_F08_STATUS_IGNORE   (&shmpi_f08_status_ignore)
+#define MPI_F08_STATUSES_IGNORE (&shmpi_f08_statuses_ignore)
+/* --- end of the Fortran status --- */
+
 /* ------------------------------------------------------------------ */
 /* Error classes (MPI-3.1 8.4, table 8.1)                              */
 /* ------------------------------------------------------------------ */
@@ -834,6 +856,41 @@ SHMPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
 SHMPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
 SHMPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
 SHMPI_API(int, Info_free, (MPI_Info *info));
+
+/* --- Handle conversions between C and Fortran (17.2.4, 17.2.5; the
+   mpi_f08 status forms are MPI-4.0's).  A Fortran handle is an MPI_Fint:
+   0 for the null handle, small fixed numbers for the predefined handles,
+   numbers given out at the first c2f for the others; see MPI_Comm_c2f(3).
+   No MPI_File conversions: shmpi has no MPI-IO. --- */
+SHMPI_API(MPI_Fint, Comm_c2f, (MPI_Comm comm));
+SHMPI_API(MPI_Comm, Comm_f2c, (MPI_Fint comm));
+SHMPI_API(MPI_Fint, Group_c2f, (MPI_Group group));
+SHMPI_API(MPI_Group, Group_f2c, (MPI_Fint group));
+SHMPI_API(MPI_Fint, Type_c2f, (MPI_Datatype datatype));
+SHMPI_API(MPI_Datatype, Type_f2c, (MPI_Fint datatype));
+SHMPI_API(MPI_Fint, Request_c2f, (MPI_Request request));
+SHMPI_API(MPI_Request, Request_f2c, (MPI_Fint request));
+SHMPI_API(MPI_Fint, Op_c2f, (MPI_Op op));
+SHMPI_API(MPI_Op, Op_f2c, (MPI_Fint op));
+SHMPI_API(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler));
+SHMPI_API(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler));
+SHMPI_API(MPI_Fint, Info_c2f, (MPI_Info info));
+SHMPI_API(MPI_Info, Info_f2c, (MPI_Fint info));
+SHMPI_API(MPI_Fint, Win_c2f, (MPI_Win win));
+SHMPI_API(MPI_Win, Win_f2c, (MPI_Fint win));
+SHMPI_API(MPI_Fint, Message_c2f, (MPI_Message message));
+SHMPI_API(MPI_Message, Message_f2c, (MPI_Fint message));
+SHMPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
+SHMPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
+SHMPI_API(int, Status_c2f08, (const MPI_Status *c_status,
+                              MPI_F08_status *f08_status));
+SHMPI_API(int, Status_f082c, (const MPI_F08_status *f08_status,
+                              MPI_Status *c_status));
+SHMPI_API(int, Status_f2f08, (const MPI_Fint *f_status,
+                              MPI_F08_status *f08_status));
+SHMPI_API(int, Status_f082f, (const MPI_F08_status *f08_status,
+                              MPI_Fint *f_status));
+/* --- end of the handle conversions --- */
 
 /* Collective operations (5) */
 SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,

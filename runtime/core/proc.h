@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 
+#include "core/fint.h"
 #include "mpi.h"
 #include "shm_arena/arena.h"
 
@@ -29,6 +30,8 @@ struct shmpi_proc {
     struct shmpi_nbc *nbc_active;  /* schedules running (nbc/sched.h) */
     uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */
+    struct shmpi_fint_table fint[SHMPI_FINT_KINDS]; /* Fortran integers
+                                      of handles (core/fint.h) */
 };
 
 extern struct shmpi_proc shmpi_proc;

@@ -135,6 +135,7 @@ struct shmpi_datatype {
     uint16_t fop_checked;
     struct shmpi_attr *attrs;
     char name[MPI_MAX_OBJECT_NAME];
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 /* MPI_HANDLE_SYNC (shmpi's extension, shmpi_sync(7)) is a basic type of
