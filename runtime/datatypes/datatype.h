@@ -191,6 +191,14 @@ void shmpi_flat_free(struct shmpi_flat *flat);
    compiled form; MPI_Init calls it once. */
 int shmpi_datatype_compile_predefined(void);
 
+/* predefined.c: MPI_DATATYPE_NULL, then every predefined type in the
+   order of mpi.h's SHMPI_DATATYPES list, then MPI_HANDLE_SYNC: the types
+   MPI_Init compiles, and their Fortran numbers (the index, type_f2c.c). */
+#define SHMPI_DT_PLUS_ONE(name) +1
+enum { SHMPI_DT_NNUMBERED = 2 SHMPI_DATATYPES(SHMPI_DT_PLUS_ONE) };
+#undef SHMPI_DT_PLUS_ONE
+extern void *const shmpi_dt_numbered[SHMPI_DT_NNUMBERED];
+
 /* pack.c: copy bytes [offset, offset + len) of the packed form of
    (buf, count, t) out of / into a contiguous buffer.  The count is
    implied: offset + len <= count * t->size. */

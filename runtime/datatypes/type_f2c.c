@@ -7,9 +7,10 @@
  * numbered from 1 in the order of mpi.h's SHMPI_DATATYPES list (MPI_CHAR
  * 1, MPI_SHORT 2, ... MPI_2INTEGER), then MPI_HANDLE_SYNC; the predefined
  * operations from 1 in mpi.h's order (MPI_MAX 1 ... MPI_NO_OP 14).  The
- * types of MPI_Type_create_f90_* are predefined too, but made on demand:
- * they are numbered like the program's types, once, and keep their
- * number to the end.
+ * datatypes' list is shmpi_dt_numbered (predefined.c), which MPI_Init
+ * also compiles.  The types of MPI_Type_create_f90_* are predefined too,
+ * but made on demand: they are numbered like the program's types, once,
+ * and keep their number to the end.
  */
 #include "core/error.h"
 #include "core/fint.h"
@@ -23,16 +24,10 @@ SHMPI_WEAK_ALIAS(Type_f2c)
 SHMPI_WEAK_ALIAS(Op_c2f)
 SHMPI_WEAK_ALIAS(Op_f2c)
 
-#define SHMPI_ADDRESS_OF_TYPE(name) &shmpi_dt_##name,
-static void *const predefined_types[] = {
-    MPI_DATATYPE_NULL, SHMPI_DATATYPES(SHMPI_ADDRESS_OF_TYPE) MPI_HANDLE_SYNC};
-#undef SHMPI_ADDRESS_OF_TYPE
-
 static struct shmpi_datatype invalid_type;
 static const struct shmpi_fint_kind types = {
-    SHMPI_FINT_DATATYPE,
-    (int)(sizeof predefined_types / sizeof predefined_types[0]),
-    predefined_types, &invalid_type};
+    SHMPI_FINT_DATATYPE, SHMPI_DT_NNUMBERED, shmpi_dt_numbered,
+    &invalid_type};
 
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype)
 {
