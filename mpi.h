@@ -802,6 +802,14 @@ SHMPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name,
                                int *resultlen));
 SHMPI_API(int, Type_match_size, (int typeclass, int size,
                                  MPI_Datatype *datatype));
+/* --- Fortran 90 parameterized types (17.1.9.1): the predefined type
+   of SELECTED_INT_KIND(r) / SELECTED_REAL_KIND(p, r), gfortran's kinds;
+   combiners MPI_COMBINER_F90_* --- */
+SHMPI_API(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_f90_complex, (int p, int r,
+                                         MPI_Datatype *newtype));
+/* --- end of the Fortran 90 types --- */
 SHMPI_API(int, Type_create_keyval,
           (MPI_Type_copy_attr_function *type_copy_attr_fn,
            MPI_Type_delete_attr_function *type_delete_attr_fn,

@@ -32,6 +32,8 @@ struct shmpi_proc {
                                       keep spinning while it grows */
     struct shmpi_fint_table fint[SHMPI_FINT_KINDS]; /* Fortran integers
                                       of handles (core/fint.h) */
+    MPI_Datatype *f90_types;       /* MPI_Type_create_f90_* made so far */
+    int nf90_types;                /* (datatypes/f90.c) */
 };
 
 extern struct shmpi_proc shmpi_proc;
