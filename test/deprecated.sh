@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# deprecated: mpi.h warns (-Wdeprecated-declarations) at each use of the MPI-1 attribute interface, naming the replacement, stays silent for a program that uses none of it, and SHMPI_NO_DEPRECATION_WARNINGS turns the warnings off; with gcc and clang.
+# deprecated: mpi.h warns (-Wdeprecated-declarations) at each use of the MPI-1 attribute interface, naming the replacement, stays silent for a program that uses none of it, and SHMPI_NO_DEPRECATION_WARNINGS turns the warnings off, with gcc and clang; an error in an MPI-1 call is reported under the MPI-1 name.
 # shmpi-test: timeout=60
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -57,4 +57,29 @@ for cc in gcc clang; do
     SHMPI_CC=$cc "$SHMPI_ROOT/mpicc" -Wall -Wextra -Werror -c -o "$TEST_TMPDIR/new.o" "$new" >"$log" 2>&1 ||
         fail "$cc: a program without the MPI-1 calls gets warnings: $(cat "$log")"
 done
+
+# errors are reported under the name the program called
+bad=$TEST_TMPDIR/bad.c
+cat >"$bad" <<'PROG'
+#define SHMPI_NO_DEPRECATION_WARNINGS
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+    int k;
+    MPI_Init(&argc, &argv);
+    MPI_Keyval_create(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, &k, NULL);
+    int freed = k;
+    MPI_Keyval_free(&k);
+    MPI_Attr_put(MPI_COMM_WORLD, freed, NULL);
+    return MPI_Finalize();
+}
+PROG
+# shellcheck disable=SC2086
+"$SHMPI_ROOT/mpicc" ${SANFLAGS:-} -o "$TEST_TMPDIR/bad" "$bad" >"$TEST_TMPDIR/bad.log" 2>&1 ||
+    fail "the erroneous program does not build: $(cat "$TEST_TMPDIR/bad.log")"
+start_job "$MPIRUN" -np 1 "$TEST_TMPDIR/bad"
+finish_job
+[ "$STATUS" = 20 ] || fail "exit status $STATUS, expected 20 (MPI_ERR_KEYVAL)"
+expect_lines "$ERR" '^shmpi: rank 0: MPI_Attr_put: .* \(MPI_ERR_KEYVAL\)$' 1
+expect_shm_clean
 pass
