@@ -118,6 +118,32 @@ static void buffered_send(void)
     CHECK_MPI(MPI_Buffer_detach(&b, &bsize));
 }
 
+/* MPI_Win_change_comm (shmpi's extension) keeps the handle, so it keeps
+   its number, at the members and at the newcomers. */
+static void window_joined(void)
+{
+    MPI_Comm evens;
+    MPI_Win w;
+    static int mem[2];
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2 ? MPI_UNDEFINED : 0, rank,
+                             &evens));
+    if (rank % 2 == 0)
+        CHECK_MPI(MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL,
+                                 evens, &w));
+    else
+        CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_SELF, &w));
+    MPI_Fint n = MPI_Win_c2f(w);
+    CHECK_MPI(MPI_Win_change_comm(MPI_COMM_WORLD, 0, w));
+    /* f2c first: a number lost and handed out again would look kept */
+    CHECK(MPI_Win_f2c(n) == w, "the joined window lost its number %d",
+          (int)n);
+    CHECK(MPI_Win_c2f(w) == n, "the joined window has a new number %d, "
+          "not %d", (int)MPI_Win_c2f(w), (int)n);
+    CHECK_MPI(MPI_Win_free(&w));
+    if (evens != MPI_COMM_NULL)
+        CHECK_MPI(MPI_Comm_free(&evens));
+}
+
 /* Numbers that name nothing give invalid handles, rejected with the
    class of a freed handle; c2f of one raises, and gives -1. */
 static void invalid_numbers(void)
@@ -223,6 +249,7 @@ int main(int argc, char **argv)
     nulls_and_predefined();
     numbers_given_back();
     buffered_send();
+    window_joined();
     invalid_numbers();
     fortran_statuses();
     CHECK_MPI(MPI_Finalize());
