@@ -3,6 +3,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
+#include <stdint.h>
+
 static int rank, size;
 
 static void nulls_and_predefined(void)
@@ -148,8 +150,8 @@ static void window_joined(void)
    class of a freed handle; c2f of one raises, and gives -1. */
 static void invalid_numbers(void)
 {
-    const MPI_Fint bad[] = {-1, -100000, 1000000, 0x7fffffff};
-    for (int i = 0; i < 4; i++) {
+    const MPI_Fint bad[] = {-1, -100000, 1000000, INT32_MAX, INT32_MIN};
+    for (int i = 0; i < 5; i++) {
         MPI_Fint f = bad[i];
         int n;
         MPI_Comm c = MPI_Comm_f2c(f);

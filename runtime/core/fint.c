@@ -62,11 +62,13 @@ MPI_Fint shmpi_fint_number(const struct shmpi_fint_kind *k, void *obj,
 
 void *shmpi_fint_object(const struct shmpi_fint_kind *k, MPI_Fint f)
 {
-    if (f >= 0 && f < k->npredefined)
+    if (f < 0)
+        return k->invalid;
+    if (f < k->npredefined)
         return k->predefined[f];
     const struct shmpi_fint_table *t = &shmpi_proc.fint[k->id];
     int i = f - k->npredefined;   /* f >= npredefined: no overflow */
-    if (f < 0 || i >= t->n || !t->obj[i])
+    if (i >= t->n || !t->obj[i])
         return k->invalid;
     return t->obj[i];
 }
