@@ -97,6 +97,28 @@ typedef struct MPI_Status {
 #define MPI_STATUS_IGNORE   ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 
+/* --- A status in Fortran (MPI-3.1 17.2.5; the names of MPI-4.0 19.3.5):
+   MPI_F_STATUS_SIZE integers, MPI_SOURCE, MPI_TAG and MPI_ERROR at the
+   indices below; MPI_F08_status, mpi_f08's TYPE(MPI_Status), the same
+   integers under names.  MPI_Status_c2f and the others convert. --- */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE      0
+#define MPI_F_TAG         1
+#define MPI_F_ERROR       2
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint shmpi_hidden[3];  /* private: cancelled flag, byte count */
+} MPI_F08_status;
+extern MPI_Fint shmpi_f_status_ignore[], shmpi_f_statuses_ignore[];
+extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
+#define MPI_F_STATUS_IGNORE     (&shmpi_f_status_ignore[0])
+#define MPI_F_STATUSES_IGNORE   (&shmpi_f_statuses_ignore[0])
+#define MPI_F08_STATUS_IGNORE   (&shmpi_f08_status_ignore)
+#define MPI_F08_STATUSES_IGNORE (&shmpi_f08_statuses_ignore)
+/* --- end of the Fortran status --- */
+
 /* ------------------------------------------------------------------ */
 /* Error classes (MPI-3.1 8.4, table 8.1)                              */
 /* ------------------------------------------------------------------ */
@@ -486,6 +508,10 @@ SHMPI_API(int, Get_library_version, (char *version, int *resultlen));
 SHMPI_API(double, Wtime, (void));
 SHMPI_API(double, Wtick, (void));
 
+/* Profiling (14.2.4): no profiler in the library, so this does nothing;
+   a tool's MPI_Pcontrol replaces it */
+SHMPI_API(int, Pcontrol, (const int level, ...));
+
 /* Memory allocation (8.2) */
 SHMPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
 SHMPI_API(int, Free_mem, (void *base));
@@ -519,6 +545,49 @@ SHMPI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval,
 SHMPI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval,
                                void *attribute_val, int *flag));
 SHMPI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+
+/* --- The MPI-1 attribute interface (deprecated since MPI-2.0; MPI-3.1
+   15.1): the calls above under their old names, on communicators only.
+   A program that uses one gets a compiler warning naming its
+   replacement; defining SHMPI_NO_DEPRECATION_WARNINGS before including
+   mpi.h silences them.  The two typedefs carry no warning, else every
+   declaration below would warn in programs that never use them. --- */
+#if (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(SHMPI_NO_DEPRECATION_WARNINGS)
+#define SHMPI_DEPRECATED(use) \
+    __attribute__((deprecated("deprecated since MPI-2.0: use " use)))
+#else
+#define SHMPI_DEPRECATED(use)
+#endif
+#define SHMPI_API_DEPRECATED(ret, name, params, use) \
+    ret MPI_##name params SHMPI_DEPRECATED(use);      \
+    ret PMPI_##name params SHMPI_DEPRECATED(use)
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval,
+                              void *extra_state, void *attribute_val_in,
+                              void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval,
+                                void *attribute_val, void *extra_state);
+int MPI_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *)
+    SHMPI_DEPRECATED("MPI_COMM_NULL_COPY_FN");
+int MPI_DUP_FN(MPI_Comm, int, void *, void *, void *, int *)
+    SHMPI_DEPRECATED("MPI_COMM_DUP_FN");
+int MPI_NULL_DELETE_FN(MPI_Comm, int, void *, void *)
+    SHMPI_DEPRECATED("MPI_COMM_NULL_DELETE_FN");
+SHMPI_API_DEPRECATED(int, Keyval_create,
+                     (MPI_Copy_function *copy_fn,
+                      MPI_Delete_function *delete_fn, int *keyval,
+                      void *extra_state), "MPI_Comm_create_keyval");
+SHMPI_API_DEPRECATED(int, Keyval_free, (int *keyval),
+                     "MPI_Comm_free_keyval");
+SHMPI_API_DEPRECATED(int, Attr_put, (MPI_Comm comm, int keyval,
+                                     void *attribute_val),
+                     "MPI_Comm_set_attr");
+SHMPI_API_DEPRECATED(int, Attr_get, (MPI_Comm comm, int keyval,
+                                     void *attribute_val, int *flag),
+                     "MPI_Comm_get_attr");
+SHMPI_API_DEPRECATED(int, Attr_delete, (MPI_Comm comm, int keyval),
+                     "MPI_Comm_delete_attr");
+/* --- end of the MPI-1 attribute interface --- */
 SHMPI_API(int, Barrier, (MPI_Comm comm));
 SHMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
 SHMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
@@ -733,6 +802,14 @@ SHMPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name,
                                int *resultlen));
 SHMPI_API(int, Type_match_size, (int typeclass, int size,
                                  MPI_Datatype *datatype));
+/* --- Fortran 90 parameterized types (17.1.9.1): the predefined type
+   of SELECTED_INT_KIND(r) / SELECTED_REAL_KIND(p, r), gfortran's kinds;
+   combiners MPI_COMBINER_F90_* --- */
+SHMPI_API(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_f90_complex, (int p, int r,
+                                         MPI_Datatype *newtype));
+/* --- end of the Fortran 90 types --- */
 SHMPI_API(int, Type_create_keyval,
           (MPI_Type_copy_attr_function *type_copy_attr_fn,
            MPI_Type_delete_attr_function *type_delete_attr_fn,
@@ -787,6 +864,41 @@ SHMPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
 SHMPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
 SHMPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
 SHMPI_API(int, Info_free, (MPI_Info *info));
+
+/* --- Handle conversions between C and Fortran (17.2.4, 17.2.5; the
+   mpi_f08 status forms are MPI-4.0's).  A Fortran handle is an MPI_Fint:
+   0 for the null handle, small fixed numbers for the predefined handles,
+   numbers given out at the first c2f for the others; see MPI_Comm_c2f(3).
+   No MPI_File conversions: shmpi has no MPI-IO. --- */
+SHMPI_API(MPI_Fint, Comm_c2f, (MPI_Comm comm));
+SHMPI_API(MPI_Comm, Comm_f2c, (MPI_Fint comm));
+SHMPI_API(MPI_Fint, Group_c2f, (MPI_Group group));
+SHMPI_API(MPI_Group, Group_f2c, (MPI_Fint group));
+SHMPI_API(MPI_Fint, Type_c2f, (MPI_Datatype datatype));
+SHMPI_API(MPI_Datatype, Type_f2c, (MPI_Fint datatype));
+SHMPI_API(MPI_Fint, Request_c2f, (MPI_Request request));
+SHMPI_API(MPI_Request, Request_f2c, (MPI_Fint request));
+SHMPI_API(MPI_Fint, Op_c2f, (MPI_Op op));
+SHMPI_API(MPI_Op, Op_f2c, (MPI_Fint op));
+SHMPI_API(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler));
+SHMPI_API(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler));
+SHMPI_API(MPI_Fint, Info_c2f, (MPI_Info info));
+SHMPI_API(MPI_Info, Info_f2c, (MPI_Fint info));
+SHMPI_API(MPI_Fint, Win_c2f, (MPI_Win win));
+SHMPI_API(MPI_Win, Win_f2c, (MPI_Fint win));
+SHMPI_API(MPI_Fint, Message_c2f, (MPI_Message message));
+SHMPI_API(MPI_Message, Message_f2c, (MPI_Fint message));
+SHMPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
+SHMPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
+SHMPI_API(int, Status_c2f08, (const MPI_Status *c_status,
+                              MPI_F08_status *f08_status));
+SHMPI_API(int, Status_f082c, (const MPI_F08_status *f08_status,
+                              MPI_Status *c_status));
+SHMPI_API(int, Status_f2f08, (const MPI_Fint *f_status,
+                              MPI_F08_status *f08_status));
+SHMPI_API(int, Status_f082f, (const MPI_F08_status *f08_status,
+                              MPI_Fint *f_status));
+/* --- end of the handle conversions --- */
 
 /* Collective operations (5) */
 SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,

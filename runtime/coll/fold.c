@@ -70,7 +70,9 @@ static shmpi_kernel *direct_kernel(struct shmpi_coll *c, MPI_Op op,
     if (c->kernel.op != op || c->kernel.type != t) {
         c->kernel.op = op;
         c->kernel.type = t;
-        c->kernel.fn = shmpi_kernel_find(op->code, t);
+        /* basic: t itself, but for the MPI_Type_create_f90_* types,
+           one element of the type they stand for */
+        c->kernel.fn = shmpi_kernel_find(op->code, t->basic);
     }
     return c->kernel.fn;
 }

@@ -19,6 +19,13 @@
  * finds one here finds it there too.  They are not in the attribute
  * list: their values live here, the pointers handed out point at them.
  *
+ * The MPI-1 names of these calls (MPI_Keyval_create, MPI_Keyval_free,
+ * MPI_Attr_put, MPI_Attr_get, MPI_Attr_delete, and the callbacks
+ * MPI_NULL_COPY_FN, MPI_DUP_FN, MPI_NULL_DELETE_FN: deprecated since
+ * MPI-2.0, still in MPI-3.1 15.1) are the same code: the standard gives
+ * them the same meaning on communicators, and an error is reported under
+ * the name the program called.
+ *
  * Order: MPI_Comm_dup copies oldest first; a free deletes newest first,
  * which for MPI_COMM_SELF at MPI_Finalize is what 8.7.1 requires ("in
  * the reverse order that they were set", the order in which each key was
@@ -36,6 +43,11 @@ SHMPI_WEAK_ALIAS(Comm_free_keyval)
 SHMPI_WEAK_ALIAS(Comm_set_attr)
 SHMPI_WEAK_ALIAS(Comm_get_attr)
 SHMPI_WEAK_ALIAS(Comm_delete_attr)
+SHMPI_WEAK_ALIAS(Keyval_create)
+SHMPI_WEAK_ALIAS(Keyval_free)
+SHMPI_WEAK_ALIAS(Attr_put)
+SHMPI_WEAK_ALIAS(Attr_get)
+SHMPI_WEAK_ALIAS(Attr_delete)
 
 int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval,
                           void *extra_state, void *attribute_val_in,
@@ -59,6 +71,14 @@ int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval,
 {
     return MPI_SUCCESS;
 }
+
+/* The MPI-1 names of the three: the same functions. */
+int MPI_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *)
+    __attribute__((alias("MPI_COMM_NULL_COPY_FN")));
+int MPI_DUP_FN(MPI_Comm, int, void *, void *, void *, int *)
+    __attribute__((alias("MPI_COMM_DUP_FN")));
+int MPI_NULL_DELETE_FN(MPI_Comm, int, void *, void *)
+    __attribute__((alias("MPI_COMM_NULL_DELETE_FN")));
 
 /* ------------------------------------------------------------------ */
 /* The predefined attributes                                           */
@@ -118,15 +138,16 @@ static int *predefined_value(MPI_Comm comm, int keyval)
 /* Keyvals                                                             */
 /* ------------------------------------------------------------------ */
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                            MPI_Comm_delete_attr_function *comm_delete_attr_fn,
-                            int *comm_keyval, void *extra_state)
+/* arg: the name of the keyval argument, for the message. */
+static int create_keyval(const char *fn, const char *arg,
+                         MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                         MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                         int *comm_keyval, void *extra_state)
 {
-    static const char fn[] = "MPI_Comm_create_keyval";
     SHMPI_REQUIRE_INIT(fn);
     if (!comm_keyval)
-        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
-                           "comm_keyval is NULL");
+        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                           arg);
     int rc = shmpi_keyval_create(
         SHMPI_ATTR_COMM, (union shmpi_attr_copy_fn){.comm = comm_copy_attr_fn},
         (union shmpi_attr_delete_fn){.comm = comm_delete_attr_fn},
@@ -134,6 +155,23 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
     if (rc != MPI_SUCCESS)
         return shmpi_raise(MPI_COMM_NULL, rc, fn, "out of memory");
     return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                            MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                            int *comm_keyval, void *extra_state)
+{
+    return create_keyval("MPI_Comm_create_keyval", "comm_keyval",
+                         comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval,
+                         extra_state);
+}
+
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn,
+                       MPI_Delete_function *delete_fn, int *keyval,
+                       void *extra_state)
+{
+    return create_keyval("MPI_Keyval_create", "keyval", copy_fn, delete_fn,
+                         keyval, extra_state);
 }
 
 /* A key the program cannot use with this call on comm: a predefined one
@@ -151,16 +189,25 @@ static int raise_keyval(MPI_Comm comm, const char *fn, int keyval)
                        keyval);
 }
 
-int PMPI_Comm_free_keyval(int *comm_keyval)
+static int free_keyval(const char *fn, const char *arg, int *comm_keyval)
 {
-    static const char fn[] = "MPI_Comm_free_keyval";
     SHMPI_REQUIRE_INIT(fn);
     if (!comm_keyval)
-        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
-                           "comm_keyval is NULL");
+        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                           arg);
     if (shmpi_keyval_free(comm_keyval, SHMPI_ATTR_COMM) != MPI_SUCCESS)
         return raise_keyval(MPI_COMM_NULL, fn, *comm_keyval);
     return MPI_SUCCESS;
+}
+
+int PMPI_Comm_free_keyval(int *comm_keyval)
+{
+    return free_keyval("MPI_Comm_free_keyval", "comm_keyval", comm_keyval);
+}
+
+int PMPI_Keyval_free(int *keyval)
+{
+    return free_keyval("MPI_Keyval_free", "keyval", keyval);
 }
 
 /* ------------------------------------------------------------------ */
@@ -186,9 +233,9 @@ static int raise_callback(MPI_Comm comm, const char *fn, const char *which,
                        which, rc);
 }
 
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+static int set_attr(const char *fn, MPI_Comm comm, int comm_keyval,
+                    void *attribute_val)
 {
-    static const char fn[] = "MPI_Comm_set_attr";
     SHMPI_REQUIRE_INIT(fn);
     int rc = check_attr_args(fn, comm, comm_keyval);
     if (rc != MPI_SUCCESS)
@@ -197,10 +244,19 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
     return rc == MPI_SUCCESS ? rc : raise_callback(comm, fn, "delete", rc);
 }
 
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
-                       int *flag)
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
-    static const char fn[] = "MPI_Comm_get_attr";
+    return set_attr("MPI_Comm_set_attr", comm, comm_keyval, attribute_val);
+}
+
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+    return set_attr("MPI_Attr_put", comm, keyval, attribute_val);
+}
+
+static int get_attr(const char *fn, MPI_Comm comm, int comm_keyval,
+                    void *attribute_val, int *flag)
+{
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
@@ -220,15 +276,36 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                       int *flag)
 {
-    static const char fn[] = "MPI_Comm_delete_attr";
+    return get_attr("MPI_Comm_get_attr", comm, comm_keyval, attribute_val,
+                    flag);
+}
+
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    return get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
+}
+
+static int delete_attr(const char *fn, MPI_Comm comm, int comm_keyval)
+{
     SHMPI_REQUIRE_INIT(fn);
     int rc = check_attr_args(fn, comm, comm_keyval);
     if (rc != MPI_SUCCESS)
         return rc;
     rc = shmpi_attr_delete(&comm->attrs, comm, comm_keyval);
     return rc == MPI_SUCCESS ? rc : raise_callback(comm, fn, "delete", rc);
+}
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+    return delete_attr("MPI_Comm_delete_attr", comm, comm_keyval);
+}
+
+int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    return delete_attr("MPI_Attr_delete", comm, keyval);
 }
 
 /* ------------------------------------------------------------------ */

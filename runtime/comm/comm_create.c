@@ -55,6 +55,7 @@
 #include "coll/coll.h"
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/fint.h"
 #include "core/pmpi.h"
 #include "pt2pt/pt2pt.h"
 #include "topo/topo.h"
@@ -499,6 +500,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
         return shmpi_raise(c, MPI_ERR_COMM, fn, "%s cannot be freed",
                            c->name);
     int rc = shmpi_comm_delete_attrs(c, fn); /* while c is still valid */
+    shmpi_fint_drop(SHMPI_FINT_COMM, &c->fint);
     c->magic = 0; /* the handle is dead for the program from now on */
     shmpi_comm_release(c);
     *comm = MPI_COMM_NULL;

@@ -28,6 +28,7 @@
 
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/fint.h"
 #include "core/pmpi.h"
 
 SHMPI_WEAK_ALIAS(Comm_group)
@@ -85,6 +86,7 @@ void shmpi_group_release(struct shmpi_group *g)
 {
     if (g->predefined || --g->refs > 0)
         return;
+    shmpi_fint_drop(SHMPI_FINT_GROUP, &g->fint);
     g->magic = 0;
     free(g->ranks);
     free(g->index);

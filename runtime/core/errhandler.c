@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/fint.h"
 #include "core/objects.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -21,9 +22,9 @@ SHMPI_WEAK_ALIAS(Comm_call_errhandler)
 SHMPI_WEAK_ALIAS(Errhandler_free)
 
 struct shmpi_errhandler shmpi_errors_are_fatal = {
-    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_FATAL, 1, 1, NULL, NULL};
+    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_FATAL, 1, 1, NULL, NULL, 0};
 struct shmpi_errhandler shmpi_errors_return = {
-    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_RETURN, 1, 1, NULL, NULL};
+    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_RETURN, 1, 1, NULL, NULL, 0};
 
 void shmpi_errhandler_retain(struct shmpi_errhandler *eh)
 {
@@ -34,6 +35,7 @@ void shmpi_errhandler_retain(struct shmpi_errhandler *eh)
 void shmpi_errhandler_release(struct shmpi_errhandler *eh)
 {
     if (!eh->predefined && --eh->refs == 0) {
+        shmpi_fint_drop(SHMPI_FINT_ERRHANDLER, &eh->fint);
         eh->magic = 0;
         free(eh);
     }
@@ -51,7 +53,7 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
     if (!eh)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, name, "malloc");
     *eh = (struct shmpi_errhandler){SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_COMM_FN,
-                                    1, 0, fn, NULL};
+                                    1, 0, fn, NULL, 0};
     *errhandler = eh;
     return MPI_SUCCESS;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/fint.h"
 #include "core/info.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -60,6 +61,7 @@ void shmpi_info_destroy(struct shmpi_info *info)
         free(info->entries[i].value);
     }
     free(info->entries);
+    shmpi_fint_drop(SHMPI_FINT_INFO, &info->fint);
     info->magic = 0;
     free(info);
 }

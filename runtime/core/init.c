@@ -34,6 +34,7 @@
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/fence.h"
+#include "core/fint.h"
 #include "core/info.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -320,6 +321,7 @@ int PMPI_Finalize(void)
     PMPI_Barrier(MPI_COMM_WORLD);
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);
+    shmpi_fint_finalize();
     p->finalized = 1;
     return rc;
 }

@@ -38,6 +38,7 @@ struct shmpi_errhandler {
     int predefined;            /* never deallocated */
     MPI_Comm_errhandler_function *comm_fn;
     MPI_Win_errhandler_function *win_fn;
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 struct shmpi_comm {
@@ -80,6 +81,7 @@ struct shmpi_comm {
                                   on a context of its own, for the local
                                   steps of the intercomm collectives; owned */
     char name[MPI_MAX_OBJECT_NAME];
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 /* A group of MPI_COMM_WORLD processes (comm/group.c).  Reference counted:
@@ -96,6 +98,7 @@ struct shmpi_group {
     int *ranks;                /* member i is world rank ranks[i] */
     int *index;                /* NULL until built (shmpi_group_index):
                                   world rank -> member, or MPI_UNDEFINED */
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 /* An info object (core/info.c): (key, value) strings in the order the
@@ -107,6 +110,7 @@ struct shmpi_info {
     int predefined;            /* MPI_INFO_ENV: never deallocated */
     int n, cap;                /* entries used, allocated */
     struct shmpi_info_entry *entries;  /* private to info.c */
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 static inline int shmpi_comm_ok(MPI_Comm c)

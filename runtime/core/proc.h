@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 
+#include "core/fint.h"
 #include "mpi.h"
 #include "shm_arena/arena.h"
 
@@ -31,6 +32,10 @@ struct shmpi_proc {
     struct shmpi_nbc *nbc_active;  /* schedules running (nbc/sched.h) */
     uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */
+    struct shmpi_fint_table fint[SHMPI_FINT_KINDS]; /* Fortran integers
+                                      of handles (core/fint.h) */
+    MPI_Datatype *f90_types;       /* MPI_Type_create_f90_* made so far */
+    int nf90_types;                /* (datatypes/f90.c) */
 };
 
 extern struct shmpi_proc shmpi_proc;

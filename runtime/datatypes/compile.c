@@ -556,13 +556,8 @@ void shmpi_flat_free(struct shmpi_flat *flat)
 
 int shmpi_datatype_compile_predefined(void)
 {
-#define SHMPI_DT_ADDRESS(name) &shmpi_dt_##name,
-    static struct shmpi_datatype *const named[] = {
-        SHMPI_DATATYPES(SHMPI_DT_ADDRESS)
-        &shmpi_dt_HANDLE_SYNC};   /* the extension's, not in the list */
-#undef SHMPI_DT_ADDRESS
-    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
-        int rc = shmpi_datatype_compile(named[i]);
+    for (int i = 1; i < SHMPI_DT_NNUMBERED; i++) {  /* [0] is the null */
+        int rc = shmpi_datatype_compile(shmpi_dt_numbered[i]);
         if (rc != MPI_SUCCESS)
             return rc;
     }

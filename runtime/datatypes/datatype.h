@@ -135,6 +135,7 @@ struct shmpi_datatype {
     uint16_t fop_checked;
     struct shmpi_attr *attrs;
     char name[MPI_MAX_OBJECT_NAME];
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 /* MPI_HANDLE_SYNC (shmpi's extension, shmpi_sync(7)) is a basic type of
@@ -189,6 +190,14 @@ void shmpi_flat_free(struct shmpi_flat *flat);
 /* Compile every predefined type, so that every committed type has its
    compiled form; MPI_Init calls it once. */
 int shmpi_datatype_compile_predefined(void);
+
+/* predefined.c: MPI_DATATYPE_NULL, then every predefined type in the
+   order of mpi.h's SHMPI_DATATYPES list, then MPI_HANDLE_SYNC: the types
+   MPI_Init compiles, and their Fortran numbers (the index, type_f2c.c). */
+#define SHMPI_DT_PLUS_ONE(name) +1
+enum { SHMPI_DT_NNUMBERED = 2 SHMPI_DATATYPES(SHMPI_DT_PLUS_ONE) };
+#undef SHMPI_DT_PLUS_ONE
+extern void *const shmpi_dt_numbered[SHMPI_DT_NNUMBERED];
 
 /* pack.c: copy bytes [offset, offset + len) of the packed form of
    (buf, count, t) out of / into a contiguous buffer.  The count is

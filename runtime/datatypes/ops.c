@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fint.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
 
@@ -50,6 +51,7 @@ void shmpi_op_release(MPI_Op op)
 {
     if (op->code != SHMPI_OP_USER || --op->refs > 0)
         return;
+    shmpi_fint_drop(SHMPI_FINT_OP, &op->fint);
     op->magic = 0;
     free(op);
 }

@@ -37,6 +37,7 @@ struct shmpi_op {
     int commute;               /* 1 for every predefined op */
     MPI_User_function *fn;     /* user ops only */
     const char *name;          /* "MPI_SUM", or "a user-defined op" */
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 static inline int shmpi_op_ok(MPI_Op op)

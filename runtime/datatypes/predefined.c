@@ -131,3 +131,9 @@ struct shmpi_datatype shmpi_dt_HANDLE_SYNC = {
     NAMED(HANDLE_SYNC, sizeof(MPI_Sync), sizeof(MPI_Sync), sizeof(MPI_Sync),
           _Alignof(MPI_Sync), 1),
     .leaf = 1, .handle_sync = 1};
+
+#define SHMPI_DT_ADDRESS(name) &shmpi_dt_##name,
+void *const shmpi_dt_numbered[SHMPI_DT_NNUMBERED] = {
+    MPI_DATATYPE_NULL, SHMPI_DATATYPES(SHMPI_DT_ADDRESS)
+    &shmpi_dt_HANDLE_SYNC};   /* the extension's, not in the list */
+#undef SHMPI_DT_ADDRESS

@@ -16,6 +16,7 @@
 
 #include "core/attr.h"
 #include "core/error.h"
+#include "core/fint.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "datatypes/derived.h"
@@ -81,6 +82,7 @@ static void destroy(MPI_Datatype t)
     shmpi_dt_free_contents(t->contents);
     if (t->flat)
         shmpi_flat_free(t->flat);
+    shmpi_fint_drop(SHMPI_FINT_DATATYPE, &t->fint);
     t->magic = 0;
     free(t);
 }

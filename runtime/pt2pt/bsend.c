@@ -113,6 +113,7 @@ int shmpi_bsend_start(const char *fn, struct shmpi_request *r)
     *copy = *r;
     shmpi_comm_retain(copy->comm); /* released with the copy */
     copy->magic = SHMPI_MAGIC_REQUEST;
+    copy->fint = 0;            /* r's number stays r's (core/fint.h) */
     copy->persistent = copy->on_stack = copy->user_freed = 0;
     copy->active = 1;
     copy->buf = data;

@@ -10,6 +10,7 @@
 
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/fint.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
@@ -26,7 +27,7 @@ SHMPI_WEAK_ALIAS(Imrecv)
 #define SHMPI_MAGIC_MESSAGE 0x4d534720u /* "MSG " */
 
 struct shmpi_message shmpi_message_no_proc = {SHMPI_MAGIC_MESSAGE, NULL,
-                                              NULL};
+                                              NULL, 0};
 
 struct mprobe {
     uint32_t context;
@@ -70,7 +71,7 @@ static int make_message(const char *fn, MPI_Comm comm, struct mprobe *p,
         shmpi_unexpected_push(shmpi_proc.pt2pt, p->found);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
     }
-    *m = (struct shmpi_message){SHMPI_MAGIC_MESSAGE, comm, p->found};
+    *m = (struct shmpi_message){SHMPI_MAGIC_MESSAGE, comm, p->found, 0};
     shmpi_comm_retain(comm); /* until MPI_Mrecv consumes the message */
     *message = m;
     if (status != MPI_STATUS_IGNORE) {
@@ -152,6 +153,7 @@ static int start_mrecv(const char *fn, void *buf, int count, MPI_Datatype dt,
                            comm);
         shmpi_recv_unexpected(r, m->unexpected);
         shmpi_comm_release(m->comm);
+        shmpi_fint_drop(SHMPI_FINT_MESSAGE, &m->fint);
         free(m);
     }
     *message = MPI_MESSAGE_NULL;

@@ -59,6 +59,7 @@ struct shmpi_message {
     uint32_t magic;
     MPI_Comm comm;
     struct shmpi_unexpected *unexpected; /* NULL for MPI_MESSAGE_NO_PROC */
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 struct shmpi_pt2pt {

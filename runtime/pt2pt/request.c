@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "comm/comm.h"
+#include "core/fint.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/request.h"
@@ -38,6 +39,7 @@ void shmpi_request_release(struct shmpi_request *r)
         shmpi_comm_release(r->comm);
     if (r->datatype)
         shmpi_datatype_release(r->datatype);
+    shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
     r->magic = 0;
     r->next = free_list;
     free_list = r;

@@ -69,6 +69,7 @@ struct shmpi_request {
     void *owner;               /* what on_complete works on: a buffered
                                   send's block, a pulled message */
     struct shmpi_greq greq;
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind);

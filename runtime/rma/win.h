@@ -219,6 +219,7 @@ struct shmpi_win {
         int fd;
         uint64_t fd_offset;    /* where the memory starts in fd */
     } shared;
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
 static inline int shmpi_win_ok(MPI_Win w)

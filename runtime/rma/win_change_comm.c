@@ -339,6 +339,8 @@ static void swap_internals(MPI_Win win, MPI_Win nw)
 {
     nw->errhandler = win->errhandler;
     win->errhandler = MPI_ERRORS_ARE_FATAL; /* predefined: no reference */
+    nw->fint = win->fint;      /* its Fortran integer (core/fint.h) */
+    win->fint = 0;
     nw->attrs = win->attrs;
     win->attrs = NULL;
     nw->sync = win->sync;

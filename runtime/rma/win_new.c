@@ -33,6 +33,7 @@
 
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/fint.h"
 #include "core/proc.h"
 #include "rma/win_impl.h"
 
@@ -356,6 +357,7 @@ void shmpi_win_destroy(MPI_Win w)
     if (w->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&w->comm);
     shmpi_errhandler_release(w->errhandler);
+    shmpi_fint_drop(SHMPI_FINT_WIN, &w->fint);
     w->magic = 0;
     free(w);
 }
