@@ -72,8 +72,10 @@ static void on_windows(void)
         CHECK_MPI(MPI_Win_set_errhandler(all[i], MPI_ERRORS_RETURN));
     MPI_Aint sz;
     int unit;
-    CHECK_CLASS(MPI_Win_shared_query(alloc, 0, &sz, &unit, &base),
+    CHECK_CLASS(MPI_Win_shared_query(dyn, 0, &sz, &unit, &base),
                 MPI_ERR_RMA_FLAVOR);
+    CHECK_CLASS(MPI_Win_shared_query(alloc, size, &sz, &unit, &base),
+                MPI_ERR_RANK);
     CHECK_CLASS(MPI_Win_shared_query(shared, size, &sz, &unit, &base),
                 MPI_ERR_RANK);
     CHECK_CLASS(MPI_Win_shared_query(shared, -5, &sz, &unit, &base),
