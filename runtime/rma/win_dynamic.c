@@ -116,6 +116,14 @@ struct peer {
     struct file_view *files;   /* open addressing by ino, nfiles_cap */
     uint32_t nfiles, nfiles_cap;
     uint64_t detaches_seen;    /* the target's count at the last sweep */
+    /* the region found last, still there while the table's gen is
+       last_gen (no attach or detach since, the sequence lock's word
+       having moved on otherwise): a repeat costs one load */
+    int has_last;
+    uint32_t last_gen;
+    uint64_t last_base, last_size;
+    unsigned char *last_at;    /* its base as mapped here; NULL:
+                                  reached with process_vm */
 };
 
 struct shmpi_win_dyn {
@@ -530,6 +538,7 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
    above the address (below) and the next one (above); has_* say which
    exist.  Plain copies, made under the lock. */
 struct probe {
+    uint32_t gen;              /* the table's, even */
     int has_below, has_above;
     uint64_t base, size, fd_offset, ino; /* of below */
     int64_t fd;
@@ -581,6 +590,7 @@ static void read_table(const struct table_head *h, uint64_t addr,
                     atomic_load_explicit(&e[pos].size, memory_order_relaxed);
             }
             atomic_thread_fence(memory_order_acquire);
+            p->gen = g;
             if (atomic_load_explicit(&h->gen, memory_order_relaxed) == g)
                 return;
         }
@@ -733,39 +743,71 @@ static int map_file(MPI_Win w, int target, const struct probe *r,
     return 1;
 }
 
+/* Where the region probed is here (its base): *at, or NULL for
+   process_vm.  0, or 1 if the table must be read again (the region was
+   detached meanwhile). */
+static int place(MPI_Win w, int target, const struct probe *r, int tries,
+                 unsigned char **at)
+{
+    *at = NULL; /* not mappable: process_vm (or the target's mailbox, as
+                   connected when the window was made) */
+    if (target == w->comm->rank) {
+        *at = (unsigned char *)(uintptr_t)r->base;
+        return 0;
+    }
+    if (r->fd < 0)
+        return 0;
+    struct peer *p = &w->dyn->peers[target];
+    struct file_view *slot = p->nfiles_cap ? file_slot(p, r->ino) : NULL;
+    unsigned char *file = slot && slot->ino == r->ino ? slot->view.addr
+                                                      : NULL;
+    int mapped = file ? 1 : map_file(w, target, r, &file);
+    if (mapped > 0)
+        *at = file + r->fd_offset;
+    /* a descriptor that never names the file the table says: reach the
+       memory by address */
+    return mapped == 0 && tries < 3;
+}
+
+static int find_slow(MPI_Win w, int target, const struct table_head *h,
+                     uint64_t addr, uint64_t len, unsigned char **local)
+{
+    struct peer *p = &w->dyn->peers[target];
+    struct probe r;
+    unsigned char *at;
+    int tries = 0;
+    do {
+        read_table(h, addr, &r);
+        if (!r.has_below || addr - r.base > r.size ||
+            len > r.size - (addr - r.base))
+            return 0;
+    } while (place(w, target, &r, tries++, &at));
+    p->has_last = 1;
+    p->last_gen = r.gen;
+    p->last_base = r.base;
+    p->last_size = r.size;
+    p->last_at = at;
+    *local = at ? at + (addr - r.base) : NULL;
+    return 1;
+}
+
 int shmpi_win_region_find(MPI_Win w, int target, uint64_t addr,
                           uint64_t len, unsigned char **local)
 {
     const struct table_head *h = table_of(w, target);
     if (!h)
         return -1;
-    for (int tries = 0;; tries++) {
-        struct probe r;
-        read_table(h, addr, &r);
-        if (!r.has_below || addr - r.base > r.size ||
-            len > r.size - (addr - r.base))
-            return 0;
-        if (target == w->comm->rank) {
-            *local = (unsigned char *)(uintptr_t)addr;
-            return 1;
-        }
-        *local = NULL; /* not mappable: process_vm (or the target's
-                          mailbox, as connected when the window was made) */
-        if (r.fd < 0)
-            return 1;
-        struct peer *p = &w->dyn->peers[target];
-        unsigned char *file = NULL;
-        if (p->nfiles_cap && file_slot(p, r.ino)->ino == r.ino)
-            file = file_slot(p, r.ino)->view.addr;
-        int mapped = file ? 1 : map_file(w, target, &r, &file);
-        if (mapped < 0 || (mapped == 0 && tries == 3))
-            return 1; /* a descriptor that never names the file the
-                         table says: reach the memory by address */
-        if (mapped > 0) {
-            *local = file + r.fd_offset + (addr - r.base);
-            return 1;
-        }
+    /* acquire: pairs with publish()'s release store of gen, as in
+       read_table */
+    const struct peer *p = &w->dyn->peers[target];
+    if (p->has_last &&
+        atomic_load_explicit(&h->gen, memory_order_acquire) == p->last_gen &&
+        addr - p->last_base <= p->last_size &&
+        len <= p->last_size - (addr - p->last_base)) {
+        *local = p->last_at ? p->last_at + (addr - p->last_base) : NULL;
+        return 1;
     }
+    return find_slow(w, target, h, addr, len, local);
 }
 
 int shmpi_win_region_nearest(MPI_Win w, int target, uint64_t start,
