@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #define CELLS 1024             /* 64-byte cells: 16 pages */
-#define READS 60000            /* by each other rank */
+#define READS 150000           /* by each other rank */
 #define DONE_TAG 7
 
 struct cell {

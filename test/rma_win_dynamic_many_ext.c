@@ -1,4 +1,4 @@
-/* rma_win_dynamic_many_ext: 10,000 small regions attached per process to one dynamic window (malloc'd and MPI_Alloc_mem memory, attached in a shuffled order): random MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Rput and MPI_Rget into them from every rank, each result checked at the origin and every region's final contents at its owner; half of them detached - RMA to those fails with MPI_ERR_RMA_RANGE and changes nothing, the rest still work - then attached again and used again. ext: Open MPI 4.1 refuses more than 64 attached regions (osc_rdma_max_attach), and RMA to detached memory is erroneous, which shmpi detects. */
+/* rma_win_dynamic_many_ext: 10,000 small regions attached per process to one dynamic window (malloc'd and MPI_Alloc_mem memory, attached in a shuffled order): random MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Rput and MPI_Rget into them from every rank, each result checked at the origin and every region's final contents at its owner; half of them detached - RMA to those fails with MPI_ERR_RMA_RANGE and changes nothing, the rest still work - then attached again and used again; first, a sliding window of 300 regions moved over 4096 longs one element at a time (the table as a queue), then reachable exactly where it ended. ext: Open MPI 4.1 refuses more than 64 attached regions (osc_rdma_max_attach), and RMA to detached memory is erroneous, which shmpi detects. */
 /* shmpi-test: np=1,2,3,4 timeout=180 ext */
 #include "check.h"
 
@@ -191,6 +191,56 @@ static void into_detached(MPI_Win win)
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 }
 
+/* A sliding window of SLIDE_WIDTH regions over an array, moved one
+   element at a time (detach the lowest, attach the next above): the
+   table is used as a queue, its entries drifting up through the reserve
+   and moved down again; then every rank's regions are where the last
+   position says, and nowhere else. */
+#define SLIDE 4096
+#define SLIDE_WIDTH 300
+static long slide[SLIDE];
+
+static void sliding(MPI_Win win)
+{
+    for (int i = 0; i < SLIDE; i++)
+        slide[i] = (long)i * 3 + me;
+    for (int i = 0; i < SLIDE_WIDTH; i++)
+        CHECK_MPI(MPI_Win_attach(win, &slide[i], sizeof(long)));
+    for (int i = 0; i + SLIDE_WIDTH < SLIDE; i++) {
+        CHECK_MPI(MPI_Win_detach(win, &slide[i]));
+        CHECK_MPI(MPI_Win_attach(win, &slide[i + SLIDE_WIDTH],
+                                 sizeof(long)));
+    }
+    MPI_Aint mine, *at = malloc((size_t)np * sizeof *at);
+    CHECK(at, "malloc");
+    CHECK_MPI(MPI_Get_address(slide, &mine));
+    CHECK_MPI(MPI_Allgather(&mine, 1, MPI_AINT, at, 1, MPI_AINT,
+                            MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Win_lock_all(0, win));
+    for (int n = 0; n < 2000; n++) {
+        int t = (int)(next_rand() % (uint64_t)np);
+        int i = (int)(next_rand() % SLIDE);
+        long got = -1;
+        int rc = MPI_Get(&got, 1, MPI_LONG, t,
+                         MPI_Aint_add(at[t], i * (MPI_Aint)sizeof(long)), 1,
+                         MPI_LONG, win);
+        if (i >= SLIDE - SLIDE_WIDTH) {
+            CHECK(rc == MPI_SUCCESS, "slide %d of rank %d: not attached",
+                  i, t);
+            CHECK_MPI(MPI_Win_flush(t, win));
+            CHECK(got == (long)i * 3 + t, "slide %d of rank %d: %ld", i, t,
+                  got);
+        } else {
+            CHECK_CLASS(rc, MPI_ERR_RMA_RANGE);
+        }
+    }
+    CHECK_MPI(MPI_Win_unlock_all(win));
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    for (int i = SLIDE - SLIDE_WIDTH; i < SLIDE; i++)
+        CHECK_MPI(MPI_Win_detach(win, &slide[i]));
+    free(at);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
@@ -201,6 +251,7 @@ int main(int argc, char **argv)
     MPI_Win win;
     CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
     CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    sliding(win);
     attach(win, -1);
     MPI_Aint *mine = malloc(REGIONS * sizeof *mine);
     addr = malloc((size_t)np * REGIONS * sizeof *addr);

@@ -15,6 +15,11 @@
  * pages (posix_fallocate) as the table fills, doubling; memory that
  * cannot be had is MPI_ERR_NO_MEM at the attach that needed it.  The
  * reserve never shrinks: the table keeps the size of its largest count.
+ * The entries occupy [first, first + count) of it: an attach or detach
+ * moves the entries on the shorter side of its place by one (so a list
+ * attached in address order and detached from either end moves none),
+ * and when the entries reach the end of the reserve while a quarter of
+ * it is free below them they move down instead of the reserve growing.
  * Only the owner writes its table; origins map it read-only the first
  * time they target the member.  The file holds no pointer: entries say
  * where the memory is in the owner's address space and in which of its
@@ -22,8 +27,8 @@
  *
  * Attach and detach are local, so the owner changes its table while
  * origins read it.  A sequence lock (struct table_head.gen) keeps them
- * from acting on a half-moved table - see publish() and read_table() for
- * the orderings.  That an attach has returned before an origin targets
+ * from acting on a half-moved table - change_begin() and table_span()
+ * argue the orderings.  That an attach has returned before an origin targets
  * its memory (and that a detach comes after the last access) is the
  * program's duty (11.2.4): the lock only keeps the other entries
  * readable meanwhile.  An origin that finds the table changing spins,
@@ -85,7 +90,8 @@ struct region {
 /* The table segment starts with this, on a cache line of its own. */
 struct table_head {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t gen; /* odd: changing */
-    _Atomic uint32_t count;    /* entries, sorted by base */
+    _Atomic uint32_t first;    /* the entries are [first, first + count), */
+    _Atomic uint32_t count;    /* sorted by base */
     _Atomic uint64_t detaches; /* bumped by each detach */
 };
 
@@ -133,9 +139,9 @@ struct shmpi_win_dyn {
     int borrowed;              /* 1: head and fd are still another
                                   window's (MPI_Win_change_comm before
                                   the carry): not ours to release */
-    uint32_t reserved;         /* entries with pages reserved */
-    struct shmpi_share *shares; /* [count]: how each entry is shared,
-                                  in the table's order */
+    uint32_t reserved;         /* entries with pages reserved, from 0 */
+    struct shmpi_share *shares; /* [shares_cap >= reserved]: how each
+                                  entry is shared, at the entry's index */
     uint32_t shares_cap;
     uint64_t *empty;           /* bases of attached regions of size 0 */
     uint32_t nempty, empty_cap;
@@ -248,9 +254,11 @@ void shmpi_win_dynamic_free(MPI_Win w)
     if (!d)
         return;
     if (d->head && !d->borrowed) {
+        uint32_t f = atomic_load_explicit(&d->head->first,
+                                          memory_order_relaxed);
         uint32_t n = atomic_load_explicit(&d->head->count,
                                           memory_order_relaxed);
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = f; i < f + n; i++)
             shmpi_map_release(&d->shares[i]);
         munmap(d->head, table_bytes(TABLE_CAP));
         close(d->fd);
@@ -302,38 +310,93 @@ static void copy_entry(struct region *to, const struct region *from)
     atomic_store_explicit(&to->fd, atomic_load_explicit(&from->fd, r), r);
 }
 
-/* Inserts *value at pos (value != NULL) or removes entry pos, under the
-   sequence lock.  The writer's half of it (the reader's: read_table):
+/* Entries [from, from + n) to [to, to + n), with their shares. */
+static void move_entries(struct shmpi_win_dyn *d, uint32_t to, uint32_t from,
+                         uint32_t n)
+{
+    struct region *e = entries(d->head);
+    if (to < from)
+        for (uint32_t i = 0; i < n; i++)
+            copy_entry(&e[to + i], &e[from + i]);
+    else
+        for (uint32_t i = n; i-- > 0;)
+            copy_entry(&e[to + i], &e[from + i]);
+    memmove(&d->shares[to], &d->shares[from], n * sizeof *d->shares);
+}
+
+/* A change of the table, under the sequence lock.  The writer's half of
+   it (the reader's: read_table):
        store(gen, g + 1, relaxed)     odd: origins will retry
-       fence(release)                 an origin that reads any entry
-                                      stored below also reads gen odd
-                                      or later (fence-to-fence with its
-                                      acquire fence before its recheck)
-       entries and count, relaxed
+       fence(release)                 an origin that reads any entry,
+                                      first or count stored below also
+                                      reads gen odd or later
+                                      (fence-to-fence with its acquire
+                                      fence before its recheck)
+       entries, first, count: relaxed
        store(gen, g + 2, release)     an origin that reads g + 2 with
                                       acquire reads all of the above
    Only the owner writes, so gen needs no read-modify-write. */
-static void publish(struct shmpi_win_dyn *d, uint32_t pos,
-                    const struct region *value)
+static uint32_t change_begin(struct table_head *h)
 {
-    struct table_head *h = d->head;
-    struct region *e = entries(h);
-    uint32_t n = atomic_load_explicit(&h->count, memory_order_relaxed);
     uint32_t g = atomic_load_explicit(&h->gen, memory_order_relaxed);
     atomic_store_explicit(&h->gen, g + 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release);
-    if (value) {
-        for (uint32_t i = n; i > pos; i--)
-            copy_entry(&e[i], &e[i - 1]);
-        copy_entry(&e[pos], value);
-        atomic_store_explicit(&h->count, n + 1, memory_order_relaxed);
-    } else {
-        for (uint32_t i = pos; i + 1 < n; i++)
-            copy_entry(&e[i], &e[i + 1]);
-        atomic_store_explicit(&h->count, n - 1, memory_order_relaxed);
-        atomic_fetch_add_explicit(&h->detaches, 1, memory_order_relaxed);
-    }
+    return g;
+}
+
+static void change_end(struct table_head *h, uint32_t g, uint32_t first,
+                       uint32_t count)
+{
+    atomic_store_explicit(&h->first, first, memory_order_relaxed);
+    atomic_store_explicit(&h->count, count, memory_order_relaxed);
     atomic_store_explicit(&h->gen, g + 2, memory_order_release);
+}
+
+/* value becomes the pos-th entry.  The shorter side moves: the entries
+   before it one down when there is room below `first` (a list built from
+   its end), else those after it one up (make_room left room above). */
+static void insert_entry(struct shmpi_win_dyn *d, uint32_t pos,
+                         const struct region *value,
+                         const struct shmpi_share *share)
+{
+    struct table_head *h = d->head;
+    uint32_t f = atomic_load_explicit(&h->first, memory_order_relaxed);
+    uint32_t n = atomic_load_explicit(&h->count, memory_order_relaxed);
+    uint32_t g = change_begin(h);
+    if (pos < n / 2 && f > 0)
+        move_entries(d, f - 1, f, pos), f--;
+    else
+        move_entries(d, f + pos + 1, f + pos, n - pos);
+    copy_entry(&entries(h)[f + pos], value);
+    d->shares[f + pos] = *share;
+    change_end(h, g, f, n + 1);
+}
+
+/* The pos-th entry goes; the shorter side moves (detaching a list from
+   its head, or from its tail, moves nothing). */
+static void remove_entry(struct shmpi_win_dyn *d, uint32_t pos)
+{
+    struct table_head *h = d->head;
+    uint32_t f = atomic_load_explicit(&h->first, memory_order_relaxed);
+    uint32_t n = atomic_load_explicit(&h->count, memory_order_relaxed);
+    uint32_t g = change_begin(h);
+    if (pos < n / 2)
+        move_entries(d, f + 1, f, pos), f++;
+    else
+        move_entries(d, f + pos, f + pos + 1, n - pos - 1);
+    atomic_fetch_add_explicit(&h->detaches, 1, memory_order_relaxed);
+    change_end(h, g, f, n - 1);
+}
+
+/* All entries down to index 0: room above them again. */
+static void to_bottom(struct shmpi_win_dyn *d)
+{
+    struct table_head *h = d->head;
+    uint32_t f = atomic_load_explicit(&h->first, memory_order_relaxed);
+    uint32_t n = atomic_load_explicit(&h->count, memory_order_relaxed);
+    uint32_t g = change_begin(h);
+    move_entries(d, 0, f, n);
+    change_end(h, g, 0, n);
 }
 
 /* The owner reads its own table without the lock: nobody else writes. */
@@ -386,17 +449,23 @@ static int check_apart(MPI_Win win, uint32_t i, uint64_t base,
                            (void *)(uintptr_t)a, (void *)(uintptr_t)b);
 }
 
-/* Room for entry n (index count): pages of the table and a slot in the
-   private shares.  MPI_SUCCESS or the error raised. */
-static int make_room(MPI_Win win, uint32_t n, const char *fn)
+/* Room for one more entry above the others: pages of the table (grown
+   by doubling; or the entries moved down, when a quarter of the reserve
+   below them is free) and shares.  MPI_SUCCESS or the error raised. */
+static int make_room(MPI_Win win, const char *fn)
 {
     struct shmpi_win_dyn *d = win->dyn;
+    uint32_t f = atomic_load_explicit(&d->head->first, memory_order_relaxed);
+    uint32_t n = atomic_load_explicit(&d->head->count, memory_order_relaxed);
     if (n == TABLE_CAP)
         return shmpi_raise_win(win, MPI_ERR_RMA_ATTACH, fn,
                                "%u regions are attached already, the most "
                                "one process can attach to one window: "
                                "detach some", TABLE_CAP);
-    if (n == d->reserved) {
+    if (f + n == d->reserved && f > 0 &&
+        (f >= d->reserved / 4 || d->reserved == TABLE_CAP))
+        to_bottom(d);
+    else if (f + n == d->reserved) {
         uint32_t more = d->reserved * 2 < TABLE_CAP ? d->reserved * 2
                                                     : TABLE_CAP;
         int rc = posix_fallocate(d->fd, 0, (off_t)table_bytes(more));
@@ -408,15 +477,15 @@ static int make_room(MPI_Win win, uint32_t n, const char *fn)
                                    table_bytes(more), strerror(rc));
         d->reserved = more;
     }
-    if (n == d->shares_cap) {
-        uint32_t more = d->shares_cap ? d->shares_cap * 2 : 64;
-        struct shmpi_share *s = realloc(d->shares, more * sizeof *s);
+    if (d->shares_cap < d->reserved) {
+        struct shmpi_share *s =
+            realloc(d->shares, d->reserved * sizeof *s);
         if (!s)
             return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
                                    "no memory to track %u attached regions",
-                                   more);
+                                   d->reserved);
         d->shares = s;
-        d->shares_cap = more;
+        d->shares_cap = d->reserved;
     }
     return MPI_SUCCESS;
 }
@@ -470,13 +539,15 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     if (size == 0)
         return attach_empty(win, base, fn);
     struct shmpi_win_dyn *d = win->dyn;
+    if ((rc = make_room(win, fn)) != MPI_SUCCESS)
+        return rc;
     uint64_t at = (uintptr_t)base;
+    uint32_t f = atomic_load_explicit(&d->head->first, memory_order_relaxed);
     uint32_t n = atomic_load_explicit(&d->head->count, memory_order_relaxed);
-    uint32_t pos = upper_bound(entries(d->head), n, at);
-    if ((pos > 0 && (rc = check_apart(win, pos - 1, at, (uint64_t)size,
+    uint32_t pos = upper_bound(entries(d->head) + f, n, at);
+    if ((pos > 0 && (rc = check_apart(win, f + pos - 1, at, (uint64_t)size,
                                       fn))) ||
-        (pos < n && (rc = check_apart(win, pos, at, (uint64_t)size, fn))) ||
-        (rc = make_room(win, n, fn)))
+        (pos < n && (rc = check_apart(win, f + pos, at, (uint64_t)size, fn))))
         return rc;
     struct shmpi_share share;
     if (shmpi_map_share(base, (size_t)size, &share) != 0)
@@ -485,10 +556,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
                                "(only memory that can be accessed may be "
                                "attached)", base, (char *)base + size);
     struct region r = entry_of(at, (uint64_t)size, &share);
-    memmove(&d->shares[pos + 1], &d->shares[pos],
-            (n - pos) * sizeof *d->shares);
-    d->shares[pos] = share;
-    publish(d, pos, &r);
+    insert_entry(d, pos, &r, &share);
     return MPI_SUCCESS;
 }
 
@@ -512,13 +580,12 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
         return rc;
     struct shmpi_win_dyn *d = win->dyn;
     uint64_t at = (uintptr_t)base;
+    uint32_t f = atomic_load_explicit(&d->head->first, memory_order_relaxed);
     uint32_t n = atomic_load_explicit(&d->head->count, memory_order_relaxed);
-    uint32_t pos = upper_bound(entries(d->head), n, at);
-    if (pos > 0 && own(&entries(d->head)[pos - 1].base) == at) {
-        struct shmpi_share share = d->shares[pos - 1];
-        memmove(&d->shares[pos - 1], &d->shares[pos],
-                (n - pos) * sizeof *d->shares);
-        publish(d, pos - 1, NULL);
+    uint32_t pos = upper_bound(entries(d->head) + f, n, at);
+    if (pos > 0 && own(&entries(d->head)[f + pos - 1].base) == at) {
+        struct shmpi_share share = d->shares[f + pos - 1];
+        remove_entry(d, pos - 1);
         shmpi_map_release(&share);
         return MPI_SUCCESS;
     }
@@ -554,31 +621,54 @@ static void read_entry(const struct region *e, struct probe *p)
     p->fd = atomic_load_explicit(&e->fd, memory_order_relaxed);
 }
 
-/* A consistent probe of table h for addr.  The reader's half of the
-   sequence lock (the writer's: publish):
-       g = load(gen, acquire)         even: no change under way, and the
-                                      entries of every change that ended
-                                      at g are visible
-       binary search, relaxed loads   may see a change begun after g: then
-                                      the values are garbage, but indices
-                                      stay below the count read, which
-                                      never exceeds the pages reserved
+/* Where the entries of h are, as of generation *g: 1, with *first and
+   *count; 0 if a change is under way or began meanwhile.  The first half
+   of the reader's side of the sequence lock (the writer's:
+   change_begin):
+       g = load(gen, acquire)         even: no change under way, and what
+                                      every change that ended at g stored
+                                      is visible
+       first, count: relaxed loads
        fence(acquire)
-       load(gen, relaxed) == g        else a change overlapped the reads
-                                      (it stored g + 1 before any entry)
-   The owner may be descheduled between two stores to gen (np > cores):
+       load(gen, relaxed) == g        else a change overlapped the loads
+                                      (it stored g + 1 before first or
+                                      count)
+   So first and count are of one state, and [first, first + count) lies
+   in pages the owner reserved (which it never gives back): the entries
+   read next, even half-moved, are memory of the table. */
+static int table_span(const struct table_head *h, uint32_t *g,
+                      uint32_t *first, uint32_t *count)
+{
+    *g = atomic_load_explicit(&h->gen, memory_order_acquire);
+    if (*g & 1)
+        return 0;
+    *first = atomic_load_explicit(&h->first, memory_order_relaxed);
+    *count = atomic_load_explicit(&h->count, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    return atomic_load_explicit(&h->gen, memory_order_relaxed) == *g;
+}
+
+/* The second half: did the entries read since table_span stay as they
+   were at g?  The same fence and recheck: a change that moved any of
+   them stored g + 1 first. */
+static int table_still(const struct table_head *h, uint32_t g)
+{
+    atomic_thread_fence(memory_order_acquire);
+    return atomic_load_explicit(&h->gen, memory_order_relaxed) == g;
+}
+
+/* A consistent probe of table h for addr: a binary search between the
+   two halves of the lock, retried until no change overlapped it.  The
+   owner may be descheduled between two stores to gen (np > cores):
    after a short spin the reader yields the CPU to it. */
 static void read_table(const struct table_head *h, uint64_t addr,
                        struct probe *p)
 {
-    const struct region *e = entries(h);
     for (unsigned spins = 0;; spins++) {
-        uint32_t g = atomic_load_explicit(&h->gen, memory_order_acquire);
-        if (!(g & 1)) {
-            uint32_t n = atomic_load_explicit(&h->count,
-                                              memory_order_relaxed);
-            uint32_t pos = upper_bound(e, n < TABLE_CAP ? n : TABLE_CAP,
-                                       addr);
+        uint32_t g, f, n;
+        if (table_span(h, &g, &f, &n)) {
+            const struct region *e = entries(h) + f;
+            uint32_t pos = upper_bound(e, n, addr);
             p->has_below = pos > 0;
             p->has_above = pos < n;
             if (p->has_below)
@@ -589,9 +679,8 @@ static void read_table(const struct table_head *h, uint64_t addr,
                 p->above_size =
                     atomic_load_explicit(&e[pos].size, memory_order_relaxed);
             }
-            atomic_thread_fence(memory_order_acquire);
             p->gen = g;
-            if (atomic_load_explicit(&h->gen, memory_order_relaxed) == g)
+            if (table_still(h, g))
                 return;
         }
         if (spins % 64 == 63)
@@ -647,18 +736,16 @@ static struct file_view *file_slot(const struct peer *p, uint64_t ino)
    the owner kept changing the table meanwhile. */
 static int table_names(const struct table_head *h, uint64_t ino)
 {
-    const struct region *e = entries(h);
     for (int tries = 0; tries < 4; tries++) {
-        uint32_t g = atomic_load_explicit(&h->gen, memory_order_acquire);
-        if (g & 1)
+        uint32_t g, f, n;
+        if (!table_span(h, &g, &f, &n))
             continue;
-        uint32_t n = atomic_load_explicit(&h->count, memory_order_relaxed);
+        const struct region *e = entries(h) + f;
         int found = 0;
-        for (uint32_t i = 0; i < n && i < TABLE_CAP && !found; i++)
+        for (uint32_t i = 0; i < n && !found; i++)
             found = atomic_load_explicit(&e[i].ino, memory_order_relaxed) ==
                     ino;
-        atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&h->gen, memory_order_relaxed) == g)
+        if (table_still(h, g))
             return found;
     }
     return -1;
@@ -797,8 +884,8 @@ int shmpi_win_region_find(MPI_Win w, int target, uint64_t addr,
     const struct table_head *h = table_of(w, target);
     if (!h)
         return -1;
-    /* acquire: pairs with publish()'s release store of gen, as in
-       read_table */
+    /* acquire: pairs with change_end()'s release store of gen, as in
+       table_span() */
     const struct peer *p = &w->dyn->peers[target];
     if (p->has_last &&
         atomic_load_explicit(&h->gen, memory_order_acquire) == p->last_gen &&
