@@ -145,7 +145,8 @@ struct shmpi_win_dyn {
     uint32_t shares_cap;
     uint64_t *empty;           /* bases of attached regions of size 0 */
     uint32_t nempty, empty_cap;
-    struct peer *peers;        /* [comm->size]; oneself's unused */
+    struct peer *peers;        /* [comm->size]; of oneself only the
+                                  region found last is used */
 };
 
 /* ------------------------------------------------------------------ */
