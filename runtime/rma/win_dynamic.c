@@ -17,9 +17,9 @@
  * reserve never shrinks: the table keeps the size of its largest count.
  * The entries occupy [first, first + count) of it: an attach or detach
  * moves the entries on the shorter side of its place by one (so a list
- * attached in address order and detached from either end moves none),
- * and when the entries reach the end of the reserve while a quarter of
- * it is free below them they move down instead of the reserve growing.
+ * attached in either address order and detached from either end moves
+ * none), and when that side has no room left the entries move to the
+ * middle of the reserve (doubled first unless a quarter of it is free).
  * Only the owner writes its table; origins map it read-only the first
  * time they target the member.  The file holds no pointer: entries say
  * where the memory is in the owner's address space and in which of its
@@ -354,8 +354,8 @@ static void change_end(struct table_head *h, uint32_t g, uint32_t first,
 }
 
 /* value becomes the pos-th entry.  The shorter side moves: the entries
-   before it one down when there is room below `first` (a list built from
-   its end), else those after it one up (make_room left room above). */
+   before it one down, else those after it one up (make_room left room
+   on the side that moves). */
 static void insert_entry(struct shmpi_win_dyn *d, uint32_t pos,
                          const struct region *value,
                          const struct shmpi_share *share)
@@ -389,15 +389,15 @@ static void remove_entry(struct shmpi_win_dyn *d, uint32_t pos)
     change_end(h, g, f, n - 1);
 }
 
-/* All entries down to index 0: room above them again. */
-static void to_bottom(struct shmpi_win_dyn *d)
+/* The entries to the middle of the reserve: room on both sides. */
+static void recentre(struct shmpi_win_dyn *d)
 {
     struct table_head *h = d->head;
     uint32_t f = atomic_load_explicit(&h->first, memory_order_relaxed);
     uint32_t n = atomic_load_explicit(&h->count, memory_order_relaxed);
-    uint32_t g = change_begin(h);
-    move_entries(d, 0, f, n);
-    change_end(h, g, 0, n);
+    uint32_t to = (d->reserved - n) / 2, g = change_begin(h);
+    move_entries(d, to, f, n);
+    change_end(h, g, to, n);
 }
 
 /* The owner reads its own table without the lock: nobody else writes. */
@@ -450,10 +450,12 @@ static int check_apart(MPI_Win win, uint32_t i, uint64_t base,
                            (void *)(uintptr_t)a, (void *)(uintptr_t)b);
 }
 
-/* Room for one more entry above the others: pages of the table (grown
-   by doubling; or the entries moved down, when a quarter of the reserve
-   below them is free) and shares.  MPI_SUCCESS or the error raised. */
-static int make_room(MPI_Win win, const char *fn)
+/* Room for a new pos-th entry on the side insert_entry will move: when
+   that side is full, the entries go to the middle of the reserve - which
+   first doubles unless a quarter of it is free, so that each move buys
+   room for many attaches - and the private shares follow the reserve.
+   MPI_SUCCESS or the error raised. */
+static int make_room(MPI_Win win, uint32_t pos, const char *fn)
 {
     struct shmpi_win_dyn *d = win->dyn;
     uint32_t f = atomic_load_explicit(&d->head->first, memory_order_relaxed);
@@ -463,10 +465,9 @@ static int make_room(MPI_Win win, const char *fn)
                                "%u regions are attached already, the most "
                                "one process can attach to one window: "
                                "detach some", TABLE_CAP);
-    if (f + n == d->reserved && f > 0 &&
-        (f >= d->reserved / 4 || d->reserved == TABLE_CAP))
-        to_bottom(d);
-    else if (f + n == d->reserved) {
+    int room = pos < n / 2 ? f > 0 : f + n < d->reserved;
+    if (!room && d->reserved - n < d->reserved / 4 &&
+        d->reserved < TABLE_CAP) {
         uint32_t more = d->reserved * 2 < TABLE_CAP ? d->reserved * 2
                                                     : TABLE_CAP;
         int rc = posix_fallocate(d->fd, 0, (off_t)table_bytes(more));
@@ -488,6 +489,8 @@ static int make_room(MPI_Win win, const char *fn)
         d->shares = s;
         d->shares_cap = d->reserved;
     }
+    if (!room)
+        recentre(d);
     return MPI_SUCCESS;
 }
 
@@ -540,15 +543,15 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     if (size == 0)
         return attach_empty(win, base, fn);
     struct shmpi_win_dyn *d = win->dyn;
-    if ((rc = make_room(win, fn)) != MPI_SUCCESS)
-        return rc;
     uint64_t at = (uintptr_t)base;
     uint32_t f = atomic_load_explicit(&d->head->first, memory_order_relaxed);
     uint32_t n = atomic_load_explicit(&d->head->count, memory_order_relaxed);
     uint32_t pos = upper_bound(entries(d->head) + f, n, at);
     if ((pos > 0 && (rc = check_apart(win, f + pos - 1, at, (uint64_t)size,
                                       fn))) ||
-        (pos < n && (rc = check_apart(win, f + pos, at, (uint64_t)size, fn))))
+        (pos < n && (rc = check_apart(win, f + pos, at, (uint64_t)size,
+                                      fn))) ||
+        (rc = make_room(win, pos, fn)))
         return rc;
     struct shmpi_share share;
     if (shmpi_map_share(base, (size_t)size, &share) != 0)
