@@ -1,4 +1,4 @@
-/* rma_sync_errors: every synchronization rule shmpi checks, broken under MPI_ERRORS_RETURN - MPI_ERR_RMA_SYNC for RMA calls outside epochs and for wrongly nested or mixed epochs, MPI_ERR_LOCKTYPE, MPI_ERR_ASSERT, MPI_ERR_RANK, MPI_ERR_GROUP, MPI_ERR_WIN - and the window still usable after each. */
+/* rma_sync_errors: every synchronization rule shmpi checks, broken under MPI_ERRORS_RETURN - MPI_ERR_RMA_SYNC for RMA calls outside epochs (MPI_PROC_NULL targets too), for the request forms outside passive-target epochs (MPI_PROC_NULL too, where MPI_Put and MPI_Get succeed) and for wrongly nested or mixed epochs, MPI_ERR_LOCKTYPE, MPI_ERR_ASSERT, MPI_ERR_RANK, MPI_ERR_GROUP, MPI_ERR_WIN - and the window still usable after each. */
 /* shmpi-test: np=1,2,3 timeout=60 ext */
 /*
  * ext: the standard calls these programs erroneous but does not make an
@@ -59,6 +59,56 @@ static void outside_epochs(void)
         CHECK_MPI(MPI_Win_sync(win));
         CHECK_MPI(MPI_Win_unlock(right, win));
     }
+}
+
+/* The request forms are for passive-target epochs only (11.3.5), and
+   MPI_PROC_NULL needs the epoch its call needs (11.3): in a fence or
+   PSCW epoch, or none, MPI_Rput and the others fail for MPI_PROC_NULL as
+   for a rank, where MPI_Put and MPI_Get to MPI_PROC_NULL succeed inside
+   the active-target epochs and fail outside any. */
+static void request_forms(void)
+{
+    int v[2] = {1, 1}, right = (rank + 1) % size;
+    MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Group me = group_of(1, &rank);
+    for (int epoch = 0; epoch < 3; epoch++) { /* none, fence, PSCW */
+        if (epoch == 1)
+            CHECK_MPI(MPI_Win_fence(0, win));
+        if (epoch == 2) {
+            CHECK_MPI(MPI_Win_post(me, 0, win));
+            CHECK_MPI(MPI_Win_start(me, 0, win));
+        }
+        if (epoch == 0) {
+            SYNC_ERROR(MPI_Get(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT,
+                               win));
+        } else {
+            CHECK_MPI(MPI_Put(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT,
+                              win));
+            CHECK_MPI(MPI_Get(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT,
+                              win));
+        }
+        for (int t = 0; t < 2; t++) {
+            int target = t ? MPI_PROC_NULL : epoch == 2 ? rank : right;
+            SYNC_ERROR(MPI_Rput(v, 1, MPI_INT, target, 0, 1, MPI_INT, win,
+                                &req));
+            SYNC_ERROR(MPI_Rget(v, 1, MPI_INT, target, 0, 1, MPI_INT, win,
+                                &req));
+            SYNC_ERROR(MPI_Raccumulate(v, 1, MPI_INT, target, 0, 1, MPI_INT,
+                                       MPI_SUM, win, &req));
+            SYNC_ERROR(MPI_Rget_accumulate(v, 1, MPI_INT, v + 1, 1, MPI_INT,
+                                           target, 0, 1, MPI_INT, MPI_SUM,
+                                           win, &req));
+            CHECK(req == MPI_REQUEST_NULL, "a failed request-based call "
+                  "returned a request");
+        }
+        if (epoch == 1)
+            CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+        if (epoch == 2) {
+            CHECK_MPI(MPI_Win_complete(win));
+            CHECK_MPI(MPI_Win_wait(win));
+        }
+    }
+    CHECK_MPI(MPI_Group_free(&me));
 }
 
 /* Access epochs may not overlap, and fences may not come inside any. */
@@ -250,6 +300,7 @@ int main(int argc, char **argv)
                                MPI_COMM_WORLD, &mem, &win));
     CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     outside_epochs();
+    request_forms();
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     nesting();
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));

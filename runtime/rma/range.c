@@ -16,8 +16,10 @@
  * xfer.h has the inline good path for contiguous types on mapped
  * windows; this file is everything else.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "rma/xfer.h"
 
@@ -77,31 +79,6 @@ static int out_of_window(MPI_Win win, int target, MPI_Aint disp, wide off,
                                      : "runs past its end");
 }
 
-/* The attached region of target nearest to [start, end), for the
-   message; read under the owner's sequence lock (win_dynamic.c) so that
-   no half-written slot is reported.  0 when nothing is attached. */
-static int nearest_region(MPI_Win win, int target, wide start, wide end,
-                          struct shmpi_win_region *near)
-{
-    const struct shmpi_win_region *tab = shmpi_win_regions(win, target);
-    _Atomic uint32_t *gen = &shmpi_win_ctl_of(win, target)->regions_gen;
-    for (;;) {
-        uint32_t g = atomic_load_explicit(gen, memory_order_acquire);
-        int found = 0;
-        wide best = 0;
-        for (int i = 0; !(g & 1) && i < SHMPI_WIN_MAX_REGIONS; i++) {
-            struct shmpi_win_region r = tab[i];
-            wide gap = start < (wide)r.base ? (wide)r.base - end
-                                            : start - (wide)(r.base + r.size);
-            if (r.used && (!found || gap < best))
-                *near = r, best = gap, found = 1;
-        }
-        atomic_thread_fence(memory_order_acquire);
-        if (!(g & 1) && atomic_load_explicit(gen, memory_order_relaxed) == g)
-            return found;
-    }
-}
-
 /* A dynamic window: the target addresses [start, end) must lie in one
    region the target attached (win_dynamic.c finds it, and maps it here
    when it can). */
@@ -111,19 +88,31 @@ static int in_region(MPI_Win win, int target, MPI_Aint disp, struct span s,
 {
     wide start = (wide)disp + s.lo, end = (wide)disp + s.hi;
     unsigned char *local;
+    int found = 0;
     if (start >= 0 && end <= (wide)UINT64_MAX &&
-        shmpi_win_region_find(win, target, (uint64_t)start,
-                              (uint64_t)(end - start), &local)) {
+        (found = shmpi_win_region_find(win, target, (uint64_t)start,
+                                       (uint64_t)(end - start), &local)) < 0)
+        return shmpi_raise_win(win, MPI_ERR_OTHER, fn,
+                               "cannot map target %d's table of attached "
+                               "regions (its memory file, opened as "
+                               "/proc/%d/fd/...): %s", target,
+                               (int)win->targets[target].pid,
+                               strerror(errno));
+    if (found) {
         loc->direct = local != NULL;
         loc->pid = win->targets[target].pid;
         loc->addr = local ? (uint64_t)(uintptr_t)local - (uint64_t)s.lo
                           : (uint64_t)disp;
         return MPI_SUCCESS;
     }
-    struct shmpi_win_region near;
+    uint64_t near_base, near_size;
     char data[160];
     span_text(s, count, t, data, sizeof data);
-    if (!nearest_region(win, target, start, end, &near))
+    if (!shmpi_win_region_nearest(win, target,
+                                  start < 0 ? 0 : (uint64_t)start,
+                                  end > (wide)UINT64_MAX ? UINT64_MAX
+                                                         : (uint64_t)end,
+                                  &near_base, &near_size))
         return shmpi_raise_win(win, MPI_ERR_RMA_RANGE, fn,
                                "target %d has no memory attached to this "
                                "dynamic window (MPI_Win_attach); the target "
@@ -136,7 +125,7 @@ static int in_region(MPI_Win win, int target, MPI_Aint disp, struct span s,
                            "window; the nearest is [%#" PRIx64 ", %#" PRIx64
                            ") (%" PRIu64 " bytes)", (uint64_t)start,
                            (uint64_t)end, (uint64_t)disp, data, target,
-                           near.base, near.base + near.size, near.size);
+                           near_base, near_base + near_size, near_size);
 }
 
 int shmpi_rma_locate_slow(MPI_Win win, int target, MPI_Aint disp,

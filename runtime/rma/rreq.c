@@ -8,7 +8,10 @@
  * data read - right after the call; completion at the target needs no
  * more than it does for MPI_Put.  They are valid only in passive-target
  * epochs (MPI_Win_lock, MPI_Win_lock_all): MPI_ERR_RMA_SYNC otherwise,
- * as the standard says.
+ * as the standard says - for MPI_PROC_NULL too, which 11.3 keeps inside
+ * the epoch its call needs (MPICH's ch3 checks the same, before the
+ * target).  In such an epoch a call to MPI_PROC_NULL moves nothing and
+ * its request is complete, as for any other target.
  *
  * The request is made before the operation runs, so that a failed
  * allocation leaves nothing half done.  It is a send-kind request

@@ -101,9 +101,6 @@ struct shmpi_win_ctl {
        ((target + 1) << 1 | is_acc_lock), 0 when none: an unlocker that
        sees sleepers rings the doorbells of just these members */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t lock_waiting;
-    /* dynamic windows: bumped (release) after this member's region
-       table changed (attach/detach); origins recheck their cache */
-    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t regions_gen;
     /* this member as origin: target + 1 after it was granted a lease
        on target (which acc_no_leases may have ended since), |
        SHMPI_ATOMIC_BUSY while its one-instruction accumulate changes
@@ -112,21 +109,6 @@ struct shmpi_win_ctl {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t atomic_on;
     /* then, PSCW, this member as origin: posted[t], bumped by target
        t's MPI_Win_post naming this member (shmpi_win_posted) */
-};
-
-/* A region of a dynamic window, as published in the control segment by
-   its owner (at most SHMPI_WIN_MAX_REGIONS per member). */
-#define SHMPI_WIN_MAX_REGIONS 64
-struct shmpi_win_region {
-    uint64_t base;             /* address in the owner's address space */
-    uint64_t size;
-    int32_t fd;                /* owner's memfd holding it, or -1 */
-    uint32_t used;             /* 0: free slot; else the attach's serial
-                                  number, never reused by the owner: an
-                                  origin's mapping of a region is valid
-                                  while the serial it was made for is
-                                  still there */
-    uint64_t fd_offset;        /* where base is in that memfd */
 };
 
 /* How this process reaches target t's window memory (for a dynamic
@@ -228,8 +210,7 @@ static inline int shmpi_win_ok(MPI_Win w)
 }
 
 /* Bytes of the struct and uint32_t posted[n] (16 entries a cache line),
-   rounded to a cache line.  A member's block (w->ctl_bytes) is that,
-   plus its region table on a dynamic window. */
+   rounded to a cache line: a member's block (w->ctl_bytes). */
 size_t shmpi_win_ctl_bytes(int nmembers);
 static inline struct shmpi_win_ctl *shmpi_win_ctl_of(MPI_Win w, int member)
 {
@@ -241,19 +222,22 @@ static inline _Atomic uint32_t *shmpi_win_posted(MPI_Win w, int origin,
 {
     return (_Atomic uint32_t *)(shmpi_win_ctl_of(w, origin) + 1) + target;
 }
-/* The dynamic-window region table of member m follows its posted[]. */
-struct shmpi_win_region *shmpi_win_regions(MPI_Win w, int member);
 
 /* win_dynamic.c: on a dynamic window, does [addr, addr + len) of
    target's address space lie inside one region target attached?  1, and
    *local is where addr is mapped in this process, or NULL when that
    region is reached with process_vm at addr (pid targets[target].pid);
-   0 if no region holds it all.  Maps the region on first use and keeps
-   it mapped while it stays attached; reads the table under its
-   sequence lock (regions_gen), so a concurrent attach or detach of
-   another region never shows a half-written slot. */
+   0 if no region holds it all; -1 and errno if target's table of
+   regions cannot be mapped here.  A binary search of target's table,
+   read under its sequence lock, so a concurrent attach or detach of
+   another region never shows a half-moved table; maps the region's
+   memory file on first use and keeps it mapped. */
 int shmpi_win_region_find(MPI_Win w, int target, uint64_t addr,
                           uint64_t len, unsigned char **local);
+/* win_dynamic.c, for messages: the region of target nearest to
+   [start, end) into *base, *size; 0 if target has none attached. */
+int shmpi_win_region_nearest(MPI_Win w, int target, uint64_t start,
+                             uint64_t end, uint64_t *base, uint64_t *size);
 
 /* map_vm.c: process_vm_writev/readv (flags 0) for non-direct targets
    and regions: the same arguments and result.  Where the kernel refuses

@@ -4,7 +4,8 @@
  * MPI_Win_shared_query.
  *
  * MPI_Win_allocate gives each member a memfd of its own, mapped shared,
- * which every peer maps too: a put is a memcpy into the peer's pages.
+ * which every peer maps too: a put is a memcpy into the peer's pages,
+ * and MPI_Win_shared_query hands out those mappings (below).
  *
  * MPI_Win_allocate_shared puts every member's memory in one segment -
  * the window's control segment, after the control blocks - so that the
@@ -161,6 +162,16 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
     return finish(w, rc, baseptr, win);
 }
 
+/* MPI_Win_shared_query on the create and allocate flavors (MPI-4.1
+   12.2.3 allows it; MPI-3.1 raised MPI_ERR_RMA_FLAVOR): a member's memory
+   is mapped in this process whenever peers reach it with loads and
+   stores (win.h: direct), which is always for MPI_Win_allocate and for
+   created memory that is not on a stack or in a file mapping; the
+   answer is then that mapping - loads and stores through it reach the
+   member's window memory.  Memory that peers reach with process_vm has
+   no address here: size 0 and NULL, as MPI-4.1 answers for memory the
+   implementation cannot share.  Dynamic windows have no memory of their
+   own, and MPI-4.1 refuses them with MPI_ERR_RMA_FLAVOR. */
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
                           int *disp_unit, void *baseptr)
 {
@@ -168,11 +179,11 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
-    if (win->flavor != MPI_WIN_FLAVOR_SHARED)
+    if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC)
         return shmpi_raise_win(win, MPI_ERR_RMA_FLAVOR, fn,
-                               "the window was made by %s: only windows "
-                               "of MPI_Win_allocate_shared have memory "
-                               "to load and store directly",
+                               "the window was made by %s: its memory is "
+                               "the regions attached to it, which have no "
+                               "window base to query (MPI-4.1 12.2.3)",
                                shmpi_win_maker(win));
     int n = win->comm->size;
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= n))
@@ -183,14 +194,14 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
         return shmpi_raise_win(win, MPI_ERR_ARG, fn, "%s is NULL",
                                !size ? "size"
                                : !disp_unit ? "disp_unit" : "baseptr");
-    if (rank == MPI_PROC_NULL) { /* the lowest rank with memory */
+    if (rank == MPI_PROC_NULL) { /* the lowest rank that gave memory */
         rank = 0;
         while (rank < n - 1 && win->targets[rank].size == 0)
             rank++;
     }
     const struct shmpi_win_target *t = &win->targets[rank];
-    *size = t->size;
+    *size = t->direct ? t->size : 0;
     *disp_unit = t->disp_unit;
-    *(void **)baseptr = t->base;
+    *(void **)baseptr = t->direct ? t->base : NULL;
     return MPI_SUCCESS;
 }

@@ -31,8 +31,8 @@
  * there is agreed by publish itself: every caller returns it, each with
  * its window unchanged.  Then a member carries over what is its own: its
  * memory's share (created and allocated memory stay where they are), on
- * a dynamic window its attached regions (their slots are copied into its
- * block of the new control segment), on the shared flavor the memory's
+ * a dynamic window its attached regions (their table, which its peers
+ * in the joined window map anew), on the shared flavor the memory's
  * mapping (below).  Finally the new internals replace the old ones in
  * the caller's struct shmpi_win, so the MPI_Win every caller holds stays
  * valid and designates the joined window; what belongs to the handle
@@ -149,12 +149,7 @@ static int exposes(MPI_Win win)
 {
     if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return win->size > 0;
-    const struct shmpi_win_region *tab =
-        shmpi_win_regions(win, win->comm->rank);
-    for (int i = 0; i < SHMPI_WIN_MAX_REGIONS; i++)
-        if (tab[i].used)
-            return 1;
-    return 0;
+    return shmpi_win_dynamic_exposes(win);
 }
 
 static void describe(MPI_Win win, int peer_rank, int status,
@@ -307,11 +302,8 @@ static void describe_part(const struct change *c, MPI_Win nw, int n,
     }
     if (nw->flavor == MPI_WIN_FLAVOR_SHARED)
         place_shared(c, nw, n, mine);
-    if (nw->flavor == MPI_WIN_FLAVOR_DYNAMIC && !shmpi_win_dynamic_begin(nw)) {
-        mine->status = MPI_ERR_NO_MEM;
-        snprintf(mine->why, sizeof mine->why,
-                 "no memory for the region tables");
-    }
+    if (nw->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        shmpi_win_dynamic_begin(nw, c->member ? win : NULL, mine);
 }
 
 /* A member's memory moves from win's internals to nw's. */

@@ -32,6 +32,8 @@ struct shmpi_win_member {
     uint64_t probe;            /* an address always readable in it */
     uint64_t id;               /* member 0: the window's struct
                                   shmpi_win.id */
+    int32_t regions_fd;        /* dynamic windows: its table of attached
+                                  regions (win_dynamic.c) */
     char why[160];             /* what failed and why, when status is
                                   not MPI_SUCCESS: every member's
                                   message quotes it */
@@ -67,13 +69,22 @@ void shmpi_win_destroy(MPI_Win w);
    the other flavors). */
 void shmpi_win_dynamic_free(MPI_Win w);
 /* win_dynamic.c: the region state of a new dynamic window w (before
-   shmpi_win_publish); 0 if there is no memory for it. */
-int shmpi_win_dynamic_begin(MPI_Win w);
+   shmpi_win_publish): a new, empty table of regions - or, from
+   MPI_Win_change_comm, the table of `from` (not NULL), which w takes over
+   at shmpi_win_dynamic_carry; its descriptor into mine->regions_fd.  0,
+   with mine's status and why set, if it cannot be made. */
+int shmpi_win_dynamic_begin(MPI_Win w, MPI_Win from,
+                            struct shmpi_win_member *mine);
+/* win_dynamic.c (shmpi_win_publish): the descriptor of member t's table
+   of regions, which this process maps when it first targets t. */
+void shmpi_win_dynamic_peer(MPI_Win w, int t, int regions_fd);
 /* win_dynamic.c (MPI_Win_change_comm): this process's attached regions
-   of `from` become to's - their shares, and their slots in to's region
-   table (to published, nobody reading it yet); from's mappings of its
-   peers' regions are unmapped and from is left with none. */
+   of `from` become to's - their table (to's already, from
+   shmpi_win_dynamic_begin) and their shares; from's mappings of its
+   peers' tables and regions are unmapped and from is left with none. */
 void shmpi_win_dynamic_carry(MPI_Win to, MPI_Win from);
+/* win_dynamic.c: has this process memory attached to w (size 0 too)? */
+int shmpi_win_dynamic_exposes(MPI_Win w);
 
 /* win_info.c: the hints of info (MPI_INFO_NULL: none) into w's fields;
    keys it does not know and values it cannot read are ignored (9). */

@@ -46,13 +46,6 @@ size_t shmpi_win_ctl_bytes(int nmembers)
                     SHMPI_CACHELINE);
 }
 
-struct shmpi_win_region *shmpi_win_regions(MPI_Win w, int member)
-{
-    return (struct shmpi_win_region *)((unsigned char *)shmpi_win_ctl_of(
-                                           w, member) +
-                                       shmpi_win_ctl_bytes(w->comm->size));
-}
-
 const char *shmpi_win_maker(MPI_Win w)
 {
     switch (w->flavor) {
@@ -144,9 +137,6 @@ int shmpi_win_begin(MPI_Comm comm, int flavor, MPI_Info info,
     w->shared.fd = -1;
     w->errhandler = MPI_ERRORS_ARE_FATAL; /* 8.3: every window starts so */
     w->ctl_bytes = shmpi_win_ctl_bytes(dup->size);
-    if (flavor == MPI_WIN_FLAVOR_DYNAMIC)
-        w->ctl_bytes +=
-            SHMPI_WIN_MAX_REGIONS * sizeof(struct shmpi_win_region);
     if (!alloc_tables(w, dup->size)) {
         shmpi_win_destroy(w);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
@@ -173,6 +163,8 @@ static int reach_target(MPI_Win w, int t, const struct shmpi_win_member *m)
         return 1;
     }
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) /* reached by region */
+        shmpi_win_dynamic_peer(w, t, m->regions_fd);
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
         return m->mbox_fd < 0 || shmpi_vm_connect(m->pid, m->probe,
                                                   m->mbox_fd);
     if (m->size == 0 || (m->fd >= 0 &&
@@ -337,7 +329,7 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
 
 void shmpi_win_destroy(MPI_Win w)
 {
-    shmpi_win_dynamic_free(w); /* reads the table in the control segment */
+    shmpi_win_dynamic_free(w);
     for (int t = 0; w->views && t < w->comm->size; t++)
         shmpi_map_unview(&w->views[t]);
     if (w->ctl)
