@@ -70,7 +70,7 @@ static shmpi_kernel *direct_kernel(struct shmpi_coll *c, MPI_Op op,
     if (c->kernel.op != op || c->kernel.type != t) {
         c->kernel.op = op;
         c->kernel.type = t;
-        c->kernel.fn = shmpi_kernel_find(op->code, t);
+        c->kernel.fn = shmpi_kernel_find(op->code, t, SHMPI_OP_FOR_REDUCTION);
     }
     return c->kernel.fn;
 }

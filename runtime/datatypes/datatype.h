@@ -216,14 +216,23 @@ MPI_Count shmpi_elements(MPI_Datatype t, MPI_Count nbytes);
    or -1 when that many bytes do not fit in an MPI_Count. */
 MPI_Count shmpi_elements_bytes(MPI_Datatype t, MPI_Count elements);
 
+/* Who applies an op: the reductions (MPI_Reduce_local, the
+   collectives), or RMA's accumulates, which take a few more pairs
+   (reduce_kernels.c says which and why). */
+enum shmpi_op_use { SHMPI_OP_FOR_REDUCTION, SHMPI_OP_FOR_ACCUMULATE };
+
 /* ops.c / reduce_kernels.c: inout[i] = in[i] op inout[i] for count
-   elements of t.  Returns MPI_SUCCESS, or MPI_ERR_OP when op is not
-   defined for t (the caller raises it). */
+   elements of t, for a reduction.  Returns MPI_SUCCESS, or MPI_ERR_OP
+   when op is not defined for t (the caller raises it); with count 0
+   only an op that is no op at all is wrong. */
 int shmpi_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
                  MPI_Datatype t);
-/* MPI_SUCCESS if op may be applied to t, else MPI_ERR_OP - or
-   MPI_ERR_TYPE when t is MPI_HANDLE_SYNC, which no op applies to: every
-   reduction checks its op here, so this is where they all refuse it. */
-int shmpi_op_check(MPI_Op op, MPI_Datatype t);
+/* MPI_SUCCESS if op may be applied to count elements of t, else
+   MPI_ERR_OP - or MPI_ERR_TYPE when t is MPI_HANDLE_SYNC, which no op
+   applies to: every reduction and accumulate checks its op here, so
+   this is where they all refuse it.  With count 0 any valid op passes
+   on any other type: there is nothing to compute. */
+int shmpi_op_check(MPI_Op op, MPI_Datatype t, MPI_Count count,
+                   enum shmpi_op_use use);
 
 #endif

@@ -105,7 +105,8 @@ int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t, int fetching,
                                "MPI_Get_accumulate and MPI_Fetch_and_op, "
                                "not accumulates (11.3.4)");
     return shmpi_raise_win(win, MPI_ERR_OP, fn,
-                           "%s is not defined on %s (5.9.2)", op->name,
+                           "%s is not defined on %s (5.9.2; "
+                           "shmpi_datatypes(7))", op->name,
                            t->basic ? t->basic->name
                                     : "a type of several basic types");
 }

@@ -101,12 +101,15 @@ static inline int shmpi_rma_check_fit(MPI_Win win, int from_count,
                              fn, from_what, to_what);
 }
 
-/* An op an accumulate may apply to t (11.3.4): a predefined op defined
-   on t's basic type, MPI_REPLACE, or - fetching calls only - MPI_NO_OP. */
+/* An op an accumulate may apply to count elements of t (11.3.4): a
+   predefined op defined on t's basic type (or any, for count 0),
+   MPI_REPLACE, or - fetching calls only - MPI_NO_OP. */
 static inline int shmpi_rma_check_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
-                                     int fetching, const char *fn)
+                                     MPI_Count count, int fetching,
+                                     const char *fn)
 {
-    if (SHMPI_LIKELY(shmpi_op_check(op, t) == MPI_SUCCESS &&
+    if (SHMPI_LIKELY(shmpi_op_check(op, t, count,
+                                    SHMPI_OP_FOR_ACCUMULATE) == MPI_SUCCESS &&
                      op->code != SHMPI_OP_USER &&
                      (fetching || op != MPI_NO_OP)))
         return MPI_SUCCESS;
