@@ -62,4 +62,41 @@ static inline MPI_Op op_handle(int op)
 /* MPI_BYTE, in accumulates only (MPICH's reductions refuse these) */
 #define BYTE_ACC_PEERS (B(MAX) | B(MIN) | B(SUM) | B(PROD) | LOGICAL)
 
+/* v as an integer type of `size` bytes holds it: wrapped to its width,
+   signed or not. */
+static inline long long op_wrap(long long v, int size, int is_signed)
+{
+    if (size >= 8)
+        return v;
+    int bits = 8 * size;
+    unsigned long long u = (unsigned long long)v & ((1ull << bits) - 1);
+    if (is_signed && u >> (bits - 1))
+        return (long long)u - (1ll << bits);
+    return (long long)u;
+}
+
+/* a op b (a from in, b from inout) for the elementwise ops on integers
+   of that type, wrapped like it. */
+static inline long long op_ref_int(int op, long long a, long long b,
+                                   int size, int is_signed)
+{
+    unsigned long long ua = (unsigned long long)a, ub = (unsigned long long)b;
+    long long r;
+    switch (op) {
+    case MAX: r = a > b ? a : b; break;
+    case MIN: r = a < b ? a : b; break;
+    case SUM: r = (long long)(ua + ub); break;
+    case PROD: r = (long long)(ua * ub); break;
+    case LAND: r = a && b; break;
+    case LOR: r = a || b; break;
+    case LXOR: r = !a != !b; break;
+    case BAND: r = a & b; break;
+    case BOR: r = a | b; break;
+    case BXOR: r = a ^ b; break;
+    case REPLACE: r = a; break;
+    default: r = b; break; /* MPI_NO_OP */
+    }
+    return op_wrap(r, size, is_signed);
+}
+
 #endif
