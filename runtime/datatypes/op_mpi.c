@@ -111,7 +111,8 @@ static int check_op(const char *fn, MPI_Op op, MPI_Datatype t, int count)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
                            "%s is for RMA accumulate only (11.3.4)",
                            op->name);
-    int rc = shmpi_op_check(op, t, count, SHMPI_OP_FOR_REDUCTION);
+    int rc = shmpi_op_refusal(shmpi_op_check(op, t, SHMPI_OP_FOR_REDUCTION),
+                              op, count);
     if (rc == MPI_SUCCESS)
         return MPI_SUCCESS;
     if (rc == MPI_ERR_TYPE)

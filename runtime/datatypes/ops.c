@@ -71,15 +71,18 @@ static int lookup(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use,
     return *kernel ? MPI_SUCCESS : MPI_ERR_OP;
 }
 
-int shmpi_op_check(MPI_Op op, MPI_Datatype t, MPI_Count count,
-                   enum shmpi_op_use use)
+int shmpi_op_check(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use)
 {
     if (t->handle_sync)         /* whatever the op, user ops too */
         return MPI_ERR_TYPE;
-    if (count == 0)             /* no element for the op to be wrong on */
-        return shmpi_op_ok(op) ? MPI_SUCCESS : MPI_ERR_OP;
     shmpi_kernel *kernel;
     return lookup(op, t, use, &kernel);
+}
+
+int shmpi_op_refusal(int rc, MPI_Op op, MPI_Count count)
+{
+    return rc == MPI_ERR_OP && count == 0 && shmpi_op_ok(op) ? MPI_SUCCESS
+                                                              : rc;
 }
 
 /* The user's function takes an int count: larger ones go in pieces. */

@@ -132,8 +132,7 @@ int shmpi_rma_get_accumulate(const void *obuf, int ocount,
         (fetching &&
          (rc = shmpi_rma_check_fit(win, tcount, ttype, rcount, rtype, 1, fn,
                                    "target", "result"))) ||
-        (rc = shmpi_rma_check_op(win, op, ttype, reads_only ? tcount : ocount,
-                                 fetching, fn)) ||
+        (rc = shmpi_rma_check_op(win, op, ttype, ocount, fetching, fn)) ||
         (rc = shmpi_rma_check_sync(win, target, disp, request_form,
                                           MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target == MPI_PROC_NULL)
