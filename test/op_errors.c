@@ -3,9 +3,9 @@
 /*
  * Left to op_errors_ext, because Open MPI 4.1 answers differently:
  * an invalid or uncommitted datatype (Open MPI: MPI_ERR_OP), NULL or
- * aliased buffers (Open MPI crashes or reduces anyway), and the types
- * Open MPI accepts beyond the standard's groups (MPI_SUM on MPI_CHAR,
- * MPI_BYTE, MPI_CHARACTER; MPI_LAND on MPI_AINT).
+ * aliased buffers (Open MPI crashes or reduces anyway), and the pairs
+ * beyond the standard's groups that Open MPI or MPICH accepts (MPI_SUM on
+ * MPI_BYTE; MPI_SUM on MPI_CHAR, which shmpi accepts as both do).
  */
 #include "check.h"
 

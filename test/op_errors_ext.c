@@ -1,4 +1,4 @@
-/* op_errors_ext: argument checks of the reduction calls that the standard leaves open or where Open MPI answers differently, as shmpi does them: bad and uncommitted datatypes, NULL/MPI_IN_PLACE/aliased buffers, ops on types outside the groups of 5.9.2 that Open MPI accepts, mixed derived types, NULL pointers; MPI_BOTTOM with absolute addresses is fine. */
+/* op_errors_ext: argument checks of the reduction calls that the standard leaves open or where Open MPI answers differently, as shmpi does them: bad and uncommitted datatypes, NULL/MPI_IN_PLACE/aliased buffers, ops on types outside the groups of 5.9.2 that only one of Open MPI and MPICH accepts, mixed derived types, NULL pointers; MPI_BOTTOM with absolute addresses is fine. */
 /* shmpi-test: np=1 timeout=30 ext */
 #include "check.h"
 
@@ -57,16 +57,18 @@ static void check_types(void)
     CHECK_MPI(MPI_Type_free(&mixed));
 }
 
-/* Open MPI accepts these, beyond the groups of 5.9.2. */
+/* Beyond the groups of 5.9.2, Open MPI 4.1 accepts the first two and
+   MPICH 4.0 the next two, but not both: a program using them is bound to
+   one library.  (What both accept, shmpi does: op_groups_ext.)  The
+   optional types are Open MPI's and MPICH's to lack. */
 static void check_outside_groups(void)
 {
     static const struct { MPI_Op op; MPI_Datatype t; const char *what; }
         bad[] = {
-        {MPI_SUM, MPI_CHAR, "MPI_SUM on MPI_CHAR"},
-        {MPI_BAND, MPI_CHAR, "MPI_BAND on MPI_CHAR"},
-        {MPI_SUM, MPI_CHARACTER, "MPI_SUM on MPI_CHARACTER"},
         {MPI_SUM, MPI_BYTE, "MPI_SUM on MPI_BYTE"},
-        {MPI_LAND, MPI_AINT, "MPI_LAND on MPI_AINT"},
+        {MPI_MAX, MPI_BYTE, "MPI_MAX on MPI_BYTE"},
+        {MPI_LAND, MPI_INTEGER, "MPI_LAND on MPI_INTEGER"},
+        {MPI_LOR, MPI_DOUBLE, "MPI_LOR on MPI_DOUBLE"},
         {MPI_LOR, MPI_INTEGER16, "MPI_LOR on MPI_INTEGER16"},
         {MPI_MIN, MPI_COMPLEX4, "MPI_MIN on MPI_COMPLEX4"},
         {MPI_BOR, MPI_REAL2, "MPI_BOR on MPI_REAL2"},

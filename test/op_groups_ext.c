@@ -1,12 +1,14 @@
-/* op_groups_ext: every predefined op on every predefined datatype of mpi.h through MPI_Reduce_local under MPI_ERRORS_RETURN: accepted exactly when MPI-3.1 5.9.2's groups (5.9.4's pair types for MINLOC/MAXLOC) allow the pair, with the right result for one element; MPI_ERR_OP and inoutbuf untouched otherwise (MPI_ERR_TYPE for shmpi's MPI_HANDLE_SYNC). */
+/* op_groups_ext: every predefined op on every predefined datatype of mpi.h through MPI_Reduce_local under MPI_ERRORS_RETURN: accepted exactly when MPI-3.1 5.9.2's groups (5.9.4's pair types for MINLOC/MAXLOC) allow the pair or Open MPI and MPICH both accept it (every elementwise op on MPI_CHAR as signed char and on MPI_CHARACTER, the logical ops on MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_INTEGER1/2/8), with the right result for one element; MPI_ERR_OP and inoutbuf untouched otherwise (MPI_ERR_TYPE for shmpi's MPI_HANDLE_SYNC); with count 0 every op but MPI_REPLACE and MPI_NO_OP is accepted on every type. */
 /* shmpi-test: np=1 timeout=30 ext */
 /*
- * ext: Open MPI 4.1 accepts pairs outside the groups (MPI_SUM on MPI_CHAR
- * or MPI_BYTE, MPI_LAND on MPI_AINT, ...) and lacks some optional Fortran
- * types; the standard leaves the detection of such errors to the
- * implementation.  The groups below are copied from the standard, not
- * from the library; only the list of handles is checked against mpi.h,
- * so that a type added there without a row here fails the test.
+ * ext: Open MPI 4.1 accepts more pairs outside the groups (MPI_SUM on
+ * MPI_BYTE, ...), MPICH others (MPI_LAND on MPI_FLOAT, ...), both check
+ * the op at count 0, and Open MPI lacks some optional Fortran types; the
+ * standard leaves the detection of such errors to the implementation.
+ * The groups below are copied from the standard, the *_PEERS sets from
+ * what both libraries were seen to accept; only the list of handles is
+ * checked against mpi.h, so that a type added there without a row here
+ * fails the test.
  */
 #include "op_groups.h"
 
@@ -26,6 +28,7 @@ struct dtype {
     MPI_Datatype t;
     const char *name;
     unsigned ops;              /* the ops 5.9.2 / 5.9.4 allow */
+    unsigned also;             /* the ops both peers accept besides */
     enum kind kind;
     int size;                  /* of the value */
     enum kind ikind;           /* pair types: the index that follows, */
@@ -33,11 +36,13 @@ struct dtype {
     int refusal;               /* the error class of the other ops */
 };
 
-#define ROW(t, ops, kind, size)                                             \
-    {t, #t, ops, kind, size, NONE, 0, 0, MPI_ERR_OP}
+#define ROW(t, ops, kind, size) ROW_(t, #t, ops, 0, kind, size)
+#define PEER_ROW(t, ops, also, kind, size) ROW_(t, #t, ops, also, kind, size)
+#define ROW_(t, name, ops, also, kind, size)                                \
+    {t, name, ops, also, kind, size, NONE, 0, 0, MPI_ERR_OP}
 /* a MINLOC/MAXLOC type: the C struct { V v; I i; } (5.9.4) */
 #define PROW(t, V, I, vk, ik)                                               \
-    {t, #t, PAIR, vk, sizeof(V), ik, sizeof(I),                             \
+    {t, #t, PAIR, 0, vk, sizeof(V), ik, sizeof(I),                          \
      offsetof(struct { V v; I i; }, i), MPI_ERR_OP}
 
 /* Fortran types as gfortran lays them out (INTEGER, REAL and LOGICAL 4
@@ -63,13 +68,13 @@ static const struct dtype all[] = {
     ROW(MPI_UINT32_T, C_INTEGER, UINT, 4),
     ROW(MPI_UINT64_T, C_INTEGER, UINT, 8),
     ROW(MPI_INTEGER, F_INTEGER, SINT, 4),
-    ROW(MPI_AINT, F_INTEGER, SINT, sizeof(MPI_Aint)),
-    ROW(MPI_COUNT, F_INTEGER, SINT, sizeof(MPI_Count)),
-    ROW(MPI_OFFSET, F_INTEGER, SINT, sizeof(MPI_Offset)),
-    ROW(MPI_INTEGER1, F_INTEGER, SINT, 1),
-    ROW(MPI_INTEGER2, F_INTEGER, SINT, 2),
+    PEER_ROW(MPI_AINT, F_INTEGER, LOGICAL_PEERS, SINT, sizeof(MPI_Aint)),
+    PEER_ROW(MPI_COUNT, F_INTEGER, LOGICAL_PEERS, SINT, sizeof(MPI_Count)),
+    PEER_ROW(MPI_OFFSET, F_INTEGER, LOGICAL_PEERS, SINT, sizeof(MPI_Offset)),
+    PEER_ROW(MPI_INTEGER1, F_INTEGER, LOGICAL_PEERS, SINT, 1),
+    PEER_ROW(MPI_INTEGER2, F_INTEGER, LOGICAL_PEERS, SINT, 2),
     ROW(MPI_INTEGER4, F_INTEGER, SINT, 4),
-    ROW(MPI_INTEGER8, F_INTEGER, SINT, 8),
+    PEER_ROW(MPI_INTEGER8, F_INTEGER, LOGICAL_PEERS, SINT, 8),
     ROW(MPI_INTEGER16, F_INTEGER, SINT, 16),
     ROW(MPI_FLOAT, FLOATING, REAL, sizeof(float)),
     ROW(MPI_DOUBLE, FLOATING, REAL, sizeof(double)),
@@ -108,14 +113,15 @@ static const struct dtype all[] = {
     PROW(MPI_2REAL, float, float, REAL, REAL),
     PROW(MPI_2DOUBLE_PRECISION, double, double, REAL, REAL),
     PROW(MPI_2INTEGER, int32_t, int32_t, SINT, SINT),
-    /* in no group */
-    ROW(MPI_CHAR, NO_GROUP, NONE, 0),
+    /* in no group; MPI_CHARACTER compares unsigned, as in Open MPI
+       (MPICH: signed) */
+    PEER_ROW(MPI_CHAR, NO_GROUP, CHAR_PEERS, SINT, 1),
+    PEER_ROW(MPI_CHARACTER, NO_GROUP, CHAR_PEERS, UINT, 1),
     ROW(MPI_WCHAR, NO_GROUP, NONE, 0),
-    ROW(MPI_CHARACTER, NO_GROUP, NONE, 0),
     ROW(MPI_PACKED, NO_GROUP, NONE, 0),
 #ifdef MPI_HANDLE_SYNC /* shmpi's extension: no type for reductions
                           (shmpi_datatypes(7)) */
-    {MPI_HANDLE_SYNC, "MPI_HANDLE_SYNC", NO_GROUP, NONE, 0, NONE, 0, 0,
+    {MPI_HANDLE_SYNC, "MPI_HANDLE_SYNC", NO_GROUP, 0, NONE, 0, NONE, 0, 0,
      MPI_ERR_TYPE},
 #endif
 };
@@ -264,7 +270,7 @@ static void check_pair(const struct dtype *d, int op)
     }
     memcpy(before, io, sizeof io);
     int rc = MPI_Reduce_local(in, io, 1, d->t, op_handle(op)), cls = -1;
-    if (!(d->ops & B(op))) {
+    if (!((d->ops | d->also) & B(op))) {
         /* an op no reduction takes is refused as such, whatever the
            type */
         int want = op == REPLACE || op == NO_OP ? MPI_ERR_OP : d->refusal;
@@ -287,14 +293,34 @@ static void check_pair(const struct dtype *d, int op)
           got.idx, want.re, want.im, want.idx);
 }
 
+/* Count 0: nothing for the op to be wrong on.  Only an op no reduction
+   takes, or a type none does, is refused. */
+static void check_empty(const struct dtype *d, int op)
+{
+    unsigned char in[16], io[16], before[16];
+    memset(in, 0x11, sizeof in);
+    memset(io, 0x5a, sizeof io);
+    memcpy(before, io, sizeof io);
+    int rc = MPI_Reduce_local(in, io, 0, d->t, op_handle(op)), cls = -1;
+    int want = op == REPLACE || op == NO_OP ? MPI_ERR_OP
+               : d->refusal == MPI_ERR_TYPE ? MPI_ERR_TYPE : MPI_SUCCESS;
+    CHECK_MPI(MPI_Error_class(rc, &cls));
+    CHECK(cls == want, "%s on %s, count 0: class %d, expected %d",
+          op_names[op], d->name, cls, want);
+    CHECK(!memcmp(io, before, sizeof io), "%s on %s, count 0, changed "
+          "inoutbuf", op_names[op], d->name);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     check_complete();
     for (size_t i = 0; i < NTYPES; i++)
-        for (int op = 0; op < NOPS; op++)
+        for (int op = 0; op < NOPS; op++) {
             check_pair(&all[i], op);
+            check_empty(&all[i], op);
+        }
     CHECK_MPI(MPI_Finalize());
     return 0;
 }

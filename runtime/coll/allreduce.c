@@ -42,7 +42,7 @@ static int check_sides(const char *fn, MPI_Comm comm, const void *sendbuf,
     if (rc == MPI_SUCCESS && !m.send && !m.recv)
         rc = shmpi_coll_check_type(fn, comm, datatype, "datatype");
     if (rc == MPI_SUCCESS)
-        rc = shmpi_coll_check_op(fn, comm, op, datatype);
+        rc = shmpi_coll_check_op(fn, comm, op, datatype, count);
     if (rc == MPI_SUCCESS && m.send && m.recv && !in_place)
         rc = shmpi_coll_check_alias(fn, comm, sendbuf, recvbuf,
                                     count > 0 && datatype->size > 0);

@@ -118,7 +118,7 @@ int shmpi_coll_check_blocks(const char *fn, MPI_Comm comm, const void *base,
 }
 
 int shmpi_coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op,
-                        MPI_Datatype t)
+                        MPI_Datatype t, MPI_Count count)
 {
     if (!shmpi_op_ok(op))
         return shmpi_raise(comm, MPI_ERR_OP, fn,
@@ -131,13 +131,16 @@ int shmpi_coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op,
     struct shmpi_coll *c = comm->coll;
     if (c && c->kernel.op == op && c->kernel.type == t && c->kernel.fn)
         return MPI_SUCCESS;
-    int rc = shmpi_op_check(op, t);
+    int rc = shmpi_op_check(op, t, SHMPI_OP_FOR_REDUCTION);
+    if (rc != MPI_SUCCESS)
+        rc = shmpi_op_refusal(rc, op, count);
     if (rc == MPI_ERR_TYPE)
         return shmpi_raise(comm, rc, fn,
                            "datatype is " SHMPI_HANDLE_SYNC_RULE);
     if (rc != MPI_SUCCESS)
         return shmpi_raise(comm, MPI_ERR_OP, fn,
-                           "%s is not defined for datatype %s", op->name,
+                           "%s is not defined for datatype %s (5.9.2; "
+                           "shmpi_datatypes(7))", op->name,
                            t->name[0] ? t->name : "(a derived type)");
     return MPI_SUCCESS;
 }

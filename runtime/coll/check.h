@@ -31,10 +31,10 @@ int shmpi_coll_check_blocks(const char *fn, MPI_Comm comm, const void *base,
                             int need_displs, MPI_Aint unit,
                             const MPI_Datatype *types, MPI_Datatype t,
                             const char *what);
-/* An op a collective may apply to t (MPI_ERR_OP; MPI_ERR_TYPE when t is
-   MPI_HANDLE_SYNC, which no reduction takes). */
+/* An op a collective may apply to count elements of t (MPI_ERR_OP;
+   MPI_ERR_TYPE when t is MPI_HANDLE_SYNC, which no reduction takes). */
 int shmpi_coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op,
-                        MPI_Datatype t);
+                        MPI_Datatype t, MPI_Count count);
 /* sendbuf and recvbuf must not be the same memory (MPI_ERR_BUFFER) when
    both hold data: that is what MPI_IN_PLACE is for. */
 int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,

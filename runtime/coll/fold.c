@@ -72,7 +72,8 @@ static shmpi_kernel *direct_kernel(struct shmpi_coll *c, MPI_Op op,
         c->kernel.type = t;
         /* basic: t itself, but for the MPI_Type_create_f90_* types,
            one element of the type they stand for */
-        c->kernel.fn = shmpi_kernel_find(op->code, t->basic);
+        c->kernel.fn = shmpi_kernel_find(op->code, t->basic,
+                                         SHMPI_OP_FOR_REDUCTION);
     }
     return c->kernel.fn;
 }

@@ -29,7 +29,7 @@ static int check_rest(const char *fn, const void *sendbuf, void *recvbuf,
         rc = shmpi_coll_check_data(fn, comm, recvbuf, mine, x->type,
                                    "recvbuf");
     if (rc == MPI_SUCCESS)
-        rc = shmpi_coll_check_op(fn, comm, x->op, x->type);
+        rc = shmpi_coll_check_op(fn, comm, x->op, x->type, x->count);
     if (rc == MPI_SUCCESS && !in_place)
         rc = shmpi_coll_check_alias(fn, comm, sendbuf, recvbuf,
                                     mine > 0 && x->type->size > 0);

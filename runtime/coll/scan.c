@@ -35,7 +35,7 @@ int shmpi_red_args_scan(const char *fn, const void *sendbuf, void *recvbuf,
         rc = shmpi_coll_check_data(fn, comm, recvbuf, count, datatype,
                                    "recvbuf");
     if (rc == MPI_SUCCESS)
-        rc = shmpi_coll_check_op(fn, comm, op, datatype);
+        rc = shmpi_coll_check_op(fn, comm, op, datatype, count);
     if (rc == MPI_SUCCESS && !in_place && recv)
         rc = shmpi_coll_check_alias(fn, comm, sendbuf, recvbuf,
                                     count > 0 && datatype->size > 0);

@@ -127,6 +127,9 @@ struct shmpi_datatype {
     struct shmpi_flat *flat;  /* compiled form: committed types only */
     int kernel_row;           /* reduce_kernels.c's row of a predefined
                                  type, + 1; -1: none; 0: not looked up */
+    uint16_t op_masks[2];     /* with the row: the predefined ops shmpi
+                                 applies to the type, by bit op code, per
+                                 enum shmpi_op_use */
     /* predefined types, for rma/atomic.c, indexed by predefined op code
        (enum shmpi_op_code): the instruction chosen for one element, 0
        until chosen; and the ops MPI_Fetch_and_op found valid with this
@@ -225,14 +228,26 @@ MPI_Count shmpi_elements(MPI_Datatype t, MPI_Count nbytes);
    or -1 when that many bytes do not fit in an MPI_Count. */
 MPI_Count shmpi_elements_bytes(MPI_Datatype t, MPI_Count elements);
 
+/* Who applies an op: the reductions (MPI_Reduce_local, the
+   collectives), or RMA's accumulates, which take a few more pairs
+   (reduce_kernels.c says which and why). */
+enum shmpi_op_use { SHMPI_OP_FOR_REDUCTION, SHMPI_OP_FOR_ACCUMULATE };
+
 /* ops.c / reduce_kernels.c: inout[i] = in[i] op inout[i] for count
-   elements of t.  Returns MPI_SUCCESS, or MPI_ERR_OP when op is not
-   defined for t (the caller raises it). */
+   elements of t, for a reduction.  Returns MPI_SUCCESS, or MPI_ERR_OP
+   when op is not defined for t (the caller raises it); with count 0
+   only an op that is no op at all is wrong. */
 int shmpi_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
                  MPI_Datatype t);
 /* MPI_SUCCESS if op may be applied to t, else MPI_ERR_OP - or
    MPI_ERR_TYPE when t is MPI_HANDLE_SYNC, which no op applies to: every
-   reduction checks its op here, so this is where they all refuse it. */
-int shmpi_op_check(MPI_Op op, MPI_Datatype t);
+   reduction and accumulate checks its op here, so this is where they
+   all refuse it. */
+int shmpi_op_check(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use);
+/* What shmpi_op_check's refusal rc of op means for count elements:
+   with count 0 there is no element for the op to be wrong on, so a
+   valid op on any type (not MPI_HANDLE_SYNC) is MPI_SUCCESS.  Called
+   on the refusal's path only, the checks' good path stays as it was. */
+int shmpi_op_refusal(int rc, MPI_Op op, MPI_Count count);
 
 #endif

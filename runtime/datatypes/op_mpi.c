@@ -102,7 +102,7 @@ static int overlap(const void *in, const void *inout, int count,
     return in_lo < io_hi && io_lo < in_hi;
 }
 
-static int check_op(const char *fn, MPI_Op op, MPI_Datatype t)
+static int check_op(const char *fn, MPI_Op op, MPI_Datatype t, int count)
 {
     if (!shmpi_op_ok(op))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
@@ -111,7 +111,8 @@ static int check_op(const char *fn, MPI_Op op, MPI_Datatype t)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
                            "%s is for RMA accumulate only (11.3.4)",
                            op->name);
-    int rc = shmpi_op_check(op, t);
+    int rc = shmpi_op_refusal(shmpi_op_check(op, t, SHMPI_OP_FOR_REDUCTION),
+                              op, count);
     if (rc == MPI_SUCCESS)
         return MPI_SUCCESS;
     if (rc == MPI_ERR_TYPE)
@@ -119,12 +120,12 @@ static int check_op(const char *fn, MPI_Op op, MPI_Datatype t)
                            "datatype is " SHMPI_HANDLE_SYNC_RULE);
     if (t->predefined)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
-                           "%s is not defined on %s (5.9.2, 5.9.4)",
-                           op->name, t->name);
+                           "%s is not defined on %s (5.9.2, 5.9.4; "
+                           "shmpi_datatypes(7))", op->name, t->name);
     if (t->basic)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
                            "%s is not defined on %s, the basic type of "
-                           "the datatype (5.9.2, 5.9.4)",
+                           "the datatype (5.9.2, 5.9.4; shmpi_datatypes(7))",
                            op->name, t->basic->name);
     return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
                        "%s needs a datatype made of one predefined type; "
@@ -137,7 +138,7 @@ static int check_reduce_local(const char *fn, const void *inbuf,
 {
     int rc = shmpi_check_count_type(fn, MPI_COMM_WORLD, count, t);
     if (rc == MPI_SUCCESS)
-        rc = check_op(fn, op, t);
+        rc = check_op(fn, op, t, count);
     if (rc != MPI_SUCCESS || count == 0 || t->size == 0)
         return rc;
     int in_ok = shmpi_buffer_ok(inbuf, count, t);

@@ -59,7 +59,8 @@ void shmpi_op_release(MPI_Op op)
 /* MPI_ERR_OP, or MPI_SUCCESS and in *kernel the kernel to run: NULL for
    ops that have none (MPI_REPLACE, MPI_NO_OP, user ops, which apply to
    any type) and for empty types, which have no data to reduce. */
-static int lookup(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
+static int lookup(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use,
+                  shmpi_kernel **kernel)
 {
     *kernel = NULL;
     if (!shmpi_op_ok(op))
@@ -68,16 +69,22 @@ static int lookup(MPI_Op op, MPI_Datatype t, shmpi_kernel **kernel)
         return MPI_SUCCESS;
     if (!t->basic)              /* mixes several predefined types */
         return t->size == 0 ? MPI_SUCCESS : MPI_ERR_OP;
-    *kernel = shmpi_kernel_find(op->code, t->basic);
+    *kernel = shmpi_kernel_find(op->code, t->basic, use);
     return *kernel ? MPI_SUCCESS : MPI_ERR_OP;
 }
 
-int shmpi_op_check(MPI_Op op, MPI_Datatype t)
+int shmpi_op_check(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use)
 {
     if (t->handle_sync)         /* whatever the op, user ops too */
         return MPI_ERR_TYPE;
     shmpi_kernel *kernel;
-    return lookup(op, t, &kernel);
+    return lookup(op, t, use, &kernel);
+}
+
+int shmpi_op_refusal(int rc, MPI_Op op, MPI_Count count)
+{
+    return rc == MPI_ERR_OP && count == 0 && shmpi_op_ok(op) ? MPI_SUCCESS
+                                                              : rc;
 }
 
 /* The user's function takes an int count: larger ones go in pieces. */
@@ -131,9 +138,11 @@ static void apply_kernel(shmpi_kernel *kernel, const void *in, void *inout,
 int shmpi_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
                  MPI_Datatype t)
 {
+    if (count == 0 || t->size == 0)
+        return shmpi_op_ok(op) ? MPI_SUCCESS : MPI_ERR_OP;
     shmpi_kernel *kernel;
-    int rc = lookup(op, t, &kernel);
-    if (rc != MPI_SUCCESS || count == 0 || t->size == 0)
+    int rc = lookup(op, t, SHMPI_OP_FOR_REDUCTION, &kernel);
+    if (rc != MPI_SUCCESS)
         return rc;
     switch (op->code) {
     case SHMPI_OP_NO_OP:

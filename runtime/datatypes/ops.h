@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "core/objects.h"
+#include "datatypes/datatype.h"
 
 /* The order of mpi.h.  The ops that have kernels come first: the kernel
    table is indexed by them. */
@@ -56,8 +57,10 @@ typedef void shmpi_kernel(const void *restrict in, void *restrict inout,
                           size_t n);
 
 /* The kernel of a predefined op (MPI_MAX ... MPI_MINLOC) on a
-   predefined type, or NULL when 5.9.2/5.9.4 do not define the op on
-   that type. */
-shmpi_kernel *shmpi_kernel_find(enum shmpi_op_code op, MPI_Datatype type);
+   predefined type, or NULL when shmpi refuses the pair for that use:
+   when 5.9.2/5.9.4 do not define the op on the type and Open MPI and
+   MPICH do not both accept it either (shmpi_datatypes(7)). */
+shmpi_kernel *shmpi_kernel_find(enum shmpi_op_code op, MPI_Datatype type,
+                               enum shmpi_op_use use);
 
 #endif

@@ -96,7 +96,9 @@ int shmpi_rma_apply(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
         return MPI_SUCCESS;
     struct acc a = {win, target, loc, tt, op,
                     op->code <= SHMPI_OP_LAST_KERNEL
-                        ? shmpi_kernel_find(op->code, basic) : NULL,
+                        ? shmpi_kernel_find(op->code, basic,
+                                            SHMPI_OP_FOR_ACCUMULATE)
+                        : NULL,
                     obuf, otype, rbuf, rtype, fn};
     uint64_t elem = (uint64_t)basic->size, chunk = CHUNK / elem * elem;
     int rc = MPI_SUCCESS;
@@ -130,7 +132,7 @@ int shmpi_rma_get_accumulate(const void *obuf, int ocount,
         (fetching &&
          (rc = shmpi_rma_check_fit(win, tcount, ttype, rcount, rtype, 1, fn,
                                    "target", "result"))) ||
-        (rc = shmpi_rma_check_op(win, op, ttype, fetching, fn)) ||
+        (rc = shmpi_rma_check_op(win, op, ttype, ocount, fetching, fn)) ||
         (rc = shmpi_rma_check_sync(win, target, disp, request_form,
                                           MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target == MPI_PROC_NULL)

@@ -88,8 +88,8 @@ int shmpi_rma_bad_fit(MPI_Win win, int from_count, MPI_Datatype from,
                            to->name[0] ? to->name : "a derived datatype");
 }
 
-int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t, int fetching,
-                     const char *fn)
+int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
+                     MPI_Count count, int fetching, const char *fn)
 {
     if (!shmpi_op_ok(op))
         return shmpi_raise_win(win, MPI_ERR_OP, fn, "not an op%s",
@@ -104,8 +104,12 @@ int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t, int fetching,
                                "MPI_NO_OP only reads, so it is for "
                                "MPI_Get_accumulate and MPI_Fetch_and_op, "
                                "not accumulates (11.3.4)");
+    if (shmpi_op_refusal(shmpi_op_check(op, t, SHMPI_OP_FOR_ACCUMULATE), op,
+                         count) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     return shmpi_raise_win(win, MPI_ERR_OP, fn,
-                           "%s is not defined on %s (5.9.2)", op->name,
+                           "%s is not defined on %s (5.9.2; "
+                           "shmpi_datatypes(7))", op->name,
                            t->basic ? t->basic->name
                                     : "a type of several basic types");
 }

@@ -47,13 +47,14 @@ static enum how choose_fully(MPI_Op op, MPI_Datatype t)
     case SHMPI_OP_BOR: return OR;
     case SHMPI_OP_BXOR: return XOR;
     case SHMPI_OP_SUM: /* two's complement: integers only, as BAND is */
-        if (shmpi_kernel_find(SHMPI_OP_BAND, t))
+        if (shmpi_kernel_find(SHMPI_OP_BAND, t, SHMPI_OP_FOR_ACCUMULATE))
             return ADD;
         break;
     default:
         break;
     }
-    return shmpi_kernel_find(op->code, t) ? CAS_LOOP : NONE;
+    return shmpi_kernel_find(op->code, t, SHMPI_OP_FOR_ACCUMULATE)
+               ? CAS_LOOP : NONE;
 }
 
 /* choose_fully, remembered in the predefined type t (op is a predefined
@@ -67,7 +68,7 @@ static inline enum how choose(MPI_Op op, MPI_Datatype t,
         *known = (uint8_t)(choose_fully(op, t) + 1);
     enum how how = (enum how)(*known - 1);
     if (how == CAS_LOOP)
-        *kernel = shmpi_kernel_find(op->code, t);
+        *kernel = shmpi_kernel_find(op->code, t, SHMPI_OP_FOR_ACCUMULATE);
     return how;
 }
 
@@ -167,9 +168,12 @@ int shmpi_rma_atomic(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
 
 /* ---------------------------------------------------- the two calls */
 
-/* A predefined type (both calls), of the groups compare_and_swap takes:
-   C integer, Fortran integer, logical, multi-language, byte - the types
-   MPI_BAND or MPI_LAND is defined on (5.9.2). */
+/* A predefined type (both calls), of the groups compare_and_swap takes
+   (11.3.4): C integer, Fortran integer, logical, multi-language, byte -
+   the types MPI_BAND or MPI_LAND is defined on (5.9.2) - and, as Open
+   MPI and MPICH do, MPI_CHAR and MPI_CHARACTER, on which shmpi takes
+   MPI_BAND like them (reduce_kernels.c).  Open MPI takes any type;
+   MPICH refuses the others with MPI_ERR_TYPE, as shmpi does. */
 static int check_type(MPI_Win win, MPI_Datatype t, int for_cas,
                       const char *fn)
 {
@@ -181,12 +185,13 @@ static int check_type(MPI_Win win, MPI_Datatype t, int for_cas,
                                "%s is a derived datatype; this call takes "
                                "one element of a predefined one",
                                t->name[0] ? t->name : "the datatype");
-    if (for_cas && shmpi_op_check(MPI_BAND, t) &&
-        shmpi_op_check(MPI_LAND, t))
+    if (for_cas &&
+        shmpi_op_check(MPI_BAND, t, SHMPI_OP_FOR_REDUCTION) &&
+        shmpi_op_check(MPI_LAND, t, SHMPI_OP_FOR_REDUCTION))
         return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
                                "%s cannot be compared and swapped: the "
-                               "type must be an integer, logical or byte "
-                               "type (11.3.4)", t->name);
+                               "type must be an integer, logical, byte or "
+                               "character type (11.3.4)", t->name);
     return MPI_SUCCESS;
 }
 
@@ -232,7 +237,7 @@ fetch_and_op_fully(const void *origin_addr, void *result_addr,
                                                    "origin"))) ||
         (rc = shmpi_rma_check_side(win, result_addr, 1, datatype, 1, fn,
                                    "result")) ||
-        (!checked && (rc = shmpi_rma_check_op(win, op, datatype, 1, fn))) ||
+        (!checked && (rc = shmpi_rma_check_op(win, op, datatype, 1, 1, fn))) ||
         (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0,
                                           MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target_rank == MPI_PROC_NULL)

@@ -38,7 +38,8 @@ struct shmpi_rma_loc {
 /* ------------------------------------------------------ the checks */
 
 /* args.c: the cold halves of the checks below; each raises what was
-   wrong on win (or returns MPI_SUCCESS for an MPI_PROC_NULL target). */
+   wrong on win (or returns MPI_SUCCESS for an MPI_PROC_NULL target, or
+   for an op on a type it is not defined on with nothing to combine). */
 int shmpi_rma_bad_target(MPI_Win win, int target, const char *fn);
 int shmpi_rma_bad_side(MPI_Win win, const void *buf, int count,
                        MPI_Datatype t, int has_buf, const char *fn,
@@ -47,8 +48,8 @@ int shmpi_rma_bad_fit(MPI_Win win, int from_count, MPI_Datatype from,
                       int to_count, MPI_Datatype to, int same_basic,
                       const char *fn, const char *from_what,
                       const char *to_what);
-int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t, int fetching,
-                     const char *fn);
+int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
+                     MPI_Count count, int fetching, const char *fn);
 int shmpi_rma_bad_disp(MPI_Win win, MPI_Aint disp, const char *fn);
 int shmpi_rma_not_passive(MPI_Win win, const char *fn);
 
@@ -101,16 +102,21 @@ static inline int shmpi_rma_check_fit(MPI_Win win, int from_count,
                              fn, from_what, to_what);
 }
 
-/* An op an accumulate may apply to t (11.3.4): a predefined op defined
-   on t's basic type, MPI_REPLACE, or - fetching calls only - MPI_NO_OP. */
+/* An op an accumulate may apply to count elements of t (11.3.4): a
+   predefined op defined on t's basic type (or any, for count 0),
+   MPI_REPLACE, or - fetching calls only - MPI_NO_OP.  count is the
+   origin's: the elements an op with a kernel combines (MPI_REPLACE and
+   MPI_NO_OP take any type). */
 static inline int shmpi_rma_check_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
-                                     int fetching, const char *fn)
+                                     MPI_Count count, int fetching,
+                                     const char *fn)
 {
-    if (SHMPI_LIKELY(shmpi_op_check(op, t) == MPI_SUCCESS &&
+    if (SHMPI_LIKELY(shmpi_op_check(op, t, SHMPI_OP_FOR_ACCUMULATE) ==
+                         MPI_SUCCESS &&
                      op->code != SHMPI_OP_USER &&
                      (fetching || op != MPI_NO_OP)))
         return MPI_SUCCESS;
-    return shmpi_rma_bad_op(win, op, t, fetching, fn);
+    return shmpi_rma_bad_op(win, op, t, count, fetching, fn);
 }
 
 /* Non-negative, except on dynamic windows, where it is an address. */
