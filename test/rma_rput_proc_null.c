@@ -1,4 +1,4 @@
-/* rma_rput_proc_null: MPI_Rput, MPI_Rget, MPI_Raccumulate and MPI_Rget_accumulate (MPI_NO_OP too) to MPI_PROC_NULL inside MPI_Win_lock (of oneself, of another rank, with MPI_MODE_NOCHECK) and MPI_Win_lock_all epochs, on every window flavor: each succeeds like MPI_Put/MPI_Get to MPI_PROC_NULL, moves nothing, and gives a request that is complete at once (the first MPI_Test says so, MPI_Request_get_status too) with a status of no data (count 0, not cancelled). Outside passive-target epochs: rma_sync_errors. */
+/* rma_rput_proc_null: MPI_Rput, MPI_Rget, MPI_Raccumulate and MPI_Rget_accumulate (MPI_NO_OP too) to MPI_PROC_NULL inside MPI_Win_lock (of oneself, of another rank, with MPI_MODE_NOCHECK), MPI_Win_lock_all, MPI_Win_fence and MPI_Win_start (PSCW) epochs, on every window flavor: each succeeds like MPI_Put/MPI_Get to MPI_PROC_NULL, moves nothing, and gives a request that is complete at once (the first MPI_Test says so, MPI_Request_get_status too) with a status of no data (count 0, not cancelled), as Open MPI and MPICH do in every access epoch. Outside any epoch: rma_sync_errors. */
 /* shmpi-test: np=1,2,3 timeout=60 */
 #include "rma_win.h"
 
@@ -36,7 +36,7 @@ static void check_done(MPI_Request *req, const char *what)
 }
 
 /* The four request forms and the two plain ones to MPI_PROC_NULL, in
-   whatever passive-target epoch the caller opened. */
+   whatever access epoch the caller opened. */
 static void to_proc_null(MPI_Win win, const char *epoch)
 {
     int data[N] = {1, 2, 3, 4}, got[N], old[N];
@@ -80,6 +80,16 @@ static void to_proc_null(MPI_Win win, const char *epoch)
               "wrote the origin buffer", epoch);
 }
 
+/* The group of MPI_COMM_WORLD's rank r alone. */
+static MPI_Group group_of(int r)
+{
+    MPI_Group all, g;
+    CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &all));
+    CHECK_MPI(MPI_Group_incl(all, 1, &r, &g));
+    CHECK_MPI(MPI_Group_free(&all));
+    return g;
+}
+
 static void run(struct twin *w)
 {
     int other = (me + 1) % np;
@@ -96,6 +106,20 @@ static void run(struct twin *w)
     CHECK_MPI(MPI_Win_lock_all(0, w->win));
     to_proc_null(w->win, "MPI_Win_lock_all");
     CHECK_MPI(MPI_Win_unlock_all(w->win));
+    /* the active-target epochs: the standard keeps the request forms to
+       passive target (11.3.5), but to MPI_PROC_NULL they are a no-op
+       that shmpi, Open MPI and MPICH let through in any epoch */
+    CHECK_MPI(MPI_Win_fence(0, w->win));
+    to_proc_null(w->win, "a fence epoch");
+    CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, w->win));
+    MPI_Group to = group_of(other), from = group_of((me + np - 1) % np);
+    CHECK_MPI(MPI_Win_post(from, 0, w->win));
+    CHECK_MPI(MPI_Win_start(to, 0, w->win));
+    to_proc_null(w->win, "a PSCW epoch (MPI_Win_start)");
+    CHECK_MPI(MPI_Win_complete(w->win));
+    CHECK_MPI(MPI_Win_wait(w->win));
+    CHECK_MPI(MPI_Group_free(&to));
+    CHECK_MPI(MPI_Group_free(&from));
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     /* nothing reached anyone's memory */
     for (MPI_Aint i = 0; i < w->bytes; i++)

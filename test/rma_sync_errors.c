@@ -1,4 +1,4 @@
-/* rma_sync_errors: every synchronization rule shmpi checks, broken under MPI_ERRORS_RETURN - MPI_ERR_RMA_SYNC for RMA calls outside epochs (MPI_PROC_NULL targets too), for the request forms outside passive-target epochs (MPI_PROC_NULL too, where MPI_Put and MPI_Get succeed) and for wrongly nested or mixed epochs, MPI_ERR_LOCKTYPE, MPI_ERR_ASSERT, MPI_ERR_RANK, MPI_ERR_GROUP, MPI_ERR_WIN - and the window still usable after each. */
+/* rma_sync_errors: every synchronization rule shmpi checks, broken under MPI_ERRORS_RETURN - MPI_ERR_RMA_SYNC for RMA calls outside epochs (MPI_PROC_NULL targets too), for the request forms to a rank outside passive-target epochs (to MPI_PROC_NULL only outside any epoch: in fence and PSCW epochs they succeed, as MPI_Put and MPI_Get to it do) and for wrongly nested or mixed epochs, MPI_ERR_LOCKTYPE, MPI_ERR_ASSERT, MPI_ERR_RANK, MPI_ERR_GROUP, MPI_ERR_WIN - and the window still usable after each. */
 /* shmpi-test: np=1,2,3 timeout=60 ext */
 /*
  * ext: the standard calls these programs erroneous but does not make an
@@ -61,11 +61,62 @@ static void outside_epochs(void)
     }
 }
 
-/* The request forms are for passive-target epochs only (11.3.5), and
-   MPI_PROC_NULL needs the epoch its call needs (11.3): in a fence or
-   PSCW epoch, or none, MPI_Rput and the others fail for MPI_PROC_NULL as
-   for a rank, where MPI_Put and MPI_Get to MPI_PROC_NULL succeed inside
-   the active-target epochs and fail outside any. */
+/* Outside any epoch the request forms to MPI_PROC_NULL fail as
+   MPI_Put to it does, and return no request. */
+static void proc_null_refused(int *v)
+{
+    MPI_Request req = MPI_REQUEST_NULL;
+    SYNC_ERROR(MPI_Rput(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win,
+                        &req));
+    SYNC_ERROR(MPI_Rget(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win,
+                        &req));
+    SYNC_ERROR(MPI_Raccumulate(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT,
+                               MPI_SUM, win, &req));
+    SYNC_ERROR(MPI_Rget_accumulate(v, 1, MPI_INT, v + 1, 1, MPI_INT,
+                                   MPI_PROC_NULL, 0, 1, MPI_INT, MPI_SUM,
+                                   win, &req));
+    CHECK(req == MPI_REQUEST_NULL, "a failed request-based call to "
+          "MPI_PROC_NULL returned a request");
+}
+
+/* req, just returned by `what` to MPI_PROC_NULL in an active-target
+   epoch, is complete at once. */
+static void check_complete(MPI_Request *req, const char *what,
+                           const char *epoch)
+{
+    int flag = 0;
+    CHECK(*req != MPI_REQUEST_NULL, "%s to MPI_PROC_NULL in %s gave no "
+          "request", what, epoch);
+    CHECK_MPI(MPI_Test(req, &flag, MPI_STATUS_IGNORE));
+    CHECK(flag && *req == MPI_REQUEST_NULL, "%s to MPI_PROC_NULL in %s: "
+          "the first MPI_Test found the request not complete", what, epoch);
+}
+
+/* In a fence or PSCW epoch they succeed (the values moved and the
+   request statuses: rma_rput_proc_null). */
+static void proc_null_accepted(int *v, const char *epoch)
+{
+    MPI_Request req = MPI_REQUEST_NULL;
+    CHECK_MPI(MPI_Rput(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win,
+                       &req));
+    check_complete(&req, "MPI_Rput", epoch);
+    CHECK_MPI(MPI_Rget(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, win,
+                       &req));
+    check_complete(&req, "MPI_Rget", epoch);
+    CHECK_MPI(MPI_Raccumulate(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT,
+                              MPI_SUM, win, &req));
+    check_complete(&req, "MPI_Raccumulate", epoch);
+    CHECK_MPI(MPI_Rget_accumulate(v, 1, MPI_INT, v + 1, 1, MPI_INT,
+                                  MPI_PROC_NULL, 0, 1, MPI_INT, MPI_SUM, win,
+                                  &req));
+    check_complete(&req, "MPI_Rget_accumulate", epoch);
+}
+
+/* The request forms are for passive-target epochs only (11.3.5): in a
+   fence or PSCW epoch, or none, MPI_Rput and the others to a rank fail
+   and return no request.  To MPI_PROC_NULL they are a no-op, let through
+   wherever MPI_Put to MPI_PROC_NULL is: in the fence and PSCW epochs
+   (with a request complete at once), and refused outside any epoch. */
 static void request_forms(void)
 {
     int v[2] = {1, 1}, right = (rank + 1) % size;
@@ -87,20 +138,23 @@ static void request_forms(void)
             CHECK_MPI(MPI_Get(v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT,
                               win));
         }
-        for (int t = 0; t < 2; t++) {
-            int target = t ? MPI_PROC_NULL : epoch == 2 ? rank : right;
-            SYNC_ERROR(MPI_Rput(v, 1, MPI_INT, target, 0, 1, MPI_INT, win,
-                                &req));
-            SYNC_ERROR(MPI_Rget(v, 1, MPI_INT, target, 0, 1, MPI_INT, win,
-                                &req));
-            SYNC_ERROR(MPI_Raccumulate(v, 1, MPI_INT, target, 0, 1, MPI_INT,
-                                       MPI_SUM, win, &req));
-            SYNC_ERROR(MPI_Rget_accumulate(v, 1, MPI_INT, v + 1, 1, MPI_INT,
-                                           target, 0, 1, MPI_INT, MPI_SUM,
-                                           win, &req));
-            CHECK(req == MPI_REQUEST_NULL, "a failed request-based call "
-                  "returned a request");
-        }
+        int target = epoch == 2 ? rank : right;
+        SYNC_ERROR(MPI_Rput(v, 1, MPI_INT, target, 0, 1, MPI_INT, win,
+                            &req));
+        SYNC_ERROR(MPI_Rget(v, 1, MPI_INT, target, 0, 1, MPI_INT, win,
+                            &req));
+        SYNC_ERROR(MPI_Raccumulate(v, 1, MPI_INT, target, 0, 1, MPI_INT,
+                                   MPI_SUM, win, &req));
+        SYNC_ERROR(MPI_Rget_accumulate(v, 1, MPI_INT, v + 1, 1, MPI_INT,
+                                       target, 0, 1, MPI_INT, MPI_SUM, win,
+                                       &req));
+        CHECK(req == MPI_REQUEST_NULL, "a failed request-based call "
+              "returned a request");
+        if (epoch == 0)
+            proc_null_refused(v);
+        else
+            proc_null_accepted(v, epoch == 1 ? "a fence epoch"
+                                             : "a PSCW epoch");
         if (epoch == 1)
             CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
         if (epoch == 2) {

@@ -6,12 +6,20 @@
  * request these return is already complete: MPI_Wait or MPI_Test on it
  * returns at once, and the origin buffer may be reused - or the fetched
  * data read - right after the call; completion at the target needs no
- * more than it does for MPI_Put.  They are valid only in passive-target
- * epochs (MPI_Win_lock, MPI_Win_lock_all): MPI_ERR_RMA_SYNC otherwise,
- * as the standard says - for MPI_PROC_NULL too, which 11.3 keeps inside
- * the epoch its call needs (MPICH's ch3 checks the same, before the
- * target).  In such an epoch a call to MPI_PROC_NULL moves nothing and
- * its request is complete, as for any other target.
+ * more than it does for MPI_Put.  To a rank they are valid only in
+ * passive-target epochs (MPI_Win_lock, MPI_Win_lock_all; 11.3.5), and in
+ * the sync_ops epochs of sync counters: MPI_ERR_RMA_SYNC otherwise.
+ *
+ * The standard restricts them to passive-target epochs whatever the
+ * target, MPI_PROC_NULL included.  But a call to MPI_PROC_NULL is a
+ * no-op, and shmpi, like Open MPI 4.1 and MPICH 4.0, lets it through
+ * wherever MPI_Put to MPI_PROC_NULL goes: in any access epoch - fence
+ * and PSCW too - with a request that is complete at once and an empty
+ * status; outside every epoch it is MPI_ERR_RMA_SYNC, as for MPI_Put
+ * (11.3 keeps a call to MPI_PROC_NULL inside an epoch).  A program that
+ * relies on this is not portable under the letter of 11.3.5; shmpi's
+ * coming checking mode is where such use is reported.  The check is
+ * xfer.h's shmpi_rma_check_sync.
  *
  * The request is made before the operation runs, so that a failed
  * allocation leaves nothing half done.  It is a send-kind request
