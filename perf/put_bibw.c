@@ -30,7 +30,9 @@
  * Beyond OSU, to say what a user waits for and to check the data: each
  * size's whole cost - window made, every iteration, window freed - is
  * timed on rank 0 from a barrier before the window to a barrier after it
- * is freed; and each origin buffer holds a pattern of its rank, size and
+ * is freed, and within it the making (to the barrier after it) and the
+ * freeing (from a barrier before MPI_Win_detach / MPI_Win_free); and each
+ * origin buffer holds a pattern of its rank, size and
  * offset, which the peer's window must hold after the last epoch (checked
  * by the owner after its last fence or wait, before the window is freed).
  * A wrong result prints "put_bibw: wrong result" on stderr and every rank
@@ -38,7 +40,8 @@
  *
  * Output (stdout, rank 0), whitespace separated:
  *   # comment lines
- *   WINDOW SYNC SIZE_B ITERATIONS MBPS SIZE_SECONDS
+ *   WINDOW SYNC SIZE_B ITERATIONS MBPS SIZE_SECONDS MAKE_SECONDS
+ *       FREE_SECONDS
  *   total WINDOW SYNC SECONDS       (MPI_Init to the last size's barrier)
  */
 #define _POSIX_C_SOURCE 200809L /* getopt, posix_memalign, bench.h */
@@ -164,6 +167,7 @@ static int one_size(long size)
     MPI_Aint disp;
     MPI_Win win = make_window(bytes, &mem, &disp);
     MPI_Barrier(MPI_COMM_WORLD);
+    double t_make = MPI_Wtime() - t_size;
     for (int i = 0; i < skip + loop; i++) {
         if (i == skip)
             t_start = MPI_Wtime();
@@ -174,8 +178,10 @@ static int one_size(long size)
     for (size_t i = 0; i < bytes && !bad; i++)
         bad = mem[i] != pattern(peer, size, i);
     MPI_Barrier(MPI_COMM_WORLD);
+    double t_free = MPI_Wtime();
     free_window(&win, mem);
     MPI_Barrier(MPI_COMM_WORLD);
+    t_free = MPI_Wtime() - t_free;
     t_size = MPI_Wtime() - t_size;
     free(sbuf);
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -184,9 +190,10 @@ static int one_size(long size)
                         "rank %d's window\n", kind_names[kind],
                 pscw ? "pscw" : "fence", size, rank);
     if (rank == 0 && !any) {
-        printf("%s %s %ld %d %.2f %.4f\n", kind_names[kind],
+        printf("%s %s %ld %d %.2f %.4f %.4f %.4f\n", kind_names[kind],
                pscw ? "pscw" : "fence", size, loop,
-               2.0 * (double)size * WINDOW_OPS * loop / t / 1e6, t_size);
+               2.0 * (double)size * WINDOW_OPS * loop / t / 1e6, t_size,
+               t_make, t_free);
         fflush(stdout);
     }
     return !any;
@@ -239,7 +246,8 @@ int main(int argc, char **argv)
         printf("# put_bibw: %s; np=%d window=%s sync=%s max=%ld\n",
                bench_library(), nprocs, kind_names[kind],
                pscw ? "pscw" : "fence", max_size);
-        printf("# window sync size_B iterations MBps size_seconds\n");
+        printf("# window sync size_B iterations MBps size_seconds "
+               "make_seconds free_seconds\n");
         fflush(stdout);
     }
     int status = 0;

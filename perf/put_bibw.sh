@@ -61,8 +61,10 @@ command_of() {
 }
 
 # run IMPL ROUND WINDOW SYNC: one run under noisy_run.  Appended to $raw:
-#   IMPL ROUND WINDOW SYNC SIZE MBPS SECONDS    one size (SECONDS: its
-#                                               window made, used, freed)
+#   IMPL ROUND WINDOW SYNC SIZE MBPS SECONDS MAKE FREE
+#                                               one size (SECONDS: its
+#                                               window made, used, freed;
+#                                               MAKE, FREE: made, freed)
 #   IMPL ROUND WINDOW SYNC total - SECONDS       the whole run
 #   IMPL ROUND NOISE WINDOW SYNC OTHERS% TRIES
 #   IMPL ROUND FAIL WINDOW SYNC WHY              a failed run
@@ -74,7 +76,7 @@ run() {
     noisy_run "$f.txt" "$f.err" "${CMD[@]}" -w "$w" -s "$s" -m "$PUT_BIBW_MAX"
     [ "$round" != warm ] && [ $RUN_RC -eq 0 ] && awk -v OFS='\t' -v i="$impl" -v r="$round" '
         $1 == "total" { print i, r, $2, $3, "total", "-", $4; next }
-        !/^#/ && NF == 6 { print i, r, $1, $2, $3, $5, $6 }' "$f.txt" >>"$raw"
+        !/^#/ && NF == 8 { print i, r, $1, $2, $3, $5, $6, $7, $8 }' "$f.txt" >>"$raw"
     run_ended put_bibw "$f" "$impl" "$round" "$w" "$s" "$impl-$w-$s" "$w window, $s"
 }
 
@@ -120,7 +122,13 @@ function shown_v(v) { return v == "" ? "–" : v == "FAIL" ? v : sig(v) }
 $1 == "max" { next }
 $3 == "NOISE" { others[$1] = others[$1] " " $6; reruns[$1] += $7 - 1; next }
 $3 == "FAIL" { failed[$1, $4, $5] = 1; why["FAIL: " $1 ", " $4 " window, " $5] = $6; next }
-{ figs[$1, $3, $4, $5] = figs[$1, $3, $4, $5] " " ($5 == "total" ? $7 : $6) }
+{
+    figs[$1, $3, $4, $5] = figs[$1, $3, $4, $5] " " ($5 == "total" ? $7 : $6)
+    if ($5 == "total") next
+    if ($5 + 0 > largest) largest = $5 + 0
+    figs[$1, $3, $4, "make", $5] = figs[$1, $3, $4, "make", $5] " " $8
+    figs[$1, $3, $4, "free", $5] = figs[$1, $3, $4, "free", $5] " " $9
+}
 END {
     split("shmpi ompi mpich", I, " ")
     nw = split("create allocate dynamic", W, " ")
@@ -155,6 +163,20 @@ END {
         if (v[1] == "" && v[2] == "" && v[3] == "") continue
         r = best != "" && num(v[1]) && v[1] > 0 ? sig(best / v[1]) "×" : "–"
         printf "| %s | %s | %s | %s | %s | %s | %s |\n", W[x], S[y], size_name(Z[q]), shown_v(v[1]), shown_v(v[2]), shown_v(v[3]), r
+    }
+    print ""
+    printf "The largest size'"'"'s window (%s of messages, 64 × that per rank): seconds to make it (to the barrier after it) and to free it (from a barrier before), median over runs.\n", size_name(largest)
+    print ""
+    print "| window | sync | shmpi make | shmpi free | Open MPI make | Open MPI free | MPICH make | MPICH free |"
+    print "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for (x = 1; x <= nw; x++) for (y = 1; y <= 2; y++) {
+        row = ""; any = 0
+        for (j = 1; j <= 3; j++) for (q = 1; q <= 2; q++) {
+            c = value(I[j], W[x], S[y], (q == 1 ? "make" : "free") SUBSEP largest)
+            any = any || c != ""
+            row = row " " shown_v(c) " |"
+        }
+        if (any) printf "| %s | %s |%s\n", W[x], S[y], row
     }
     line = ""
     for (j = 1; j <= 3; j++) {
