@@ -40,9 +40,9 @@
  * overwritten by the pwrite) and freed the private ones; going back
  * faulted in and zeroed fresh private pages and freed the memfd's:
  * two allocations and two frees of the whole window besides the program's
- * own.  Now one of each: MPI_Win_free of a 256 MiB MPI_Win_create window
- * took 0.8-2.1 s instead of 2.1-3.5 s, np = 2, loaded machine; perf/
- * README.md, put_bibw, has what osu_put_bibw's pattern gained.  Static
+ * own.  Now one of each: freeing a 256 MiB MPI_Win_create window took
+ * 0.21 s instead of 0.49, making it 0.47 s instead of 0.56 (medians,
+ * np = 2, perf/put_bibw.c, perf/README.md "put_bibw").  Static
  * data is never set aside: pages of the program's image may hold its
  * GOT, which the very next call through the PLT would read from the
  * emptied range.  Where mremap cannot set pages aside (MREMAP_DONTUNMAP
