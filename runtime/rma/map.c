@@ -12,18 +12,42 @@
  * moved onto a memfd like this:
  *     node = malloc(...)                  (before: malloc may write the
  *                                          very pages being moved)
- *     memfd_create, ftruncate             (sparse, the size checked
- *                                          against the memory limits:
- *                                          shmpi_memfd_map)
+ *     memfd_create
  *     pwrite(memfd, pages)                (the contents, copied by the
  *                                          kernel: no sanitizer looks at
- *                                          the allocator's red zones)
+ *                                          the allocator's red zones;
+ *                                          it allocates each page of the
+ *                                          memfd as it fills it)
+ *     mremap(pages, MREMAP_DONTUNMAP)     (anonymous pages only: set
+ *                                          aside, "kept", their range
+ *                                          left mapped and empty)
  *     mmap(pages, MAP_SHARED|MAP_FIXED, memfd)
+ *     madvise(kept, MADV_FREE)            (the kernel may take kept
+ *                                          pages back if it needs memory)
  * Nothing in this process writes to the pages between the copy and the
  * mmap, so nothing is lost - but another thread of the program that
- * writes to them during the call may lose its write (shmpi(7), RMA).
- * Going back is the same in reverse: the contents are read into fresh
- * private pages, which mremap moves over the shared ones in one step.
+ * touches them during the call may lose its write or read zeros
+ * (shmpi(7), RMA).  Going back is the same in reverse: the contents are
+ * read into the kept pages (those the kernel did not take back are
+ * written in place, no fault, no zeroing), else into fresh private ones,
+ * which mremap moves over the shared ones in one step.
+ *
+ * Why keep the private pages.  What a window over malloc'd memory costs
+ * here is the kernel allocating, zeroing and freeing its pages one by
+ * one, more than copying them: on this VM, loaded, 256 MiB of pages took
+ * 1-3 s to fault in and zero (2026-11-28, a memset of fresh memory).
+ * Before, moving reserved the memfd's pages with fallocate (zeroed, then
+ * overwritten by the pwrite) and freed the private ones; going back
+ * faulted in and zeroed fresh private pages and freed the memfd's:
+ * two allocations and two frees of the whole window besides the program's
+ * own.  Now one of each: freeing a 256 MiB MPI_Win_create window took
+ * 0.21 s instead of 0.49 on the loaded machine, making it 0.47 s instead
+ * of 0.56; 0.23 s instead of 0.33 to free when quiet (medians, np = 2,
+ * perf/put_bibw.c; perf/README.md "put_bibw").  Static
+ * data is never set aside: pages of the program's image may hold its
+ * GOT, which the very next call through the PLT would read from the
+ * emptied range.  Where mremap cannot set pages aside (MREMAP_DONTUNMAP
+ * is Linux 5.7; a range over two mappings) the mmap frees them.
  *
  * WHICH PAGES MAY MOVE.  /proc/self/maps says what each mapping is:
  *   - "rw-p" with no file, "[heap]" or "[anon:...]": private anonymous
@@ -61,6 +85,8 @@ struct shmpi_extent {
     unsigned char *start;      /* page-aligned */
     size_t len;                /* whole pages */
     int fd;                    /* the memfd holding them, from offset 0 */
+    unsigned char *kept;       /* remapped: the private pages set
+                                  aside for going back; NULL: freed */
     int refs;                  /* shares using it */
     int remapped;              /* 1: pages moved by shmpi_map_share,
                                   restored at the end; 0: made by
@@ -91,7 +117,7 @@ int shmpi_map_alloc(size_t bytes, void **base, struct shmpi_share *share)
         free(e);
         return rc;
     }
-    *e = (struct shmpi_extent){*base, len, fd, 1, 0, map.extents};
+    *e = (struct shmpi_extent){*base, len, fd, NULL, 1, 0, map.extents};
     map.extents = e;
     *share = (struct shmpi_share){fd, 0, e};
     return 0;
@@ -142,7 +168,9 @@ static int movable(uintptr_t lo, uintptr_t hi, const char *perms,
     return q.found;
 }
 
-enum pages_kind { PAGES_UNMAPPED, PAGES_MOVABLE, PAGES_FIXED };
+/* PAGES_ANONYMOUS: movable, and none of them a file's (static data) */
+enum pages_kind { PAGES_UNMAPPED, PAGES_MOVABLE, PAGES_ANONYMOUS,
+                  PAGES_FIXED };
 
 /* What the pages [lo, hi) are, by /proc/self/maps. */
 static enum pages_kind classify(uintptr_t lo, uintptr_t hi)
@@ -152,7 +180,7 @@ static enum pages_kind classify(uintptr_t lo, uintptr_t hi)
     FILE *f = fopen("/proc/self/maps", "re");
     if (!f)
         return PAGES_FIXED;
-    enum pages_kind kind = PAGES_MOVABLE;
+    enum pages_kind kind = PAGES_ANONYMOUS;
     uintptr_t covered = lo;
     char line[PATH_MAX + 128];
     while (covered < hi && fgets(line, sizeof line, f)) {
@@ -169,6 +197,8 @@ static enum pages_kind classify(uintptr_t lo, uintptr_t hi)
         uintptr_t from = covered, to = b < hi ? b : hi;
         if (!movable(from, to, perms, inode, path, sp))
             kind = PAGES_FIXED;
+        else if (inode != 0 && kind == PAGES_ANONYMOUS)
+            kind = PAGES_MOVABLE;
         covered = b;
     }
     fclose(f);
@@ -195,36 +225,71 @@ static int copy_pages(long sysno, int fd, unsigned char *p, size_t len)
     return 0;
 }
 
-/* The pages of e (start, len filled in) onto a new memfd; 0 or errno. */
-static int move_pages(struct shmpi_extent *e)
+/* The private pages [start, start + len) set aside, their range left
+   mapped and empty; where they went, or NULL if mremap cannot. */
+static unsigned char *keep_pages(unsigned char *start, size_t len)
 {
-    void *fresh;
-    int rc = shmpi_map_segment(e->len, &fresh, &e->fd);
-    if (rc != 0)
-        return rc;
-    munmap(fresh, e->len); /* filled through the descriptor instead */
-    rc = copy_pages(SYS_pwrite64, e->fd, e->start, e->len);
-    /* from here to the mmap nothing may write to the pages */
-    if (rc == 0 && mmap(e->start, e->len, PROT_READ | PROT_WRITE,
-                        MAP_SHARED | MAP_FIXED, e->fd, 0) == MAP_FAILED)
-        rc = errno;
-    if (rc != 0)
-        close(e->fd);
-    return rc;
+    void *kept = mremap(start, len, len, MREMAP_MAYMOVE | MREMAP_DONTUNMAP,
+                        NULL);
+    return kept == MAP_FAILED ? NULL : kept;
 }
 
-/* Private pages again, contents kept.  If that fails (no memory), the
-   memfd pages stay: still this process's memory, with the same data. */
+/* Pages at kept moved back to [start, start + len), over whatever is
+   mapped there; 0 or errno. */
+static int put_back(unsigned char *kept, unsigned char *start, size_t len)
+{
+    return mremap(kept, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, start) ==
+                   MAP_FAILED ? errno : 0;
+}
+
+/* The pages of e (start, len filled in) onto a new memfd; 0 or errno.
+   keep: set the private pages aside for going back (anonymous pages
+   only, see the top).  e itself may lie on the pages: it is written
+   before the copy and after the mmap only (locals in between). */
+static int move_pages(struct shmpi_extent *e, int keep)
+{
+    unsigned char *start = e->start, *kept = NULL;
+    size_t len = e->len;
+    /* no fallocate: the pwrite allocates the pages it fills */
+    int fd = e->fd = memfd_create("shmpi-win", MFD_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int rc = copy_pages(SYS_pwrite64, fd, start, len);
+    /* from here to the mmap nothing may write to the pages */
+    if (rc == 0 && keep)
+        kept = keep_pages(start, len);
+    if (rc == 0 && mmap(start, len, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        rc = errno;
+        /* the contents back: moved, else (no memory for that) copied */
+        if (kept && put_back(kept, start, len) != 0) {
+            copy_pages(SYS_pread64, fd, start, len);
+            munmap(kept, len);
+        }
+    }
+    if (rc != 0) {
+        close(fd);
+        return rc;
+    }
+    if (kept) /* the kernel may take them back meanwhile if it needs */
+        madvise(kept, len, MADV_FREE);
+    e->kept = kept;
+    return 0;
+}
+
+/* Private pages again, contents kept: the kept ones, else fresh ones.
+   If that fails (no memory), the memfd pages stay: still this
+   process's memory, with the same data. */
 static void restore_pages(struct shmpi_extent *e)
 {
-    void *fresh = mmap(NULL, e->len, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (fresh == MAP_FAILED)
+    void *to = e->kept ? e->kept
+                       : mmap(NULL, e->len, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (to == MAP_FAILED)
         return;
-    if (copy_pages(SYS_pread64, e->fd, fresh, e->len) != 0 ||
-        mremap(fresh, e->len, e->len, MREMAP_MAYMOVE | MREMAP_FIXED,
-               e->start) == MAP_FAILED)
-        munmap(fresh, e->len);
+    if (copy_pages(SYS_pread64, e->fd, to, e->len) != 0 ||
+        put_back(to, e->start, e->len) != 0)
+        munmap(to, e->len);
 }
 
 /* The extent holding all of [lo, hi); NULL if none.  *partly says
@@ -271,14 +336,14 @@ int shmpi_map_share(void *base, size_t bytes, struct shmpi_share *share)
     if (kind == PAGES_UNMAPPED)
         return EFAULT;
     extent_holding(lo, hi, &partly); /* some page already moved? */
-    if (kind != PAGES_MOVABLE || partly)
+    if (kind == PAGES_FIXED || partly)
         return 0;
     e = malloc(sizeof *e); /* before the move: see the top comment */
     if (!e)
         return 0;
-    *e = (struct shmpi_extent){(unsigned char *)lo, hi - lo, -1, 0, 1,
-                               NULL};
-    if (move_pages(e) != 0) {
+    *e = (struct shmpi_extent){(unsigned char *)lo, hi - lo, -1, NULL, 0,
+                               1, NULL};
+    if (move_pages(e, kind == PAGES_ANONYMOUS) != 0) {
         free(e);
         return 0;
     }
