@@ -152,6 +152,21 @@ int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
     return MPI_SUCCESS;
 }
 
+int shmpi_coll_refused(MPI_Comm comm, int rc, int counted)
+{
+    if (shmpi_comm_ok(comm) && !comm->is_inter && comm->coll)
+        shmpi_coll_refuse(comm->coll, counted);
+    return rc;
+}
+
+int shmpi_coll_report_failed(MPI_Comm comm, const char *fn)
+{
+    return shmpi_raise(comm, MPI_ERR_OTHER, fn,
+                       "another rank's arguments to this collective were "
+                       "wrong, so what it should have given this rank is "
+                       "missing");
+}
+
 int shmpi_coll_check_request(const char *fn, MPI_Comm comm,
                              const MPI_Request *request)
 {
