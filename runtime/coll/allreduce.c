@@ -99,13 +99,13 @@ int shmpi_red_args_allreduce(const char *fn, const void *sendbuf,
     return MPI_SUCCESS;
 }
 
-/* An empty reduction still runs in the area: a member whose count was
-   wrong takes its part without knowing it was empty (coll.h). */
+/* An empty reduction still runs (in the area, or as a schedule without
+   messages): a member whose count was wrong takes its part without
+   knowing it was empty (coll.h, nbc/sched.h). */
 int shmpi_red_run(const char *fn, MPI_Comm comm, struct shmpi_coll_red *x)
 {
     if (comm->is_inter)
-        return shmpi_red_empty(x) ? MPI_SUCCESS
-                                  : shmpi_nbc_reduction_run(fn, comm, x);
+        return shmpi_nbc_reduction_run(fn, comm, x);
     return shmpi_coll_reduction(comm, x, fn);
 }
 

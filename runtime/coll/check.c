@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
+#include "nbc/sched.h"
 
 int shmpi_coll_check_comm(const char *fn, MPI_Comm comm)
 {
@@ -154,7 +155,11 @@ int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
 
 int shmpi_coll_refused(MPI_Comm comm, int rc, int counted)
 {
-    if (shmpi_comm_ok(comm) && !comm->is_inter && comm->coll)
+    if (!shmpi_comm_ok(comm))
+        return rc;
+    if (comm->is_inter) /* its collectives run schedules */
+        return shmpi_nbc_refused(comm, rc);
+    if (comm->coll)
         shmpi_coll_refuse(comm->coll, counted);
     return rc;
 }

@@ -176,7 +176,7 @@ static int neighbor(MPI_Comm comm, const struct layout *out,
     struct shmpi_topo *t = shmpi_topo_of(comm, 0, fn, &rc);
     if (!t || (rc = check_side(fn, comm, out, t->outdegree, "sendbuf")) ||
         (rc = check_side(fn, comm, in, t->indegree, "recvbuf")))
-        return rc;
+        return shmpi_nbc_refused(comm, rc);
     struct exchange x = {t, out, in};
     return shmpi_nbc_launch(comm, schedule, &x, req, fn);
 }
@@ -257,8 +257,10 @@ static int alltoallw(const void *sendbuf, const int sendcounts[],
 #define CHECK_REQUEST(fn, comm, request)                                   \
     do {                                                                   \
         if (!(request))                                                    \
-            return shmpi_raise(shmpi_comm_ok(comm) ? (comm) : MPI_COMM_NULL, \
-                               MPI_ERR_ARG, fn, "request is NULL");        \
+            return shmpi_nbc_refused(                                      \
+                comm, shmpi_raise(shmpi_comm_ok(comm) ? (comm)             \
+                                                      : MPI_COMM_NULL,     \
+                                  MPI_ERR_ARG, fn, "request is NULL"));    \
     } while (0)
 
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
