@@ -1,4 +1,4 @@
-/* topo_graph: graph topologies (a ring with self-loops and repeated edges where the job is small, a star, a graph smaller than the job) and distributed graphs (adjacent and general, weighted and not, MPI_WEIGHTS_EMPTY, edges named by another process): every query, neighbor order, weights, MPI_Comm_dup, and MPI_Neighbor_allgather/alltoall over them checked by values. */
+/* topo_graph: graph topologies (a ring with self-loops and repeated edges where the job is small, a star, a graph smaller than the job) and distributed graphs (adjacent and general, weighted and not, MPI_WEIGHTS_EMPTY, no edges with NULL weights (still weighted), edges named by another process): every query, neighbor order, weights, MPI_Comm_dup, and MPI_Neighbor_allgather/alltoall over them checked by values. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
 #include "check.h"
 
@@ -289,6 +289,29 @@ static void general(int weighted)
     CHECK_MPI(MPI_Comm_free(&g));
 }
 
+/* Graphs without an edge whose weights are NULL: weighted all the same,
+   since only MPI_UNWEIGHTED makes a graph unweighted and an empty side
+   may pass any array (7.5.4).  Adjacent: rank 0 has a self-loop of
+   weight 7, the others no edge (NULL sources and weights); general:
+   nobody names an edge. */
+static void no_edges(void)
+{
+    int *none = NULL, src[1] = {0}, w[1] = {7};
+    int lonely = rank > 0;
+    struct edge in[1] = {{0, 7}};
+    MPI_Comm g;
+    CHECK_MPI(MPI_Dist_graph_create_adjacent(
+        MPI_COMM_WORLD, lonely ? 0 : 1, lonely ? none : src,
+        lonely ? none : w, lonely ? 0 : 1, lonely ? none : src,
+        lonely ? none : w, MPI_INFO_NULL, 0, &g));
+    check_dist(g, !lonely, in, !lonely, in, 1, 1);
+    CHECK_MPI(MPI_Comm_free(&g));
+    CHECK_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, 0, none, none, none,
+                                    none, MPI_INFO_NULL, 0, &g));
+    check_dist(g, 0, in, 0, in, 1, 0);
+    CHECK_MPI(MPI_Comm_free(&g));
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
@@ -301,6 +324,7 @@ int main(int argc, char **argv)
     chain();
     general(1);
     general(0);
+    no_edges();
     CHECK_MPI(MPI_Finalize());
     return 0;
 }

@@ -5,6 +5,15 @@
 #define MAXN 8   /* neighbors: 2 per dimension of a 2-D grid, 3 in the graph */
 #define K 3      /* elements per block */
 
+/* Open MPI 4.1's nonblocking neighbor collectives pair the two blocks
+   of a periodic dimension of one or two processes in list order, its
+   blocking ones as the standard says. */
+#ifdef OPEN_MPI
+#define LIBNBC_CART_PAIR_BUG 1
+#else
+#define LIBNBC_CART_PAIR_BUG 0
+#endif
+
 static int rank, size;
 
 /* MPI_UNWEIGHTED through a variable: GCC takes the constant for a
@@ -86,10 +95,13 @@ static void five(MPI_Comm comm, int n, struct bufs *b, MPI_Datatype pair,
     }
 }
 
-/* distinct: no neighbor appears twice.  When one does, the standard
-   leaves which of its blocks pairs with which to the implementation
-   (shmpi pairs them in list order in both forms; Open MPI's blocking and
-   nonblocking forms differ), so only the allgathers are compared. */
+/* distinct: no neighbor appears twice, or the pairing of its blocks is
+   certain.  A graph's repeated edges pair in list order in shmpi, and the
+   two blocks of a periodic dimension of one or two processes pair as the
+   standard says (down to up: MPI-4.0 Annex B.1.1); Open MPI 4.1 pairs
+   both in list order in the nonblocking forms only, and MPI-3.1 did not
+   say how repeated graph edges pair, so otherwise only the allgathers
+   are compared. */
 static void compare(MPI_Comm comm, int n, int distinct, const char *what)
 {
     static struct bufs nb, bl;
@@ -134,7 +146,8 @@ int main(int argc, char **argv)
     MPI_Comm cart, graph;
     CHECK_MPI(MPI_Dims_create(size, 2, dims));
     CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart));
-    compare(cart, 4, dims[0] >= 3 && dims[1] >= 3, "cart");
+    compare(cart, 4, !LIBNBC_CART_PAIR_BUG || (dims[0] >= 3 && dims[1] >= 3),
+            "cart");
 
     /* a graph: rank receives from rank-1, rank+1, rank+2 and sends to
        rank+1, rank-1, rank-2 (mod size) */

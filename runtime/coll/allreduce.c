@@ -99,10 +99,11 @@ int shmpi_red_args_allreduce(const char *fn, const void *sendbuf,
     return MPI_SUCCESS;
 }
 
+/* An empty reduction still runs (in the area, or as a schedule without
+   messages): a member whose count was wrong takes its part without
+   knowing it was empty (coll.h, nbc/sched.h). */
 int shmpi_red_run(const char *fn, MPI_Comm comm, struct shmpi_coll_red *x)
 {
-    if (shmpi_red_empty(x))
-        return MPI_SUCCESS;
     if (comm->is_inter)
         return shmpi_nbc_reduction_run(fn, comm, x);
     return shmpi_coll_reduction(comm, x, fn);
@@ -116,7 +117,9 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     struct shmpi_coll_red x;
     int rc = shmpi_red_args_reduce(fn, sendbuf, recvbuf, count, datatype, op,
                                    root, comm, &x);
-    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refused(comm, rc, 0);
+    return shmpi_red_run(fn, comm, &x);
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
@@ -126,9 +129,11 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     SHMPI_REQUIRE_INIT(fn);
     if (shmpi_coll_allreduce_small(sendbuf, recvbuf, count, datatype, op,
                                    comm))
-        return MPI_SUCCESS;
+        return shmpi_coll_outcome(comm->coll, comm, fn);
     struct shmpi_coll_red x;
     int rc = shmpi_red_args_allreduce(fn, sendbuf, recvbuf, count, datatype,
                                       op, comm, &x);
-    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refused(comm, rc, 1);
+    return shmpi_red_run(fn, comm, &x);
 }

@@ -40,12 +40,12 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
     int rc = shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root,
                                    &a);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_refused(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_bcast, &a, fn);
-    /* every member's buffer holds as many bytes as the root's: nothing
-       to move, for anyone */
-    if (comm->size == 1 || count == 0 || datatype->size == 0)
+    /* an empty broadcast still runs: a member whose count was wrong
+       takes its part without knowing it was empty (coll.h) */
+    if (comm->size == 1)
         return MPI_SUCCESS;
     struct shmpi_coll_xchg x = {
         .shape = SHMPI_XCHG_ONE, .writes = a.at_root,

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
+#include "nbc/sched.h"
 
 int shmpi_coll_check_comm(const char *fn, MPI_Comm comm)
 {
@@ -153,6 +154,25 @@ int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
                            "sendbuf and recvbuf are the same buffer (use "
                            "MPI_IN_PLACE)");
     return MPI_SUCCESS;
+}
+
+int shmpi_coll_refused(MPI_Comm comm, int rc, int counted)
+{
+    if (!shmpi_comm_ok(comm))
+        return rc;
+    if (comm->is_inter) /* its collectives run schedules */
+        return shmpi_nbc_refused(comm, rc);
+    if (comm->coll)
+        shmpi_coll_refuse(comm->coll, counted);
+    return rc;
+}
+
+int shmpi_coll_report_failed(MPI_Comm comm, const char *fn)
+{
+    return shmpi_raise(comm, MPI_ERR_OTHER, fn,
+                       "another rank's arguments to this collective were "
+                       "wrong, so what it should have given this rank is "
+                       "missing");
 }
 
 int shmpi_coll_check_request(const char *fn, MPI_Comm comm,

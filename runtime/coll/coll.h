@@ -52,6 +52,25 @@
  * next wait, so that the ring's fence overlaps a cache-line transfer
  * (barrier.c says when that is).
  *
+ * A MEMBER WHOSE ARGUMENTS WERE WRONG.  Under an error handler that
+ * returns, a member that raised an argument error before it began the
+ * collective would leave its seq one behind the others', and from then
+ * on read their words of one collective as those of another - and their
+ * data with them: wrong answers, never an error.  So it takes its part
+ * all the same (shmpi_coll_refuse): it begins the collective, marks it
+ * refused in its control line's `failed`, counts itself in the head's
+ * `failures`, and stores (seq, STEP_DONE) - every wait on it ends, and
+ * it writes no half.  Whoever read from it (directly, or through a
+ * member that did) saw the count move, since the count moved before the
+ * word it waited for; every member checks the count when its part ends
+ * (shmpi_coll_outcome: one load of a line that is only written on
+ * errors, and a compare) and, if some member refused this collective,
+ * reports MPI_ERR_OTHER instead of its result.  A member that did not
+ * depend on the refusing one may still succeed.  The seqs stay equal,
+ * so the next collective is right.  Every member therefore begins every
+ * collective it is called for: none skips an empty one, since a member
+ * with a bad count cannot tell whether it was empty.
+ *
  * Communicators without an area (all areas taken, or the arena file
  * could not grow) run the same collectives on point-to-point messages
  * (fallback.c): slower, never failing.  So do reductions whose datatype
@@ -79,6 +98,7 @@ struct shmpi_coll_head {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t refs; /* members holding it */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t arrived;
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t generation;
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t failures; /* refusals */
 };
 
 /* One member's control line, 64 bytes, written by that member only: the
@@ -88,7 +108,10 @@ struct shmpi_coll_ctl {
     _Alignas(SHMPI_CACHELINE) _Atomic uint64_t word;
     uint64_t len[2];            /* by parity: bytes published this time */
     unsigned char data[2][SHMPI_COLL_INLINE]; /* by parity: small data */
+    _Atomic uint64_t failed;    /* which collectives it refused (sync.c) */
 };
+_Static_assert(sizeof(struct shmpi_coll_ctl) == SHMPI_CACHELINE,
+               "a control line is one cache line");
 
 /* The private state of one communicator's collectives. */
 struct shmpi_coll {
@@ -108,6 +131,9 @@ struct shmpi_coll {
         uint64_t seq;           /* collective that last wrote the half */
         int readers;            /* who read it: a member or COLL_ALL */
     } last[2];
+    uint32_t failures_seen;     /* the head's failures when last looked */
+    uint64_t failed_max;        /* the last collective a member had
+                                   refused then */
     int barrier_rounds;         /* ceil(log2(size)) */
     int slot_reserved;          /* this member's slot has its pages */
     void *scratch;              /* typed staging for derived-type folds */
@@ -243,6 +269,41 @@ static inline void shmpi_coll_finish(struct shmpi_coll *c, int stored_first,
     else
         shmpi_coll_finish_done(c, reads_from);
 }
+
+/* This member's arguments were wrong: take its part in the next
+   collective as a member that refuses it (top comment).  counted: the
+   collective is an Allreduce, which may run on the counter barrier
+   (shmpi_coll_counted_by_others), where this member must then arrive. */
+void shmpi_coll_refuse(struct shmpi_coll *c, int counted);
+/* Did another member refuse collective c->seq?  Cheap unless some
+   member refused lately. */
+int shmpi_coll_failed_scan(struct shmpi_coll *c, uint32_t failures);
+/* Did member refuse collective c->seq (its word reached it)? */
+int shmpi_coll_refused_seq(struct shmpi_coll *c, int member);
+static inline int shmpi_coll_failed(struct shmpi_coll *c)
+{
+    struct shmpi_coll_head *head = (struct shmpi_coll_head *)c->area;
+    /* acquire: pairs with the refusing member's release increment, so
+       its `failed` is visible to the scan */
+    uint32_t n = atomic_load_explicit(&head->failures, memory_order_acquire);
+    if (n == c->failures_seen && c->failed_max < c->seq)
+        return 0;
+    return shmpi_coll_failed_scan(c, n);
+}
+/* The end of a collective that ran in c, comm's area: MPI_SUCCESS, or
+   MPI_ERR_OTHER raised on comm under fn when another member refused
+   it. */
+int shmpi_coll_report_failed(MPI_Comm comm, const char *fn);
+static inline int shmpi_coll_outcome(struct shmpi_coll *c, MPI_Comm comm,
+                                     const char *fn)
+{
+    return shmpi_coll_failed(c) ? shmpi_coll_report_failed(comm, fn)
+                                : MPI_SUCCESS;
+}
+
+/* reduce.c: a member that refuses an Allreduce learns whether the others
+   run it on the counter barrier from one that did not refuse. */
+int shmpi_coll_counted_by_others(struct shmpi_coll *c);
 
 /* barrier.c: the counter barrier (the last of the members to add itself
    to the head's count advances its generation; the others wait for

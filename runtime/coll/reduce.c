@@ -320,6 +320,9 @@ static void slice_round(struct shmpi_coll *c, const struct shmpi_coll_red *x,
     uint32_t step = (uint32_t)(2 * t + 1);
     if (t < 2)
         shmpi_coll_claim(c, pc->h);
+    if (t == 0) /* the length, for a member that refuses (sync.c) */
+        shmpi_coll_ctl(c, c->rank)->len[pc->h] =
+            (uint64_t)(x->count * dt->size);
     shmpi_pack(x->sbuf, dt, (uint64_t)(pc->first * dt->size),
                shmpi_coll_half(c, c->rank, pc->h),
                (uint64_t)(pc->n * dt->size));
@@ -358,6 +361,30 @@ static void by_slices(struct shmpi_coll *c, const struct shmpi_coll_red *x)
 
 /* ------------------------------------------------------------------ */
 
+/* Is a reduction of len bytes folded whole (fold_whole), not in slices? */
+static int whole(const struct shmpi_coll *c, int kind, uint64_t len)
+{
+    return len <= c->half &&
+           (len <= shmpi_coll_tune.fold_max || kind == SHMPI_RED_SCATTER);
+}
+
+/* Every member of an Allreduce publishes its length with its first word,
+   (seq, 1), unless it refused. */
+int shmpi_coll_counted_by_others(struct shmpi_coll *c)
+{
+    if (!shmpi_coll_tune.counter_barrier)
+        return 0;
+    for (int j = 0; j < c->size; j++) {
+        if (j == c->rank)
+            continue;
+        shmpi_coll_wait(c, j, 1);
+        if (!shmpi_coll_refused_seq(c, j))
+            return whole(c, SHMPI_RED_ALLREDUCE,
+                         shmpi_coll_ctl(c, j)->len[c->seq & 1]);
+    }
+    return 0; /* all refused: nobody arrives */
+}
+
 int shmpi_coll_reduction(MPI_Comm comm, struct shmpi_coll_red *x,
                          const char *fn)
 {
@@ -365,19 +392,20 @@ int shmpi_coll_reduction(MPI_Comm comm, struct shmpi_coll_red *x,
     uint64_t len = (uint64_t)(x->count * x->type->size);
     if (!c || (uint64_t)x->type->size > c->half)
         return shmpi_coll_fb_reduction(comm, x, fn);
-    if (shmpi_coll_fold_prepare(c, x->type) != MPI_SUCCESS)
-        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
-                           "no memory to stage elements of the datatype");
-    if (shmpi_coll_reserve(c) != MPI_SUCCESS)
-        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
-                           "no room in /dev/shm for this rank's slot of "
-                           "the collective area");
-    int whole = len <= c->half &&
-                (len <= shmpi_coll_tune.fold_max ||
-                 x->kind == SHMPI_RED_SCATTER);
-    if (whole)
+    const char *no_mem =
+        shmpi_coll_fold_prepare(c, x->type) != MPI_SUCCESS
+            ? "no memory to stage elements of the datatype"
+        : shmpi_coll_reserve(c) != MPI_SUCCESS
+            ? "no room in /dev/shm for this rank's slot of the collective "
+              "area"
+            : NULL;
+    if (no_mem) {
+        shmpi_coll_refuse(c, x->kind == SHMPI_RED_ALLREDUCE);
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "%s", no_mem);
+    }
+    if (whole(c, x->kind, len))
         fold_whole(c, x);
     else
         by_slices(c, x);
-    return MPI_SUCCESS;
+    return shmpi_coll_outcome(c, comm, fn);
 }

@@ -89,7 +89,9 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
     struct shmpi_coll_red x;
     int rc = shmpi_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
                                           datatype, op, comm, &x);
-    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refused(comm, rc, 0);
+    return shmpi_red_run(fn, comm, &x);
 }
 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
@@ -101,5 +103,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
     struct shmpi_coll_red x;
     int rc = shmpi_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
                                     datatype, op, comm, &x);
-    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refused(comm, rc, 0);
+    return shmpi_red_run(fn, comm, &x);
 }

@@ -54,7 +54,9 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
     struct shmpi_coll_red x;
     int rc = shmpi_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
                                  comm, SHMPI_RED_SCAN, &x);
-    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refused(comm, rc, 0);
+    return shmpi_red_run(fn, comm, &x);
 }
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
@@ -65,5 +67,7 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
     struct shmpi_coll_red x;
     int rc = shmpi_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
                                  comm, SHMPI_RED_EXSCAN, &x);
-    return rc != MPI_SUCCESS ? rc : shmpi_red_run(fn, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refused(comm, rc, 0);
+    return shmpi_red_run(fn, comm, &x);
 }

@@ -147,3 +147,88 @@ void shmpi_coll_finish_done(struct shmpi_coll *c, int reads_from)
     shmpi_coll_publish(c, SHMPI_COLL_STEP_DONE);
     shmpi_coll_ring(c, reads_from);
 }
+
+/*
+ * A member whose arguments were wrong (coll.h).  The order of its stores
+ * is what the others rely on: `failed`, then the count (a release
+ * increment), then the word (a release store) - so whoever acquired the
+ * word, or a word of a member that did, sees both.  Of an Allreduce that
+ * runs on the counter barrier it must arrive there too, and learns so
+ * from another member's word (seq, 1), which is why it stores its own
+ * (seq, 1) first: two refusing members then never wait for each other.
+ *
+ * `failed` is (L << 8) | bits: L the last collective the member refused,
+ * bit i set if it refused L - 1 - i as well.  A refusing member waits for
+ * nobody, so it may be several collectives ahead of a member that still
+ * has to look; the bits keep the answer exact for 8 collectives back,
+ * and beyond that the looker assumes a refusal (an error, not a wrong
+ * answer).
+ */
+enum { FAILED_BITS = 8 };
+
+static uint64_t failed_after(uint64_t f, uint64_t seq)
+{
+    uint64_t last = f >> FAILED_BITS, bits = f & ((1u << FAILED_BITS) - 1);
+    uint64_t d = seq - last; /* >= 1 */
+    bits = last && d <= FAILED_BITS ? (bits << d | 1u << (d - 1)) : 0;
+    return seq << FAILED_BITS | (bits & ((1u << FAILED_BITS) - 1));
+}
+
+static int refused(uint64_t f, uint64_t seq)
+{
+    uint64_t last = f >> FAILED_BITS;
+    if (last <= seq)
+        return last == seq;
+    uint64_t d = last - seq;
+    return d > FAILED_BITS || (f >> (d - 1) & 1);
+}
+
+void shmpi_coll_refuse(struct shmpi_coll *c, int counted)
+{
+    struct shmpi_coll_head *head = (struct shmpi_coll_head *)c->area;
+    _Atomic uint64_t *failed = &shmpi_coll_ctl(c, c->rank)->failed;
+    shmpi_coll_begin(c);
+    /* relaxed: this member is the only writer; the increment and the
+       word publish it */
+    atomic_store_explicit(
+        failed,
+        failed_after(atomic_load_explicit(failed, memory_order_relaxed),
+                     c->seq),
+        memory_order_relaxed);
+    atomic_fetch_add_explicit(&head->failures, 1, memory_order_release);
+    if (counted) {
+        shmpi_coll_publish(c, 1);
+        shmpi_coll_ring(c, SHMPI_COLL_ALL);
+        if (shmpi_coll_counted_by_others(c))
+            shmpi_coll_counter(c);
+    }
+    shmpi_coll_publish(c, SHMPI_COLL_STEP_DONE);
+    shmpi_coll_ring(c, SHMPI_COLL_ALL);
+}
+
+int shmpi_coll_refused_seq(struct shmpi_coll *c, int member)
+{
+    return refused(atomic_load_explicit(&shmpi_coll_ctl(c, member)->failed,
+                                        memory_order_relaxed),
+                   c->seq);
+}
+
+/* Relaxed loads: the caller acquired the count, which every refusing
+   member increments after storing its `failed`. */
+int shmpi_coll_failed_scan(struct shmpi_coll *c, uint32_t failures)
+{
+    uint64_t max = 0;
+    int any = 0;
+    for (int j = 0; j < c->size; j++) {
+        if (j == c->rank)
+            continue;
+        uint64_t f = atomic_load_explicit(&shmpi_coll_ctl(c, j)->failed,
+                                          memory_order_relaxed);
+        if (f >> FAILED_BITS > max)
+            max = f >> FAILED_BITS;
+        any |= refused(f, c->seq);
+    }
+    c->failures_seen = failures;
+    c->failed_max = max;
+    return any;
+}

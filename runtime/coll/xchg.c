@@ -301,13 +301,15 @@ int shmpi_coll_move(MPI_Comm comm, struct shmpi_coll_xchg *x, const char *fn)
 {
     if (!comm->coll || !shmpi_coll_xchg_fits(comm->coll, x->shape))
         return shmpi_coll_fb_xchg(comm, x, fn);
-    if (x->writes && shmpi_coll_reserve(comm->coll) != MPI_SUCCESS)
+    if (x->writes && shmpi_coll_reserve(comm->coll) != MPI_SUCCESS) {
+        shmpi_coll_refuse(comm->coll, 0);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
                            "no room in /dev/shm for this rank's slot of "
                            "the collective area");
+    }
     shmpi_coll_xchg(comm->coll, x);
     if (x->truncated < 0)
-        return MPI_SUCCESS;
+        return shmpi_coll_outcome(comm->coll, comm, fn);
     return shmpi_raise(comm, MPI_ERR_TRUNCATE, fn,
                        "rank %d sent more data than the receive buffer "
                        "holds", x->truncated);

@@ -37,7 +37,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount,
                                        sendtype, recvbuf, recvcount,
                                        recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_nbc_refused(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a,
                                  request, fn);
 }
@@ -55,7 +55,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
                                         sendtype, recvbuf, recvcounts,
                                         displs, recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_nbc_refused(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a,
                                  request, fn);
 }

@@ -72,7 +72,7 @@ static int start(const char *fn, const void *sendbuf, void *recvbuf,
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_nbc_refused(comm, rc);
     return shmpi_nbc_reduction_start(fn, comm, &x, request);
 }
 

@@ -415,6 +415,13 @@ static const char *failure(int rc)
     }
 }
 
+int shmpi_nbc_refused(MPI_Comm comm, int rc)
+{
+    if (shmpi_comm_ok(comm))
+        comm->nbc_seq++;
+    return rc;
+}
+
 int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
                      const void *args, MPI_Request *req, const char *fn)
 {

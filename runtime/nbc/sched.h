@@ -95,6 +95,14 @@ typedef int shmpi_nbc_build_fn(struct shmpi_nbc *s, MPI_Comm comm,
 int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
                      const void *args, MPI_Request *req, const char *fn);
 
+/* A collective call on comm whose argument checks raised rc before it
+   made its schedule: the other processes made theirs, with the next
+   number, so this one takes that number too - or its next schedule's
+   messages would match theirs of this one: wrong data, never an error.
+   (Who waits for this process's messages of the refused collective
+   still waits: nothing comes.)  Returns rc. */
+int shmpi_nbc_refused(MPI_Comm comm, int rc);
+
 /* The progress engine's part: advance every active schedule; returns how
    many rounds ended.  Cheap when none is active. */
 int shmpi_nbc_progress(void);

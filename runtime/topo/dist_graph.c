@@ -93,13 +93,14 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
                         comm_dist_graph);
     struct shmpi_topo *t = NULL;
     if (rc == MPI_SUCCESS) {
-        /* the standard wants both or neither; either is enough here */
+        /* the standard wants both or neither; either is enough here.
+           Only MPI_UNWEIGHTED says so: an empty side may pass NULL or
+           MPI_WEIGHTS_EMPTY for a weighted graph (7.5.4). */
         int weighted = sourceweights != MPI_UNWEIGHTED &&
                        destweights != MPI_UNWEIGHTED;
-        t = shmpi_topo_dist_graph(comm_old->rank, indegree, sources,
-                                  weighted ? sourceweights : NULL,
-                                  outdegree, destinations,
-                                  weighted ? destweights : NULL);
+        t = shmpi_topo_dist_graph(comm_old->rank, weighted, indegree,
+                                  sources, sourceweights, outdegree,
+                                  destinations, destweights);
     }
     return shmpi_topo_split(comm_old, 0, t, rc, comm_dist_graph, fn);
 }
@@ -241,8 +242,7 @@ static struct shmpi_topo *from_edges(int rank, const struct edge *in, int n,
         }
     }
     struct shmpi_topo *t = shmpi_topo_dist_graph(
-        rank, indegree, sources, weighted ? sw : NULL, outdegree,
-        destinations, weighted ? dw : NULL);
+        rank, weighted, indegree, sources, sw, outdegree, destinations, dw);
     free(lists);
     return t;
 }

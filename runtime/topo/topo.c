@@ -184,14 +184,13 @@ struct shmpi_topo *shmpi_topo_graph(int nnodes, const int *index,
     return t;
 }
 
-struct shmpi_topo *shmpi_topo_dist_graph(int rank, int indegree,
-                                         const int *sources,
+struct shmpi_topo *shmpi_topo_dist_graph(int rank, int weighted,
+                                         int indegree, const int *sources,
                                          const int *sourceweights,
                                          int outdegree,
                                          const int *destinations,
                                          const int *destweights)
 {
-    int weighted = sourceweights != NULL;
     size_t n = ((size_t)indegree + (size_t)outdegree) * (weighted ? 2 : 1);
     struct shmpi_topo *t = topo_alloc(MPI_DIST_GRAPH, rank, n);
     if (!t)
@@ -216,9 +215,10 @@ struct shmpi_topo *shmpi_topo_copy(const struct shmpi_topo *t)
     case MPI_GRAPH:
         return shmpi_topo_graph(t->nnodes, t->index, t->edges, t->rank);
     default:
-        return shmpi_topo_dist_graph(t->rank, t->indegree, t->sources,
-                                     t->sourceweights, t->outdegree,
-                                     t->destinations, t->destweights);
+        return shmpi_topo_dist_graph(t->rank, t->weighted, t->indegree,
+                                     t->sources, t->sourceweights,
+                                     t->outdegree, t->destinations,
+                                     t->destweights);
     }
 }
 

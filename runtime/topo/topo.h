@@ -66,9 +66,10 @@ int shmpi_cart_sub_color(const struct shmpi_topo *t, const int *keep);
 /* The graph (nnodes, index, edges), seen from node `rank`. */
 struct shmpi_topo *shmpi_topo_graph(int nnodes, const int *index,
                                     const int *edges, int rank);
-/* The edges of the process of rank `rank`; weights NULL: unweighted
-   (both NULL or neither). */
-struct shmpi_topo *shmpi_topo_dist_graph(int rank, int indegree,
+/* The edges of the process of rank `rank`, with their weights when
+   weighted (a side of no edge may give any pointer, NULL included). */
+struct shmpi_topo *shmpi_topo_dist_graph(int rank, int weighted,
+                                         int indegree,
                                          const int *sources,
                                          const int *sourceweights,
                                          int outdegree,
