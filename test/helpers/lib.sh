@@ -85,9 +85,13 @@ pass() {
 
 # Runs a command in the background, in its own process group, with
 # SIGINT and SIGQUIT at their defaults (bash ignores them in background
-# jobs of a script).
+# jobs of a script).  The files an earlier job of the test wrote go
+# first: a wait for this job's pid file must not be satisfied by that
+# job's (the setsid helper of the previous job would be killed again
+# instead of this one, which escapes the kill -9 of the launcher).
 start_job() {
-    rm -f "$TEST_TMPDIR"/pid.* "$TEST_TMPDIR/ready" "$TEST_TMPDIR/event"
+    rm -f "$TEST_TMPDIR"/pid.* "$TEST_TMPDIR"/helper.* \
+        "$TEST_TMPDIR/ready" "$TEST_TMPDIR/event"
     setsid env --default-signal=INT,QUIT "$@" >"$OUT" 2>"$ERR" </dev/null &
     job_pid=$!
 }
