@@ -145,8 +145,7 @@ static inline int shmpi_rma_check_passive(MPI_Win win, const char *fn)
    passive-target epochs (11.3.5) whatever the target, but a call to
    MPI_PROC_NULL is a no-op, and shmpi, like Open MPI and MPICH, lets it
    through in any access epoch, fence and PSCW too: a program that
-   relies on this is not portable under the letter of 11.3.5, and
-   shmpi's coming checking mode is where such use is reported.  kind:
+   relies on this is not portable under the letter of 11.3.5.  kind:
    MPI_MODE_WIN_PUT, _GET or _ACCUMULATE (sync_ops epochs cover kinds). */
 static inline int shmpi_rma_check_sync(MPI_Win win, int target,
                                        MPI_Aint disp, int request_form,
