@@ -157,14 +157,20 @@ void shmpi_coll_finish_done(struct shmpi_coll *c, int reads_from)
  * from another member's word (seq, 1), which is why it stores its own
  * (seq, 1) first: two refusing members then never wait for each other.
  *
- * `failed` is (L << 8) | bits: L the last collective the member refused,
- * bit i set if it refused L - 1 - i as well.  A refusing member waits for
- * nobody, so it may be several collectives ahead of a member that still
- * has to look; the bits keep the answer exact for 8 collectives back,
- * and beyond that the looker assumes a refusal (an error, not a wrong
- * answer).
+ * `failed` is (L << 24) | bits: L the last collective the member
+ * refused, bit i set if it refused L - 1 - i as well.  A refusing member
+ * waits for nobody, so it may be several collectives ahead of a member
+ * that still has to look; the bits keep the answer exact for 24
+ * collectives back, and beyond that the looker assumes a refusal (an
+ * error, not a wrong answer).  8 bits were too few: in coll_scatter at
+ * np = 16 under ASan, members that needed rank 0's data only once in 16
+ * rotating-root scatters ran ahead into five refused calls while rank 0
+ * was more than 8 behind, and its correct MPI_Scatter reported
+ * MPI_ERR_OTHER (2026-11-28, .ci/run).  L
+ * keeps 40 bits: exact while a communicator has run fewer than 2^40
+ * collectives.
  */
-enum { FAILED_BITS = 8 };
+enum { FAILED_BITS = 24 };
 
 static uint64_t failed_after(uint64_t f, uint64_t seq)
 {
