@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# output: 8 ranks printing many long lines in small pieces: every line arrives whole, none torn or mixed with another, each rank's lines in order, stdout and stderr kept apart; a reader that goes away (| head) does not stop the job.
+# output: 8 ranks printing many long lines in small pieces: every line arrives whole, none torn or mixed with another, each rank's lines in order, stdout and stderr kept apart; nothing lost to a slow reader; a reader that goes away (| head) does not stop the job.
 # shmpi-test: timeout=120
 . "$(dirname "$0")/helpers/lib.sh"
 
@@ -38,6 +38,12 @@ finish_job
 expect_status 0
 msg=$(check_stream "$OUT" OUT $lines $np $len) || fail "stdout: $msg"
 msg=$(check_stream "$ERR" ERR $((lines / 4)) $np $len) || fail "stderr: $msg"
+# a slow reader: the ranks end while lines wait in their pipes and the
+# output queue; every line still arrives
+np=16; lines=1500; len=60
+"$MPIRUN" -np $np "$VICTIM" print $lines $len 2>"$ERR" </dev/null |
+    (sleep 1; cat) >"$OUT"
+msg=$(check_stream "$OUT" OUT $lines $np $len) || fail "slow reader, stdout: $msg"
 # our stdout closed early: that output is dropped, the job goes on
 set -o pipefail
 "$MPIRUN" -np 4 "$VICTIM" print 2000 100 2>"$ERR" </dev/null | head -n 3 >"$OUT"

@@ -14,6 +14,8 @@
  * Within a batch signal completions are handled first: when a terminal's
  * Ctrl-C reaches mpirun and its ranks at once, the ranks' deaths by
  * SIGINT then read as "mpirun was interrupted", not as a rank failure.
+ * The linger timeout is handled last, so a read that completed in the
+ * same batch counts as heard before a pipe is given up.
  *
  * The ring is set up with SINGLE_ISSUER | DEFER_TASKRUN where the kernel
  * has them (6.1+): completions are then only processed when we wait, in
@@ -93,6 +95,14 @@ void shmpi_ln_loop_timeout(struct shmpi_job *j, enum shmpi_ud kind,
  * own child holds open, or - once the job was stopped by a signal or the
  * timeout - for a reader of our output that does not read.  A stopped
  * job must end, so after SHMPI_LINGER_MS both are given up.
+ *
+ * A job that ends by itself gives up a pipe only after SHMPI_LINGER_MS of
+ * silence in which we were ready to read it.  What a dead rank left in its
+ * pipe (up to the pipe's 64 KiB) is not silence: while our own stdout is
+ * slow, its stream is stalled by back-pressure (iofwd.c) and the queue is
+ * busy, and giving up then dropped those lines.  So the timer is re-armed
+ * while a stream is stalled, the queue holds bytes, or a read brought
+ * data since it was armed (j->linger_heard).
  */
 static bool lingering(const struct shmpi_job *j)
 {
@@ -105,13 +115,24 @@ static void maybe_linger(struct shmpi_job *j)
     if (lingering(j) && !j->linger_armed) {
         shmpi_ln_loop_timeout(j, UD_LINGER, &j->linger_ts, SHMPI_LINGER_MS);
         j->linger_armed = true;
+        j->linger_heard = false;
     }
+}
+
+static bool still_draining(const struct shmpi_job *j)
+{
+    return !j->stopping && (j->linger_heard || j->out.stalled > 0 ||
+                            !shmpi_ln_outq_idle(j));
 }
 
 static void linger_over(struct shmpi_job *j, int res)
 {
     if (res != -ETIME)
         return;
+    if (still_draining(j)) {
+        j->linger_armed = false; /* maybe_linger arms it afresh */
+        return;
+    }
     shmpi_ln_iofwd_abandon(j);
     if (j->stopping)
         shmpi_ln_outq_abandon(j);
@@ -157,11 +178,15 @@ static void process_batch(struct shmpi_job *j)
 {
     struct event ev[BATCH];
     unsigned n = take_batch(j, ev);
+    static const enum shmpi_ud first = UD_SIGNAL, last = UD_LINGER;
     for (unsigned i = 0; i < n; i++)
-        if ((ev[i].ud & 0xff) == UD_SIGNAL)
+        if ((ev[i].ud & 0xff) == first)
             dispatch(j, ev[i].ud, ev[i].res);
     for (unsigned i = 0; i < n; i++)
-        if ((ev[i].ud & 0xff) != UD_SIGNAL)
+        if ((ev[i].ud & 0xff) != first && (ev[i].ud & 0xff) != last)
+            dispatch(j, ev[i].ud, ev[i].res);
+    for (unsigned i = 0; i < n; i++)
+        if ((ev[i].ud & 0xff) == last)
             dispatch(j, ev[i].ud, ev[i].res);
 }
 

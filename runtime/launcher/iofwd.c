@@ -177,6 +177,7 @@ void shmpi_ln_iofwd_read_done(struct shmpi_job *j, unsigned index, int res)
     }
     size_t fresh = s->len;
     s->len += (size_t)res;
+    j->linger_heard = true; /* evloop.c, linger_over() */
     emit_lines(j, s, fresh);
     shmpi_ln_iofwd_arm(j, s);
 }

@@ -185,6 +185,7 @@ struct shmpi_job {
     int grace_ms;
     struct __kernel_timespec timeout_ts, grace_ts, linger_ts;
     bool linger_armed;
+    bool linger_heard;   /* a read brought data since linger was armed */
 
     int noinit_rank;     /* first rank that exited 0 before MPI_Init */
     long recheck_ms;     /* noinit.c */

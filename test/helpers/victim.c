@@ -1,5 +1,5 @@
 /*
- * victim - the MPI program the launcher shell tests (test/*.sh) run.
+ * victim - the MPI program the launcher shell tests (test/NAME.sh) run.
  *
  *   victim MODE [RANK [ARG]]
  *
@@ -68,6 +68,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
