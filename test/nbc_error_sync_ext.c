@@ -3,7 +3,7 @@
 /*
  * ext: MPI-3.1 8.3 leaves the state after an error undefined.  Cases in
  * which another rank waits for a message of the refusing one are left
- * out: that rank's request never completes (nbc/sched.h).
+ * out: that rank's request never completes (coll/sched.h).
  */
 #include "check.h"
 

@@ -112,7 +112,7 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN));
     null_requests(inter);
     /* some of those calls are made in one group only, and a refused call
-       still takes its collective's number in its group (nbc/sched.h):
+       still takes its collective's number in its group (coll/sched.h):
        a communicator of their own */
     MPI_Comm dup;
     CHECK_MPI(MPI_Comm_dup(inter, &dup));

@@ -4,14 +4,14 @@
  * unpacks everyone else's (xchg.c); one store and one cache-line read per
  * member and peer for small blocks.  With MPI_IN_PLACE a member's block
  * is taken from its place in recvbuf.  On an intercommunicator, the
- * schedule of nbc/iallgather.c.
+ * schedule of coll/iallgather.c.
  */
 #include "coll/args.h"
 #include "coll/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Allgather)
 SHMPI_WEAK_ALIAS(Allgatherv)

@@ -3,14 +3,14 @@
  * (reduce_args.h), which MPI_Ireduce and MPI_Iallreduce share.  On an
  * intracommunicator reduce.c has the algorithms (fallback.c the message
  * versions); on an intercommunicator they run as a schedule
- * (nbc/inter_reduce.c).
+ * (coll/inter_reduce.c).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
-#include "nbc/reduction.h"
+#include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Reduce)
 SHMPI_WEAK_ALIAS(Allreduce)
@@ -101,7 +101,7 @@ int shmpi_red_args_allreduce(const char *fn, const void *sendbuf,
 
 /* An empty reduction still runs (in the area, or as a schedule without
    messages): a member whose count was wrong takes its part without
-   knowing it was empty (coll.h, nbc/sched.h). */
+   knowing it was empty (coll.h, coll/sched.h). */
 int shmpi_red_run(const char *fn, MPI_Comm comm, struct shmpi_coll_red *x)
 {
     if (comm->is_inter)

@@ -10,7 +10,7 @@
  * into the area before any arrives.  Otherwise (rounds, or messages) the
  * outgoing blocks are first copied aside, each with its own type.
  *
- * On an intercommunicator, the schedule of nbc/ialltoall.c.
+ * On an intercommunicator, the schedule of coll/ialltoall.c.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Alltoall)
 SHMPI_WEAK_ALIAS(Alltoallv)

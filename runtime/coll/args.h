@@ -1,7 +1,7 @@
 /*
  * args.h - the argument checks of the data-movement collectives (bcast,
  * gather, scatter, allgather, alltoall and their v/w forms), shared by
- * the blocking calls and their nonblocking versions (nbc/data.h), so that
+ * the blocking calls and their nonblocking versions (coll/data.h), so that
  * both report exactly the same errors.  Each is defined in the file of
  * its blocking call; MPI_Barrier and MPI_Ibarrier only check comm.
  *

@@ -41,7 +41,7 @@
  * A barrier needs no data slot, so it does not touch the halves; after it
  * every member knows that all finished the previous collective.
  * Communicators without an area use messages (fallback.c);
- * intercommunicators, the schedule of nbc/ibarrier.c.
+ * intercommunicators, the schedule of coll/ibarrier.c.
  */
 #include "coll/check.h"
 #include "coll/coll.h"
@@ -49,7 +49,7 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/wait.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 #include "pt2pt/progress.h"
 
 SHMPI_WEAK_ALIAS(Barrier)

@@ -2,14 +2,14 @@
  * bcast.c - MPI_Bcast: the root packs its buffer into its half (its
  * control line for up to 16 bytes) and every other member unpacks it;
  * larger buffers pipeline through both halves (xchg.c).  On an
- * intercommunicator, the schedule of nbc/ibcast.c.
+ * intercommunicator, the schedule of coll/ibcast.c.
  */
 #include "coll/args.h"
 #include "coll/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Bcast)
 

@@ -13,7 +13,7 @@
 #include "core/error.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
-#include "nbc/sched.h"
+#include "coll/sched.h"
 
 int shmpi_coll_check_comm(const char *fn, MPI_Comm comm)
 {

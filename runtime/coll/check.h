@@ -45,7 +45,7 @@ int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
    collectives in an area (coll.h), so that the members still agree on
    the collectives' numbers and the others report the failure instead of
    a wrong result (counted for MPI_Allreduce), and takes its schedule's
-   number on an intercommunicator (nbc/sched.h).  Returns rc. */
+   number on an intercommunicator (coll/sched.h).  Returns rc. */
 int shmpi_coll_refused(MPI_Comm comm, int rc, int counted);
 
 /* The request argument of a nonblocking collective: somewhere to put

@@ -43,7 +43,7 @@
  * it wrote.  "A later word implies STEP_DONE" holds because only
  * blocking collectives use the area: one at a time per member.  The
  * nonblocking ones, several in flight, run as schedules of messages
- * (nbc/sched.h) and never touch it.
+ * (coll/sched.h) and never touch it.
  *
  * WAITING.  Every wait polls the words briefly, then is shmpi_wait_until
  * (core/wait.h) with a done() that turns the pt2pt progress engine;

@@ -4,14 +4,14 @@
  * unpacks each block where recvcounts and displs say, in rounds when
  * blocks are larger than a half (xchg.c).  The root copies its own block
  * directly, unless it is already in place.  On an intercommunicator, the
- * schedule of nbc/igather.c.
+ * schedule of coll/igather.c.
  */
 #include "coll/args.h"
 #include "coll/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Gather)
 SHMPI_WEAK_ALIAS(Gatherv)

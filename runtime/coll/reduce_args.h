@@ -1,7 +1,7 @@
 /*
  * reduce_args.h - the argument checks of the reduction collectives,
  * shared by the blocking calls (coll/allreduce.c, reduce_scatter.c,
- * scan.c, which define them) and the nonblocking ones (nbc/), so that
+ * scan.c, which define them) and the nonblocking ones (coll/), so that
  * MPI_Ireduce fails exactly where and how MPI_Reduce does.
  *
  * Each checks every argument but the request, raises the first problem
@@ -43,7 +43,7 @@ int shmpi_red_args_scan(const char *fn, const void *sendbuf, void *recvbuf,
 
 /* allreduce.c: the blocking call of a checked x - on the collective
    area (reduce.c) for an intracommunicator, as a schedule
-   (nbc/reduction.h) for an intercommunicator; nothing when x is empty.
+   (coll/reduction.h) for an intercommunicator; nothing when x is empty.
    MPI_SUCCESS or an error raised on comm under fn. */
 int shmpi_red_run(const char *fn, MPI_Comm comm, struct shmpi_coll_red *x);
 

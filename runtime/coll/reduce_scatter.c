@@ -5,7 +5,7 @@
  * each segment by the member that needs it).  With MPI_IN_PLACE the
  * whole vector is in recvbuf and the segment comes back to its start.
  * On an intercommunicator (no MPI_IN_PLACE) each group gets the other
- * group's vector, cut by its own counts (nbc/inter_reduce_scatter.c).
+ * group's vector, cut by its own counts (coll/inter_reduce_scatter.c).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"

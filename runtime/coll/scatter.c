@@ -4,14 +4,14 @@
  * member), member i unpacks its region; larger blocks go in rounds
  * (xchg.c).  The root copies its own block directly, unless MPI_IN_PLACE
  * says it stays where it is.  On an intercommunicator, the schedule of
- * nbc/iscatter.c.
+ * coll/iscatter.c.
  */
 #include "coll/args.h"
 #include "coll/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Scatter)
 SHMPI_WEAK_ALIAS(Scatterv)

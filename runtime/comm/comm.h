@@ -34,13 +34,13 @@ enum shmpi_internal_tag {
     SHMPI_TAG_SPLIT_TABLE,     /* MPI_Comm_split: context + all (color, key) */
     SHMPI_TAG_COLL,            /* collectives over messages (coll/fallback.c) */
     SHMPI_TAG_TOPO_EDGES,      /* MPI_Dist_graph_create: edges to their ends */
-    SHMPI_TAG_NEIGHBOR,        /* neighbor collectives (topo/neighbor.c) */
+    SHMPI_TAG_NEIGHBOR,        /* neighbor collectives (comm/neighbor.c) */
     SHMPI_TAG_INTER_LEADER,    /* intercommunicators: leader to leader */
     SHMPI_TAG_INTER_TABLE,     /* intercommunicators: a leader's news to
                                   its group */
     SHMPI_TAG_INTER_RANKS,     /* MPI_Intercomm_create: the remote group */
     SHMPI_TAG_NBC = 1 << 24,   /* + the schedule's number: nonblocking
-                                  collectives (nbc/sched.c), up to 2^25 */
+                                  collectives (coll/sched.c), up to 2^25 */
 };
 
 /* Fill in world and self for this rank (called by MPI_Init). */
@@ -190,7 +190,7 @@ int shmpi_compare_members(int n, const int *a, const int *b);
    of memory. */
 struct shmpi_group *shmpi_comm_get_group(MPI_Comm comm);
 
-/* internal_p2p.c: blocking send and receive of nbytes bytes on comm's
+/* pt2pt/internal.c: blocking send and receive of nbytes bytes on comm's
    internal context; ranks are ranks of comm.  Return MPI_SUCCESS or an
    error code already raised on comm under the name fn. */
 int shmpi_internal_send(MPI_Comm comm, const void *buf, int nbytes,

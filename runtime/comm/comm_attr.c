@@ -3,7 +3,7 @@
  * 6.7.3): keyvals, set/get/delete, the predefined callbacks
  * MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN and MPI_COMM_NULL_DELETE_FN, the
  * copying that MPI_Comm_dup does and the deleting that MPI_Comm_free and
- * MPI_Finalize do (comm_create.c and core/init.c call in here).  The
+ * MPI_Finalize do (comm_create.c and init/init.c call in here).  The
  * machinery is core/attr.c's, shared with datatypes and windows.
  *
  * The predefined attributes (MPI_TAG_UB, MPI_HOST, MPI_IO,

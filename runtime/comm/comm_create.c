@@ -11,7 +11,7 @@
  *
  * Contexts come from one counter in the arena, never reused: rank 0 of the
  * parent takes the next pair and tells the others, over the parent's
- * internal context (internal_p2p.c), so the exchange can never match a
+ * internal context (pt2pt/internal.c), so the exchange can never match a
  * message of the program.  All parts of one MPI_Comm_split share a single
  * pair: their groups are disjoint, so no process can name a process of
  * another part, and no message can cross from one to another.
@@ -58,7 +58,7 @@
 #include "core/fint.h"
 #include "core/pmpi.h"
 #include "pt2pt/pt2pt.h"
-#include "topo/topo.h"
+#include "comm/topo.h"
 
 SHMPI_WEAK_ALIAS(Comm_dup)
 SHMPI_WEAK_ALIAS(Comm_split)

@@ -1,6 +1,6 @@
 /*
  * comm_idup.c - MPI_Comm_idup (MPI-3.1 6.4.2): MPI_Comm_dup without
- * blocking, on a schedule (nbc/sched.h).
+ * blocking, on a schedule (coll/sched.h).
  *
  * Its semantics are "as if MPI_COMM_DUP was executed at the time
  * MPI_COMM_IDUP is called" (attributes changed later are not copied), so
@@ -28,8 +28,8 @@
 #include "core/attr.h"
 #include "core/error.h"
 #include "core/pmpi.h"
-#include "nbc/reduction.h"
-#include "nbc/sched.h"
+#include "coll/reduction.h"
+#include "coll/sched.h"
 
 SHMPI_WEAK_ALIAS(Comm_idup)
 

@@ -34,7 +34,7 @@ int shmpi_last_used_code(void);
     } while (0)
 
 /* Says why MPI cannot be used here (before MPI_Init, after MPI_Finalize,
-   in a fork() of a rank) and ends this process; core/init.c. */
+   in a fork() of a rank) and ends this process; init/init.c. */
 _Noreturn void shmpi_not_initialized(const char *fn) __attribute__((cold));
 
 #endif

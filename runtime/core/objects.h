@@ -62,13 +62,13 @@ struct shmpi_comm {
     struct shmpi_coll *coll;   /* collectives' state and shared area
                                   (coll/coll.h); NULL: one process, or
                                   collectives over messages */
-    struct shmpi_topo *topo;   /* process topology (topo/topo.h), or NULL;
+    struct shmpi_topo *topo;   /* process topology (comm/topo.h), or NULL;
                                   owned, freed with the communicator */
     struct shmpi_attr *attrs;  /* cached attributes (core/attr.h) */
     int env_attrs;             /* carries the predefined attributes:
                                   world and its dups (comm/comm_attr.c) */
     uint32_t nbc_seq;          /* nonblocking collectives started here
-                                  (nbc/sched.h: their messages' tags) */
+                                  (coll/sched.h: their messages' tags) */
     /* An intercommunicator (6.6): rank, size, world_ranks, from_world and
        group above describe the local group; point-to-point peers and
        the roots of collectives are ranks of the remote group. */

@@ -24,12 +24,12 @@ struct shmpi_proc {
     int oversubscribed;        /* more ranks than CPUs: spin less */
     int singleton;             /* no launcher: we made our own arena */
     int forked_from;           /* a fork() of rank pid forked_from, which
-                                  is not a rank (core/init.c); 0 */
+                                  is not a rank (init/init.c); 0 */
     int arena_fd;
     struct shmpi_arena_header *arena;
     struct shmpi_rank_slot *slot;  /* this rank's slot in the arena */
     struct shmpi_pt2pt *pt2pt;     /* queues, matching (pt2pt/pt2pt.h) */
-    struct shmpi_nbc *nbc_active;  /* schedules running (nbc/sched.h) */
+    struct shmpi_nbc *nbc_active;  /* schedules running (coll/sched.h) */
     uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */
     struct shmpi_fint_table fint[SHMPI_FINT_KINDS]; /* Fortran integers

@@ -2,7 +2,7 @@
  * launch.h - start N ranks and supervise them until the job ends.
  *
  * Used by mpirun (runtime/launcher/mpirun.c) and by a program that starts
- * its own ranks (SHMPI_NP, runtime/core/init.c).  The job's ranks find
+ * its own ranks (SHMPI_NP, runtime/init/init.c).  The job's ranks find
  * their place through the environment variables below.
  * runtime/launcher/README.md describes the design, the tunables and the
  * exit statuses in full.
@@ -15,7 +15,7 @@
 #define SHMPI_ENV_SIZE     "SHMPI_SIZE"      /* number of ranks */
 #define SHMPI_ENV_ARENA_FD "SHMPI_ARENA_FD"  /* inherited arena descriptor */
 
-/* Set by the rank's own program at its start (core/init.c) - the first
+/* Set by the rank's own program at its start (init/init.c) - the first
    process in the rank's tree linked with shmpi - and inherited by every
    program and child it starts: they are not the rank.  Removed from the
    environment the launcher gives the ranks. */

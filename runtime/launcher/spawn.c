@@ -21,7 +21,7 @@
  * launcher is still our parent (else it died before the prctl and nobody
  * would kill us), a process group of its own (tree.c: the rank's children
  * are then signalled with it), its pid in its arena slot (before exec, so
- * MPI_Init can tell the rank from its children, core/init.c), signals, stdin/stdout/stderr, the arena descriptor made
+ * MPI_Init can tell the rank from its children, init/init.c), signals, stdin/stdout/stderr, the arena descriptor made
  * inheritable (it is O_CLOEXEC in the launcher, so no other exec'd child
  * of the program gets it), the original RLIMIT_NOFILE if the launcher
  * raised its own, CPU affinity, execve.

@@ -14,7 +14,7 @@
 #include "core/error.h"
 #include "core/proc.h"
 #include "core/wait.h"
-#include "nbc/sched.h"
+#include "coll/sched.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"

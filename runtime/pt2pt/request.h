@@ -15,7 +15,7 @@ enum shmpi_req_kind {
     SHMPI_REQ_SEND,
     SHMPI_REQ_RECV,
     SHMPI_REQ_GREQ,
-    SHMPI_REQ_COLL,            /* a nonblocking collective (nbc/sched.h) */
+    SHMPI_REQ_COLL,            /* a nonblocking collective (coll/sched.h) */
     SHMPI_REQ_SYNC,            /* a sync counter's persistent request
                                   (rma/sync_counter.h); owner is its part */
 };

@@ -79,7 +79,7 @@
 #include <unistd.h>
 
 #include "rma/map.h"
-#include "shm_arena/memseg.h"
+#include "core/memseg.h"
 
 struct shmpi_extent {
     unsigned char *start;      /* page-aligned */

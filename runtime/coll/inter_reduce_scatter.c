@@ -10,7 +10,7 @@
  * the two leaders swap the results (inter_reduce.c), and each scatters
  * the one it received over its group.
  */
-#include "nbc/reduction.h"
+#include "coll/reduction.h"
 
 int shmpi_nbc_build_inter_scatter(struct shmpi_nbc *s, MPI_Comm comm,
                                   const struct shmpi_coll_red *x)

@@ -9,7 +9,7 @@
 #include "coll/reduce_args.h"
 #include "core/error.h"
 #include "core/pmpi.h"
-#include "nbc/reduction.h"
+#include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Iscan)
 SHMPI_WEAK_ALIAS(Iexscan)

@@ -5,7 +5,7 @@
  * range, MPI_ERR_ARG for everything else.
  */
 #include "core/error.h"
-#include "topo/topo.h"
+#include "comm/topo.h"
 
 int shmpi_topo_check_grid(const char *fn, MPI_Comm comm, int ndims,
                           const int *dims, const int *periods, int *nnodes)

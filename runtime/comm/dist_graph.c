@@ -30,7 +30,7 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
-#include "topo/topo.h"
+#include "comm/topo.h"
 
 SHMPI_WEAK_ALIAS(Dist_graph_create_adjacent)
 SHMPI_WEAK_ALIAS(Dist_graph_create)

@@ -14,7 +14,7 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
-#include "topo/topo.h"
+#include "comm/topo.h"
 
 SHMPI_WEAK_ALIAS(Graph_create)
 SHMPI_WEAK_ALIAS(Graph_map)

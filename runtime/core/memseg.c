@@ -31,7 +31,7 @@
 #include "core/objects.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
-#include "shm_arena/memseg.h"
+#include "core/memseg.h"
 
 SHMPI_WEAK_ALIAS(Alloc_mem)
 SHMPI_WEAK_ALIAS(Free_mem)

@@ -56,7 +56,7 @@
 #include <unistd.h>
 
 #include "core/proc.h"
-#include "shm_arena/memseg.h"
+#include "core/memseg.h"
 
 struct room {
     uint64_t bytes;

@@ -6,7 +6,7 @@
  * remote group of an intercommunicator, where no peer is the process
  * itself.
  */
-#include "nbc/data.h"
+#include "coll/data.h"
 
 /* Is peer p in the set (a peer, SHMPI_COLL_ALL or SHMPI_COLL_NOBODY)? */
 static int in_set(MPI_Comm comm, int set, int p)

@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
-#include "topo/topo.h"
+#include "comm/topo.h"
 
 SHMPI_WEAK_ALIAS(Cart_create)
 SHMPI_WEAK_ALIAS(Cart_sub)

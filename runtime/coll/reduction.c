@@ -5,7 +5,7 @@
  * version of their own).
  */
 #include "coll/reduce_args.h"
-#include "nbc/reduction.h"
+#include "coll/reduction.h"
 
 static int build(struct shmpi_nbc *s, MPI_Comm comm, const void *arg)
 {

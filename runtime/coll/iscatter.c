@@ -6,7 +6,7 @@
  */
 #include "core/error.h"
 #include "core/pmpi.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Iscatter)
 SHMPI_WEAK_ALIAS(Iscatterv)

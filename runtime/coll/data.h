@@ -34,7 +34,7 @@
 #define SHMPI_NBC_DATA_H
 
 #include "coll/args.h"
-#include "nbc/sched.h"
+#include "coll/sched.h"
 
 /* Add collective a's steps on comm to s (a schedule on comm): MPI_SUCCESS
    or MPI_ERR_NO_MEM.  Barrier ignores a.  The v/w forms share the

@@ -12,7 +12,7 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
-#include "topo/topo.h"
+#include "comm/topo.h"
 
 SHMPI_WEAK_ALIAS(Cartdim_get)
 SHMPI_WEAK_ALIAS(Cart_get)

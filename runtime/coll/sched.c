@@ -24,7 +24,7 @@
 #include "core/proc.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
-#include "nbc/sched.h"
+#include "coll/sched.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
 

@@ -1,5 +1,5 @@
 /*
- * internal_p2p.c - the library's own messages on a communicator: plain
+ * internal.c - the library's own messages on a communicator: plain
  * point-to-point requests of the pt2pt engine, sent on the communicator's
  * internal context (comm->context + 1) so that they can never match a
  * user's receive, whatever its source and tag (MPI_ANY_SOURCE and

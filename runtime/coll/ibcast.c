@@ -6,8 +6,8 @@
  */
 #include "core/error.h"
 #include "core/pmpi.h"
-#include "nbc/data.h"
-#include "nbc/reduction.h"
+#include "coll/data.h"
+#include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Ibcast)
 

@@ -15,7 +15,7 @@
 
 #include "comm/comm.h"
 #include "core/error.h"
-#include "topo/topo.h"
+#include "comm/topo.h"
 
 static struct shmpi_topo *topo_alloc(int kind, int rank, size_t nints)
 {

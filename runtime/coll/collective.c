@@ -4,7 +4,7 @@
  * on an intercommunicator (data.h).
  */
 #include "coll/check.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 
 struct data_call {
     shmpi_nbc_data_fn *build;

@@ -10,7 +10,7 @@
  * A process receives block i from sources[i] and sends block i to
  * destinations[i] (topo.h: the order 7.6 gives for each kind of
  * topology).  Each block is one typed point-to-point message of a
- * one-round schedule (nbc/sched.h) on the communicator's internal
+ * one-round schedule (coll/sched.h) on the communicator's internal
  * context, so it never meets a message of the program, and the pt2pt
  * engine packs and unpacks any datatype.  All the receives are posted
  * first, then the sends started: no order of the processes can
@@ -36,8 +36,8 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
-#include "nbc/sched.h"
-#include "topo/topo.h"
+#include "coll/sched.h"
+#include "comm/topo.h"
 
 SHMPI_WEAK_ALIAS(Neighbor_allgather)
 SHMPI_WEAK_ALIAS(Neighbor_allgatherv)

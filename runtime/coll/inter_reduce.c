@@ -10,7 +10,7 @@
  * Allreduce: the two leaders swap their results, and each broadcasts the
  * one it received to its group.
  */
-#include "nbc/reduction.h"
+#include "coll/reduction.h"
 
 /* This group's data reduced to its leader (local rank 0): *at there.
    The schedule talks on comm again afterwards. */

@@ -12,8 +12,8 @@
 #include "coll/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
-#include "nbc/data.h"
-#include "nbc/reduction.h"
+#include "coll/data.h"
+#include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Ibarrier)
 

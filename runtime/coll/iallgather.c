@@ -9,7 +9,7 @@
  */
 #include "core/error.h"
 #include "core/pmpi.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Iallgather)
 SHMPI_WEAK_ALIAS(Iallgatherv)

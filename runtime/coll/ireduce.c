@@ -22,7 +22,7 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "datatypes/ops.h"
-#include "nbc/reduction.h"
+#include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Ireduce)
 

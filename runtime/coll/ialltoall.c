@@ -13,7 +13,7 @@
  */
 #include "core/error.h"
 #include "core/pmpi.h"
-#include "nbc/data.h"
+#include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Ialltoall)
 SHMPI_WEAK_ALIAS(Ialltoallv)

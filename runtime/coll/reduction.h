@@ -17,7 +17,7 @@
 #define SHMPI_NBC_REDUCTION_H
 
 #include "coll/reduce.h"
-#include "nbc/sched.h"
+#include "coll/sched.h"
 
 /* ireduce.c: every member's (sbuf, count, t) reduced to member root.
    At root the result lands in dst, or in scratch of the schedule when

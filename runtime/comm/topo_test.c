@@ -5,7 +5,7 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
-#include "topo/topo.h"
+#include "comm/topo.h"
 
 SHMPI_WEAK_ALIAS(Topo_test)
 
