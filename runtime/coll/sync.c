@@ -203,6 +203,10 @@ void shmpi_coll_refuse(struct shmpi_coll *c, int counted)
         memory_order_relaxed);
     atomic_fetch_add_explicit(&head->failures, 1, memory_order_release);
     if (counted) {
+        /* pairs with the fence in barrier.c's ring_refusers: a member
+           that stored its (seq, 1) word unseen by the waits below sees
+           this count and rings us */
+        atomic_thread_fence(memory_order_seq_cst);
         shmpi_coll_publish(c, 1);
         shmpi_coll_ring(c, SHMPI_COLL_ALL);
         if (shmpi_coll_counted_by_others(c))
