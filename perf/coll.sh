@@ -239,5 +239,5 @@ END {
     if (line != "") { print ""; print "Other processes'"'"' share of the machine during the kept runs, median: " line }
     for (k in failrun) print "FAIL: " k ": " failrun[k]
     print ""
-    printf "Issue goals (measured, not asserted): met in %d of %d cells.%s\n", nmet, all, summary
+    printf "Goals (measured, not asserted): met in %d of %d cells.%s\n", nmet, all, summary
 }' "$raw"

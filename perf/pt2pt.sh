@@ -301,7 +301,7 @@ END {
     for (k in failrun) print "FAIL: " k ": " failrun[k]
     # goals (reported, never asserted)
     print ""
-    print "Issue goals (measured, not asserted; per state, never across states):"
+    print "Goals (measured, not asserted; per state, never across states):"
     goals("8 B latency ≤ 0.7× the better peer", 8, "le", 0.7, "lat")
     goals("bandwidth at 1 MiB ≥ 1.2× the better peer", 1048576, "ge", 1.2, "bw")
     goals("bandwidth at 16 MiB ≥ 1.2× the better peer", 16777216, "ge", 1.2, "bw")

@@ -1,7 +1,7 @@
 /*
  * range.c - the target range of an RMA call, checked at the origin
- * (seed 000's advice to implementors, made the rule): the bytes that
- * target_count x target_datatype touch at target_disp x disp_unit lie
+ * (MPI-3.1 11.3.1's advice to implementors, made the rule): the bytes
+ * that target_count x target_datatype touch at target_disp x disp_unit lie
  * inside the target's window - or, on a dynamic window, inside one
  * region the target attached - or the call raises MPI_ERR_RMA_RANGE
  * saying which window, which target, which bytes and how large the
