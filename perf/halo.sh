@@ -32,7 +32,7 @@
 # before every batch and after the last (bench.h's probe, as pt2pt.c),
 # and a batch is "near" or "far" (or "mixed") by what the probes around
 # it read (HALO_NEAR_NS, default 150 ns one way): on this VM a crossing
-# flips between ~50 and ~230 ns every few seconds, and every figure with
+# flips between ~50 and ~230 ns every few seconds (perf/limits.c), and every figure with
 # it.  A table cell is the median over the timed batches of all counted
 # runs in one state (np=2: near and far, separately; np=4: all batches).
 # The probes also give the machine's floor for an exchange: two crossings

@@ -18,9 +18,9 @@
 #
 # The machine has two states.  On this VM one cache line crossing between
 # the two vCPUs takes ~50 ns for a few seconds, then ~230 ns for a few
-# seconds (the hypervisor places the vCPUs nearer or farther apart), and
-# every MPI's small-message latency (x2.5) and bandwidth (x0.5) flips with
-# it - more than the differences being measured.  So pt2pt.c bounces a
+# seconds (the hypervisor places the vCPUs nearer or farther apart;
+# perf/limits.c), and every MPI's small-message latency (x2.5) and
+# bandwidth (x0.5) flips with it (2026-11-22, this script's tables) - more than the differences being measured.  So pt2pt.c bounces a
 # cache line between its two ranks before and after every timed batch and
 # labels the batch "near" (both probes below PT2PT_NEAR_NS, default 150),
 # "far" (both at or above) or "mixed".  The tables give medians over all
