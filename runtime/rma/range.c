@@ -149,14 +149,3 @@ int shmpi_rma_locate_slow(MPI_Win win, int target, MPI_Aint disp,
                 (uint64_t)off;
     return MPI_SUCCESS;
 }
-
-int shmpi_rma_check_range(MPI_Win win, int target, MPI_Aint disp,
-                          int count, MPI_Datatype type, const char *fn,
-                          uint64_t *addr)
-{
-    struct shmpi_rma_loc loc;
-    int rc = shmpi_rma_locate(win, target, disp, count, type, fn, &loc);
-    if (rc == MPI_SUCCESS)
-        *addr = loc.addr;
-    return rc;
-}
