@@ -25,7 +25,7 @@
  * 256 B and 4 KiB vector blocks unchanged (memcpy per block was as
  * good); at 8 MiB, packing 256 B and 4 KiB vector blocks 1.35-1.7x and
  * 1.4x, indexed types 1.3-1.8x.  perf/README.md compares them with Open
- * MPI, MPICH, memcpy and hand-written loops, and says what bounds them.
+ * MPI, MPICH, memcpy and hand-written loops.
  */
 #include <string.h>
 
