@@ -14,7 +14,8 @@
 #     ompi    mpirun.openmpi --allow-run-as-root --oversubscribe -np 8
 #                 --bind-to none coll-ompi -o OP
 #     mpich   mpiexec.mpich -launcher fork -np 8 coll-mpich -o OP -s 8
-#   MPICH oversubscribed takes 8-50 ms per operation (its ranks spin and
+#   MPICH oversubscribed took 8-50 ms per operation (2026-11-22, this
+#   script at np=8; its ranks spin and
 #   yield to each other's time slices), so at np=8 it runs only the sizes
 #   in COLL_MPICH_NP8_SIZES (default 8 B; empty skips it at np=8): its
 #   other np=8 cells read "skipped".
@@ -239,5 +240,5 @@ END {
     if (line != "") { print ""; print "Other processes'"'"' share of the machine during the kept runs, median: " line }
     for (k in failrun) print "FAIL: " k ": " failrun[k]
     print ""
-    printf "Issue goals (measured, not asserted): met in %d of %d cells.%s\n", nmet, all, summary
+    printf "Goals (measured, not asserted): met in %d of %d cells.%s\n", nmet, all, summary
 }' "$raw"

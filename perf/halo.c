@@ -1,6 +1,6 @@
 /*
  * halo.c - a halo exchange timed per iteration under five kinds of
- * synchronization: shmpi's RMA synchronization counters (issue 7, a shmpi
+ * synchronization: shmpi's RMA synchronization counters (a shmpi
  * extension) and the four a standard MPI program can use.
  *
  * The source builds unchanged with shmpi's ./mpicc, mpicc.openmpi and

@@ -1,7 +1,7 @@
 #!/bin/bash
 # halo.sh - a halo exchange timed per iteration (perf/halo.c) under five
-# kinds of synchronization: shmpi's RMA synchronization counters (issue 7,
-# shmpi only), MPI_Win_fence, PSCW, lock_all + put + flush + flag words,
+# kinds of synchronization: shmpi's RMA synchronization counters (a shmpi
+# extension), MPI_Win_fence, PSCW, lock_all + put + flush + flag words,
 # and MPI_Isend/MPI_Irecv; counters and flags also double-buffered, with
 # one synchronization per iteration (counters1, flag1; halo.c).  shmpi
 # side by side with Open MPI (its default one-sided component, and osc
@@ -32,7 +32,7 @@
 # before every batch and after the last (bench.h's probe, as pt2pt.c),
 # and a batch is "near" or "far" (or "mixed") by what the probes around
 # it read (HALO_NEAR_NS, default 150 ns one way): on this VM a crossing
-# flips between ~50 and ~230 ns every few seconds, and every figure with
+# flips between ~50 and ~230 ns every few seconds (perf/limits.c), and every figure with
 # it.  A table cell is the median over the timed batches of all counted
 # runs in one state (np=2: near and far, separately; np=4: all batches).
 # The probes also give the machine's floor for an exchange: two crossings
@@ -242,7 +242,7 @@ END {
     }
     if (line != "") { print ""; print "Other processes'"'"' share of the machine during the kept runs, median: " line }
     for (k in why) { if (!nwhy++) print ""; print k ": " why[k] }
-    printf "\nIssue goals (measured, not asserted) for small halos (8 B, 64 B): counters ≤ 0.5× shmpi'"'"'s best standard scheme and ≤ 0.4× the best peer: met %d of %d.%s\n", met, goals, summary
+    printf "\nGoals (measured, not asserted) for small halos (8 B, 64 B): counters ≤ 0.5× shmpi'"'"'s best standard scheme and ≤ 0.4× the best peer: met %d of %d.%s\n", met, goals, summary
 }' "$1"
 }
 

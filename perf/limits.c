@@ -22,8 +22,8 @@
  *
  * -t picks the tests (default all three).  `limits -t cacheline -T 20 -b 5`
  * is the quick probe (~40 ms) pt2pt.sh runs before and after every MPI run:
- * on this VM the crossing flips, every few seconds, between ~50 ns and
- * ~230 ns (the hypervisor moves the two vCPUs nearer or farther apart), and
+ * on this VM the crossing flipped, every few seconds, between ~50 ns and
+ * ~230 ns (2026-11-22, that probe in a loop; the hypervisor moves the two vCPUs nearer or farther apart), and
  * every MPI's latency and bandwidth flips with it.
  *
  * Each figure: a calibration (which warms up) sizes a batch to take

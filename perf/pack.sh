@@ -212,7 +212,7 @@ END {
     for (k in failrun) print "FAIL: " k ": " failrun[k]
     # goals (reported, never asserted)
     print ""
-    print "Issue goals (measured, not asserted):"
+    print "Goals (measured, not asserted):"
     goal("≥ 1.5× the better peer, vector and indexed types", "vec8 vec256 vec4k indexed idxblock", rp, 1.5)
     goal("≥ 0.8× memcpy, vectors with blocks ≥ 256 B", "vec256 vec4k", rc, 0.8)
 }

@@ -1,8 +1,8 @@
 # pt2pt-lib.sh - sourced by pt2pt.sh and pt2pt-sweep.sh (not a benchmark).
 #
 # This VM is shared: other people's builds and tests take CPU from a
-# benchmark whose two ranks are pinned one per core, and a latency of 0.2 us
-# then reads 2 us.  So every run is measured for the CPU time that *other*
+# benchmark whose two ranks are pinned one per core, and a latency can
+# then read ten times what it is.  So every run is measured for the CPU time that *other*
 # processes used while it ran:
 #     others = (machine busy ticks + steal) - (CPU ticks of our run's
 #              processes, from our shell's cutime/cstime) over elapsed ticks

@@ -21,7 +21,7 @@
 # As in pt2pt.sh, every timed batch is labelled by the cache-line probes
 # around it ("near": < SWEEP_NEAR_NS, default 150, on both sides; "far":
 # >= on both sides), because this VM's two vCPUs flip between ~50 ns and
-# ~230 ns apart every few seconds and everything flips with them.  Tables,
+# ~230 ns apart every few seconds (perf/limits.c) and everything flips with them.  Tables,
 # per state: medians over the batches of all runs, per configuration and
 # size; the same divided by the defaults' median (same state); the best
 # configuration per size.

@@ -43,8 +43,8 @@
  *
  * The machine's state, batch by batch (2 ranks only).  On the shared VM
  * this was written on, one cache line crossing between the two vCPUs takes
- * ~50 ns for a few seconds, then ~230 ns for a few seconds (the hypervisor
- * moves the vCPUs), and every MPI's latency and bandwidth flips with it -
+ * ~50 ns for a few seconds, then ~230 ns for a few seconds (2026-11-22,
+ * perf/limits -t cacheline; the hypervisor moves the vCPUs), and every MPI's latency and bandwidth flips with it -
  * more than the differences being measured.  So the two ranks also share
  * one page (a POSIX shm object, the only thing here outside MPI; if it
  * cannot be made, there is no probe) and, right before every timed batch

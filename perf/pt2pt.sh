@@ -18,9 +18,9 @@
 #
 # The machine has two states.  On this VM one cache line crossing between
 # the two vCPUs takes ~50 ns for a few seconds, then ~230 ns for a few
-# seconds (the hypervisor places the vCPUs nearer or farther apart), and
-# every MPI's small-message latency (x2.5) and bandwidth (x0.5) flips with
-# it - more than the differences being measured.  So pt2pt.c bounces a
+# seconds (the hypervisor places the vCPUs nearer or farther apart;
+# perf/limits.c), and every MPI's small-message latency (x2.5) and
+# bandwidth (x0.5) flips with it (2026-11-22, this script's tables) - more than the differences being measured.  So pt2pt.c bounces a
 # cache line between its two ranks before and after every timed batch and
 # labels the batch "near" (both probes below PT2PT_NEAR_NS, default 150),
 # "far" (both at or above) or "mixed".  The tables give medians over all
@@ -301,7 +301,7 @@ END {
     for (k in failrun) print "FAIL: " k ": " failrun[k]
     # goals (reported, never asserted)
     print ""
-    print "Issue goals (measured, not asserted; per state, never across states):"
+    print "Goals (measured, not asserted; per state, never across states):"
     goals("8 B latency ≤ 0.7× the better peer", 8, "le", 0.7, "lat")
     goals("bandwidth at 1 MiB ≥ 1.2× the better peer", 1048576, "ge", 1.2, "bw")
     goals("bandwidth at 16 MiB ≥ 1.2× the better peer", 16777216, "ge", 1.2, "bw")

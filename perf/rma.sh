@@ -130,7 +130,7 @@ function value(i, c,    k) {
     return median(figs[i, c])
 }
 function shown(v) { return v == "" ? "–" : v == "FAIL" ? v : sig(v) }
-# the issue goal of a cell: its limit on shmpi / best peer, 0 for none
+# the goal of a cell: its limit on shmpi / best peer, 0 for none
 function goal(t, w, s) {
     if (t == "put_flush" && s == 8) return w == "allocate" ? 0.8 : 0.1
     if (t == "fop" && w == "allocate") return 0.8
@@ -197,7 +197,7 @@ END {
     if (line != "") { print ""; print "Other processes'"'"' share of the machine during the kept runs, median: " line }
     print ""
     for (k in why) print k ": " why[k]
-    printf "\nIssue goals (measured, not asserted): met in %d of %d cells.%s\n", nmet, goals, summary
+    printf "\nGoals (measured, not asserted): met in %d of %d cells.%s\n", nmet, goals, summary
 }' "$1"
 }
 

@@ -225,10 +225,8 @@ void shmpi_coll_publish(struct shmpi_coll *c, uint32_t step);
 /* Ring member j's doorbell, or every other member's (SHMPI_COLL_ALL);
    pays what this rank owes (owe_all) too. */
 void shmpi_coll_ring(struct shmpi_coll *c, int who);
-/* Wait until member j's word reaches (c->seq, step); for waits on other
-   sequence numbers, shmpi_coll_wait_word. */
+/* Wait until member j's word reaches (c->seq, step). */
 void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step);
-void shmpi_coll_wait_word(struct shmpi_coll *c, int j, uint64_t target);
 /* Wait until the word of every member in [lo, hi) but this one reaches
    (c->seq, step).  Waiting for all of them also teaches this member that
    all finished the previous collective (known_done). */

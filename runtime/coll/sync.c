@@ -99,11 +99,6 @@ static void wait_words(struct shmpi_coll *c, int lo, int hi, uint64_t target)
     shmpi_wait_until(words_reached, &w);
 }
 
-void shmpi_coll_wait_word(struct shmpi_coll *c, int j, uint64_t target)
-{
-    wait_words(c, j, j + 1, target);
-}
-
 void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step)
 {
     wait_words(c, j, j + 1, shmpi_coll_word(c->seq, step));

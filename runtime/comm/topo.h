@@ -102,7 +102,7 @@ void shmpi_cart_coords(const struct shmpi_topo *t, int rank, int *coords);
 void shmpi_cart_shift(const struct shmpi_topo *t, int rank, int dir,
                       int disp, int *source, int *dest);
 
-/* check.c: argument checks shared by the constructors and the mapping
+/* topo_check.c: argument checks shared by the constructors and the mapping
    calls; each returns MPI_SUCCESS or the code raised on comm under fn. */
 /* ndims >= 0 and dims[i] > 0 (MPI_ERR_DIMS), arrays present
    (MPI_ERR_ARG), and a grid of at most comm's size (MPI_ERR_ARG); the

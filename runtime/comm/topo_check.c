@@ -1,5 +1,5 @@
 /*
- * check.c - argument checks of the topology constructors and mapping
+ * topo_check.c - argument checks of the topology constructors and mapping
  * calls (topo.h), with the classes of MPI-3.1 Table 8.1: MPI_ERR_DIMS
  * for a bad dimension argument, MPI_ERR_RANK for a process number out of
  * range, MPI_ERR_ARG for everything else.

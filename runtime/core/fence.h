@@ -12,9 +12,9 @@
  * program is then visible to the rare side's load, and any load after it
  * sees the rare side's store.  A rank that is not running passed a fence
  * when it was switched out, and passes another when it is switched back
- * in, after which it sees the rare side's store.  The price: ~10 us on this 2-vCPU VM (an
- * interprocessor interrupt per CPU), against ~5 ns saved per fence left
- * out.  rma/acclock.c is the user.
+ * in, after which it sees the rare side's store.  The price: an
+ * interprocessor interrupt per CPU, microseconds, against one locked
+ * instruction saved per fence left out.  rma/acclock.c is the user.
  */
 #ifndef SHMPI_FENCE_H
 #define SHMPI_FENCE_H

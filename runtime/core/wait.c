@@ -17,7 +17,7 @@
  *                  only steals the CPU from the rank we wait for)
  *   SHMPI_YIELDS   sched_yield calls before sleeping; default 4 when
  *                  ranks <= CPUs, 16 when oversubscribed (a yield hands
- *                  the CPU to a runnable rank in ~3 us; a futex round
+ *                  the CPU to a runnable rank at once; a futex round
  *                  trip costs far more)
  */
 #include "core/wait.h"
@@ -67,7 +67,7 @@ static int spin(int (*done)(void *), void *arg)
         return done(arg);
     /* the clock is read after the first polls, not before: a wait that
        is over at once (a sync request completes in its first poll)
-       costs no clock read (~25 ns on this VM) */
+       costs no clock read */
     long deadline = -1;
     uint64_t seen = shmpi_proc.progress_events;
     for (;;) {

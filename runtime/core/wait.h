@@ -4,8 +4,9 @@
  * A blocked MPI call waits with shmpi_wait_until(done, arg): it calls
  * done() - which makes progress on pending communication and says whether
  * the call may return - first in a spin loop (a cache line crosses between
- * cores in ~60 ns while a futex wake-up costs ~26 us on an idle vCPU, so
- * spinning first wins when ranks do not outnumber cores), then between
+ * cores in well under a microsecond, while a futex wake-up takes a system
+ * call on each side and a context switch, so spinning first wins when
+ * ranks do not outnumber cores), then between
  * sched_yield calls, then - after pulling in large unexpected messages,
  * which is what unblocks crossed rendezvous sends (pt2pt/pull.c) - asleep
  * on the rank's doorbell futex in the arena.
@@ -24,7 +25,8 @@
    without it took the line back after the writer's first store, so the
    writer had to fetch it again for the rest: 8 B ping-pong latency fell
    by a fifth (0.081 -> 0.064 us near, 0.290 -> 0.233 far) when the
-   receive's spin got it. */
+   receive's spin got it (2026-11-22, perf/pt2pt -t lat, runs of the
+   two builds alternated; commit 0249e01). */
 static inline void shmpi_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

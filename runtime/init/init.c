@@ -279,7 +279,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
     /* Only SERIALIZED is honest for now: nothing is locked, but no call
-       depends on which thread makes it.  MULTIPLE is a later issue. */
+       depends on which thread makes it.  MULTIPLE is not done yet. */
     p->thread_level = required < MPI_THREAD_SERIALIZED ? required
                                                        : MPI_THREAD_SERIALIZED;
     if (p->thread_level < MPI_THREAD_SINGLE)

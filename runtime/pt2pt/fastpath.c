@@ -27,8 +27,8 @@
 #include "pt2pt/fastpath.h"
 #include "pt2pt/pt2pt.h"
 
-/* polls of the one ring, a pause apart (shmpi_cpu_relax, ~27 ns here):
-   about 14 us before the general way takes over */
+/* polls of the one ring, a pause apart (shmpi_cpu_relax), before the
+   general way takes over: how long that is depends on the CPU's pause */
 #define SPIN_POLLS 512
 
 int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,

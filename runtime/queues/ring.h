@@ -7,7 +7,7 @@
  * a record is one release store and receiving it one acquire load - no
  * atomic read-modify-write, no lock - and an 8-byte message with its
  * envelope fits in the cache line that crosses between the cores.  A
- * receiver polls only the rings that are connected to it (queues/conn.c),
+ * receiver polls only the rings that are connected to it (pt2pt/conn.c),
  * so an idle pair costs nothing.  Turning this into a multi-producer ring
  * for MPI_THREAD_MULTIPLE means serializing the sending threads of one
  * rank per ring, not changing the consumer.

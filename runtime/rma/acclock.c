@@ -33,7 +33,9 @@
  * is ordered before later stores anyway.)
  *
  * LEASED (acclock.h; no fence on the atomic's side).  The seq_cst store
- * is an xchg, ~5 ns, a fifth of a fetch_and_op + flush.  An origin that
+ * is an xchg, a locked instruction: one of the three a fetch_and_op +
+ * flush paid without leases (the atomic and flush's fence are the
+ * others).  An origin that
  * holds a lease on the target instead stores BUSY plainly and loads the
  * target's acc_no_leases; the CPU may load before its store is visible.
  * What makes that safe is the first exclusive holder: it sets
@@ -57,7 +59,8 @@
  *   = 0 early while the holder misses the other origin's store).
  * So a window whose target sees only one-instruction atomics pays no
  * fence per atomic; the first element-wise accumulate on that target
- * costs one fence of every CPU (~10 us) and returns it to ANNOUNCED.
+ * costs one fence of every CPU (an interprocessor interrupt each) and
+ * returns it to ANNOUNCED.
  *
  * An atomic_on holder runs one instruction and no MPI progress, so the
  * exclusive holder's wait is short and cannot deadlock; when ranks

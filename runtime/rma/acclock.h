@@ -10,7 +10,7 @@
  * origin's own atomic_on and a load of the target's acc_no_leases, and
  * no fence: the first exclusive holder of the target's acc_lock fences
  * every CPU for it.  Without one, enter announces itself with a seq_cst
- * store (an xchg, ~5 ns) and may take a lease for the next time.
+ * store (an xchg) and may take a lease for the next time.
  */
 #ifndef SHMPI_RMA_ACCLOCK_H
 #define SHMPI_RMA_ACCLOCK_H

@@ -42,8 +42,10 @@
  * two allocations and two frees of the whole window besides the program's
  * own.  Now one of each: freeing a 256 MiB MPI_Win_create window took
  * 0.21 s instead of 0.49 on the loaded machine, making it 0.47 s instead
- * of 0.56; 0.23 s instead of 0.33 to free when quiet (medians, np = 2,
- * perf/put_bibw.c; perf/README.md "put_bibw").  Static
+ * of 0.56; 0.23 s instead of 0.33 to free when quiet (2026-11-28,
+ * medians of 3 rounds alternating the library before and after, of
+ * `./mpirun -np 2 --bind-to core perf/bin/put_bibw-shmpi -w create -s
+ * fence -m 4M`).  Static
  * data is never set aside: pages of the program's image may hold its
  * GOT, which the very next call through the PLT would read from the
  * emptied range.  Where mremap cannot set pages aside (MREMAP_DONTUNMAP

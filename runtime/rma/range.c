@@ -1,7 +1,7 @@
 /*
  * range.c - the target range of an RMA call, checked at the origin
- * (seed 000's advice to implementors, made the rule): the bytes that
- * target_count x target_datatype touch at target_disp x disp_unit lie
+ * (MPI-3.1 11.3.1's advice to implementors, made the rule): the bytes
+ * that target_count x target_datatype touch at target_disp x disp_unit lie
  * inside the target's window - or, on a dynamic window, inside one
  * region the target attached - or the call raises MPI_ERR_RMA_RANGE
  * saying which window, which target, which bytes and how large the
@@ -148,15 +148,4 @@ int shmpi_rma_locate_slow(MPI_Win win, int target, MPI_Aint disp,
     loc->addr = (w->direct ? (uint64_t)(uintptr_t)w->base : w->remote_base) +
                 (uint64_t)off;
     return MPI_SUCCESS;
-}
-
-int shmpi_rma_check_range(MPI_Win win, int target, MPI_Aint disp,
-                          int count, MPI_Datatype type, const char *fn,
-                          uint64_t *addr)
-{
-    struct shmpi_rma_loc loc;
-    int rc = shmpi_rma_locate(win, target, disp, count, type, fn, &loc);
-    if (rc == MPI_SUCCESS)
-        *addr = loc.addr;
-    return rc;
 }

@@ -1,7 +1,8 @@
 /*
  * sync_counter.h - RMA synchronization counters (shmpi_sync(7); the
- * proposal of seeds 001): the counters in the arena, their handles, and
- * the two persistent requests that drive them.
+ * proposal "Flexible RMA Synchronization for MPI-3"): the counters in
+ * the arena, their handles, and the two persistent requests that drive
+ * them.
  *
  *   sync_counter.c   the table: allocate, free, find a handle's counter,
  *                    signal one (one atomic add)

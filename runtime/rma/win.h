@@ -294,16 +294,6 @@ int shmpi_rma_epoch_check_closed(MPI_Win win, const char *before,
    one hardware atomic instruction, is inline in acclock.h. */
 void shmpi_rma_acc_lock(MPI_Win win, int target, const char *fn);
 void shmpi_rma_acc_unlock(MPI_Win win, int target);
-/* range.c (communication helper): the target range [disp * disp_unit,
-   + true extent of count x type) lies inside target's window (or an
-   attached region, dynamic windows), else MPI_ERR_RMA_RANGE raised with
-   window name, target, displacement and window size.  On success *addr
-   is the target buffer's address (base + disp * disp_unit, where type is
-   laid from) in this process (direct targets) or in the target's address
-   space (process_vm targets); rma/xfer.h's shmpi_rma_locate says which. */
-int shmpi_rma_check_range(MPI_Win win, int target, MPI_Aint disp,
-                          int count, MPI_Datatype type, const char *fn,
-                          uint64_t *addr);
 
 /* win_errhandler.c: MPI_ERR_WIN raised for an invalid handle (on
    MPI_COMM_WORLD: there is no window to take the handler from). */

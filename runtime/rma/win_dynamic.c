@@ -1,6 +1,6 @@
 /*
  * win_dynamic.c - windows of dynamically attached memory (MPI-3.1
- * 11.2.4, seed 003): MPI_Win_create_dynamic, MPI_Win_attach,
+ * 11.2.4): MPI_Win_create_dynamic, MPI_Win_attach,
  * MPI_Win_detach, and how an origin finds the attached memory
  * (shmpi_win_region_find).
  *

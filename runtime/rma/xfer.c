@@ -9,7 +9,8 @@
  * two iovec arrays are the runs of the two datatypes: filled a batch at
  * a time, the longer list cut back to the bytes the shorter one covers,
  * so each call moves the same packed bytes on both sides.  The call's
- * fixed cost (~1.6 us) is paid once per batch, not per run.
+ * fixed cost (a system call that looks up the target's pages) is paid
+ * once per batch, not per run.
  */
 #include <errno.h>
 #include <string.h>

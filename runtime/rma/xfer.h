@@ -162,8 +162,8 @@ static inline int shmpi_rma_check_sync(MPI_Win win, int target,
 
 /* ------------------------------------------------------- the range */
 
-/* range.c: the whole check of win.h's shmpi_rma_check_range, with where
-   the range is.  Called on the fast path's misses only. */
+/* range.c: the whole check of shmpi_rma_locate (below), with where the
+   range is.  Called on the fast path's misses only. */
 int shmpi_rma_locate_slow(MPI_Win win, int target, MPI_Aint disp,
                           int count, MPI_Datatype t, const char *fn,
                           struct shmpi_rma_loc *loc);
