@@ -93,11 +93,26 @@ lib/$(SONAME): lib/$(SOFILE)
 lib/libmpi.so: lib/$(SONAME)
 	ln -sf $(SONAME) $@
 
-lib/libmpi.a: $(LIB_OBJ) $(STAMP)
+# An archive cannot hide a symbol, so libmpi.a holds one object, the whole
+# library linked together (-r), whose symbols but the public ones are
+# made local: a program that defines a name of the library's own still
+# links.  The price: a static program holds all of the library, not only
+# the objects it calls into.
+$(BUILD)/libmpi.o: $(LIB_OBJ) $(BUILD)/public.syms
+	$(CC) -r -nostdlib -o $@.tmp $(LIB_OBJ)
+	objcopy --wildcard --keep-global-symbols=$(BUILD)/public.syms $@.tmp $@
+	rm -f $@.tmp
+
+lib/libmpi.a: $(BUILD)/libmpi.o $(STAMP)
+	rm -f $@ && ar rcs $@ $(BUILD)/libmpi.o
+
+# mpirun calls the launcher's internal functions: it links the objects as
+# they are, from an archive of its own.
+$(BUILD)/internal.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
-mpirun: $(RUN_OBJ) lib/libmpi.a
-	$(CC) $(LDFLAGS) -o $@ $(RUN_OBJ) lib/libmpi.a $(LIBS)
+mpirun: $(RUN_OBJ) $(BUILD)/internal.a $(STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(RUN_OBJ) $(BUILD)/internal.a $(LIBS)
 
 mpiexec: mpirun
 	ln -sf mpirun $@
