@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lib-exports: lib/libmpi.so exports exactly the MPI_ and PMPI_ functions and the predefined objects mpi.h declares extern - every one of them, and nothing of the library's own.
+# lib-exports: lib/libmpi.so exports (and lib/libmpi.a holds as global) exactly the MPI_ and PMPI_ functions and the predefined objects mpi.h declares extern - every one of them, and nothing of the library's own.
 # shmpi-test: timeout=60
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -27,7 +27,18 @@ extra=$(grep -Ev '^P?MPI_' exported | LC_ALL=C comm -23 - objects)
 if [ -n "$extra" ]; then
     fail "libmpi.so exports $(echo "$extra" | wc -l) symbols beyond MPI_*, PMPI_* and mpi.h's objects: $(echo $extra)"
 fi
+# libmpi.a: the same names global, the rest made local by the build
+ar=$SHMPI_ROOT/lib/libmpi.a
+nm -g --defined-only "$ar" | awk 'NF == 3 { print $3 }' | LC_ALL=C sort -u >global ||
+    fail "nm -g cannot read $ar"
+extra=$(grep -Ev '^P?MPI_' global | LC_ALL=C comm -23 - objects)
+if [ -n "$extra" ]; then
+    fail "libmpi.a has $(echo "$extra" | wc -l) global symbols beyond MPI_*, PMPI_* and mpi.h's objects: $(echo $extra)"
+fi
 missing=$(LC_ALL=C sort -u objects functions | LC_ALL=C comm -23 - exported)
 [ -z "$missing" ] ||
     fail "mpi.h declares what libmpi.so does not export: $(echo $missing)"
+missing=$(LC_ALL=C sort -u objects functions | LC_ALL=C comm -23 - global)
+[ -z "$missing" ] ||
+    fail "mpi.h declares what libmpi.a does not hold as global: $(echo $missing)"
 pass "$(wc -l <exported) symbols: $(wc -l <functions) functions, $(wc -l <objects) objects"
