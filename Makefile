@@ -41,6 +41,19 @@ LIB_SRC  := $(filter-out runtime/launcher/mpirun.c,$(wildcard runtime/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 RUN_OBJ  := $(BUILD)/runtime/launcher/mpirun.o
 
+# The shared library is libshmpi.so.MAJOR.MINOR.PATCH (the release in
+# mpi.h), its soname libshmpi.so.MAJOR, and libmpi.so the name -lmpi
+# links by.  A program records the soname, not libmpi.so: Open MPI's
+# libmpi.so.40 and MPICH's libmpi.so.12 (and old Open MPI's libmpi.so.0
+# and .1) can then never be loaded in shmpi's place, whatever
+# LD_LIBRARY_PATH says, and a machine without shmpi says which library is
+# missing.  MAJOR goes up with a release that breaks the ABI: a function
+# removed or changed, or a predefined object of mpi.h resized (programs
+# hold copies of them, by copy relocations).
+VERSION  := $(shell sed -n 's/.*SHMPI_VERSION_STRING "\(.*\)"/\1/p' mpi.h)
+SONAME   := libshmpi.so.$(firstword $(subst ., ,$(VERSION)))
+SOFILE   := libshmpi.so.$(VERSION)
+
 all: lib/libmpi.a lib/libmpi.so mpirun mpiexec
 
 $(BUILD)/%.o: %.c
@@ -50,14 +63,56 @@ $(BUILD)/%.o: %.c
 $(STAMP):
 	@mkdir -p lib && rm -f lib/.flavor-* && touch $@
 
-lib/libmpi.a: $(LIB_OBJ) $(STAMP)
+# What a program may link to: the MPI_ and PMPI_ functions, and the
+# objects mpi.h declares extern (the predefined handles its macros take
+# the address of).  Read from mpi.h itself, so that a handle added there
+# is exported without another list to keep.
+$(BUILD)/public.syms: mpi.h
+	@mkdir -p $(dir $@)
+	{ echo 'MPI_*'; echo 'PMPI_*'; \
+	  $(CC) -E -P -x c mpi.h | tr '\n' ' ' | tr ';' '\n' | \
+	      sed -n 's/^ *extern  *//p' | sed 's/struct  *[A-Za-z0-9_]*//g' | \
+	      grep -o 'shmpi_[A-Za-z0-9_]*' | LC_ALL=C sort -u; } >$@.tmp
+	mv $@.tmp $@
+
+# The version script of libmpi.so: those symbols global, every other one
+# local, so that the library's own functions and data neither collide
+# with a program's nor can be interposed by it.
+$(BUILD)/libmpi.map: $(BUILD)/public.syms
+	{ echo '{'; echo 'global:'; sed 's/.*/    &;/' $<; \
+	  echo 'local:'; echo '    *;'; echo '};'; } >$@.tmp
+	mv $@.tmp $@
+
+lib/$(SOFILE): $(LIB_OBJ) $(BUILD)/libmpi.map $(STAMP)
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,$(SONAME) \
+	    -Wl,--version-script,$(BUILD)/libmpi.map -o $@ $(LIB_OBJ) $(LIBS)
+
+lib/$(SONAME): lib/$(SOFILE)
+	ln -sf $(SOFILE) $@
+
+lib/libmpi.so: lib/$(SONAME)
+	ln -sf $(SONAME) $@
+
+# An archive cannot hide a symbol, so libmpi.a holds one object, the whole
+# library linked together (-r), whose symbols but the public ones are
+# made local: a program that defines a name of the library's own still
+# links.  The price: a static program holds all of the library, not only
+# the objects it calls into.
+$(BUILD)/libmpi.o: $(LIB_OBJ) $(BUILD)/public.syms
+	$(CC) -r -nostdlib -o $@.tmp $(LIB_OBJ)
+	objcopy --wildcard --keep-global-symbols=$(BUILD)/public.syms $@.tmp $@
+	rm -f $@.tmp
+
+lib/libmpi.a: $(BUILD)/libmpi.o $(STAMP)
+	rm -f $@ && ar rcs $@ $(BUILD)/libmpi.o
+
+# mpirun calls the launcher's internal functions: it links the objects as
+# they are, from an archive of its own.
+$(BUILD)/internal.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
-lib/libmpi.so: $(LIB_OBJ) $(STAMP)
-	$(CC) -shared $(LDFLAGS) -o $@ $(LIB_OBJ) $(LIBS)
-
-mpirun: $(RUN_OBJ) lib/libmpi.a
-	$(CC) $(LDFLAGS) -o $@ $(RUN_OBJ) lib/libmpi.a $(LIBS)
+mpirun: $(RUN_OBJ) $(BUILD)/internal.a $(STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(RUN_OBJ) $(BUILD)/internal.a $(LIBS)
 
 mpiexec: mpirun
 	ln -sf mpirun $@
@@ -85,8 +140,10 @@ install: all
 	ln -sf mpicc "$(DESTDIR)$(PREFIX)/bin/mpic++"
 	install -m 644 mpi.h "$(DESTDIR)$(PREFIX)/include/"
 	install -m 644 lib/libmpi.a "$(DESTDIR)$(PREFIX)/lib/"
-	install -m 755 lib/libmpi.so "$(DESTDIR)$(PREFIX)/lib/"
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(shell sed -n 's/.*SHMPI_VERSION_STRING "\(.*\)"/\1/p' mpi.h)|' \
+	install -m 755 lib/$(SOFILE) "$(DESTDIR)$(PREFIX)/lib/"
+	ln -sf $(SOFILE) "$(DESTDIR)$(PREFIX)/lib/$(SONAME)"
+	ln -sf $(SONAME) "$(DESTDIR)$(PREFIX)/lib/libmpi.so"
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|' \
 	    shmpi.pc.in > "$(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc"
 	for s in 1 3 7; do for f in man/man$$s/*.$$s; do [ -e "$$f" ] && \
 	    install -m 644 "$$f" "$(DESTDIR)$(PREFIX)/share/man/man$$s/"; done; done; true
