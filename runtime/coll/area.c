@@ -28,12 +28,14 @@
  * happens before it) punches the pages out and clears the bit (release).
  * A fresh area is all zeros, which is exactly "no collective yet".
  *
- * Tunables (environment):
- *   SHMPI_COLL_SLOT_KB  each member's data slot in an area, in KiB
- *                       (default 128; two halves of 64 KiB).  Read by the
- *                       launcher when it lays the arena out; shrunk for
- *                       very large jobs so that the areas stay within
- *                       16 GiB of address space, never below 8 KiB.
+ * Tunables (core/tunables.c; one value for the whole job, checked in
+ * every rank at MPI_Init):
+ *   SHMPI_COLL_SLOT_KB  each member's data slot in an area (default 128
+ *                       KiB; two halves of 64 KiB).  Read by the
+ *                       launcher, which passes it to the arena's layout
+ *                       (shmpi_coll_layout); shrunk for very large jobs
+ *                       so that the areas stay within 16 GiB of address
+ *                       space, never below 8 KiB.
  *   SHMPI_COLL_AREAS    how many areas, i.e. communicators of more than
  *                       one process that can exist at once with
  *                       shared-memory collectives (default 256, at most
@@ -43,11 +45,10 @@
  *   SHMPI_COLL_FOLD_MAX reductions of at most this many bytes are folded
  *                       whole by every rank that needs the result; larger
  *                       ones are reduced in slices, each rank its own
- *                       (default 16384 bytes).  Read at MPI_Init.
+ *                       (default 16384 bytes).
  *   SHMPI_COLL_BARRIER  "dissemination" or "counter" (default:
  *                       dissemination, counter when the job has more
- *                       ranks than CPUs; see barrier.c).  Read at
- *                       MPI_Init; must be the same on every rank.
+ *                       ranks than CPUs; see barrier.c).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -59,22 +60,17 @@ struct shmpi_coll_tune shmpi_coll_tune;
 
 static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
 
-static uint64_t env_u64(const char *name, uint64_t dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? strtoull(v, NULL, 10) : dflt;
-}
-
-uint64_t shmpi_coll_layout(struct shmpi_arena_header *h, uint64_t offset)
+uint64_t shmpi_coll_layout(struct shmpi_arena_header *h, uint64_t offset,
+                           const struct shmpi_arena_params *p)
 {
     uint64_t n = h->nranks;
     h->coll_offset = round_up(offset, 4096);
-    uint64_t areas = env_u64("SHMPI_COLL_AREAS", 256);
+    uint64_t areas = p->coll_areas;
     if (areas > SHMPI_COLL_AREAS_MAX)
         areas = SHMPI_COLL_AREAS_MAX;
     if (n < 2 || areas == 0)
         return h->coll_offset; /* no areas (one process: none needed) */
-    uint64_t slot = round_up(env_u64("SHMPI_COLL_SLOT_KB", 128) * 1024, 8192);
+    uint64_t slot = round_up(p->coll_slot_bytes, 8192);
     if (slot < 8192)
         slot = 8192;
     h->coll_data_offset = round_up(
@@ -234,10 +230,10 @@ void shmpi_coll_detach(MPI_Comm comm)
 void shmpi_coll_init(MPI_Comm world)
 {
     static struct shmpi_coll world_state;
-    const char *b = getenv("SHMPI_COLL_BARRIER");
-    shmpi_coll_tune.fold_max = env_u64("SHMPI_COLL_FOLD_MAX", 16384);
+    const struct shmpi_tun_set *tun = &shmpi_proc.tun;
+    shmpi_coll_tune.fold_max = tun->value[SHMPI_TUN_COLL_FOLD_MAX];
     shmpi_coll_tune.counter_barrier =
-        b && *b ? strcmp(b, "counter") == 0 : shmpi_proc.oversubscribed;
+        tun->value[SHMPI_TUN_COLL_BARRIER] == SHMPI_TUN_BARRIER_COUNTER;
     world->coll = NULL;
     if (world->size < 2 || shmpi_proc.arena->coll_areas == 0)
         return;

@@ -146,7 +146,7 @@ struct shmpi_coll {
     } kernel;
 };
 
-/* Tunables, read once by shmpi_coll_init (area.c documents them). */
+/* Tunables, taken once by shmpi_coll_init (area.c documents them). */
 struct shmpi_coll_tune {
     uint64_t fold_max;          /* SHMPI_COLL_FOLD_MAX */
     int counter_barrier;        /* barrier by counter, not dissemination */
@@ -160,7 +160,8 @@ extern struct shmpi_coll_tune shmpi_coll_tune;
 /* Lay the areas out from `offset` on in a new arena (arena.c); returns
    the end of area 0, which is reserved with the fixed part, and sets the
    header's coll_* fields (the other areas follow, sparse). */
-uint64_t shmpi_coll_layout(struct shmpi_arena_header *h, uint64_t offset);
+uint64_t shmpi_coll_layout(struct shmpi_arena_header *h, uint64_t offset,
+                           const struct shmpi_arena_params *p);
 /* MPI_Init: tunables, and MPI_COMM_WORLD's collective state. */
 void shmpi_coll_init(MPI_Comm world);
 /* Taken by the process that creates a communicator of `members`

@@ -33,9 +33,8 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     fflush(stdout);
     fflush(stderr);
     if (!p->slot || p->singleton) { /* no launcher will report it */
-        const char *env_rank = getenv("SHMPI_RANK");
         fprintf(stderr, "shmpi: rank %d called MPI_Abort(%s, %d)\n",
-                p->slot || !env_rank ? p->rank : atoi(env_rank), name,
+                p->slot ? p->rank : shmpi_tun_env_rank(p->rank), name,
                 errorcode);
     }
     if (p->slot) {

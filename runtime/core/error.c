@@ -162,8 +162,7 @@ _Noreturn void shmpi_fatal(int code, const char *fn, const char *what)
     struct added_code *a = find_added(code);
     int cls = a ? a->class : code; /* never raise from here */
     /* before MPI_Init the rank is only in the environment */
-    const char *env_rank = getenv("SHMPI_RANK");
-    int rank = p->slot || !env_rank ? p->rank : atoi(env_rank);
+    int rank = p->slot ? p->rank : shmpi_tun_env_rank(p->rank);
     if (!p->slot) {
         say_fatal(rank, code, fn, what);
         _exit(cls > 0 && cls < 256 ? cls : 1);

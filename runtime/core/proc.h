@@ -9,6 +9,7 @@
 #include <pthread.h>
 
 #include "core/fint.h"
+#include "core/tunables.h"
 #include "mpi.h"
 #include "shm_arena/arena.h"
 
@@ -34,6 +35,8 @@ struct shmpi_proc {
                                       keep spinning while it grows */
     struct shmpi_fint_table fint[SHMPI_FINT_KINDS]; /* Fortran integers
                                       of handles (core/fint.h) */
+    struct shmpi_tun_set tun;      /* the tunables in effect (read at
+                                      MPI_Init; core/tunables.h) */
     MPI_Datatype *f90_types;       /* MPI_Type_create_f90_* made so far */
     int nf90_types;                /* (datatypes/f90.c) */
 };

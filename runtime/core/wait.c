@@ -11,7 +11,7 @@
  * futexes are shared (no FUTEX_PRIVATE_FLAG): the doorbell lives in
  * memory mapped by several processes.
  *
- * Tunables (environment, read at MPI_Init):
+ * Tunables (core/tunables.c, read at MPI_Init; each rank its own):
  *   SHMPI_SPIN_US  how long to spin before yielding; default 100 us when
  *                  ranks <= CPUs, 0 when oversubscribed (spinning then
  *                  only steals the CPU from the rank we wait for)
@@ -40,16 +40,10 @@ static struct {
     int yields;
 } policy = {100000, 4};
 
-static long env_long(const char *name, long dflt)
+void shmpi_wait_configure(const struct shmpi_tun_set *tun)
 {
-    const char *v = getenv(name);
-    return v && *v ? strtol(v, NULL, 10) : dflt;
-}
-
-void shmpi_wait_configure(int oversubscribed)
-{
-    policy.spin_ns = 1000 * env_long("SHMPI_SPIN_US", oversubscribed ? 0 : 100);
-    policy.yields = (int)env_long("SHMPI_YIELDS", oversubscribed ? 16 : 4);
+    policy.spin_ns = 1000 * (long)tun->value[SHMPI_TUN_SPIN_US];
+    policy.yields = (int)tun->value[SHMPI_TUN_YIELDS];
 }
 
 static long now_ns(void)

@@ -36,8 +36,10 @@ static inline void shmpi_cpu_relax(void)
 #endif
 }
 
-/* Read once at MPI_Init from SHMPI_SPIN_US and SHMPI_YIELDS. */
-void shmpi_wait_configure(int oversubscribed);
+/* Once at MPI_Init: SHMPI_SPIN_US and SHMPI_YIELDS from the tunables
+   in effect, whose defaults depend on whether ranks outnumber CPUs. */
+struct shmpi_tun_set;
+void shmpi_wait_configure(const struct shmpi_tun_set *tun);
 
 /* Returns once done(arg) returned non-zero. */
 void shmpi_wait_until(int (*done)(void *arg), void *arg);

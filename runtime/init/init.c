@@ -54,19 +54,6 @@ SHMPI_WEAK_ALIAS(Finalized)
 
 struct shmpi_proc shmpi_proc;
 
-static int env_int(const char *name, int *out)
-{
-    const char *v = getenv(name);
-    char *end;
-    if (!v || !*v)
-        return 0;
-    long n = strtol(v, &end, 10);
-    if (*end || n < 0 || n > INT_MAX)
-        return -1;
-    *out = (int)n;
-    return 1;
-}
-
 static const char *init_fn = "MPI_Init";
 
 static _Noreturn void init_failed(const char *why)
@@ -74,10 +61,22 @@ static _Noreturn void init_failed(const char *why)
     shmpi_fatal(MPI_ERR_OTHER, init_fn, why);
 }
 
+/* A variable of the table (core/tunables.h): 0 unset, 1 set; garbage
+   ends MPI_Init with the parser's line. */
+static int env_value(enum shmpi_tun_id id, uint64_t *out)
+{
+    char err[SHMPI_TUN_ERR];
+    int r = shmpi_tun_read(id, NULL, out, err, sizeof err);
+    if (r < 0)
+        init_failed(err);
+    return r;
+}
+
 /* Runs in every process linked with shmpi, before main; see the top. */
 __attribute__((constructor)) static void mark_rank_process(void)
 {
-    if (!getenv(SHMPI_ENV_RANK) || getenv(SHMPI_ENV_RANK_PID))
+    if (!shmpi_tun_text(SHMPI_TUN_P_RANK, NULL) ||
+        shmpi_tun_text(SHMPI_TUN_P_RANK_PID, NULL))
         return;
     char pid[24];
     snprintf(pid, sizeof pid, "%d", (int)getpid());
@@ -120,11 +119,10 @@ static void forked_child(void)
 /* Before MPI_Init: a program or child the rank started. */
 static void check_rank_process(int rank)
 {
-    int owner = 0;
-    if (env_int(SHMPI_ENV_RANK_PID, &owner) < 0)
-        init_failed(SHMPI_ENV_RANK_PID " is not a process id");
-    if (owner > 0 && owner != (int)getpid())
-        not_the_rank(init_fn, rank, owner,
+    uint64_t owner;
+    if (env_value(SHMPI_TUN_P_RANK_PID, &owner) &&
+        owner != (uint64_t)getpid())
+        not_the_rank(init_fn, rank, (int)owner,
                      "a program or child a rank starts cannot call MPI_Init");
 }
 
@@ -141,13 +139,6 @@ static void claim_rank(struct shmpi_proc *p)
         owner != me)
         not_the_rank(init_fn, p->rank, owner,
                      "that process already called MPI_Init as this rank");
-}
-
-/* A yes/no environment variable: set, non-empty and not "0". */
-static int env_flag(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v && strcmp(v, "0") != 0;
 }
 
 /* The whole command line of this process, for relaunching it. */
@@ -186,46 +177,62 @@ static _Noreturn void launch_self(int np, int *argc, char ***argv)
     copy[0] = exe;
     struct shmpi_launch_opts o = {
         .np = np, .argv = copy, .bind = SHMPI_BIND_AUTO, .tool = "shmpi"};
-    const char *bind = getenv("SHMPI_BIND_TO");
-    if (bind && !strcmp(bind, "none"))
-        o.bind = SHMPI_BIND_NONE;
-    else if (bind && !strcmp(bind, "core"))
-        o.bind = SHMPI_BIND_CORE;
-    else if (bind && *bind)
-        init_failed("SHMPI_BIND_TO must be core or none");
-    o.tag_output = env_flag("SHMPI_TAG_OUTPUT");
-    o.report_bindings = env_flag("SHMPI_REPORT_BINDINGS");
+    uint64_t v;
+    if (env_value(SHMPI_TUN_BIND_TO, &v))
+        o.bind = v == SHMPI_TUN_BIND_CORE ? SHMPI_BIND_CORE : SHMPI_BIND_NONE;
+    o.tag_output = env_value(SHMPI_TUN_TAG_OUTPUT, &v) && v;
+    o.report_bindings = env_value(SHMPI_TUN_REPORT_BINDINGS, &v) && v;
     fflush(stdout);
     fflush(stderr);
     exit(shmpi_launch(&o));
 }
 
+/* A singleton is its own launcher: it reads what shapes its arena, and
+   records the job-wide tunables there as a launcher does. */
+static void create_arena(struct shmpi_proc *p, char *err, size_t errlen)
+{
+    struct shmpi_arena_params params;
+    int fd;
+    if (shmpi_tun_load(&p->tun, SHMPI_TUN_READERS(SHMPI_TUN_BY_LAUNCHER) |
+                                    SHMPI_TUN_READERS(SHMPI_TUN_BY_RANK),
+                       NULL, 0, err, errlen) != 0)
+        return;
+    shmpi_tun_arena_params(&p->tun, &params);
+    if (shmpi_arena_create(1, (int)sysconf(_SC_NPROCESSORS_ONLN), &params,
+                           &fd, &p->arena, err, errlen) != 0)
+        return;
+    shmpi_tun_record(&p->tun, p->arena);
+    p->arena_fd = fd;
+    p->singleton = 1;
+}
+
 static void attach_or_create_arena(struct shmpi_proc *p)
 {
-    char err[256];
-    int fd;
-    if (p->arena_fd >= 0) {
+    char err[SHMPI_TUN_ERR];
+    if (p->arena_fd >= 0)
         p->arena = shmpi_arena_attach(p->arena_fd, p->size, err, sizeof err);
-    } else if (shmpi_arena_create(1, (int)sysconf(_SC_NPROCESSORS_ONLN), &fd,
-                                  &p->arena, err, sizeof err) == 0) {
-        p->arena_fd = fd;
-        p->singleton = 1;
-    }
+    else
+        create_arena(p, err, sizeof err);
     if (!p->arena)
+        init_failed(err);
+}
+
+/* After the rank's slot is claimed, so that of several ranks that fail
+   here only the first prints its line (core/error.c). */
+static void join_tunables(struct shmpi_proc *p)
+{
+    char err[SHMPI_TUN_ERR];
+    if (shmpi_tun_join(&p->tun, p->arena, p->oversubscribed, err,
+                       sizeof err) != 0)
         init_failed(err);
 }
 
 static void find_place_in_job(struct shmpi_proc *p, int *argc, char ***argv)
 {
-    int np = 0;
-    int r = env_int(SHMPI_ENV_RANK, &p->rank);
-    if (r < 0)
-        init_failed("SHMPI_RANK is not a rank number");
-    if (r == 0) {
-        if (env_int("SHMPI_NP", &np) < 0 || (getenv("SHMPI_NP") && np < 1))
-            init_failed("SHMPI_NP must be a number of ranks >= 1");
-        if (np > 0)
-            launch_self(np, argc, argv);
+    uint64_t rank, size, fd, np;
+    if (!env_value(SHMPI_TUN_P_RANK, &rank)) {
+        if (env_value(SHMPI_TUN_NP, &np))
+            launch_self((int)np, argc, argv);
         p->rank = 0;
         p->size = 1;
         p->arena_fd = -1;
@@ -234,11 +241,14 @@ static void find_place_in_job(struct shmpi_proc *p, int *argc, char ***argv)
     /* stdout is a pipe to the launcher: without this, printf output would
        appear only at exit, not line by line as on a terminal */
     setvbuf(stdout, NULL, _IOLBF, 0);
+    p->rank = (int)rank;
     check_rank_process(p->rank);
-    if (env_int(SHMPI_ENV_SIZE, &p->size) != 1 || p->size < 1 ||
-        p->rank >= p->size || env_int(SHMPI_ENV_ARENA_FD, &p->arena_fd) != 1)
+    if (!env_value(SHMPI_TUN_P_SIZE, &size) || rank >= size ||
+        !env_value(SHMPI_TUN_P_ARENA_FD, &fd))
         init_failed("SHMPI_RANK is set but SHMPI_SIZE or SHMPI_ARENA_FD is "
                     "missing or wrong; start ranks with mpirun");
+    p->size = (int)size;
+    p->arena_fd = (int)fd;
 }
 
 /* What only this process may use: a program it starts (system(),
@@ -249,7 +259,7 @@ static void hide_job_from_children(struct shmpi_proc *p)
     unsetenv(SHMPI_ENV_SIZE);
     unsetenv(SHMPI_ENV_ARENA_FD);
     unsetenv(SHMPI_ENV_RANK_PID);
-    unsetenv("SHMPI_NP");
+    unsetenv(shmpi_tunables[SHMPI_TUN_NP].name);
     fcntl(p->arena_fd, F_SETFD, FD_CLOEXEC);
 }
 
@@ -271,7 +281,8 @@ static int init(int *argc, char ***argv, int required, int *provided)
     p->slot = shmpi_arena_slot(p->arena, p->rank);
     p->slot->pid = (int32_t)getpid();
     p->oversubscribed = p->size > (int)p->arena->ncpus;
-    shmpi_wait_configure(p->oversubscribed);
+    join_tunables(p);
+    shmpi_wait_configure(&p->tun);
     shmpi_fence_register();
     shmpi_comm_init_predefined(p);
     if (shmpi_datatype_compile_predefined() != MPI_SUCCESS ||

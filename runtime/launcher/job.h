@@ -50,7 +50,6 @@
 #define SHMPI_OUTQ_HIGH (1u << 20)   /* stop reading ranks above this */
 #define SHMPI_OUTQ_LOW (1u << 18)    /* resume reading below this */
 #define SHMPI_LINGER_MS 100          /* see evloop.c, lingering() */
-#define SHMPI_KILL_GRACE_DEFAULT_MS 1000
 
 /* What a completion is about: low 8 bits of user_data, index above. */
 enum shmpi_ud {
@@ -183,6 +182,7 @@ struct shmpi_job {
     struct timespec t0;  /* when shmpi_launch started (CLOCK_MONOTONIC) */
     double timeout_s;
     int grace_ms;
+    struct shmpi_tun_set tun; /* what the launcher and the ranks read */
     struct __kernel_timespec timeout_ts, grace_ts, linger_ts;
     bool linger_armed;
     bool linger_heard;   /* a read brought data since linger was armed */

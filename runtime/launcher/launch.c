@@ -20,7 +20,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,33 +44,24 @@ static void job_init(struct shmpi_job *j, const struct shmpi_launch_opts *o)
     j->arena_fd = j->devnull = j->sigfd = j->noinit_rank = j->named = -1;
     j->tree.guard_fd = -1;
     j->timeout_s = o->timeout_s > 0 ? o->timeout_s : 0;
-    j->grace_ms = SHMPI_KILL_GRACE_DEFAULT_MS;
 }
 
-/* MPIEXEC_TIMEOUT (when no timeout was given) and SHMPI_KILL_GRACE_MS. */
+/* Every variable the launcher or a rank reads (core/tunables.c), from
+   the environment the ranks will get: ours and -x.  A rank's variable
+   is parsed here too, so that garbage is one line now rather than one
+   in every rank; the job-wide ones go into the arena (make_arena). */
 static int read_tunables(struct shmpi_job *j)
 {
-    const char *v = getenv(SHMPI_ENV_TIMEOUT);
-    char *end;
-    if (j->timeout_s == 0 && v && *v) {
-        double t = strtod(v, &end);
-        if (*end || !isfinite(t) || t < 0 || t > 1e9) {
-            shmpi_ln_say(j->tool, "%s='%s' is not a number of seconds",
-                         SHMPI_ENV_TIMEOUT, v);
-            return SHMPI_EXIT_USAGE;
-        }
-        j->timeout_s = t;
+    char err[SHMPI_TUN_ERR];
+    if (shmpi_tun_load(&j->tun, SHMPI_TUN_READERS(SHMPI_TUN_BY_LAUNCHER) |
+                                    SHMPI_TUN_READERS(SHMPI_TUN_BY_RANK),
+                       j->opts->exports, 0, err, sizeof err) != 0) {
+        shmpi_ln_say(j->tool, "%s", err);
+        return SHMPI_EXIT_USAGE;
     }
-    v = getenv(SHMPI_ENV_KILL_GRACE);
-    if (v && *v) {
-        long ms = strtol(v, &end, 10);
-        if (*end || ms < 0 || ms > 86400000L) {
-            shmpi_ln_say(j->tool, "%s='%s' is not a number of milliseconds",
-                         SHMPI_ENV_KILL_GRACE, v);
-            return SHMPI_EXIT_USAGE;
-        }
-        j->grace_ms = (int)ms;
-    }
+    if (j->timeout_s == 0)
+        j->timeout_s = (double)j->tun.value[SHMPI_TUN_TIMEOUT] / 1e9;
+    j->grace_ms = (int)j->tun.value[SHMPI_TUN_KILL_GRACE_MS];
     return 0;
 }
 
@@ -130,9 +120,12 @@ static int start_tree(struct shmpi_job *j)
 static int make_arena(struct shmpi_job *j)
 {
     char err[256];
-    if (shmpi_arena_create(j->np, j->topo.ncpus, &j->arena_fd, &j->hdr, err,
-                           sizeof err) == 0) {
+    struct shmpi_arena_params params;
+    shmpi_tun_arena_params(&j->tun, &params);
+    if (shmpi_arena_create(j->np, j->topo.ncpus, &params, &j->arena_fd,
+                           &j->hdr, err, sizeof err) == 0) {
         j->hdr->launcher_pid = (int32_t)getpid(); /* see rma/map.c */
+        shmpi_tun_record(&j->tun, j->hdr);
         return 0;
     }
     j->arena_fd = -1;

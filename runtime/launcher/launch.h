@@ -10,20 +10,15 @@
 #ifndef SHMPI_LAUNCH_H
 #define SHMPI_LAUNCH_H
 
-/* Set for every rank by the launcher. */
-#define SHMPI_ENV_RANK     "SHMPI_RANK"      /* 0 .. size-1 */
-#define SHMPI_ENV_SIZE     "SHMPI_SIZE"      /* number of ranks */
-#define SHMPI_ENV_ARENA_FD "SHMPI_ARENA_FD"  /* inherited arena descriptor */
-
-/* Set by the rank's own program at its start (init/init.c) - the first
-   process in the rank's tree linked with shmpi - and inherited by every
-   program and child it starts: they are not the rank.  Removed from the
-   environment the launcher gives the ranks. */
-#define SHMPI_ENV_RANK_PID "SHMPI_RANK_PID"
-
-/* Read by the launcher. */
-#define SHMPI_ENV_KILL_GRACE "SHMPI_KILL_GRACE_MS" /* default 1000 */
-#define SHMPI_ENV_TIMEOUT    "MPIEXEC_TIMEOUT"     /* seconds; see timeout_s */
+/* The variables the launcher sets for every rank (SHMPI_ENV_RANK,
+   SHMPI_ENV_SIZE, SHMPI_ENV_ARENA_FD) and the one the rank's own program
+   sets at its start (SHMPI_ENV_RANK_PID, init/init.c: the first process
+   in the rank's tree linked with shmpi; inherited by every program and
+   child it starts, which are not the rank; removed from the environment
+   the launcher gives the ranks) are declared with the tunables the
+   launcher reads (MPIEXEC_TIMEOUT, SHMPI_KILL_GRACE_MS, and those that
+   shape the arena). */
+#include "core/tunables.h"
 
 enum shmpi_bind { SHMPI_BIND_AUTO, SHMPI_BIND_CORE, SHMPI_BIND_NONE };
 
@@ -37,7 +32,8 @@ struct shmpi_launch_opts {
                                 MPIEXEC_TIMEOUT if set, else never */
     char **exports;          /* "NAME=VALUE" set in every rank (the last
                                 of one NAME wins; entries without '=' are
-                                ignored); NULL-ended; may be NULL */
+                                ignored); NULL-ended; may be NULL.  The
+                                tunables are read from these first */
     const char *tool;        /* prefix of our messages, e.g. "mpirun";
                                 NULL = "mpirun" */
 };

@@ -25,7 +25,7 @@
 #include "mpi.h"
 
 enum opt_id { OPT_NP, OPT_BIND, OPT_REPORT, OPT_TIMEOUT, OPT_EXPORT,
-              OPT_TAG, OPT_HELP, OPT_VERSION, OPT_NOOP };
+              OPT_TAG, OPT_HELP, OPT_VERSION, OPT_SHOW_TUNABLES, OPT_NOOP };
 
 struct opt {
     const char *name;
@@ -41,13 +41,15 @@ static const struct opt options[] = {
     {"h", OPT_HELP, false},         {"version", OPT_VERSION, false},
     {"V", OPT_VERSION, false},      {"oversubscribe", OPT_NOOP, false},
     {"allow-run-as-root", OPT_NOOP, false},
+    {"show-tunables", OPT_SHOW_TUNABLES, false},
 };
 
 struct cli {
     struct shmpi_launch_opts o;
     char **exports;          /* malloc'd "NAME=VALUE" strings */
     size_t nexports;
-    bool done;               /* --help or --version: exit 0 */
+    bool done;               /* --help, --version, --show-tunables */
+    int status;              /* exit status when done */
 };
 
 static const char usage_text[] =
@@ -63,12 +65,16 @@ static const char usage_text[] =
     "  --tag-output          prefix every output line with [rank]\n"
     "  --oversubscribe, --allow-run-as-root\n"
     "                        accepted for Open MPI scripts; always allowed\n"
+    "  --show-tunables       print every environment variable shmpi reads,\n"
+    "                        its value in effect (with -x given before it)\n"
+    "                        and what it accepts; then exit\n"
     "  -h, --help            this text\n"
     "  -V, --version         print the version\n"
     "\n"
     "Options take one or two dashes, and values as '--opt V' or '--opt=V'.\n"
     "Environment: MPIEXEC_TIMEOUT=S (as --timeout), SHMPI_KILL_GRACE_MS\n"
-    "(after a signal is passed to the ranks, SIGKILL follows; default 1000).\n"
+    "(after a signal is passed to the ranks, SIGKILL follows; default 1000),\n"
+    "and the ranks' tunables: see --show-tunables and shmpi(7).\n"
     "Exit status: 0 all ranks finished; else that of the first rank that\n"
     "failed (its exit status, 128+signal, MPI_Abort's code, 1 if it exited\n"
     "without MPI_Finalize), 128+signal if we were signalled, 124 timeout,\n"
@@ -160,6 +166,61 @@ static int add_export(struct cli *c, const char *v)
     return 0;
 }
 
+static const char *const read_by[] = {
+    [SHMPI_TUN_BY_SELF_LAUNCH] = "MPI_Init of a program started without a "
+                                 "launcher",
+    [SHMPI_TUN_BY_LAUNCHER] = "the launcher (mpirun, or the in-library "
+                              "launch)",
+    [SHMPI_TUN_BY_RANK] = "each rank, in MPI_Init",
+};
+
+/* One tunable: its value in effect and where it came from, its help,
+   what it accepts, who reads it.  Returns 0, or -1 if its value is bad. */
+static int show_tunable(struct cli *c, enum shmpi_tun_id id)
+{
+    const struct shmpi_tunable *t = &shmpi_tunables[id];
+    char value[64], dflt[64], err[SHMPI_TUN_ERR], acc[SHMPI_TUN_ERR];
+    uint64_t v;
+    int r = shmpi_tun_read(id, c->exports, &v, err, sizeof err);
+    shmpi_tun_format(id, shmpi_tun_default(id, 0), dflt, sizeof dflt);
+    if (r > 0)
+        shmpi_tun_format(id, v, value, sizeof value);
+    if (r > 0)
+        printf("%s = %s (environment; default %s)\n", t->name, value,
+               t->dflt_text ? t->dflt_text : dflt);
+    else if (r == 0)
+        printf("%s = %s (default%s%s)\n", t->name,
+               t->dflt_text && t->dflt == SHMPI_TUN_UNSET ? "unset" : dflt,
+               t->dflt_text ? ": " : "", t->dflt_text ? t->dflt_text : "");
+    else
+        printf("%s = '%s' (environment: NOT VALID)\n", t->name,
+               shmpi_tun_text(id, c->exports));
+    shmpi_tun_accepts(id, acc, sizeof acc);
+    printf("    %s\n    unit: %s; accepts %s\n    read by %s%s\n", t->help,
+           t->unit ? t->unit : "none", acc, read_by[t->reader],
+           t->scope == SHMPI_TUN_JOB
+               ? "; one value for the whole job, checked in every rank"
+               : "");
+    if (r < 0)
+        fprintf(stderr, "%s: %s\n", tool, err);
+    return r < 0 ? -1 : 0;
+}
+
+/* --show-tunables: the whole table; status 2 if a value is bad. */
+static int show_tunables(struct cli *c)
+{
+    int bad = 0;
+    printf("The environment variables shmpi reads (shmpi(7), ENVIRONMENT):\n");
+    for (int id = 0; id < SHMPI_TUN_COUNT; id++)
+        bad |= show_tunable(c, (enum shmpi_tun_id)id);
+    printf("\nBetween the launcher and its ranks, never set by hand (not "
+           "tunables):\n");
+    for (int id = SHMPI_TUN_COUNT; id < SHMPI_TUN_ALL; id++)
+        printf("  %s: %s\n", shmpi_tunables[id].name,
+               shmpi_tunables[id].help);
+    return bad ? SHMPI_EXIT_USAGE : 0;
+}
+
 static int apply(struct cli *c, enum opt_id id, const char *v)
 {
     switch (id) {
@@ -172,6 +233,10 @@ static int apply(struct cli *c, enum opt_id id, const char *v)
     case OPT_HELP: printf(usage_text, tool); c->done = true; break;
     case OPT_VERSION:
         printf("%s (shmpi) %s\n", tool, SHMPI_VERSION_STRING);
+        c->done = true;
+        break;
+    case OPT_SHOW_TUNABLES:
+        c->status = show_tunables(c);
         c->done = true;
         break;
     case OPT_NOOP: break;
@@ -238,7 +303,7 @@ int main(int argc, char **argv)
     c.o.bind = SHMPI_BIND_AUTO;
     c.o.tool = tool;
     int prog = parse(&c, argc, argv);
-    int status = prog < 0 ? SHMPI_EXIT_USAGE : 0;
+    int status = prog < 0 ? SHMPI_EXIT_USAGE : c.status;
     if (prog > 0) {
         c.o.argv = argv + prog;
         c.o.exports = c.exports;

@@ -9,7 +9,8 @@
  * call, rescans its bitmap and starts polling the new ring.  The ring's
  * pages read as zeros until S writes, which is what D expects.
  *
- * Tunables (environment, read at MPI_Init):
+ * Tunables (core/tunables.c, read at MPI_Init; the first two one value
+ * for the whole job):
  *   SHMPI_EAGER_LIMIT  largest message sent eagerly, data included in the
  *                      ring (default 16384 bytes)
  *   SHMPI_CHUNK        bytes per DATA record of a large message (default
@@ -24,12 +25,6 @@
 #include "core/proc.h"
 #include "core/wait.h"
 #include "pt2pt/pt2pt.h"
-
-static uint64_t env_u64(const char *name, uint64_t dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? strtoull(v, NULL, 10) : dflt;
-}
 
 static struct shmpi_ring *ring_at(int src, int dst)
 {
@@ -53,9 +48,10 @@ int shmpi_pt2pt_init(void)
         n > 1 ? shmpi_ring_max_body(shmpi_proc.arena->ring_bytes) -
                     sizeof(struct shmpi_msg)
               : 0;
-    pt.eager_limit = env_u64("SHMPI_EAGER_LIMIT", 16384);
-    pt.chunk = env_u64("SHMPI_CHUNK", 32768);
-    pt.pull_limit = env_u64("SHMPI_PULL_LIMIT_MB", 1024) << 20;
+    const struct shmpi_tun_set *tun = &shmpi_proc.tun;
+    pt.eager_limit = tun->value[SHMPI_TUN_EAGER_LIMIT];
+    pt.chunk = tun->value[SHMPI_TUN_CHUNK];
+    pt.pull_limit = tun->value[SHMPI_TUN_PULL_LIMIT_MB]; /* in bytes */
     if (pt.eager_limit > max_body)
         pt.eager_limit = max_body;
     if (pt.chunk > max_body || pt.chunk == 0)

@@ -35,15 +35,14 @@
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 /*
- * Ring size per pair: SHMPI_RING_KB (default 256 KiB), shrunk for large
- * jobs so that the sparse rings region stays within 64 GiB of address
- * space, never below 16 KiB.  Only pairs that talk use real memory.
+ * Ring size per pair: the creator's (SHMPI_RING_KB, core/tunables.c),
+ * shrunk for large jobs so that the sparse rings region stays within
+ * 64 GiB of address space, never below 16 KiB.  Only pairs that talk
+ * use real memory.
  */
-static size_t ring_bytes_for(int nranks)
+static size_t ring_bytes_for(int nranks, uint64_t want)
 {
-    const char *v = getenv("SHMPI_RING_KB");
-    size_t ring = (v && atol(v) >= 16 ? (size_t)atol(v) : 256) * 1024;
-    ring = round_up(ring, 4096);
+    size_t ring = round_up(want, 4096);
     size_t pairs = (size_t)nranks * (size_t)nranks;
     while (ring > 16384 && pairs * ring > (64ull << 30))
         ring /= 2;
@@ -51,19 +50,18 @@ static size_t ring_bytes_for(int nranks)
 }
 
 /*
- * Sync counters per process: SHMPI_SYNC_COUNTERS (default 256, a cache
- * line each, reserved at launch: 16 KiB per rank), capped so that every
+ * Sync counters per process (SHMPI_SYNC_COUNTERS; a cache line each,
+ * reserved at launch: 16 KiB per rank by default), capped so that every
  * counter of the job has an index below 2^21 (rma/sync_counter.h).
  */
-static uint32_t sync_per_rank_for(int nranks)
+static uint32_t sync_per_rank_for(int nranks, uint32_t want)
 {
-    const char *v = getenv("SHMPI_SYNC_COUNTERS");
-    long want = v && atol(v) >= 1 ? atol(v) : 256;
-    long most = ((1l << 21) - 1) / nranks;
-    return (uint32_t)(want < most ? want : most);
+    uint32_t most = (uint32_t)(((1l << 21) - 1) / nranks);
+    return want < most ? want : most;
 }
 
-static void layout(struct shmpi_arena_header *h, int nranks)
+static void layout(struct shmpi_arena_header *h, int nranks,
+                   const struct shmpi_arena_params *p)
 {
     size_t words = ((size_t)nranks + 63) / 64;
     h->nranks = (uint32_t)nranks;
@@ -78,15 +76,16 @@ static void layout(struct shmpi_arena_header *h, int nranks)
                                                      SHMPI_CLAIMS *
                                                      sizeof(uint32_t),
                               SHMPI_CACHELINE);
-    h->sync_per_rank = sync_per_rank_for(nranks);
+    h->sync_per_rank = sync_per_rank_for(nranks, p->sync_per_rank);
     h->reserved_bytes = round_up(
         shmpi_coll_layout(h, h->sync_offset + (size_t)nranks *
                                                   h->sync_per_rank *
-                                                  SHMPI_CACHELINE),
+                                                  SHMPI_CACHELINE,
+                          p),
         4096);
     h->rings_offset = round_up(
         h->coll_offset + (size_t)h->coll_areas * h->coll_area_bytes, 4096);
-    h->ring_bytes = nranks > 1 ? ring_bytes_for(nranks) : 0;
+    h->ring_bytes = nranks > 1 ? ring_bytes_for(nranks, p->ring_bytes) : 0;
     h->bytes = h->rings_offset + (size_t)nranks * nranks * h->ring_bytes;
 }
 
@@ -128,12 +127,13 @@ static int open_unnamed(char *err, size_t errlen)
     return fd;
 }
 
-int shmpi_arena_create(int nranks, int ncpus, int *fd_out,
+int shmpi_arena_create(int nranks, int ncpus,
+                       const struct shmpi_arena_params *params, int *fd_out,
                        struct shmpi_arena_header **hdr_out,
                        char *err, size_t errlen)
 {
     struct shmpi_arena_header want = {0};
-    layout(&want, nranks);
+    layout(&want, nranks, params);
     int fd = open_unnamed(err, errlen);
     if (fd < 0)
         return -1;

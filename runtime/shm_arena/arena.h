@@ -24,7 +24,7 @@
 
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617234ull /* "shmpiar4": bump when the layout changes */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617235ull /* "shmpiar5": bump when the layout changes */
 
 /* Life cycle of one rank, written by the rank, read by the launcher. */
 enum shmpi_rank_state {
@@ -69,6 +69,22 @@ struct shmpi_rank_slot {
 /* Collective areas (runtime/coll/area.c): at most this many. */
 #define SHMPI_COLL_AREAS_MAX 1024
 
+/* Job-wide tunables kept in the header, by their id in core/tunables.h. */
+#define SHMPI_ARENA_TUNABLES 32
+
+/*
+ * What shapes an arena.  shm_arena reads no environment variable: the
+ * creator (the launcher, or a singleton's MPI_Init) takes these from the
+ * tunables table (core/tunables.c), which lives above this layer.
+ */
+struct shmpi_arena_params {
+    uint64_t ring_bytes;      /* per pair; rounded up to pages, and halved
+                                 in large jobs (arena.c) */
+    uint32_t sync_per_rank;   /* capped so that a job has < 2^21 */
+    uint32_t coll_areas;      /* at most SHMPI_COLL_AREAS_MAX */
+    uint64_t coll_slot_bytes; /* rounded up to 8 KiB, halved in large jobs */
+};
+
 /*
  * Layout: header | slots[nranks] | connection bitmaps | claim tables |
  * sync counters | collective areas | rings.
@@ -104,6 +120,11 @@ struct shmpi_arena_header {
     uint64_t coll_data_offset; /* in an area: the members' data slots */
     uint64_t coll_slot_bytes; /* one member's data slot */
     uint32_t coll_areas;      /* how many; 0 in a job of one rank */
+    /* the job-wide tunables (core/tunables.c), written by the creator
+       before any rank exists: bit i of tunables_from_env says that
+       tunables[i] came from the environment (else: the default) */
+    uint64_t tunables[SHMPI_ARENA_TUNABLES];
+    uint64_t tunables_from_env;
     /* communicator contexts handed out so far (comm/), starts at 0 */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t contexts_used;
     /* first rank to abort wins: stores its rank + 1 with a CAS */
@@ -114,7 +135,8 @@ struct shmpi_arena_header {
 };
 
 /* Creating and attaching; arena.c. */
-int shmpi_arena_create(int nranks, int ncpus, int *fd_out,
+int shmpi_arena_create(int nranks, int ncpus,
+                       const struct shmpi_arena_params *params, int *fd_out,
                        struct shmpi_arena_header **hdr_out,
                        char *err, size_t errlen);
 struct shmpi_arena_header *shmpi_arena_attach(int fd, int nranks,
