@@ -267,11 +267,11 @@ static void body(int rank, void *arg)
         receiver(arg);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     unit_name_ = "unit_claim";
     struct shared *sh = unit_shared(sizeof *sh);
-    int failed = unit_job(2, body, sh);
+    int failed = unit_run(argc, argv, 2, body, sh);
     for (uint32_t id = 0; id < MESSAGES && !failed; id++) {
         int cancelled = sh->sent[id] == SENT_CANCELLED;
         int matched = sh->recv[id] == RECV_MATCHED;

@@ -164,11 +164,11 @@ static void body(int rank, void *arg)
         consume(arg);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     unit_name_ = "unit_ring";
     struct shared *sh = unit_shared(sizeof *sh);
-    int failed = unit_job(2, body, sh);
+    int failed = unit_run(argc, argv, 2, body, sh);
     printf("unit_ring: %d records, producer slept %lu times, woken %lu "
            "times: %s\n",
            RECORDS, (unsigned long)atomic_load(&sh->sleeps),
