@@ -43,5 +43,9 @@ struct shmpi_msg {
     uint64_t rcookie;          /* CTS, DATA: the receiver's request */
     uint64_t offset;           /* DATA: byte offset of the chunk */
 };
+_Static_assert(8 + sizeof(struct shmpi_msg) + 8 <= 64,
+               "ring prefix, header and an 8-byte payload fit a cache line");
+_Static_assert(sizeof(void *) <= sizeof(uint64_t),
+               "a cookie holds a request's address");
 
 #endif

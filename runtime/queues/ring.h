@@ -40,6 +40,11 @@ struct shmpi_rec_prefix {
     _Atomic uint32_t seq;      /* stored last, with release: record valid */
     uint32_t bytes;            /* whole record, prefix included, 64-aligned */
 };
+_Static_assert(offsetof(struct shmpi_ring, sender_waiting) == SHMPI_CACHELINE &&
+                   offsetof(struct shmpi_ring, data) == SHMPI_RING_HEADER,
+               "tail, sender_waiting: a cache line each, then the data");
+_Static_assert(sizeof(struct shmpi_rec_prefix) == SHMPI_REC_PREFIX,
+               "the prefix of a record is {seq, bytes}, 8 bytes");
 
 /* Producer side, private to the sending rank. */
 struct shmpi_ring_tx {

@@ -49,6 +49,8 @@ struct shmpi_sync_slot {
     _Atomic uint32_t handle;
     uint64_t win_id;           /* struct shmpi_win.id of its window */
 };
+_Static_assert(sizeof(struct shmpi_sync_slot) == SHMPI_CACHELINE,
+               "one cache line per counter");
 
 /* What only the owner knows of one of its counters (private memory). */
 struct shmpi_sync_own {

@@ -110,6 +110,26 @@ struct shmpi_win_ctl {
     /* then, PSCW, this member as origin: posted[t], bumped by target
        t's MPI_Win_post naming this member (shmpi_win_posted) */
 };
+#define SHMPI_WIN_CTL_LINE_(f)                                               \
+    (offsetof(struct shmpi_win_ctl, f) / SHMPI_CACHELINE)
+_Static_assert(SHMPI_WIN_CTL_LINE_(exposed) == SHMPI_WIN_CTL_LINE_(lock),
+               "exposed is on the lock's line");
+_Static_assert(SHMPI_WIN_CTL_LINE_(acc_no_leases) ==
+                   SHMPI_WIN_CTL_LINE_(acc_lock),
+               "acc_no_leases is on acc_lock's line");
+_Static_assert(SHMPI_WIN_CTL_LINE_(acc_lock) != SHMPI_WIN_CTL_LINE_(lock) &&
+                   SHMPI_WIN_CTL_LINE_(completed) !=
+                       SHMPI_WIN_CTL_LINE_(acc_lock) &&
+                   SHMPI_WIN_CTL_LINE_(lock_waiting) !=
+                       SHMPI_WIN_CTL_LINE_(completed) &&
+                   SHMPI_WIN_CTL_LINE_(atomic_on) !=
+                       SHMPI_WIN_CTL_LINE_(lock_waiting),
+               "lock, acc_lock, completed, lock_waiting, atomic_on: a line "
+               "each");
+_Static_assert(sizeof(struct shmpi_win_ctl) % SHMPI_CACHELINE == 0 &&
+                   SHMPI_CACHELINE / sizeof(uint32_t) == 16,
+               "posted[] starts on a line after atomic_on's, 16 a line");
+#undef SHMPI_WIN_CTL_LINE_
 
 /* How this process reaches target t's window memory (for a dynamic
    window: only pid; its memory is in the regions, shmpi_win_region_find). */

@@ -94,6 +94,8 @@ struct table_head {
     _Atomic uint32_t count;    /* sorted by base */
     _Atomic uint64_t detaches; /* bumped by each detach */
 };
+_Static_assert(sizeof(struct table_head) == SHMPI_CACHELINE,
+               "the entries start one cache line after the head");
 
 #define TABLE_CAP (1u << 20)   /* entries a table segment can hold */
 #define TABLE_FIRST 100        /* entries reserved at creation */

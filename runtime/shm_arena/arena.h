@@ -48,6 +48,8 @@ struct shmpi_doorbell {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t seq;
     _Atomic uint32_t sleepers;
 };
+_Static_assert(sizeof(struct shmpi_doorbell) == SHMPI_CACHELINE,
+               "a doorbell is one cache line");
 
 /* One per rank.  The first line is written by the rank and read by the
    launcher after the rank exited (the exit is the fence). */
