@@ -33,14 +33,15 @@
  * however its processes interleave.  The one clock is the watchdog: a
  * job that has not ended after UNIT_WATCHDOG_S seconds (a lost wake-up
  * or a deadlock; every test takes a few seconds) prints so and fails.
- * Built with -Iruntime against lib/libmpi.a (test/run-tests): these
- * programs use the runtime's internals, so make check-ref skips them.
+ * Built with -Iruntime against build/FLAVOR/internal.a (test/run-tests):
+ * these programs use the runtime's internals, so make check-ref skips
+ * them.
  *
  * Under ThreadSanitizer, the protocol's own file built with it and the
  * rest taken from the normal library, e.g.
  *   clang -fsanitize=thread -g -O1 -std=c11 -D_GNU_SOURCE -I. -Iruntime \
  *     -o /tmp/unit_ring test/unit_ring.c runtime/queues/ring.c \
- *     lib/libmpi.a -luring -lnuma -lpthread && /tmp/unit_ring --threads
+ *     build/opt/internal.a -luring -lnuma -lpthread && /tmp/unit_ring --threads
  * it reports a data race where an ordering that x86 keeps anyway is
  * missing (the ring's release stores of a record's seq made relaxed: the
  * consumer's read of the record races with the producer's write).
@@ -66,6 +67,7 @@
 #include "comm/comm.h"
 #include "core/fence.h"
 #include "core/proc.h"
+#include "core/tunables.h"
 #include "core/wait.h"
 #include "pt2pt/pt2pt.h"
 #include "shm_arena/arena.h"
@@ -164,10 +166,29 @@ static inline void unit_become_rank(struct shmpi_arena_header *a, int fd,
     me->slot = shmpi_arena_slot(a, p);
     me->slot->pid = (int32_t)getpid();
     me->oversubscribed = n > (int)a->ncpus;
-    shmpi_wait_configure(me->oversubscribed);
+    shmpi_wait_configure(&me->tun);
     shmpi_fence_register();
     shmpi_comm_init_predefined(me);
     UCHECK(shmpi_pt2pt_init() == 0, "shmpi_pt2pt_init failed");
+}
+
+/* The arena of a job of n, made as the launcher makes it: the tunables
+   read from the environment (a test may set SHMPI_SPIN_US, say) shape it
+   and are recorded in it; the forked ranks inherit shmpi_proc.tun. */
+static inline struct shmpi_arena_header *unit_arena(int n, int cpus, int *fd)
+{
+    char err[SHMPI_TUN_ERR];
+    struct shmpi_arena_params params;
+    struct shmpi_arena_header *a;
+    unsigned readers = SHMPI_TUN_READERS(SHMPI_TUN_BY_LAUNCHER) |
+                       SHMPI_TUN_READERS(SHMPI_TUN_BY_RANK);
+    UCHECK(shmpi_tun_load(&shmpi_proc.tun, readers, NULL, n > cpus, err,
+                          sizeof err) == 0, "%s", err);
+    shmpi_tun_arena_params(&shmpi_proc.tun, &params);
+    UCHECK(shmpi_arena_create(n, cpus, &params, fd, &a, err, sizeof err) == 0,
+           "shmpi_arena_create: %s", err);
+    shmpi_tun_record(&shmpi_proc.tun, a);
+    return a;
 }
 
 static pid_t unit_pids_[UNIT_MAX_PROCS];
@@ -194,13 +215,11 @@ static void unit_watchdog_(int sig)
 static inline int unit_job(int n, void (*body)(int rank, void *arg),
                            void *arg)
 {
-    char err[256];
     int fd;
     struct shmpi_arena_header *a;
     UCHECK(n >= 1 && n <= UNIT_MAX_PROCS, "%d processes", n);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    UCHECK(shmpi_arena_create(n, (int)cpus, &fd, &a, err, sizeof err) == 0,
-           "shmpi_arena_create: %s", err);
+    a = unit_arena(n, (int)cpus, &fd);
     fflush(stdout);
     fflush(stderr);
     pid_t parent = getpid();
@@ -264,14 +283,12 @@ static void *unit_thread_main_(void *t_)
 static inline int unit_threads(int n, void (*body)(int rank, void *arg),
                                void *arg)
 {
-    char err[256];
     int fd;
     struct shmpi_arena_header *a;
     struct unit_thread_ t[UNIT_MAX_PROCS];
     UCHECK(n >= 1 && n <= UNIT_MAX_PROCS, "%d threads", n);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    UCHECK(shmpi_arena_create(n, (int)cpus, &fd, &a, err, sizeof err) == 0,
-           "shmpi_arena_create: %s", err);
+    a = unit_arena(n, (int)cpus, &fd);
     unit_become_rank(a, fd, 0, n);
     for (int p = 0; p < n; p++) {
         t[p] = (struct unit_thread_){.rank = p, .body = body, .arg = arg};
