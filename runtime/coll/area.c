@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/sched.h"
 
 struct shmpi_coll_tune shmpi_coll_tune;
 
@@ -235,6 +236,7 @@ void shmpi_coll_init(MPI_Comm world)
 {
     static struct shmpi_coll world_state;
     const char *b = getenv("SHMPI_COLL_BARRIER");
+    shmpi_nbc_register_kind();
     shmpi_coll_tune.fold_max = env_u64("SHMPI_COLL_FOLD_MAX", 16384);
     shmpi_coll_tune.counter_barrier =
         b && *b ? strcmp(b, "counter") == 0 : shmpi_proc.oversubscribed;
