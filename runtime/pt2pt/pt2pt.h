@@ -85,6 +85,20 @@ int shmpi_peer_connect(int world_rank, struct shmpi_peer **out);
 void shmpi_poll_new_connections(struct shmpi_pt2pt *pt);
 void shmpi_backlog_add(struct shmpi_pt2pt *pt, int world_rank);
 
+/* Does a message (context, source, tag) match a receive that wants
+   (want_context, want_source, want_tag)?  Sources are world ranks, a
+   negative want_source is MPI_ANY_SOURCE; want_tag may be MPI_ANY_TAG.
+   The one test of 3.5's matching rule: match.c's queues and the fast
+   receive (fastpath.c) both use it. */
+static inline int shmpi_envelope_matches(uint32_t context, int source,
+                                         int tag, uint32_t want_context,
+                                         int want_source, int want_tag)
+{
+    return context == want_context &&
+           (want_source < 0 || want_source == source) &&
+           (want_tag == MPI_ANY_TAG || want_tag == tag);
+}
+
 /* queue helpers, match.c */
 void shmpi_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r);
 struct shmpi_request *shmpi_queue_pop(struct shmpi_req_queue *q);
