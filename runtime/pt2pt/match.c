@@ -101,7 +101,8 @@ static struct shmpi_unexpected *scan(struct shmpi_unexp_queue *q,
             continue;
         }
         int ours = take ? shmpi_claim_match(u->source, u->claim)
-                        : !shmpi_claim_cancelled(u->source, u->claim);
+                        : !shmpi_claim_free_if_cancelled(u->source,
+                                                         u->claim);
         if (ours) {
             if (take)
                 unlink_unexpected(q, prev, u);

@@ -121,7 +121,11 @@ int shmpi_unexpected_remove(struct shmpi_pt2pt *pt,
 void shmpi_unexpected_push(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u);
 
 /* send.c */
-int shmpi_send_start(struct shmpi_request *r);
+/* A started send's first move (start.c's shmpi_start_send wraps it):
+   to oneself, straight to the receive; else its envelope into the
+   peer's ring, or queued behind what waits for it.  0, or the errno of
+   connecting the ring. */
+int shmpi_send_post_or_queue(struct shmpi_request *r);
 int shmpi_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r);
 int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r);
 void shmpi_send_control(int world_rank, const struct shmpi_msg *m);
@@ -138,7 +142,9 @@ struct shmpi_envelope {
 };
 
 /* recv.c */
-void shmpi_recv_start(struct shmpi_request *r);
+/* A started receive (start.c's shmpi_start_recv wraps it): takes the
+   first unexpected message it matches, or goes on the posted queue. */
+void shmpi_recv_match_or_post(struct shmpi_request *r);
 void shmpi_deliver_eager(struct shmpi_request *r,
                          const struct shmpi_envelope *env, const void *data);
 void shmpi_deliver_rts(struct shmpi_request *r,
