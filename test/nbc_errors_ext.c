@@ -1,4 +1,4 @@
-/* nbc_errors_ext: shmpi's argument checks of the nonblocking data collectives where MPI leaves the class to the implementation: a NULL request pointer (MPI_ERR_ARG, the request untouched, no collective started), MPI_IN_PLACE on an intercommunicator (MPI_ERR_BUFFER), blocking and nonblocking alike; MPI_ERR_TRUNCATE from the call that completes a collective. */
+/* nbc_errors_ext: shmpi's argument checks of the nonblocking data collectives where MPI leaves the class to the implementation: a NULL request pointer (MPI_ERR_ARG, the request untouched, no collective started), MPI_IN_PLACE on an intercommunicator (MPI_ERR_BUFFER), blocking and nonblocking alike; MPI_ERR_TRUNCATE from the call that completes a collective; MPI_Cancel of one (erroneous, 5.12) is MPI_ERR_REQUEST and the collective completes, not cancelled. */
 /* shmpi-test: np=2,3 timeout=60 ext */
 #include "check.h"
 
@@ -96,6 +96,20 @@ static void truncation(MPI_Comm inter, int color)
     CHECK(!color || (got[0] == 1 && got[1] == 2), "what fits is stored");
 }
 
+/* The communicator's handler gets the refusal; the request lives on. */
+static void cancel_refused(MPI_Comm comm)
+{
+    MPI_Request r;
+    MPI_Status st;
+    int flag = 1;
+    CHECK_MPI(MPI_Ibarrier(comm, &r));
+    CHECK_CLASS(MPI_Cancel(&r), MPI_ERR_REQUEST);
+    CHECK(r != MPI_REQUEST_NULL, "a refused MPI_Cancel freed the request");
+    CHECK_MPI(MPI_Wait(&r, &st));
+    CHECK_MPI(MPI_Test_cancelled(&st, &flag));
+    CHECK(!flag, "the collective whose cancel was refused is cancelled");
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
@@ -103,6 +117,7 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     null_requests(MPI_COMM_WORLD);
+    cancel_refused(MPI_COMM_WORLD);
 
     int color = rank % 2;
     MPI_Comm local, inter;

@@ -7,7 +7,7 @@
  * for one message in two it calls shmpi_claim_cancel, at once or after a
  * pseudo-random pause.  Rank 1 takes each message, keeps most aside for
  * a while (so that most words are in flight), and decides each by shmpi_claim_match (a receive matching it)
- * or first shmpi_claim_cancelled (a probe of the unexpected queue); what
+ * or first shmpi_claim_free_if_cancelled (a probe of the unexpected queue); what
  * it matched it reports back over a second ring, and rank 0 frees the
  * word then, as a completed send does.
  *
@@ -205,7 +205,7 @@ static int settle(struct receiver *r, struct msg m)
     uint64_t x = unit_rand(&r->rnd);
     if (x & 1) {
         check_owner(r, m, "probing");
-        if (shmpi_claim_cancelled(0, m.claim)) {
+        if (shmpi_claim_free_if_cancelled(0, m.claim)) {
             outcome(r, m, RECV_DROPPED);
             return 1;
         }

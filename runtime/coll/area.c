@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/sched.h"
 
 struct shmpi_coll_tune shmpi_coll_tune;
 
@@ -231,6 +232,7 @@ void shmpi_coll_init(MPI_Comm world)
 {
     static struct shmpi_coll world_state;
     const struct shmpi_tun_set *tun = &shmpi_proc.tun;
+    shmpi_nbc_register_kind();
     shmpi_coll_tune.fold_max = tun->value[SHMPI_TUN_COLL_FOLD_MAX];
     shmpi_coll_tune.counter_barrier =
         tun->value[SHMPI_TUN_COLL_BARRIER] == SHMPI_TUN_BARRIER_COUNTER;

@@ -162,7 +162,8 @@ extern struct shmpi_coll_tune shmpi_coll_tune;
    header's coll_* fields (the other areas follow, sparse). */
 uint64_t shmpi_coll_layout(struct shmpi_arena_header *h, uint64_t offset,
                            const struct shmpi_arena_params *p);
-/* MPI_Init: tunables, and MPI_COMM_WORLD's collective state. */
+/* MPI_Init: tunables, the operations of SHMPI_REQ_COLL (sched.h), and
+   MPI_COMM_WORLD's collective state. */
 void shmpi_coll_init(MPI_Comm world);
 /* Taken by the process that creates a communicator of `members`
    processes, before it tells them: an area slot whose pages are reserved

@@ -395,6 +395,23 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
     return MPI_SUCCESS;
 }
 
+/* 5.12: cancelling a nonblocking collective is erroneous.  The only
+   operation of SHMPI_REQ_COLL (pt2pt/request.h): the request completes
+   by progress (shmpi_nbc_progress) and is then handed out and freed as a
+   send is. */
+static int coll_cancel(struct shmpi_request *r, const char *fn)
+{
+    return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
+                       "a nonblocking collective cannot be cancelled");
+}
+
+static const struct shmpi_req_ops coll_ops = {.cancel = coll_cancel};
+
+void shmpi_nbc_register_kind(void)
+{
+    shmpi_request_register(SHMPI_REQ_COLL, &coll_ops);
+}
+
 int shmpi_nbc_run(struct shmpi_nbc *s)
 {
     MPI_Request r;

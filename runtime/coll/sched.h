@@ -103,6 +103,10 @@ int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
    still waits: nothing comes.)  Returns rc. */
 int shmpi_nbc_refused(MPI_Comm comm, int rc);
 
+/* MPI_Init (shmpi_coll_init): lends pt2pt the operations of
+   SHMPI_REQ_COLL (pt2pt/request.h). */
+void shmpi_nbc_register_kind(void);
+
 /* The progress engine's part: advance every active schedule; returns how
    many rounds ended.  Cheap when none is active. */
 int shmpi_nbc_progress(void);

@@ -43,6 +43,7 @@
 #include "launcher/launch.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
+#include "rma/sync_counter.h"
 
 SHMPI_WEAK_ALIAS(Init)
 SHMPI_WEAK_ALIAS(Init_thread)
@@ -284,6 +285,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
     join_tunables(p);
     shmpi_wait_configure(&p->tun);
     shmpi_fence_register();
+    shmpi_sync_register_kind();
     shmpi_comm_init_predefined(p);
     if (shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
         shmpi_pt2pt_init() != 0 ||

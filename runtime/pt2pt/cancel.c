@@ -11,7 +11,8 @@
  *     would take it (claim.h); the receiver drops it when it meets it.
  * Everything else is past cancelling: an eager standard send completes
  * as soon as its data is in the ring, a large one once a receive (or the
- * receiver's pull, pull.c) has taken it.
+ * receiver's pull, pull.c) has taken it.  Requests of the other kinds
+ * are cancelled (or refused) by their kind's cancel (request.h).
  */
 #include <stdlib.h>
 
@@ -20,7 +21,6 @@
 #include "core/proc.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/pt2pt.h"
-#include "rma/sync_counter.h"
 
 SHMPI_WEAK_ALIAS(Cancel)
 SHMPI_WEAK_ALIAS(Test_cancelled)
@@ -65,14 +65,10 @@ int PMPI_Cancel(MPI_Request *req)
                            "not an active request");
     struct shmpi_request *r = *req;
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    if (r->kind == SHMPI_REQ_COLL) /* 5.12: erroneous */
-        return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
-                           "a nonblocking collective cannot be cancelled");
-    if (r->kind == SHMPI_REQ_SYNC)
-        return shmpi_sync_cancel(r, fn);
-    if (r->kind == SHMPI_REQ_GREQ)
-        r->greq.cancel(r->greq.extra_state, r->complete); /* 12.2 */
-    else if (r->complete)
+    const struct shmpi_req_ops *o = shmpi_request_ops(r);
+    if (o && o->cancel)
+        return o->cancel(r, fn);
+    if (r->complete)
         ; /* too late: it completes normally */
     else if (r->kind == SHMPI_REQ_RECV && shmpi_queue_remove(&pt->posted, r))
         complete_cancelled(r);

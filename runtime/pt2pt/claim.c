@@ -60,7 +60,7 @@ int shmpi_claim_match(int sender, uint32_t claim)
     return 0;
 }
 
-int shmpi_claim_cancelled(int sender, uint32_t claim)
+int shmpi_claim_free_if_cancelled(int sender, uint32_t claim)
 {
     if (!claim)
         return 0;

@@ -31,6 +31,6 @@ int shmpi_claim_cancel(uint32_t claim);    /* 1: cancelled, 0: matched */
    cancelled it (the word is freed; drop the message).  Claim 0: 1. */
 int shmpi_claim_match(int sender, uint32_t claim);
 /* 1 if the sender has cancelled it (then the word is freed). */
-int shmpi_claim_cancelled(int sender, uint32_t claim);
+int shmpi_claim_free_if_cancelled(int sender, uint32_t claim);
 
 #endif

@@ -13,7 +13,6 @@
 #include "core/wait.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/request.h"
-#include "rma/sync_counter.h"
 
 SHMPI_WEAK_ALIAS(Wait)
 SHMPI_WEAK_ALIAS(Test)
@@ -45,30 +44,45 @@ static void copy_status(const struct shmpi_request *r, MPI_Status *status)
     }
 }
 
-/* A generalized request's status comes from its query callback, then
-   its free callback runs (12.2). */
-static void greq_finish(struct shmpi_request *r)
+static int first_error(int err, int more)
 {
-    int err = r->greq.query(r->greq.extra_state, &r->status);
-    int ferr = r->greq.free(r->greq.extra_state);
-    r->error = err != MPI_SUCCESS ? err : ferr;
+    return err != MPI_SUCCESS ? err : more;
+}
+
+/* finish() of a kind with operations (request.h): its status made
+   final, then the kind's end of the completion.  Kept out of finish():
+   inlined there, its calls make every send and receive save and
+   restore more registers. */
+static __attribute__((noinline)) int
+finish_kind(struct shmpi_request *r, const struct shmpi_req_ops *o,
+            MPI_Status *status)
+{
+    int err = r->error;
+    if (o->query)
+        err = first_error(err, o->query(r));
+    copy_status(r, status);
+    if (o->finish)
+        err = first_error(err, o->finish(r));
+    return err;
 }
 
 /* Hand out a completed request's status; a persistent request becomes
-   inactive, any other is released and its handle nulled. */
+   inactive (unless its kind's finish re-armed it), any other is
+   released and its handle nulled.  Sends and receives in one branch. */
 static int finish(MPI_Request *req, MPI_Status *status)
 {
     struct shmpi_request *r = *req;
-    if (r->kind == SHMPI_REQ_GREQ)
-        greq_finish(r);
-    copy_status(r, status);
-    int err = r->error;
-    if (r->kind == SHMPI_REQ_SYNC) { /* inactive, or re-armed */
-        int rearm = shmpi_sync_finish(r);
-        return err != MPI_SUCCESS ? err : rearm;
+    const struct shmpi_req_ops *o = shmpi_request_ops(r);
+    int err;
+    if (__builtin_expect(!o, 1)) {
+        copy_status(r, status);
+        err = r->error;
+    } else {
+        err = finish_kind(r, o, status);
     }
     if (r->persistent) {
-        r->active = 0;
+        if (r->complete)
+            r->active = 0;
         return err;
     }
     shmpi_request_release(r);
@@ -101,23 +115,24 @@ static int check_requests(const char *fn, int count, MPI_Request reqs[])
     return MPI_SUCCESS;
 }
 
-/* Who reports a request's failure: its communicator, or for a sync
-   request its window.  Taken before finish(), which may free r. */
+/* Who reports a request's failure: its communicator, or the request
+   itself if its kind raises elsewhere (a sync request: its window).
+   Taken before finish(), which may free r. */
 struct reporter {
     MPI_Comm comm;
-    struct shmpi_request *sync; /* persistent: outlives finish() */
+    struct shmpi_request *raiser; /* persistent: outlives finish() */
 };
 
 static struct reporter reporter_of(struct shmpi_request *r)
 {
-    return (struct reporter){r->comm,
-                             r->kind == SHMPI_REQ_SYNC ? r : NULL};
+    const struct shmpi_req_ops *o = shmpi_request_ops(r);
+    return (struct reporter){r->comm, o && o->raise ? r : NULL};
 }
 
 static int raise_completion(struct reporter who, int err, const char *fn)
 {
-    if (who.sync)
-        return shmpi_sync_raise(who.sync, err, fn);
+    if (who.raiser)
+        return shmpi_request_ops(who.raiser)->raise(who.raiser, err, fn);
     return shmpi_raise(who.comm, err, fn, "the completed request failed");
 }
 
@@ -273,8 +288,8 @@ static int all_done(void *arg)
 
 static int raise_in_status(struct reporter who, const char *fn)
 {
-    if (who.sync)
-        return shmpi_sync_raise(who.sync, MPI_ERR_IN_STATUS, fn);
+    if (who.raiser)
+        return raise_completion(who, MPI_ERR_IN_STATUS, fn);
     return shmpi_raise(who.comm, MPI_ERR_IN_STATUS, fn,
                        "a completed request failed; see the MPI_ERROR "
                        "field of its status");
@@ -405,11 +420,10 @@ int PMPI_Request_free(MPI_Request *req)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
                            "not a valid request");
     struct shmpi_request *r = *req;
-    if (r->kind == SHMPI_REQ_SYNC) {
-        shmpi_sync_request_free(r);
+    const struct shmpi_req_ops *o = shmpi_request_ops(r);
+    if (o && o->free) {
+        o->free(r);
     } else if (r->complete || !r->active) {
-        if (r->kind == SHMPI_REQ_GREQ)
-            r->greq.free(r->greq.extra_state);
         shmpi_request_release(r);
     } else {
         r->user_freed = 1; /* released when it completes */
@@ -435,10 +449,10 @@ int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *status)
     *flag = one_done(req);
     if (!*flag)
         return MPI_SUCCESS;
+    const struct shmpi_req_ops *o = shmpi_request_ops(req);
     int err = MPI_SUCCESS;
-    if (req->kind == SHMPI_REQ_GREQ && status != MPI_STATUS_IGNORE)
-        err = req->greq.query(req->greq.extra_state, status);
-    else
-        copy_status(req, status);
+    if (o && o->query && status != MPI_STATUS_IGNORE)
+        err = o->query(req);
+    copy_status(req, status);
     return err ? raise_completion(reporter_of(req), err, fn) : MPI_SUCCESS;
 }

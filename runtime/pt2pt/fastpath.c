@@ -52,14 +52,16 @@ int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
     return 1;
 }
 
-/* Take record m, the next of src's ring, if it is our message. */
-static int take(struct shmpi_peer *peer, const struct shmpi_msg *m,
+/* Take record m, the next of world rank src's ring, if it is our
+   message: the receive is from src, so the envelope's source is src. */
+static int take(struct shmpi_peer *peer, int src, const struct shmpi_msg *m,
                 void *buf, uint64_t capacity, int tag, MPI_Comm comm,
                 MPI_Status *status, int source)
 {
     if (m->type != SHMPI_MSG_EAGER || m->flags || m->claim ||
-        m->context != comm->context ||
-        (tag != MPI_ANY_TAG && tag != m->tag) || m->nbytes > capacity)
+        !shmpi_envelope_matches(m->context, src, m->tag, comm->context, src,
+                                tag) ||
+        m->nbytes > capacity)
         return 0;
     shmpi_copy_short(buf, m + 1, m->nbytes);
     if (status != MPI_STATUS_IGNORE) {
@@ -69,9 +71,8 @@ static int take(struct shmpi_peer *peer, const struct shmpi_msg *m,
         status->shmpi_nbytes = (MPI_Count)m->nbytes;
     }
     shmpi_ring_consume(&peer->rx);
-    int world = (int)(peer - shmpi_proc.pt2pt->peers);
     if (shmpi_ring_publish(&peer->rx))
-        shmpi_doorbell_ring(world);
+        shmpi_doorbell_ring(src);
     return 1;
 }
 
@@ -94,7 +95,8 @@ int shmpi_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
     for (int i = 0; i < polls; i++) {
         const struct shmpi_msg *m = shmpi_ring_peek(&peer->rx);
         if (m) /* ours, or something else first: the general way */
-            return take(peer, m, buf, capacity, tag, comm, status, source);
+            return take(peer, world, m, buf, capacity, tag, comm, status,
+                        source);
         shmpi_cpu_relax();
     }
     return 0;

@@ -5,8 +5,8 @@
  *
  * The program does the work; the request only waits for
  * MPI_Grequest_complete.  Wait/Test then ask the query callback for the
- * status and call the free callback (completion.c); MPI_Cancel calls the
- * cancel callback (cancel.c).
+ * status and call the free callback, MPI_Cancel calls the cancel
+ * callback: the operations of SHMPI_REQ_GREQ (request.h) at the end.
  */
 #include "comm/comm.h"
 #include "core/error.h"
@@ -108,3 +108,38 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
     status->shmpi_cancelled = flag != 0;
     return MPI_SUCCESS;
 }
+
+/* ------------------------------------------- the kind's operations */
+
+static int greq_query(struct shmpi_request *r)
+{
+    return r->greq.query(r->greq.extra_state, &r->status);
+}
+
+static int greq_finish(struct shmpi_request *r)
+{
+    return r->greq.free(r->greq.extra_state);
+}
+
+/* 12.2: the callback is told whether MPI_Grequest_complete came yet. */
+static int greq_cancel(struct shmpi_request *r, const char *fn)
+{
+    r->greq.cancel(r->greq.extra_state, r->complete);
+    return MPI_SUCCESS;
+}
+
+/* The free callback runs now if the request completed, else at
+   MPI_Grequest_complete (complete_freed). */
+static void greq_free(struct shmpi_request *r)
+{
+    r->user_freed = 1;
+    if (r->complete)
+        complete_freed(r);
+}
+
+const struct shmpi_req_ops shmpi_greq_ops = {
+    .query = greq_query,
+    .finish = greq_finish,
+    .cancel = greq_cancel,
+    .free = greq_free,
+};

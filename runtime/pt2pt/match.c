@@ -57,21 +57,14 @@ int shmpi_queue_remove(struct shmpi_req_queue *q, struct shmpi_request *r)
     return 0;
 }
 
-static int envelope_matches(uint32_t ctx, int src, int tag, uint32_t want_ctx,
-                            int want_src, int want_tag)
-{
-    return ctx == want_ctx && (want_src < 0 || want_src == src) &&
-           (want_tag == MPI_ANY_TAG || want_tag == tag);
-}
-
 struct shmpi_request *shmpi_find_posted(struct shmpi_pt2pt *pt,
                                         uint32_t context, int source, int tag,
                                         struct shmpi_request **prev)
 {
     *prev = NULL;
     for (struct shmpi_request *r = pt->posted.head; r; *prev = r, r = r->next)
-        if (envelope_matches(context, source, tag, r->context, r->peer,
-                             r->tag))
+        if (shmpi_envelope_matches(context, source, tag, r->context,
+                                   r->peer, r->tag))
             return r;
     return NULL;
 }
@@ -100,13 +93,16 @@ static struct shmpi_unexpected *scan(struct shmpi_unexp_queue *q,
 {
     struct shmpi_unexpected *prev = NULL, *u = q->head;
     while (u) {
-        if (!envelope_matches(u->context, 0, u->tag, context, -1, tag)) {
+        /* q holds one source's messages only: no source to compare */
+        if (!shmpi_envelope_matches(u->context, u->source, u->tag, context,
+                                    MPI_ANY_SOURCE, tag)) {
             prev = u;
             u = u->next;
             continue;
         }
         int ours = take ? shmpi_claim_match(u->source, u->claim)
-                        : !shmpi_claim_cancelled(u->source, u->claim);
+                        : !shmpi_claim_free_if_cancelled(u->source,
+                                                         u->claim);
         if (ours) {
             if (take)
                 unlink_unexpected(q, prev, u);

@@ -7,6 +7,8 @@
  * request; MPI_Start makes it active exactly as the nonblocking call
  * would; a completing Wait/Test makes it inactive again instead of
  * freeing it, so a loop reuses one request and allocates nothing.
+ * Persistent requests of other rooms (a sync counter's) are started by
+ * their kind's start (request.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -14,7 +16,6 @@
 #include "pt2pt/check.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
-#include "rma/sync_counter.h"
 
 SHMPI_WEAK_ALIAS(Send_init)
 SHMPI_WEAK_ALIAS(Bsend_init)
@@ -110,8 +111,9 @@ static int start_one(const char *fn, struct shmpi_request *r)
     if (!shmpi_request_ok(r) || !r->persistent)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
                            "not a persistent request");
-    if (r->kind == SHMPI_REQ_SYNC)
-        return shmpi_sync_start(fn, r);
+    const struct shmpi_req_ops *o = shmpi_request_ops(r);
+    if (o && o->start)
+        return o->start(r, fn);
     if (r->active)
         return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
                            "the request is already active (wait for it "

@@ -47,8 +47,10 @@ static void probe_status(MPI_Comm comm, const struct shmpi_unexpected *u,
     status->shmpi_nbytes = (MPI_Count)u->nbytes;
 }
 
-static int check_probe(const char *fn, int source, int tag, MPI_Comm comm,
-                       struct probe *p)
+/* Check the arguments (raising what is wrong), then set p to the
+   envelope they ask for. */
+static int prepare_probe(const char *fn, int source, int tag, MPI_Comm comm,
+                         struct probe *p)
 {
     int rc = shmpi_check_recv(fn, NULL, 0, MPI_BYTE, source, tag, comm);
     if (rc != MPI_SUCCESS)
@@ -73,7 +75,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     static const char *fn = "MPI_Probe";
     SHMPI_REQUIRE_INIT(fn);
     struct probe p;
-    int rc = check_probe(fn, source, tag, comm, &p);
+    int rc = prepare_probe(fn, source, tag, comm, &p);
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
@@ -91,7 +93,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
     static const char *fn = "MPI_Iprobe";
     SHMPI_REQUIRE_INIT(fn);
     struct probe p;
-    int rc = check_probe(fn, source, tag, comm, &p);
+    int rc = prepare_probe(fn, source, tag, comm, &p);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!flag)

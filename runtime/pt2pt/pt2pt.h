@@ -85,6 +85,20 @@ int shmpi_peer_connect(int world_rank, struct shmpi_peer **out);
 void shmpi_poll_new_connections(struct shmpi_pt2pt *pt);
 void shmpi_backlog_add(struct shmpi_pt2pt *pt, int world_rank);
 
+/* Does a message (context, source, tag) match a receive that wants
+   (want_context, want_source, want_tag)?  Sources are world ranks, a
+   negative want_source is MPI_ANY_SOURCE; want_tag may be MPI_ANY_TAG.
+   The one test of 3.5's matching rule: match.c's queues and the fast
+   receive (fastpath.c) both use it. */
+static inline int shmpi_envelope_matches(uint32_t context, int source,
+                                         int tag, uint32_t want_context,
+                                         int want_source, int want_tag)
+{
+    return context == want_context &&
+           (want_source < 0 || want_source == source) &&
+           (want_tag == MPI_ANY_TAG || want_tag == tag);
+}
+
 /* queue helpers, match.c */
 void shmpi_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r);
 struct shmpi_request *shmpi_queue_pop(struct shmpi_req_queue *q);
@@ -107,7 +121,11 @@ int shmpi_unexpected_remove(struct shmpi_pt2pt *pt,
 void shmpi_unexpected_push(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u);
 
 /* send.c */
-int shmpi_send_start(struct shmpi_request *r);
+/* A started send's first move (start.c's shmpi_start_send wraps it):
+   to oneself, straight to the receive; else its envelope into the
+   peer's ring, or queued behind what waits for it.  0, or the errno of
+   connecting the ring. */
+int shmpi_send_post_or_queue(struct shmpi_request *r);
 int shmpi_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r);
 int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r);
 void shmpi_send_control(int world_rank, const struct shmpi_msg *m);
@@ -124,7 +142,9 @@ struct shmpi_envelope {
 };
 
 /* recv.c */
-void shmpi_recv_start(struct shmpi_request *r);
+/* A started receive (start.c's shmpi_start_recv wraps it): takes the
+   first unexpected message it matches, or goes on the posted queue. */
+void shmpi_recv_match_or_post(struct shmpi_request *r);
 void shmpi_deliver_eager(struct shmpi_request *r,
                          const struct shmpi_envelope *env, const void *data);
 void shmpi_deliver_rts(struct shmpi_request *r,

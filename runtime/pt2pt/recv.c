@@ -93,7 +93,7 @@ void shmpi_recv_unexpected(struct shmpi_request *r, struct shmpi_unexpected *u)
     shmpi_unexpected_free(u);
 }
 
-void shmpi_recv_start(struct shmpi_request *r)
+void shmpi_recv_match_or_post(struct shmpi_request *r)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     /* a wildcard receive takes in what the rings hold first, so that it

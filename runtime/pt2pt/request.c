@@ -5,6 +5,7 @@
  * not cost a malloc.  A request is released when the program is done
  * with it (a completing Wait/Test, or MPI_Request_free) and the library
  * is done with it (it completed); whichever comes last releases it.
+ * The table of the kinds' operations is here too (request.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,16 @@
 
 static struct shmpi_request *free_list;
 
+static const struct shmpi_req_ops *kind_ops[SHMPI_REQ_KINDS] = {
+    [SHMPI_REQ_GREQ] = &shmpi_greq_ops,
+};
+
+void shmpi_request_register(enum shmpi_req_kind kind,
+                            const struct shmpi_req_ops *ops)
+{
+    kind_ops[kind] = ops;
+}
+
 struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind)
 {
     struct shmpi_request *r = free_list;
@@ -27,6 +38,8 @@ struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind)
     memset(r, 0, sizeof *r);
     r->magic = SHMPI_MAGIC_REQUEST;
     r->kind = (uint8_t)kind;
+    if (kind > SHMPI_REQ_RECV) /* sends and receives have none */
+        r->ops = kind_ops[kind];
     r->active = 1;
     return r;
 }

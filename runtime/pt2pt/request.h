@@ -11,13 +11,16 @@
 
 #define SHMPI_MAGIC_REQUEST 0x52455155u /* "REQU" */
 
+/* What a request is for; the kinds after RECV have operations of their
+   own (struct shmpi_req_ops below). */
 enum shmpi_req_kind {
-    SHMPI_REQ_SEND,
+    SHMPI_REQ_SEND,            /* also the RMA request forms (rma/rreq.c) */
     SHMPI_REQ_RECV,
-    SHMPI_REQ_GREQ,
+    SHMPI_REQ_GREQ,            /* generalized (greq.c) */
     SHMPI_REQ_COLL,            /* a nonblocking collective (coll/sched.h) */
     SHMPI_REQ_SYNC,            /* a sync counter's persistent request
                                   (rma/sync_counter.h); owner is its part */
+    SHMPI_REQ_KINDS
 };
 
 enum shmpi_send_mode {
@@ -34,6 +37,8 @@ struct shmpi_greq {
     MPI_Grequest_cancel_function *cancel;
     void *extra_state;
 };
+
+struct shmpi_req_ops;
 
 struct shmpi_request {
     uint32_t magic;
@@ -70,6 +75,10 @@ struct shmpi_request {
                                   send's block, a pulled message */
     struct shmpi_greq greq;
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
+    /* its kind's operations (below), NULL for a send or a receive: set
+       once by shmpi_request_new, so that finding them is one load from
+       the request itself */
+    const struct shmpi_req_ops *ops;
 };
 
 struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind);
@@ -88,15 +97,85 @@ static inline int shmpi_request_inactive(MPI_Request r)
     return r == MPI_REQUEST_NULL || !r->active;
 }
 
-/* rma/sync_req.c: a sync request has no message to wait for; its
-   completion is tested by looking at its counter. */
-int shmpi_sync_poll(struct shmpi_request *r);
+/*
+ * THE OPERATIONS OF A KIND.  Sends and receives - what MPI_Wait and
+ * MPI_Test complete on the fast path - are pt2pt's own and handled
+ * inline where they are used (completion.c, cancel.c, persistent.c).
+ * Every other kind differs from them in a few operations, and the room
+ * that makes requests of that kind lends pt2pt a table of just those, so
+ * that pt2pt never calls up into coll/ or rma/:
+ *
+ *   SHMPI_REQ_GREQ   pt2pt/greq.c; pt2pt's own, in the table from the
+ *                    start (request.c)
+ *   SHMPI_REQ_COLL   coll/sched.c, from shmpi_coll_init (comm's part of
+ *                    MPI_Init)
+ *   SHMPI_REQ_SYNC   rma/sync_req.c, from MPI_Init (init/init.c)
+ *
+ * Registered in MPI_Init, by the thread that calls it, before any
+ * request of the kind can exist (every call that makes one requires
+ * MPI_Init), and never changed after.  The operations run in the process
+ * that owns the request (requests live in its private memory), in the
+ * thread making the MPI call, one call at a time (the thread level is at
+ * most MPI_THREAD_SERIALIZED).  A NULL operation: the kind does what a
+ * send does there.
+ */
+struct shmpi_req_ops {
+    /* Test/Wait of an active r not yet complete: has it completed now?
+       May do the completion's work and set r->complete; never blocks.
+       NULL: only r->complete tells (set by progress, or by another
+       call, as MPI_Grequest_complete). */
+    int (*poll)(struct shmpi_request *r);
+    /* MPI_Start of r (r->persistent; required of a persistent kind):
+       raise if r cannot start (already active, say), else activate it.
+       Returns MPI_SUCCESS or the raised error. */
+    int (*start)(struct shmpi_request *r, const char *fn);
+    /* Test/Wait hands out r's completion, or MPI_Request_get_status
+       looks at it: make r->status final.  Returns MPI_SUCCESS or an
+       error for the call; may run several times. */
+    int (*query)(struct shmpi_request *r);
+    /* After a completing Test/Wait copied r's status out: what the kind
+       does as the completion ends (a callback, closing an epoch).  A
+       persistent r becomes inactive unless this re-armed it (cleared
+       r->complete); any other is then released.  Returns MPI_SUCCESS or
+       an error of its own, the call's error if r->error is
+       MPI_SUCCESS. */
+    int (*finish)(struct shmpi_request *r);
+    /* MPI_Cancel of an active r: cancel it, or raise that it cannot be.
+       Returns MPI_SUCCESS or the raised error. */
+    int (*cancel)(struct shmpi_request *r, const char *fn);
+    /* MPI_Request_free: the program's handle is gone.  Releases r
+       (shmpi_request_release), at once or once it completes. */
+    void (*free)(struct shmpi_request *r);
+    /* Report err (MPI_ERR_IN_STATUS from the calls that complete many)
+       of r's completion through the handler r's errors go to, where
+       that is not r->comm's.  Only a persistent kind has it: r must
+       outlive finish.  Returns err as the handler left it. */
+    int (*raise)(struct shmpi_request *r, int err, const char *fn);
+};
 
-/* Has an active request completed? */
+/* MPI_Init: kind's operations are ops (static storage); requests made
+   from then on carry them (shmpi_request.ops). */
+void shmpi_request_register(enum shmpi_req_kind kind,
+                            const struct shmpi_req_ops *ops);
+
+/* The operations of r's kind, NULL for a send or a receive. */
+static inline const struct shmpi_req_ops *
+shmpi_request_ops(const struct shmpi_request *r)
+{
+    return r->ops;
+}
+
+/* Has an active request completed?  Sends and receives: the flag. */
 static inline int shmpi_request_done(struct shmpi_request *r)
 {
-    return r->complete || (r->kind == SHMPI_REQ_SYNC && shmpi_sync_poll(r));
+    if (r->complete)
+        return 1;
+    const struct shmpi_req_ops *o = shmpi_request_ops(r);
+    return o && o->poll && o->poll(r);
 }
+
+/* greq.c: the operations of SHMPI_REQ_GREQ. */
+extern const struct shmpi_req_ops shmpi_greq_ops;
 
 /* Set a status as MPI_Wait on a null request does (3.7.3). */
 void shmpi_status_empty(MPI_Status *s);

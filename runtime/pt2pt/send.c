@@ -73,7 +73,7 @@ int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
     return r->moved == r->granted;
 }
 
-int shmpi_send_start(struct shmpi_request *r)
+int shmpi_send_post_or_queue(struct shmpi_request *r)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_peer *peer;

@@ -43,7 +43,7 @@ void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
 int shmpi_start_send(const char *fn, struct shmpi_request *r, int mode)
 {
     r->mode = mode;
-    int rc = shmpi_send_start(r);
+    int rc = shmpi_send_post_or_queue(r);
     if (rc == 0)
         return MPI_SUCCESS;
     return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn,
@@ -56,7 +56,7 @@ void shmpi_start_recv(struct shmpi_request *r)
     if (r->peer == MPI_PROC_NULL)
         shmpi_complete_proc_null(r);
     else
-        shmpi_recv_start(r);
+        shmpi_recv_match_or_post(r);
 }
 
 void shmpi_complete_proc_null(struct shmpi_request *r)

@@ -17,6 +17,8 @@ void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
 /* Start a send (peer != MPI_PROC_NULL); returns MPI_SUCCESS or a raised
    error code. */
 int shmpi_start_send(const char *fn, struct shmpi_request *r, int mode);
+/* Start a receive: MPI_PROC_NULL completes at once, any other is
+   matched or posted (recv.c). */
 void shmpi_start_recv(struct shmpi_request *r);
 /* A request that completes at once: MPI_PROC_NULL peer (3.11). */
 void shmpi_complete_proc_null(struct shmpi_request *r);

@@ -7,7 +7,9 @@
  *   sync_counter.c   the table: allocate, free, find a handle's counter,
  *                    signal one (one atomic add)
  *   sync_req.c       MPI_Win_sync_ops_init / MPI_Win_sync_object_init and
- *                    what Start, Test/Wait and Request_free do with them
+ *                    what Start, Test/Wait, Cancel and Request_free do
+ *                    with them (the operations of SHMPI_REQ_SYNC,
+ *                    pt2pt/request.h)
  *   sync_epoch.c     the sync_ops access epoch and the window's list of
  *                    sync requests (MPI_Win_free, MPI_Win_change_comm)
  *
@@ -111,22 +113,10 @@ struct shmpi_sync_own *shmpi_sync_own_of(MPI_Sync h);
    one up), and its owner is woken if it sleeps. */
 void shmpi_sync_signal(struct shmpi_sync_slot *slot, int owner);
 
-/* ---- sync_req.c: the request side, called by pt2pt/ */
+/* ---- sync_req.c: the request side */
 
-/* Test/Wait: has r completed?  Does the completion's work once
-   (a sync_ops request signals its counter). */
-int shmpi_sync_poll(struct shmpi_request *r);
-/* MPI_Start. */
-int shmpi_sync_start(const char *fn, struct shmpi_request *r);
-/* After Test/Wait handed out the completion: inactive, or re-armed
-   (info "restart").  Returns an error of the re-arming. */
-int shmpi_sync_finish(struct shmpi_request *r);
-/* MPI_Request_free. */
-void shmpi_sync_request_free(struct shmpi_request *r);
-/* MPI_Cancel: MPI_ERR_REQUEST, raised on the window. */
-int shmpi_sync_cancel(struct shmpi_request *r, const char *fn);
-/* Raise a failed completion's error through the window's handler. */
-int shmpi_sync_raise(struct shmpi_request *r, int err, const char *fn);
+/* MPI_Init: lends pt2pt the operations of SHMPI_REQ_SYNC. */
+void shmpi_sync_register_kind(void);
 
 /* ---- sync_epoch.c: the window side */
 

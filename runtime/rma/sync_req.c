@@ -3,8 +3,9 @@
  * MPI_Win_sync_object_init (wait for a local counter to reach 0) and
  * MPI_Win_sync_ops_init (signal a remote counter once this process's RMA
  * calls to its owner are complete), and what MPI_Start, Test/Wait and
- * MPI_Request_free do with them (pt2pt/ calls in through
- * sync_counter.h).
+ * MPI_Request_free do with them: the operations of SHMPI_REQ_SYNC, which
+ * pt2pt calls through the table of pt2pt/request.h (registered at the
+ * end, from MPI_Init).
  *
  * Arming adds.  MPI_Start of a sync_object request adds count to the
  * counter instead of storing it, so a signal that came early (a
@@ -233,7 +234,8 @@ static void activate(struct shmpi_sync_req *s)
     s->win->sync->active++;
 }
 
-int shmpi_sync_start(const char *fn, struct shmpi_request *r)
+/* MPI_Start. */
+static int sync_start(struct shmpi_request *r, const char *fn)
 {
     struct shmpi_sync_req *s = part(r);
     if (!s->win)
@@ -275,7 +277,9 @@ static void complete_ops(struct shmpi_request *r)
     r->complete = 1;
 }
 
-int shmpi_sync_poll(struct shmpi_request *r)
+/* Test/Wait: has r completed?  Does the completion's work once
+   (a sync_ops request signals its counter). */
+static int sync_poll(struct shmpi_request *r)
 {
     if (r->complete)
         return 1;
@@ -303,7 +307,9 @@ static void deactivate(struct shmpi_sync_req *s)
                                  stays armed */
 }
 
-int shmpi_sync_finish(struct shmpi_request *r)
+/* After Test/Wait handed out the completion: inactive, or re-armed
+   (info "restart").  Returns an error of the re-arming. */
+static int sync_finish(struct shmpi_request *r)
 {
     struct shmpi_sync_req *s = part(r);
     if (!s->restart || r->error != MPI_SUCCESS) {
@@ -320,7 +326,8 @@ int shmpi_sync_finish(struct shmpi_request *r)
     return rc;
 }
 
-int shmpi_sync_raise(struct shmpi_request *r, int err, const char *fn)
+/* A failed completion's error goes through the window's handler. */
+static int sync_raise(struct shmpi_request *r, int err, const char *fn)
 {
     struct shmpi_sync_req *s = part(r);
     if (err == MPI_ERR_IN_STATUS)
@@ -330,7 +337,7 @@ int shmpi_sync_raise(struct shmpi_request *r, int err, const char *fn)
                            s->why);
 }
 
-int shmpi_sync_cancel(struct shmpi_request *r, const char *fn)
+static int sync_cancel(struct shmpi_request *r, const char *fn)
 {
     return shmpi_raise_win(part(r)->win, MPI_ERR_REQUEST, fn,
                            "a sync request cannot be cancelled (complete "
@@ -339,7 +346,7 @@ int shmpi_sync_cancel(struct shmpi_request *r, const char *fn)
 
 /* ------------------------------------------------------------ free */
 
-void shmpi_sync_request_free(struct shmpi_request *r)
+static void sync_free(struct shmpi_request *r)
 {
     struct shmpi_sync_req *s = part(r);
     if (r->active && s->win) {
@@ -354,4 +361,18 @@ void shmpi_sync_request_free(struct shmpi_request *r)
     free(s);
     r->owner = NULL;
     shmpi_request_release(r);
+}
+
+static const struct shmpi_req_ops sync_ops = {
+    .poll = sync_poll,
+    .start = sync_start,
+    .finish = sync_finish,
+    .cancel = sync_cancel,
+    .free = sync_free,
+    .raise = sync_raise,
+};
+
+void shmpi_sync_register_kind(void)
+{
+    shmpi_request_register(SHMPI_REQ_SYNC, &sync_ops);
 }
