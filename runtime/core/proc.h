@@ -2,17 +2,81 @@
  * proc.h - the state of this rank: one explicit structure, not scattered
  * globals, so that per-thread or per-session state can later be split off
  * without hunting for it.
+ *
+ * Every mutable object of a rank's runtime is reachable from shmpi_proc;
+ * no room keeps a mutable file-scope or function-static variable (what is
+ * left outside, and why, is listed at the end of this comment).  Each
+ * member says who may touch it and when; "one caller at a time" means
+ * what MPI_THREAD_SERIALIZED promises today (init/init.c grants no more),
+ * so that member is what a lock, an atomic or a per-thread copy must
+ * guard before MPI_THREAD_MULTIPLE can be offered.
+ *
+ * Layers: proc.h is core and includes nothing above core.  A room above
+ * core keeps its state in a struct of its own, declared in its own
+ * header and allocated by its init function; here it is a pointer to an
+ * incomplete type.  Core's own state is embedded (its types are below).
+ *
+ * Left outside on purpose:
+ *   - the predefined objects whose addresses are handle constants in
+ *     mpi.h (shmpi_comm_world, shmpi_comm_self, shmpi_group_empty,
+ *     shmpi_dt_*, shmpi_op_*, shmpi_errors_*, shmpi_info_env,
+ *     shmpi_message_no_proc, shmpi_f*_status(es)_ignore): their storage
+ *     must be static; their mutable fields (attributes, names, error
+ *     handlers, Fortran integers) are guarded as their kind's are;
+ *   - the zeroed "invalid handle" objects that MPI_*_f2c returns for a bad
+ *     number (core/fint.c, comm/comm_f2c.c, datatypes/type_f2c.c,
+ *     pt2pt/request_f2c.c, rma/win_f2c.c) and the int MPI_WIN_MODEL's
+ *     attribute points to (rma/win_attr.c): never written;
+ *   - init/init.c's init_fn, buf, args and exe: what MPI_Init learns before
+ *     this structure means anything, used by the process that becomes the
+ *     launcher of SHMPI_NP copies of itself, or to name the calling
+ *     function in MPI_Init's own errors (one caller, by definition);
+ *   - the launcher's process, whose state is its struct shmpi_job.
  */
 #ifndef SHMPI_PROC_H
 #define SHMPI_PROC_H
 
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "core/fint.h"
 #include "mpi.h"
 #include "shm_arena/arena.h"
 
 struct shmpi_nbc;
+struct shmpi_pt2pt;
+struct shmpi_keyval;
+struct shmpi_added_code;
+struct shmpi_memseg;
+struct shmpi_slab;
+
+/* core/wait.c: how long a blocked call spins and yields before it sleeps. */
+struct shmpi_wait_policy {
+    long spin_ns;              /* SHMPI_SPIN_US, in ns */
+    int yields;                /* SHMPI_YIELDS */
+};
+
+/* core/attr.c: keyval id SHMPI_FIRST_USER_KEYVAL + i is slot[i]. */
+struct shmpi_keyval_table {
+    struct shmpi_keyval **slot; /* NULL once released */
+    int used, cap;
+};
+
+/* core/error.c: classes and codes added by the program; entry i is code
+   MPI_ERR_LASTCODE + 1 + i. */
+struct shmpi_added_codes {
+    struct shmpi_added_code *code;
+    int n;
+};
+
+/* core/memseg.c: MPI_Alloc_mem's bookkeeping, private to this rank. */
+struct shmpi_memseg_state {
+    struct shmpi_memseg *large; /* one allocation each */
+    struct shmpi_memseg *pools; /* cut into slabs */
+    size_t pool_used;           /* bytes of pools->base already slabs */
+    struct shmpi_slab *slabs;
+};
 
 struct shmpi_proc {
     int rank;                  /* in MPI_COMM_WORLD */
@@ -36,6 +100,27 @@ struct shmpi_proc {
                                       of handles (core/fint.h) */
     MPI_Datatype *f90_types;       /* MPI_Type_create_f90_* made so far */
     int nf90_types;                /* (datatypes/f90.c) */
+
+    /* core/wait.c: set once by shmpi_wait_configure in MPI_Init, then
+       only read (by every waiting call, on any thread). */
+    struct shmpi_wait_policy wait;
+    /* core/fence.c: set once by shmpi_fence_register in MPI_Init, then
+       only read (rma/acclock.c). */
+    int fence_registered;
+    /* core/attr.c: keyval create/free and every attribute call look it
+       up and grow it; one caller at a time. */
+    struct shmpi_keyval_table keyvals;
+    /* core/error.c: MPI_Add_error_class/code/string grow it, every error
+       report and MPI_Error_string read it; one caller at a time.  Growing
+       moves `code` (realloc): a reader on another thread would need it
+       guarded. */
+    struct shmpi_added_codes added;
+    /* core/memseg.c: MPI_Alloc_mem and MPI_Free_mem, one caller at a
+       time; rma windows over that memory look segments up through it. */
+    struct shmpi_memseg_state memseg;
+    /* core/memlimit.c: bytes shmpi_mem_fits may still grant unchecked;
+       a read-modify-write by each allocating call, one at a time. */
+    uint64_t mem_allowance;
 };
 
 extern struct shmpi_proc shmpi_proc;

@@ -19,6 +19,9 @@
  *                  ranks <= CPUs, 16 when oversubscribed (a yield hands
  *                  the CPU to a runnable rank in ~3 us; a futex round
  *                  trip costs far more)
+ *
+ * State: the spin and yield policy is shmpi_proc.wait (core/proc.h),
+ * set once by shmpi_wait_configure.
  */
 #include "core/wait.h"
 
@@ -35,11 +38,6 @@
 #include "core/proc.h"
 #include "pt2pt/progress.h"
 
-static struct {
-    long spin_ns;
-    int yields;
-} policy = {100000, 4};
-
 static long env_long(const char *name, long dflt)
 {
     const char *v = getenv(name);
@@ -48,8 +46,9 @@ static long env_long(const char *name, long dflt)
 
 void shmpi_wait_configure(int oversubscribed)
 {
-    policy.spin_ns = 1000 * env_long("SHMPI_SPIN_US", oversubscribed ? 0 : 100);
-    policy.yields = (int)env_long("SHMPI_YIELDS", oversubscribed ? 16 : 4);
+    struct shmpi_wait_policy *policy = &shmpi_proc.wait;
+    policy->spin_ns = 1000 * env_long("SHMPI_SPIN_US", oversubscribed ? 0 : 100);
+    policy->yields = (int)env_long("SHMPI_YIELDS", oversubscribed ? 16 : 4);
 }
 
 static long now_ns(void)
@@ -63,7 +62,7 @@ static long now_ns(void)
    progress moved something: a transfer in full swing never sleeps. */
 static int spin(int (*done)(void *), void *arg)
 {
-    if (policy.spin_ns <= 0)
+    if (shmpi_proc.wait.spin_ns <= 0)
         return done(arg);
     /* the clock is read after the first polls, not before: a wait that
        is over at once (a sync request completes in its first poll)
@@ -79,7 +78,7 @@ static int spin(int (*done)(void *), void *arg)
         long now = now_ns();
         if (deadline < 0 || seen != shmpi_proc.progress_events) {
             seen = shmpi_proc.progress_events;
-            deadline = now + policy.spin_ns;
+            deadline = now + shmpi_proc.wait.spin_ns;
         } else if (now > deadline) {
             return 0;
         }
@@ -105,7 +104,7 @@ static int sleep_once(struct shmpi_doorbell *bell, int (*done)(void *),
 
 static int yield_some(int (*done)(void *), void *arg)
 {
-    for (int i = 0; i < policy.yields; i++) {
+    for (int i = 0; i < shmpi_proc.wait.yields; i++) {
         sched_yield();
         if (done(arg))
             return 1;

@@ -52,7 +52,8 @@ SHMPI_WEAK_ALIAS(Finalize)
 SHMPI_WEAK_ALIAS(Initialized)
 SHMPI_WEAK_ALIAS(Finalized)
 
-struct shmpi_proc shmpi_proc;
+/* wait: the policy before shmpi_wait_configure reads the environment */
+struct shmpi_proc shmpi_proc = {.wait = {100000, 4}};
 
 static int env_int(const char *name, int *out)
 {
