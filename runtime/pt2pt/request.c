@@ -5,23 +5,26 @@
  * not cost a malloc.  A request is released when the program is done
  * with it (a completing Wait/Test, or MPI_Request_free) and the library
  * is done with it (it completed); whichever comes last releases it.
+ *
+ * State: the free list is shmpi_proc.pt2pt->free_requests (pt2pt.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "comm/comm.h"
 #include "core/fint.h"
+#include "core/proc.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
+#include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
-
-static struct shmpi_request *free_list;
 
 struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind)
 {
-    struct shmpi_request *r = free_list;
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_request *r = pt->free_requests;
     if (r)
-        free_list = r->next;
+        pt->free_requests = r->next;
     else if (!(r = malloc(sizeof *r)))
         return NULL;
     memset(r, 0, sizeof *r);
@@ -41,8 +44,8 @@ void shmpi_request_release(struct shmpi_request *r)
         shmpi_datatype_release(r->datatype);
     shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
     r->magic = 0;
-    r->next = free_list;
-    free_list = r;
+    r->next = shmpi_proc.pt2pt->free_requests;
+    shmpi_proc.pt2pt->free_requests = r;
 }
 
 void shmpi_request_complete(struct shmpi_request *r)
