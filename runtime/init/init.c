@@ -274,8 +274,8 @@ static int init(int *argc, char ***argv, int required, int *provided)
     p->oversubscribed = p->size > (int)p->arena->ncpus;
     shmpi_wait_configure(p->oversubscribed);
     shmpi_fence_register();
-    shmpi_comm_init_predefined(p);
-    if (shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
+    if (shmpi_comm_init_predefined(p) != 0 ||
+        shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
         shmpi_pt2pt_init() != 0 ||
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
