@@ -45,8 +45,7 @@ int shmpi_comm_init_predefined(struct shmpi_proc *p)
     p->comm = st;
     shmpi_comm_world.rank = p->rank;
     shmpi_comm_world.size = p->size;
-    shmpi_coll_init(&shmpi_comm_world);
-    return 0;
+    return shmpi_coll_init(&shmpi_comm_world);
 }
 
 int PMPI_Comm_size(MPI_Comm comm, int *size)

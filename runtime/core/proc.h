@@ -79,6 +79,14 @@ struct shmpi_memseg_state {
     struct shmpi_slab *slabs;
 };
 
+/* coll/area.c: the collectives' tunables.  Only base types, read by
+   every barrier and reduction: embedded, so that no pointer is loaded
+   on those paths. */
+struct shmpi_coll_tune {
+    uint64_t fold_max;          /* SHMPI_COLL_FOLD_MAX */
+    int counter_barrier;        /* barrier by counter, not dissemination */
+};
+
 struct shmpi_proc {
     int rank;                  /* in MPI_COMM_WORLD */
     int size;
@@ -124,6 +132,9 @@ struct shmpi_proc {
     /* core/memlimit.c: bytes shmpi_mem_fits may still grant unchecked;
        a read-modify-write by each allocating call, one at a time. */
     uint64_t mem_allowance;
+    /* coll/area.c: set once by shmpi_coll_init in MPI_Init, then only
+       read (coll/barrier.c, coll/reduce.c). */
+    struct shmpi_coll_tune coll_tune;
 };
 
 extern struct shmpi_proc shmpi_proc;
