@@ -47,6 +47,7 @@
 struct shmpi_nbc;
 struct shmpi_pt2pt;
 struct shmpi_comm_state;
+struct shmpi_rma_state;
 struct shmpi_keyval;
 struct shmpi_added_code;
 struct shmpi_memseg;
@@ -104,6 +105,8 @@ struct shmpi_proc {
     struct shmpi_pt2pt *pt2pt;     /* queues, matching (pt2pt/pt2pt.h) */
     struct shmpi_comm_state *comm; /* predefined attribute values, retired
                                       communicators (comm/comm.h) */
+    struct shmpi_rma_state *rma;   /* extents, mailboxes, counters
+                                      (rma/state.h) */
     struct shmpi_nbc *nbc_active;  /* schedules running (coll/sched.h) */
     uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */

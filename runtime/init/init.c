@@ -43,6 +43,7 @@
 #include "launcher/launch.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
+#include "rma/state.h"
 
 SHMPI_WEAK_ALIAS(Init)
 SHMPI_WEAK_ALIAS(Init_thread)
@@ -276,7 +277,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
     shmpi_fence_register();
     if (shmpi_comm_init_predefined(p) != 0 ||
         shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
-        shmpi_pt2pt_init() != 0 ||
+        shmpi_pt2pt_init() != 0 || shmpi_rma_init() != 0 ||
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
     /* Only SERIALIZED is honest for now: nothing is locked, but no call
