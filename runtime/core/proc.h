@@ -27,10 +27,11 @@
  *     number (core/fint.c, comm/comm_f2c.c, datatypes/type_f2c.c,
  *     pt2pt/request_f2c.c, rma/win_f2c.c) and the int MPI_WIN_MODEL's
  *     attribute points to (rma/win_attr.c): never written;
- *   - init/init.c's init_fn, buf, args and exe: what MPI_Init learns before
- *     this structure means anything, used by the process that becomes the
- *     launcher of SHMPI_NP copies of itself, or to name the calling
- *     function in MPI_Init's own errors (one caller, by definition);
+ *   - init/init.c's buf, args and exe (function-statics of own_argv and
+ *     launch_self): the command line of the process that becomes the
+ *     launcher of SHMPI_NP copies of itself, written once on the way to
+ *     the launcher, which never returns to MPI; they are static only to
+ *     keep 76 KiB off the stack;
  *   - the launcher's process, whose state is its struct shmpi_job.
  */
 #ifndef SHMPI_PROC_H
@@ -99,6 +100,9 @@ struct shmpi_proc {
     int singleton;             /* no launcher: we made our own arena */
     int forked_from;           /* a fork() of rank pid forked_from, which
                                   is not a rank (init/init.c); 0 */
+    const char *init_fn;       /* "MPI_Init" or "MPI_Init_thread": the
+                                  call running, for its errors; written
+                                  by that call only (init/init.c) */
     int arena_fd;
     struct shmpi_arena_header *arena;
     struct shmpi_rank_slot *slot;  /* this rank's slot in the arena */

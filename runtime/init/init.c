@@ -23,6 +23,9 @@
  * atfork handler and refused at its first MPI call.  A refusal is one
  * line and the end of that process only: it touches nothing shared, so
  * the rank and the job go on.
+ *
+ * State: this rank's is shmpi_proc, defined here (core/proc.h says who
+ * may touch each member); MPI_Init makes each room's part of it.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -54,7 +57,7 @@ SHMPI_WEAK_ALIAS(Initialized)
 SHMPI_WEAK_ALIAS(Finalized)
 
 /* wait: the policy before shmpi_wait_configure reads the environment */
-struct shmpi_proc shmpi_proc = {.wait = {100000, 4}};
+struct shmpi_proc shmpi_proc = {.wait = {100000, 4}, .init_fn = "MPI_Init"};
 
 static int env_int(const char *name, int *out)
 {
@@ -69,11 +72,10 @@ static int env_int(const char *name, int *out)
     return 1;
 }
 
-static const char *init_fn = "MPI_Init";
 
 static _Noreturn void init_failed(const char *why)
 {
-    shmpi_fatal(MPI_ERR_OTHER, init_fn, why);
+    shmpi_fatal(MPI_ERR_OTHER, shmpi_proc.init_fn, why);
 }
 
 /* Runs in every process linked with shmpi, before main; see the top. */
@@ -126,7 +128,7 @@ static void check_rank_process(int rank)
     if (env_int(SHMPI_ENV_RANK_PID, &owner) < 0)
         init_failed(SHMPI_ENV_RANK_PID " is not a process id");
     if (owner > 0 && owner != (int)getpid())
-        not_the_rank(init_fn, rank, owner,
+        not_the_rank(shmpi_proc.init_fn, rank, owner,
                      "a program or child a rank starts cannot call MPI_Init");
 }
 
@@ -141,7 +143,7 @@ static void claim_rank(struct shmpi_proc *p)
                                                  memory_order_relaxed,
                                                  memory_order_relaxed) &&
         owner != me)
-        not_the_rank(init_fn, p->rank, owner,
+        not_the_rank(shmpi_proc.init_fn, p->rank, owner,
                      "that process already called MPI_Init as this rank");
 }
 
@@ -259,7 +261,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
 {
     struct shmpi_proc *p = &shmpi_proc;
     if (p->forked_from)
-        shmpi_not_initialized(init_fn);
+        shmpi_not_initialized(shmpi_proc.init_fn);
     if (p->initialized || p->finalized)
         init_failed(p->finalized ? "called after MPI_Finalize"
                                  : "MPI is already initialized (MPI_Init may "
@@ -297,13 +299,13 @@ static int init(int *argc, char ***argv, int required, int *provided)
 
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    init_fn = "MPI_Init_thread";
+    shmpi_proc.init_fn = "MPI_Init_thread";
     return init(argc, argv, required, provided);
 }
 
 int PMPI_Init(int *argc, char ***argv)
 {
-    init_fn = "MPI_Init";
+    shmpi_proc.init_fn = "MPI_Init";
     return init(argc, argv, MPI_THREAD_SINGLE, NULL);
 }
 
