@@ -90,34 +90,55 @@ struct shmpi_coll_tune {
 };
 
 struct shmpi_proc {
+    /* Set once by MPI_Init (init/init.c) before any other room runs,
+       then only read, by every room: */
     int rank;                  /* in MPI_COMM_WORLD */
     int size;
+    /* init/init.c: written by MPI_Init and MPI_Finalize, read by every
+       call (SHMPI_REQUIRE_INIT) and by MPI_Initialized/Finalized, which
+       any thread may call at any time: under MPI_THREAD_MULTIPLE these
+       two would be atomics (release store, acquire load). */
     int initialized;           /* MPI_Init returned */
     int finalized;             /* MPI_Finalize returned */
+    /* Set once by MPI_Init, then only read: */
     int thread_level;          /* what MPI_Init_thread provided */
     pthread_t main_thread;     /* the thread that called MPI_Init */
     int oversubscribed;        /* more ranks than CPUs: spin less */
     int singleton;             /* no launcher: we made our own arena */
     int forked_from;           /* a fork() of rank pid forked_from, which
-                                  is not a rank (init/init.c); 0 */
+                                  is not a rank (init/init.c); 0.  Set by
+                                  the atfork handler in the child, whose
+                                  only thread it is */
     const char *init_fn;       /* "MPI_Init" or "MPI_Init_thread": the
                                   call running, for its errors; written
                                   by that call only (init/init.c) */
+    /* Set once by MPI_Init; what they point to is shared with the other
+       ranks and guarded by its own atomics (shm_arena/arena.h): */
     int arena_fd;
     struct shmpi_arena_header *arena;
     struct shmpi_rank_slot *slot;  /* this rank's slot in the arena */
+    /* The rooms above core: each pointer is set once by the room's init
+       in MPI_Init and kept until the process exits; the room's header
+       says who touches each member of what it points to. */
     struct shmpi_pt2pt *pt2pt;     /* queues, matching (pt2pt/pt2pt.h) */
     struct shmpi_comm_state *comm; /* predefined attribute values, retired
                                       communicators (comm/comm.h) */
     struct shmpi_rma_state *rma;   /* extents, mailboxes, counters
                                       (rma/state.h) */
+    /* coll/sched.c: nonblocking collectives started, and the progress
+       engine that runs them; one caller at a time. */
     struct shmpi_nbc *nbc_active;  /* schedules running (coll/sched.h) */
+    /* pt2pt/progress.c adds, core/wait.c reads; one caller at a time
+       (under threads: an atomic, relaxed, since it only paces spinning) */
     uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */
+    /* core/fint.c: every MPI_*_c2f that numbers a handle and every free
+       of a numbered one; one caller at a time. */
     struct shmpi_fint_table fint[SHMPI_FINT_KINDS]; /* Fortran integers
                                       of handles (core/fint.h) */
+    /* datatypes/f90.c: MPI_Type_create_f90_*; one caller at a time. */
     MPI_Datatype *f90_types;       /* MPI_Type_create_f90_* made so far */
-    int nf90_types;                /* (datatypes/f90.c) */
+    int nf90_types;
 
     /* core/wait.c: set once by shmpi_wait_configure in MPI_Init, then
        only read (by every waiting call, on any thread). */
