@@ -49,6 +49,11 @@
  *   SHMPI_COLL_BARRIER  "dissemination" or "counter" (default:
  *                       dissemination, counter when the job has more
  *                       ranks than CPUs; see barrier.c).
+ *
+ * State: the tunables are shmpi_proc.coll_tune (core/proc.h); each
+ * communicator's collective state is its comm->coll, MPI_COMM_WORLD's
+ * included (allocated here at MPI_Init); the schedules running are
+ * shmpi_proc.nbc_active (sched.c).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -56,8 +61,6 @@
 
 #include "coll/coll.h"
 #include "coll/sched.h"
-
-struct shmpi_coll_tune shmpi_coll_tune;
 
 static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
 
@@ -228,17 +231,23 @@ void shmpi_coll_detach(MPI_Comm comm)
     comm->coll = NULL;
 }
 
-void shmpi_coll_init(MPI_Comm world)
+int shmpi_coll_init(MPI_Comm world)
 {
-    static struct shmpi_coll world_state;
+    struct shmpi_coll_tune *tune = &shmpi_proc.coll_tune;
     const struct shmpi_tun_set *tun = &shmpi_proc.tun;
     shmpi_nbc_register_kind();
-    shmpi_coll_tune.fold_max = tun->value[SHMPI_TUN_COLL_FOLD_MAX];
-    shmpi_coll_tune.counter_barrier =
+    tune->fold_max = tun->value[SHMPI_TUN_COLL_FOLD_MAX];
+    tune->counter_barrier =
         tun->value[SHMPI_TUN_COLL_BARRIER] == SHMPI_TUN_BARRIER_COUNTER;
     world->coll = NULL;
     if (world->size < 2 || shmpi_proc.arena->coll_areas == 0)
-        return;
-    state_init(&world_state, world, 0);
-    world->coll = &world_state;
+        return 0;
+    /* like any communicator's (shmpi_coll_detach frees it); not a
+       fallback to messages without it: the other ranks use the area */
+    struct shmpi_coll *c = malloc(sizeof *c);
+    if (!c)
+        return -1;
+    state_init(c, world, 0);
+    world->coll = c;
+    return 0;
 }

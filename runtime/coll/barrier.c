@@ -120,7 +120,7 @@ void shmpi_coll_barrier(struct shmpi_coll *c)
 {
     shmpi_coll_begin(c);
     c->owe_all = 0; /* settled by the barrier itself: see above */
-    if (shmpi_coll_tune.counter_barrier)
+    if (shmpi_proc.coll_tune.counter_barrier)
         shmpi_coll_counter(c);
     else
         dissemination(c);

@@ -146,12 +146,8 @@ struct shmpi_coll {
     } kernel;
 };
 
-/* Tunables, taken once by shmpi_coll_init (area.c documents them). */
-struct shmpi_coll_tune {
-    uint64_t fold_max;          /* SHMPI_COLL_FOLD_MAX */
-    int counter_barrier;        /* barrier by counter, not dissemination */
-};
-extern struct shmpi_coll_tune shmpi_coll_tune;
+/* Tunables: shmpi_proc.coll_tune (core/proc.h), read once by
+   shmpi_coll_init (area.c documents them). */
 
 /* ------------------------------------------------------------------ */
 /* area.c: the areas                                                   */
@@ -163,8 +159,8 @@ extern struct shmpi_coll_tune shmpi_coll_tune;
 uint64_t shmpi_coll_layout(struct shmpi_arena_header *h, uint64_t offset,
                            const struct shmpi_arena_params *p);
 /* MPI_Init: tunables, the operations of SHMPI_REQ_COLL (sched.h), and
-   MPI_COMM_WORLD's collective state. */
-void shmpi_coll_init(MPI_Comm world);
+   MPI_COMM_WORLD's collective state; 0, or -1 if out of memory. */
+int shmpi_coll_init(MPI_Comm world);
 /* Taken by the process that creates a communicator of `members`
    processes, before it tells them: an area slot whose pages are reserved
    and whose reference count is `members`, or SHMPI_COLL_NO_AREA. */

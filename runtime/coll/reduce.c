@@ -142,7 +142,8 @@ static void fold_whole(struct shmpi_coll *c, const struct shmpi_coll_red *x)
                (unsigned char *)contribution(c, c->rank, p, len), len);
     mine->len[p] = len;
     shmpi_coll_wrote(c, p, readers_of(x));
-    if (x->kind == SHMPI_RED_ALLREDUCE && shmpi_coll_tune.counter_barrier) {
+    if (x->kind == SHMPI_RED_ALLREDUCE &&
+        shmpi_proc.coll_tune.counter_barrier) {
         fold_counted(c, x, p);
         return;
     }
@@ -188,7 +189,7 @@ int shmpi_coll_allreduce_small(const void *sendbuf, void *recvbuf,
 {
     struct shmpi_coll *c;
     if (!shmpi_comm_ok(comm) || comm->is_inter || !(c = comm->coll) ||
-        shmpi_coll_tune.counter_barrier || c->kernel.op != op ||
+        shmpi_proc.coll_tune.counter_barrier || c->kernel.op != op ||
         c->kernel.type != t || !c->kernel.fn || count <= 0 ||
         (uint64_t)count * t->size > SHMPI_COLL_INLINE || !sendbuf ||
         !recvbuf || sendbuf == MPI_IN_PLACE || sendbuf == recvbuf)
@@ -366,14 +367,14 @@ static void by_slices(struct shmpi_coll *c, const struct shmpi_coll_red *x)
 static int whole(const struct shmpi_coll *c, int kind, uint64_t len)
 {
     return len <= c->half &&
-           (len <= shmpi_coll_tune.fold_max || kind == SHMPI_RED_SCATTER);
+           (len <= shmpi_proc.coll_tune.fold_max || kind == SHMPI_RED_SCATTER);
 }
 
 /* Every member of an Allreduce publishes its length with its first word,
    (seq, 1), unless it refused. */
 int shmpi_coll_counted_by_others(struct shmpi_coll *c)
 {
-    if (!shmpi_coll_tune.counter_barrier)
+    if (!shmpi_proc.coll_tune.counter_barrier)
         return 0;
     for (int j = 0; j < c->size; j++) {
         if (j == c->rank)

@@ -7,7 +7,14 @@
  * Contexts come in pairs (objects.h): world has 0 and 1, self 2 and 3;
  * new communicators take theirs from the arena's contexts_used counter,
  * which starts past these (SHMPI_FIRST_FREE_CONTEXT).
+ *
+ * State: what the room keeps besides the objects themselves (the values
+ * of the predefined attributes, the retired communicators) is
+ * shmpi_proc.comm (struct shmpi_comm_state, comm.h), made here at
+ * MPI_Init and kept until the process exits.
  */
+#include <stdlib.h>
+
 #include "coll/coll.h"
 #include "comm/comm.h"
 #include "core/error.h"
@@ -25,11 +32,20 @@ struct shmpi_comm shmpi_comm_self = {
     .world_ranks = &shmpi_proc.rank,
     .errhandler = &shmpi_errors_are_fatal, .name = "MPI_COMM_SELF"};
 
-void shmpi_comm_init_predefined(struct shmpi_proc *p)
+int shmpi_comm_init_predefined(struct shmpi_proc *p)
 {
+    struct shmpi_comm_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return -1;
+    st->env.tag_ub = INT_MAX;          /* every non-negative int is a tag */
+    st->env.host = MPI_PROC_NULL;      /* no process is "the host" */
+    st->env.io = MPI_ANY_SOURCE;       /* every rank can do I/O */
+    st->env.wtime_is_global = 1;       /* one CLOCK_MONOTONIC */
+    st->env.appnum = 0;                /* one application per job */
+    p->comm = st;
     shmpi_comm_world.rank = p->rank;
     shmpi_comm_world.size = p->size;
-    shmpi_coll_init(&shmpi_comm_world);
+    return shmpi_coll_init(&shmpi_comm_world);
 }
 
 int PMPI_Comm_size(MPI_Comm comm, int *size)

@@ -43,8 +43,30 @@ enum shmpi_internal_tag {
                                   collectives (coll/sched.c), up to 2^25 */
 };
 
-/* Fill in world and self for this rank (called by MPI_Init). */
-void shmpi_comm_init_predefined(struct shmpi_proc *p);
+/* This rank's communicator state: shmpi_proc.comm, allocated by
+   shmpi_comm_init_predefined at MPI_Init and kept until the process
+   exits.  Process-private; one caller at a time (MPI_THREAD_SERIALIZED,
+   init/init.c): each member says what would need guarding. */
+struct shmpi_comm_state {
+    /* comm_attr.c: the values the predefined attributes point to.  Set
+       at init; universe_size and lastusedcode are rewritten by every
+       MPI_Comm_get_attr of them, so concurrent callers would race on the
+       int a program reads through the returned pointer. */
+    struct {
+        int tag_ub, host, io, wtime_is_global, universe_size,
+            lastusedcode, appnum;
+    } env;
+    /* comm_create.c: freed communicators a posted receive still refers
+       to; every MPI_Comm_free and communicator creation sweeps it. */
+    struct shmpi_comm_retired {
+        struct shmpi_comm **comms;
+        int n, cap;
+    } retired;
+};
+
+/* MPI_Init: fills in world and self for this rank, makes
+   shmpi_proc.comm.  0, or -1 if out of memory. */
+int shmpi_comm_init_predefined(struct shmpi_proc *p);
 
 /* comm_create.c: a new communicator of the members of `group` (whose
    reference it takes over, released on failure too) on `context`, with

@@ -84,17 +84,6 @@ int MPI_NULL_DELETE_FN(MPI_Comm, int, void *, void *)
 /* The predefined attributes                                           */
 /* ------------------------------------------------------------------ */
 
-static struct {
-    int tag_ub, host, io, wtime_is_global, universe_size, lastusedcode,
-        appnum;
-} env = {
-    .tag_ub = INT_MAX,           /* every non-negative int is a valid tag */
-    .host = MPI_PROC_NULL,       /* no process is "the host" */
-    .io = MPI_ANY_SOURCE,        /* every rank can do I/O */
-    .wtime_is_global = 1,        /* one CLOCK_MONOTONIC for the machine */
-    .appnum = 0,                 /* one application per job */
-};
-
 /* The name of a predefined communicator key; NULL for any other. */
 static const char *predefined_name(int keyval)
 {
@@ -116,20 +105,21 @@ static int *predefined_value(MPI_Comm comm, int keyval)
 {
     if (!comm->env_attrs)
         return NULL;
+    struct shmpi_comm_state *st = shmpi_proc.comm;
     switch (keyval) {
-    case MPI_TAG_UB: return &env.tag_ub;
-    case MPI_HOST: return &env.host;
-    case MPI_IO: return &env.io;
-    case MPI_WTIME_IS_GLOBAL: return &env.wtime_is_global;
+    case MPI_TAG_UB: return &st->env.tag_ub;
+    case MPI_HOST: return &st->env.host;
+    case MPI_IO: return &st->env.io;
+    case MPI_WTIME_IS_GLOBAL: return &st->env.wtime_is_global;
     case MPI_UNIVERSE_SIZE:
-        env.universe_size = shmpi_comm_world.size;
-        return &env.universe_size;
+        st->env.universe_size = shmpi_comm_world.size;
+        return &st->env.universe_size;
     case MPI_LASTUSEDCODE:
         if (comm != MPI_COMM_WORLD)
             return NULL;
-        env.lastusedcode = shmpi_last_used_code();
-        return &env.lastusedcode;
-    case MPI_APPNUM: return &env.appnum;
+        st->env.lastusedcode = shmpi_last_used_code();
+        return &st->env.lastusedcode;
+    case MPI_APPNUM: return &st->env.appnum;
     default: return NULL;
     }
 }

@@ -119,11 +119,8 @@ static void destroy(struct shmpi_comm *c)
     free(c);
 }
 
-/* Freed communicators that a posted receive still refers to. */
-static struct retired {
-    struct shmpi_comm **comms;
-    int n, cap;
-} retired;
+/* Freed communicators that a posted receive still refers to:
+   shmpi_proc.comm->retired (comm.h). */
 
 static int posted_on(const struct shmpi_comm *c)
 {
@@ -136,14 +133,15 @@ static int posted_on(const struct shmpi_comm *c)
 
 static void sweep_retired(void)
 {
+    struct shmpi_comm_retired *retired = &shmpi_proc.comm->retired;
     int kept = 0;
-    for (int i = 0; i < retired.n; i++) {
-        if (posted_on(retired.comms[i]))
-            retired.comms[kept++] = retired.comms[i];
+    for (int i = 0; i < retired->n; i++) {
+        if (posted_on(retired->comms[i]))
+            retired->comms[kept++] = retired->comms[i];
         else
-            destroy(retired.comms[i]);
+            destroy(retired->comms[i]);
     }
-    retired.n = kept;
+    retired->n = kept;
 }
 
 void shmpi_comm_retain(MPI_Comm c)
@@ -156,21 +154,22 @@ void shmpi_comm_retain(MPI_Comm c)
    refers to it. */
 static void retire(struct shmpi_comm *c)
 {
+    struct shmpi_comm_retired *retired = &shmpi_proc.comm->retired;
     sweep_retired();
     if (!posted_on(c)) {
         destroy(c);
         return;
     }
-    if (retired.n == retired.cap) {
-        int cap = retired.cap ? 2 * retired.cap : 8;
+    if (retired->n == retired->cap) {
+        int cap = retired->cap ? 2 * retired->cap : 8;
         struct shmpi_comm **grown =
-            realloc(retired.comms, (size_t)cap * sizeof *grown);
+            realloc(retired->comms, (size_t)cap * sizeof *grown);
         if (!grown)
             return; /* keep it allocated for good: a small leak, no crash */
-        retired.comms = grown;
-        retired.cap = cap;
+        retired->comms = grown;
+        retired->cap = cap;
     }
-    retired.comms[retired.n++] = c;
+    retired->comms[retired->n++] = c;
 }
 
 void shmpi_comm_release(MPI_Comm c)

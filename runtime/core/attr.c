@@ -5,10 +5,14 @@
  * invalid, so a stale copy of it is caught as MPI_ERR_KEYVAL instead of
  * silently naming somebody else's keyval.  The table costs one pointer
  * per keyval ever created.
+ *
+ * State: the keyval table is shmpi_proc.keyvals (core/proc.h); the
+ * attribute lists hang off the objects they are cached on.
  */
 #include <stdlib.h>
 
 #include "core/attr.h"
+#include "core/proc.h"
 
 struct shmpi_keyval {
     enum shmpi_attr_kind kind;
@@ -26,23 +30,19 @@ struct shmpi_attr {
     void *value;
 };
 
-/* Keyval id is SHMPI_FIRST_USER_KEYVAL + index; NULL once released. */
-static struct {
-    struct shmpi_keyval **slot;
-    int used, cap;
-} keyvals;
-
 static struct shmpi_keyval *lookup(int keyval)
 {
+    const struct shmpi_keyval_table *keyvals = &shmpi_proc.keyvals;
     long i = (long)keyval - SHMPI_FIRST_USER_KEYVAL;
-    return i >= 0 && i < keyvals.used ? keyvals.slot[i] : NULL;
+    return i >= 0 && i < keyvals->used ? keyvals->slot[i] : NULL;
 }
 
 static void keyval_release(struct shmpi_keyval *kv)
 {
+    struct shmpi_keyval_table *keyvals = &shmpi_proc.keyvals;
     if (--kv->refs > 0)
         return;
-    keyvals.slot[kv->id - SHMPI_FIRST_USER_KEYVAL] = NULL;
+    keyvals->slot[kv->id - SHMPI_FIRST_USER_KEYVAL] = NULL;
     free(kv);
 }
 
@@ -51,21 +51,22 @@ int shmpi_keyval_create(enum shmpi_attr_kind kind,
                         union shmpi_attr_delete_fn del, void *extra_state,
                         int *keyval)
 {
-    if (keyvals.used == keyvals.cap) {
-        int cap = keyvals.cap ? 2 * keyvals.cap : 16;
-        void *slot = realloc(keyvals.slot, cap * sizeof *keyvals.slot);
+    struct shmpi_keyval_table *keyvals = &shmpi_proc.keyvals;
+    if (keyvals->used == keyvals->cap) {
+        int cap = keyvals->cap ? 2 * keyvals->cap : 16;
+        void *slot = realloc(keyvals->slot, cap * sizeof *keyvals->slot);
         if (!slot)
             return MPI_ERR_NO_MEM;
-        keyvals.slot = slot;
-        keyvals.cap = cap;
+        keyvals->slot = slot;
+        keyvals->cap = cap;
     }
     struct shmpi_keyval *kv = malloc(sizeof *kv);
     if (!kv)
         return MPI_ERR_NO_MEM;
     *kv = (struct shmpi_keyval){
-        .kind = kind, .refs = 1, .id = SHMPI_FIRST_USER_KEYVAL + keyvals.used,
+        .kind = kind, .refs = 1, .id = SHMPI_FIRST_USER_KEYVAL + keyvals->used,
         .copy = copy, .del = del, .extra_state = extra_state};
-    keyvals.slot[keyvals.used++] = kv;
+    keyvals->slot[keyvals->used++] = kv;
     *keyval = kv->id;
     return MPI_SUCCESS;
 }

@@ -5,6 +5,8 @@
  * Predefined codes are their classes.  Classes and codes added at run
  * time share one numbering above MPI_ERR_LASTCODE; each remembers its
  * class and its string.
+ *
+ * State: the added classes and codes are shmpi_proc.added (core/proc.h).
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -93,23 +95,23 @@ static const struct class_text predefined[MPI_ERR_WIN_COUNTER + 1] = {
 #undef C
 };
 
-/* Classes and codes added by the program: entry i is code LASTCODE+1+i. */
-struct added_code {
+/* Classes and codes added by the program: entry i of shmpi_proc.added
+   is code LASTCODE+1+i. */
+struct shmpi_added_code {
     int class;                 /* itself, for an added class */
     char *string;              /* NULL until MPI_Add_error_string */
 };
-static struct added_code *added;
-static int n_added;
 
 static int is_predefined(int code)
 {
     return code >= 0 && code <= MPI_ERR_WIN_COUNTER;
 }
 
-static struct added_code *find_added(int code)
+static struct shmpi_added_code *find_added(int code)
 {
     int i = code - MPI_ERR_LASTCODE - 1;
-    return i >= 0 && i < n_added ? &added[i] : NULL;
+    const struct shmpi_added_codes *added = &shmpi_proc.added;
+    return i >= 0 && i < added->n ? &added->code[i] : NULL;
 }
 
 static int code_exists(int code)
@@ -117,11 +119,14 @@ static int code_exists(int code)
     return is_predefined(code) || find_added(code) != NULL;
 }
 
-int shmpi_last_used_code(void) { return MPI_ERR_LASTCODE + n_added; }
+int shmpi_last_used_code(void)
+{
+    return MPI_ERR_LASTCODE + shmpi_proc.added.n;
+}
 
 const char *shmpi_error_class_name(int code)
 {
-    struct added_code *a = find_added(code);
+    struct shmpi_added_code *a = find_added(code);
     int cls = a ? a->class : code;
     if (is_predefined(cls))
         return predefined[cls].name;
@@ -159,7 +164,7 @@ static void say_fatal(int rank, int code, const char *fn, const char *what)
 _Noreturn void shmpi_fatal(int code, const char *fn, const char *what)
 {
     struct shmpi_proc *p = &shmpi_proc;
-    struct added_code *a = find_added(code);
+    struct shmpi_added_code *a = find_added(code);
     int cls = a ? a->class : code; /* never raise from here */
     /* before MPI_Init the rank is only in the environment */
     int rank = p->slot ? p->rank : shmpi_tun_env_rank(p->rank);
@@ -211,7 +216,7 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
-    struct added_code *a = find_added(errorcode);
+    struct shmpi_added_code *a = find_added(errorcode);
     if (!code_exists(errorcode))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
                            "%d is not an error code", errorcode);
@@ -231,7 +236,7 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     if (!code_exists(errorcode))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "%d is not an error code", errorcode);
-    struct added_code *a = find_added(errorcode);
+    struct shmpi_added_code *a = find_added(errorcode);
     if (a)
         snprintf(string, MPI_MAX_ERROR_STRING, "%s",
                  a->string ? a->string : "");
@@ -246,13 +251,16 @@ static int add_code(int class, int *out, const char *fn)
 {
     if (!out)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "output is NULL");
-    struct added_code *grown = realloc(added, (n_added + 1) * sizeof *added);
+    struct shmpi_added_codes *added = &shmpi_proc.added;
+    struct shmpi_added_code *grown =
+        realloc(added->code, (added->n + 1) * sizeof *added->code);
     if (!grown)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
                            "no memory for another error code");
-    added = grown;
-    int code = MPI_ERR_LASTCODE + 1 + n_added;
-    added[n_added++] = (struct added_code){class < 0 ? code : class, NULL};
+    added->code = grown;
+    int code = MPI_ERR_LASTCODE + 1 + added->n;
+    added->code[added->n++] =
+        (struct shmpi_added_code){class < 0 ? code : class, NULL};
     *out = code;
     return MPI_SUCCESS;
 }
@@ -266,7 +274,7 @@ int PMPI_Add_error_class(int *errorclass)
 int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
     SHMPI_REQUIRE_INIT("MPI_Add_error_code");
-    struct added_code *a = find_added(errorclass);
+    struct shmpi_added_code *a = find_added(errorclass);
     int is_class = is_predefined(errorclass) || (a && a->class == errorclass);
     if (!is_class)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Add_error_code",
@@ -278,7 +286,7 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 {
     static const char *fn = "MPI_Add_error_string";
     SHMPI_REQUIRE_INIT(fn);
-    struct added_code *a = find_added(errorcode);
+    struct shmpi_added_code *a = find_added(errorcode);
     if (!a)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "%d is not a code or class added by the program "

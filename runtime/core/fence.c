@@ -6,6 +6,8 @@
  * caller's own.  Registering is what makes the kernel interrupt a CPU
  * that runs the process; a process that did not register is not fenced,
  * so it must not rely on the fence (shmpi_fence_registered).
+ *
+ * State: shmpi_proc.fence_registered (core/proc.h), set once at MPI_Init.
  */
 #include "core/fence.h"
 
@@ -13,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int shmpi_fence_registered;
+#include "core/proc.h"
 
 static long membarrier(int cmd)
 {
@@ -23,7 +25,7 @@ static long membarrier(int cmd)
 void shmpi_fence_register(void)
 {
     long can = membarrier(MEMBARRIER_CMD_QUERY);
-    shmpi_fence_registered =
+    shmpi_proc.fence_registered =
         can > 0 && (can & MEMBARRIER_CMD_GLOBAL_EXPEDITED) &&
         membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) == 0;
 }

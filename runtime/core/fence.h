@@ -20,10 +20,10 @@
 #define SHMPI_FENCE_H
 
 /* MPI_Init: registers this process for the fence (a Linux 4.16 or later
-   kernel).  Non-zero after that if it worked: only then may this rank
-   leave out a fence that relies on shmpi_fence_all_ranks. */
+   kernel).  shmpi_proc.fence_registered is non-zero after that if it
+   worked: only then may this rank leave out a fence that relies on
+   shmpi_fence_all_ranks. */
 void shmpi_fence_register(void);
-extern int shmpi_fence_registered;
 
 /* Returns once every CPU running a registered process passed a full
    memory fence: 0, or -1 with errno set if the kernel refused. */

@@ -46,6 +46,8 @@
  * killer ends one.  The check keeps a request that cannot fit from ever
  * being made, and one rank alone from creeping past the limit.
  *
+ * State: the allowance is shmpi_proc.mem_allowance (core/proc.h).
+ *
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <inttypes.h>
@@ -233,21 +235,20 @@ static void machine_room(struct room *r)
 #define CHECK_FROM (16u << 20)
 #define UNCHECKED_MAX (64u << 20)
 
-/* Bytes that may still be handed out unchecked (one thread at a time
-   calls MPI: MPI_THREAD_SERIALIZED at most); 0 at the start. */
-static uint64_t allowance;
-
+/* The allowance, shmpi_proc.mem_allowance: bytes that may still be
+   handed out unchecked (one thread at a time calls MPI:
+   MPI_THREAD_SERIALIZED at most); 0 at the start. */
 int shmpi_mem_fits(size_t bytes)
 {
-    if (bytes < CHECK_FROM && bytes <= allowance) {
-        allowance -= bytes;
+    if (bytes < CHECK_FROM && bytes <= shmpi_proc.mem_allowance) {
+        shmpi_proc.mem_allowance -= bytes;
         return 1;
     }
     uint64_t room = shmpi_mem_room(NULL);
     if (bytes > room)
         return 0;
     room = (room - bytes) / (2 * (uint64_t)(shmpi_proc.size > 1 ? shmpi_proc.size : 1));
-    allowance = room < UNCHECKED_MAX ? room : UNCHECKED_MAX;
+    shmpi_proc.mem_allowance = room < UNCHECKED_MAX ? room : UNCHECKED_MAX;
     return 1;
 }
 

@@ -17,6 +17,8 @@
  *     says which blocks are live, so MPI_Free_mem of anything else is
  *     caught;
  *   - larger: a segment of its own, rounded to whole pages.
+ *
+ * State: the segments and slabs are shmpi_proc.memseg (core/proc.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,28 +44,20 @@ SHMPI_WEAK_ALIAS(Free_mem)
 #define POOL_BYTES (1024 * 1024)
 #define SLAB_WORDS (SLAB_BYTES / SMALL_MIN / 64)
 
-struct segment {
+struct shmpi_memseg {
     unsigned char *base;
     size_t bytes;              /* mapped length, whole pages */
     int fd;
-    struct segment *next;
+    struct shmpi_memseg *next;
 };
 
-struct slab {
+struct shmpi_slab {
     unsigned char *base;       /* SLAB_BYTES inside a pool segment */
     size_t block;              /* the one block size of this slab */
     int live;
     uint64_t used[SLAB_WORDS]; /* bit i: block i is allocated */
-    struct slab *next;
+    struct shmpi_slab *next;
 };
-
-/* This rank's memory, private bookkeeping. */
-static struct {
-    struct segment *large;     /* one allocation each */
-    struct segment *pools;     /* cut into slabs */
-    size_t pool_used;          /* bytes of pools->base already slabs */
-    struct slab *slabs;
-} mem;
 
 int shmpi_memfd_map(size_t bytes, const char *name, void **base, int *fd)
 {
@@ -88,9 +82,9 @@ int shmpi_memfd_map(size_t bytes, const char *name, void **base, int *fd)
     return rc;
 }
 
-static int map_segment(size_t bytes, struct segment **out)
+static int map_segment(size_t bytes, struct shmpi_memseg **out)
 {
-    struct segment *s = malloc(sizeof *s);
+    struct shmpi_memseg *s = malloc(sizeof *s);
     if (!s)
         return ENOMEM;
     void *base;
@@ -105,37 +99,38 @@ static int map_segment(size_t bytes, struct segment **out)
     return 0;
 }
 
-static void unmap_segment(struct segment *s)
+static void unmap_segment(struct shmpi_memseg *s)
 {
     munmap(s->base, s->bytes);
     close(s->fd);
     free(s);
 }
 
-static int new_slab(size_t block, struct slab **out)
+static int new_slab(size_t block, struct shmpi_slab **out)
 {
-    if (!mem.pools || mem.pool_used == POOL_BYTES) {
-        struct segment *s;
+    struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
+    if (!mem->pools || mem->pool_used == POOL_BYTES) {
+        struct shmpi_memseg *s;
         int rc = map_segment(POOL_BYTES, &s);
         if (rc != 0)
             return rc;
-        s->next = mem.pools;
-        mem.pools = s;
-        mem.pool_used = 0;
+        s->next = mem->pools;
+        mem->pools = s;
+        mem->pool_used = 0;
     }
-    struct slab *sl = calloc(1, sizeof *sl);
+    struct shmpi_slab *sl = calloc(1, sizeof *sl);
     if (!sl)
         return ENOMEM;
-    sl->base = mem.pools->base + mem.pool_used;
-    mem.pool_used += SLAB_BYTES;
+    sl->base = mem->pools->base + mem->pool_used;
+    mem->pool_used += SLAB_BYTES;
     sl->block = block;
-    sl->next = mem.slabs;
-    mem.slabs = sl;
+    sl->next = mem->slabs;
+    mem->slabs = sl;
     *out = sl;
     return 0;
 }
 
-static void *take_block(struct slab *sl)
+static void *take_block(struct shmpi_slab *sl)
 {
     size_t n = SLAB_BYTES / sl->block;
     for (size_t i = 0; i < n; i++)
@@ -149,11 +144,12 @@ static void *take_block(struct slab *sl)
 
 static int alloc_small(size_t size, void **out)
 {
+    struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
     size_t block = SMALL_MIN;
     while (block < size)
         block *= 2;
-    struct slab *sl;
-    for (sl = mem.slabs; sl; sl = sl->next)
+    struct shmpi_slab *sl;
+    for (sl = mem->slabs; sl; sl = sl->next)
         if (sl->block == block && sl->live < (int)(SLAB_BYTES / block))
             break;
     if (!sl) {
@@ -167,12 +163,13 @@ static int alloc_small(size_t size, void **out)
 
 static int alloc_large(size_t size, void **out)
 {
+    struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    struct segment *s;
+    struct shmpi_memseg *s;
     int rc = map_segment((size + page - 1) / page * page, &s);
     if (rc == 0) {
-        s->next = mem.large;
-        mem.large = s;
+        s->next = mem->large;
+        mem->large = s;
         *out = s->base;
     }
     return rc;
@@ -223,7 +220,8 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 
 static int free_small(unsigned char *p)
 {
-    for (struct slab *sl = mem.slabs; sl; sl = sl->next) {
+    struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
+    for (struct shmpi_slab *sl = mem->slabs; sl; sl = sl->next) {
         if (p < sl->base || p >= sl->base + SLAB_BYTES)
             continue;
         size_t off = (size_t)(p - sl->base), i = off / sl->block;
@@ -239,9 +237,10 @@ static int free_small(unsigned char *p)
 
 static int free_large(unsigned char *p)
 {
-    for (struct segment **pp = &mem.large; *pp; pp = &(*pp)->next)
+    struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
+    for (struct shmpi_memseg **pp = &mem->large; *pp; pp = &(*pp)->next)
         if ((*pp)->base == p) {
-            struct segment *s = *pp;
+            struct shmpi_memseg *s = *pp;
             *pp = s->next;
             unmap_segment(s);
             return 1;
@@ -249,9 +248,9 @@ static int free_large(unsigned char *p)
     return 0;
 }
 
-static const struct segment *segment_holding(const struct segment *list,
-                                            const unsigned char *p,
-                                            size_t bytes)
+static const struct shmpi_memseg *
+segment_holding(const struct shmpi_memseg *list, const unsigned char *p,
+                size_t bytes)
 {
     for (; list; list = list->next)
         if (p >= list->base && bytes <= list->bytes &&
@@ -263,9 +262,10 @@ static const struct segment *segment_holding(const struct segment *list,
 int shmpi_memseg_find(const void *p, size_t bytes, int *fd,
                       uint64_t *offset)
 {
-    const struct segment *s = segment_holding(mem.large, p, bytes);
+    const struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
+    const struct shmpi_memseg *s = segment_holding(mem->large, p, bytes);
     if (!s)
-        s = segment_holding(mem.pools, p, bytes);
+        s = segment_holding(mem->pools, p, bytes);
     if (!s)
         return 0;
     *fd = s->fd;

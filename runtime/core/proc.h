@@ -2,11 +2,44 @@
  * proc.h - the state of this rank: one explicit structure, not scattered
  * globals, so that per-thread or per-session state can later be split off
  * without hunting for it.
+ *
+ * Every mutable object of a rank's runtime is reachable from shmpi_proc;
+ * no room keeps a mutable file-scope or function-static variable (what is
+ * left outside, and why, is listed at the end of this comment).  Each
+ * member says who may touch it and when; "one caller at a time" means
+ * what MPI_THREAD_SERIALIZED promises today (init/init.c grants no more),
+ * so that member is what a lock, an atomic or a per-thread copy must
+ * guard before MPI_THREAD_MULTIPLE can be offered.
+ *
+ * Layers: proc.h is core and includes nothing above core.  A room above
+ * core keeps its state in a struct of its own, declared in its own
+ * header and allocated by its init function; here it is a pointer to an
+ * incomplete type.  Core's own state is embedded (its types are below).
+ *
+ * Left outside on purpose:
+ *   - the predefined objects whose addresses are handle constants in
+ *     mpi.h (shmpi_comm_world, shmpi_comm_self, shmpi_group_empty,
+ *     shmpi_dt_*, shmpi_op_*, shmpi_errors_*, shmpi_info_env,
+ *     shmpi_message_no_proc, shmpi_f*_status(es)_ignore): their storage
+ *     must be static; their mutable fields (attributes, names, error
+ *     handlers, Fortran integers) are guarded as their kind's are;
+ *   - the zeroed "invalid handle" objects that MPI_*_f2c returns for a bad
+ *     number (core/fint.c, comm/comm_f2c.c, datatypes/type_f2c.c,
+ *     pt2pt/request_f2c.c, rma/win_f2c.c) and the int MPI_WIN_MODEL's
+ *     attribute points to (rma/win_attr.c): never written;
+ *   - init/init.c's buf, args and exe (function-statics of own_argv and
+ *     launch_self): the command line of the process that becomes the
+ *     launcher of SHMPI_NP copies of itself, written once on the way to
+ *     the launcher, which never returns to MPI; they are static only to
+ *     keep 76 KiB off the stack;
+ *   - the launcher's process, whose state is its struct shmpi_job.
  */
 #ifndef SHMPI_PROC_H
 #define SHMPI_PROC_H
 
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "core/fint.h"
 #include "core/tunables.h"
@@ -14,31 +47,127 @@
 #include "shm_arena/arena.h"
 
 struct shmpi_nbc;
+struct shmpi_pt2pt;
+struct shmpi_comm_state;
+struct shmpi_rma_state;
+struct shmpi_keyval;
+struct shmpi_added_code;
+struct shmpi_memseg;
+struct shmpi_slab;
+
+/* core/wait.c: how long a blocked call spins and yields before it sleeps. */
+struct shmpi_wait_policy {
+    long spin_ns;              /* SHMPI_SPIN_US, in ns */
+    int yields;                /* SHMPI_YIELDS */
+};
+
+/* core/attr.c: keyval id SHMPI_FIRST_USER_KEYVAL + i is slot[i]. */
+struct shmpi_keyval_table {
+    struct shmpi_keyval **slot; /* NULL once released */
+    int used, cap;
+};
+
+/* core/error.c: classes and codes added by the program; entry i is code
+   MPI_ERR_LASTCODE + 1 + i. */
+struct shmpi_added_codes {
+    struct shmpi_added_code *code;
+    int n;
+};
+
+/* core/memseg.c: MPI_Alloc_mem's bookkeeping, private to this rank. */
+struct shmpi_memseg_state {
+    struct shmpi_memseg *large; /* one allocation each */
+    struct shmpi_memseg *pools; /* cut into slabs */
+    size_t pool_used;           /* bytes of pools->base already slabs */
+    struct shmpi_slab *slabs;
+};
+
+/* coll/area.c: the collectives' tunables.  Only base types, read by
+   every barrier and reduction: embedded, so that no pointer is loaded
+   on those paths. */
+struct shmpi_coll_tune {
+    uint64_t fold_max;          /* SHMPI_COLL_FOLD_MAX */
+    int counter_barrier;        /* barrier by counter, not dissemination */
+};
 
 struct shmpi_proc {
+    /* Set once by MPI_Init (init/init.c) before any other room runs,
+       then only read, by every room: */
     int rank;                  /* in MPI_COMM_WORLD */
     int size;
+    /* init/init.c: written by MPI_Init and MPI_Finalize, read by every
+       call (SHMPI_REQUIRE_INIT) and by MPI_Initialized/Finalized, which
+       any thread may call at any time: under MPI_THREAD_MULTIPLE these
+       two would be atomics (release store, acquire load). */
     int initialized;           /* MPI_Init returned */
     int finalized;             /* MPI_Finalize returned */
+    /* Set once by MPI_Init, then only read: */
     int thread_level;          /* what MPI_Init_thread provided */
     pthread_t main_thread;     /* the thread that called MPI_Init */
     int oversubscribed;        /* more ranks than CPUs: spin less */
     int singleton;             /* no launcher: we made our own arena */
     int forked_from;           /* a fork() of rank pid forked_from, which
-                                  is not a rank (init/init.c); 0 */
+                                  is not a rank (init/init.c); 0.  Set by
+                                  the atfork handler in the child, whose
+                                  only thread it is */
+    const char *init_fn;       /* "MPI_Init" or "MPI_Init_thread": the
+                                  call running, for its errors; written
+                                  by that call only (init/init.c) */
+    /* Set once by MPI_Init; what they point to is shared with the other
+       ranks and guarded by its own atomics (shm_arena/arena.h): */
     int arena_fd;
     struct shmpi_arena_header *arena;
     struct shmpi_rank_slot *slot;  /* this rank's slot in the arena */
+    /* The rooms above core: each pointer is set once by the room's init
+       in MPI_Init and kept until the process exits; the room's header
+       says who touches each member of what it points to. */
     struct shmpi_pt2pt *pt2pt;     /* queues, matching (pt2pt/pt2pt.h) */
+    struct shmpi_comm_state *comm; /* predefined attribute values, retired
+                                      communicators (comm/comm.h) */
+    struct shmpi_rma_state *rma;   /* extents, mailboxes, counters
+                                      (rma/state.h) */
+    /* coll/sched.c: nonblocking collectives started, and the progress
+       engine that runs them; one caller at a time. */
     struct shmpi_nbc *nbc_active;  /* schedules running (coll/sched.h) */
+    /* pt2pt/progress.c adds, core/wait.c reads; one caller at a time
+       (under threads: an atomic, relaxed, since it only paces spinning) */
     uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */
+    /* core/fint.c: every MPI_*_c2f that numbers a handle and every free
+       of a numbered one; one caller at a time. */
     struct shmpi_fint_table fint[SHMPI_FINT_KINDS]; /* Fortran integers
                                       of handles (core/fint.h) */
-    struct shmpi_tun_set tun;      /* the tunables in effect (read at
-                                      MPI_Init; core/tunables.h) */
+    /* core/tunables.c: loaded once in MPI_Init (or by the launcher),
+       then only read. */
+    struct shmpi_tun_set tun;      /* the tunables in effect
+                                      (core/tunables.h) */
+    /* datatypes/f90.c: MPI_Type_create_f90_*; one caller at a time. */
     MPI_Datatype *f90_types;       /* MPI_Type_create_f90_* made so far */
-    int nf90_types;                /* (datatypes/f90.c) */
+    int nf90_types;
+
+    /* core/wait.c: set once by shmpi_wait_configure in MPI_Init, then
+       only read (by every waiting call, on any thread). */
+    struct shmpi_wait_policy wait;
+    /* core/fence.c: set once by shmpi_fence_register in MPI_Init, then
+       only read (rma/acclock.c). */
+    int fence_registered;
+    /* core/attr.c: keyval create/free and every attribute call look it
+       up and grow it; one caller at a time. */
+    struct shmpi_keyval_table keyvals;
+    /* core/error.c: MPI_Add_error_class/code/string grow it, every error
+       report and MPI_Error_string read it; one caller at a time.  Growing
+       moves `code` (realloc): a reader on another thread would need it
+       guarded. */
+    struct shmpi_added_codes added;
+    /* core/memseg.c: MPI_Alloc_mem and MPI_Free_mem, one caller at a
+       time; rma windows over that memory look segments up through it. */
+    struct shmpi_memseg_state memseg;
+    /* core/memlimit.c: bytes shmpi_mem_fits may still grant unchecked;
+       a read-modify-write by each allocating call, one at a time. */
+    uint64_t mem_allowance;
+    /* coll/area.c: set once by shmpi_coll_init in MPI_Init, then only
+       read (coll/barrier.c, coll/reduce.c). */
+    struct shmpi_coll_tune coll_tune;
 };
 
 extern struct shmpi_proc shmpi_proc;

@@ -19,6 +19,9 @@
  *                  ranks <= CPUs, 16 when oversubscribed (a yield hands
  *                  the CPU to a runnable rank at once; a futex round
  *                  trip costs far more)
+ *
+ * State: the spin and yield policy is shmpi_proc.wait (core/proc.h),
+ * set once by shmpi_wait_configure.
  */
 #include "core/wait.h"
 
@@ -35,15 +38,11 @@
 #include "core/proc.h"
 #include "pt2pt/progress.h"
 
-static struct {
-    long spin_ns;
-    int yields;
-} policy = {100000, 4};
-
 void shmpi_wait_configure(const struct shmpi_tun_set *tun)
 {
-    policy.spin_ns = 1000 * (long)tun->value[SHMPI_TUN_SPIN_US];
-    policy.yields = (int)tun->value[SHMPI_TUN_YIELDS];
+    struct shmpi_wait_policy *policy = &shmpi_proc.wait;
+    policy->spin_ns = 1000 * (long)tun->value[SHMPI_TUN_SPIN_US];
+    policy->yields = (int)tun->value[SHMPI_TUN_YIELDS];
 }
 
 static long now_ns(void)
@@ -57,7 +56,7 @@ static long now_ns(void)
    progress moved something: a transfer in full swing never sleeps. */
 static int spin(int (*done)(void *), void *arg)
 {
-    if (policy.spin_ns <= 0)
+    if (shmpi_proc.wait.spin_ns <= 0)
         return done(arg);
     /* the clock is read after the first polls, not before: a wait that
        is over at once (a sync request completes in its first poll)
@@ -73,7 +72,7 @@ static int spin(int (*done)(void *), void *arg)
         long now = now_ns();
         if (deadline < 0 || seen != shmpi_proc.progress_events) {
             seen = shmpi_proc.progress_events;
-            deadline = now + policy.spin_ns;
+            deadline = now + shmpi_proc.wait.spin_ns;
         } else if (now > deadline) {
             return 0;
         }
@@ -99,7 +98,7 @@ static int sleep_once(struct shmpi_doorbell *bell, int (*done)(void *),
 
 static int yield_some(int (*done)(void *), void *arg)
 {
-    for (int i = 0; i < policy.yields; i++) {
+    for (int i = 0; i < shmpi_proc.wait.yields; i++) {
         sched_yield();
         if (done(arg))
             return 1;

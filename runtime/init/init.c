@@ -23,6 +23,9 @@
  * atfork handler and refused at its first MPI call.  A refusal is one
  * line and the end of that process only: it touches nothing shared, so
  * the rank and the job go on.
+ *
+ * State: this rank's is shmpi_proc, defined here (core/proc.h says who
+ * may touch each member); MPI_Init makes each room's part of it.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -44,6 +47,7 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 #include "rma/sync_counter.h"
+#include "rma/state.h"
 
 SHMPI_WEAK_ALIAS(Init)
 SHMPI_WEAK_ALIAS(Init_thread)
@@ -53,13 +57,13 @@ SHMPI_WEAK_ALIAS(Finalize)
 SHMPI_WEAK_ALIAS(Initialized)
 SHMPI_WEAK_ALIAS(Finalized)
 
-struct shmpi_proc shmpi_proc;
+/* wait: the policy before shmpi_wait_configure reads the environment */
+struct shmpi_proc shmpi_proc = {.wait = {100000, 4}, .init_fn = "MPI_Init"};
 
-static const char *init_fn = "MPI_Init";
 
 static _Noreturn void init_failed(const char *why)
 {
-    shmpi_fatal(MPI_ERR_OTHER, init_fn, why);
+    shmpi_fatal(MPI_ERR_OTHER, shmpi_proc.init_fn, why);
 }
 
 /* A variable of the table (core/tunables.h): 0 unset, 1 set; garbage
@@ -123,7 +127,7 @@ static void check_rank_process(int rank)
     uint64_t owner;
     if (env_value(SHMPI_TUN_P_RANK_PID, &owner) &&
         owner != (uint64_t)getpid())
-        not_the_rank(init_fn, rank, (int)owner,
+        not_the_rank(shmpi_proc.init_fn, rank, (int)owner,
                      "a program or child a rank starts cannot call MPI_Init");
 }
 
@@ -138,7 +142,7 @@ static void claim_rank(struct shmpi_proc *p)
                                                  memory_order_relaxed,
                                                  memory_order_relaxed) &&
         owner != me)
-        not_the_rank(init_fn, p->rank, owner,
+        not_the_rank(shmpi_proc.init_fn, p->rank, owner,
                      "that process already called MPI_Init as this rank");
 }
 
@@ -268,7 +272,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
 {
     struct shmpi_proc *p = &shmpi_proc;
     if (p->forked_from)
-        shmpi_not_initialized(init_fn);
+        shmpi_not_initialized(shmpi_proc.init_fn);
     if (p->initialized || p->finalized)
         init_failed(p->finalized ? "called after MPI_Finalize"
                                  : "MPI is already initialized (MPI_Init may "
@@ -286,9 +290,9 @@ static int init(int *argc, char ***argv, int required, int *provided)
     shmpi_wait_configure(&p->tun);
     shmpi_fence_register();
     shmpi_sync_register_kind();
-    shmpi_comm_init_predefined(p);
-    if (shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
-        shmpi_pt2pt_init() != 0 ||
+    if (shmpi_comm_init_predefined(p) != 0 ||
+        shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
+        shmpi_pt2pt_init() != 0 || shmpi_rma_init() != 0 ||
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
     /* Only SERIALIZED is honest for now: nothing is locked, but no call
@@ -308,13 +312,13 @@ static int init(int *argc, char ***argv, int required, int *provided)
 
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    init_fn = "MPI_Init_thread";
+    shmpi_proc.init_fn = "MPI_Init_thread";
     return init(argc, argv, required, provided);
 }
 
 int PMPI_Init(int *argc, char ***argv)
 {
-    init_fn = "MPI_Init";
+    shmpi_proc.init_fn = "MPI_Init";
     return init(argc, argv, MPI_THREAD_SINGLE, NULL);
 }
 

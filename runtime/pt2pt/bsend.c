@@ -10,6 +10,8 @@
  * a buffer sized by the standard's rule always suffices).  Space comes
  * back when the copy has been delivered; MPI_Buffer_detach (and
  * MPI_Finalize) waits for that.
+ *
+ * State: the buffer and its blocks are shmpi_proc.pt2pt->bsend (pt2pt.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,53 +32,52 @@ SHMPI_WEAK_ALIAS(Buffer_detach)
 SHMPI_WEAK_ALIAS(Bsend)
 SHMPI_WEAK_ALIAS(Ibsend)
 
-struct block {
+struct shmpi_bsend_block {
     size_t offset, bytes;
-    struct block *next;        /* sorted by offset */
+    struct shmpi_bsend_block *next; /* sorted by offset */
 };
 
-static struct {
-    int is_attached;
-    unsigned char *base;
-    size_t size;
-    struct block *used;
-} attached;
+static struct shmpi_bsend_buffer *attached(void)
+{
+    return &shmpi_proc.pt2pt->bsend;
+}
 
 /* First fit: the offset of a free run of `bytes`, or (size_t)-1. */
-static size_t find_space(size_t bytes, struct block ***link)
+static size_t find_space(size_t bytes, struct shmpi_bsend_block ***link)
 {
     size_t at = 0;
-    struct block **pp = &attached.used;
+    struct shmpi_bsend_block **pp = &attached()->used;
     for (; *pp; pp = &(*pp)->next) {
         if ((*pp)->offset - at >= bytes)
             break;
         at = (*pp)->offset + (*pp)->bytes;
     }
     *link = pp;
-    return attached.size - at >= bytes && (*pp == NULL ||
-                                           (*pp)->offset - at >= bytes)
+    return attached()->size - at >= bytes && (*pp == NULL ||
+                                             (*pp)->offset - at >= bytes)
                ? at : (size_t)-1;
 }
 
-static struct block *take_space(size_t bytes)
+static struct shmpi_bsend_block *take_space(size_t bytes)
 {
-    struct block **link;
+    struct shmpi_bsend_block **link;
     size_t at = find_space(bytes, &link);
     if (at == (size_t)-1) {
         shmpi_progress(); /* delivered copies give space back */
         at = find_space(bytes, &link);
     }
-    struct block *b = at == (size_t)-1 ? NULL : malloc(sizeof *b);
+    struct shmpi_bsend_block *b = at == (size_t)-1 ? NULL : malloc(sizeof *b);
     if (b) {
-        *b = (struct block){at, bytes, *link};
+        *b = (struct shmpi_bsend_block){at, bytes, *link};
         *link = b;
     }
     return b;
 }
 
-static void give_back(struct block *b)
+static void give_back(struct shmpi_bsend_block *b)
 {
-    for (struct block **pp = &attached.used; *pp; pp = &(*pp)->next)
+    for (struct shmpi_bsend_block **pp = &attached()->used; *pp;
+         pp = &(*pp)->next)
         if (*pp == b) {
             *pp = b->next;
             free(b);
@@ -94,20 +95,22 @@ static void copy_delivered(struct shmpi_request *r)
 int shmpi_bsend_start(const char *fn, struct shmpi_request *r)
 {
     size_t need = (size_t)r->nbytes + MPI_BSEND_OVERHEAD;
-    struct block *b = attached.is_attached ? take_space(need) : NULL;
+    struct shmpi_bsend_block *b =
+        attached()->is_attached ? take_space(need) : NULL;
     if (!b)
         return shmpi_raise(r->comm, MPI_ERR_BUFFER, fn,
                            "%s: a %llu-byte message needs %zu bytes of "
                            "attached buffer (%zu attached)",
-                           attached.is_attached ? "buffer full"
-                                                : "no buffer attached",
-                           (unsigned long long)r->nbytes, need, attached.size);
+                           attached()->is_attached ? "buffer full"
+                                                   : "no buffer attached",
+                           (unsigned long long)r->nbytes, need,
+                           attached()->size);
     struct shmpi_request *copy = shmpi_request_new(SHMPI_REQ_SEND);
     if (!copy) {
         give_back(b);
         return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "no memory");
     }
-    unsigned char *data = attached.base + b->offset;
+    unsigned char *data = attached()->base + b->offset;
     if (r->nbytes)
         shmpi_pack(r->buf, r->datatype, 0, data, r->nbytes);
     *copy = *r;
@@ -173,7 +176,7 @@ int PMPI_Buffer_attach(void *buffer, int size)
 {
     static const char *fn = "MPI_Buffer_attach";
     SHMPI_REQUIRE_INIT(fn);
-    if (attached.is_attached)
+    if (attached()->is_attached)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
                            "a buffer is already attached (detach it first)");
     if (size < 0)
@@ -182,19 +185,19 @@ int PMPI_Buffer_attach(void *buffer, int size)
     if (!buffer && size > 0)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
                            "buffer is NULL");
-    attached.is_attached = 1;
-    attached.base = buffer;
-    attached.size = (size_t)size;
+    attached()->is_attached = 1;
+    attached()->base = buffer;
+    attached()->size = (size_t)size;
     return MPI_SUCCESS;
 }
 
 static int all_delivered(void *arg)
 {
     (void)arg;
-    if (!attached.used)
+    if (!attached()->used)
         return 1;
     shmpi_progress();
-    return attached.used == NULL;
+    return attached()->used == NULL;
 }
 
 /* Wait until every buffered message has left the buffer. */
@@ -211,10 +214,10 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "buffer_addr or size is NULL");
     shmpi_bsend_drain();
-    *(void **)buffer_addr = attached.base; /* NULL if none was attached */
-    *size = (int)attached.size;
-    attached.is_attached = 0;
-    attached.base = NULL;
-    attached.size = 0;
+    *(void **)buffer_addr = attached()->base; /* NULL if none was attached */
+    *size = (int)attached()->size;
+    attached()->is_attached = 0;
+    attached()->base = NULL;
+    attached()->size = 0;
     return MPI_SUCCESS;
 }

@@ -1,10 +1,14 @@
 /*
  * claim.c - the claim words of cancellable sends (see claim.h).
+ *
+ * State: where the search starts is shmpi_proc.pt2pt->claim_cursor
+ * (pt2pt.h); the words are in the arena.
  */
 #include <stdatomic.h>
 
 #include "core/proc.h"
 #include "pt2pt/claim.h"
+#include "pt2pt/pt2pt.h"
 
 enum { CLAIM_FREE, CLAIM_PENDING, CLAIM_MATCHED, CLAIM_CANCELLED };
 
@@ -17,13 +21,13 @@ static _Atomic uint32_t *word(int rank, uint32_t claim)
 
 uint32_t shmpi_claim_take(void)
 {
-    static uint32_t cursor;
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     for (int i = 0; i < SHMPI_CLAIMS; i++) {
-        uint32_t c = (cursor + (uint32_t)i) % SHMPI_CLAIMS + 1;
+        uint32_t c = (pt->claim_cursor + (uint32_t)i) % SHMPI_CLAIMS + 1;
         _Atomic uint32_t *w = word(shmpi_proc.rank, c);
         if (atomic_load_explicit(w, memory_order_acquire) == CLAIM_FREE) {
             atomic_store_explicit(w, CLAIM_PENDING, memory_order_relaxed);
-            cursor = c;
+            pt->claim_cursor = c;
             return c;
         }
     }

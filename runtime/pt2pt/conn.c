@@ -17,6 +17,12 @@
  *                      32768); both are capped to a quarter of the ring
  *   SHMPI_PULL_LIMIT_MB  data of large messages taken in before their
  *                      receive is posted (pull.c; default 1024)
+ *
+ * State: this rank's point-to-point state is shmpi_proc.pt2pt (struct
+ * shmpi_pt2pt, pt2pt.h), allocated here at MPI_Init and kept until the
+ * process exits: MPI_Finalize tears nothing of pt2pt down (its rings stay
+ * mapped with the arena), and a program may still call what is allowed
+ * after it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,27 +42,29 @@ static struct shmpi_ring *ring_at(int src, int dst)
 
 int shmpi_pt2pt_init(void)
 {
-    static struct shmpi_pt2pt pt;
+    struct shmpi_pt2pt *pt = calloc(1, sizeof *pt);
+    if (!pt)
+        return -1;
     int n = shmpi_proc.size;
-    pt.peers = calloc((size_t)n, sizeof *pt.peers);
-    pt.sources = calloc((size_t)n, sizeof *pt.sources);
-    pt.backlog = calloc((size_t)n, sizeof *pt.backlog);
-    pt.unexpected = calloc((size_t)n, sizeof *pt.unexpected);
-    if (!pt.peers || !pt.sources || !pt.backlog || !pt.unexpected)
+    pt->peers = calloc((size_t)n, sizeof *pt->peers);
+    pt->sources = calloc((size_t)n, sizeof *pt->sources);
+    pt->backlog = calloc((size_t)n, sizeof *pt->backlog);
+    pt->unexpected = calloc((size_t)n, sizeof *pt->unexpected);
+    if (!pt->peers || !pt->sources || !pt->backlog || !pt->unexpected)
         return -1;
     uint64_t max_body =
         n > 1 ? shmpi_ring_max_body(shmpi_proc.arena->ring_bytes) -
                     sizeof(struct shmpi_msg)
               : 0;
     const struct shmpi_tun_set *tun = &shmpi_proc.tun;
-    pt.eager_limit = tun->value[SHMPI_TUN_EAGER_LIMIT];
-    pt.chunk = tun->value[SHMPI_TUN_CHUNK];
-    pt.pull_limit = tun->value[SHMPI_TUN_PULL_LIMIT_MB]; /* in bytes */
-    if (pt.eager_limit > max_body)
-        pt.eager_limit = max_body;
-    if (pt.chunk > max_body || pt.chunk == 0)
-        pt.chunk = max_body;
-    shmpi_proc.pt2pt = &pt;
+    pt->eager_limit = tun->value[SHMPI_TUN_EAGER_LIMIT];
+    pt->chunk = tun->value[SHMPI_TUN_CHUNK];
+    pt->pull_limit = tun->value[SHMPI_TUN_PULL_LIMIT_MB]; /* in bytes */
+    if (pt->eager_limit > max_body)
+        pt->eager_limit = max_body;
+    if (pt->chunk > max_body || pt->chunk == 0)
+        pt->chunk = max_body;
+    shmpi_proc.pt2pt = pt;
     return 0;
 }
 

@@ -62,7 +62,31 @@ struct shmpi_message {
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
+/* unexpected.c: freed entries kept for reuse, by size class of payload. */
+#define SHMPI_UNEXP_CLASSES 12 /* 64 B up to 64 << 11 = 128 KiB */
+struct shmpi_unexp_cache {
+    struct shmpi_unexpected *free[SHMPI_UNEXP_CLASSES];
+    int count[SHMPI_UNEXP_CLASSES];
+};
+
+/* bsend.c: the buffer of MPI_Buffer_attach and the messages in it. */
+struct shmpi_bsend_block;
+struct shmpi_bsend_buffer {
+    int is_attached;
+    unsigned char *base;
+    size_t size;
+    struct shmpi_bsend_block *used; /* sorted by offset */
+};
+
+/* This rank's point-to-point state: shmpi_proc.pt2pt, allocated by
+   shmpi_pt2pt_init and kept until the process exits.  Nothing in it is
+   shared with other processes (the rings are in the arena; these are
+   this rank's ends of them).  No member is locked: progress and the
+   calls that post or complete requests are one caller at a time
+   (MPI_THREAD_SERIALIZED, init/init.c), so every member below would need
+   a lock, an atomic or a per-thread split before MPI_THREAD_MULTIPLE. */
 struct shmpi_pt2pt {
+    /* the progress engine and the send/receive paths: */
     struct shmpi_peer *peers;  /* indexed by world rank */
     int *sources;              /* world ranks whose rings we poll */
     int nsources;
@@ -73,10 +97,22 @@ struct shmpi_pt2pt {
     struct shmpi_req_queue posted;
     struct shmpi_unexp_queue *unexpected; /* one FIFO per source */
     int next_unexpected;       /* MPI_ANY_SOURCE takes sources in turn */
-    uint64_t eager_limit;      /* SHMPI_EAGER_LIMIT */
-    uint64_t pull_limit;       /* SHMPI_PULL_LIMIT_MB, in bytes */
+    uint64_t eager_limit;      /* SHMPI_EAGER_LIMIT; set once at init */
+    uint64_t pull_limit;       /* SHMPI_PULL_LIMIT_MB, in bytes; ditto */
     uint64_t pulled_bytes;     /* held for receives not yet posted */
-    uint64_t chunk;            /* SHMPI_CHUNK */
+    uint64_t chunk;            /* SHMPI_CHUNK; set once at init */
+    /* request.c: released requests, linked through next; every call
+       that makes or releases a request (on the send/receive paths) */
+    struct shmpi_request *free_requests;
+    /* claim.c: where shmpi_claim_take looks first; every cancellable
+       send.  The claim words themselves are in the arena (atomics). */
+    uint32_t claim_cursor;
+    /* unexpected.c: the progress engine (arrivals) and the receives that
+       take them */
+    struct shmpi_unexp_cache unexp_cache;
+    /* bsend.c: MPI_Buffer_attach/detach and buffered sends; the progress
+       engine frees blocks as their copies are delivered */
+    struct shmpi_bsend_buffer bsend;
 };
 
 /* conn.c */

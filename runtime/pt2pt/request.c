@@ -6,17 +6,21 @@
  * with it (a completing Wait/Test, or MPI_Request_free) and the library
  * is done with it (it completed); whichever comes last releases it.
  * The table of the kinds' operations is here too (request.h).
+ *
+ * State: the free list is shmpi_proc.pt2pt->free_requests (pt2pt.h); the
+ * kinds' table is written only while MPI_Init registers the kinds, then
+ * only read, so it stays here beside the code that fills it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "comm/comm.h"
 #include "core/fint.h"
+#include "core/proc.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
+#include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
-
-static struct shmpi_request *free_list;
 
 static const struct shmpi_req_ops *kind_ops[SHMPI_REQ_KINDS] = {
     [SHMPI_REQ_GREQ] = &shmpi_greq_ops,
@@ -30,9 +34,10 @@ void shmpi_request_register(enum shmpi_req_kind kind,
 
 struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind)
 {
-    struct shmpi_request *r = free_list;
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_request *r = pt->free_requests;
     if (r)
-        free_list = r->next;
+        pt->free_requests = r->next;
     else if (!(r = malloc(sizeof *r)))
         return NULL;
     memset(r, 0, sizeof *r);
@@ -54,8 +59,8 @@ void shmpi_request_release(struct shmpi_request *r)
         shmpi_datatype_release(r->datatype);
     shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
     r->magic = 0;
-    r->next = free_list;
-    free_list = r;
+    r->next = shmpi_proc.pt2pt->free_requests;
+    shmpi_proc.pt2pt->free_requests = r;
 }
 
 void shmpi_request_complete(struct shmpi_request *r)

@@ -10,20 +10,23 @@
  * by power-of-two size class of their payload (64 B up to 128 KiB), at
  * most KEEP per class; larger ones go straight back to malloc.  The class
  * is not stored: it follows from the entry's type and size.
+ *
+ * State: the kept entries are shmpi_proc.pt2pt->unexp_cache (pt2pt.h).
  */
 #include <stdlib.h>
 
+#include "core/proc.h"
 #include "pt2pt/pt2pt.h"
 
 #define SMALLEST 64ull         /* payload of class 0 */
-#define CLASSES 12             /* up to SMALLEST << 11 = 128 KiB */
+#define CLASSES SHMPI_UNEXP_CLASSES /* up to SMALLEST << 11 = 128 KiB */
 #define KEEP 64                /* cached entries per class */
 
 /* What is cached lives in this rank's private memory only. */
-static struct {
-    struct shmpi_unexpected *free[CLASSES];
-    int count[CLASSES];
-} cache;
+static struct shmpi_unexp_cache *cache(void)
+{
+    return &shmpi_proc.pt2pt->unexp_cache;
+}
 
 static int class_of(uint64_t payload)
 {
@@ -42,9 +45,9 @@ struct shmpi_unexpected *shmpi_unexpected_alloc(uint64_t payload)
 {
     int c = class_of(payload);
     struct shmpi_unexpected *u = NULL;
-    if (c < CLASSES && (u = cache.free[c])) {
-        cache.free[c] = u->next;
-        cache.count[c]--;
+    if (c < CLASSES && (u = cache()->free[c])) {
+        cache()->free[c] = u->next;
+        cache()->count[c]--;
     } else {
         u = malloc(sizeof *u + (c < CLASSES ? SMALLEST << c : payload));
     }
@@ -54,11 +57,11 @@ struct shmpi_unexpected *shmpi_unexpected_alloc(uint64_t payload)
 void shmpi_unexpected_free(struct shmpi_unexpected *u)
 {
     int c = class_of(payload_of(u));
-    if (c >= CLASSES || cache.count[c] >= KEEP) {
+    if (c >= CLASSES || cache()->count[c] >= KEEP) {
         free(u);
         return;
     }
-    u->next = cache.free[c];
-    cache.free[c] = u;
-    cache.count[c]++;
+    u->next = cache()->free[c];
+    cache()->free[c] = u;
+    cache()->count[c]++;
 }

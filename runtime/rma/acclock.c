@@ -87,7 +87,7 @@ static _Atomic uint32_t *atomic_on(MPI_Win win, int member)
 static int lease_taken(MPI_Win win, int target)
 {
     struct shmpi_win_ctl *t = shmpi_win_ctl_of(win, target);
-    if (!shmpi_fence_registered ||
+    if (!shmpi_proc.fence_registered ||
         atomic_load_explicit(&t->acc_no_leases, memory_order_relaxed))
         return 0;
     if (!atomic_load_explicit(&t->acc_leased, memory_order_acquire))

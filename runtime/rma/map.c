@@ -67,6 +67,8 @@
  * Every page of the range must qualify; a range partly on pages already
  * moved for another window cannot move either (peers of that window map
  * the first memfd).
+ *
+ * State: this process's extents are shmpi_proc.rma->extents (state.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +84,8 @@
 
 #include "rma/map.h"
 #include "core/memseg.h"
+#include "core/proc.h"
+#include "rma/state.h"
 
 struct shmpi_extent {
     unsigned char *start;      /* page-aligned */
@@ -96,10 +100,7 @@ struct shmpi_extent {
     struct shmpi_extent *next;
 };
 
-/* This process's extents. */
-static struct {
-    struct shmpi_extent *extents;
-} map;
+/* This process's extents: shmpi_proc.rma->extents (state.h). */
 
 static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
@@ -119,8 +120,9 @@ int shmpi_map_alloc(size_t bytes, void **base, struct shmpi_share *share)
         free(e);
         return rc;
     }
-    *e = (struct shmpi_extent){*base, len, fd, NULL, 1, 0, map.extents};
-    map.extents = e;
+    *e = (struct shmpi_extent){*base, len, fd, NULL, 1, 0,
+                               shmpi_proc.rma->extents};
+    shmpi_proc.rma->extents = e;
     *share = (struct shmpi_share){fd, 0, e};
     return 0;
 }
@@ -300,7 +302,7 @@ static struct shmpi_extent *extent_holding(uintptr_t lo, uintptr_t hi,
                                            int *partly)
 {
     *partly = 0;
-    for (struct shmpi_extent *e = map.extents; e; e = e->next) {
+    for (struct shmpi_extent *e = shmpi_proc.rma->extents; e; e = e->next) {
         uintptr_t a = (uintptr_t)e->start, b = a + e->len;
         if (lo >= a && hi <= b)
             return e;
@@ -349,8 +351,8 @@ int shmpi_map_share(void *base, size_t bytes, struct shmpi_share *share)
         free(e);
         return 0;
     }
-    e->next = map.extents;
-    map.extents = e;
+    e->next = shmpi_proc.rma->extents;
+    shmpi_proc.rma->extents = e;
     share_extent(e, at, share);
     return 0;
 }
@@ -361,7 +363,7 @@ void shmpi_map_release(struct shmpi_share *share)
     share->extent = NULL;
     if (!e || --e->refs > 0)
         return;
-    struct shmpi_extent **pp = &map.extents;
+    struct shmpi_extent **pp = &shmpi_proc.rma->extents;
     while (*pp != e)
         pp = &(*pp)->next;
     *pp = e->next;

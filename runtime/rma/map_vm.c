@@ -28,6 +28,8 @@
  *             DONE; reads data[] (reading); state = IDLE
  * The helper copies with memcpy: the origin checked the range against
  * the window before it asked (range.c), as it does before process_vm.
+ *
+ * State: the mailbox and the peers are shmpi_proc.rma->vm (state.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -45,6 +47,7 @@
 #include "core/proc.h"
 #include "core/wait.h"
 #include "rma/map.h"
+#include "rma/state.h"
 #include "rma/win.h"
 
 #define MBOX_DATA (64 * 1024)
@@ -53,7 +56,7 @@
 enum mbox_state { MBOX_IDLE, MBOX_REQUEST, MBOX_DONE };
 enum mbox_op { MBOX_WRITE, MBOX_READ };
 
-struct mbox {
+struct shmpi_vm_mbox {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t lock; /* 0 free, 1 held,
                                   2 held and somebody sleeps on it */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t state; /* enum mbox_state */
@@ -67,21 +70,19 @@ struct mbox {
 };
 
 /* A peer process reached through process_vm or its mailbox. */
-struct vm_peer {
+struct shmpi_vm_peer {
     pid_t pid;
     int vm_ok;                 /* process_vm works on it */
-    struct mbox *mbox;         /* mapped here once process_vm failed */
+    struct shmpi_vm_mbox *mbox; /* mapped here once process_vm failed */
     struct shmpi_win_view view;
-    struct vm_peer *next;
+    struct shmpi_vm_peer *next;
 };
 
-static struct {
-    struct mbox *own;          /* this process's mailbox, or NULL */
-    int own_fd;
-    int serving;               /* the helper thread runs */
-    int warned;
-    struct vm_peer *peers;
-} vm;
+/* This process's mailbox and peers: shmpi_proc.rma->vm (state.h). */
+static struct shmpi_vm_state *vm(void)
+{
+    return &shmpi_proc.rma->vm;
+}
 
 static long futex(_Atomic uint32_t *word, int op, uint32_t val)
 {
@@ -90,20 +91,21 @@ static long futex(_Atomic uint32_t *word, int op, uint32_t val)
 
 int shmpi_vm_mailbox(void)
 {
-    if (!vm.own) {
+    if (!vm()->own) {
         void *p;
-        if (shmpi_map_segment(sizeof(struct mbox), &p, &vm.own_fd) != 0)
+        if (shmpi_map_segment(sizeof(struct shmpi_vm_mbox), &p,
+                              &vm()->own_fd) != 0)
             return -1;
-        vm.own = p;
+        vm()->own = p;
     }
-    return vm.own_fd;
+    return vm()->own_fd;
 }
 
 /* ------------------------------------------------------------------ */
 /* The helper thread                                                   */
 /* ------------------------------------------------------------------ */
 
-static void serve_one(struct mbox *m)
+static void serve_one(struct shmpi_vm_mbox *m)
 {
     unsigned char *data = m->data;
     for (uint32_t i = 0; i < m->n; i++) {
@@ -124,7 +126,7 @@ static void serve_one(struct mbox *m)
 
 static void *helper(void *arg)
 {
-    struct mbox *m = arg;
+    struct shmpi_vm_mbox *m = arg;
     for (;;) {
         for (int spin = 0; spin < 4096; spin++)
             if (atomic_load_explicit(&m->state, memory_order_acquire) ==
@@ -147,9 +149,9 @@ static void *helper(void *arg)
 
 void shmpi_vm_warn(void)
 {
-    if (vm.warned)
+    if (vm()->warned)
         return;
-    vm.warned = 1;
+    vm()->warned = 1;
     fprintf(stderr,
             "shmpi: rank %d: warning: the kernel refuses process_vm_readv/"
             "writev between the ranks (seccomp, Yama ptrace_scope, a "
@@ -161,7 +163,7 @@ void shmpi_vm_warn(void)
 
 int shmpi_vm_serve(void)
 {
-    if (vm.serving || !vm.own)
+    if (vm()->serving || !vm()->own)
         return 0;
     sigset_t all, old;
     sigfillset(&all); /* the program's signals stay with its threads */
@@ -170,10 +172,10 @@ int shmpi_vm_serve(void)
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_t t;
-    int rc = pthread_create(&t, &attr, helper, vm.own);
+    int rc = pthread_create(&t, &attr, helper, vm()->own);
     pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    vm.serving = rc == 0;
+    vm()->serving = rc == 0;
     return rc;
 }
 
@@ -181,9 +183,9 @@ int shmpi_vm_serve(void)
 /* The origin's side                                                   */
 /* ------------------------------------------------------------------ */
 
-static struct vm_peer *peer(pid_t pid)
+static struct shmpi_vm_peer *peer(pid_t pid)
 {
-    for (struct vm_peer *p = vm.peers; p; p = p->next)
+    for (struct shmpi_vm_peer *p = vm()->peers; p; p = p->next)
         if (p->pid == pid)
             return p;
     return NULL;
@@ -191,7 +193,7 @@ static struct vm_peer *peer(pid_t pid)
 
 int shmpi_vm_connect(pid_t pid, uint64_t probe, int mbox_fd)
 {
-    struct vm_peer *p = peer(pid);
+    struct shmpi_vm_peer *p = peer(pid);
     if (!p) {
         if (!(p = calloc(1, sizeof *p)))
             return 1; /* process_vm, then: it may work */
@@ -199,19 +201,19 @@ int shmpi_vm_connect(pid_t pid, uint64_t probe, int mbox_fd)
         struct iovec l = {&byte, 1}, r = {(void *)(uintptr_t)probe, 1};
         p->pid = pid;
         p->vm_ok = process_vm_readv(pid, &l, 1, &r, 1, 0) == 1;
-        p->next = vm.peers;
-        vm.peers = p;
+        p->next = vm()->peers;
+        vm()->peers = p;
     }
     if (!p->vm_ok && !p->mbox && mbox_fd >= 0) {
         unsigned char *at;
-        if (shmpi_map_peer(pid, mbox_fd, 0, sizeof(struct mbox), &at,
-                           &p->view) == 0)
-            p->mbox = (struct mbox *)at;
+        if (shmpi_map_peer(pid, mbox_fd, 0, sizeof(struct shmpi_vm_mbox),
+                           &at, &p->view) == 0)
+            p->mbox = (struct shmpi_vm_mbox *)at;
     }
     return p->vm_ok;
 }
 
-static void mbox_lock(struct mbox *m)
+static void mbox_lock(struct shmpi_vm_mbox *m)
 {
     uint32_t c = 0;
     if (atomic_compare_exchange_strong_explicit(&m->lock, &c, 1,
@@ -226,7 +228,7 @@ static void mbox_lock(struct mbox *m)
     }
 }
 
-static void mbox_unlock(struct mbox *m)
+static void mbox_unlock(struct shmpi_vm_mbox *m)
 {
     if (atomic_fetch_sub_explicit(&m->lock, 1, memory_order_release) != 1) {
         atomic_store_explicit(&m->lock, 0, memory_order_release);
@@ -236,13 +238,13 @@ static void mbox_unlock(struct mbox *m)
 
 static int request_done(void *arg)
 {
-    struct mbox *m = arg;
+    struct shmpi_vm_mbox *m = arg;
     return atomic_load_explicit(&m->state, memory_order_acquire) ==
            MBOX_DONE;
 }
 
 /* One request: the helper runs it, this process waits. */
-static int post(struct mbox *m)
+static int post(struct shmpi_vm_mbox *m)
 {
     m->origin = shmpi_proc.rank;
     atomic_store_explicit(&m->state, MBOX_REQUEST, memory_order_release);
@@ -294,7 +296,7 @@ static void copy_local(struct cursor *l, unsigned char *data, size_t len,
     }
 }
 
-static ssize_t through_mbox(struct mbox *m, enum mbox_op op,
+static ssize_t through_mbox(struct shmpi_vm_mbox *m, enum mbox_op op,
                             const struct iovec *local, unsigned long nl,
                             const struct iovec *remote, unsigned long nr)
 {
@@ -340,7 +342,7 @@ ssize_t shmpi_win_vm_writev(pid_t pid, const struct iovec *local,
                             unsigned long nlocal, const struct iovec *remote,
                             unsigned long nremote)
 {
-    const struct vm_peer *p = peer(pid);
+    const struct shmpi_vm_peer *p = peer(pid);
     if (p && p->mbox)
         return through_mbox(p->mbox, MBOX_WRITE, local, nlocal, remote,
                             nremote);
@@ -351,7 +353,7 @@ ssize_t shmpi_win_vm_readv(pid_t pid, const struct iovec *local,
                            unsigned long nlocal, const struct iovec *remote,
                            unsigned long nremote)
 {
-    const struct vm_peer *p = peer(pid);
+    const struct shmpi_vm_peer *p = peer(pid);
     if (p && p->mbox)
         return through_mbox(p->mbox, MBOX_READ, local, nlocal, remote,
                             nremote);

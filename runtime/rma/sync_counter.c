@@ -4,16 +4,19 @@
  * finding the counter a handle names, and the signal - the one atomic
  * add (to the signals word: the counter goes one down) that is the point
  * of the feature.
+ *
+ * State: the owner's parts are shmpi_proc.rma->sync_own (state.h).
  */
 #include <stdlib.h>
 
 #include "core/error.h"
 #include "core/proc.h"
 #include "core/wait.h"
+#include "rma/state.h"
 #include "rma/sync_counter.h"
 
-/* The owner's parts of this process's slots, [sync_per_rank]. */
-static struct shmpi_sync_own *own;
+/* The owner's parts of this process's slots, [sync_per_rank]:
+   shmpi_proc.rma->sync_own (state.h). */
 
 static uint32_t per_rank(void) { return shmpi_proc.arena->sync_per_rank; }
 
@@ -53,8 +56,11 @@ struct shmpi_sync_slot *shmpi_sync_find(MPI_Sync h, int *owner)
 
 int shmpi_sync_alloc(MPI_Win win, int n, MPI_Sync *out)
 {
-    if (!own && !(own = calloc(per_rank(), sizeof *own)))
+    struct shmpi_rma_state *rma = shmpi_proc.rma;
+    if (!rma->sync_own &&
+        !(rma->sync_own = calloc(per_rank(), sizeof *rma->sync_own)))
         return MPI_ERR_NO_MEM;
+    struct shmpi_sync_own *own = rma->sync_own;
     int found = 0;
     for (uint32_t i = 0; i < per_rank() && found < n; i++)
         found += !own[i].used;
@@ -82,6 +88,7 @@ int shmpi_sync_alloc(MPI_Win win, int n, MPI_Sync *out)
 
 struct shmpi_sync_own *shmpi_sync_own_of(MPI_Sync h)
 {
+    struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
     int owner;
     struct shmpi_sync_slot *s = shmpi_sync_find(h, &owner);
     if (!s || owner != shmpi_proc.rank)
@@ -98,6 +105,7 @@ int shmpi_sync_mine(MPI_Win win, MPI_Sync h)
 
 void shmpi_sync_release(MPI_Sync h)
 {
+    struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
     struct shmpi_sync_own *o = shmpi_sync_own_of(h);
     if (!o)
         return;
@@ -111,6 +119,7 @@ void shmpi_sync_release(MPI_Sync h)
 
 void shmpi_sync_release_window(MPI_Win win)
 {
+    struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
     if (!own)
         return;
     for (uint32_t i = 0; i < per_rank(); i++) {
@@ -123,6 +132,7 @@ void shmpi_sync_release_window(MPI_Win win)
 
 void shmpi_sync_move_window(uint64_t old_id, uint64_t new_id)
 {
+    struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
     if (!own)
         return;
     for (uint32_t i = 0; i < per_rank(); i++) {

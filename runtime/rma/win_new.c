@@ -35,6 +35,7 @@
 #include "core/error.h"
 #include "core/fint.h"
 #include "core/proc.h"
+#include "rma/state.h"
 #include "rma/win_impl.h"
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
@@ -303,8 +304,8 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
     if (keep)
         w->shared.len = shared_bytes; /* it follows the blocks */
     if (me == 0) { /* unique in the job while the window lives */
-        static uint32_t made;
-        mine->id = (uint64_t)shmpi_proc.rank << 32 | ++made;
+        mine->id = (uint64_t)shmpi_proc.rank << 32 |
+                   ++shmpi_proc.rma->windows_made;
     }
     if (me == 0 && mine->status == MPI_SUCCESS)
         make_control(w, mine, keep);
