@@ -161,7 +161,7 @@ static void one_process(struct shared *sh)
     row("lock word: shared lock + unlock", "1", timed(lock_shared, NULL));
     static _Atomic uint64_t x;
     struct shmpi_win_ctl *c = shmpi_win_ctl_of(&win, 0);
-    row(shmpi_fence_registered ? "acc lock: leased atomic enter + leave"
+    row(shmpi_proc.fence_registered ? "acc lock: leased atomic enter + leave"
                                : "acc lock: atomic (no membarrier: no lease)",
         "1", timed(atomic_cycle, (void *)&x));
     atomic_store(&c->acc_no_leases, 1);

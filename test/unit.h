@@ -70,6 +70,7 @@
 #include "core/tunables.h"
 #include "core/wait.h"
 #include "pt2pt/pt2pt.h"
+#include "rma/state.h"
 #include "shm_arena/arena.h"
 
 #define UNIT_WATCHDOG_S 60
@@ -168,8 +169,10 @@ static inline void unit_become_rank(struct shmpi_arena_header *a, int fd,
     me->oversubscribed = n > (int)a->ncpus;
     shmpi_wait_configure(&me->tun);
     shmpi_fence_register();
-    shmpi_comm_init_predefined(me);
+    UCHECK(shmpi_comm_init_predefined(me) == 0,
+           "shmpi_comm_init_predefined failed");
     UCHECK(shmpi_pt2pt_init() == 0, "shmpi_pt2pt_init failed");
+    UCHECK(shmpi_rma_init() == 0, "shmpi_rma_init failed");
 }
 
 /* The arena of a job of n, made as the launcher makes it: the tunables

@@ -39,7 +39,7 @@ struct shared {
     _Atomic uint64_t sections[NPROCS];
     _Atomic uint64_t atomics[NPROCS];
     _Atomic uint64_t locked[NPROCS];  /* atomics that backed off */
-    _Atomic int fence;                /* shmpi_fence_registered */
+    _Atomic int fence;                /* shmpi_proc.fence_registered */
     struct unit_barrier bar;
     unsigned char *ctl;
 };
@@ -105,7 +105,7 @@ static void body(int rank, void *arg)
     win.comm = MPI_COMM_WORLD;
     win.ctl = (struct shmpi_win_ctl *)sh->ctl;
     win.ctl_bytes = shmpi_win_ctl_bytes(NPROCS);
-    sh->fence = shmpi_fence_registered;
+    sh->fence = shmpi_proc.fence_registered;
     uint64_t rnd = 0x452821e638d01377ull * (uint64_t)(rank + 1);
     for (int round = 0; round < ROUNDS; round++) {
         new_round(sh, rank);
