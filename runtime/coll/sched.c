@@ -25,6 +25,7 @@
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
 #include "coll/sched.h"
+#include "pt2pt/internal.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
 

@@ -7,11 +7,11 @@
  * completes when the last round has.
  *
  * Messages of a schedule travel on the communicator's internal context
- * (comm.h) with a tag of their own, SHMPI_TAG_NBC + the schedule's number
- * on that communicator: all members start their collectives in the same
- * order, so they agree on the number without talking, and any number of
- * schedules can be in flight at once without their messages matching
- * each other's receives.  They never touch the collective area, so they
+ * (pt2pt/internal.h) with a tag of their own, SHMPI_TAG_NBC + the
+ * schedule's number on that communicator: all members start their
+ * collectives in the same order, so they agree on the number without
+ * talking, and any number of schedules can be in flight at once without
+ * their messages matching each other's receives.  They never touch the collective area, so they
  * mix freely with the blocking collectives.
  *
  * A ROUND.  The messages of a round are started together (receives

@@ -5,9 +5,9 @@
  * A new communicator is its group (comm/group.c: the members' world
  * ranks, plus the world -> rank table the receive path reads to fill
  * MPI_SOURCE) and a fresh context pair: `context` for the program's
- * messages and `context + 1` for the library's own (comm.h).  Messages
- * match only within one context, so traffic on two communicators never
- * mixes, whatever the ranks and tags.
+ * messages and `context + 1` for the library's own (pt2pt/internal.h).
+ * Messages match only within one context, so traffic on two
+ * communicators never mixes, whatever the ranks and tags.
  *
  * Contexts come from one counter in the arena, never reused: rank 0 of the
  * parent takes the next pair and tells the others, over the parent's
@@ -57,6 +57,7 @@
 #include "core/error.h"
 #include "core/fint.h"
 #include "core/pmpi.h"
+#include "pt2pt/internal.h"
 #include "pt2pt/pt2pt.h"
 #include "comm/topo.h"
 
