@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "coll/coll.h"
-#include "comm/comm.h"
 #include "core/error.h"
 #include "core/proc.h"
 #include "datatypes/datatype.h"

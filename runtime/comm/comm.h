@@ -14,7 +14,8 @@
 
 #define SHMPI_FIRST_FREE_CONTEXT 4
 
-/* Fill in world and self for this rank (called by MPI_Init). */
+/* MPI_Init: fill in world for this rank (self needs nothing), and hand
+   core what the last release of a communicator does. */
 void shmpi_comm_init_predefined(struct shmpi_proc *p);
 
 /* comm_create.c: a new communicator of the members of `group` (whose
@@ -83,13 +84,10 @@ int shmpi_comm_copy_attrs(MPI_Comm oldcomm, MPI_Comm newcomm,
    callback's failure is raised on comm once all have run. */
 int shmpi_comm_delete_attrs(MPI_Comm comm, const char *fn);
 
-/* comm_create.c: a library object (a request, a matched message) that
-   keeps using comm after the call that made it returned holds a
-   reference, so that MPI_Comm_free (which drops the program's) leaves
-   comm alive until the object is done with it (6.4.3).  No-ops on
-   MPI_COMM_WORLD and MPI_COMM_SELF. */
-void shmpi_comm_retain(MPI_Comm comm);
-void shmpi_comm_release(MPI_Comm comm);
+/* comm_create.c: what shmpi_comm_release (core/objects.h) does when a
+   communicator's last reference goes - free it, or keep it retired while
+   a posted receive refers to it - handed to core (MPI_Init). */
+void shmpi_comm_register_retire(void);
 
 /*
  * comm_create.c: the steps of MPI_Comm_split, shared with the split of

@@ -8,7 +8,6 @@
  * status and call the free callback (completion.c); MPI_Cancel calls the
  * cancel callback (cancel.c).
  */
-#include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm/comm.h"
 #include "core/fint.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
