@@ -3,8 +3,10 @@
  * (MPI-3.1 5.12).  A nonblocking collective call builds a schedule of
  * rounds - messages to send and receive, then local copies and folds -
  * and returns a request; the progress engine (pt2pt/progress.c) advances
- * every active schedule whenever the rank is inside MPI, and the request
- * completes when the last round has.
+ * every active schedule whenever the rank is inside MPI, through the
+ * progress hook this room registers at MPI_Init (shmpi_nbc_init,
+ * core/hooks.h: pt2pt, below, does not call coll by name), and the
+ * request completes when the last round has.
  *
  * Messages of a schedule travel on the communicator's internal context
  * (pt2pt/internal.h) with a tag of their own, SHMPI_TAG_NBC + the
@@ -103,8 +105,8 @@ int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
    still waits: nothing comes.)  Returns rc. */
 int shmpi_nbc_refused(MPI_Comm comm, int rc);
 
-/* The progress engine's part: advance every active schedule; returns how
-   many rounds ended.  Cheap when none is active. */
-int shmpi_nbc_progress(void);
+/* MPI_Init: hand the progress engine the schedules' part, as a progress
+   hook (core/hooks.h), armed while a schedule is active. */
+void shmpi_nbc_init(void);
 
 #endif

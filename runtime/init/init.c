@@ -23,6 +23,15 @@
  * atfork handler and refused at its first MPI call.  A refusal is one
  * line and the end of that process only: it touches nothing shared, so
  * the rank and the job go on.
+ *
+ * This room is the top of the layers (README, "Layout of the tree") and
+ * the only one that calls every other.  The rooms below reach upward only
+ * through what init hands base here, once, in this order (init()):
+ * comm gives core the last release of a communicator
+ * (shmpi_comm_init_predefined: core/objects.h), pt2pt gives the wait loop
+ * its stall hook (shmpi_pt2pt_init), coll gives the progress engine the
+ * schedules' progress hook (shmpi_nbc_init; core/hooks.h).  No MPI
+ * call can run before init() returns, so none can miss a hook.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -31,6 +40,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "coll/sched.h"
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/fence.h"
@@ -278,6 +288,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
         shmpi_pt2pt_init() != 0 ||
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
+    shmpi_nbc_init();
     /* Only SERIALIZED is honest for now: nothing is locked, but no call
        depends on which thread makes it.  MULTIPLE is a later issue. */
     p->thread_level = required < MPI_THREAD_SERIALIZED ? required

@@ -9,6 +9,9 @@
  * call, rescans its bitmap and starts polling the new ring.  The ring's
  * pages read as zeros until S writes, which is what D expects.
  *
+ * shmpi_pt2pt_init (MPI_Init) sets up this rank's engine and gives the
+ * wait loop its stall hook, the pull of large messages (core/hooks.h).
+ *
  * Tunables (environment, read at MPI_Init):
  *   SHMPI_EAGER_LIMIT  largest message sent eagerly, data included in the
  *                      ring (default 16384 bytes)
@@ -21,8 +24,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 
+#include "core/hooks.h"
 #include "core/proc.h"
 #include "core/wait.h"
+#include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
@@ -61,6 +66,7 @@ int shmpi_pt2pt_init(void)
     if (pt.chunk > max_body || pt.chunk == 0)
         pt.chunk = max_body;
     shmpi_proc.pt2pt = &pt;
+    shmpi_stall_hook_set(shmpi_pull_stalled);
     return 0;
 }
 
