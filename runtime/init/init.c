@@ -62,8 +62,6 @@ SHMPI_WEAK_ALIAS(Finalize)
 SHMPI_WEAK_ALIAS(Initialized)
 SHMPI_WEAK_ALIAS(Finalized)
 
-struct shmpi_proc shmpi_proc;
-
 static int env_int(const char *name, int *out)
 {
     const char *v = getenv(name);
@@ -94,29 +92,6 @@ __attribute__((constructor)) static void mark_rank_process(void)
     setenv(SHMPI_ENV_RANK_PID, pid, 1);
 }
 
-/* This process took itself for rank `rank`, which is process `owner`:
-   one line, and the end of this process, with nothing shared touched. */
-static _Noreturn void not_the_rank(const char *fn, int rank, int owner,
-                                   const char *why)
-{
-    fflush(stdout);
-    fprintf(stderr, "shmpi: %s: this process (pid %d) is not rank %d "
-            "(pid %d): %s (%s)\n", fn, (int)getpid(), rank, owner, why,
-            shmpi_error_class_name(MPI_ERR_OTHER));
-    fflush(stderr);
-    _exit(MPI_ERR_OTHER);
-}
-
-_Noreturn void shmpi_not_initialized(const char *fn)
-{
-    struct shmpi_proc *p = &shmpi_proc;
-    if (p->forked_from)
-        not_the_rank(fn, p->rank, p->forked_from,
-                     "a child a rank made with fork() cannot use MPI");
-    shmpi_fatal(MPI_ERR_OTHER, fn, p->finalized ? "called after MPI_Finalize"
-                                                : "called before MPI_Init");
-}
-
 /* pthread_atfork: in the child of a fork() of this rank.  It shares
    nothing with the rank but the arena, which it must not touch. */
 static void forked_child(void)
@@ -134,8 +109,9 @@ static void check_rank_process(int rank)
     if (env_int(SHMPI_ENV_RANK_PID, &owner) < 0)
         init_failed(SHMPI_ENV_RANK_PID " is not a process id");
     if (owner > 0 && owner != (int)getpid())
-        not_the_rank(init_fn, rank, owner,
-                     "a program or child a rank starts cannot call MPI_Init");
+        shmpi_not_the_rank(init_fn, rank, owner,
+                           "a program or child a rank starts cannot call "
+                           "MPI_Init");
 }
 
 /* The first process of the rank's tree to get here is the rank. */
@@ -149,8 +125,9 @@ static void claim_rank(struct shmpi_proc *p)
                                                  memory_order_relaxed,
                                                  memory_order_relaxed) &&
         owner != me)
-        not_the_rank(init_fn, p->rank, owner,
-                     "that process already called MPI_Init as this rank");
+        shmpi_not_the_rank(init_fn, p->rank, owner,
+                           "that process already called MPI_Init as this "
+                           "rank");
 }
 
 /* A yes/no environment variable: set, non-empty and not "0". */
