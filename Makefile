@@ -2,7 +2,7 @@
 #   make                 lib/libmpi.a, lib/libmpi.so, ./mpirun, ./mpiexec
 #                        (./mpicc, ./mpicxx, ./mpic++ are one script)
 #   make check           the test suite under ./mpirun (last line: N passed, N failed)
-#   make check-layers    no room of runtime/ includes one above it (runtime/LAYERS)
+#   make check-layers    no room of runtime/ includes or calls one above it (runtime/LAYERS)
 #   make check-ref       the standard-only tests built and run with Open MPI
 #   make perf            the benchmarks, side by side with Open MPI and MPICH
 #   make install PREFIX=/some/dir
@@ -72,7 +72,8 @@ check: all
 check-ref:
 	@test/run-tests --ref
 
-# Also one test of `make check` (test/layers.sh); alone, it needs no build.
+# Also one test of `make check` (test/layers.sh); the links of the objects
+# are checked too when something is built.
 check-layers:
 	@test/layers.sh
 

@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# layers: no file of runtime/ includes a room above its own (runtime/LAYERS), but for the commented allowlist below; and the check itself catches an upward include and a stale allowlist entry.
-# shmpi-test: timeout=30
+# layers: no file of runtime/ includes, or links to, a room above its own (runtime/LAYERS), but for the commented allowlist below; and the check catches an upward include, an upward call and a stale allowlist entry.
+# shmpi-test: timeout=60
 #
 # Also `make check-layers`, or `bash test/layers.sh [ROOT]` (ROOT: a tree
-# to check, default this one).  Every `#include "room/..."` of every
-# runtime/*/*.[ch] is checked against runtime/LAYERS; a failure names
-# file:line, the include, and the rooms that file may include.
+# to check, default this one; then the check's own test is skipped).
+#   includes  every `#include "room/..."` of every runtime/*/*.[ch]; a
+#             failure names file:line, the include, and the rooms that
+#             file may include;
+#   links     every symbol an object of the last build (build/opt or
+#             build/san, as lib/.flavor-* says) takes from another room's
+#             objects: a declaration in a low header of something defined
+#             high up escapes the include check, not this one.  Skipped,
+#             with a line that says so, when nothing is built.
 set -u
 
 root=${1:-${SHMPI_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}}
 
-# Known upward includes, file:included-header, one a line.  Each must
-# still exist: a line that no longer matches an include fails the check,
-# so this list cannot outlive its reason.
+# Known upward includes, file:included-header, one a line; the file may
+# also link to the included room.  Each must still exist: an entry that
+# no longer matches an include fails the check, so this list cannot
+# outlive its reason.
 #
 # pt2pt dispatches request kinds with `kind ==` tests, three of which
 # call the sync counters' requests (rma).  Per-kind operation tables,
@@ -24,46 +31,43 @@ runtime/pt2pt/completion.c:rma/sync_counter.h
 runtime/pt2pt/persistent.c:rma/sync_counter.h
 '
 
-# check ROOT ALLOW: prints every problem, returns 1 if there was one.
-check() {
-    local tree=$1 allow=$2
-    [ -r "$tree/runtime/LAYERS" ] || { echo "$tree/runtime/LAYERS: missing"; return 1; }
-    # shellcheck disable=SC2016
-    awk -v allow="$allow" '
+# rules TREE: "room may-include..." per room, from TREE/runtime/LAYERS
+# (the layers bottom to top; "room: rooms it may include | rooms that
+# may include it" for a room beside them).
+rules() {
+    awk '
     function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
-    FNR == 1 { nfiles++ }
-    nfiles == 1 {                       # runtime/LAYERS
-        sub(/#.*/, ""); line = trim($0)
-        if (line == "") next
-        if (line ~ /:/) {               # room: may include | included by
-            split(line, a, ":"); room = trim(a[1])
-            split(a[2], b, "|")
-            side[room] = 1; may[room] = room " " trim(b[1])
-            n = split(trim(b[2]), by, /[ \t]+/)
-            for (i = 1; i <= n; i++) extra[by[i]] = extra[by[i]] " " room
-        } else {
-            order[++nl] = line
-        }
+    { sub(/#.*/, ""); line = trim($0) }
+    line == "" { next }
+    line ~ /:/ {
+        split(line, a, ":"); room = trim(a[1]); split(a[2], b, "|")
+        may[room] = room " " trim(b[1])
+        n = split(trim(b[2]), by, /[ \t]+/)
+        for (i = 1; i <= n; i++) extra[by[i]] = extra[by[i]] " " room
         next
     }
-    FNR == 1 && !prepared {
-        prepared = 1
-        below = ""
+    { order[++nl] = line }
+    END {
         for (i = 1; i <= nl; i++) {
-            below = below (below == "" ? "" : " ") order[i]
+            below = below (i > 1 ? " " : "") order[i]
             may[order[i]] = below
-            known[order[i]] = 1
         }
-        for (r in side) known[r] = 1
-        for (r in extra) may[r] = may[r] extra[r]
-        n = split(allow, al, /[ \t\n]+/)
-        for (i = 1; i <= n; i++) if (al[i] != "") allowed[al[i]] = 0
+        for (r in may) print r, may[r] extra[r]
+    }' "$1/runtime/LAYERS"
+}
+
+# check_includes TREE: prints every problem; exit status 1 if any.
+check_includes() {
+    local tree=$1
+    { rules "$tree"; echo "--"; } | awk -v allow="$ALLOW" '
+    FNR == NR {
+        if ($0 == "--") next
+        r = $1; $1 = ""; may[r] = substr($0, 2); next
     }
-    {
-        # the file as the tree names it: runtime/ROOM/NAME
+    FNR == 1 {
         f = FILENAME; sub(".*/runtime/", "runtime/", f)
         split(f, p, "/"); room = p[2]
-        if (FNR == 1 && !(room in known)) {
+        if (!(room in may)) {
             printf "%s: room %s is not in runtime/LAYERS\n", f, room; bad = 1
         }
     }
@@ -75,25 +79,74 @@ check() {
             bad = 1; next
         }
         if (inc !~ /\//) next           # mpi.h, or a header of its own room
-        split(inc, q, "/"); to = q[1]
-        if (index(" " may[room] " ", " " to " ")) next
-        key = f ":" inc
-        if (key in allowed) { allowed[key]++; next }
+        split(inc, q, "/")
+        if (index(" " may[room] " ", " " q[1] " ")) next
+        if ((f ":" inc) in seen || index(allow, "\n" f ":" inc "\n")) {
+            seen[f ":" inc] = 1; next
+        }
         printf "%s:%d: #include \"%s\": %s may include only %s\n", f, FNR, inc, room, may[room]
         bad = 1
     }
     END {
-        for (k in allowed) if (allowed[k] == 0) {
-            printf "allowlist of test/layers.sh: %s: no such include any more; delete the entry\n", k
+        n = split(allow, al, /[ \t\n]+/)
+        for (i = 1; i <= n; i++) if (al[i] != "" && !(al[i] in seen)) {
+            printf "allowlist of test/layers.sh: %s: no such include any more; delete the entry\n", al[i]
             bad = 1
         }
         exit bad
-    }' "$tree/runtime/LAYERS" "$tree"/runtime/*/*.[ch]
+    }' - "$tree"/runtime/*/*.[ch]
 }
 
-if ! out=$(check "$root" "$ALLOW"); then
-    echo "$out"
-    echo "FAIL layers: includes against runtime/LAYERS"
+# check_links TREE OBJDIR: the same rule for the symbols each object
+# (OBJDIR/runtime/ROOM/NAME.o of a runtime/ROOM/NAME.c of TREE) takes
+# from the objects of other rooms.
+check_links() {
+    local tree=$1 objdir=$2 objs=() o src
+    for o in "$objdir"/runtime/*/*.o; do
+        src=${o#"$objdir"/}
+        [ -e "$tree/${src%.o}.c" ] && objs+=("$o")
+    done
+    [ ${#objs[@]} -gt 0 ] || { echo "no objects in $objdir"; return 1; }
+    { rules "$tree"; echo "--"
+      nm -A -g --defined-only "${objs[@]}" | sed 's/^/D /'; echo "--"
+      nm -A -u "${objs[@]}" | sed 's/^/U /'; } |
+    awk -v allow="$ALLOW" -v objdir="$objdir/" '
+    $0 == "--" { part++; next }
+    part == 0 { r = $1; $1 = ""; may[r] = substr($0, 2); next }
+    {
+        f = $2; sub(/:.*/, "", f); f = substr(f, length(objdir) + 1)
+        sub(/\.o$/, ".c", f); split(f, p, "/"); room = p[2]; sym = $NF
+    }
+    part == 1 { if (!(sym in home)) { home[sym] = room; where[sym] = f }; next }
+    part == 2 && (sym in home) {
+        to = home[sym]
+        if (index(" " may[room] " ", " " to " ")) next
+        if (index(allow, "\n" f ":" to "/")) next
+        printf "%s: uses %s (%s): %s may use only %s\n", f, sym, where[sym], room, may[room]
+        bad = 1
+    }
+    END { exit bad }'
+}
+
+# The objects of the last build of root, if any.
+objdir=
+for flavor in "$root"/lib/.flavor-*; do
+    [ -e "$flavor" ] && objdir=$root/build/${flavor##*/.flavor-}
+done
+
+failed=0
+if ! out=$(check_includes "$root"); then
+    echo "$out"; failed=1
+fi
+if [ -n "$objdir" ] && [ -d "$objdir/runtime" ]; then
+    if ! out=$(check_links "$root" "$objdir"); then
+        echo "$out"; failed=1
+    fi
+else
+    echo "links not checked: nothing built in $root (make)"
+fi
+if [ $failed = 1 ]; then
+    echo "FAIL layers: against runtime/LAYERS"
     exit 1
 fi
 if [ $# -gt 0 ]; then   # a tree was named: its check is all
@@ -101,17 +154,30 @@ if [ $# -gt 0 ]; then   # a tree was named: its check is all
     exit 0
 fi
 
-# The check itself: a copy of runtime/ with one upward include added
-# (core includes coll) and one allowlisted include taken away must fail
-# twice, naming both.
+# The check itself, on a copy of runtime/: an include of coll added to
+# core/wait.c, and an allowlisted include taken away, must both be named;
+# so must a core object that calls into coll (built here, beside a
+# definition compiled as coll's).
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
-trap '[ -z "${TEST_TMPDIR:-}" ] && rm -rf "$tmp"' EXIT
+[ -z "${TEST_TMPDIR:-}" ] && trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/copy" && cp -r "$root/runtime" "$tmp/copy/"
 printf '#include "coll/coll.h"\n' >> "$tmp/copy/runtime/core/wait.c"
 sed -i '/#include "rma\/sync_counter.h"/d' "$tmp/copy/runtime/pt2pt/cancel.c"
-bad=$(check "$tmp/copy" "$ALLOW")
+bad=$(check_includes "$tmp/copy")
 echo "$bad" | grep -q '^runtime/core/wait.c:[0-9]*: #include "coll/coll.h": core may include only shm_arena queues core$' ||
     { echo "$bad"; echo "FAIL layers: an include of coll from core was not caught"; exit 1; }
 echo "$bad" | grep -q 'runtime/pt2pt/cancel.c:rma/sync_counter.h: no such include any more' ||
     { echo "$bad"; echo "FAIL layers: a stale allowlist entry was not caught"; exit 1; }
+
+mkdir -p "$tmp/obj/runtime/core" "$tmp/obj/runtime/coll"
+echo 'int layers_up(void); int layers_down(void) { return layers_up(); }' > "$tmp/copy/runtime/core/layers_down.c"
+echo 'int layers_up(void) { return 1; }' > "$tmp/copy/runtime/coll/layers_up.c"
+for o in core/layers_down coll/layers_up; do
+    if ! ${CC:-cc} -c -o "$tmp/obj/runtime/$o.o" "$tmp/copy/runtime/$o.c"; then
+        echo "FAIL layers: cannot compile the check's own test"; exit 1
+    fi
+done
+bad=$(check_links "$tmp/copy" "$tmp/obj")
+echo "$bad" | grep -q '^runtime/core/layers_down.c: uses layers_up (runtime/coll/layers_up.c): core may use only shm_arena queues core$' ||
+    { echo "$bad"; echo "FAIL layers: a call from core into coll was not caught"; exit 1; }
 echo "PASS layers"
