@@ -2,6 +2,7 @@
 #   make                 lib/libmpi.a, lib/libmpi.so, ./mpirun, ./mpiexec
 #                        (./mpicc, ./mpicxx, ./mpic++ are one script)
 #   make check           the test suite under ./mpirun (last line: N passed, N failed)
+#   make check-layers    no room of runtime/ includes or calls one above it (runtime/LAYERS)
 #   make check-ref       the standard-only tests built and run with Open MPI
 #   make perf            the benchmarks, side by side with Open MPI and MPICH
 #   make install PREFIX=/some/dir
@@ -126,6 +127,11 @@ check: all
 check-ref:
 	@test/run-tests --ref
 
+# Also one test of `make check` (test/layers.sh); the links of the objects
+# are checked too when something is built.
+check-layers:
+	@test/layers.sh
+
 perf: all
 	@perf/run-perf
 
@@ -152,4 +158,4 @@ install: all
 clean:
 	rm -rf build lib mpirun mpiexec test/bin test/out perf/bin
 
-.PHONY: all check check-ref perf install clean
+.PHONY: all check check-ref check-layers perf install clean

@@ -4,9 +4,12 @@
  *
  * Layout of one area (for a job of N ranks; a communicator of n members
  * uses the first n lines and slots):
- *     head (3 cache lines) | ctl line[N] | pad to a page | slot[N]
+ *     head (4 cache lines) | ctl line[N] | pad to a page | slot[N]
  * Slots are whole pages, so punching a released area out of the file
- * frees everything but the few lines of the head and control part.
+ * frees everything but the few lines of the head and control part.  The
+ * launcher lays the areas out with the rest of the arena
+ * (shm_arena/arena.c), from the sizes in shm_arena/arena.h, which coll.h
+ * checks its structures against.
  *
  * Ownership: the bitmap coll_used in the arena header says which areas
  * are taken.  The process that creates a communicator (rank 0 of the
@@ -33,7 +36,7 @@
  *   SHMPI_COLL_SLOT_KB  each member's data slot in an area (default 128
  *                       KiB; two halves of 64 KiB).  Read by the
  *                       launcher, which passes it to the arena's layout
- *                       (shmpi_coll_layout); shrunk for very large jobs
+ *                       (shm_arena/arena.c); shrunk for very large jobs
  *                       so that the areas stay within 16 GiB of address
  *                       space, never below 8 KiB.
  *   SHMPI_COLL_AREAS    how many areas, i.e. communicators of more than
@@ -61,34 +64,6 @@
 
 #include "coll/coll.h"
 #include "coll/sched.h"
-
-static uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
-
-uint64_t shmpi_coll_layout(struct shmpi_arena_header *h, uint64_t offset,
-                           const struct shmpi_arena_params *p)
-{
-    uint64_t n = h->nranks;
-    h->coll_offset = round_up(offset, 4096);
-    uint64_t areas = p->coll_areas;
-    if (areas > SHMPI_COLL_AREAS_MAX)
-        areas = SHMPI_COLL_AREAS_MAX;
-    if (n < 2 || areas == 0)
-        return h->coll_offset; /* no areas (one process: none needed) */
-    uint64_t slot = round_up(p->coll_slot_bytes, 8192);
-    if (slot < 8192)
-        slot = 8192;
-    h->coll_data_offset = round_up(
-        sizeof(struct shmpi_coll_head) + n * sizeof(struct shmpi_coll_ctl),
-        4096);
-    while (slot > 8192 &&
-           areas * (h->coll_data_offset + n * slot) > (16ull << 30))
-        slot /= 2;
-    h->coll_slot_bytes = slot;
-    h->coll_area_bytes = h->coll_data_offset + n * slot;
-    h->coll_areas = (uint32_t)areas;
-    atomic_store_explicit(&h->coll_used[0], 1, memory_order_relaxed);
-    return h->coll_offset + h->coll_data_offset;
-}
 
 static unsigned char *area_at(uint32_t index)
 {

@@ -110,8 +110,11 @@ struct shmpi_coll_ctl {
     unsigned char data[2][SHMPI_COLL_INLINE]; /* by parity: small data */
     _Atomic uint64_t failed;    /* which collectives it refused (sync.c) */
 };
-_Static_assert(sizeof(struct shmpi_coll_ctl) == SHMPI_CACHELINE,
-               "a control line is one cache line");
+/* The launcher laid the areas out with these sizes (shm_arena/arena.h). */
+_Static_assert(sizeof(struct shmpi_coll_head) == SHMPI_COLL_HEAD_BYTES,
+               "the head is the size the arena's layout gives it");
+_Static_assert(sizeof(struct shmpi_coll_ctl) == SHMPI_COLL_CTL_BYTES,
+               "a control line is the size the arena's layout gives it");
 
 /* The private state of one communicator's collectives. */
 struct shmpi_coll {
@@ -153,11 +156,6 @@ struct shmpi_coll {
 /* area.c: the areas                                                   */
 /* ------------------------------------------------------------------ */
 
-/* Lay the areas out from `offset` on in a new arena (arena.c); returns
-   the end of area 0, which is reserved with the fixed part, and sets the
-   header's coll_* fields (the other areas follow, sparse). */
-uint64_t shmpi_coll_layout(struct shmpi_arena_header *h, uint64_t offset,
-                           const struct shmpi_arena_params *p);
 /* MPI_Init: tunables, the operations of SHMPI_REQ_COLL (sched.h), and
    MPI_COMM_WORLD's collective state; 0, or -1 if out of memory. */
 int shmpi_coll_init(MPI_Comm world);

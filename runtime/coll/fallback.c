@@ -5,9 +5,9 @@
  * half of a slot.  Correct and simple rather than fast: they exist so
  * that a collective never fails for want of an area.
  *
- * Messages travel on the communicator's internal context (comm.h) with
- * the tag SHMPI_TAG_COLL, typed (the pt2pt engine packs and unpacks), so
- * derived types need nothing here.  Messages between two processes on one
+ * Messages travel on the communicator's internal context
+ * (pt2pt/internal.h) with the tag SHMPI_TAG_COLL, typed (the pt2pt engine
+ * packs and unpacks), so derived types need nothing here.  Messages between two processes on one
  * context never overtake each other, so consecutive collectives cannot
  * mix theirs up.
  *
@@ -27,9 +27,9 @@
 #include <string.h>
 
 #include "coll/fallback.h"
-#include "comm/comm.h"
 #include "core/error.h"
 #include "datatypes/datatype.h"
+#include "pt2pt/internal.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
 

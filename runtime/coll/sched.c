@@ -10,6 +10,11 @@
  * A round with no messages ends as it begins, so a schedule runs as far
  * as it can every time it is polled.
  *
+ * The progress engine polls the active schedules through a progress
+ * hook (core/hooks.h), added by shmpi_nbc_init at MPI_Init and armed
+ * exactly while the list of active schedules is not empty: with no
+ * schedule, progress calls nothing of coll.
+ *
  * Everything here is this rank's private memory, touched only by the
  * thread inside MPI: the messages carry the cross-process ordering (the
  * pt2pt engine's rings), so no atomics are needed.
@@ -19,12 +24,13 @@
 #include <string.h>
 
 #include "coll/coll.h"
-#include "comm/comm.h"
 #include "core/error.h"
+#include "core/hooks.h"
 #include "core/proc.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
 #include "coll/sched.h"
+#include "pt2pt/internal.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
 
@@ -66,6 +72,9 @@ struct shmpi_nbc {
    back after 2^24 collectives on one communicator, long after its first
    user completed. */
 #define NBC_TAGS (1 << 24)
+
+/* Our progress hook's number (shmpi_nbc_init). */
+static int progress_hook;
 
 /* Grow array *p of *cap elements of size sz to hold n; 0 on failure. */
 static int reserve(void *p, int *cap, int n, size_t sz)
@@ -392,6 +401,7 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
     }
     s->next = shmpi_proc.nbc_active;
     shmpi_proc.nbc_active = s;
+    shmpi_progress_hook_arm(progress_hook, 1);
     return MPI_SUCCESS;
 }
 
@@ -458,7 +468,7 @@ int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
 /* The list is taken off shmpi_proc while it is walked: a CALL step (the
    attribute copy callbacks of MPI_Comm_idup) may re-enter MPI and start
    or run schedules of its own, which then go on a list of their own. */
-int shmpi_nbc_progress(void)
+static int progress_schedules(void)
 {
     struct shmpi_nbc *s, *list = shmpi_proc.nbc_active, *keep = NULL;
     struct shmpi_nbc **tail = &keep;
@@ -475,5 +485,11 @@ int shmpi_nbc_progress(void)
     }
     *tail = shmpi_proc.nbc_active;
     shmpi_proc.nbc_active = keep;
+    shmpi_progress_hook_arm(progress_hook, shmpi_proc.nbc_active != NULL);
     return rounds;
+}
+
+void shmpi_nbc_init(void)
+{
+    progress_hook = shmpi_progress_hook_add(progress_schedules);
 }

@@ -3,15 +3,17 @@
  * (MPI-3.1 5.12).  A nonblocking collective call builds a schedule of
  * rounds - messages to send and receive, then local copies and folds -
  * and returns a request; the progress engine (pt2pt/progress.c) advances
- * every active schedule whenever the rank is inside MPI, and the request
- * completes when the last round has.
+ * every active schedule whenever the rank is inside MPI, through the
+ * progress hook this room registers at MPI_Init (shmpi_nbc_init,
+ * core/hooks.h: pt2pt, below, does not call coll by name), and the
+ * request completes when the last round has.
  *
  * Messages of a schedule travel on the communicator's internal context
- * (comm.h) with a tag of their own, SHMPI_TAG_NBC + the schedule's number
- * on that communicator: all members start their collectives in the same
- * order, so they agree on the number without talking, and any number of
- * schedules can be in flight at once without their messages matching
- * each other's receives.  They never touch the collective area, so they
+ * (pt2pt/internal.h) with a tag of their own, SHMPI_TAG_NBC + the
+ * schedule's number on that communicator: all members start their
+ * collectives in the same order, so they agree on the number without
+ * talking, and any number of schedules can be in flight at once without
+ * their messages matching each other's receives.  They never touch the collective area, so they
  * mix freely with the blocking collectives.
  *
  * A ROUND.  The messages of a round are started together (receives
@@ -107,8 +109,8 @@ int shmpi_nbc_refused(MPI_Comm comm, int rc);
    SHMPI_REQ_COLL (pt2pt/request.h). */
 void shmpi_nbc_register_kind(void);
 
-/* The progress engine's part: advance every active schedule; returns how
-   many rounds ended.  Cheap when none is active. */
-int shmpi_nbc_progress(void);
+/* MPI_Init: hand the progress engine the schedules' part, as a progress
+   hook (core/hooks.h), armed while a schedule is active. */
+void shmpi_nbc_init(void);
 
 #endif

@@ -1,18 +1,19 @@
 /*
- * comm.c - MPI_COMM_WORLD, MPI_COMM_SELF and MPI_Comm_size/rank (their
- * attributes, the predefined ones included, are comm_attr.c's).
+ * comm.c - MPI_COMM_WORLD and MPI_COMM_SELF at MPI_Init, and
+ * MPI_Comm_size/rank (their attributes, the predefined ones included, are
+ * comm_attr.c's).
  *
- * The two objects are statically initialized with MPI_ERRORS_ARE_FATAL,
- * so an error raised even before MPI_Init has a handler to go to.
- * Contexts come in pairs (objects.h): world has 0 and 1, self 2 and 3;
- * new communicators take theirs from the arena's contexts_used counter,
- * which starts past these (SHMPI_FIRST_FREE_CONTEXT).
+ * The two objects themselves are core's (core/objects.c: every room
+ * names them); MPI_Init fills in world's rank, size and collective state
+ * here, and hands core what the last release of any other communicator
+ * must do (comm_create.c).
  *
  * State: what the room keeps besides the objects themselves (the values
  * of the predefined attributes, the retired communicators) is
  * shmpi_proc.comm (struct shmpi_comm_state, comm.h), made here at
  * MPI_Init and kept until the process exits.
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "coll/coll.h"
@@ -22,15 +23,6 @@
 
 SHMPI_WEAK_ALIAS(Comm_size)
 SHMPI_WEAK_ALIAS(Comm_rank)
-
-struct shmpi_comm shmpi_comm_world = {
-    .magic = SHMPI_MAGIC_COMM, .size = 1,
-    .errhandler = &shmpi_errors_are_fatal, .env_attrs = 1,
-    .name = "MPI_COMM_WORLD"};
-struct shmpi_comm shmpi_comm_self = {
-    .magic = SHMPI_MAGIC_COMM, .size = 1, .context = 2,
-    .world_ranks = &shmpi_proc.rank,
-    .errhandler = &shmpi_errors_are_fatal, .name = "MPI_COMM_SELF"};
 
 int shmpi_comm_init_predefined(struct shmpi_proc *p)
 {
@@ -45,6 +37,7 @@ int shmpi_comm_init_predefined(struct shmpi_proc *p)
     p->comm = st;
     shmpi_comm_world.rank = p->rank;
     shmpi_comm_world.size = p->size;
+    shmpi_comm_register_retire();
     return shmpi_coll_init(&shmpi_comm_world);
 }
 

@@ -2,46 +2,17 @@
  * comm.h - communicators and groups: MPI_COMM_WORLD and MPI_COMM_SELF,
  * communicators made from them (dup, idup, split, create), the
  * intercommunicators between two groups (intercomm.c), the groups behind
- * them, their attributes, and the library's own messages on a
- * communicator.
+ * them and their attributes.  The library's own messages on a
+ * communicator, which communicator creation is written on, are pt2pt's
+ * (pt2pt/internal.h).
  */
 #ifndef SHMPI_COMM_H
 #define SHMPI_COMM_H
 
-#include <limits.h>
-
 #include "core/objects.h"
 #include "core/proc.h"
-#include "pt2pt/request.h"
 
 #define SHMPI_FIRST_FREE_CONTEXT 4
-
-/*
- * Tags of the library's own messages.  They travel on a communicator's
- * internal context (comm->context + 1), which no user message uses, so
- * any tag value is free there; each internal operation has its own tag so
- * that messages of consecutive operations on one communicator (a barrier
- * whose last messages are still in flight when the next dup starts) can
- * never match each other.  Add new ones here.
- */
-enum shmpi_internal_tag {
-    SHMPI_TAG_CREATE_GROUP = INT_MIN, /* + the program's tag (capped at
-                                  INT_MAX - 1, to stay below MPI_ANY_TAG):
-                                  MPI_Comm_create_group's context */
-    SHMPI_TAG_BARRIER = 1,     /* + round: dissemination barrier */
-    SHMPI_TAG_CONTEXT = 64,    /* MPI_Comm_dup: the new context */
-    SHMPI_TAG_SPLIT_GATHER,    /* MPI_Comm_split: (color, key) to rank 0 */
-    SHMPI_TAG_SPLIT_TABLE,     /* MPI_Comm_split: context + all (color, key) */
-    SHMPI_TAG_COLL,            /* collectives over messages (coll/fallback.c) */
-    SHMPI_TAG_TOPO_EDGES,      /* MPI_Dist_graph_create: edges to their ends */
-    SHMPI_TAG_NEIGHBOR,        /* neighbor collectives (comm/neighbor.c) */
-    SHMPI_TAG_INTER_LEADER,    /* intercommunicators: leader to leader */
-    SHMPI_TAG_INTER_TABLE,     /* intercommunicators: a leader's news to
-                                  its group */
-    SHMPI_TAG_INTER_RANKS,     /* MPI_Intercomm_create: the remote group */
-    SHMPI_TAG_NBC = 1 << 24,   /* + the schedule's number: nonblocking
-                                  collectives (coll/sched.c), up to 2^25 */
-};
 
 /* This rank's communicator state: shmpi_proc.comm, allocated by
    shmpi_comm_init_predefined at MPI_Init and kept until the process
@@ -64,8 +35,9 @@ struct shmpi_comm_state {
     } retired;
 };
 
-/* MPI_Init: fills in world and self for this rank, makes
-   shmpi_proc.comm.  0, or -1 if out of memory. */
+/* MPI_Init: fills in world for this rank (self needs nothing), makes
+   shmpi_proc.comm, and hands core what the last release of a
+   communicator does.  0, or -1 if out of memory. */
 int shmpi_comm_init_predefined(struct shmpi_proc *p);
 
 /* comm_create.c: a new communicator of the members of `group` (whose
@@ -134,13 +106,10 @@ int shmpi_comm_copy_attrs(MPI_Comm oldcomm, MPI_Comm newcomm,
    callback's failure is raised on comm once all have run. */
 int shmpi_comm_delete_attrs(MPI_Comm comm, const char *fn);
 
-/* comm_create.c: a library object (a request, a matched message) that
-   keeps using comm after the call that made it returned holds a
-   reference, so that MPI_Comm_free (which drops the program's) leaves
-   comm alive until the object is done with it (6.4.3).  No-ops on
-   MPI_COMM_WORLD and MPI_COMM_SELF. */
-void shmpi_comm_retain(MPI_Comm comm);
-void shmpi_comm_release(MPI_Comm comm);
+/* comm_create.c: what shmpi_comm_release (core/objects.h) does when a
+   communicator's last reference goes - free it, or keep it retired while
+   a posted receive refers to it - handed to core (MPI_Init). */
+void shmpi_comm_register_retire(void);
 
 /*
  * comm_create.c: the steps of MPI_Comm_split, shared with the split of
@@ -211,36 +180,5 @@ int shmpi_compare_members(int n, const int *a, const int *b);
    groups of MPI_COMM_WORLD and MPI_COMM_SELF on first use.  NULL if out
    of memory. */
 struct shmpi_group *shmpi_comm_get_group(MPI_Comm comm);
-
-/* pt2pt/internal.c: blocking send and receive of nbytes bytes on comm's
-   internal context; ranks are ranks of comm.  Return MPI_SUCCESS or an
-   error code already raised on comm under the name fn. */
-int shmpi_internal_send(MPI_Comm comm, const void *buf, int nbytes,
-                        int dest, int tag, const char *fn);
-int shmpi_internal_recv(MPI_Comm comm, void *buf, int nbytes, int source,
-                        int tag, const char *fn);
-/* Both at once (the receive is posted first): for exchanges in which
-   every process sends and receives. */
-int shmpi_internal_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
-                            int dest, int stag, void *rbuf, int rbytes,
-                            int source, int rtag, const char *fn);
-/* The same on comm's own context, under the program's tag: the leaders
-   of MPI_Intercomm_create (6.6.2).  The received message may be shorter
-   than rbytes. */
-int shmpi_program_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
-                           int dest, void *rbuf, int rbytes, int source,
-                           int tag, const char *fn);
-/* Rank root's nbytes at buf to every process of comm (binomial tree). */
-int shmpi_internal_bcast(MPI_Comm comm, void *buf, int nbytes, int root,
-                         int tag, const char *fn);
-/* The typed request under all of these, for callers that keep several
-   in flight: r (memory the caller owns; the library never frees it nor
-   retains comm or type) becomes a send or receive of count x type with
-   peer (a rank of comm) on comm's internal context, ready for
-   shmpi_start_send / shmpi_start_recv (pt2pt/start.h). */
-void shmpi_internal_request(struct shmpi_request *r,
-                            enum shmpi_req_kind kind, MPI_Comm comm,
-                            const void *buf, int count, MPI_Datatype type,
-                            int peer, int tag);
 
 #endif

@@ -5,9 +5,9 @@
  * A new communicator is its group (comm/group.c: the members' world
  * ranks, plus the world -> rank table the receive path reads to fill
  * MPI_SOURCE) and a fresh context pair: `context` for the program's
- * messages and `context + 1` for the library's own (comm.h).  Messages
- * match only within one context, so traffic on two communicators never
- * mixes, whatever the ranks and tags.
+ * messages and `context + 1` for the library's own (pt2pt/internal.h).
+ * Messages match only within one context, so traffic on two
+ * communicators never mixes, whatever the ranks and tags.
  *
  * Contexts come from one counter in the arena, never reused: rank 0 of the
  * parent takes the next pair and tells the others, over the parent's
@@ -47,7 +47,10 @@
  * shmpi_comm_retain), and even when the count falls to zero it stays
  * allocated, retired, while a receive posted on it waits in the pt2pt
  * engine (which does not retain communicators yet); a later call that
- * finds it no longer used frees it.
+ * finds it no longer used frees it.  The count is core's
+ * (core/objects.c), so that pt2pt and coll, below this room, can hold
+ * communicators; what happens at zero is this room's, and MPI_Init hands
+ * it to core (shmpi_comm_register_retire).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +60,7 @@
 #include "core/error.h"
 #include "core/fint.h"
 #include "core/pmpi.h"
+#include "pt2pt/internal.h"
 #include "pt2pt/pt2pt.h"
 #include "comm/topo.h"
 
@@ -144,13 +148,8 @@ static void sweep_retired(void)
     retired->n = kept;
 }
 
-void shmpi_comm_retain(MPI_Comm c)
-{
-    if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF)
-        c->refs++;
-}
-
-/* The last reference went: free c, or keep it until no posted receive
+/* The last reference went (core/objects.c calls this, registered by
+   shmpi_comm_init_predefined): free c, or keep it until no posted receive
    refers to it. */
 static void retire(struct shmpi_comm *c)
 {
@@ -172,10 +171,9 @@ static void retire(struct shmpi_comm *c)
     retired->comms[retired->n++] = c;
 }
 
-void shmpi_comm_release(MPI_Comm c)
+void shmpi_comm_register_retire(void)
 {
-    if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF && --c->refs == 0)
-        retire(c);
+    shmpi_comm_on_last_release(retire);
 }
 
 /* ------------------------------------------------------------------ */

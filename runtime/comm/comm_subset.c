@@ -23,7 +23,7 @@
  * not call it, so nothing can go through the whole parent.  The group's
  * first member takes a context and a collective area and sends them to
  * each of the others, one message each, on the parent's internal context
- * under a tag made from the program's (comm.h): operations with
+ * under a tag made from the program's (pt2pt/internal.h): operations with
  * different tags never take each other's messages, whatever the order
  * in which the processes call them.
  */
@@ -33,6 +33,7 @@
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
+#include "pt2pt/internal.h"
 
 SHMPI_WEAK_ALIAS(Comm_split_type)
 SHMPI_WEAK_ALIAS(Comm_create)

@@ -31,6 +31,7 @@
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "comm/topo.h"
+#include "pt2pt/internal.h"
 
 SHMPI_WEAK_ALIAS(Dist_graph_create_adjacent)
 SHMPI_WEAK_ALIAS(Dist_graph_create)

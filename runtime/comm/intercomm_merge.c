@@ -19,6 +19,7 @@
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
+#include "pt2pt/internal.h"
 
 SHMPI_WEAK_ALIAS(Intercomm_merge)
 

@@ -26,6 +26,7 @@
 #include "coll/coll.h"
 #include "comm/comm.h"
 #include "core/error.h"
+#include "pt2pt/internal.h"
 
 #define COLOR(r) SHMPI_SPLIT_COLOR(r)
 

@@ -34,7 +34,13 @@ int shmpi_last_used_code(void);
     } while (0)
 
 /* Says why MPI cannot be used here (before MPI_Init, after MPI_Finalize,
-   in a fork() of a rank) and ends this process; init/init.c. */
+   in a fork() of a rank) and ends this process; core/proc.c. */
 _Noreturn void shmpi_not_initialized(const char *fn) __attribute__((cold));
+
+/* This process took itself for rank `rank`, which is process `owner`:
+   one line, and the end of this process, with nothing shared touched
+   (the rank and the job go on); core/proc.c. */
+_Noreturn void shmpi_not_the_rank(const char *fn, int rank, int owner,
+                                  const char *why) __attribute__((cold));
 
 #endif

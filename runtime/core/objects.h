@@ -44,8 +44,9 @@ struct shmpi_errhandler {
 struct shmpi_comm {
     uint32_t magic;
     int refs;                  /* the program's handle + library objects
-                                  that hold on to it (comm.h); 0 for
-                                  world and self, never freed */
+                                  that hold on to it (shmpi_comm_retain,
+                                  below); 0 for world and self, never
+                                  freed */
     int rank;
     int size;
     uint32_t context;          /* messages match only within one context;
@@ -170,6 +171,19 @@ static inline int shmpi_errhandler_ok(MPI_Errhandler e)
 {
     return e != MPI_ERRHANDLER_NULL && e->magic == SHMPI_MAGIC_ERRHANDLER;
 }
+
+/* objects.c: a library object (a request, a matched message, a
+   schedule) that keeps using comm after the call that made it returned
+   holds a reference, so that MPI_Comm_free (which drops the program's)
+   leaves comm alive until the object is done with it (6.4.3).  No-ops on
+   MPI_COMM_WORLD and MPI_COMM_SELF.  The count lives here, in base, so
+   that every room can hold a communicator; what the last release does
+   (free the groups, the topology, the collective area...) is room
+   comm's, which hands it over once, at MPI_Init, through
+   shmpi_comm_on_last_release: core never calls up into comm by name. */
+void shmpi_comm_retain(MPI_Comm comm);
+void shmpi_comm_release(MPI_Comm comm);
+void shmpi_comm_on_last_release(void (*fn)(struct shmpi_comm *comm));
 
 /* errhandler.c */
 void shmpi_errhandler_retain(struct shmpi_errhandler *eh);

@@ -35,8 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hooks.h"
 #include "core/proc.h"
-#include "pt2pt/progress.h"
 
 void shmpi_wait_configure(const struct shmpi_tun_set *tun)
 {
@@ -111,7 +111,7 @@ void shmpi_wait_until(int (*done)(void *), void *arg)
 {
     struct shmpi_doorbell *bell = &shmpi_proc.slot->doorbell;
     while (!spin(done, arg) && !yield_some(done, arg)) {
-        if (shmpi_pull_stalled() > 0)
+        if (shmpi_hooks.stalled() > 0)
             continue; /* stalled on crossed large sends: pulled, retry */
         if (sleep_once(bell, done, arg))
             return;

@@ -6,10 +6,10 @@
  * the call may return - first in a spin loop (a cache line crosses between
  * cores in well under a microsecond, while a futex wake-up takes a system
  * call on each side and a context switch, so spinning first wins when
- * ranks do not outnumber cores), then between
- * sched_yield calls, then - after pulling in large unexpected messages,
- * which is what unblocks crossed rendezvous sends (pt2pt/pull.c) - asleep
- * on the rank's doorbell futex in the arena.
+ * ranks do not outnumber cores), then between sched_yield calls, then -
+ * after the stall hook (core/hooks.h), with which pt2pt pulls in large
+ * unexpected messages, what unblocks crossed rendezvous sends
+ * (pt2pt/pull.c) - asleep on the rank's doorbell futex in the arena.
  *
  * The rule that keeps this correct: whoever makes something true that
  * rank R may be waiting for (a record in R's ring, space in a ring R

@@ -28,6 +28,8 @@
  *   predefined.c               the named types
  *   compile.c, flat.h, iterate.c, pack.c   the compiled form and its walks
  *   pack_mpi.c                 MPI_Pack, MPI_Unpack, MPI_Pack_size
+ *   check.[ch]                 the argument checks of a (buffer, count,
+ *                              datatype), for every room that takes one
  *   typemap_walk.[ch], elements.c, external32.c, ext32_convert.[ch]
  *                              walks over basic elements
  *   ops.h, ops.c, reduce_kernels.c, op_mpi.c   reduction operations

@@ -9,9 +9,9 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "datatypes/check.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
-#include "pt2pt/check.h"
 
 SHMPI_WEAK_ALIAS(Op_create)
 SHMPI_WEAK_ALIAS(Op_free)

@@ -17,8 +17,8 @@
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "datatypes/check.h"
 #include "datatypes/datatype.h"
-#include "pt2pt/check.h"
 
 SHMPI_WEAK_ALIAS(Pack)
 SHMPI_WEAK_ALIAS(Unpack)

@@ -24,7 +24,16 @@
  * line and the end of that process only: it touches nothing shared, so
  * the rank and the job go on.
  *
- * State: this rank's is shmpi_proc, defined here (core/proc.h says who
+ * This room is the top of the layers (README, "Layout of the tree") and
+ * the only one that calls every other.  The rooms below reach upward only
+ * through what init hands base here, once, in this order (init()):
+ * comm gives core the last release of a communicator
+ * (shmpi_comm_init_predefined: core/objects.h), pt2pt gives the wait loop
+ * its stall hook (shmpi_pt2pt_init), coll gives the progress engine the
+ * schedules' progress hook (shmpi_nbc_init; core/hooks.h).  No MPI
+ * call can run before init() returns, so none can miss a hook.
+ *
+ * State: this rank's is shmpi_proc (core/proc.c; core/proc.h says who
  * may touch each member); MPI_Init makes each room's part of it.
  */
 #include <limits.h>
@@ -34,6 +43,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "coll/sched.h"
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/fence.h"
@@ -56,9 +66,6 @@ SHMPI_WEAK_ALIAS(Is_thread_main)
 SHMPI_WEAK_ALIAS(Finalize)
 SHMPI_WEAK_ALIAS(Initialized)
 SHMPI_WEAK_ALIAS(Finalized)
-
-/* wait: the policy before shmpi_wait_configure reads the environment */
-struct shmpi_proc shmpi_proc = {.wait = {100000, 4}, .init_fn = "MPI_Init"};
 
 
 static _Noreturn void init_failed(const char *why)
@@ -88,29 +95,6 @@ __attribute__((constructor)) static void mark_rank_process(void)
     setenv(SHMPI_ENV_RANK_PID, pid, 1);
 }
 
-/* This process took itself for rank `rank`, which is process `owner`:
-   one line, and the end of this process, with nothing shared touched. */
-static _Noreturn void not_the_rank(const char *fn, int rank, int owner,
-                                   const char *why)
-{
-    fflush(stdout);
-    fprintf(stderr, "shmpi: %s: this process (pid %d) is not rank %d "
-            "(pid %d): %s (%s)\n", fn, (int)getpid(), rank, owner, why,
-            shmpi_error_class_name(MPI_ERR_OTHER));
-    fflush(stderr);
-    _exit(MPI_ERR_OTHER);
-}
-
-_Noreturn void shmpi_not_initialized(const char *fn)
-{
-    struct shmpi_proc *p = &shmpi_proc;
-    if (p->forked_from)
-        not_the_rank(fn, p->rank, p->forked_from,
-                     "a child a rank made with fork() cannot use MPI");
-    shmpi_fatal(MPI_ERR_OTHER, fn, p->finalized ? "called after MPI_Finalize"
-                                                : "called before MPI_Init");
-}
-
 /* pthread_atfork: in the child of a fork() of this rank.  It shares
    nothing with the rank but the arena, which it must not touch. */
 static void forked_child(void)
@@ -127,7 +111,7 @@ static void check_rank_process(int rank)
     uint64_t owner;
     if (env_value(SHMPI_TUN_P_RANK_PID, &owner) &&
         owner != (uint64_t)getpid())
-        not_the_rank(shmpi_proc.init_fn, rank, (int)owner,
+        shmpi_not_the_rank(shmpi_proc.init_fn, rank, (int)owner,
                      "a program or child a rank starts cannot call MPI_Init");
 }
 
@@ -142,7 +126,7 @@ static void claim_rank(struct shmpi_proc *p)
                                                  memory_order_relaxed,
                                                  memory_order_relaxed) &&
         owner != me)
-        not_the_rank(shmpi_proc.init_fn, p->rank, owner,
+        shmpi_not_the_rank(shmpi_proc.init_fn, p->rank, owner,
                      "that process already called MPI_Init as this rank");
 }
 
@@ -295,6 +279,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
         shmpi_pt2pt_init() != 0 || shmpi_rma_init() != 0 ||
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
+    shmpi_nbc_init();
     /* Only SERIALIZED is honest for now: nothing is locked, but no call
        depends on which thread makes it.  MULTIPLE is not done yet. */
     p->thread_level = required < MPI_THREAD_SERIALIZED ? required

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"

@@ -1,20 +1,17 @@
 /*
- * check.h - the argument checks shared by every point-to-point call.
- * Each returns MPI_SUCCESS or the code shmpi_raise returned.
+ * check.h - the argument checks shared by every point-to-point call;
+ * those of the (buffer, count, datatype) triple alone are
+ * datatypes/check.h's, which this includes.  Each returns MPI_SUCCESS
+ * or the code shmpi_raise returned.
  */
 #ifndef SHMPI_CHECK_H
 #define SHMPI_CHECK_H
 
 #include "core/objects.h"
+#include "datatypes/check.h"
 #include "datatypes/datatype.h"
 #include "mpi.h"
 
-/* comm, count >= 0, a valid and committed datatype. */
-int shmpi_check_count_type(const char *fn, MPI_Comm comm, int count,
-                           MPI_Datatype datatype);
-/* ... and a buffer that may hold count x datatype. */
-int shmpi_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
-                       int count, MPI_Datatype datatype);
 /* check.c: the whole checks of a send's and a receive's arguments,
    which say what was wrong. */
 int shmpi_check_send_fully(const char *fn, const void *buf, int count,

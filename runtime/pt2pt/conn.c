@@ -9,6 +9,9 @@
  * call, rescans its bitmap and starts polling the new ring.  The ring's
  * pages read as zeros until S writes, which is what D expects.
  *
+ * shmpi_pt2pt_init (MPI_Init) sets up this rank's engine and gives the
+ * wait loop its stall hook, the pull of large messages (core/hooks.h).
+ *
  * Tunables (core/tunables.c, read at MPI_Init; the first two one value
  * for the whole job):
  *   SHMPI_EAGER_LIMIT  largest message sent eagerly, data included in the
@@ -28,8 +31,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 
+#include "core/hooks.h"
 #include "core/proc.h"
 #include "core/wait.h"
+#include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 
 static struct shmpi_ring *ring_at(int src, int dst)
@@ -65,6 +70,7 @@ int shmpi_pt2pt_init(void)
     if (pt->chunk > max_body || pt->chunk == 0)
         pt->chunk = max_body;
     shmpi_proc.pt2pt = pt;
+    shmpi_stall_hook_set(shmpi_pull_stalled);
     return 0;
 }
 

@@ -8,7 +8,6 @@
  * status and call the free callback, MPI_Cancel calls the cancel
  * callback: the operations of SHMPI_REQ_GREQ (request.h) at the end.
  */
-#include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"

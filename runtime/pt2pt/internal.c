@@ -16,8 +16,9 @@
  * MPI_Intercomm_create talk on peer_comm under the program's tag, as
  * 6.6.2 says they do (the program keeps that tag free on peer_comm).
  */
-#include "comm/comm.h"
 #include "core/error.h"
+#include "core/proc.h"
+#include "pt2pt/internal.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
 

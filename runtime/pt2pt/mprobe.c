@@ -8,7 +8,6 @@
  */
 #include <stdlib.h>
 
-#include "comm/comm.h"
 #include "core/error.h"
 #include "core/fint.h"
 #include "core/pmpi.h"

@@ -115,7 +115,8 @@ struct shmpi_pt2pt {
     struct shmpi_bsend_buffer bsend;
 };
 
-/* conn.c */
+/* conn.c: MPI_Init; sets the stall hook (core/hooks.h).  0, or -1 when
+   out of memory. */
 int shmpi_pt2pt_init(void);
 int shmpi_peer_connect(int world_rank, struct shmpi_peer **out);
 void shmpi_poll_new_connections(struct shmpi_pt2pt *pt);

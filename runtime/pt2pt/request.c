@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm/comm.h"
 #include "core/fint.h"
 #include "core/proc.h"
 #include "datatypes/datatype.h"

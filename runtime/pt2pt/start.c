@@ -3,7 +3,6 @@
  */
 #include <string.h>
 
-#include "comm/comm.h"
 #include "core/error.h"
 #include "core/proc.h"
 #include "datatypes/datatype.h"

@@ -20,7 +20,6 @@
  * SHMPI_ARENA_FD); the rank maps it and checks the header.
  */
 #include "shm_arena/arena.h"
-#include "coll/coll.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,6 +59,38 @@ static uint32_t sync_per_rank_for(int nranks, uint32_t want)
     return want < most ? want : most;
 }
 
+/*
+ * The collective areas, from `offset` on (coll/area.c documents
+ * SHMPI_COLL_AREAS and SHMPI_COLL_SLOT_KB, which the launcher reads and
+ * passes here in p): sets the header's coll_* fields and
+ * returns the end of area 0, which is reserved with the fixed part (the
+ * other areas follow, sparse).
+ */
+static uint64_t coll_layout(struct shmpi_arena_header *h, uint64_t offset,
+                            const struct shmpi_arena_params *p)
+{
+    uint64_t n = h->nranks;
+    h->coll_offset = round_up(offset, 4096);
+    uint64_t areas = p->coll_areas;
+    if (areas > SHMPI_COLL_AREAS_MAX)
+        areas = SHMPI_COLL_AREAS_MAX;
+    if (n < 2 || areas == 0)
+        return h->coll_offset; /* no areas (one process: none needed) */
+    uint64_t slot = round_up(p->coll_slot_bytes, 8192);
+    if (slot < 8192)
+        slot = 8192;
+    h->coll_data_offset =
+        round_up(SHMPI_COLL_HEAD_BYTES + n * SHMPI_COLL_CTL_BYTES, 4096);
+    while (slot > 8192 &&
+           areas * (h->coll_data_offset + n * slot) > (16ull << 30))
+        slot /= 2;
+    h->coll_slot_bytes = slot;
+    h->coll_area_bytes = h->coll_data_offset + n * slot;
+    h->coll_areas = (uint32_t)areas;
+    atomic_store_explicit(&h->coll_used[0], 1, memory_order_relaxed);
+    return h->coll_offset + h->coll_data_offset;
+}
+
 static void layout(struct shmpi_arena_header *h, int nranks,
                    const struct shmpi_arena_params *p)
 {
@@ -78,7 +109,7 @@ static void layout(struct shmpi_arena_header *h, int nranks,
                               SHMPI_CACHELINE);
     h->sync_per_rank = sync_per_rank_for(nranks, p->sync_per_rank);
     h->reserved_bytes = round_up(
-        shmpi_coll_layout(h, h->sync_offset + (size_t)nranks *
+        coll_layout(h, h->sync_offset + (size_t)nranks *
                                                   h->sync_per_rank *
                                                   SHMPI_CACHELINE,
                           p),

@@ -68,8 +68,15 @@ struct shmpi_rank_slot {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t connections;
 };
 
-/* Collective areas (runtime/coll/area.c): at most this many. */
+/* Collective areas (runtime/coll/area.c): at most this many.  Their
+   shape is laid out here, below coll, so that the arena needs nothing of
+   the room that uses them: an area is a head of SHMPI_COLL_HEAD_BYTES,
+   one control line of SHMPI_COLL_CTL_BYTES per rank, then, from the next
+   page on, one data slot per rank.  coll/coll.h checks its structures
+   against these sizes at compile time. */
 #define SHMPI_COLL_AREAS_MAX 1024
+#define SHMPI_COLL_HEAD_BYTES (4 * SHMPI_CACHELINE)
+#define SHMPI_COLL_CTL_BYTES SHMPI_CACHELINE
 
 /* Job-wide tunables kept in the header, by their id in core/tunables.h. */
 #define SHMPI_ARENA_TUNABLES 32

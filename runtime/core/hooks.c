@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hooks.c - the registry of progress hooks (hooks.h says who registers
+ * what, and when).  Per process, and touched by the thread that is
+ * inside MPI only (MPI_THREAD_SERIALIZED at most): plain variables.
+ */
+#include "core/error.h"
+#include "core/hooks.h"
+
+struct shmpi_hooks shmpi_hooks;
+
+int shmpi_progress_hook_add(int (*fn)(void))
+{
+    if (shmpi_hooks.nprogress == SHMPI_PROGRESS_HOOKS_MAX)
+        shmpi_fatal(MPI_ERR_INTERN, "MPI_Init",
+                    "more progress hooks than SHMPI_PROGRESS_HOOKS_MAX");
+    shmpi_hooks.progress[shmpi_hooks.nprogress] = fn;
+    return shmpi_hooks.nprogress++;
+}
+
+int shmpi_progress_hooks_armed(void)
+{
+    int events = 0;
+    for (int h = 0; h < shmpi_hooks.nprogress; h++)
+        if (shmpi_hooks.armed & (1u << h))
+            events += shmpi_hooks.progress[h]();
+    return events;
+}
+
+void shmpi_stall_hook_set(int (*fn)(void))
+{
+    shmpi_hooks.stalled = fn;
+}

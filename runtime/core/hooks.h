@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hooks.h - progress hooks: how the wait loop (core/wait.c) and the
+ * progress engine (pt2pt/progress.c) run work that lives in rooms above
+ * them, without calling those rooms by name.
+ *
+ * The rooms are layers (README, "Layout of the tree"): a room calls only
+ * itself and rooms below.  But waiting and progress sit low - core's wait
+ * loop under everything, pt2pt's engine under every nonblocking
+ * operation - and some of what must happen while a rank waits belongs
+ * higher up.  So base keeps this small registry, and each room above puts
+ * its functions in it once, at MPI_Init (init/init.c), in this order:
+ *
+ *   pt2pt  shmpi_pt2pt_init sets the stall hook: the pull of large
+ *          unexpected messages (pt2pt/pull.c), which is what breaks a
+ *          deadlock of crossed rendezvous sends.  The wait loop runs it
+ *          when spinning and yielding moved nothing, before it sleeps.
+ *   coll   shmpi_nbc_init adds a progress hook: the schedule engine of
+ *          the nonblocking collectives (coll/sched.c).  The progress
+ *          engine runs it after its own work, while coll has it armed
+ *          (a schedule is active).
+ *
+ * pt2pt's own progress needs no hook: only pt2pt and the rooms above it
+ * call shmpi_progress, and they call it directly.
+ *
+ * The cost on the hot path is what the direct calls cost before: the
+ * progress engine tests one word (`armed`) and calls nothing while no
+ * hook is armed; the stall hook is called only on the way to sleep.
+ */
+#ifndef SHMPI_HOOKS_H
+#define SHMPI_HOOKS_H
+
+#define SHMPI_PROGRESS_HOOKS_MAX 4
+
+struct shmpi_hooks {
+    unsigned armed;            /* bit h: progress hook h has work */
+    int nprogress;
+    int (*progress[SHMPI_PROGRESS_HOOKS_MAX])(void);  /* each returns how
+                                  many things it moved */
+    int (*stalled)(void);      /* returns how many things it started */
+};
+extern struct shmpi_hooks shmpi_hooks;
+
+/* MPI_Init: a new progress hook, disarmed; returns its number h.  A
+   room arms h while it has work for fn (one store, from then until the
+   hook finds nothing left), so that an idle room costs no call. */
+int shmpi_progress_hook_add(int (*fn)(void));
+
+static inline void shmpi_progress_hook_arm(int h, int on)
+{
+    if (on)
+        shmpi_hooks.armed |= 1u << h;
+    else
+        shmpi_hooks.armed &= ~(1u << h);
+}
+
+/* The progress engine, after its own work: the armed hooks, in the
+   order they were added; how many things they moved. */
+int shmpi_progress_hooks_armed(void);
+static inline int shmpi_progress_hooks(void)
+{
+    return __builtin_expect(shmpi_hooks.armed != 0, 0)
+               ? shmpi_progress_hooks_armed()
+               : 0;
+}
+
+/* MPI_Init: what the wait loop calls when it stalls. */
+void shmpi_stall_hook_set(int (*fn)(void));
+
+#endif

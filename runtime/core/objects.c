@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * objects.c - the communicator object's part that every room needs:
+ * MPI_COMM_WORLD and MPI_COMM_SELF themselves, and the reference count
+ * that lets a request, a matched message or a schedule hold a
+ * communicator past MPI_Comm_free (objects.h).
+ *
+ * The two objects are statically initialized with MPI_ERRORS_ARE_FATAL,
+ * so an error raised even before MPI_Init has a handler to go to; MPI_Init
+ * fills in world's rank and size (comm/comm.c).  Contexts come in pairs
+ * (objects.h): world has 0 and 1, self 2 and 3; new communicators take
+ * theirs past these (comm/comm_create.c).
+ *
+ * The last release hands the object to the function room comm registered
+ * at MPI_Init (shmpi_comm_register_retire, before any communicator but
+ * world and self exists, and those two are never counted): freeing what
+ * a communicator holds is comm's work, and base does not call up.
+ */
+#include "core/objects.h"
+#include "core/proc.h"
+
+struct shmpi_comm shmpi_comm_world = {
+    .magic = SHMPI_MAGIC_COMM, .size = 1,
+    .errhandler = &shmpi_errors_are_fatal, .env_attrs = 1,
+    .name = "MPI_COMM_WORLD"};
+struct shmpi_comm shmpi_comm_self = {
+    .magic = SHMPI_MAGIC_COMM, .size = 1, .context = 2,
+    .world_ranks = &shmpi_proc.rank,
+    .errhandler = &shmpi_errors_are_fatal, .name = "MPI_COMM_SELF"};
+
+static void (*last_release)(struct shmpi_comm *);
+
+void shmpi_comm_on_last_release(void (*fn)(struct shmpi_comm *))
+{
+    last_release = fn;
+}
+
+void shmpi_comm_retain(MPI_Comm c)
+{
+    if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF)
+        c->refs++;
+}
+
+void shmpi_comm_release(MPI_Comm c)
+{
+    if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF && --c->refs == 0)
+        last_release(c);
+}
