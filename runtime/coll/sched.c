@@ -407,8 +407,8 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
 
 /* 5.12: cancelling a nonblocking collective is erroneous.  The only
    operation of SHMPI_REQ_COLL (pt2pt/request.h): the request completes
-   by progress (shmpi_nbc_progress) and is then handed out and freed as a
-   send is. */
+   by progress (progress_schedules, our progress hook) and is then handed
+   out and freed as a send is. */
 static int coll_cancel(struct shmpi_request *r, const char *fn)
 {
     return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,

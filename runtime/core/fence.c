@@ -5,7 +5,7 @@
  * processes, and the private command reaches only the threads of the
  * caller's own.  Registering is what makes the kernel interrupt a CPU
  * that runs the process; a process that did not register is not fenced,
- * so it must not rely on the fence (shmpi_fence_registered).
+ * so it must not rely on the fence (shmpi_proc.fence_registered).
  *
  * State: shmpi_proc.fence_registered (core/proc.h), set once at MPI_Init.
  */

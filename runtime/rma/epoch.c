@@ -36,9 +36,10 @@
  * Sync counters (shmpi_sync(7)): a started sync_ops request opens an
  * access epoch to its target for the kinds of call its sync_mode names
  * (sync_epoch.c): win->access = SHMPI_EPOCH_SYNC_OPS, win->locked[t]
- * the MPI_MODE_WIN_* bits covered; check_epoch checks the call's kind
- * against them, and the other synchronization calls refuse to start
- * inside it through shmpi_rma_epoch_name / check_no_access.
+ * the MPI_MODE_WIN_* bits covered; shmpi_rma_check_epoch_fully checks
+ * the call's kind against them (not_in_sync_ops), and the other
+ * synchronization calls refuse to start inside it through
+ * shmpi_rma_epoch_name / shmpi_rma_check_no_access.
  */
 #include "rma/sync.h"
 #include "rma/sync_counter.h"

@@ -33,7 +33,7 @@
  *
  * Memory ordering.  Post's fetch_add on posted[o][t] is a release: the
  * target's stores to its window before post are visible to o after o's
- * acquire load sees the count (await_post).  Complete's fetch_add on
+ * acquire load sees the count (post_arrived).  Complete's fetch_add on
  * `completed` is a release: o's puts (plain stores into the mapping, or
  * process_vm_writev, complete at return) before complete are visible to
  * t after its acquire load in wait/test sees the count.  Each bump is

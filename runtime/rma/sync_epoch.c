@@ -12,8 +12,9 @@
  * (epoch.c checks them); the counts in sync->cover say how many started
  * requests cover each (target, kind), so that the epoch ends with the
  * last of them.  Like the other kinds of access epoch it excludes them:
- * it starts only where MPI_Win_lock could (epoch.c's check_no_access),
- * and fence, start, lock and lock_all refuse to start inside it.
+ * it starts only where MPI_Win_lock could (epoch.c's
+ * shmpi_rma_check_no_access), and fence, start, lock and lock_all refuse
+ * to start inside it.
  */
 #include <stdlib.h>
 

@@ -140,7 +140,7 @@ struct shmpi_win_target {
     int disp_unit;
     int direct;                /* 1: load/store on base; 0: the target's
                                   memory could not be shared (stack, file
-                                  mappings): shmpi_win_vm_read/write at
+                                  mappings): shmpi_win_vm_readv/writev at
                                   remote_base.  Always 1 for oneself, and
                                   for size 0 (base NULL, nothing to reach) */
     pid_t pid;                 /* for process_vm_readv/writev */
