@@ -89,7 +89,7 @@ static void on_windows(void)
                 MPI_ERR_RMA_ATTACH);
     CHECK_CLASS(MPI_Win_detach(dyn, mem), MPI_ERR_RMA_ATTACH);
     /* regions may touch but not overlap; many per process (no cap of
-       64 any more: rma_win_dynamic_many attaches thousands) */
+       64 any more: rma_win_dynamic_many_ext attaches thousands) */
     int n = 200;
     for (int i = n - 1; i >= 0; i -= 2) /* out of order */
         CHECK_MPI(MPI_Win_attach(dyn, mem + i, 1));
