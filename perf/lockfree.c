@@ -139,7 +139,7 @@ static void acc_lock_cycle(void *arg)
 static void ring_nobody(void *arg)
 {
     (void)arg;
-    shmpi_doorbell_ring(1);
+    shmpi_core_doorbell_ring(1);
 }
 
 static void sync_signal_self(void *arg)
@@ -248,13 +248,13 @@ static void doorbell_pingpong(struct shared *sh, int rank)
             n++;
             if (rank == 0) {
                 atomic_store_explicit(theirs, n, memory_order_release);
-                shmpi_doorbell_ring(1);
+                shmpi_core_doorbell_ring(1);
             }
             struct wait_for w = {mine, n};
-            shmpi_wait_until(reached, &w);
+            shmpi_core_wait_until(reached, &w);
             if (rank == 1) {
                 atomic_store_explicit(theirs, n, memory_order_release);
-                shmpi_doorbell_ring(0);
+                shmpi_core_doorbell_ring(0);
             }
         }
         b[k] = (now_ns() - t0) / PINGS;

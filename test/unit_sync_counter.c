@@ -7,7 +7,7 @@
  * (shmpi_sync_alloc) and shows their handles to the others; each other
  * process then signals each of them SIGNALS times (shmpi_sync_find, then
  * shmpi_sync_signal), writing before each signal a word the owner will
- * read; the owner waits for its counters with shmpi_wait_until (asleep
+ * read; the owner waits for its counters with shmpi_core_wait_until (asleep
  * on its doorbell at once: SHMPI_SPIN_US=0 SHMPI_YIELDS=0), then finds
  * every word the signallers wrote before their last signal.  After a
  * barrier the owner checks each count is exact and frees its counters
@@ -87,7 +87,7 @@ static void wait_mine(struct shared *sh, int rank, int round,
                             (int64_t)SIGNALS * (NPROCS - 1)};
         UCHECK(c.slot && owner == rank, "my own handle %#x finds nothing",
                (unsigned)mine[j]);
-        shmpi_wait_until(counted, &c);
+        shmpi_core_wait_until(counted, &c);
         for (int p = 0; p < NPROCS; p++)
             if (p != rank)
                 UCHECK(atomic_load_explicit(&sh->word[rank][j][p],

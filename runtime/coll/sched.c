@@ -99,7 +99,7 @@ struct shmpi_nbc *shmpi_nbc_new(MPI_Comm comm)
         return NULL;
     s->comm = s->talk = comm;
     s->tag = SHMPI_TAG_NBC + (int)(comm->nbc_seq++ % NBC_TAGS);
-    shmpi_comm_retain(comm);
+    shmpi_core_comm_retain(comm);
     return s;
 }
 
@@ -116,7 +116,7 @@ static struct nbc_op *add(struct shmpi_nbc *s, enum nbc_kind kind)
 static void hold(struct nbc_op *o)
 {
     if (o->comm)
-        shmpi_comm_retain(o->comm);
+        shmpi_core_comm_retain(o->comm);
     if (o->type)
         shmpi_datatype_retain(o->type);
     if (o->rtype)
@@ -128,7 +128,7 @@ static void hold(struct nbc_op *o)
 static void let_go(struct nbc_op *o)
 {
     if (o->comm)
-        shmpi_comm_release(o->comm);
+        shmpi_core_comm_release(o->comm);
     if (o->type)
         shmpi_datatype_release(o->type);
     if (o->rtype)
@@ -255,7 +255,7 @@ void shmpi_nbc_discard(struct shmpi_nbc *s)
         let_go(&s->ops[i]);
     for (int i = 0; i < s->nscratch; i++)
         free(s->scratch[i]);
-    shmpi_comm_release(s->comm);
+    shmpi_core_comm_release(s->comm);
     free(s->ops);
     free(s->round_end);
     free(s->msgs);
@@ -388,7 +388,7 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
         return MPI_ERR_NO_MEM;
     }
     r->comm = s->comm;
-    shmpi_comm_retain(s->comm);
+    shmpi_core_comm_retain(s->comm);
     shmpi_status_empty(&r->status);
     s->req = r;
     *req = r;
@@ -491,5 +491,5 @@ static int progress_schedules(void)
 
 void shmpi_nbc_init(void)
 {
-    progress_hook = shmpi_progress_hook_add(progress_schedules);
+    progress_hook = shmpi_core_progress_hook_add(progress_schedules);
 }

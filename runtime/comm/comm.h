@@ -106,7 +106,7 @@ int shmpi_comm_copy_attrs(MPI_Comm oldcomm, MPI_Comm newcomm,
    callback's failure is raised on comm once all have run. */
 int shmpi_comm_delete_attrs(MPI_Comm comm, const char *fn);
 
-/* comm_create.c: what shmpi_comm_release (core/objects.h) does when a
+/* comm_create.c: what shmpi_core_comm_release (core/objects.h) does when a
    communicator's last reference goes - free it, or keep it retired while
    a posted receive refers to it - handed to core (MPI_Init). */
 void shmpi_comm_register_retire(void);

@@ -44,7 +44,7 @@
  * MPI_Comm_free is local.  Operations still pending on a freed
  * communicator complete normally (6.4.3): the object is reference counted
  * (the program's handle, plus library objects that call
- * shmpi_comm_retain), and even when the count falls to zero it stays
+ * shmpi_core_comm_retain), and even when the count falls to zero it stays
  * allocated, retired, while a receive posted on it waits in the pt2pt
  * engine (which does not retain communicators yet); a later call that
  * finds it no longer used frees it.  The count is core's
@@ -104,7 +104,7 @@ int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
         .size = group->size,
         .context = context, .world_ranks = group->ranks, .from_world = index,
         .group = group, .errhandler = parent->errhandler};
-    shmpi_errhandler_retain(c->errhandler);
+    shmpi_core_errhandler_retain(c->errhandler);
     *out = c;
     return MPI_SUCCESS;
 }
@@ -114,11 +114,11 @@ static void destroy(struct shmpi_comm *c)
     if (c->is_inter) {
         shmpi_group_release(c->remote_group);
         if (c->local) /* not yet opened: none */
-            shmpi_comm_release(c->local);
+            shmpi_core_comm_release(c->local);
     }
     shmpi_coll_detach(c);
     shmpi_topo_free(c->topo);
-    shmpi_errhandler_release(c->errhandler);
+    shmpi_core_errhandler_release(c->errhandler);
     shmpi_group_release(c->group);
     free(c);
 }
@@ -173,7 +173,7 @@ static void retire(struct shmpi_comm *c)
 
 void shmpi_comm_register_retire(void)
 {
-    shmpi_comm_on_last_release(retire);
+    shmpi_core_comm_on_last_release(retire);
 }
 
 /* ------------------------------------------------------------------ */
@@ -295,16 +295,16 @@ int shmpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn)
         return shmpi_comm_raise_open(comm, MPI_ERR_NO_MEM, fn);
     }
     if ((rc = shmpi_comm_open(c, &ids)) != MPI_SUCCESS) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return shmpi_comm_raise_open(comm, rc, fn);
     }
     if (comm->topo && !(c->topo = shmpi_topo_copy(comm->topo))) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
                            "no memory for the communicator's topology");
     }
     if ((rc = shmpi_comm_copy_attrs(comm, c, fn)) != MPI_SUCCESS) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return rc;
     }
     *newcomm = c;
@@ -499,7 +499,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     int rc = shmpi_comm_delete_attrs(c, fn); /* while c is still valid */
     shmpi_fint_drop(SHMPI_FINT_COMM, &c->fint);
     c->magic = 0; /* the handle is dead for the program from now on */
-    shmpi_comm_release(c);
+    shmpi_core_comm_release(c);
     *comm = MPI_COMM_NULL;
     return rc;
 }

@@ -228,7 +228,7 @@ static int build(MPI_Comm local_comm, int local_leader, struct news *news,
         return rc;
     }
     if ((rc = shmpi_comm_open(c, &news->ids)) != MPI_SUCCESS) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return shmpi_comm_raise_open(local_comm, rc, fn);
     }
     *newintercomm = c;

@@ -87,7 +87,7 @@ static int make(MPI_Comm comm, const int *local, const int *remote,
     }
     int rc = shmpi_comm_open(c, &ids);
     if (rc != MPI_SUCCESS) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return shmpi_comm_raise_open(comm, rc, fn);
     }
     *newcomm = c;

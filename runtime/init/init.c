@@ -70,7 +70,7 @@ SHMPI_WEAK_ALIAS(Finalized)
 
 static _Noreturn void init_failed(const char *why)
 {
-    shmpi_fatal(MPI_ERR_OTHER, shmpi_proc.init_fn, why);
+    shmpi_core_fatal(MPI_ERR_OTHER, shmpi_proc.init_fn, why);
 }
 
 /* A variable of the table (core/tunables.h): 0 unset, 1 set; garbage
@@ -111,7 +111,7 @@ static void check_rank_process(int rank)
     uint64_t owner;
     if (env_value(SHMPI_TUN_P_RANK_PID, &owner) &&
         owner != (uint64_t)getpid())
-        shmpi_not_the_rank(shmpi_proc.init_fn, rank, (int)owner,
+        shmpi_core_not_the_rank(shmpi_proc.init_fn, rank, (int)owner,
                      "a program or child a rank starts cannot call MPI_Init");
 }
 
@@ -126,7 +126,7 @@ static void claim_rank(struct shmpi_proc *p)
                                                  memory_order_relaxed,
                                                  memory_order_relaxed) &&
         owner != me)
-        shmpi_not_the_rank(shmpi_proc.init_fn, p->rank, owner,
+        shmpi_core_not_the_rank(shmpi_proc.init_fn, p->rank, owner,
                      "that process already called MPI_Init as this rank");
 }
 
@@ -248,7 +248,7 @@ static void hide_job_from_children(struct shmpi_proc *p)
     unsetenv(SHMPI_ENV_SIZE);
     unsetenv(SHMPI_ENV_ARENA_FD);
     unsetenv(SHMPI_ENV_RANK_PID);
-    unsetenv(shmpi_tunables[SHMPI_TUN_NP].name);
+    unsetenv(shmpi_tun_table[SHMPI_TUN_NP].name);
     fcntl(p->arena_fd, F_SETFD, FD_CLOEXEC);
 }
 
@@ -256,7 +256,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
 {
     struct shmpi_proc *p = &shmpi_proc;
     if (p->forked_from)
-        shmpi_not_initialized(shmpi_proc.init_fn);
+        shmpi_core_not_initialized(shmpi_proc.init_fn);
     if (p->initialized || p->finalized)
         init_failed(p->finalized ? "called after MPI_Finalize"
                                  : "MPI is already initialized (MPI_Init may "
@@ -271,8 +271,8 @@ static int init(int *argc, char ***argv, int required, int *provided)
     p->slot->pid = (int32_t)getpid();
     p->oversubscribed = p->size > (int)p->arena->ncpus;
     join_tunables(p);
-    shmpi_wait_configure(&p->tun);
-    shmpi_fence_register();
+    shmpi_core_wait_configure(&p->tun);
+    shmpi_core_fence_register();
     shmpi_sync_register_kind();
     if (shmpi_comm_init_predefined(p) != 0 ||
         shmpi_datatype_compile_predefined() != MPI_SUCCESS ||

@@ -113,7 +113,7 @@ int shmpi_bsend_start(const char *fn, struct shmpi_request *r)
     if (r->nbytes)
         shmpi_pack(r->buf, r->datatype, 0, data, r->nbytes);
     *copy = *r;
-    shmpi_comm_retain(copy->comm); /* released with the copy */
+    shmpi_core_comm_retain(copy->comm); /* released with the copy */
     copy->magic = SHMPI_MAGIC_REQUEST;
     copy->fint = 0;            /* r's number stays r's (core/fint.h) */
     copy->persistent = copy->on_stack = copy->user_freed = 0;
@@ -202,7 +202,7 @@ static int all_delivered(void *arg)
 /* Wait until every buffered message has left the buffer. */
 void shmpi_bsend_drain(void)
 {
-    shmpi_wait_until(all_delivered, NULL);
+    shmpi_core_wait_until(all_delivered, NULL);
 }
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)

@@ -93,7 +93,7 @@ static int finish(MPI_Request *req, MPI_Status *status)
 int shmpi_request_wait(struct shmpi_request *r, MPI_Status *status)
 {
     if (!r->complete)
-        shmpi_wait_until(one_done, r);
+        shmpi_core_wait_until(one_done, r);
     copy_status(r, status);
     int err = r->error;
     shmpi_request_release(r);
@@ -152,7 +152,7 @@ int PMPI_Wait(MPI_Request *req, MPI_Status *status)
     }
     struct reporter who = reporter_of(*req);
     if (!shmpi_request_done(*req))
-        shmpi_wait_until(one_done, *req);
+        shmpi_core_wait_until(one_done, *req);
     int err = finish(req, status);
     return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
 }
@@ -176,7 +176,7 @@ int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
     }
     *flag = one_done(*req);
     if (!*flag) {
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     struct reporter who = reporter_of(*req);
@@ -239,7 +239,7 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index,
     if (!index)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "index is NULL");
     struct any_wait w = {count, reqs, -1};
-    shmpi_wait_until(any_done, &w);
+    shmpi_core_wait_until(any_done, &w);
     return finish_any(&w, index, status, fn);
 }
 
@@ -258,7 +258,7 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
     *flag = any_done(&w);
     if (!*flag) {
         *index = MPI_UNDEFINED;
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     return finish_any(&w, index, status, fn);
@@ -337,7 +337,7 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     if (rc != MPI_SUCCESS)
         return rc;
     struct all_wait w = {count, reqs};
-    shmpi_wait_until(all_done, &w);
+    shmpi_core_wait_until(all_done, &w);
     return finish_completed(count, reqs, statuses, NULL, NULL, fn);
 }
 
@@ -354,7 +354,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
     struct all_wait w = {count, reqs};
     *flag = all_done(&w);
     if (!*flag) {
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     return finish_completed(count, reqs, statuses, NULL, NULL, fn);
@@ -391,7 +391,7 @@ int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
     if (rc != MPI_SUCCESS)
         return rc;
     struct any_wait w = {incount, reqs, -1};
-    shmpi_wait_until(any_done, &w);
+    shmpi_core_wait_until(any_done, &w);
     return finish_some(incount, reqs, outcount, indices, statuses, fn);
 }
 
@@ -406,7 +406,7 @@ int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
     struct any_wait w = {incount, reqs, -1};
     if (!any_done(&w) && w.index == -1) {
         *outcount = 0;
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     return finish_some(incount, reqs, outcount, indices, statuses, fn);

@@ -70,7 +70,7 @@ int shmpi_pt2pt_init(void)
     if (pt->chunk > max_body || pt->chunk == 0)
         pt->chunk = max_body;
     shmpi_proc.pt2pt = pt;
-    shmpi_stall_hook_set(shmpi_pull_stalled);
+    shmpi_core_stall_hook_set(shmpi_pull_stalled);
     return 0;
 }
 

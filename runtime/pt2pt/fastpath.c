@@ -48,7 +48,7 @@ int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
                             .context = comm->context, .nbytes = nbytes};
     shmpi_copy_short(m + 1, buf, nbytes); /* 0 bytes: buf may be NULL */
     shmpi_ring_commit(&peer->tx, m);
-    shmpi_doorbell_ring(world);
+    shmpi_core_doorbell_ring(world);
     return 1;
 }
 
@@ -72,7 +72,7 @@ static int take(struct shmpi_peer *peer, int src, const struct shmpi_msg *m,
     }
     shmpi_ring_consume(&peer->rx);
     if (shmpi_ring_publish(&peer->rx))
-        shmpi_doorbell_ring(src);
+        shmpi_core_doorbell_ring(src);
     return 1;
 }
 

@@ -45,7 +45,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "no memory");
     /* errors of the request go to MPI_COMM_WORLD's handler; released
        with the request, like the communicator of any other request */
-    shmpi_comm_retain(MPI_COMM_WORLD);
+    shmpi_core_comm_retain(MPI_COMM_WORLD);
     r->comm = MPI_COMM_WORLD;
     r->greq = (struct shmpi_greq){query_fn, free_fn, cancel_fn, extra_state};
     r->on_complete = complete_freed;
@@ -64,7 +64,7 @@ int PMPI_Grequest_complete(MPI_Request request)
                            "not an incomplete generalized request");
     shmpi_request_complete(request);
     /* another thread may be asleep in MPI_Wait on it */
-    shmpi_doorbell_ring(shmpi_proc.rank);
+    shmpi_core_doorbell_ring(shmpi_proc.rank);
     return MPI_SUCCESS;
 }
 

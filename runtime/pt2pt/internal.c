@@ -47,7 +47,7 @@ static int finish(MPI_Comm comm, struct shmpi_request *r, const char *fn)
         return MPI_SUCCESS;
     return shmpi_raise(comm, MPI_ERR_INTERN, fn,
                        "internal message on context %u failed (%s)",
-                       (unsigned)r->context, shmpi_error_class_name(err));
+                       (unsigned)r->context, shmpi_core_error_class_name(err));
 }
 
 int shmpi_internal_send(MPI_Comm comm, const void *buf, int nbytes,

@@ -71,7 +71,7 @@ static int make_message(const char *fn, MPI_Comm comm, struct mprobe *p,
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
     }
     *m = (struct shmpi_message){SHMPI_MAGIC_MESSAGE, comm, p->found, 0};
-    shmpi_comm_retain(comm); /* until MPI_Mrecv consumes the message */
+    shmpi_core_comm_retain(comm); /* until MPI_Mrecv consumes the message */
     *message = m;
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE =
@@ -104,7 +104,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
         no_proc(message, status);
         return MPI_SUCCESS;
     }
-    shmpi_wait_until(take, &p);
+    shmpi_core_wait_until(take, &p);
     return make_message(fn, comm, &p, message, status);
 }
 
@@ -125,7 +125,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
         return MPI_SUCCESS;
     }
     if (!(*flag = take(&p))) {
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     return make_message(fn, comm, &p, message, status);
@@ -151,7 +151,7 @@ static int start_mrecv(const char *fn, void *buf, int count, MPI_Datatype dt,
         shmpi_request_fill(r, buf, count, dt, MPI_ANY_SOURCE, MPI_ANY_TAG,
                            comm);
         shmpi_recv_unexpected(r, m->unexpected);
-        shmpi_comm_release(m->comm);
+        shmpi_core_comm_release(m->comm);
         shmpi_fint_drop(SHMPI_FINT_MESSAGE, &m->fint);
         free(m);
     }

@@ -82,7 +82,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    shmpi_wait_until(probe_done, &p);
+    shmpi_core_wait_until(probe_done, &p);
     probe_status(comm, p.found, status);
     return MPI_SUCCESS;
 }
@@ -107,6 +107,6 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
     if (*flag)
         probe_status(comm, p.found, status);
     else
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
     return MPI_SUCCESS;
 }

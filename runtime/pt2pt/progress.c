@@ -34,9 +34,9 @@ static void stash_unexpected(struct shmpi_pt2pt *pt, int src,
     uint64_t data = m->type == SHMPI_MSG_EAGER ? m->nbytes : 0;
     struct shmpi_unexpected *u = shmpi_unexpected_alloc(data);
     if (!u)
-        shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress",
-                    "no memory to hold a message that arrived before its "
-                    "receive");
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress",
+                         "no memory to hold a message that arrived before its "
+                         "receive");
     *u = (struct shmpi_unexpected){
         .context = m->context, .source = src, .tag = m->tag,
         .type = m->type, .sync = (m->flags & SHMPI_MSG_SYNC) != 0,
@@ -107,7 +107,7 @@ static int drain(struct shmpi_pt2pt *pt, int src)
         n++;
     }
     if (n && shmpi_ring_publish(rx))
-        shmpi_doorbell_ring(src);
+        shmpi_core_doorbell_ring(src);
     return n;
 }
 
@@ -170,5 +170,5 @@ static int backlog_empty(void *arg)
 
 void shmpi_progress_flush_backlog(void)
 {
-    shmpi_wait_until(backlog_empty, NULL);
+    shmpi_core_wait_until(backlog_empty, NULL);
 }

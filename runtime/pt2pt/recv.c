@@ -118,8 +118,8 @@ void shmpi_local_send(struct shmpi_request *s)
     int sync = s->mode == SHMPI_MODE_SYNC;
     struct shmpi_unexpected *u = shmpi_unexpected_alloc(s->nbytes);
     if (!u)
-        shmpi_fatal(MPI_ERR_NO_MEM, "MPI send to self",
-                    "no memory to hold the message");
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI send to self",
+                         "no memory to hold the message");
     *u = (struct shmpi_unexpected){
         .context = s->context, .source = shmpi_proc.rank, .tag = s->tag,
         .type = SHMPI_MSG_EAGER, .sync = sync, .nbytes = s->nbytes,

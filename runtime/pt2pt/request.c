@@ -53,7 +53,7 @@ void shmpi_request_release(struct shmpi_request *r)
     if (r->on_stack)
         return;
     if (r->comm)
-        shmpi_comm_release(r->comm);
+        shmpi_core_comm_release(r->comm);
     if (r->datatype)
         shmpi_datatype_release(r->datatype);
     shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);

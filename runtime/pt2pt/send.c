@@ -43,7 +43,7 @@ int shmpi_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
     if (eager && r->nbytes)
         shmpi_pack(r->buf, r->datatype, 0, m + 1, r->nbytes);
     shmpi_ring_commit(&peer->tx, m);
-    shmpi_doorbell_ring(r->peer);
+    shmpi_core_doorbell_ring(r->peer);
     /* an eager standard send is done once its data is in the ring;
        synchronous ones wait for the ACK, large ones for the CTS */
     if (eager && r->mode != SHMPI_MODE_SYNC)
@@ -69,7 +69,7 @@ int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
         sent = 1;
     }
     if (sent)
-        shmpi_doorbell_ring(r->peer);
+        shmpi_core_doorbell_ring(r->peer);
     return r->moved == r->granted;
 }
 
@@ -114,7 +114,7 @@ int shmpi_flush_controls(struct shmpi_peer *peer)
         sent = 1;
     }
     if (sent)
-        shmpi_doorbell_ring((int)(peer - shmpi_proc.pt2pt->peers));
+        shmpi_core_doorbell_ring((int)(peer - shmpi_proc.pt2pt->peers));
     if (!peer->ctl_head)
         peer->ctl_tail = NULL;
     return peer->ctl_head == NULL;
@@ -126,15 +126,15 @@ void shmpi_send_control(int rank, const struct shmpi_msg *msg)
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_peer *peer;
     if (shmpi_peer_connect(rank, &peer) != 0)
-        shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress",
-                    "cannot reserve ring memory in /dev/shm");
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress",
+                         "cannot reserve ring memory in /dev/shm");
     if (!peer->ctl_head && put_control(peer, msg)) {
-        shmpi_doorbell_ring(rank);
+        shmpi_core_doorbell_ring(rank);
         return;
     }
     struct shmpi_ctl *c = malloc(sizeof *c);
     if (!c)
-        shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress", "out of memory");
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress", "out of memory");
     c->msg = *msg;
     c->next = NULL;
     if (peer->ctl_tail)

@@ -16,8 +16,8 @@ void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
     /* a request may outlive the program's handle of comm (6.4.3) */
     if (!r->on_stack && r->comm != comm) {
         if (r->comm)
-            shmpi_comm_release(r->comm);
-        shmpi_comm_retain(comm);
+            shmpi_core_comm_release(r->comm);
+        shmpi_core_comm_retain(comm);
     }
     /* and of the datatype: MPI_Type_free may come before the wait */
     if (!r->on_stack && r->datatype != datatype) {

@@ -31,7 +31,7 @@
  *
  * flush and sync are also what a program calls in a loop that polls
  * window memory: when ranks outnumber CPUs each one hands the CPU over
- * (shmpi_poll_idle), or the rank polled for would wait a time slice.
+ * (shmpi_core_poll_idle), or the rank polled for would wait a time slice.
  */
 #include "rma/sync.h"
 
@@ -106,7 +106,7 @@ int PMPI_Win_flush(int rank, MPI_Win win)
     int skip, rc = check_target(win, rank, fn, &skip);
     if (rc == MPI_SUCCESS && !skip)
         atomic_thread_fence(memory_order_seq_cst);
-    shmpi_poll_idle();
+    shmpi_core_poll_idle();
     return rc;
 }
 
@@ -116,7 +116,7 @@ static int fence_passive(MPI_Win win, const char *fn)
     int rc = check_passive(win, fn);
     if (rc == MPI_SUCCESS)
         atomic_thread_fence(memory_order_seq_cst);
-    shmpi_poll_idle();
+    shmpi_core_poll_idle();
     return rc;
 }
 

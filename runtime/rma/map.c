@@ -106,7 +106,7 @@ static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
 int shmpi_map_segment(size_t bytes, void **base, int *fd)
 {
-    return shmpi_memfd_map(bytes, "shmpi-win", base, fd);
+    return shmpi_core_memfd_map(bytes, "shmpi-win", base, fd);
 }
 
 int shmpi_map_alloc(size_t bytes, void **base, struct shmpi_share *share)
@@ -326,7 +326,7 @@ int shmpi_map_share(void *base, size_t bytes, struct shmpi_share *share)
     *share = (struct shmpi_share){-1, 0, NULL};
     int fd;
     uint64_t offset;
-    if (shmpi_memseg_find(base, bytes, &fd, &offset)) {
+    if (shmpi_core_memseg_find(base, bytes, &fd, &offset)) {
         *share = (struct shmpi_share){fd, offset, NULL};
         return 0;
     }

@@ -121,7 +121,7 @@ static void serve_one(struct shmpi_vm_mbox *m)
     int origin = m->origin;
     /* release: data[] and the target memory are written before DONE */
     atomic_store_explicit(&m->state, MBOX_DONE, memory_order_release);
-    shmpi_doorbell_ring(origin);
+    shmpi_core_doorbell_ring(origin);
 }
 
 static void *helper(void *arg)
@@ -251,7 +251,7 @@ static int post(struct shmpi_vm_mbox *m)
     atomic_thread_fence(memory_order_seq_cst); /* see helper() */
     if (atomic_load_explicit(&m->helper_sleeps, memory_order_relaxed))
         futex(&m->state, FUTEX_WAKE, 1);
-    shmpi_wait_until(request_done, m);
+    shmpi_core_wait_until(request_done, m);
     atomic_store_explicit(&m->state, MBOX_IDLE, memory_order_relaxed);
     return m->result;
 }

@@ -37,7 +37,7 @@
  * `completed` is a release: o's puts (plain stores into the mapping, or
  * process_vm_writev, complete at return) before complete are visible to
  * t after its acquire load in wait/test sees the count.  Each bump is
- * followed by shmpi_doorbell_ring of the process that may be waiting for
+ * followed by shmpi_core_doorbell_ring of the process that may be waiting for
  * it (core/wait.h): a waiter turns the progress engine while it waits,
  * so a rank blocked in MPI_Win_wait still serves its messages.
  *
@@ -132,7 +132,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
         /* release: the window's contents before post go with it */
         atomic_fetch_add_explicit(shmpi_win_posted(win, o, me), 1,
                                   memory_order_release);
-        shmpi_doorbell_ring(shmpi_comm_to_world(win->comm, o));
+        shmpi_core_doorbell_ring(shmpi_comm_to_world(win->comm, o));
     }
     return MPI_SUCCESS;
 }
@@ -191,7 +191,7 @@ int PMPI_Win_wait(MPI_Win win)
         return rc;
     struct completes_wait w = completes_of(win);
     if (!all_completed(&w))
-        shmpi_wait_until(completed_or_progress, &w);
+        shmpi_core_wait_until(completed_or_progress, &w);
     end_exposure(win);
     return MPI_SUCCESS;
 }
@@ -214,7 +214,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     if (*flag)
         end_exposure(win);
     else
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
     return MPI_SUCCESS;
 }
 
@@ -246,7 +246,7 @@ void shmpi_rma_await_post(MPI_Win win, int target)
         shmpi_win_posted(win, win->comm->rank, target),
         ++win->posts_seen[target]};
     if (!post_arrived(&w))
-        shmpi_wait_until(posted_or_progress, &w);
+        shmpi_core_wait_until(posted_or_progress, &w);
     win->locked[target] = SHMPI_TARGET_OPEN;
 }
 
@@ -295,7 +295,7 @@ int PMPI_Win_complete(MPI_Win win)
         /* release: this origin's accesses to t are done */
         atomic_fetch_add_explicit(&shmpi_win_ctl_of(win, t)->completed, 1,
                                   memory_order_release);
-        shmpi_doorbell_ring(shmpi_comm_to_world(win->comm, t));
+        shmpi_core_doorbell_ring(shmpi_comm_to_world(win->comm, t));
     }
     shmpi_group_release(g);
     win->start_group = MPI_GROUP_NULL;

@@ -152,5 +152,5 @@ void shmpi_sync_signal(struct shmpi_sync_slot *slot, int owner)
        always woken; while it spins the ring costs one load of a line
        nobody writes. */
     atomic_fetch_add_explicit(&slot->signals, 1, memory_order_seq_cst);
-    shmpi_doorbell_ring(owner);
+    shmpi_core_doorbell_ring(owner);
 }

@@ -222,7 +222,7 @@ static int agree(struct change *c, int n, int me)
                        : fail(c->win, c->new_comm, all[r].status, c->fn,
                               "rank %d of new_comm cannot take part (%s "
                               "there): the window is unchanged",
-                              r, shmpi_error_class_name(all[r].status));
+                              r, shmpi_core_error_class_name(all[r].status));
     for (int r = 0; r < n; r++)
         if (all[r].peer_rank != all[me].peer_rank)
             return fail(c->win, c->new_comm, MPI_ERR_RANK, c->fn,

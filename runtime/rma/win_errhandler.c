@@ -62,7 +62,7 @@ int shmpi_raise_win(MPI_Win win, int code, const char *fn, const char *fmt,
     struct shmpi_errhandler *eh = win->errhandler;
     switch (eh->kind) {
     case SHMPI_EH_FATAL:
-        shmpi_fatal(code, fn, text);
+        shmpi_core_fatal(code, fn, text);
     case SHMPI_EH_RETURN:
         break;
     case SHMPI_EH_WIN_FN:
@@ -117,8 +117,8 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
                                "MPI_Comm_create_errhandler: it is for "
                                "communicators (use "
                                "MPI_Win_create_errhandler)");
-    shmpi_errhandler_retain(errhandler);
-    shmpi_errhandler_release(win->errhandler);
+    shmpi_core_errhandler_retain(errhandler);
+    shmpi_core_errhandler_release(win->errhandler);
     win->errhandler = errhandler;
     return MPI_SUCCESS;
 }
@@ -132,7 +132,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     if (!errhandler)
         return shmpi_raise_win(win, MPI_ERR_ARG, fn, "errhandler is NULL");
     /* a new reference, which the caller frees (8.3.1) */
-    shmpi_errhandler_retain(win->errhandler);
+    shmpi_core_errhandler_retain(win->errhandler);
     *errhandler = win->errhandler;
     return MPI_SUCCESS;
 }

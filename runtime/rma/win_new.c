@@ -349,7 +349,7 @@ void shmpi_win_destroy(MPI_Win w)
     free(w->posts_seen);
     if (w->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&w->comm);
-    shmpi_errhandler_release(w->errhandler);
+    shmpi_core_errhandler_release(w->errhandler);
     shmpi_fint_drop(SHMPI_FINT_WIN, &w->fint);
     w->magic = 0;
     free(w);
