@@ -158,7 +158,7 @@ static void copy_typed(void *dst, const void *src, MPI_Count count,
                        MPI_Datatype t)
 {
     if (dst != src)
-        shmpi_copy_typed(dst, t, src, t, (uint64_t)(count * t->size));
+        shmpi_dt_copy_typed(dst, t, src, t, (uint64_t)(count * t->size));
 }
 
 /* A copy of the contribution when the result overwrites it. */
@@ -200,7 +200,7 @@ static int reduce_to(MPI_Comm comm, const struct shmpi_coll_red *x, int root,
             err = recv_from(comm, tmp, x->count, t, j, fn);
             xj = tmp;
         }
-        shmpi_reduce(x->op, xj, dst, x->count, t);
+        shmpi_op_reduce(x->op, xj, dst, x->count, t);
     }
     free(own_block);
     free(tmp_block);
@@ -250,7 +250,7 @@ static int scan_chain(MPI_Comm comm, const struct shmpi_coll_red *x,
         err = recv_from(comm, prefix, x->count, t, me - 1, fn);
     copy_typed(x->rbuf, x->sbuf, x->count, t);
     if (me > 0)
-        shmpi_reduce(x->op, prefix, x->rbuf, x->count, t);
+        shmpi_op_reduce(x->op, prefix, x->rbuf, x->count, t);
     if (me < comm->size - 1 && err == MPI_SUCCESS)
         err = send_to(comm, x->rbuf, x->count, t, me + 1, fn);
     free(block);
@@ -278,7 +278,7 @@ static int exscan_chain(MPI_Comm comm, const struct shmpi_coll_red *x,
     if (me < last && err == MPI_SUCCESS) {
         if (next) {
             copy_typed(next, own, x->count, t);
-            shmpi_reduce(x->op, x->rbuf, next, x->count, t);
+            shmpi_op_reduce(x->op, x->rbuf, next, x->count, t);
         }
         err = send_to(comm, next ? next : own, x->count, t, me + 1, fn);
     }

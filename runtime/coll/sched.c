@@ -118,9 +118,9 @@ static void hold(struct nbc_op *o)
     if (o->comm)
         shmpi_core_comm_retain(o->comm);
     if (o->type)
-        shmpi_datatype_retain(o->type);
+        shmpi_dt_retain(o->type);
     if (o->rtype)
-        shmpi_datatype_retain(o->rtype);
+        shmpi_dt_retain(o->rtype);
     if (o->op)
         shmpi_op_retain(o->op);
 }
@@ -130,9 +130,9 @@ static void let_go(struct nbc_op *o)
     if (o->comm)
         shmpi_core_comm_release(o->comm);
     if (o->type)
-        shmpi_datatype_release(o->type);
+        shmpi_dt_release(o->type);
     if (o->rtype)
-        shmpi_datatype_release(o->rtype);
+        shmpi_dt_release(o->rtype);
     if (o->op)
         shmpi_op_release(o->op);
 }
@@ -322,14 +322,14 @@ static void run_local(struct shmpi_nbc *s, struct nbc_op *o)
         uint64_t sent = (uint64_t)o->count * o->type->size;
         uint64_t room = (uint64_t)o->rcount * o->rtype->size;
         if (o->dst != o->src || o->type != o->rtype)
-            shmpi_copy_typed(o->dst, o->rtype, o->src, o->type,
-                             sent < room ? sent : room);
+            shmpi_dt_copy_typed(o->dst, o->rtype, o->src, o->type,
+                                sent < room ? sent : room);
         if (sent > room)
             fail(s, MPI_ERR_TRUNCATE);
         break;
     }
     case NBC_REDUCE:
-        fail(s, shmpi_reduce(o->op, o->src, o->dst, o->count, o->type));
+        fail(s, shmpi_op_reduce(o->op, o->src, o->dst, o->count, o->type));
         break;
     case NBC_CALL:
         fail(s, o->fn(s, o->dst));

@@ -275,7 +275,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
     shmpi_core_fence_register();
     shmpi_sync_register_kind();
     if (shmpi_comm_init_predefined(p) != 0 ||
-        shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
+        shmpi_dt_compile_predefined() != MPI_SUCCESS ||
         shmpi_pt2pt_init() != 0 || shmpi_rma_init() != 0 ||
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");

@@ -177,7 +177,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
                            "no memory for a %llu-byte copy",
                            (unsigned long long)bytes);
     if (bytes)
-        shmpi_pack(buf, dt, 0, copy, bytes);
+        shmpi_dt_pack(buf, dt, 0, copy, bytes);
     struct shmpi_request s = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
     shmpi_request_fill(&s, copy, count, dt, dest, sendtag, comm);

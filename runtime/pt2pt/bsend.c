@@ -111,7 +111,7 @@ int shmpi_bsend_start(const char *fn, struct shmpi_request *r)
     }
     unsigned char *data = attached()->base + b->offset;
     if (r->nbytes)
-        shmpi_pack(r->buf, r->datatype, 0, data, r->nbytes);
+        shmpi_dt_pack(r->buf, r->datatype, 0, data, r->nbytes);
     *copy = *r;
     shmpi_core_comm_retain(copy->comm); /* released with the copy */
     copy->magic = SHMPI_MAGIC_REQUEST;

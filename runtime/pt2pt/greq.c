@@ -78,7 +78,7 @@ static int set_elements(const char *fn, MPI_Status *status, MPI_Datatype dt,
     if (!shmpi_datatype_ok(dt))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn,
                            "invalid datatype");
-    MPI_Count nbytes = shmpi_elements_bytes(dt, count);
+    MPI_Count nbytes = shmpi_dt_elements_bytes(dt, count);
     if (nbytes < 0)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn,
                            "%lld basic elements are more bytes than an "

@@ -140,7 +140,7 @@ static int start_mrecv(const char *fn, void *buf, int count, MPI_Datatype dt,
                            "not a message from MPI_Mprobe/MPI_Improbe");
     struct shmpi_message *m = *message;
     MPI_Comm comm = m->comm ? m->comm : MPI_COMM_SELF;
-    int rc = shmpi_check_buffer(fn, comm, buf, count, dt);
+    int rc = shmpi_dt_check_buffer(fn, comm, buf, count, dt);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!m->unexpected) { /* MPI_MESSAGE_NO_PROC */

@@ -49,7 +49,7 @@ void shmpi_deliver_eager(struct shmpi_request *r,
     set_envelope_status(r, env);
     uint64_t n = env->nbytes < r->nbytes ? env->nbytes : r->nbytes;
     if (n)
-        shmpi_unpack(r->buf, r->datatype, 0, data, n);
+        shmpi_dt_unpack(r->buf, r->datatype, 0, data, n);
     finish_recv(r, n);
     if (env->sync)
         tell_sender_matched(env);
@@ -71,7 +71,7 @@ void shmpi_deliver_rts(struct shmpi_request *r,
 void shmpi_recv_data(const struct shmpi_msg *m, const void *data)
 {
     struct shmpi_request *r = (struct shmpi_request *)(uintptr_t)m->rcookie;
-    shmpi_unpack(r->buf, r->datatype, m->offset, data, m->nbytes);
+    shmpi_dt_unpack(r->buf, r->datatype, m->offset, data, m->nbytes);
     r->moved += m->nbytes;
     if (r->moved == r->granted)
         finish_recv(r, r->granted);
@@ -125,7 +125,7 @@ void shmpi_local_send(struct shmpi_request *s)
         .type = SHMPI_MSG_EAGER, .sync = sync, .nbytes = s->nbytes,
         .local_send = sync ? s : NULL};
     if (s->nbytes)
-        shmpi_pack(s->buf, s->datatype, 0, u->data, s->nbytes);
+        shmpi_dt_pack(s->buf, s->datatype, 0, u->data, s->nbytes);
     struct shmpi_request *prev;
     struct shmpi_request *r =
         shmpi_find_posted(pt, s->context, shmpi_proc.rank, s->tag, &prev);

@@ -55,7 +55,7 @@ void shmpi_request_release(struct shmpi_request *r)
     if (r->comm)
         shmpi_core_comm_release(r->comm);
     if (r->datatype)
-        shmpi_datatype_release(r->datatype);
+        shmpi_dt_release(r->datatype);
     shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
     r->magic = 0;
     r->next = shmpi_proc.pt2pt->free_requests;

@@ -41,7 +41,7 @@ int shmpi_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
         .tag = r->tag, .context = r->context, .claim = r->claim,
         .nbytes = r->nbytes, .cookie = (uintptr_t)r};
     if (eager && r->nbytes)
-        shmpi_pack(r->buf, r->datatype, 0, m + 1, r->nbytes);
+        shmpi_dt_pack(r->buf, r->datatype, 0, m + 1, r->nbytes);
     shmpi_ring_commit(&peer->tx, m);
     shmpi_core_doorbell_ring(r->peer);
     /* an eager standard send is done once its data is in the ring;
@@ -63,7 +63,7 @@ int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
             break;
         *m = (struct shmpi_msg){.type = SHMPI_MSG_DATA, .nbytes = n,
                                 .rcookie = r->rcookie, .offset = r->moved};
-        shmpi_pack(r->buf, r->datatype, r->moved, m + 1, n);
+        shmpi_dt_pack(r->buf, r->datatype, r->moved, m + 1, n);
         shmpi_ring_commit(&peer->tx, m);
         r->moved += n;
         sent = 1;

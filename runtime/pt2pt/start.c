@@ -21,9 +21,9 @@ void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
     }
     /* and of the datatype: MPI_Type_free may come before the wait */
     if (!r->on_stack && r->datatype != datatype) {
-        shmpi_datatype_retain(datatype);
+        shmpi_dt_retain(datatype);
         if (r->datatype)
-            shmpi_datatype_release(r->datatype);
+            shmpi_dt_release(r->datatype);
     }
     r->comm = comm;
     r->context = comm->context;

@@ -23,7 +23,7 @@
  *                their shared checks and moves: xfer.h)
  *   fence.c pscw.c lock.c flush.c   synchronization (epochs below)
  *
- * THE DATA PATH.  A put is shmpi_copy_typed() from the origin buffer into
+ * THE DATA PATH.  A put is shmpi_dt_copy_typed() from the origin buffer into
  * the target's memory as mapped in this process (target->base +
  * disp * disp_unit), through both flattened datatypes, at the time of
  * the call: RMA calls complete locally and remotely when they return on
