@@ -96,15 +96,15 @@ static void ring_self(void *arg)
 static void claim_cycle(void *arg)
 {
     (void)arg;
-    shmpi_claim_free(shmpi_claim_take());
+    shmpi_p2p_claim_free(shmpi_p2p_claim_take());
 }
 
 static void claim_match_cycle(void *arg)
 {
     (void)arg;
-    uint32_t c = shmpi_claim_take();
-    shmpi_claim_match(0, c);
-    shmpi_claim_free(c);
+    uint32_t c = shmpi_p2p_claim_take();
+    shmpi_p2p_claim_match(0, c);
+    shmpi_p2p_claim_free(c);
 }
 
 static void lock_excl(void *arg)

@@ -75,7 +75,7 @@ static int generation_moved(void *arg)
     if (atomic_load_explicit(&w->head->generation, memory_order_acquire) !=
         w->gen)
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return 0;
 }
 

@@ -291,14 +291,14 @@ static void begin_round(struct shmpi_nbc *s)
             if (o->kind != want)
                 continue;
             struct shmpi_request *r = &s->msgs[s->nmsgs++];
-            shmpi_internal_request(r, want == NBC_SEND ? SHMPI_REQ_SEND
+            shmpi_p2p_internal_request(r, want == NBC_SEND ? SHMPI_REQ_SEND
                                                        : SHMPI_REQ_RECV,
                                    o->comm, o->dst, (int)o->count, o->type,
                                    o->peer, s->tag);
             if (want == NBC_RECV)
-                shmpi_start_recv(r);
-            else if (shmpi_start_send("MPI nonblocking collective", r,
-                                      SHMPI_MODE_STANDARD) != MPI_SUCCESS) {
+                shmpi_p2p_start_recv(r);
+            else if (shmpi_p2p_start_send("MPI nonblocking collective", r,
+                                          SHMPI_MODE_STANDARD) != MPI_SUCCESS) {
                 fail(s, MPI_ERR_NO_MEM);
                 r->complete = 1; /* never started: nothing to wait for */
             }
@@ -375,7 +375,7 @@ static void finish(struct shmpi_nbc *s)
     r->error = s->error;
     r->status.MPI_ERROR = s->error;
     shmpi_nbc_discard(s);
-    shmpi_request_complete(r);
+    shmpi_p2p_request_complete(r);
 }
 
 int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
@@ -383,13 +383,13 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
     struct shmpi_request *r = NULL;
     if (shmpi_nbc_round(s) != MPI_SUCCESS ||
         !reserve(&s->msgs, &s->msgs_cap, widest_round(s), sizeof *s->msgs) ||
-        !(r = shmpi_request_new(SHMPI_REQ_COLL))) {
+        !(r = shmpi_p2p_request_new(SHMPI_REQ_COLL))) {
         shmpi_nbc_discard(s);
         return MPI_ERR_NO_MEM;
     }
     r->comm = s->comm;
     shmpi_core_comm_retain(s->comm);
-    shmpi_status_empty(&r->status);
+    shmpi_p2p_status_empty(&r->status);
     s->req = r;
     *req = r;
     int rounds = 0;
@@ -419,14 +419,15 @@ static const struct shmpi_req_ops coll_ops = {.cancel = coll_cancel};
 
 void shmpi_nbc_register_kind(void)
 {
-    shmpi_request_register(SHMPI_REQ_COLL, &coll_ops);
+    shmpi_p2p_request_register(SHMPI_REQ_COLL, &coll_ops);
 }
 
 int shmpi_nbc_run(struct shmpi_nbc *s)
 {
     MPI_Request r;
     int err = shmpi_nbc_start(s, &r);
-    return err != MPI_SUCCESS ? err : shmpi_request_wait(r, MPI_STATUS_IGNORE);
+    return err != MPI_SUCCESS ? err
+                              : shmpi_p2p_request_wait(r, MPI_STATUS_IGNORE);
 }
 
 /* What went wrong in a schedule, for the error line. */

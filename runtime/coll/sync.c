@@ -75,7 +75,7 @@ static int words_reached(void *arg)
 {
     if (all_reached(arg))
         return 1;
-    shmpi_progress(); /* a rank waiting here still serves pt2pt */
+    shmpi_p2p_progress(); /* a rank waiting here still serves pt2pt */
     return 0;
 }
 

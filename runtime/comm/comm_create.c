@@ -281,8 +281,8 @@ int shmpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn)
     shmpi_comm_dup_ids(comm, &ids);
     int rc = comm->is_inter
                  ? shmpi_intercomm_agree(comm, &ids, fn)
-                 : shmpi_internal_bcast(comm, &ids, sizeof ids, 0,
-                                        SHMPI_TAG_CONTEXT, fn);
+                 : shmpi_p2p_internal_bcast(comm, &ids, sizeof ids, 0,
+                                            SHMPI_TAG_CONTEXT, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!newcomm) {
@@ -371,14 +371,14 @@ int shmpi_split_gather(MPI_Comm comm, int color, int key, int *table,
 {
     int mine[2] = {color, key};
     if (comm->rank != 0)
-        return shmpi_internal_send(comm, mine, sizeof mine, 0,
-                                   SHMPI_TAG_SPLIT_GATHER, fn);
+        return shmpi_p2p_internal_send(comm, mine, sizeof mine, 0,
+                                       SHMPI_TAG_SPLIT_GATHER, fn);
     table[COLOR(0)] = color;
     table[KEY(0)] = key;
     int rc = MPI_SUCCESS;
     for (int r = 1; r < comm->size && rc == MPI_SUCCESS; r++)
-        rc = shmpi_internal_recv(comm, &table[COLOR(r)], 2 * sizeof(int), r,
-                                 SHMPI_TAG_SPLIT_GATHER, fn);
+        rc = shmpi_p2p_internal_recv(comm, &table[COLOR(r)], 2 * sizeof(int), r,
+                                     SHMPI_TAG_SPLIT_GATHER, fn);
     return rc;
 }
 
@@ -402,9 +402,9 @@ static int exchange_colors(MPI_Comm comm, int color, int key, int *table,
         memcpy(&table[0], &context, sizeof context);
         shmpi_split_areas(comm->size, table, context);
     }
-    return shmpi_internal_bcast(comm, table,
-                                (1 + 3 * comm->size) * (int)sizeof(int), 0,
-                                SHMPI_TAG_SPLIT_TABLE, fn);
+    return shmpi_p2p_internal_bcast(comm, table,
+                                    (1 + 3 * comm->size) * (int)sizeof(int), 0,
+                                    SHMPI_TAG_SPLIT_TABLE, fn);
 }
 
 struct shmpi_group *shmpi_split_group(MPI_Comm comm, int remote, int n,

@@ -75,16 +75,16 @@ int shmpi_intercomm_agree(MPI_Comm comm, struct shmpi_comm_ids *ids,
     int rc = MPI_SUCCESS;
     if (comm->rank == 0)
         rc = shmpi_intercomm_first(comm)
-                 ? shmpi_internal_send(comm, &ids->context,
-                                       sizeof ids->context, 0,
-                                       SHMPI_TAG_INTER_LEADER, fn)
-                 : shmpi_internal_recv(comm, &ids->context,
-                                       sizeof ids->context, 0,
-                                       SHMPI_TAG_INTER_LEADER, fn);
+                 ? shmpi_p2p_internal_send(comm, &ids->context,
+                                           sizeof ids->context, 0,
+                                           SHMPI_TAG_INTER_LEADER, fn)
+                 : shmpi_p2p_internal_recv(comm, &ids->context,
+                                           sizeof ids->context, 0,
+                                           SHMPI_TAG_INTER_LEADER, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return shmpi_internal_bcast(comm->local, ids, sizeof *ids, 0,
-                                SHMPI_TAG_INTER_TABLE, fn);
+    return shmpi_p2p_internal_bcast(comm->local, ids, sizeof *ids, 0,
+                                    SHMPI_TAG_INTER_TABLE, fn);
 }
 
 /* ------------------------------------------------------------------ */
@@ -164,7 +164,7 @@ static int lead(MPI_Comm local_comm, MPI_Comm peer_comm, int remote_leader,
     memcpy(&out[TRADE_CONTEXT], &context, sizeof context);
     for (int i = 0; i < n; i++)
         out[TRADE_RANKS + i] = shmpi_comm_to_world(local_comm, i);
-    rc = shmpi_program_sendrecv(
+    rc = shmpi_p2p_program_sendrecv(
         peer_comm, out, (TRADE_RANKS + n) * (int)sizeof *out, remote_leader,
         in, (TRADE_RANKS + most) * (int)sizeof *in, remote_leader, tag, fn);
     free(out);
@@ -212,8 +212,9 @@ static int build(MPI_Comm local_comm, int local_leader, struct news *news,
         return shmpi_raise(local_comm, MPI_ERR_NO_MEM, fn,
                            "no memory for a remote group of %d", n);
     }
-    int rc = shmpi_internal_bcast(local_comm, remote, n * (int)sizeof *remote,
-                                  local_leader, SHMPI_TAG_INTER_RANKS, fn);
+    int rc = shmpi_p2p_internal_bcast(local_comm, remote,
+                                      n * (int)sizeof *remote, local_leader,
+                                      SHMPI_TAG_INTER_RANKS, fn);
     if (rc == MPI_SUCCESS && !newintercomm)
         rc = shmpi_raise(local_comm, MPI_ERR_ARG, fn,
                          "newintercomm is NULL");
@@ -260,8 +261,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
     if (local_comm->rank == local_leader)
         news.err = lead(local_comm, peer_comm, remote_leader, tag, &news,
                         &remote, fn);
-    int rc = shmpi_internal_bcast(local_comm, &news, sizeof news,
-                                  local_leader, SHMPI_TAG_INTER_TABLE, fn);
+    int rc = shmpi_p2p_internal_bcast(local_comm, &news, sizeof news,
+                                      local_leader, SHMPI_TAG_INTER_TABLE, fn);
     if (rc == MPI_SUCCESS && news.err != MPI_SUCCESS &&
         local_comm->rank != local_leader)
         rc = shmpi_raise(local_comm, news.err, fn,

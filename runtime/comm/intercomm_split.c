@@ -46,7 +46,7 @@ static int lead(MPI_Comm comm, int *local, int *remote, const char *fn)
     uint32_t context =
         first && shmpi_split_any(n, local) ? shmpi_context_alloc() : 0;
     memcpy(&local[0], &context, sizeof context);
-    int rc = shmpi_internal_sendrecv(
+    int rc = shmpi_p2p_internal_sendrecv(
         comm, local, (1 + 3 * n) * (int)sizeof *local, 0,
         SHMPI_TAG_INTER_LEADER, remote, (1 + 3 * rn) * (int)sizeof *remote,
         0, SHMPI_TAG_INTER_LEADER, fn);
@@ -111,9 +111,9 @@ int shmpi_intercomm_split(MPI_Comm comm, int color, int key,
     if (rc == MPI_SUCCESS && comm->rank == 0)
         rc = lead(comm, local, remote, fn);
     if (rc == MPI_SUCCESS)
-        rc = shmpi_internal_bcast(comm->local, local,
-                                  (2 + 3 * n + 3 * rn) * (int)sizeof *local,
-                                  0, SHMPI_TAG_INTER_TABLE, fn);
+        rc = shmpi_p2p_internal_bcast(comm->local, local,
+                                      (2 + 3 * n + 3 * rn) * (int)sizeof *local,
+                                      0, SHMPI_TAG_INTER_TABLE, fn);
     if (rc == MPI_SUCCESS && bad_color)
         rc = shmpi_raise(comm, MPI_ERR_ARG, fn,
                          "color %d is negative and not MPI_UNDEFINED",

@@ -11,7 +11,7 @@
  * higher up.  So base keeps this small registry, and each room above puts
  * its functions in it once, at MPI_Init (init/init.c), in this order:
  *
- *   pt2pt  shmpi_pt2pt_init sets the stall hook: the pull of large
+ *   pt2pt  shmpi_p2p_init sets the stall hook: the pull of large
  *          unexpected messages (pt2pt/pull.c), which is what breaks a
  *          deadlock of crossed rendezvous sends.  The wait loop runs it
  *          when spinning and yielding moved nothing, before it sleeps.
@@ -21,7 +21,7 @@
  *          (a schedule is active).
  *
  * pt2pt's own progress needs no hook: only pt2pt and the rooms above it
- * call shmpi_progress, and they call it directly.
+ * call shmpi_p2p_progress, and they call it directly.
  *
  * The cost on the hot path is what the direct calls cost before: the
  * progress engine tests one word (`armed`) and calls nothing while no

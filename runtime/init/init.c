@@ -29,7 +29,7 @@
  * through what init hands base here, once, in this order (init()):
  * comm gives core the last release of a communicator
  * (shmpi_comm_init_predefined: core/objects.h), pt2pt gives the wait loop
- * its stall hook (shmpi_pt2pt_init), coll gives the progress engine the
+ * its stall hook (shmpi_p2p_init), coll gives the progress engine the
  * schedules' progress hook (shmpi_nbc_init; core/hooks.h).  No MPI
  * call can run before init() returns, so none can miss a hook.
  *
@@ -276,7 +276,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
     shmpi_sync_register_kind();
     if (shmpi_comm_init_predefined(p) != 0 ||
         shmpi_dt_compile_predefined() != MPI_SUCCESS ||
-        shmpi_pt2pt_init() != 0 || shmpi_rma_init() != 0 ||
+        shmpi_p2p_init() != 0 || shmpi_rma_init() != 0 ||
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
     shmpi_nbc_init();
@@ -318,8 +318,8 @@ int PMPI_Finalize(void)
     int rc = shmpi_comm_delete_attrs(MPI_COMM_SELF, "MPI_Finalize");
     /* Sends still waiting for ring space go out first; after the barrier
        everyone is done with everyone else's shared state. */
-    shmpi_progress_flush_backlog();
-    shmpi_bsend_drain();
+    shmpi_p2p_progress_flush_backlog();
+    shmpi_p2p_bsend_drain();
     PMPI_Barrier(MPI_COMM_WORLD);
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);

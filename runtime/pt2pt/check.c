@@ -26,9 +26,9 @@ static int check_rank(const char *fn, MPI_Comm comm, int rank,
     return MPI_SUCCESS;
 }
 
-int shmpi_check_send_fully(const char *fn, const void *buf, int count,
-                           MPI_Datatype datatype, int dest, int tag,
-                           MPI_Comm comm)
+int shmpi_p2p_check_send_fully(const char *fn, const void *buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm)
 {
     int rc = shmpi_dt_check_buffer(fn, comm, buf, count, datatype);
     if (rc == MPI_SUCCESS)
@@ -40,9 +40,9 @@ int shmpi_check_send_fully(const char *fn, const void *buf, int count,
     return rc;
 }
 
-int shmpi_check_recv_fully(const char *fn, const void *buf, int count,
-                           MPI_Datatype datatype, int source, int tag,
-                           MPI_Comm comm)
+int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, int count,
+                               MPI_Datatype datatype, int source, int tag,
+                               MPI_Comm comm)
 {
     int rc = shmpi_dt_check_buffer(fn, comm, buf, count, datatype);
     if (rc == MPI_SUCCESS)

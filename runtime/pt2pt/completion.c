@@ -30,7 +30,7 @@ static int one_done(void *arg)
     struct shmpi_request *r = arg;
     if (shmpi_request_done(r))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return shmpi_request_done(r);
 }
 
@@ -85,18 +85,18 @@ static int finish(MPI_Request *req, MPI_Status *status)
             r->active = 0;
         return err;
     }
-    shmpi_request_release(r);
+    shmpi_p2p_request_release(r);
     *req = MPI_REQUEST_NULL;
     return err;
 }
 
-int shmpi_request_wait(struct shmpi_request *r, MPI_Status *status)
+int shmpi_p2p_request_wait(struct shmpi_request *r, MPI_Status *status)
 {
     if (!r->complete)
         shmpi_core_wait_until(one_done, r);
     copy_status(r, status);
     int err = r->error;
-    shmpi_request_release(r);
+    shmpi_p2p_request_release(r);
     return err;
 }
 
@@ -147,7 +147,7 @@ int PMPI_Wait(MPI_Request *req, MPI_Status *status)
     if (rc != MPI_SUCCESS)
         return rc;
     if (shmpi_request_inactive(*req)) {
-        shmpi_status_empty(status);
+        shmpi_p2p_status_empty(status);
         return MPI_SUCCESS;
     }
     struct reporter who = reporter_of(*req);
@@ -171,7 +171,7 @@ int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
         return rc;
     if (shmpi_request_inactive(*req)) {
         *flag = 1;
-        shmpi_status_empty(status);
+        shmpi_p2p_status_empty(status);
         return MPI_SUCCESS;
     }
     *flag = one_done(*req);
@@ -211,7 +211,7 @@ static int any_done(void *arg)
 {
     if (find_completed(arg))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return find_completed(arg);
 }
 
@@ -220,7 +220,7 @@ static int finish_any(struct any_wait *w, int *index, MPI_Status *status,
 {
     *index = w->index;
     if (w->index == MPI_UNDEFINED) {
-        shmpi_status_empty(status);
+        shmpi_p2p_status_empty(status);
         return MPI_SUCCESS;
     }
     struct reporter who = reporter_of(w->reqs[w->index]);
@@ -282,7 +282,7 @@ static int all_done(void *arg)
 {
     if (all_complete(arg))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return all_complete(arg);
 }
 
@@ -308,7 +308,7 @@ static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
                         : &st[indices ? n : i];
         if (shmpi_request_inactive(reqs[i])) {
             if (!indices)
-                shmpi_status_empty(s);
+                shmpi_p2p_status_empty(s);
             continue;
         }
         if (!shmpi_request_done(reqs[i]))
@@ -424,7 +424,7 @@ int PMPI_Request_free(MPI_Request *req)
     if (o && o->free) {
         o->free(r);
     } else if (r->complete || !r->active) {
-        shmpi_request_release(r);
+        shmpi_p2p_request_release(r);
     } else {
         r->user_freed = 1; /* released when it completes */
     }
@@ -443,7 +443,7 @@ int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *status)
                            "not a valid request");
     if (shmpi_request_inactive(req)) {
         *flag = 1;
-        shmpi_status_empty(status);
+        shmpi_p2p_status_empty(status);
         return MPI_SUCCESS;
     }
     *flag = one_done(req);

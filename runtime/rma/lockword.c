@@ -94,7 +94,7 @@ static int taken_or_progress(void *arg)
     int takeable = t->exclusive ? v == 0 : !(v & SHMPI_WIN_LOCK_EXCL);
     if (takeable && try_take(t->word, t->exclusive))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return 0;
 }
 

@@ -153,7 +153,7 @@ static int completed_or_progress(void *arg)
 {
     if (all_completed(arg))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return 0;
 }
 
@@ -208,7 +208,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     struct completes_wait w = completes_of(win);
     *flag = all_completed(&w);
     if (!*flag) {
-        shmpi_progress();
+        shmpi_p2p_progress();
         *flag = all_completed(&w);
     }
     if (*flag)
@@ -236,7 +236,7 @@ static int posted_or_progress(void *arg)
 {
     if (post_arrived(arg))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return 0;
 }
 

@@ -82,14 +82,14 @@ static int check_common(MPI_Win win, MPI_Info info, MPI_Request *req,
 static int make_request(MPI_Win win, struct shmpi_sync_req *s,
                         MPI_Request *req, const char *fn)
 {
-    struct shmpi_request *r = shmpi_request_new(SHMPI_REQ_SYNC);
+    struct shmpi_request *r = shmpi_p2p_request_new(SHMPI_REQ_SYNC);
     struct shmpi_sync_req *own = r ? malloc(sizeof *own) : NULL;
     if (own)
         *own = *s;
     if (!own || shmpi_sync_link(win, own) != MPI_SUCCESS) {
         free(own);
         if (r)
-            shmpi_request_release(r);
+            shmpi_p2p_request_release(r);
         return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
                                "no memory for a request");
     }
@@ -97,7 +97,7 @@ static int make_request(MPI_Win win, struct shmpi_sync_req *s,
     r->owner = own;
     r->persistent = 1;
     r->active = 0;
-    shmpi_status_empty(&r->status);
+    shmpi_p2p_status_empty(&r->status);
     *req = r;
     return MPI_SUCCESS;
 }
@@ -360,7 +360,7 @@ static void sync_free(struct shmpi_request *r)
         shmpi_sync_unlink(s->win, s);
     free(s);
     r->owner = NULL;
-    shmpi_request_release(r);
+    shmpi_p2p_request_release(r);
 }
 
 static const struct shmpi_req_ops sync_ops = {
@@ -374,5 +374,5 @@ static const struct shmpi_req_ops sync_ops = {
 
 void shmpi_sync_register_kind(void)
 {
-    shmpi_request_register(SHMPI_REQ_SYNC, &sync_ops);
+    shmpi_p2p_request_register(SHMPI_REQ_SYNC, &sync_ops);
 }
