@@ -71,7 +71,7 @@ static int build(struct shmpi_nbc *s, MPI_Comm comm, struct idup *d)
     int rc;
     if (comm->is_inter) {
         if (comm->rank == 0 &&
-            ((rc = shmpi_intercomm_first(comm)
+            ((rc = shmpi_comm_inter_first(comm)
                        ? shmpi_nbc_send(s, &d->ids.context,
                                         sizeof d->ids.context, MPI_BYTE, 0)
                        : shmpi_nbc_recv(s, &d->ids.context,

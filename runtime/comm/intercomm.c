@@ -42,8 +42,8 @@
 
 SHMPI_WEAK_ALIAS(Intercomm_create)
 
-int shmpi_intercomm_new(MPI_Comm parent, struct shmpi_group *local,
-                        struct shmpi_group *remote, MPI_Comm *out)
+int shmpi_comm_inter_new(MPI_Comm parent, struct shmpi_group *local,
+                         struct shmpi_group *remote, MPI_Comm *out)
 {
     if (!local || !remote || !shmpi_group_index(remote)) {
         if (local)
@@ -64,17 +64,17 @@ int shmpi_intercomm_new(MPI_Comm parent, struct shmpi_group *local,
     return MPI_SUCCESS;
 }
 
-int shmpi_intercomm_first(MPI_Comm c)
+int shmpi_comm_inter_first(MPI_Comm c)
 {
     return shmpi_comm_to_world(c, 0) < c->remote_world[0];
 }
 
-int shmpi_intercomm_agree(MPI_Comm comm, struct shmpi_comm_ids *ids,
-                          const char *fn)
+int shmpi_comm_inter_agree(MPI_Comm comm, struct shmpi_comm_ids *ids,
+                           const char *fn)
 {
     int rc = MPI_SUCCESS;
     if (comm->rank == 0)
-        rc = shmpi_intercomm_first(comm)
+        rc = shmpi_comm_inter_first(comm)
                  ? shmpi_p2p_internal_send(comm, &ids->context,
                                            sizeof ids->context, 0,
                                            SHMPI_TAG_INTER_LEADER, fn)
@@ -159,7 +159,7 @@ static int lead(MPI_Comm local_comm, MPI_Comm peer_comm, int remote_leader,
     }
     int first =
         shmpi_proc.rank < shmpi_comm_peer_to_world(peer_comm, remote_leader);
-    uint32_t context = first ? shmpi_context_alloc() : 0;
+    uint32_t context = first ? shmpi_comm_context_alloc() : 0;
     out[TRADE_SIZE] = n;
     memcpy(&out[TRADE_CONTEXT], &context, sizeof context);
     for (int i = 0; i < n; i++)
@@ -183,7 +183,7 @@ static int lead(MPI_Comm local_comm, MPI_Comm peer_comm, int remote_leader,
         memcpy(&context, &in[TRADE_CONTEXT], sizeof context);
     news->remote_size = in[TRADE_SIZE];
     news->ids.context = context;
-    if ((news->ids.local_context = shmpi_context_alloc()) != 0)
+    if ((news->ids.local_context = shmpi_comm_context_alloc()) != 0)
         news->ids.area = shmpi_coll_area_take(n);
     memmove(in, in + TRADE_RANKS, (size_t)news->remote_size * sizeof *in);
     *remote = in;
@@ -220,8 +220,8 @@ static int build(MPI_Comm local_comm, int local_leader, struct news *news,
                          "newintercomm is NULL");
     MPI_Comm c = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS &&
-        shmpi_intercomm_new(local_comm, shmpi_comm_get_group(local_comm),
-                            remote_group(n, remote), &c) != MPI_SUCCESS)
+        shmpi_comm_inter_new(local_comm, shmpi_comm_get_group(local_comm),
+                             remote_group(n, remote), &c) != MPI_SUCCESS)
         rc = shmpi_comm_raise_open(local_comm, MPI_ERR_NO_MEM, fn);
     free(remote);
     if (rc != MPI_SUCCESS) {

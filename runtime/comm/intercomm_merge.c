@@ -32,9 +32,9 @@ struct merge {
 
 static int lead(MPI_Comm comm, int high, struct merge *told, const char *fn)
 {
-    int first = shmpi_intercomm_first(comm);
+    int first = shmpi_comm_inter_first(comm);
     struct merge mine = {high != 0, 0, SHMPI_COLL_NO_AREA}, theirs;
-    if (first && (mine.context = shmpi_context_alloc()) != 0)
+    if (first && (mine.context = shmpi_comm_context_alloc()) != 0)
         mine.area = shmpi_coll_area_take(comm->size + comm->remote_size);
     int rc = shmpi_p2p_internal_sendrecv(comm, &mine, sizeof mine, 0,
                                          SHMPI_TAG_INTER_LEADER, &theirs,
