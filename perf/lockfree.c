@@ -145,8 +145,8 @@ static void ring_nobody(void *arg)
 static void sync_signal_self(void *arg)
 {
     int owner;
-    struct shmpi_sync_slot *s = shmpi_sync_find(*(MPI_Sync *)arg, &owner);
-    shmpi_sync_signal(s, owner);
+    struct shmpi_sync_slot *s = shmpi_rma_sync_find(*(MPI_Sync *)arg, &owner);
+    shmpi_rma_sync_signal(s, owner);
 }
 
 static void one_process(struct shared *sh)
@@ -172,10 +172,10 @@ static void one_process(struct shared *sh)
     row("doorbell: ring, nobody asleep", "1", timed(ring_nobody, NULL));
     MPI_Sync h;
     win.id = 1;
-    UCHECK(shmpi_sync_alloc(&win, 1, &h) == MPI_SUCCESS, "sync alloc");
+    UCHECK(shmpi_rma_sync_alloc(&win, 1, &h) == MPI_SUCCESS, "sync alloc");
     row("sync counter: find + signal (own)", "1",
         timed(sync_signal_self, &h));
-    shmpi_sync_release(h);
+    shmpi_rma_sync_release(h);
 }
 
 /* ------------------------------------------------------ two processes */

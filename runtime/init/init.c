@@ -273,7 +273,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
     join_tunables(p);
     shmpi_core_wait_configure(&p->tun);
     shmpi_core_fence_register();
-    shmpi_sync_register_kind();
+    shmpi_rma_sync_register_kind();
     if (shmpi_comm_init_predefined(p) != 0 ||
         shmpi_dt_compile_predefined() != MPI_SUCCESS ||
         shmpi_p2p_init() != 0 || shmpi_rma_init() != 0 ||

@@ -183,14 +183,14 @@ static int check_type(MPI_Win win, MPI_Datatype t, int for_cas,
     if (rc)
         return rc;
     if (!t->predefined)
-        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "%s is a derived datatype; this call takes "
                                "one element of a predefined one",
                                t->name[0] ? t->name : "the datatype");
     if (for_cas &&
         shmpi_op_check(MPI_BAND, t, SHMPI_OP_FOR_REDUCTION) &&
         shmpi_op_check(MPI_LAND, t, SHMPI_OP_FOR_REDUCTION))
-        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "%s cannot be compared and swapped: the "
                                "type must be an integer, logical, byte or "
                                "character type (11.3.4)", t->name);

@@ -56,7 +56,7 @@ static int check_passive(MPI_Win win, const char *fn)
     int rc = shmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS || passive(win))
         return rc;
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "called outside a passive-target epoch (this "
                            "process is in %s): flush and sync belong "
                            "between MPI_Win_lock/lock_all and "
@@ -77,7 +77,7 @@ static int check_target_fully(MPI_Win win, int rank, const char *fn,
         return rc;
     if (passive(win) && win->locked[rank])
         return MPI_SUCCESS;
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "target %d is not locked by this process (which "
                            "is in %s): flush belongs between "
                            "MPI_Win_lock(..., %d, ...) or MPI_Win_lock_all "

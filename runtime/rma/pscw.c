@@ -67,12 +67,12 @@ static int win_rank(MPI_Win win, MPI_Group g, int i)
 static int check_group(MPI_Win win, MPI_Group g, const char *fn)
 {
     if (!shmpi_group_ok(g))
-        return shmpi_raise_win(win, MPI_ERR_GROUP, fn,
+        return shmpi_win_raise(win, MPI_ERR_GROUP, fn,
                                g == MPI_GROUP_NULL ? "group is MPI_GROUP_NULL"
                                                    : "invalid group");
     for (int i = 0; i < g->size; i++)
         if (win_rank(win, g, i) == MPI_UNDEFINED)
-            return shmpi_raise_win(win, MPI_ERR_GROUP, fn,
+            return shmpi_win_raise(win, MPI_ERR_GROUP, fn,
                                    "member %d of the group (process %d of "
                                    "MPI_COMM_WORLD) is not in the window's "
                                    "group", i, g->ranks[i]);
@@ -93,7 +93,7 @@ static int check_not_locked(MPI_Win win, const char *fn)
     if (lock == 0)
         return MPI_SUCCESS;
     atomic_store_explicit(&me->exposed, 0, memory_order_relaxed);
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "the window is locked (%s, by MPI_Win_lock or "
                            "MPI_Win_lock_all of some process): a window may "
                            "not be locked and exposed at once (11.5.3)",
@@ -114,7 +114,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     if (win->post_group != MPI_GROUP_NULL)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "the exposure epoch of the previous "
                                "MPI_Win_post is still open: call "
                                "MPI_Win_wait (or MPI_Win_test until true) "
@@ -176,7 +176,7 @@ static int check_exposed(MPI_Win win, const char *fn)
 {
     int rc = shmpi_rma_check_win(win, fn);
     if (rc == MPI_SUCCESS && win->post_group == MPI_GROUP_NULL)
-        rc = shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        rc = shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                              "no exposure epoch to end: %s without "
                              "MPI_Win_post", fn);
     return rc;
@@ -204,7 +204,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     if (rc != MPI_SUCCESS)
         return rc;
     if (!flag)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "flag is NULL");
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "flag is NULL");
     struct completes_wait w = completes_of(win);
     *flag = all_completed(&w);
     if (!*flag) {
@@ -282,7 +282,7 @@ int PMPI_Win_complete(MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     if (win->access != SHMPI_EPOCH_PSCW)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_Win_complete without MPI_Win_start "
                                "(this process is in %s)",
                                shmpi_rma_epoch_name(win));

@@ -42,10 +42,10 @@ static struct shmpi_request *new_request(MPI_Win win, MPI_Request *request,
     MPI_Win raise_on = shmpi_win_ok(win) ? win : MPI_WIN_NULL;
     struct shmpi_request *r = NULL;
     if (!request)
-        *rc = shmpi_raise_win(raise_on, MPI_ERR_ARG, fn,
+        *rc = shmpi_win_raise(raise_on, MPI_ERR_ARG, fn,
                               "request pointer is NULL");
     else if (!(r = shmpi_p2p_request_new(SHMPI_REQ_SEND)))
-        *rc = shmpi_raise_win(raise_on, MPI_ERR_NO_MEM, fn,
+        *rc = shmpi_win_raise(raise_on, MPI_ERR_NO_MEM, fn,
                               "no memory for a request");
     return r;
 }

@@ -104,10 +104,10 @@ static int raise_keyval(MPI_Win win, const char *fn, int keyval)
 {
     const char *name = predefined_name(keyval);
     if (name)
-        return shmpi_raise_win(win, MPI_ERR_KEYVAL, fn,
+        return shmpi_win_raise(win, MPI_ERR_KEYVAL, fn,
                                "%s is predefined: the program may read it, "
                                "never set, delete or free it", name);
-    return shmpi_raise_win(win, MPI_ERR_KEYVAL, fn,
+    return shmpi_win_raise(win, MPI_ERR_KEYVAL, fn,
                            "%d is not a window keyval (freed, never "
                            "created, or made for communicators or "
                            "datatypes)", keyval);
@@ -138,8 +138,8 @@ static int check_attr_args(const char *fn, MPI_Win win, int keyval)
 static int raise_callback(MPI_Win win, const char *fn, int rc)
 {
     if (rc == MPI_ERR_NO_MEM)
-        return shmpi_raise_win(win, rc, fn, "out of memory");
-    return shmpi_raise_win(win, rc, fn,
+        return shmpi_win_raise(win, rc, fn, "out of memory");
+    return shmpi_win_raise(win, rc, fn,
                            "the attribute delete callback returned %d", rc);
 }
 
@@ -162,7 +162,7 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (!attribute_val || !flag)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn,
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                "attribute_val or flag is NULL");
     if (predefined_name(win_keyval)) {
         *(void **)attribute_val = predefined_value(win, win_keyval);

@@ -59,7 +59,7 @@ static int vm_move(pid_t pid, enum vm_dir dir, void *lbuf, MPI_Datatype lt,
 static int vm_failed(MPI_Win win, int err, enum vm_dir dir,
                      const struct shmpi_rma_loc *loc, const char *fn)
 {
-    return shmpi_raise_win(win, MPI_ERR_OTHER, fn,
+    return shmpi_win_raise(win, MPI_ERR_OTHER, fn,
                            "%s the target's memory at %#llx failed: %s",
                            dir == VM_WRITE ? "writing (process_vm_writev) to"
                                            : "reading (process_vm_readv) from",
