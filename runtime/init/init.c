@@ -173,7 +173,7 @@ static _Noreturn void launch_self(int np, int *argc, char ***argv)
     o.report_bindings = env_value(SHMPI_TUN_REPORT_BINDINGS, &v) && v;
     fflush(stdout);
     fflush(stderr);
-    exit(shmpi_launch(&o));
+    exit(shmpi_ln_launch(&o));
 }
 
 /* A singleton is its own launcher: it reads what shapes its arena, and

@@ -1,7 +1,7 @@
 /*
- * mpirun.c - the mpirun (and mpiexec) command: options in, shmpi_launch.
+ * mpirun.c - the mpirun (and mpiexec) command: options in, shmpi_ln_launch.
  *
- * Only option parsing lives here; the job itself is run by shmpi_launch
+ * Only option parsing lives here; the job itself is run by shmpi_ln_launch
  * in libmpi.a, the same code a program uses to start its own ranks.
  * The parser is a table walk rather than getopt_long: MPI launchers spell
  * long options with one dash (-np, -x; getopt would read -np as -n -p),
@@ -307,7 +307,7 @@ int main(int argc, char **argv)
     if (prog > 0) {
         c.o.argv = argv + prog;
         c.o.exports = c.exports;
-        status = shmpi_launch(&c.o);
+        status = shmpi_ln_launch(&c.o);
     }
     free_exports(&c);
     return status;
