@@ -2,7 +2,8 @@
 #   make                 lib/libmpi.a, lib/libmpi.so, ./mpirun, ./mpiexec
 #                        (./mpicc, ./mpicxx, ./mpic++ are one script)
 #   make check           the test suite under ./mpirun (last line: N passed, N failed)
-#   make check-layers    no room of runtime/ includes or calls one above it (runtime/LAYERS)
+#   make check-layers    no room of runtime/ includes or calls one above it, nor
+#                        defines a global without its prefix (runtime/LAYERS)
 #   make check-ref       the standard-only tests built and run with Open MPI
 #   make perf            the benchmarks, side by side with Open MPI and MPICH
 #   make install PREFIX=/some/dir

@@ -96,15 +96,15 @@ static void ring_self(void *arg)
 static void claim_cycle(void *arg)
 {
     (void)arg;
-    shmpi_claim_free(shmpi_claim_take());
+    shmpi_p2p_claim_free(shmpi_p2p_claim_take());
 }
 
 static void claim_match_cycle(void *arg)
 {
     (void)arg;
-    uint32_t c = shmpi_claim_take();
-    shmpi_claim_match(0, c);
-    shmpi_claim_free(c);
+    uint32_t c = shmpi_p2p_claim_take();
+    shmpi_p2p_claim_match(0, c);
+    shmpi_p2p_claim_free(c);
 }
 
 static void lock_excl(void *arg)
@@ -139,14 +139,14 @@ static void acc_lock_cycle(void *arg)
 static void ring_nobody(void *arg)
 {
     (void)arg;
-    shmpi_doorbell_ring(1);
+    shmpi_core_doorbell_ring(1);
 }
 
 static void sync_signal_self(void *arg)
 {
     int owner;
-    struct shmpi_sync_slot *s = shmpi_sync_find(*(MPI_Sync *)arg, &owner);
-    shmpi_sync_signal(s, owner);
+    struct shmpi_sync_slot *s = shmpi_rma_sync_find(*(MPI_Sync *)arg, &owner);
+    shmpi_rma_sync_signal(s, owner);
 }
 
 static void one_process(struct shared *sh)
@@ -172,10 +172,10 @@ static void one_process(struct shared *sh)
     row("doorbell: ring, nobody asleep", "1", timed(ring_nobody, NULL));
     MPI_Sync h;
     win.id = 1;
-    UCHECK(shmpi_sync_alloc(&win, 1, &h) == MPI_SUCCESS, "sync alloc");
+    UCHECK(shmpi_rma_sync_alloc(&win, 1, &h) == MPI_SUCCESS, "sync alloc");
     row("sync counter: find + signal (own)", "1",
         timed(sync_signal_self, &h));
-    shmpi_sync_release(h);
+    shmpi_rma_sync_release(h);
 }
 
 /* ------------------------------------------------------ two processes */
@@ -248,13 +248,13 @@ static void doorbell_pingpong(struct shared *sh, int rank)
             n++;
             if (rank == 0) {
                 atomic_store_explicit(theirs, n, memory_order_release);
-                shmpi_doorbell_ring(1);
+                shmpi_core_doorbell_ring(1);
             }
             struct wait_for w = {mine, n};
-            shmpi_wait_until(reached, &w);
+            shmpi_core_wait_until(reached, &w);
             if (rank == 1) {
                 atomic_store_explicit(theirs, n, memory_order_release);
-                shmpi_doorbell_ring(0);
+                shmpi_core_doorbell_ring(0);
             }
         }
         b[k] = (now_ns() - t0) / PINGS;

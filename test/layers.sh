@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# layers: no file of runtime/ includes, or links to, a room above its own (runtime/LAYERS), with no exception; and the check catches an upward include and an upward call.
+# layers: no file of runtime/ includes, or links to, a room above its own (runtime/LAYERS), with no exception, and every global name a room defines carries its prefix; and the check catches an upward include, an upward call and a misnamed global.
 # shmpi-test: timeout=60
 #
 # Also `make check-layers`, or `bash test/layers.sh [ROOT]` (ROOT: a tree
@@ -12,6 +12,11 @@
 #             objects: a declaration in a low header of something defined
 #             high up escapes the include check, not this one.  Skipped,
 #             with a line that says so, when nothing is built.
+#   names     every global symbol an object of room R defines starts with
+#             one of R's prefixes ("R = prefixes" in runtime/LAYERS); a
+#             failure names the file, the symbol and those prefixes.
+#             MPI_*, PMPI_*, main and the objects mpi.h declares (the
+#             build's public.syms) are exempt.
 set -u
 
 root=${1:-${SHMPI_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}}
@@ -24,6 +29,7 @@ rules() {
     function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
     { sub(/#.*/, ""); line = trim($0) }
     line == "" { next }
+    line ~ /=/ { next }                 # prefixes: see prefixes()
     line ~ /:/ {
         split(line, a, ":"); room = trim(a[1]); split(a[2], b, "|")
         may[room] = room " " trim(b[1])
@@ -39,6 +45,13 @@ rules() {
         }
         for (r in may) print r, may[r] extra[r]
     }' "$1/runtime/LAYERS"
+}
+
+# prefixes TREE: "room prefix..." per room, from its "room = prefixes"
+# line of TREE/runtime/LAYERS.
+prefixes() {
+    sed -n 's/#.*//; s/^[ \t]*\([a-z_0-9]*\)[ \t]*=\(.*\)/\1 \2/p' "$1/runtime/LAYERS" |
+        tr -s ' \t' '  '
 }
 
 # check_includes TREE: prints every problem; exit status 1 if any.
@@ -102,6 +115,54 @@ check_links() {
     END { exit bad }'
 }
 
+# check_names TREE OBJDIR: every global symbol each object of room R
+# (OBJDIR/runtime/R/NAME.o of a runtime/R/NAME.c of TREE) defines starts
+# with one of R's prefixes; and no prefix of a room begins another's.
+check_names() {
+    local tree=$1 objdir=$2 objs=() o src
+    for o in "$objdir"/runtime/*/*.o; do
+        src=${o#"$objdir"/}
+        [ -e "$tree/${src%.o}.c" ] && objs+=("$o")
+    done
+    [ ${#objs[@]} -gt 0 ] || { echo "no objects in $objdir"; return 1; }
+    { prefixes "$tree"; echo "--"
+      [ -e "$objdir/public.syms" ] && grep -v '\*' "$objdir/public.syms"; echo "--"
+      nm -A -g --defined-only "${objs[@]}"; } |
+    awk -v objdir="$objdir/" '
+    $0 == "--" { part++; next }
+    part == 0 {
+        room = $1; pre[room] = ""
+        for (i = 2; i <= NF; i++) {
+            pre[room] = pre[room] (i > 2 ? " " : "") $i
+            for (k = 1; k <= np; k++)
+                if (owner[k] != room && (index($i, all[k]) == 1 || index(all[k], $i) == 1)) {
+                    printf "runtime/LAYERS: prefix %s of %s and %s of %s overlap\n", $i, room, all[k], owner[k]
+                    bad = 1
+                }
+            all[++np] = $i; owner[np] = room
+        }
+        next
+    }
+    part == 1 { public[$1] = 1; next }
+    {
+        f = $1; sub(/:.*/, "", f); f = substr(f, length(objdir) + 1)
+        sub(/\.o$/, ".c", f); split(f, p, "/"); room = p[2]; sym = $NF
+        if (sym ~ /^P?MPI_/ || sym == "main" || (sym in public)) next
+        if (!(room in pre)) {
+            printf "%s: defines %s: room %s has no prefixes in runtime/LAYERS\n", f, sym, room
+            bad = 1; next
+        }
+        n = split(pre[room], q, " ")
+        for (i = 1; i <= n; i++) {
+            if (index(sym, q[i]) == 1) next
+            if (q[i] ~ /_$/ && sym == substr(q[i], 1, length(q[i]) - 1)) next
+        }
+        printf "%s: defines %s: %s global names start with %s\n", f, sym, room, pre[room]
+        bad = 1
+    }
+    END { exit bad }'
+}
+
 # The objects of the last build of root, if any.
 objdir=
 for flavor in "$root"/lib/.flavor-*; do
@@ -114,6 +175,9 @@ if ! out=$(check_includes "$root"); then
 fi
 if [ -n "$objdir" ] && [ -d "$objdir/runtime" ]; then
     if ! out=$(check_links "$root" "$objdir"); then
+        echo "$out"; failed=1
+    fi
+    if ! out=$(check_names "$root" "$objdir"); then
         echo "$out"; failed=1
     fi
 else
@@ -150,4 +214,15 @@ done
 bad=$(check_links "$tmp/copy" "$tmp/obj")
 echo "$bad" | grep -q '^runtime/core/layers_down.c: uses layers_up (runtime/coll/layers_up.c): core may use only shm_arena queues core$' ||
     { echo "$bad"; echo "FAIL layers: a call from core into coll was not caught"; exit 1; }
+
+# A core object that defines a well-named and a misnamed global: the
+# misnamed one, and only it, must be named.
+mkdir -p "$tmp/obj2/runtime/core"
+printf 'int shmpi_core_named(void) { return 1; }\nint shmpi_misnamed(void) { return 2; }\n' > "$tmp/copy/runtime/core/layers_names.c"
+${CC:-cc} -c -o "$tmp/obj2/runtime/core/layers_names.o" "$tmp/copy/runtime/core/layers_names.c" ||
+    { echo "FAIL layers: cannot compile the check's own test"; exit 1; }
+bad=$(check_names "$tmp/copy" "$tmp/obj2")
+pre=$(prefixes "$root" | sed -n 's/^core //p')
+[ "$bad" = "runtime/core/layers_names.c: defines shmpi_misnamed: core global names start with $pre" ] ||
+    { echo "$bad"; echo "FAIL layers: a misnamed global of core was not caught"; exit 1; }
 echo "PASS layers"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lib-private-names: a program that defines names of the library's own (shmpi_progress, shmpi_proc) links against libmpi.a and libmpi.so and runs, each side using its own.
+# lib-private-names: a program that defines names of the library's own (shmpi_p2p_progress, shmpi_proc) links against libmpi.a and libmpi.so and runs, each side using its own.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -7,7 +7,7 @@
 cd "$TEST_TMPDIR" || fail "cannot cd to $TEST_TMPDIR"
 # Both names are global in the library's objects (runtime/pt2pt/progress.h,
 # runtime/core/proc.h); here they have other types altogether.  Had the
-# library called this shmpi_progress or written into this shmpi_proc, the
+# library called this shmpi_p2p_progress or written into this shmpi_proc, the
 # counts below would be off or the pattern broken (or the job crashed).
 cat >names.c <<'C'
 #include <mpi.h>
@@ -16,7 +16,7 @@ cat >names.c <<'C'
 static int my_calls, lib_calls;
 unsigned char shmpi_proc[4096];
 
-int shmpi_progress(void)
+int shmpi_p2p_progress(void)
 {
     lib_calls++;    /* undone below for the program's own calls */
     return 42;
@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
     MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
-    int r = shmpi_progress();
+    int r = shmpi_p2p_progress();
     my_calls++;
     int bad = 0;
     for (int i = 0; i < (int)sizeof shmpi_proc; i++)

@@ -4,12 +4,13 @@
 /*
  * Rank 0 sends MESSAGES messages {id, claim} to rank 1 over a ring
  * (queues/ring.c), each with a claim word from its table in the arena;
- * for one message in two it calls shmpi_claim_cancel, at once or after a
- * pseudo-random pause.  Rank 1 takes each message, keeps most aside for
- * a while (so that most words are in flight), and decides each by shmpi_claim_match (a receive matching it)
- * or first shmpi_claim_free_if_cancelled (a probe of the unexpected queue); what
- * it matched it reports back over a second ring, and rank 0 frees the
- * word then, as a completed send does.
+ * for one message in two it calls shmpi_p2p_claim_cancel, at once or
+ * after a pseudo-random pause.  Rank 1 takes each message, keeps most
+ * aside for a while (so that most words are in flight), and decides each
+ * by shmpi_p2p_claim_match (a receive matching it) or first
+ * shmpi_p2p_claim_free_if_cancelled (a probe of the unexpected queue);
+ * what it matched it reports back over a second ring, and rank 0 frees
+ * the word then, as a completed send does.
  *
  * Checked: each message is either cancelled by the sender or matched by
  * the receiver, never both and never neither; the word of a message in
@@ -93,7 +94,7 @@ static void take_completions(struct sender *s)
                                      memory_order_relaxed),
                "message %u completed by the receiver, but its cancel "
                "succeeded", m.id);
-        shmpi_claim_free(m.claim);
+        shmpi_p2p_claim_free(m.claim);
         s->completions++;
     }
 }
@@ -102,7 +103,7 @@ static void send_one(struct sender *s, uint32_t id)
 {
     uint32_t claim;
     unsigned polls = 0;
-    while (!(claim = shmpi_claim_take())) {
+    while (!(claim = shmpi_p2p_claim_take())) {
         take_completions(s); /* the table is full: words come back */
         unit_pause(&polls);
     }
@@ -127,7 +128,7 @@ static void send_one(struct sender *s, uint32_t id)
     }
     for (uint64_t k = (r >> 2) % 64; k > 0; k--)
         shmpi_cpu_relax();
-    if (shmpi_claim_cancel(claim)) {
+    if (shmpi_p2p_claim_cancel(claim)) {
         atomic_store_explicit(&s->sh->sent[id], SENT_CANCELLED,
                               memory_order_relaxed);
         s->cancelled++;
@@ -188,7 +189,7 @@ static void outcome(struct receiver *r, struct msg m, uint8_t what)
 static void match(struct receiver *r, struct msg m)
 {
     check_owner(r, m, "matching");
-    if (!shmpi_claim_match(0, m.claim)) {
+    if (!shmpi_p2p_claim_match(0, m.claim)) {
         outcome(r, m, RECV_DROPPED);
         return;
     }
@@ -205,7 +206,7 @@ static int settle(struct receiver *r, struct msg m)
     uint64_t x = unit_rand(&r->rnd);
     if (x & 1) {
         check_owner(r, m, "probing");
-        if (shmpi_claim_free_if_cancelled(0, m.claim)) {
+        if (shmpi_p2p_claim_free_if_cancelled(0, m.claim)) {
             outcome(r, m, RECV_DROPPED);
             return 1;
         }

@@ -2,7 +2,7 @@
 /* shmpi-test: unit timeout=60 */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * With SHMPI_SPIN_US=0 and SHMPI_YIELDS=0, shmpi_wait_until goes to sleep
+ * With SHMPI_SPIN_US=0 and SHMPI_YIELDS=0, shmpi_core_wait_until goes to sleep
  * on the rank's futex as soon as its condition is false, so each wait
  * below races the sleep against the ring that ends it - the Dekker pair
  * of wait.c (sleepers + fence + seq read, against publish + fence +
@@ -57,7 +57,7 @@ static void pass_token(struct shared *sh, int rank)
     for (uint64_t k = (uint64_t)rank; k <= PASSES; k += NPROCS) {
         if (k > 0) {
             struct wait_for w = {&sh->mailbox[rank].token, k};
-            shmpi_wait_until(reached, &w);
+            shmpi_core_wait_until(reached, &w);
             uint64_t t = atomic_load_explicit(&sh->mailbox[rank].token,
                                               memory_order_acquire);
             UCHECK(t == k, "token %lu arrived while waiting for %lu",
@@ -66,7 +66,7 @@ static void pass_token(struct shared *sh, int rank)
         if (k < PASSES) {
             atomic_store_explicit(&sh->mailbox[next].token, k + 1,
                                   memory_order_release);
-            shmpi_doorbell_ring(next);
+            shmpi_core_doorbell_ring(next);
         }
     }
 }
@@ -78,7 +78,7 @@ static void many_ringers(struct shared *sh, int rank)
         /* one sleep per value: any ringer's ring must wake it */
         for (uint64_t v = 1; v <= all; v++) {
             struct wait_for w = {&sh->hits, v};
-            shmpi_wait_until(reached, &w);
+            shmpi_core_wait_until(reached, &w);
         }
         UCHECK(atomic_load(&sh->hits) == all, "%lu hits, expected %lu",
                (unsigned long)atomic_load(&sh->hits), (unsigned long)all);
@@ -86,7 +86,7 @@ static void many_ringers(struct shared *sh, int rank)
     }
     for (int i = 0; i < HITS; i++) {
         atomic_fetch_add_explicit(&sh->hits, 1, memory_order_release);
-        shmpi_doorbell_ring(0);
+        shmpi_core_doorbell_ring(0);
     }
 }
 

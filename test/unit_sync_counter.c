@@ -4,14 +4,14 @@
 /*
  * NPROCS processes, ROUNDS rounds.  In each, every process allocates
  * COUNTERS counters in its part of the arena's table
- * (shmpi_sync_alloc) and shows their handles to the others; each other
- * process then signals each of them SIGNALS times (shmpi_sync_find, then
- * shmpi_sync_signal), writing before each signal a word the owner will
- * read; the owner waits for its counters with shmpi_wait_until (asleep
+ * (shmpi_rma_sync_alloc) and shows their handles to the others; each other
+ * process then signals each of them SIGNALS times (shmpi_rma_sync_find, then
+ * shmpi_rma_sync_signal), writing before each signal a word the owner will
+ * read; the owner waits for its counters with shmpi_core_wait_until (asleep
  * on its doorbell at once: SHMPI_SPIN_US=0 SHMPI_YIELDS=0), then finds
  * every word the signallers wrote before their last signal.  After a
  * barrier the owner checks each count is exact and frees its counters
- * (shmpi_sync_release); the next round allocates the same slots again.
+ * (shmpi_rma_sync_release); the next round allocates the same slots again.
  *
  * Checked: a handle finds its slot and its owner; every signal counts
  * once (no lost and no doubled add); a word written before a signal is
@@ -59,12 +59,12 @@ static void signal_others(struct shared *sh, int rank, int round,
             MPI_Sync h = atomic_load_explicit(&sh->handle[q][j],
                                               memory_order_relaxed);
             int owner = -1;
-            struct shmpi_sync_slot *s = shmpi_sync_find(h, &owner);
+            struct shmpi_sync_slot *s = shmpi_rma_sync_find(h, &owner);
             UCHECK(s && owner == q, "round %d: handle %#x of rank %d's "
                    "counter %d finds %p, owner %d", round, (unsigned)h, q,
                    j, (void *)s, owner);
             if (stale[q * COUNTERS + j])
-                UCHECK(!shmpi_sync_find(stale[q * COUNTERS + j], &owner),
+                UCHECK(!shmpi_rma_sync_find(stale[q * COUNTERS + j], &owner),
                        "round %d: handle %#x, freed in the last round and "
                        "its slot reused, still finds a counter", round,
                        (unsigned)stale[q * COUNTERS + j]);
@@ -72,7 +72,7 @@ static void signal_others(struct shared *sh, int rank, int round,
                 atomic_store_explicit(&sh->word[q][j][rank],
                                       (uint64_t)round * SIGNALS + k,
                                       memory_order_relaxed);
-                shmpi_sync_signal(s, q);
+                shmpi_rma_sync_signal(s, q);
             }
         }
     }
@@ -83,11 +83,11 @@ static void wait_mine(struct shared *sh, int rank, int round,
 {
     for (int j = 0; j < COUNTERS; j++) {
         int owner;
-        struct counted c = {shmpi_sync_find(mine[j], &owner),
+        struct counted c = {shmpi_rma_sync_find(mine[j], &owner),
                             (int64_t)SIGNALS * (NPROCS - 1)};
         UCHECK(c.slot && owner == rank, "my own handle %#x finds nothing",
                (unsigned)mine[j]);
-        shmpi_wait_until(counted, &c);
+        shmpi_core_wait_until(counted, &c);
         for (int p = 0; p < NPROCS; p++)
             if (p != rank)
                 UCHECK(atomic_load_explicit(&sh->word[rank][j][p],
@@ -107,8 +107,8 @@ static void body(int rank, void *arg)
     MPI_Sync mine[COUNTERS];
     static MPI_Sync stale[NPROCS * COUNTERS];
     for (int round = 0; round < ROUNDS; round++) {
-        UCHECK(shmpi_sync_alloc(&win, COUNTERS, mine) == MPI_SUCCESS,
-               "shmpi_sync_alloc of %d counters", COUNTERS);
+        UCHECK(shmpi_rma_sync_alloc(&win, COUNTERS, mine) == MPI_SUCCESS,
+               "shmpi_rma_sync_alloc of %d counters", COUNTERS);
         for (int j = 0; j < COUNTERS; j++)
             atomic_store_explicit(&sh->handle[rank][j], mine[j],
                                   memory_order_relaxed);
@@ -118,14 +118,15 @@ static void body(int rank, void *arg)
         unit_barrier(&sh->bar, NPROCS); /* every signal is in */
         for (int j = 0; j < COUNTERS; j++) {
             int owner;
-            struct shmpi_sync_slot *s = shmpi_sync_find(mine[j], &owner);
+            struct shmpi_sync_slot *s = shmpi_rma_sync_find(mine[j], &owner);
             int64_t n = atomic_load(&s->signals);
             UCHECK(n == (int64_t)SIGNALS * (NPROCS - 1),
                    "round %d, counter %d: %ld signals, %d sent", round, j,
                    (long)n, SIGNALS * (NPROCS - 1));
-            UCHECK(shmpi_sync_mine(&win, mine[j]), "counter %d not mine", j);
-            shmpi_sync_release(mine[j]);
-            UCHECK(!shmpi_sync_find(mine[j], &owner),
+            UCHECK(shmpi_rma_sync_mine(&win, mine[j]), "counter %d not mine",
+                   j);
+            shmpi_rma_sync_release(mine[j]);
+            UCHECK(!shmpi_rma_sync_find(mine[j], &owner),
                    "a freed counter's handle still finds it");
         }
         for (int q = 0; q < NPROCS; q++)

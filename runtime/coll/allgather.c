@@ -29,7 +29,7 @@ static int allgather(MPI_Comm comm, const struct shmpi_coll_args *a,
     if (a->in_place)
         return rc;
     uint64_t len = mine.len < own.len ? mine.len : own.len;
-    shmpi_copy_typed(own.buf, own.type, mine.buf, mine.type, len);
+    shmpi_dt_copy_typed(own.buf, own.type, mine.buf, mine.type, len);
     if (rc == MPI_SUCCESS && mine.len > own.len)
         rc = shmpi_raise(comm, MPI_ERR_TRUNCATE, fn,
                          "sendbuf (%llu bytes) does not fit this rank's "

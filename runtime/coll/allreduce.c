@@ -62,9 +62,10 @@ static struct sides reduce_sides(MPI_Comm comm, int root)
     return (struct sides){root != MPI_PROC_NULL, 0, 0};
 }
 
-int shmpi_red_args_reduce(const char *fn, const void *sendbuf, void *recvbuf,
-                          int count, MPI_Datatype datatype, MPI_Op op,
-                          int root, MPI_Comm comm, struct shmpi_coll_red *x)
+int shmpi_coll_red_args_reduce(const char *fn, const void *sendbuf,
+                               void *recvbuf, int count, MPI_Datatype datatype,
+                               MPI_Op op, int root, MPI_Comm comm,
+                               struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS)
@@ -81,10 +82,10 @@ int shmpi_red_args_reduce(const char *fn, const void *sendbuf, void *recvbuf,
     return MPI_SUCCESS;
 }
 
-int shmpi_red_args_allreduce(const char *fn, const void *sendbuf,
-                             void *recvbuf, int count, MPI_Datatype datatype,
-                             MPI_Op op, MPI_Comm comm,
-                             struct shmpi_coll_red *x)
+int shmpi_coll_red_args_allreduce(const char *fn, const void *sendbuf,
+                                  void *recvbuf, int count,
+                                  MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS)
@@ -102,7 +103,7 @@ int shmpi_red_args_allreduce(const char *fn, const void *sendbuf,
 /* An empty reduction still runs (in the area, or as a schedule without
    messages): a member whose count was wrong takes its part without
    knowing it was empty (coll.h, coll/sched.h). */
-int shmpi_red_run(const char *fn, MPI_Comm comm, struct shmpi_coll_red *x)
+int shmpi_coll_red_run(const char *fn, MPI_Comm comm, struct shmpi_coll_red *x)
 {
     if (comm->is_inter)
         return shmpi_nbc_reduction_run(fn, comm, x);
@@ -115,11 +116,11 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     static const char fn[] = "MPI_Reduce";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_reduce(fn, sendbuf, recvbuf, count, datatype, op,
-                                   root, comm, &x);
+    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
+                                        op, root, comm, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refused(comm, rc, 0);
-    return shmpi_red_run(fn, comm, &x);
+    return shmpi_coll_red_run(fn, comm, &x);
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
@@ -131,9 +132,9 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
                                    comm))
         return shmpi_coll_outcome(comm->coll, comm, fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_allreduce(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, &x);
+    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
+                                           datatype, op, comm, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refused(comm, rc, 1);
-    return shmpi_red_run(fn, comm, &x);
+    return shmpi_coll_red_run(fn, comm, &x);
 }

@@ -81,7 +81,7 @@ static int run_aside(MPI_Comm comm, struct shmpi_coll_xchg *x,
                 0);
             goto out;
         }
-        shmpi_pack(b.buf, b.type, 0, packed + at, b.len);
+        shmpi_dt_pack(b.buf, b.type, 0, packed + at, b.len);
         counts[i] = (int)b.len;
         displs[i] = (int)at;
         types[i] = MPI_BYTE;
@@ -106,7 +106,7 @@ static int copy_own(MPI_Comm comm, const struct shmpi_coll_xchg *x,
     shmpi_coll_block_at(&x->out, comm->rank, &from);
     shmpi_coll_block_at(&x->in, comm->rank, &to);
     uint64_t len = from.len < to.len ? from.len : to.len;
-    shmpi_copy_typed(to.buf, to.type, from.buf, from.type, len);
+    shmpi_dt_copy_typed(to.buf, to.type, from.buf, from.type, len);
     if (from.len > to.len)
         return shmpi_raise(comm, MPI_ERR_TRUNCATE, fn,
                            "this rank's block to itself (%llu bytes) does "

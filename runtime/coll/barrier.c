@@ -75,7 +75,7 @@ static int generation_moved(void *arg)
     if (atomic_load_explicit(&w->head->generation, memory_order_acquire) !=
         w->gen)
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return 0;
 }
 
@@ -108,7 +108,7 @@ void shmpi_coll_counter(struct shmpi_coll *c)
                                            memory_order_acq_rel) + 1;
     if (n != (uint32_t)c->size) {
         ring_refusers(c, head);
-        shmpi_wait_until(generation_moved, &w);
+        shmpi_core_wait_until(generation_moved, &w);
         return;
     }
     atomic_store_explicit(&head->arrived, 0, memory_order_relaxed);

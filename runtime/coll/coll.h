@@ -45,7 +45,7 @@
  * nonblocking ones, several in flight, run as schedules of messages
  * (coll/sched.h) and never touch it.
  *
- * WAITING.  Every wait polls the words briefly, then is shmpi_wait_until
+ * WAITING.  Every wait polls the words briefly, then is shmpi_core_wait_until
  * (core/wait.h) with a done() that turns the pt2pt progress engine;
  * whoever stores a word that another member may sleep on rings that
  * member's doorbell after the store - where it is safe, after its own

@@ -37,7 +37,7 @@ int shmpi_coll_fb_barrier(MPI_Comm comm, const char *fn)
 {
     int size = comm->size, rank = comm->rank;
     for (int k = 1, round = 0; k < size; k <<= 1, round++) {
-        int rc = shmpi_internal_sendrecv(
+        int rc = shmpi_p2p_internal_sendrecv(
             comm, NULL, 0, (rank + k) % size, SHMPI_TAG_BARRIER + round,
             NULL, 0, (rank - k + size) % size, SHMPI_TAG_BARRIER + round, fn);
         if (rc != MPI_SUCCESS)
@@ -59,22 +59,22 @@ static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb,
     struct shmpi_request s, r;
     int err = MPI_SUCCESS;
     if (rb) {
-        shmpi_internal_request(&r, SHMPI_REQ_RECV, comm, rb->buf, rb->count,
-                               rb->type, src, SHMPI_TAG_COLL);
-        shmpi_start_recv(&r);
+        shmpi_p2p_internal_request(&r, SHMPI_REQ_RECV, comm, rb->buf, rb->count,
+                                   rb->type, src, SHMPI_TAG_COLL);
+        shmpi_p2p_start_recv(&r);
     }
     if (sb) {
-        shmpi_internal_request(&s, SHMPI_REQ_SEND, comm, sb->buf, sb->count,
-                               sb->type, dst, SHMPI_TAG_COLL);
-        err = shmpi_start_send(fn, &s, SHMPI_MODE_STANDARD);
+        shmpi_p2p_internal_request(&s, SHMPI_REQ_SEND, comm, sb->buf, sb->count,
+                                   sb->type, dst, SHMPI_TAG_COLL);
+        err = shmpi_p2p_start_send(fn, &s, SHMPI_MODE_STANDARD);
         if (err == MPI_SUCCESS)
-            err = shmpi_request_wait(&s, MPI_STATUS_IGNORE);
+            err = shmpi_p2p_request_wait(&s, MPI_STATUS_IGNORE);
         else if (rb && !r.complete) /* the request on this stack goes */
-            shmpi_queue_remove(&shmpi_proc.pt2pt->posted, &r);
+            shmpi_p2p_queue_remove(&shmpi_proc.pt2pt->posted, &r);
         if (err != MPI_SUCCESS)
             return err;
     }
-    return rb ? shmpi_request_wait(&r, MPI_STATUS_IGNORE) : MPI_SUCCESS;
+    return rb ? shmpi_p2p_request_wait(&r, MPI_STATUS_IGNORE) : MPI_SUCCESS;
 }
 
 static int failed(MPI_Comm comm, int err, const char *fn)
@@ -158,7 +158,7 @@ static void copy_typed(void *dst, const void *src, MPI_Count count,
                        MPI_Datatype t)
 {
     if (dst != src)
-        shmpi_copy_typed(dst, t, src, t, (uint64_t)(count * t->size));
+        shmpi_dt_copy_typed(dst, t, src, t, (uint64_t)(count * t->size));
 }
 
 /* A copy of the contribution when the result overwrites it. */
@@ -200,7 +200,7 @@ static int reduce_to(MPI_Comm comm, const struct shmpi_coll_red *x, int root,
             err = recv_from(comm, tmp, x->count, t, j, fn);
             xj = tmp;
         }
-        shmpi_reduce(x->op, xj, dst, x->count, t);
+        shmpi_op_reduce(x->op, xj, dst, x->count, t);
     }
     free(own_block);
     free(tmp_block);
@@ -250,7 +250,7 @@ static int scan_chain(MPI_Comm comm, const struct shmpi_coll_red *x,
         err = recv_from(comm, prefix, x->count, t, me - 1, fn);
     copy_typed(x->rbuf, x->sbuf, x->count, t);
     if (me > 0)
-        shmpi_reduce(x->op, prefix, x->rbuf, x->count, t);
+        shmpi_op_reduce(x->op, prefix, x->rbuf, x->count, t);
     if (me < comm->size - 1 && err == MPI_SUCCESS)
         err = send_to(comm, x->rbuf, x->count, t, me + 1, fn);
     free(block);
@@ -278,7 +278,7 @@ static int exscan_chain(MPI_Comm comm, const struct shmpi_coll_red *x,
     if (me < last && err == MPI_SUCCESS) {
         if (next) {
             copy_typed(next, own, x->count, t);
-            shmpi_reduce(x->op, x->rbuf, next, x->count, t);
+            shmpi_op_reduce(x->op, x->rbuf, next, x->count, t);
         }
         err = send_to(comm, next ? next : own, x->count, t, me + 1, fn);
     }

@@ -2,7 +2,7 @@
  * fold.c - applying a reduction op to data the area holds packed.
  *
  * The area holds packed bytes (a derived type's gaps are not copied), but
- * shmpi_reduce and user functions take data laid out as the type says.
+ * shmpi_op_reduce and user functions take data laid out as the type says.
  * For a contiguous type the two are the same bytes.  A predefined op on a
  * type made of one contiguous basic type (a vector of doubles, say) works
  * on the packed bytes as that many basic elements.  Anything else - a
@@ -72,8 +72,8 @@ static shmpi_kernel *direct_kernel(struct shmpi_coll *c, MPI_Op op,
         c->kernel.type = t;
         /* basic: t itself, but for the MPI_Type_create_f90_* types,
            one element of the type they stand for */
-        c->kernel.fn = shmpi_kernel_find(op->code, t->basic,
-                                         SHMPI_OP_FOR_REDUCTION);
+        c->kernel.fn = shmpi_op_kernel_find(op->code, t->basic,
+                                            SHMPI_OP_FOR_REDUCTION);
     }
     return c->kernel.fn;
 }
@@ -115,7 +115,7 @@ static int reduced_unstaged(struct shmpi_coll *c, MPI_Op op, MPI_Datatype t,
     if (kernel)
         kernel(in, inout, (size_t)n);
     else if (t->contig)
-        shmpi_reduce(op, in, inout, n, t);
+        shmpi_op_reduce(op, in, inout, n, t);
     return kernel || t->contig;
 }
 
@@ -126,7 +126,7 @@ void shmpi_coll_reduce_packed(struct shmpi_coll *c, MPI_Op op,
     if (reduced_unstaged(c, op, t, in, inout, n))
         return;
     if (packed_directly(op, t)) {
-        shmpi_reduce(op, in, inout, n * t->size / t->basic->size, t->basic);
+        shmpi_op_reduce(op, in, inout, n * t->size / t->basic->size, t->basic);
         return;
     }
     MPI_Count k = stage_elements(t);
@@ -135,10 +135,10 @@ void shmpi_coll_reduce_packed(struct shmpi_coll *c, MPI_Op op,
     for (MPI_Count done = 0; done < n; done += k) {
         MPI_Count now = n - done < k ? n - done : k;
         uint64_t off = (uint64_t)(done * t->size), len = (uint64_t)(now * t->size);
-        shmpi_unpack(a, t, 0, (const unsigned char *)in + off, len);
-        shmpi_unpack(b, t, 0, (unsigned char *)inout + off, len);
-        shmpi_reduce(op, a, b, now, t);
-        shmpi_pack(b, t, 0, (unsigned char *)inout + off, len);
+        shmpi_dt_unpack(a, t, 0, (const unsigned char *)in + off, len);
+        shmpi_dt_unpack(b, t, 0, (unsigned char *)inout + off, len);
+        shmpi_op_reduce(op, a, b, now, t);
+        shmpi_dt_pack(b, t, 0, (unsigned char *)inout + off, len);
     }
 }
 
@@ -152,9 +152,9 @@ void shmpi_coll_reduce_into(struct shmpi_coll *c, MPI_Op op, MPI_Datatype t,
     staging(c, t, k, &a, &b);
     for (MPI_Count done = 0; done < n; done += k) {
         MPI_Count now = n - done < k ? n - done : k;
-        shmpi_unpack(a, t, 0, (const unsigned char *)in + done * t->size,
-                     (uint64_t)(now * t->size));
-        shmpi_reduce(op, a, (unsigned char *)inout + done * t->extent, now,
-                     t);
+        shmpi_dt_unpack(a, t, 0, (const unsigned char *)in + done * t->size,
+                        (uint64_t)(now * t->size));
+        shmpi_op_reduce(op, a, (unsigned char *)inout + done * t->extent, now,
+                        t);
     }
 }

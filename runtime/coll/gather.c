@@ -23,7 +23,7 @@ static int copy_own(MPI_Comm comm, const struct shmpi_coll_block *from,
     struct shmpi_coll_block b;
     shmpi_coll_block_at(to, comm->rank, &b);
     uint64_t len = from->len < b.len ? from->len : b.len;
-    shmpi_copy_typed(b.buf, b.type, from->buf, from->type, len);
+    shmpi_dt_copy_typed(b.buf, b.type, from->buf, from->type, len);
     if (from->len > b.len)
         return shmpi_raise(comm, MPI_ERR_TRUNCATE, fn,
                            "the root's own block (%llu bytes) does not fit "

@@ -49,8 +49,8 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
     static const char fn[] = "MPI_Iallreduce";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_allreduce(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, &x);
+    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
+                                           datatype, op, comm, &x);
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)

@@ -123,8 +123,8 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
     static const char fn[] = "MPI_Ireduce";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_reduce(fn, sendbuf, recvbuf, count, datatype, op,
-                                   root, comm, &x);
+    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
+                                        op, root, comm, &x);
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)

@@ -68,8 +68,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
     static const char fn[] = "MPI_Ireduce_scatter_block";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
-                                          datatype, op, comm, &x);
+    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
+                                               datatype, op, comm, &x);
     return start(fn, comm, rc, &x, request);
 }
 
@@ -80,7 +80,7 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
     static const char fn[] = "MPI_Ireduce_scatter";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
-                                    datatype, op, comm, &x);
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
+                                         datatype, op, comm, &x);
     return start(fn, comm, rc, &x, request);
 }

@@ -67,8 +67,8 @@ static int start(const char *fn, const void *sendbuf, void *recvbuf,
 {
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
-                                 comm, kind, &x);
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
+                                      comm, kind, &x);
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)

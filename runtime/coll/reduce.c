@@ -3,7 +3,7 @@
  * Exscan on the area.
  *
  * Results are combined in rank order whatever the op: x0 op x1 op ... op
- * x(n-1), with shmpi_reduce computing inout = in op inout, so a fold
+ * x(n-1), with shmpi_op_reduce computing inout = in op inout, so a fold
  * starts from the highest member's data and takes in the lower ones one
  * by one.  Non-commutative user ops need exactly that; commutative ones
  * lose nothing by it.
@@ -88,8 +88,8 @@ static void fold_range(struct shmpi_coll *c, const struct shmpi_coll_red *x,
     MPI_Datatype t = x->type;
     uint64_t len = (uint64_t)(x->count * t->size);
     uint64_t off = (uint64_t)(first * t->size);
-    shmpi_unpack(dst, t, 0, contribution(c, hi - 1, p, len) + off,
-                 (uint64_t)(n * t->size));
+    shmpi_dt_unpack(dst, t, 0, contribution(c, hi - 1, p, len) + off,
+                    (uint64_t)(n * t->size));
     for (int j = hi - 2; j >= lo; j--)
         shmpi_coll_reduce_into(c, x->op, t, contribution(c, j, p, len) + off,
                                dst, n);
@@ -138,8 +138,8 @@ static void fold_whole(struct shmpi_coll *c, const struct shmpi_coll_red *x)
     uint64_t len = (uint64_t)(x->count * x->type->size);
     struct shmpi_coll_ctl *mine = shmpi_coll_ctl(c, c->rank);
     shmpi_coll_claim(c, p);
-    shmpi_pack(x->sbuf, x->type, 0,
-               (unsigned char *)contribution(c, c->rank, p, len), len);
+    shmpi_dt_pack(x->sbuf, x->type, 0,
+                  (unsigned char *)contribution(c, c->rank, p, len), len);
     mine->len[p] = len;
     shmpi_coll_wrote(c, p, readers_of(x));
     if (x->kind == SHMPI_RED_ALLREDUCE &&
@@ -151,8 +151,8 @@ static void fold_whole(struct shmpi_coll *c, const struct shmpi_coll_red *x)
     if (!needs(c, x, &hi)) {
         shmpi_coll_ring(c, readers_of(x));
         if (x->kind == SHMPI_RED_SCAN) /* member 0: its own data */
-            shmpi_unpack(x->rbuf, x->type, 0, contribution(c, 0, p, len),
-                         len);
+            shmpi_dt_unpack(x->rbuf, x->type, 0, contribution(c, 0, p, len),
+                            len);
         shmpi_coll_finish(c, 1, SHMPI_COLL_NOBODY);
         return;
     }
@@ -261,8 +261,8 @@ static void fold_segment(struct shmpi_coll *c, const struct shmpi_coll_red *x,
         return;
     uint64_t off = (uint64_t)((lo - pc->first) * t->size);
     unsigned char *dst = (unsigned char *)x->rbuf + (lo - seg0) * t->extent;
-    shmpi_unpack(dst, t, 0, shmpi_coll_half(c, c->size - 1, pc->h) + off,
-                 (uint64_t)((hi - lo) * t->size));
+    shmpi_dt_unpack(dst, t, 0, shmpi_coll_half(c, c->size - 1, pc->h) + off,
+                    (uint64_t)((hi - lo) * t->size));
     for (int j = c->size - 2; j >= 0; j--)
         shmpi_coll_reduce_into(c, x->op, t,
                                shmpi_coll_half(c, j, pc->h) + off, dst,
@@ -325,9 +325,9 @@ static void slice_round(struct shmpi_coll *c, const struct shmpi_coll_red *x,
     if (t == 0) /* the length, for a member that refuses (sync.c) */
         shmpi_coll_ctl(c, c->rank)->len[pc->h] =
             (uint64_t)(x->count * dt->size);
-    shmpi_pack(x->sbuf, dt, (uint64_t)(pc->first * dt->size),
-               shmpi_coll_half(c, c->rank, pc->h),
-               (uint64_t)(pc->n * dt->size));
+    shmpi_dt_pack(x->sbuf, dt, (uint64_t)(pc->first * dt->size),
+                  shmpi_coll_half(c, c->rank, pc->h),
+                  (uint64_t)(pc->n * dt->size));
     shmpi_coll_wrote(c, pc->h, SHMPI_COLL_ALL);
     shmpi_coll_publish(c, step);
     shmpi_coll_wait_all(c, step);
@@ -341,9 +341,9 @@ static void slice_round(struct shmpi_coll *c, const struct shmpi_coll_red *x,
         shmpi_coll_wait_all(c, step + 1);
     shmpi_coll_ring(c, SHMPI_COLL_ALL);
     if (from >= 0)
-        shmpi_unpack(x->rbuf, dt, (uint64_t)(pc->first * dt->size),
-                     shmpi_coll_half(c, from, pc->h),
-                     (uint64_t)(pc->n * dt->size));
+        shmpi_dt_unpack(x->rbuf, dt, (uint64_t)(pc->first * dt->size),
+                        shmpi_coll_half(c, from, pc->h),
+                        (uint64_t)(pc->n * dt->size));
 }
 
 static void by_slices(struct shmpi_coll *c, const struct shmpi_coll_red *x)

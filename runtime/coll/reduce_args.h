@@ -18,34 +18,35 @@
 #include "coll/reduce.h"
 #include "datatypes/datatype.h"
 
-int shmpi_red_args_reduce(const char *fn, const void *sendbuf, void *recvbuf,
-                          int count, MPI_Datatype datatype, MPI_Op op,
-                          int root, MPI_Comm comm, struct shmpi_coll_red *x);
-int shmpi_red_args_allreduce(const char *fn, const void *sendbuf,
-                             void *recvbuf, int count, MPI_Datatype datatype,
-                             MPI_Op op, MPI_Comm comm,
-                             struct shmpi_coll_red *x);
+int shmpi_coll_red_args_reduce(const char *fn, const void *sendbuf,
+                               void *recvbuf, int count, MPI_Datatype datatype,
+                               MPI_Op op, int root, MPI_Comm comm,
+                               struct shmpi_coll_red *x);
+int shmpi_coll_red_args_allreduce(const char *fn, const void *sendbuf,
+                                  void *recvbuf, int count,
+                                  MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, struct shmpi_coll_red *x);
 /* recvcounts has comm->size entries (the local group's, on an
    intercommunicator); x->seg_counts points at it. */
-int shmpi_red_args_scatter(const char *fn, const void *sendbuf,
-                           void *recvbuf, const int recvcounts[],
-                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                           struct shmpi_coll_red *x);
-int shmpi_red_args_scatter_block(const char *fn, const void *sendbuf,
-                                 void *recvbuf, int recvcount,
-                                 MPI_Datatype datatype, MPI_Op op,
-                                 MPI_Comm comm, struct shmpi_coll_red *x);
+int shmpi_coll_red_args_scatter(const char *fn, const void *sendbuf,
+                                void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                struct shmpi_coll_red *x);
+int shmpi_coll_red_args_scatter_block(const char *fn, const void *sendbuf,
+                                      void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op,
+                                      MPI_Comm comm, struct shmpi_coll_red *x);
 /* kind: SHMPI_RED_SCAN or SHMPI_RED_EXSCAN. */
-int shmpi_red_args_scan(const char *fn, const void *sendbuf, void *recvbuf,
-                        int count, MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm, enum shmpi_red_kind kind,
-                        struct shmpi_coll_red *x);
+int shmpi_coll_red_args_scan(const char *fn, const void *sendbuf, void *recvbuf,
+                             int count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm, enum shmpi_red_kind kind,
+                             struct shmpi_coll_red *x);
 
 /* allreduce.c: the blocking call of a checked x - on the collective
    area (reduce.c) for an intracommunicator, as a schedule
    (coll/reduction.h) for an intercommunicator; nothing when x is empty.
    MPI_SUCCESS or an error raised on comm under fn. */
-int shmpi_red_run(const char *fn, MPI_Comm comm, struct shmpi_coll_red *x);
+int shmpi_coll_red_run(const char *fn, MPI_Comm comm, struct shmpi_coll_red *x);
 
 /* Nothing to move: the call completes at once (count 0, or elements
    without data). */

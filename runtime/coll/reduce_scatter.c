@@ -39,10 +39,10 @@ static int check_rest(const char *fn, const void *sendbuf, void *recvbuf,
     return rc;
 }
 
-int shmpi_red_args_scatter_block(const char *fn, const void *sendbuf,
-                                 void *recvbuf, int recvcount,
-                                 MPI_Datatype datatype, MPI_Op op,
-                                 MPI_Comm comm, struct shmpi_coll_red *x)
+int shmpi_coll_red_args_scatter_block(const char *fn, const void *sendbuf,
+                                      void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op,
+                                      MPI_Comm comm, struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS && recvcount < 0)
@@ -56,10 +56,10 @@ int shmpi_red_args_scatter_block(const char *fn, const void *sendbuf,
     return check_rest(fn, sendbuf, recvbuf, recvcount, comm, x);
 }
 
-int shmpi_red_args_scatter(const char *fn, const void *sendbuf,
-                           void *recvbuf, const int recvcounts[],
-                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                           struct shmpi_coll_red *x)
+int shmpi_coll_red_args_scatter(const char *fn, const void *sendbuf,
+                                void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS && !recvcounts)
@@ -87,11 +87,11 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
     static const char fn[] = "MPI_Reduce_scatter_block";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
-                                          datatype, op, comm, &x);
+    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
+                                               datatype, op, comm, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refused(comm, rc, 0);
-    return shmpi_red_run(fn, comm, &x);
+    return shmpi_coll_red_run(fn, comm, &x);
 }
 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
@@ -101,9 +101,9 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
     static const char fn[] = "MPI_Reduce_scatter";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
-                                    datatype, op, comm, &x);
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
+                                         datatype, op, comm, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refused(comm, rc, 0);
-    return shmpi_red_run(fn, comm, &x);
+    return shmpi_coll_red_run(fn, comm, &x);
 }

@@ -14,10 +14,10 @@
 SHMPI_WEAK_ALIAS(Scan)
 SHMPI_WEAK_ALIAS(Exscan)
 
-int shmpi_red_args_scan(const char *fn, const void *sendbuf, void *recvbuf,
-                        int count, MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm, enum shmpi_red_kind kind,
-                        struct shmpi_coll_red *x)
+int shmpi_coll_red_args_scan(const char *fn, const void *sendbuf, void *recvbuf,
+                             int count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm, enum shmpi_red_kind kind,
+                             struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS && comm->is_inter)
@@ -52,11 +52,11 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
     static const char fn[] = "MPI_Scan";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
-                                 comm, SHMPI_RED_SCAN, &x);
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
+                                      comm, SHMPI_RED_SCAN, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refused(comm, rc, 0);
-    return shmpi_red_run(fn, comm, &x);
+    return shmpi_coll_red_run(fn, comm, &x);
 }
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
@@ -65,9 +65,9 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
     static const char fn[] = "MPI_Exscan";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
-                                 comm, SHMPI_RED_EXSCAN, &x);
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
+                                      comm, SHMPI_RED_EXSCAN, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refused(comm, rc, 0);
-    return shmpi_red_run(fn, comm, &x);
+    return shmpi_coll_red_run(fn, comm, &x);
 }

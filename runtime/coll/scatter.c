@@ -22,7 +22,7 @@ static int copy_own(MPI_Comm comm, const struct shmpi_coll_blocks *from,
     struct shmpi_coll_block b;
     shmpi_coll_block_at(from, comm->rank, &b);
     uint64_t len = b.len < to->len ? b.len : to->len;
-    shmpi_copy_typed(to->buf, to->type, b.buf, b.type, len);
+    shmpi_dt_copy_typed(to->buf, to->type, b.buf, b.type, len);
     if (b.len > to->len)
         return shmpi_raise(comm, MPI_ERR_TRUNCATE, fn,
                            "the root's own block (%llu bytes) does not fit "

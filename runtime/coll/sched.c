@@ -99,7 +99,7 @@ struct shmpi_nbc *shmpi_nbc_new(MPI_Comm comm)
         return NULL;
     s->comm = s->talk = comm;
     s->tag = SHMPI_TAG_NBC + (int)(comm->nbc_seq++ % NBC_TAGS);
-    shmpi_comm_retain(comm);
+    shmpi_core_comm_retain(comm);
     return s;
 }
 
@@ -116,11 +116,11 @@ static struct nbc_op *add(struct shmpi_nbc *s, enum nbc_kind kind)
 static void hold(struct nbc_op *o)
 {
     if (o->comm)
-        shmpi_comm_retain(o->comm);
+        shmpi_core_comm_retain(o->comm);
     if (o->type)
-        shmpi_datatype_retain(o->type);
+        shmpi_dt_retain(o->type);
     if (o->rtype)
-        shmpi_datatype_retain(o->rtype);
+        shmpi_dt_retain(o->rtype);
     if (o->op)
         shmpi_op_retain(o->op);
 }
@@ -128,11 +128,11 @@ static void hold(struct nbc_op *o)
 static void let_go(struct nbc_op *o)
 {
     if (o->comm)
-        shmpi_comm_release(o->comm);
+        shmpi_core_comm_release(o->comm);
     if (o->type)
-        shmpi_datatype_release(o->type);
+        shmpi_dt_release(o->type);
     if (o->rtype)
-        shmpi_datatype_release(o->rtype);
+        shmpi_dt_release(o->rtype);
     if (o->op)
         shmpi_op_release(o->op);
 }
@@ -255,7 +255,7 @@ void shmpi_nbc_discard(struct shmpi_nbc *s)
         let_go(&s->ops[i]);
     for (int i = 0; i < s->nscratch; i++)
         free(s->scratch[i]);
-    shmpi_comm_release(s->comm);
+    shmpi_core_comm_release(s->comm);
     free(s->ops);
     free(s->round_end);
     free(s->msgs);
@@ -291,14 +291,14 @@ static void begin_round(struct shmpi_nbc *s)
             if (o->kind != want)
                 continue;
             struct shmpi_request *r = &s->msgs[s->nmsgs++];
-            shmpi_internal_request(r, want == NBC_SEND ? SHMPI_REQ_SEND
+            shmpi_p2p_internal_request(r, want == NBC_SEND ? SHMPI_REQ_SEND
                                                        : SHMPI_REQ_RECV,
                                    o->comm, o->dst, (int)o->count, o->type,
                                    o->peer, s->tag);
             if (want == NBC_RECV)
-                shmpi_start_recv(r);
-            else if (shmpi_start_send("MPI nonblocking collective", r,
-                                      SHMPI_MODE_STANDARD) != MPI_SUCCESS) {
+                shmpi_p2p_start_recv(r);
+            else if (shmpi_p2p_start_send("MPI nonblocking collective", r,
+                                          SHMPI_MODE_STANDARD) != MPI_SUCCESS) {
                 fail(s, MPI_ERR_NO_MEM);
                 r->complete = 1; /* never started: nothing to wait for */
             }
@@ -322,14 +322,14 @@ static void run_local(struct shmpi_nbc *s, struct nbc_op *o)
         uint64_t sent = (uint64_t)o->count * o->type->size;
         uint64_t room = (uint64_t)o->rcount * o->rtype->size;
         if (o->dst != o->src || o->type != o->rtype)
-            shmpi_copy_typed(o->dst, o->rtype, o->src, o->type,
-                             sent < room ? sent : room);
+            shmpi_dt_copy_typed(o->dst, o->rtype, o->src, o->type,
+                                sent < room ? sent : room);
         if (sent > room)
             fail(s, MPI_ERR_TRUNCATE);
         break;
     }
     case NBC_REDUCE:
-        fail(s, shmpi_reduce(o->op, o->src, o->dst, o->count, o->type));
+        fail(s, shmpi_op_reduce(o->op, o->src, o->dst, o->count, o->type));
         break;
     case NBC_CALL:
         fail(s, o->fn(s, o->dst));
@@ -375,7 +375,7 @@ static void finish(struct shmpi_nbc *s)
     r->error = s->error;
     r->status.MPI_ERROR = s->error;
     shmpi_nbc_discard(s);
-    shmpi_request_complete(r);
+    shmpi_p2p_request_complete(r);
 }
 
 int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
@@ -383,13 +383,13 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
     struct shmpi_request *r = NULL;
     if (shmpi_nbc_round(s) != MPI_SUCCESS ||
         !reserve(&s->msgs, &s->msgs_cap, widest_round(s), sizeof *s->msgs) ||
-        !(r = shmpi_request_new(SHMPI_REQ_COLL))) {
+        !(r = shmpi_p2p_request_new(SHMPI_REQ_COLL))) {
         shmpi_nbc_discard(s);
         return MPI_ERR_NO_MEM;
     }
     r->comm = s->comm;
-    shmpi_comm_retain(s->comm);
-    shmpi_status_empty(&r->status);
+    shmpi_core_comm_retain(s->comm);
+    shmpi_p2p_status_empty(&r->status);
     s->req = r;
     *req = r;
     int rounds = 0;
@@ -419,14 +419,15 @@ static const struct shmpi_req_ops coll_ops = {.cancel = coll_cancel};
 
 void shmpi_nbc_register_kind(void)
 {
-    shmpi_request_register(SHMPI_REQ_COLL, &coll_ops);
+    shmpi_p2p_request_register(SHMPI_REQ_COLL, &coll_ops);
 }
 
 int shmpi_nbc_run(struct shmpi_nbc *s)
 {
     MPI_Request r;
     int err = shmpi_nbc_start(s, &r);
-    return err != MPI_SUCCESS ? err : shmpi_request_wait(r, MPI_STATUS_IGNORE);
+    return err != MPI_SUCCESS ? err
+                              : shmpi_p2p_request_wait(r, MPI_STATUS_IGNORE);
 }
 
 /* What went wrong in a schedule, for the error line. */
@@ -491,5 +492,5 @@ static int progress_schedules(void)
 
 void shmpi_nbc_init(void)
 {
-    progress_hook = shmpi_progress_hook_add(progress_schedules);
+    progress_hook = shmpi_core_progress_hook_add(progress_schedules);
 }

@@ -44,10 +44,10 @@ void shmpi_coll_ring(struct shmpi_coll *c, int who)
     if (who == SHMPI_COLL_ALL || c->owe_all) {
         for (int j = 0; j < c->size; j++)
             if (j != c->rank)
-                shmpi_doorbell_ring(world_of(c, j));
+                shmpi_core_doorbell_ring(world_of(c, j));
         c->owe_all = 0;
     } else if (who >= 0 && who != c->rank) {
-        shmpi_doorbell_ring(world_of(c, who));
+        shmpi_core_doorbell_ring(world_of(c, who));
     }
 }
 
@@ -75,14 +75,14 @@ static int words_reached(void *arg)
 {
     if (all_reached(arg))
         return 1;
-    shmpi_progress(); /* a rank waiting here still serves pt2pt */
+    shmpi_p2p_progress(); /* a rank waiting here still serves pt2pt */
     return 0;
 }
 
 /* The first polls happen here, words only: with a CPU per rank the word
    usually arrives within a cache-line transfer or two, sooner than one
    turn of the progress engine or the clock reading that starts
-   shmpi_wait_until's spin (which then turns progress on every poll, as
+   shmpi_core_wait_until's spin (which then turns progress on every poll, as
    it must before it may sleep).  Oversubscribed: straight to the wait
    policy, which yields at once. */
 enum { QUICK_POLLS = 32 };
@@ -96,7 +96,7 @@ static void wait_words(struct shmpi_coll *c, int lo, int hi, uint64_t target)
             return;
         shmpi_cpu_relax();
     }
-    shmpi_wait_until(words_reached, &w);
+    shmpi_core_wait_until(words_reached, &w);
 }
 
 void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step)

@@ -118,8 +118,8 @@ static void write_round(struct run *r, uint64_t t)
     if (x->shape == SHMPI_XCHG_ONE) {
         if (is_inline(r, r->out_len))
             dst = shmpi_coll_ctl(c, c->rank)->data[r->p];
-        shmpi_pack(x->mine.buf, x->mine.type, off, dst,
-                   min64(r->piece, x->mine.len - off));
+        shmpi_dt_pack(x->mine.buf, x->mine.type, off, dst,
+                      min64(r->piece, x->mine.len - off));
         return;
     }
     for (int d = 0; d < c->size; d++) {
@@ -128,8 +128,8 @@ static void write_round(struct run *r, uint64_t t)
             continue;
         shmpi_coll_block_at(&x->out, d, &b);
         if (off < b.len)
-            shmpi_pack(b.buf, b.type, off, dst + (uint64_t)d * r->piece,
-                       min64(r->piece, b.len - off));
+            shmpi_dt_pack(b.buf, b.type, off, dst + (uint64_t)d * r->piece,
+                          min64(r->piece, b.len - off));
     }
 }
 
@@ -177,7 +177,7 @@ static void read_round(struct run *r, int j, uint64_t t)
         src = shmpi_coll_half(c, j, h);
     else
         src = shmpi_coll_half(c, j, h) + (uint64_t)c->rank * r->piece;
-    shmpi_unpack(b.buf, b.type, off, src, min64(r->piece, want - off));
+    shmpi_dt_unpack(b.buf, b.type, off, src, min64(r->piece, want - off));
 }
 
 static uint64_t rounds_from(struct run *r, int j)

@@ -49,7 +49,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
              : shmpi_topo_check_out(fn, comm, newcomm, "newcomm");
     if (rc != MPI_SUCCESS)
         return shmpi_topo_split(comm, MPI_UNDEFINED, NULL, rc, newcomm, fn);
-    return shmpi_topo_split(comm, shmpi_cart_sub_color(t, remain_dims),
+    return shmpi_topo_split(comm, shmpi_topo_cart_sub_color(t, remain_dims),
                             shmpi_topo_cart_sub(t, remain_dims),
                             MPI_SUCCESS, newcomm, fn);
 }

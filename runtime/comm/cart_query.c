@@ -94,7 +94,7 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
                                "coords");
     if (rc != MPI_SUCCESS)
         return rc;
-    shmpi_cart_coords(t, rank, coords);
+    shmpi_topo_cart_coords(t, rank, coords);
     return MPI_SUCCESS;
 }
 
@@ -114,6 +114,7 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp,
     if ((rc = shmpi_topo_check_out(fn, comm, rank_source, "rank_source")) ||
         (rc = shmpi_topo_check_out(fn, comm, rank_dest, "rank_dest")))
         return rc;
-    shmpi_cart_shift(t, comm->rank, direction, disp, rank_source, rank_dest);
+    shmpi_topo_cart_shift(t, comm->rank, direction, disp, rank_source,
+                          rank_dest);
     return MPI_SUCCESS;
 }

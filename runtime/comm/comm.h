@@ -70,7 +70,7 @@ struct shmpi_comm_ids {
    shmpi_comm_open gives it its ids: what MPI_Comm_dup and MPI_Comm_idup
    make.  MPI_SUCCESS or MPI_ERR_NO_MEM (not raised). */
 int shmpi_comm_like(MPI_Comm comm, MPI_Comm *out);
-/* comm_create.c: c, from shmpi_comm_like or shmpi_intercomm_new, takes
+/* comm_create.c: c, from shmpi_comm_like or shmpi_comm_inter_new, takes
    its ids (the area reference included, dropped on failure).
    MPI_SUCCESS, or (not raised; the caller releases c) MPI_ERR_OTHER when
    the job has used every context, MPI_ERR_NO_MEM; shmpi_comm_raise_open
@@ -81,7 +81,7 @@ int shmpi_comm_raise_open(MPI_Comm parent, int rc, const char *fn);
    takes them; the others learn them from it.  Rank 0 of an
    intracommunicator takes them all; on an intercommunicator rank 0 of
    each group takes its local context and area, and the one of the two
-   whose group comes first (shmpi_intercomm_first) the context.  Every
+   whose group comes first (shmpi_comm_inter_first) the context.  Every
    other field is 0 or SHMPI_COLL_NO_AREA. */
 void shmpi_comm_dup_ids(MPI_Comm comm, struct shmpi_comm_ids *ids);
 
@@ -106,7 +106,7 @@ int shmpi_comm_copy_attrs(MPI_Comm oldcomm, MPI_Comm newcomm,
    callback's failure is raised on comm once all have run. */
 int shmpi_comm_delete_attrs(MPI_Comm comm, const char *fn);
 
-/* comm_create.c: what shmpi_comm_release (core/objects.h) does when a
+/* comm_create.c: what shmpi_core_comm_release (core/objects.h) does when a
    communicator's last reference goes - free it, or keep it retired while
    a posted receive refers to it - handed to core (MPI_Init). */
 void shmpi_comm_register_retire(void);
@@ -121,47 +121,47 @@ void shmpi_comm_register_retire(void);
 #define SHMPI_SPLIT_KEY(r) (2 + 3 * (r))
 #define SHMPI_SPLIT_AREA(r) (3 + 3 * (r))
 /* Every process's (color, key) to rank 0 of comm, into its table. */
-int shmpi_split_gather(MPI_Comm comm, int color, int key, int *table,
-                       const char *fn);
+int shmpi_comm_split_gather(MPI_Comm comm, int color, int key, int *table,
+                            const char *fn);
 /* Does any of the `size` processes of table give a color? */
-int shmpi_split_any(int size, const int *table);
+int shmpi_comm_split_any(int size, const int *table);
 /* One collective area per part (color) of more than one process, in
    each member's entry; none without a context, when the split fails
    anyway. */
-void shmpi_split_areas(int size, int *table, uint32_t context);
+void shmpi_comm_split_areas(int size, int *table, uint32_t context);
 /* The group of the processes of table (of n) whose color is `color`,
    ordered by (key, rank); rank r is world rank
    shmpi_comm_peer_to_world(comm, r) if remote, else
    shmpi_comm_to_world(comm, r).  NULL if out of memory. */
-struct shmpi_group *shmpi_split_group(MPI_Comm comm, int remote, int n,
-                                      const int *table, int color);
+struct shmpi_group *shmpi_comm_split_group(MPI_Comm comm, int remote, int n,
+                                           const int *table, int color);
 
 /* intercomm.c: an intercommunicator object of the two groups (taking
    over the caller's references, dropped on failure too; either may be
    NULL, from a failed allocation), with parent's error handler, to be
    opened by shmpi_comm_open.  MPI_SUCCESS or MPI_ERR_NO_MEM (not
    raised). */
-int shmpi_intercomm_new(MPI_Comm parent, struct shmpi_group *local,
-                        struct shmpi_group *remote, MPI_Comm *out);
+int shmpi_comm_inter_new(MPI_Comm parent, struct shmpi_group *local,
+                         struct shmpi_group *remote, MPI_Comm *out);
 /* intercomm.c: does the local group of intercommunicator c come first
    when the two groups are put in one order?  They agree on it without
    talking: the group of the lower world rank among the two leaders
    (rank 0 of each). */
-int shmpi_intercomm_first(MPI_Comm c);
+int shmpi_comm_inter_first(MPI_Comm c);
 /* intercomm.c: the ids of a new intercommunicator made from
    intercommunicator comm, as the leaders hold them (shmpi_comm_dup_ids'
    rule): the leader of the first group tells the other the context,
    each leader tells its group.  MPI_SUCCESS or an error raised on comm
    under fn. */
-int shmpi_intercomm_agree(MPI_Comm comm, struct shmpi_comm_ids *ids,
-                          const char *fn);
+int shmpi_comm_inter_agree(MPI_Comm comm, struct shmpi_comm_ids *ids,
+                           const char *fn);
 /* intercomm_split.c: shmpi_comm_split on an intercommunicator (6.4.2). */
-int shmpi_intercomm_split(MPI_Comm comm, int color, int key,
-                          MPI_Comm *newcomm, const char *fn);
+int shmpi_comm_inter_split(MPI_Comm comm, int color, int key,
+                           MPI_Comm *newcomm, const char *fn);
 
 /* comm_create.c: a fresh context pair for a new communicator, taken by
    the calling process (the root of the exchange); 0 when all are used. */
-uint32_t shmpi_context_alloc(void);
+uint32_t shmpi_comm_context_alloc(void);
 
 /* group.c */
 /* A new group of n members (ranks filled in by the caller, then
@@ -175,7 +175,7 @@ void shmpi_group_release(struct shmpi_group *g);
 const int *shmpi_group_index(struct shmpi_group *g);
 /* MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL for two lists of n distinct
    world ranks each. */
-int shmpi_compare_members(int n, const int *a, const int *b);
+int shmpi_comm_compare_members(int n, const int *a, const int *b);
 /* The group of comm, with a new reference for the caller; creates the
    groups of MPI_COMM_WORLD and MPI_COMM_SELF on first use.  NULL if out
    of memory. */

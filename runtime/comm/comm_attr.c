@@ -117,7 +117,7 @@ static int *predefined_value(MPI_Comm comm, int keyval)
     case MPI_LASTUSEDCODE:
         if (comm != MPI_COMM_WORLD)
             return NULL;
-        st->env.lastusedcode = shmpi_last_used_code();
+        st->env.lastusedcode = shmpi_core_last_used_code();
         return &st->env.lastusedcode;
     case MPI_APPNUM: return &st->env.appnum;
     default: return NULL;
@@ -138,7 +138,7 @@ static int create_keyval(const char *fn, const char *arg,
     if (!comm_keyval)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn, "%s is NULL",
                            arg);
-    int rc = shmpi_keyval_create(
+    int rc = shmpi_attr_keyval_create(
         SHMPI_ATTR_COMM, (union shmpi_attr_copy_fn){.comm = comm_copy_attr_fn},
         (union shmpi_attr_delete_fn){.comm = comm_delete_attr_fn},
         extra_state, comm_keyval);
@@ -185,7 +185,7 @@ static int free_keyval(const char *fn, const char *arg, int *comm_keyval)
     if (!comm_keyval)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn, "%s is NULL",
                            arg);
-    if (shmpi_keyval_free(comm_keyval, SHMPI_ATTR_COMM) != MPI_SUCCESS)
+    if (shmpi_attr_keyval_free(comm_keyval, SHMPI_ATTR_COMM) != MPI_SUCCESS)
         return raise_keyval(MPI_COMM_NULL, fn, *comm_keyval);
     return MPI_SUCCESS;
 }
@@ -209,7 +209,7 @@ static int check_attr_args(const char *fn, MPI_Comm comm, int keyval)
 {
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
-    if (shmpi_keyval_check(keyval, SHMPI_ATTR_COMM) != MPI_SUCCESS)
+    if (shmpi_attr_keyval_check(keyval, SHMPI_ATTR_COMM) != MPI_SUCCESS)
         return raise_keyval(comm, fn, keyval);
     return MPI_SUCCESS;
 }
@@ -260,7 +260,7 @@ static int get_attr(const char *fn, MPI_Comm comm, int comm_keyval,
         *flag = value != NULL;
         return MPI_SUCCESS;
     }
-    if (shmpi_keyval_check(comm_keyval, SHMPI_ATTR_COMM) != MPI_SUCCESS)
+    if (shmpi_attr_keyval_check(comm_keyval, SHMPI_ATTR_COMM) != MPI_SUCCESS)
         return raise_keyval(comm, fn, comm_keyval);
     *flag = shmpi_attr_get(comm->attrs, comm_keyval, (void **)attribute_val);
     return MPI_SUCCESS;

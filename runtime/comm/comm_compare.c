@@ -38,7 +38,7 @@ static int compare_ranks(int na, const int *a, int nb, const int *b)
 {
     if (na != nb)
         return MPI_UNEQUAL;
-    int r = shmpi_compare_members(na, a, b);
+    int r = shmpi_comm_compare_members(na, a, b);
     return r == MPI_IDENT ? MPI_CONGRUENT : r;
 }
 

@@ -44,7 +44,7 @@
  * MPI_Comm_free is local.  Operations still pending on a freed
  * communicator complete normally (6.4.3): the object is reference counted
  * (the program's handle, plus library objects that call
- * shmpi_comm_retain), and even when the count falls to zero it stays
+ * shmpi_core_comm_retain), and even when the count falls to zero it stays
  * allocated, retired, while a receive posted on it waits in the pt2pt
  * engine (which does not retain communicators yet); a later call that
  * finds it no longer used frees it.  The count is core's
@@ -75,7 +75,7 @@ SHMPI_WEAK_ALIAS(Comm_free)
 /* Pairs that fit below 2^32 (context + 1 included). */
 #define MAX_CONTEXT_PAIRS ((UINT32_MAX - SHMPI_FIRST_FREE_CONTEXT) / 2)
 
-uint32_t shmpi_context_alloc(void)
+uint32_t shmpi_comm_context_alloc(void)
 {
     uint32_t n = atomic_fetch_add_explicit(&shmpi_proc.arena->contexts_used,
                                            1, memory_order_relaxed);
@@ -104,7 +104,7 @@ int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
         .size = group->size,
         .context = context, .world_ranks = group->ranks, .from_world = index,
         .group = group, .errhandler = parent->errhandler};
-    shmpi_errhandler_retain(c->errhandler);
+    shmpi_core_errhandler_retain(c->errhandler);
     *out = c;
     return MPI_SUCCESS;
 }
@@ -114,11 +114,11 @@ static void destroy(struct shmpi_comm *c)
     if (c->is_inter) {
         shmpi_group_release(c->remote_group);
         if (c->local) /* not yet opened: none */
-            shmpi_comm_release(c->local);
+            shmpi_core_comm_release(c->local);
     }
     shmpi_coll_detach(c);
     shmpi_topo_free(c->topo);
-    shmpi_errhandler_release(c->errhandler);
+    shmpi_core_errhandler_release(c->errhandler);
     shmpi_group_release(c->group);
     free(c);
 }
@@ -173,7 +173,7 @@ static void retire(struct shmpi_comm *c)
 
 void shmpi_comm_register_retire(void)
 {
-    shmpi_comm_on_last_release(retire);
+    shmpi_core_comm_on_last_release(retire);
 }
 
 /* ------------------------------------------------------------------ */
@@ -221,7 +221,7 @@ int shmpi_comm_like(MPI_Comm comm, MPI_Comm *out)
     if (!comm->is_inter)
         return g ? shmpi_comm_new(comm, g, 0, out) : MPI_ERR_NO_MEM;
     shmpi_group_retain(comm->remote_group);
-    return shmpi_intercomm_new(comm, g, comm->remote_group, out);
+    return shmpi_comm_inter_new(comm, g, comm->remote_group, out);
 }
 
 /* An intercommunicator's local intracommunicator: its group, on a
@@ -265,13 +265,13 @@ void shmpi_comm_dup_ids(MPI_Comm comm, struct shmpi_comm_ids *ids)
     if (comm->rank != 0)
         return;
     if (!comm->is_inter) {
-        if ((ids->context = shmpi_context_alloc()) != 0)
+        if ((ids->context = shmpi_comm_context_alloc()) != 0)
             ids->area = shmpi_coll_area_take(comm->size);
         return;
     }
-    if (shmpi_intercomm_first(comm))
-        ids->context = shmpi_context_alloc();
-    if ((ids->local_context = shmpi_context_alloc()) != 0)
+    if (shmpi_comm_inter_first(comm))
+        ids->context = shmpi_comm_context_alloc();
+    if ((ids->local_context = shmpi_comm_context_alloc()) != 0)
         ids->area = shmpi_coll_area_take(comm->size);
 }
 
@@ -280,9 +280,9 @@ int shmpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn)
     struct shmpi_comm_ids ids;
     shmpi_comm_dup_ids(comm, &ids);
     int rc = comm->is_inter
-                 ? shmpi_intercomm_agree(comm, &ids, fn)
-                 : shmpi_internal_bcast(comm, &ids, sizeof ids, 0,
-                                        SHMPI_TAG_CONTEXT, fn);
+                 ? shmpi_comm_inter_agree(comm, &ids, fn)
+                 : shmpi_p2p_internal_bcast(comm, &ids, sizeof ids, 0,
+                                            SHMPI_TAG_CONTEXT, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!newcomm) {
@@ -295,16 +295,16 @@ int shmpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn)
         return shmpi_comm_raise_open(comm, MPI_ERR_NO_MEM, fn);
     }
     if ((rc = shmpi_comm_open(c, &ids)) != MPI_SUCCESS) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return shmpi_comm_raise_open(comm, rc, fn);
     }
     if (comm->topo && !(c->topo = shmpi_topo_copy(comm->topo))) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
                            "no memory for the communicator's topology");
     }
     if ((rc = shmpi_comm_copy_attrs(comm, c, fn)) != MPI_SUCCESS) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return rc;
     }
     *newcomm = c;
@@ -347,7 +347,7 @@ static int by_key_then_rank(const void *a, const void *b)
 #define KEY(r) SHMPI_SPLIT_KEY(r)
 #define AREA(r) SHMPI_SPLIT_AREA(r)
 
-void shmpi_split_areas(int size, int *table, uint32_t context)
+void shmpi_comm_split_areas(int size, int *table, uint32_t context)
 {
     for (int r = 0; r < size; r++) {
         int color = table[COLOR(r)], first = r, members = 0;
@@ -366,23 +366,23 @@ void shmpi_split_areas(int size, int *table, uint32_t context)
     }
 }
 
-int shmpi_split_gather(MPI_Comm comm, int color, int key, int *table,
-                       const char *fn)
+int shmpi_comm_split_gather(MPI_Comm comm, int color, int key, int *table,
+                            const char *fn)
 {
     int mine[2] = {color, key};
     if (comm->rank != 0)
-        return shmpi_internal_send(comm, mine, sizeof mine, 0,
-                                   SHMPI_TAG_SPLIT_GATHER, fn);
+        return shmpi_p2p_internal_send(comm, mine, sizeof mine, 0,
+                                       SHMPI_TAG_SPLIT_GATHER, fn);
     table[COLOR(0)] = color;
     table[KEY(0)] = key;
     int rc = MPI_SUCCESS;
     for (int r = 1; r < comm->size && rc == MPI_SUCCESS; r++)
-        rc = shmpi_internal_recv(comm, &table[COLOR(r)], 2 * sizeof(int), r,
-                                 SHMPI_TAG_SPLIT_GATHER, fn);
+        rc = shmpi_p2p_internal_recv(comm, &table[COLOR(r)], 2 * sizeof(int), r,
+                                     SHMPI_TAG_SPLIT_GATHER, fn);
     return rc;
 }
 
-int shmpi_split_any(int size, const int *table)
+int shmpi_comm_split_any(int size, const int *table)
 {
     for (int r = 0; r < size; r++)
         if (table[COLOR(r)] != MPI_UNDEFINED)
@@ -393,22 +393,22 @@ int shmpi_split_any(int size, const int *table)
 static int exchange_colors(MPI_Comm comm, int color, int key, int *table,
                            const char *fn)
 {
-    int rc = shmpi_split_gather(comm, color, key, table, fn);
+    int rc = shmpi_comm_split_gather(comm, color, key, table, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (comm->rank == 0) {
-        uint32_t context =
-            shmpi_split_any(comm->size, table) ? shmpi_context_alloc() : 0;
+        uint32_t context = shmpi_comm_split_any(comm->size, table)
+                               ? shmpi_comm_context_alloc() : 0;
         memcpy(&table[0], &context, sizeof context);
-        shmpi_split_areas(comm->size, table, context);
+        shmpi_comm_split_areas(comm->size, table, context);
     }
-    return shmpi_internal_bcast(comm, table,
-                                (1 + 3 * comm->size) * (int)sizeof(int), 0,
-                                SHMPI_TAG_SPLIT_TABLE, fn);
+    return shmpi_p2p_internal_bcast(comm, table,
+                                    (1 + 3 * comm->size) * (int)sizeof(int), 0,
+                                    SHMPI_TAG_SPLIT_TABLE, fn);
 }
 
-struct shmpi_group *shmpi_split_group(MPI_Comm comm, int remote, int n,
-                                      const int *table, int color)
+struct shmpi_group *shmpi_comm_split_group(MPI_Comm comm, int remote, int n,
+                                           const int *table, int color)
 {
     struct member *m = malloc((size_t)n * sizeof *m);
     if (!m)
@@ -433,7 +433,7 @@ int shmpi_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
                      const char *fn)
 {
     if (comm->is_inter)
-        return shmpi_intercomm_split(comm, color, key, newcomm, fn);
+        return shmpi_comm_inter_split(comm, color, key, newcomm, fn);
     int bad_color = color < 0 && color != MPI_UNDEFINED;
     int *table = malloc((1 + 3 * (size_t)comm->size) * sizeof *table);
     if (!table)
@@ -461,9 +461,9 @@ int shmpi_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
     }
     uint32_t context, area = (uint32_t)table[AREA(comm->rank)];
     memcpy(&context, &table[0], sizeof context);
-    rc = shmpi_comm_make(comm,
-                         shmpi_split_group(comm, 0, comm->size, table, color),
-                         context, area, newcomm, fn);
+    struct shmpi_group *g =
+        shmpi_comm_split_group(comm, 0, comm->size, table, color);
+    rc = shmpi_comm_make(comm, g, context, area, newcomm, fn);
 out:
     free(table);
     return rc;
@@ -499,7 +499,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     int rc = shmpi_comm_delete_attrs(c, fn); /* while c is still valid */
     shmpi_fint_drop(SHMPI_FINT_COMM, &c->fint);
     c->magic = 0; /* the handle is dead for the program from now on */
-    shmpi_comm_release(c);
+    shmpi_core_comm_release(c);
     *comm = MPI_COMM_NULL;
     return rc;
 }

@@ -45,7 +45,7 @@ struct idup {
 static void forget(MPI_Comm c)
 {
     shmpi_attr_delete_all(&c->attrs, c);
-    shmpi_comm_release(c);
+    shmpi_core_comm_release(c);
 }
 
 /* The schedule's last step. */
@@ -71,7 +71,7 @@ static int build(struct shmpi_nbc *s, MPI_Comm comm, struct idup *d)
     int rc;
     if (comm->is_inter) {
         if (comm->rank == 0 &&
-            ((rc = shmpi_intercomm_first(comm)
+            ((rc = shmpi_comm_inter_first(comm)
                        ? shmpi_nbc_send(s, &d->ids.context,
                                         sizeof d->ids.context, MPI_BYTE, 0)
                        : shmpi_nbc_recv(s, &d->ids.context,
@@ -96,7 +96,7 @@ static int prepare(MPI_Comm comm, struct idup *d, int *copied,
     if (shmpi_comm_like(comm, &d->c) != MPI_SUCCESS)
         return MPI_ERR_NO_MEM;
     if ((*copied = shmpi_comm_copy_attrs(comm, d->c, fn)) != MPI_SUCCESS) {
-        shmpi_comm_release(d->c);
+        shmpi_core_comm_release(d->c);
         d->c = NULL;
     }
     return MPI_SUCCESS;

@@ -131,14 +131,14 @@ static int agree(MPI_Comm comm, MPI_Group group, int tag, uint32_t made[2],
     int itag = SHMPI_TAG_CREATE_GROUP + (tag < INT_MAX ? tag : INT_MAX - 1);
     int nbytes = 2 * (int)sizeof *made;
     if (group->rank != 0)
-        return shmpi_internal_recv(
+        return shmpi_p2p_internal_recv(
             comm, made, nbytes, shmpi_comm_from_world(comm, group->ranks[0]),
             itag, fn);
-    made[0] = shmpi_context_alloc();
+    made[0] = shmpi_comm_context_alloc();
     made[1] = made[0] ? shmpi_coll_area_take(group->size)
                       : SHMPI_COLL_NO_AREA;
     for (int i = 1; i < group->size; i++) {
-        int rc = shmpi_internal_send(
+        int rc = shmpi_p2p_internal_send(
             comm, made, nbytes, shmpi_comm_from_world(comm, group->ranks[i]),
             itag, fn);
         if (rc != MPI_SUCCESS)

@@ -196,10 +196,10 @@ static int exchange(MPI_Comm comm, const struct edge *out, const int *start,
     for (int k = 0; k < size && rc == MPI_SUCCESS; k++) {
         int to = (rank + k) % size, from = (rank - k + size) % size;
         int n = start[to + 1] - start[to];
-        rc = shmpi_internal_sendrecv(comm, &n, sizeof n, to,
-                                     SHMPI_TAG_TOPO_EDGES, &got[from + 1],
-                                     sizeof(int), from,
-                                     SHMPI_TAG_TOPO_EDGES, fn);
+        rc = shmpi_p2p_internal_sendrecv(comm, &n, sizeof n, to,
+                                         SHMPI_TAG_TOPO_EDGES, &got[from + 1],
+                                         sizeof(int), from,
+                                         SHMPI_TAG_TOPO_EDGES, fn);
     }
     if (rc != MPI_SUCCESS)
         return rc;
@@ -211,7 +211,7 @@ static int exchange(MPI_Comm comm, const struct edge *out, const int *start,
     int unit = (int)sizeof **in;
     for (int k = 0; k < size && rc == MPI_SUCCESS; k++) {
         int to = (rank + k) % size, from = (rank - k + size) % size;
-        rc = shmpi_internal_sendrecv(
+        rc = shmpi_p2p_internal_sendrecv(
             comm, out + start[to], (start[to + 1] - start[to]) * unit, to,
             SHMPI_TAG_TOPO_EDGES, *in + got[from],
             (got[from + 1] - got[from]) * unit, from, SHMPI_TAG_TOPO_EDGES,

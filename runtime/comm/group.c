@@ -268,7 +268,7 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
     return MPI_SUCCESS;
 }
 
-int shmpi_compare_members(int n, const int *a, const int *b)
+int shmpi_comm_compare_members(int n, const int *a, const int *b)
 {
     if (n == 0 || !memcmp(a, b, (size_t)n * sizeof *a))
         return MPI_IDENT;
@@ -303,8 +303,8 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
     CHECK_OUT(fn, result, "result");
     *result = group1->size != group2->size
                   ? MPI_UNEQUAL
-                  : shmpi_compare_members(group1->size, group1->ranks,
-                                          group2->ranks);
+                  : shmpi_comm_compare_members(group1->size, group1->ranks,
+                                               group2->ranks);
     return MPI_SUCCESS;
 }
 

@@ -42,8 +42,8 @@
 
 SHMPI_WEAK_ALIAS(Intercomm_create)
 
-int shmpi_intercomm_new(MPI_Comm parent, struct shmpi_group *local,
-                        struct shmpi_group *remote, MPI_Comm *out)
+int shmpi_comm_inter_new(MPI_Comm parent, struct shmpi_group *local,
+                         struct shmpi_group *remote, MPI_Comm *out)
 {
     if (!local || !remote || !shmpi_group_index(remote)) {
         if (local)
@@ -64,27 +64,27 @@ int shmpi_intercomm_new(MPI_Comm parent, struct shmpi_group *local,
     return MPI_SUCCESS;
 }
 
-int shmpi_intercomm_first(MPI_Comm c)
+int shmpi_comm_inter_first(MPI_Comm c)
 {
     return shmpi_comm_to_world(c, 0) < c->remote_world[0];
 }
 
-int shmpi_intercomm_agree(MPI_Comm comm, struct shmpi_comm_ids *ids,
-                          const char *fn)
+int shmpi_comm_inter_agree(MPI_Comm comm, struct shmpi_comm_ids *ids,
+                           const char *fn)
 {
     int rc = MPI_SUCCESS;
     if (comm->rank == 0)
-        rc = shmpi_intercomm_first(comm)
-                 ? shmpi_internal_send(comm, &ids->context,
-                                       sizeof ids->context, 0,
-                                       SHMPI_TAG_INTER_LEADER, fn)
-                 : shmpi_internal_recv(comm, &ids->context,
-                                       sizeof ids->context, 0,
-                                       SHMPI_TAG_INTER_LEADER, fn);
+        rc = shmpi_comm_inter_first(comm)
+                 ? shmpi_p2p_internal_send(comm, &ids->context,
+                                           sizeof ids->context, 0,
+                                           SHMPI_TAG_INTER_LEADER, fn)
+                 : shmpi_p2p_internal_recv(comm, &ids->context,
+                                           sizeof ids->context, 0,
+                                           SHMPI_TAG_INTER_LEADER, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return shmpi_internal_bcast(comm->local, ids, sizeof *ids, 0,
-                                SHMPI_TAG_INTER_TABLE, fn);
+    return shmpi_p2p_internal_bcast(comm->local, ids, sizeof *ids, 0,
+                                    SHMPI_TAG_INTER_TABLE, fn);
 }
 
 /* ------------------------------------------------------------------ */
@@ -159,12 +159,12 @@ static int lead(MPI_Comm local_comm, MPI_Comm peer_comm, int remote_leader,
     }
     int first =
         shmpi_proc.rank < shmpi_comm_peer_to_world(peer_comm, remote_leader);
-    uint32_t context = first ? shmpi_context_alloc() : 0;
+    uint32_t context = first ? shmpi_comm_context_alloc() : 0;
     out[TRADE_SIZE] = n;
     memcpy(&out[TRADE_CONTEXT], &context, sizeof context);
     for (int i = 0; i < n; i++)
         out[TRADE_RANKS + i] = shmpi_comm_to_world(local_comm, i);
-    rc = shmpi_program_sendrecv(
+    rc = shmpi_p2p_program_sendrecv(
         peer_comm, out, (TRADE_RANKS + n) * (int)sizeof *out, remote_leader,
         in, (TRADE_RANKS + most) * (int)sizeof *in, remote_leader, tag, fn);
     free(out);
@@ -183,7 +183,7 @@ static int lead(MPI_Comm local_comm, MPI_Comm peer_comm, int remote_leader,
         memcpy(&context, &in[TRADE_CONTEXT], sizeof context);
     news->remote_size = in[TRADE_SIZE];
     news->ids.context = context;
-    if ((news->ids.local_context = shmpi_context_alloc()) != 0)
+    if ((news->ids.local_context = shmpi_comm_context_alloc()) != 0)
         news->ids.area = shmpi_coll_area_take(n);
     memmove(in, in + TRADE_RANKS, (size_t)news->remote_size * sizeof *in);
     *remote = in;
@@ -212,15 +212,16 @@ static int build(MPI_Comm local_comm, int local_leader, struct news *news,
         return shmpi_raise(local_comm, MPI_ERR_NO_MEM, fn,
                            "no memory for a remote group of %d", n);
     }
-    int rc = shmpi_internal_bcast(local_comm, remote, n * (int)sizeof *remote,
-                                  local_leader, SHMPI_TAG_INTER_RANKS, fn);
+    int rc = shmpi_p2p_internal_bcast(local_comm, remote,
+                                      n * (int)sizeof *remote, local_leader,
+                                      SHMPI_TAG_INTER_RANKS, fn);
     if (rc == MPI_SUCCESS && !newintercomm)
         rc = shmpi_raise(local_comm, MPI_ERR_ARG, fn,
                          "newintercomm is NULL");
     MPI_Comm c = MPI_COMM_NULL;
     if (rc == MPI_SUCCESS &&
-        shmpi_intercomm_new(local_comm, shmpi_comm_get_group(local_comm),
-                            remote_group(n, remote), &c) != MPI_SUCCESS)
+        shmpi_comm_inter_new(local_comm, shmpi_comm_get_group(local_comm),
+                             remote_group(n, remote), &c) != MPI_SUCCESS)
         rc = shmpi_comm_raise_open(local_comm, MPI_ERR_NO_MEM, fn);
     free(remote);
     if (rc != MPI_SUCCESS) {
@@ -228,7 +229,7 @@ static int build(MPI_Comm local_comm, int local_leader, struct news *news,
         return rc;
     }
     if ((rc = shmpi_comm_open(c, &news->ids)) != MPI_SUCCESS) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return shmpi_comm_raise_open(local_comm, rc, fn);
     }
     *newintercomm = c;
@@ -260,8 +261,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
     if (local_comm->rank == local_leader)
         news.err = lead(local_comm, peer_comm, remote_leader, tag, &news,
                         &remote, fn);
-    int rc = shmpi_internal_bcast(local_comm, &news, sizeof news,
-                                  local_leader, SHMPI_TAG_INTER_TABLE, fn);
+    int rc = shmpi_p2p_internal_bcast(local_comm, &news, sizeof news,
+                                      local_leader, SHMPI_TAG_INTER_TABLE, fn);
     if (rc == MPI_SUCCESS && news.err != MPI_SUCCESS &&
         local_comm->rank != local_leader)
         rc = shmpi_raise(local_comm, news.err, fn,

@@ -32,14 +32,14 @@ struct merge {
 
 static int lead(MPI_Comm comm, int high, struct merge *told, const char *fn)
 {
-    int first = shmpi_intercomm_first(comm);
+    int first = shmpi_comm_inter_first(comm);
     struct merge mine = {high != 0, 0, SHMPI_COLL_NO_AREA}, theirs;
-    if (first && (mine.context = shmpi_context_alloc()) != 0)
+    if (first && (mine.context = shmpi_comm_context_alloc()) != 0)
         mine.area = shmpi_coll_area_take(comm->size + comm->remote_size);
-    int rc = shmpi_internal_sendrecv(comm, &mine, sizeof mine, 0,
-                                     SHMPI_TAG_INTER_LEADER, &theirs,
-                                     sizeof theirs, 0,
-                                     SHMPI_TAG_INTER_LEADER, fn);
+    int rc = shmpi_p2p_internal_sendrecv(comm, &mine, sizeof mine, 0,
+                                         SHMPI_TAG_INTER_LEADER, &theirs,
+                                         sizeof theirs, 0,
+                                         SHMPI_TAG_INTER_LEADER, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     *told = first ? mine : theirs;
@@ -79,8 +79,8 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high,
     if (intercomm->rank == 0)
         rc = lead(intercomm, high, &told, fn);
     if (rc == MPI_SUCCESS)
-        rc = shmpi_internal_bcast(intercomm->local, &told, sizeof told, 0,
-                                  SHMPI_TAG_INTER_TABLE, fn);
+        rc = shmpi_p2p_internal_bcast(intercomm->local, &told, sizeof told, 0,
+                                      SHMPI_TAG_INTER_TABLE, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!newintracomm) { /* checked after the exchange: the others need it */

@@ -42,11 +42,12 @@ static int gives(int n, const int *table, int color)
 static int lead(MPI_Comm comm, int *local, int *remote, const char *fn)
 {
     int n = comm->size, rn = comm->remote_size;
-    int first = shmpi_intercomm_first(comm);
+    int first = shmpi_comm_inter_first(comm);
     uint32_t context =
-        first && shmpi_split_any(n, local) ? shmpi_context_alloc() : 0;
+        first && shmpi_comm_split_any(n,
+                                      local) ? shmpi_comm_context_alloc() : 0;
     memcpy(&local[0], &context, sizeof context);
-    int rc = shmpi_internal_sendrecv(
+    int rc = shmpi_p2p_internal_sendrecv(
         comm, local, (1 + 3 * n) * (int)sizeof *local, 0,
         SHMPI_TAG_INTER_LEADER, remote, (1 + 3 * rn) * (int)sizeof *remote,
         0, SHMPI_TAG_INTER_LEADER, fn);
@@ -58,9 +59,9 @@ static int lead(MPI_Comm comm, int *local, int *remote, const char *fn)
         if (!gives(rn, remote, local[COLOR(r)]))
             local[COLOR(r)] = MPI_UNDEFINED;
     uint32_t local_context =
-        shmpi_split_any(n, local) ? shmpi_context_alloc() : 0;
+        shmpi_comm_split_any(n, local) ? shmpi_comm_context_alloc() : 0;
     memcpy(&remote[0], &local_context, sizeof local_context);
-    shmpi_split_areas(n, local, local_context);
+    shmpi_comm_split_areas(n, local, local_context);
     return MPI_SUCCESS;
 }
 
@@ -78,24 +79,24 @@ static int make(MPI_Comm comm, const int *local, const int *remote,
     memcpy(&ids.context, &local[0], sizeof ids.context);
     memcpy(&ids.local_context, &remote[0], sizeof ids.local_context);
     MPI_Comm c;
-    if (shmpi_intercomm_new(
-            comm, shmpi_split_group(comm, 0, comm->size, local, color),
-            shmpi_split_group(comm, 1, comm->remote_size, remote, color),
+    if (shmpi_comm_inter_new(
+            comm, shmpi_comm_split_group(comm, 0, comm->size, local, color),
+            shmpi_comm_split_group(comm, 1, comm->remote_size, remote, color),
             &c) != MPI_SUCCESS) {
         shmpi_coll_area_drop(ids.area);
         return shmpi_comm_raise_open(comm, MPI_ERR_NO_MEM, fn);
     }
     int rc = shmpi_comm_open(c, &ids);
     if (rc != MPI_SUCCESS) {
-        shmpi_comm_release(c);
+        shmpi_core_comm_release(c);
         return shmpi_comm_raise_open(comm, rc, fn);
     }
     *newcomm = c;
     return MPI_SUCCESS;
 }
 
-int shmpi_intercomm_split(MPI_Comm comm, int color, int key,
-                          MPI_Comm *newcomm, const char *fn)
+int shmpi_comm_inter_split(MPI_Comm comm, int color, int key,
+                           MPI_Comm *newcomm, const char *fn)
 {
     int n = comm->size, rn = comm->remote_size;
     int bad_color = color < 0 && color != MPI_UNDEFINED;
@@ -107,13 +108,13 @@ int shmpi_intercomm_split(MPI_Comm comm, int color, int key,
     int *remote = local + 1 + 3 * n;
     /* a process that cannot take its communicator is in none */
     int mine = bad_color || !newcomm ? MPI_UNDEFINED : color;
-    int rc = shmpi_split_gather(comm->local, mine, key, local, fn);
+    int rc = shmpi_comm_split_gather(comm->local, mine, key, local, fn);
     if (rc == MPI_SUCCESS && comm->rank == 0)
         rc = lead(comm, local, remote, fn);
     if (rc == MPI_SUCCESS)
-        rc = shmpi_internal_bcast(comm->local, local,
-                                  (2 + 3 * n + 3 * rn) * (int)sizeof *local,
-                                  0, SHMPI_TAG_INTER_TABLE, fn);
+        rc = shmpi_p2p_internal_bcast(comm->local, local,
+                                      (2 + 3 * n + 3 * rn) * (int)sizeof *local,
+                                      0, SHMPI_TAG_INTER_TABLE, fn);
     if (rc == MPI_SUCCESS && bad_color)
         rc = shmpi_raise(comm, MPI_ERR_ARG, fn,
                          "color %d is negative and not MPI_UNDEFINED",

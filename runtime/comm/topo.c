@@ -68,8 +68,8 @@ static int moved(int c, long long disp, int n, int periodic)
     return to < 0 || to >= n ? -1 : (int)to;
 }
 
-void shmpi_cart_shift(const struct shmpi_topo *t, int rank, int dir,
-                      int disp, int *source, int *dest)
+void shmpi_topo_cart_shift(const struct shmpi_topo *t, int rank, int dir,
+                           int disp, int *source, int *dest)
 {
     int n = t->dims[dir], periodic = t->periods[dir];
     int stride = stride_of(t, dir);
@@ -80,7 +80,7 @@ void shmpi_cart_shift(const struct shmpi_topo *t, int rank, int dir,
     *dest = up < 0 ? MPI_PROC_NULL : rank + (up - c) * stride;
 }
 
-void shmpi_cart_coords(const struct shmpi_topo *t, int rank, int *coords)
+void shmpi_topo_cart_coords(const struct shmpi_topo *t, int rank, int *coords)
 {
     for (int d = t->ndims - 1; d >= 0; d--) {
         coords[d] = rank % t->dims[d];
@@ -106,11 +106,11 @@ static struct shmpi_topo *cart_alloc(int ndims, int rank)
 
 static struct shmpi_topo *cart_finish(struct shmpi_topo *t)
 {
-    shmpi_cart_coords(t, t->rank, t->coords);
+    shmpi_topo_cart_coords(t, t->rank, t->coords);
     /* the neighbor at -1 is where a shift by +1 comes from */
     for (int d = 0; d < t->ndims; d++)
-        shmpi_cart_shift(t, t->rank, d, 1, &t->sources[2 * d],
-                         &t->sources[2 * d + 1]);
+        shmpi_topo_cart_shift(t, t->rank, d, 1, &t->sources[2 * d],
+                              &t->sources[2 * d + 1]);
     return t;
 }
 
@@ -140,7 +140,7 @@ static int rank_among(const struct shmpi_topo *t, const int *keep,
     return rank;
 }
 
-int shmpi_cart_sub_color(const struct shmpi_topo *t, const int *keep)
+int shmpi_topo_cart_sub_color(const struct shmpi_topo *t, const int *keep)
 {
     return rank_among(t, keep, 0);
 }

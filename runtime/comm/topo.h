@@ -59,10 +59,10 @@ struct shmpi_topo {
 struct shmpi_topo *shmpi_topo_cart(int ndims, const int *dims,
                                    const int *periods, int rank);
 /* The subgrid of t's dimensions d with keep[d] nonzero, through t's
-   process (MPI_Cart_sub); shmpi_cart_sub_color numbers the subgrids. */
+   process (MPI_Cart_sub); shmpi_topo_cart_sub_color numbers the subgrids. */
 struct shmpi_topo *shmpi_topo_cart_sub(const struct shmpi_topo *t,
                                        const int *keep);
-int shmpi_cart_sub_color(const struct shmpi_topo *t, const int *keep);
+int shmpi_topo_cart_sub_color(const struct shmpi_topo *t, const int *keep);
 /* The graph (nnodes, index, edges), seen from node `rank`. */
 struct shmpi_topo *shmpi_topo_graph(int nnodes, const int *index,
                                     const int *edges, int rank);
@@ -95,12 +95,12 @@ struct shmpi_topo *shmpi_topo_of(MPI_Comm comm, int kind, const char *fn,
                                  int *rc);
 
 /* topo.c: the coordinates of rank in t's grid. */
-void shmpi_cart_coords(const struct shmpi_topo *t, int rank, int *coords);
+void shmpi_topo_cart_coords(const struct shmpi_topo *t, int rank, int *coords);
 /* topo.c: the ranks `disp` steps down and up dimension dir of t's grid
    from the process of rank `rank`: MPI_PROC_NULL off the edge of a
    non-periodic dimension. */
-void shmpi_cart_shift(const struct shmpi_topo *t, int rank, int dir,
-                      int disp, int *source, int *dest);
+void shmpi_topo_cart_shift(const struct shmpi_topo *t, int rank, int dir,
+                           int disp, int *source, int *dest);
 
 /* topo_check.c: argument checks shared by the constructors and the mapping
    calls; each returns MPI_SUCCESS or the code raised on comm under fn. */

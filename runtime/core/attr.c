@@ -46,10 +46,10 @@ static void keyval_release(struct shmpi_keyval *kv)
     free(kv);
 }
 
-int shmpi_keyval_create(enum shmpi_attr_kind kind,
-                        union shmpi_attr_copy_fn copy,
-                        union shmpi_attr_delete_fn del, void *extra_state,
-                        int *keyval)
+int shmpi_attr_keyval_create(enum shmpi_attr_kind kind,
+                             union shmpi_attr_copy_fn copy,
+                             union shmpi_attr_delete_fn del, void *extra_state,
+                             int *keyval)
 {
     struct shmpi_keyval_table *keyvals = &shmpi_proc.keyvals;
     if (keyvals->used == keyvals->cap) {
@@ -71,16 +71,16 @@ int shmpi_keyval_create(enum shmpi_attr_kind kind,
     return MPI_SUCCESS;
 }
 
-int shmpi_keyval_check(int keyval, enum shmpi_attr_kind kind)
+int shmpi_attr_keyval_check(int keyval, enum shmpi_attr_kind kind)
 {
     const struct shmpi_keyval *kv = lookup(keyval);
     return kv && !kv->freed && kv->kind == kind ? MPI_SUCCESS
                                                 : MPI_ERR_KEYVAL;
 }
 
-int shmpi_keyval_free(int *keyval, enum shmpi_attr_kind kind)
+int shmpi_attr_keyval_free(int *keyval, enum shmpi_attr_kind kind)
 {
-    if (shmpi_keyval_check(*keyval, kind) != MPI_SUCCESS)
+    if (shmpi_attr_keyval_check(*keyval, kind) != MPI_SUCCESS)
         return MPI_ERR_KEYVAL;
     struct shmpi_keyval *kv = lookup(*keyval);
     kv->freed = 1;

@@ -15,7 +15,7 @@
  * order MPI_Finalize must use on MPI_COMM_SELF (MPI-3.1 8.7.1), and as
  * good as any for the frees whose order the standard leaves open.
  *
- * The calling MPI function checks the keyval with shmpi_keyval_check
+ * The calling MPI function checks the keyval with shmpi_attr_keyval_check
  * before it hands it to shmpi_attr_set/get/delete.  Callback results are
  * passed back as they are: the caller raises them.
  *
@@ -47,16 +47,16 @@ union shmpi_attr_delete_fn {
 
 /* A NULL callback behaves as the null copy / delete function.
    MPI_SUCCESS or MPI_ERR_NO_MEM. */
-int shmpi_keyval_create(enum shmpi_attr_kind kind,
-                        union shmpi_attr_copy_fn copy,
-                        union shmpi_attr_delete_fn del, void *extra_state,
-                        int *keyval);
+int shmpi_attr_keyval_create(enum shmpi_attr_kind kind,
+                             union shmpi_attr_copy_fn copy,
+                             union shmpi_attr_delete_fn del, void *extra_state,
+                             int *keyval);
 /* MPI_SUCCESS if keyval names a live keyval of this kind, else
    MPI_ERR_KEYVAL. */
-int shmpi_keyval_check(int keyval, enum shmpi_attr_kind kind);
+int shmpi_attr_keyval_check(int keyval, enum shmpi_attr_kind kind);
 /* Drops the program's handle and sets *keyval to MPI_KEYVAL_INVALID;
    MPI_ERR_KEYVAL if it was not a live keyval of this kind. */
-int shmpi_keyval_free(int *keyval, enum shmpi_attr_kind kind);
+int shmpi_attr_keyval_free(int *keyval, enum shmpi_attr_kind kind);
 
 struct shmpi_attr;
 

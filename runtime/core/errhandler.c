@@ -26,13 +26,13 @@ struct shmpi_errhandler shmpi_errors_are_fatal = {
 struct shmpi_errhandler shmpi_errors_return = {
     SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_RETURN, 1, 1, NULL, NULL, 0};
 
-void shmpi_errhandler_retain(struct shmpi_errhandler *eh)
+void shmpi_core_errhandler_retain(struct shmpi_errhandler *eh)
 {
     if (!eh->predefined)
         eh->refs++;
 }
 
-void shmpi_errhandler_release(struct shmpi_errhandler *eh)
+void shmpi_core_errhandler_release(struct shmpi_errhandler *eh)
 {
     if (!eh->predefined && --eh->refs == 0) {
         shmpi_fint_drop(SHMPI_FINT_ERRHANDLER, &eh->fint);
@@ -70,8 +70,8 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return shmpi_raise(comm, MPI_ERR_ARG, name,
                            "the error handler was made by "
                            "MPI_Win_create_errhandler: it is for windows");
-    shmpi_errhandler_retain(errhandler);
-    shmpi_errhandler_release(comm->errhandler);
+    shmpi_core_errhandler_retain(errhandler);
+    shmpi_core_errhandler_release(comm->errhandler);
     comm->errhandler = errhandler;
     return MPI_SUCCESS;
 }
@@ -85,7 +85,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     if (!errhandler)
         return shmpi_raise(comm, MPI_ERR_ARG, name, "errhandler is NULL");
     /* the caller gets a new reference and frees it (8.3.1) */
-    shmpi_errhandler_retain(comm->errhandler);
+    shmpi_core_errhandler_retain(comm->errhandler);
     *errhandler = comm->errhandler;
     return MPI_SUCCESS;
 }
@@ -111,7 +111,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
                            "invalid error handler");
     struct shmpi_errhandler *eh = *errhandler;
     if (!eh->predefined) /* predefined ones are not counted */
-        shmpi_errhandler_release(eh);
+        shmpi_core_errhandler_release(eh);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }

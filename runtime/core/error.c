@@ -119,12 +119,12 @@ static int code_exists(int code)
     return is_predefined(code) || find_added(code) != NULL;
 }
 
-int shmpi_last_used_code(void)
+int shmpi_core_last_used_code(void)
 {
     return MPI_ERR_LASTCODE + shmpi_proc.added.n;
 }
 
-const char *shmpi_error_class_name(int code)
+const char *shmpi_core_error_class_name(int code)
 {
     struct shmpi_added_code *a = find_added(code);
     int cls = a ? a->class : code;
@@ -154,14 +154,14 @@ static void say_fatal(int rank, int code, const char *fn, const char *what)
 {
     fflush(stdout);
     fprintf(stderr, "shmpi: rank %d: %s: %s (%s)\n", rank, fn, what,
-            shmpi_error_class_name(code));
+            shmpi_core_error_class_name(code));
     fflush(stderr);
 }
 
 /* When several ranks fail at once (every rank checks the same bad
    argument), only the first of them prints its line: first_abort decides,
    so a job prints one such line, and the launcher one line after it. */
-_Noreturn void shmpi_fatal(int code, const char *fn, const char *what)
+_Noreturn void shmpi_core_fatal(int code, const char *fn, const char *what)
 {
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_added_code *a = find_added(code);
@@ -176,7 +176,7 @@ _Noreturn void shmpi_fatal(int code, const char *fn, const char *what)
     s->abort_kind = SHMPI_ABORT_FATAL_ERROR;
     s->abort_code = cls > 0 && cls < 256 ? cls : 1; /* = exit status */
     snprintf(s->abort_what, sizeof s->abort_what, "%s: %s", fn,
-             shmpi_error_class_name(code));
+             shmpi_core_error_class_name(code));
     int first = 0;
     /* seq_cst: the launcher reads the fields above after loading it */
     bool won = atomic_compare_exchange_strong(&p->arena->first_abort, &first,
@@ -202,7 +202,7 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
     struct shmpi_errhandler *eh = comm->errhandler;
     switch (eh->kind) {
     case SHMPI_EH_FATAL:
-        shmpi_fatal(code, fn, what);
+        shmpi_core_fatal(code, fn, what);
     case SHMPI_EH_RETURN:
         break;
     case SHMPI_EH_COMM_FN:

@@ -18,29 +18,29 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt,
 
 /* Print "rank R: fn: what (CLASS)" and end the job; used by the fatal
    handler and for calls made outside MPI_Init..MPI_Finalize. */
-_Noreturn void shmpi_fatal(int code, const char *fn, const char *what);
+_Noreturn void shmpi_core_fatal(int code, const char *fn, const char *what);
 
 /* "MPI_ERR_RANK" for a class or code; "MPI_ERR_UNKNOWN" if unknown. */
-const char *shmpi_error_class_name(int code);
+const char *shmpi_core_error_class_name(int code);
 
 /* The highest error code or class in use (attribute MPI_LASTUSEDCODE). */
-int shmpi_last_used_code(void);
+int shmpi_core_last_used_code(void);
 
 /* Entry check of every function that needs MPI to be initialized. */
 #define SHMPI_REQUIRE_INIT(fn)                                            \
     do {                                                                  \
         if (!shmpi_proc.initialized || shmpi_proc.finalized)              \
-            shmpi_not_initialized(fn);                                    \
+            shmpi_core_not_initialized(fn);                                    \
     } while (0)
 
 /* Says why MPI cannot be used here (before MPI_Init, after MPI_Finalize,
    in a fork() of a rank) and ends this process; core/proc.c. */
-_Noreturn void shmpi_not_initialized(const char *fn) __attribute__((cold));
+_Noreturn void shmpi_core_not_initialized(const char *fn) __attribute__((cold));
 
 /* This process took itself for rank `rank`, which is process `owner`:
    one line, and the end of this process, with nothing shared touched
    (the rank and the job go on); core/proc.c. */
-_Noreturn void shmpi_not_the_rank(const char *fn, int rank, int owner,
-                                  const char *why) __attribute__((cold));
+_Noreturn void shmpi_core_not_the_rank(const char *fn, int rank, int owner,
+                                       const char *why) __attribute__((cold));
 
 #endif

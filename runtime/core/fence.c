@@ -22,7 +22,7 @@ static long membarrier(int cmd)
     return syscall(__NR_membarrier, cmd, 0, 0);
 }
 
-void shmpi_fence_register(void)
+void shmpi_core_fence_register(void)
 {
     long can = membarrier(MEMBARRIER_CMD_QUERY);
     shmpi_proc.fence_registered =
@@ -30,7 +30,7 @@ void shmpi_fence_register(void)
         membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) == 0;
 }
 
-int shmpi_fence_all_ranks(void)
+int shmpi_core_fence_all_ranks(void)
 {
     return membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) == 0 ? 0 : -1;
 }

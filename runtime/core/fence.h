@@ -22,11 +22,11 @@
 /* MPI_Init: registers this process for the fence (a Linux 4.16 or later
    kernel).  shmpi_proc.fence_registered is non-zero after that if it
    worked: only then may this rank leave out a fence that relies on
-   shmpi_fence_all_ranks. */
-void shmpi_fence_register(void);
+   shmpi_core_fence_all_ranks. */
+void shmpi_core_fence_register(void);
 
 /* Returns once every CPU running a registered process passed a full
    memory fence: 0, or -1 with errno set if the kernel refused. */
-int shmpi_fence_all_ranks(void);
+int shmpi_core_fence_all_ranks(void);
 
 #endif

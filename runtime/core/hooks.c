@@ -7,27 +7,27 @@
 #include "core/error.h"
 #include "core/hooks.h"
 
-struct shmpi_hooks shmpi_hooks;
+struct shmpi_core_hooks shmpi_core_hooks;
 
-int shmpi_progress_hook_add(int (*fn)(void))
+int shmpi_core_progress_hook_add(int (*fn)(void))
 {
-    if (shmpi_hooks.nprogress == SHMPI_PROGRESS_HOOKS_MAX)
-        shmpi_fatal(MPI_ERR_INTERN, "MPI_Init",
-                    "more progress hooks than SHMPI_PROGRESS_HOOKS_MAX");
-    shmpi_hooks.progress[shmpi_hooks.nprogress] = fn;
-    return shmpi_hooks.nprogress++;
+    if (shmpi_core_hooks.nprogress == SHMPI_PROGRESS_HOOKS_MAX)
+        shmpi_core_fatal(MPI_ERR_INTERN, "MPI_Init",
+                         "more progress hooks than SHMPI_PROGRESS_HOOKS_MAX");
+    shmpi_core_hooks.progress[shmpi_core_hooks.nprogress] = fn;
+    return shmpi_core_hooks.nprogress++;
 }
 
-int shmpi_progress_hooks_armed(void)
+int shmpi_core_progress_hooks_armed(void)
 {
     int events = 0;
-    for (int h = 0; h < shmpi_hooks.nprogress; h++)
-        if (shmpi_hooks.armed & (1u << h))
-            events += shmpi_hooks.progress[h]();
+    for (int h = 0; h < shmpi_core_hooks.nprogress; h++)
+        if (shmpi_core_hooks.armed & (1u << h))
+            events += shmpi_core_hooks.progress[h]();
     return events;
 }
 
-void shmpi_stall_hook_set(int (*fn)(void))
+void shmpi_core_stall_hook_set(int (*fn)(void))
 {
-    shmpi_hooks.stalled = fn;
+    shmpi_core_hooks.stalled = fn;
 }

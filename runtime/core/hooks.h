@@ -11,7 +11,7 @@
  * higher up.  So base keeps this small registry, and each room above puts
  * its functions in it once, at MPI_Init (init/init.c), in this order:
  *
- *   pt2pt  shmpi_pt2pt_init sets the stall hook: the pull of large
+ *   pt2pt  shmpi_p2p_init sets the stall hook: the pull of large
  *          unexpected messages (pt2pt/pull.c), which is what breaks a
  *          deadlock of crossed rendezvous sends.  The wait loop runs it
  *          when spinning and yielding moved nothing, before it sleeps.
@@ -21,7 +21,7 @@
  *          (a schedule is active).
  *
  * pt2pt's own progress needs no hook: only pt2pt and the rooms above it
- * call shmpi_progress, and they call it directly.
+ * call shmpi_p2p_progress, and they call it directly.
  *
  * The cost on the hot path is what the direct calls cost before: the
  * progress engine tests one word (`armed`) and calls nothing while no
@@ -32,39 +32,39 @@
 
 #define SHMPI_PROGRESS_HOOKS_MAX 4
 
-struct shmpi_hooks {
+struct shmpi_core_hooks {
     unsigned armed;            /* bit h: progress hook h has work */
     int nprogress;
     int (*progress[SHMPI_PROGRESS_HOOKS_MAX])(void);  /* each returns how
                                   many things it moved */
     int (*stalled)(void);      /* returns how many things it started */
 };
-extern struct shmpi_hooks shmpi_hooks;
+extern struct shmpi_core_hooks shmpi_core_hooks;
 
 /* MPI_Init: a new progress hook, disarmed; returns its number h.  A
    room arms h while it has work for fn (one store, from then until the
    hook finds nothing left), so that an idle room costs no call. */
-int shmpi_progress_hook_add(int (*fn)(void));
+int shmpi_core_progress_hook_add(int (*fn)(void));
 
 static inline void shmpi_progress_hook_arm(int h, int on)
 {
     if (on)
-        shmpi_hooks.armed |= 1u << h;
+        shmpi_core_hooks.armed |= 1u << h;
     else
-        shmpi_hooks.armed &= ~(1u << h);
+        shmpi_core_hooks.armed &= ~(1u << h);
 }
 
 /* The progress engine, after its own work: the armed hooks, in the
    order they were added; how many things they moved. */
-int shmpi_progress_hooks_armed(void);
+int shmpi_core_progress_hooks_armed(void);
 static inline int shmpi_progress_hooks(void)
 {
-    return __builtin_expect(shmpi_hooks.armed != 0, 0)
-               ? shmpi_progress_hooks_armed()
+    return __builtin_expect(shmpi_core_hooks.armed != 0, 0)
+               ? shmpi_core_progress_hooks_armed()
                : 0;
 }
 
 /* MPI_Init: what the wait loop calls when it stalls. */
-void shmpi_stall_hook_set(int (*fn)(void));
+void shmpi_core_stall_hook_set(int (*fn)(void));
 
 #endif

@@ -238,13 +238,13 @@ static void machine_room(struct room *r)
 /* The allowance, shmpi_proc.mem_allowance: bytes that may still be
    handed out unchecked (one thread at a time calls MPI:
    MPI_THREAD_SERIALIZED at most); 0 at the start. */
-int shmpi_mem_fits(size_t bytes)
+int shmpi_core_mem_fits(size_t bytes)
 {
     if (bytes < CHECK_FROM && bytes <= shmpi_proc.mem_allowance) {
         shmpi_proc.mem_allowance -= bytes;
         return 1;
     }
-    uint64_t room = shmpi_mem_room(NULL);
+    uint64_t room = shmpi_core_mem_room(NULL);
     if (bytes > room)
         return 0;
     room = (room - bytes) / (2 * (uint64_t)(shmpi_proc.size > 1 ? shmpi_proc.size : 1));
@@ -252,7 +252,7 @@ int shmpi_mem_fits(size_t bytes)
     return 1;
 }
 
-uint64_t shmpi_mem_room(const char **limit)
+uint64_t shmpi_core_mem_room(const char **limit)
 {
     struct room r = {UINT64_MAX, NULL};
     address_space_room(&r);

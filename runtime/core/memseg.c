@@ -59,11 +59,11 @@ struct shmpi_slab {
     struct shmpi_slab *next;
 };
 
-int shmpi_memfd_map(size_t bytes, const char *name, void **base, int *fd)
+int shmpi_core_memfd_map(size_t bytes, const char *name, void **base, int *fd)
 {
     int rc = 0;
     *fd = -1;
-    if (!shmpi_mem_fits(bytes))
+    if (!shmpi_core_mem_fits(bytes))
         return ENOMEM;
     *fd = memfd_create(name, MFD_CLOEXEC);
     if (*fd < 0)
@@ -88,7 +88,7 @@ static int map_segment(size_t bytes, struct shmpi_memseg **out)
     if (!s)
         return ENOMEM;
     void *base;
-    int rc = shmpi_memfd_map(bytes, "shmpi-alloc-mem", &base, &s->fd);
+    int rc = shmpi_core_memfd_map(bytes, "shmpi-alloc-mem", &base, &s->fd);
     if (rc != 0) {
         free(s);
         return rc;
@@ -180,7 +180,7 @@ static int alloc_large(size_t size, void **out)
 static int no_mem(const char *fn, MPI_Aint size, int rc)
 {
     const char *limit;
-    uint64_t room = shmpi_mem_room(&limit);
+    uint64_t room = shmpi_core_mem_room(&limit);
     if (rc == ENOMEM && limit && (uint64_t)size > room)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
                            "%ld bytes is more than this process may still "
@@ -259,8 +259,8 @@ segment_holding(const struct shmpi_memseg *list, const unsigned char *p,
     return NULL;
 }
 
-int shmpi_memseg_find(const void *p, size_t bytes, int *fd,
-                      uint64_t *offset)
+int shmpi_core_memseg_find(const void *p, size_t bytes, int *fd,
+                           uint64_t *offset)
 {
     const struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
     const struct shmpi_memseg *s = segment_holding(mem->large, p, bytes);

@@ -11,26 +11,26 @@
 /* A new memfd named `name` (for /proc/<pid>/maps; it has no file name),
    close-on-exec, of `bytes`, zeroed and mapped shared at *base.  Sparse:
    pages are taken when first touched; a request that does not fit
-   (shmpi_mem_fits) is refused with ENOMEM.  0, or an errno and
+   (shmpi_core_mem_fits) is refused with ENOMEM.  0, or an errno and
    *fd = -1. */
-int shmpi_memfd_map(size_t bytes, const char *name, void **base, int *fd);
+int shmpi_core_memfd_map(size_t bytes, const char *name, void **base, int *fd);
 
 /* How many bytes this process may still take: the least room under
    RLIMIT_AS, its memory cgroup and the machine's available memory
    (memlimit.c); *limit (if limit is not NULL) names the limit that gave
    it, NULL when none is known (then UINT64_MAX). */
-uint64_t shmpi_mem_room(const char **limit);
+uint64_t shmpi_core_mem_room(const char **limit);
 
-/* 0 if a request of `bytes` is more than shmpi_mem_room(); requests
+/* 0 if a request of `bytes` is more than shmpi_core_mem_room(); requests
    below 16 MiB are checked only when they exceed an allowance of half
    the room the last check left, at most 64 MiB (memlimit.c says why). */
-int shmpi_mem_fits(size_t bytes);
+int shmpi_core_mem_fits(size_t bytes);
 
 /* 1 if [p, p + bytes) lies inside one memfd segment of MPI_Alloc_mem
    (windows over such memory are mapped by their peers through
    /proc/<pid>/fd/<fd>): *fd is the segment's descriptor, *offset where p
    is in it.  0 otherwise. */
-int shmpi_memseg_find(const void *p, size_t bytes, int *fd,
-                      uint64_t *offset);
+int shmpi_core_memseg_find(const void *p, size_t bytes, int *fd,
+                           uint64_t *offset);
 
 #endif

@@ -30,18 +30,18 @@ struct shmpi_comm shmpi_comm_self = {
 
 static void (*last_release)(struct shmpi_comm *);
 
-void shmpi_comm_on_last_release(void (*fn)(struct shmpi_comm *))
+void shmpi_core_comm_on_last_release(void (*fn)(struct shmpi_comm *))
 {
     last_release = fn;
 }
 
-void shmpi_comm_retain(MPI_Comm c)
+void shmpi_core_comm_retain(MPI_Comm c)
 {
     if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF)
         c->refs++;
 }
 
-void shmpi_comm_release(MPI_Comm c)
+void shmpi_core_comm_release(MPI_Comm c)
 {
     if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF && --c->refs == 0)
         last_release(c);

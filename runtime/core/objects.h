@@ -44,7 +44,7 @@ struct shmpi_errhandler {
 struct shmpi_comm {
     uint32_t magic;
     int refs;                  /* the program's handle + library objects
-                                  that hold on to it (shmpi_comm_retain,
+                                  that hold on to it (shmpi_core_comm_retain,
                                   below); 0 for world and self, never
                                   freed */
     int rank;
@@ -180,13 +180,13 @@ static inline int shmpi_errhandler_ok(MPI_Errhandler e)
    that every room can hold a communicator; what the last release does
    (free the groups, the topology, the collective area...) is room
    comm's, which hands it over once, at MPI_Init, through
-   shmpi_comm_on_last_release: core never calls up into comm by name. */
-void shmpi_comm_retain(MPI_Comm comm);
-void shmpi_comm_release(MPI_Comm comm);
-void shmpi_comm_on_last_release(void (*fn)(struct shmpi_comm *comm));
+   shmpi_core_comm_on_last_release: core never calls up into comm by name. */
+void shmpi_core_comm_retain(MPI_Comm comm);
+void shmpi_core_comm_release(MPI_Comm comm);
+void shmpi_core_comm_on_last_release(void (*fn)(struct shmpi_comm *comm));
 
 /* errhandler.c */
-void shmpi_errhandler_retain(struct shmpi_errhandler *eh);
-void shmpi_errhandler_release(struct shmpi_errhandler *eh);
+void shmpi_core_errhandler_retain(struct shmpi_errhandler *eh);
+void shmpi_core_errhandler_release(struct shmpi_errhandler *eh);
 
 #endif

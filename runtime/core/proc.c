@@ -12,26 +12,27 @@
 #include "core/error.h"
 #include "core/proc.h"
 
-/* wait: the policy before shmpi_wait_configure reads the tunables */
+/* wait: the policy before shmpi_core_wait_configure reads the tunables */
 struct shmpi_proc shmpi_proc = {.wait = {100000, 4}, .init_fn = "MPI_Init"};
 
-_Noreturn void shmpi_not_the_rank(const char *fn, int rank, int owner,
-                                  const char *why)
+_Noreturn void shmpi_core_not_the_rank(const char *fn, int rank, int owner,
+                                       const char *why)
 {
     fflush(stdout);
     fprintf(stderr, "shmpi: %s: this process (pid %d) is not rank %d "
             "(pid %d): %s (%s)\n", fn, (int)getpid(), rank, owner, why,
-            shmpi_error_class_name(MPI_ERR_OTHER));
+            shmpi_core_error_class_name(MPI_ERR_OTHER));
     fflush(stderr);
     _exit(MPI_ERR_OTHER);
 }
 
-_Noreturn void shmpi_not_initialized(const char *fn)
+_Noreturn void shmpi_core_not_initialized(const char *fn)
 {
     struct shmpi_proc *p = &shmpi_proc;
     if (p->forked_from)
-        shmpi_not_the_rank(fn, p->rank, p->forked_from,
-                           "a child a rank made with fork() cannot use MPI");
-    shmpi_fatal(MPI_ERR_OTHER, fn, p->finalized ? "called after MPI_Finalize"
-                                                : "called before MPI_Init");
+        shmpi_core_not_the_rank(fn, p->rank, p->forked_from,
+            "a child a rank made with fork() cannot use MPI");
+    shmpi_core_fatal(MPI_ERR_OTHER, fn,
+                     p->finalized ? "called after MPI_Finalize"
+                                  : "called before MPI_Init");
 }

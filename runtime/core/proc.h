@@ -145,10 +145,10 @@ struct shmpi_proc {
     MPI_Datatype *f90_types;       /* MPI_Type_create_f90_* made so far */
     int nf90_types;
 
-    /* core/wait.c: set once by shmpi_wait_configure in MPI_Init, then
+    /* core/wait.c: set once by shmpi_core_wait_configure in MPI_Init, then
        only read (by every waiting call, on any thread). */
     struct shmpi_wait_policy wait;
-    /* core/fence.c: set once by shmpi_fence_register in MPI_Init, then
+    /* core/fence.c: set once by shmpi_core_fence_register in MPI_Init, then
        only read (rma/acclock.c). */
     int fence_registered;
     /* core/attr.c: keyval create/free and every attribute call look it
@@ -162,7 +162,7 @@ struct shmpi_proc {
     /* core/memseg.c: MPI_Alloc_mem and MPI_Free_mem, one caller at a
        time; rma windows over that memory look segments up through it. */
     struct shmpi_memseg_state memseg;
-    /* core/memlimit.c: bytes shmpi_mem_fits may still grant unchecked;
+    /* core/memlimit.c: bytes shmpi_core_mem_fits may still grant unchecked;
        a read-modify-write by each allocating call, one at a time. */
     uint64_t mem_allowance;
     /* coll/area.c: set once by shmpi_coll_init in MPI_Init, then only

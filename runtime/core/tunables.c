@@ -62,7 +62,7 @@ static const char *const barrier_choices[] = {
    64-bit arithmetic and 32-bit record lengths hold (a ring's record is
    at most a quarter of the ring, queues/ring.c); times of a day or a
    minute, longer than anyone should want. */
-const struct shmpi_tunable shmpi_tunables[SHMPI_TUN_ALL] = {
+const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
     [SHMPI_TUN_NP] = {
         "SHMPI_NP", SHMPI_TUN_INT, "ranks", 0, UNSET, UNSET, 1, 1000000,
         NULL, "a singleton", LAUNCH, LOCAL,
@@ -151,7 +151,7 @@ _Static_assert(SHMPI_TUN_COUNT <= SHMPI_ARENA_TUNABLES,
 
 const char *shmpi_tun_text(enum shmpi_tun_id id, char *const *exports)
 {
-    const char *name = shmpi_tunables[id].name, *found = NULL;
+    const char *name = shmpi_tun_table[id].name, *found = NULL;
     size_t n = strlen(name);
     for (char *const *e = exports; e && *e; e++)
         if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
@@ -183,7 +183,7 @@ static void fmt_choices(const char *const *c, char *buf, size_t len)
 
 void shmpi_tun_accepts(enum shmpi_tun_id id, char *buf, size_t len)
 {
-    const struct shmpi_tunable *t = &shmpi_tunables[id];
+    const struct shmpi_tunable *t = &shmpi_tun_table[id];
     char lo[32], hi[32];
     switch (t->type) {
     case SHMPI_TUN_BOOL:
@@ -214,7 +214,7 @@ void shmpi_tun_accepts(enum shmpi_tun_id id, char *buf, size_t len)
 void shmpi_tun_format(enum shmpi_tun_id id, uint64_t v, char *buf,
                       size_t len)
 {
-    const struct shmpi_tunable *t = &shmpi_tunables[id];
+    const struct shmpi_tunable *t = &shmpi_tun_table[id];
     if (v == UNSET) {
         snprintf(buf, len, "unset");
         return;
@@ -264,7 +264,7 @@ static int bad(enum shmpi_tun_id id, const char *text, const char *why,
     printable(text, shown, sizeof shown);
     shmpi_tun_accepts(id, acc, sizeof acc);
     snprintf(err, errlen, "%s='%s': %s; it accepts %s",
-             shmpi_tunables[id].name, shown, why, acc);
+             shmpi_tun_table[id].name, shown, why, acc);
     return -1;
 }
 
@@ -302,7 +302,7 @@ static uint64_t suffix(const char *s)
 static int parse_number(enum shmpi_tun_id id, const char *text, uint64_t *out,
                         char *err, size_t errlen)
 {
-    const struct shmpi_tunable *t = &shmpi_tunables[id];
+    const struct shmpi_tunable *t = &shmpi_tun_table[id];
     uint64_t v;
     int overflow;
     const char *end = digits(text, &v, &overflow);
@@ -327,7 +327,7 @@ static int parse_number(enum shmpi_tun_id id, const char *text, uint64_t *out,
 static int parse_seconds(enum shmpi_tun_id id, const char *text,
                          uint64_t *out, char *err, size_t errlen)
 {
-    const struct shmpi_tunable *t = &shmpi_tunables[id];
+    const struct shmpi_tunable *t = &shmpi_tun_table[id];
     char *end;
     /* strtod alone would take spaces, signs, hex, "inf" and "nan" */
     if (!isdigit((unsigned char)text[0]) && text[0] != '.')
@@ -346,7 +346,7 @@ static int parse_word(enum shmpi_tun_id id, const char *text, uint64_t *out,
 {
     static const char *const yes_no[] = {"0", "1", "no", "yes", "false",
                                          "true", "off", "on", NULL};
-    const struct shmpi_tunable *t = &shmpi_tunables[id];
+    const struct shmpi_tunable *t = &shmpi_tun_table[id];
     const char *const *words = t->type == SHMPI_TUN_BOOL ? yes_no : t->choices;
     for (uint64_t i = 0; words[i]; i++)
         if (strcasecmp(text, words[i]) == 0) {
@@ -359,7 +359,7 @@ static int parse_word(enum shmpi_tun_id id, const char *text, uint64_t *out,
 int shmpi_tun_parse(enum shmpi_tun_id id, const char *text, uint64_t *out,
                     char *err, size_t errlen)
 {
-    switch (shmpi_tunables[id].type) {
+    switch (shmpi_tun_table[id].type) {
     case SHMPI_TUN_BOOL:
     case SHMPI_TUN_CHOICE:
         if (!*text)
@@ -401,7 +401,7 @@ int shmpi_tun_env_rank(int otherwise)
 
 uint64_t shmpi_tun_default(enum shmpi_tun_id id, int oversubscribed)
 {
-    const struct shmpi_tunable *t = &shmpi_tunables[id];
+    const struct shmpi_tunable *t = &shmpi_tun_table[id];
     return oversubscribed ? t->dflt_oversub : t->dflt;
 }
 
@@ -412,7 +412,7 @@ int shmpi_tun_load(struct shmpi_tun_set *s, unsigned readers,
     for (int id = 0; id < SHMPI_TUN_COUNT; id++) {
         s->value[id] = shmpi_tun_default(id, oversubscribed);
         s->from[id] = SHMPI_TUN_FROM_DEFAULT;
-        if (!(readers & SHMPI_TUN_READERS(shmpi_tunables[id].reader)))
+        if (!(readers & SHMPI_TUN_READERS(shmpi_tun_table[id].reader)))
             continue;
         int r = shmpi_tun_read(id, exports, &s->value[id], err, errlen);
         if (r < 0)
@@ -437,7 +437,7 @@ void shmpi_tun_record(const struct shmpi_tun_set *s,
 {
     h->tunables_from_env = 0;
     for (int id = 0; id < SHMPI_TUN_COUNT; id++) {
-        if (shmpi_tunables[id].scope != SHMPI_TUN_JOB)
+        if (shmpi_tun_table[id].scope != SHMPI_TUN_JOB)
             continue;
         h->tunables[id] = s->value[id];
         if (s->from[id] == SHMPI_TUN_FROM_ENV)
@@ -453,7 +453,7 @@ static int mismatch(enum shmpi_tun_id id, uint64_t mine, uint64_t job,
     shmpi_tun_format(id, job, b, sizeof b);
     snprintf(err, errlen, "%s is %s in this rank's environment but %s in the "
              "job (%s the launcher's environment): it must be the same in "
-             "every rank", shmpi_tunables[id].name, a, b,
+             "every rank", shmpi_tun_table[id].name, a, b,
              job_from_env ? "from" : "the default, unset in");
     return -1;
 }
@@ -465,7 +465,7 @@ int shmpi_tun_join(struct shmpi_tun_set *s, const struct shmpi_arena_header *h,
                        oversubscribed, err, errlen) != 0)
         return -1;
     for (int id = 0; id < SHMPI_TUN_COUNT; id++) {
-        if (shmpi_tunables[id].scope != SHMPI_TUN_JOB)
+        if (shmpi_tun_table[id].scope != SHMPI_TUN_JOB)
             continue;
         int from_env = (int)(h->tunables_from_env >> id & 1);
         uint64_t job = from_env ? h->tunables[id]

@@ -119,7 +119,7 @@ struct shmpi_tunable {
     const char *help;         /* one line */
 };
 
-extern const struct shmpi_tunable shmpi_tunables[SHMPI_TUN_ALL];
+extern const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL];
 
 /* The values in effect for one process, and where each came from. */
 enum shmpi_tun_from { SHMPI_TUN_FROM_DEFAULT, SHMPI_TUN_FROM_ENV };

@@ -21,7 +21,7 @@
  *                  trip costs far more)
  *
  * State: the spin and yield policy is shmpi_proc.wait (core/proc.h),
- * set once by shmpi_wait_configure.
+ * set once by shmpi_core_wait_configure.
  */
 #include "core/wait.h"
 
@@ -38,7 +38,7 @@
 #include "core/hooks.h"
 #include "core/proc.h"
 
-void shmpi_wait_configure(const struct shmpi_tun_set *tun)
+void shmpi_core_wait_configure(const struct shmpi_tun_set *tun)
 {
     struct shmpi_wait_policy *policy = &shmpi_proc.wait;
     policy->spin_ns = 1000 * (long)tun->value[SHMPI_TUN_SPIN_US];
@@ -107,24 +107,24 @@ static int yield_some(int (*done)(void *), void *arg)
 }
 
 /* After a wake-up, spin again: whoever woke us is likely to send more. */
-void shmpi_wait_until(int (*done)(void *), void *arg)
+void shmpi_core_wait_until(int (*done)(void *), void *arg)
 {
     struct shmpi_doorbell *bell = &shmpi_proc.slot->doorbell;
     while (!spin(done, arg) && !yield_some(done, arg)) {
-        if (shmpi_hooks.stalled() > 0)
+        if (shmpi_core_hooks.stalled() > 0)
             continue; /* stalled on crossed large sends: pulled, retry */
         if (sleep_once(bell, done, arg))
             return;
     }
 }
 
-void shmpi_poll_idle(void)
+void shmpi_core_poll_idle(void)
 {
     if (shmpi_proc.oversubscribed)
         sched_yield();
 }
 
-void shmpi_doorbell_ring(int rank)
+void shmpi_core_doorbell_ring(int rank)
 {
     struct shmpi_doorbell *bell =
         &shmpi_arena_slot(shmpi_proc.arena, rank)->doorbell;

@@ -1,7 +1,7 @@
 /*
  * wait.h - how a rank blocks, and how it is woken.
  *
- * A blocked MPI call waits with shmpi_wait_until(done, arg): it calls
+ * A blocked MPI call waits with shmpi_core_wait_until(done, arg): it calls
  * done() - which makes progress on pending communication and says whether
  * the call may return - first in a spin loop (a cache line crosses between
  * cores in well under a microsecond, while a futex wake-up takes a system
@@ -14,7 +14,7 @@
  * The rule that keeps this correct: whoever makes something true that
  * rank R may be waiting for (a record in R's ring, space in a ring R
  * writes, the end of a barrier) publishes it with a release store and
- * then calls shmpi_doorbell_ring(R).  Ringing costs one fence and one load
+ * then calls shmpi_core_doorbell_ring(R).  Ringing costs one fence and one load
  * unless R sleeps.
  */
 #ifndef SHMPI_WAIT_H
@@ -39,10 +39,10 @@ static inline void shmpi_cpu_relax(void)
 /* Once at MPI_Init: SHMPI_SPIN_US and SHMPI_YIELDS from the tunables
    in effect, whose defaults depend on whether ranks outnumber CPUs. */
 struct shmpi_tun_set;
-void shmpi_wait_configure(const struct shmpi_tun_set *tun);
+void shmpi_core_wait_configure(const struct shmpi_tun_set *tun);
 
 /* Returns once done(arg) returned non-zero. */
-void shmpi_wait_until(int (*done)(void *arg), void *arg);
+void shmpi_core_wait_until(int (*done)(void *arg), void *arg);
 
 /* A poll that found nothing (MPI_Test, MPI_Iprobe, MPI_Win_test saying
    no) or a call a program polls memory with (MPI_Win_flush, MPI_Win_sync
@@ -50,9 +50,9 @@ void shmpi_wait_until(int (*done)(void *arg), void *arg);
    need this CPU, so it is handed over (sched_yield); else nothing.
    Without it a polling rank keeps its CPU for a whole time slice,
    milliseconds, while the rank it polls for cannot run. */
-void shmpi_poll_idle(void);
+void shmpi_core_poll_idle(void);
 
-/* Wake rank `rank` of MPI_COMM_WORLD if it sleeps in shmpi_wait_until. */
-void shmpi_doorbell_ring(int rank);
+/* Wake rank `rank` of MPI_COMM_WORLD if it sleeps in shmpi_core_wait_until. */
+void shmpi_core_doorbell_ring(int rank);
 
 #endif

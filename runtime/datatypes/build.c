@@ -86,9 +86,9 @@ static void retain_children(const struct shmpi_dt_blocks *m)
 {
     if (m->children) {
         for (MPI_Count i = 0; i < m->n; i++)
-            shmpi_datatype_retain(m->children[i]);
+            shmpi_dt_retain(m->children[i]);
     } else if (m->child) {
-        shmpi_datatype_retain(m->child);
+        shmpi_dt_retain(m->child);
     }
 }
 
@@ -107,7 +107,7 @@ int shmpi_dt_build(int combiner, struct shmpi_dt_blocks map,
     t->map = map;
     int rc = shmpi_dt_layout(t);
     if (rc != MPI_SUCCESS) {
-        shmpi_datatype_release(t);
+        shmpi_dt_release(t);
         return rc;
     }
     *out = t;
@@ -123,7 +123,7 @@ int shmpi_dt_make(const char *fn, int combiner, struct shmpi_dt_blocks map,
     if (rc == MPI_SUCCESS &&
         (rc = shmpi_dt_set_contents(t, nints, naddrs, ntypes, types)) !=
             MPI_SUCCESS)
-        shmpi_datatype_release(t);
+        shmpi_dt_release(t);
     if (rc == MPI_ERR_ARG)
         return shmpi_raise(MPI_COMM_NULL, rc, fn,
                            "the new type's size or bounds do not fit in "

@@ -9,8 +9,8 @@
 #include "datatypes/check.h"
 #include "datatypes/datatype.h"
 
-int shmpi_check_count_type(const char *fn, MPI_Comm comm, int count,
-                           MPI_Datatype datatype)
+int shmpi_dt_check_count_type(const char *fn, MPI_Comm comm, int count,
+                              MPI_Datatype datatype)
 {
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
@@ -25,10 +25,10 @@ int shmpi_check_count_type(const char *fn, MPI_Comm comm, int count,
     return MPI_SUCCESS;
 }
 
-int shmpi_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
-                       int count, MPI_Datatype datatype)
+int shmpi_dt_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
+                          int count, MPI_Datatype datatype)
 {
-    int rc = shmpi_check_count_type(fn, comm, count, datatype);
+    int rc = shmpi_dt_check_count_type(fn, comm, count, datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!shmpi_buffer_ok(buf, count, datatype))

@@ -533,7 +533,7 @@ static void compiler_free(struct compiler *c)
     free(c->memo);
 }
 
-int shmpi_datatype_compile(MPI_Datatype t)
+int shmpi_dt_compile(MPI_Datatype t)
 {
     if (t->flat)
         return MPI_SUCCESS;
@@ -549,15 +549,15 @@ int shmpi_datatype_compile(MPI_Datatype t)
     return MPI_SUCCESS;
 }
 
-void shmpi_flat_free(struct shmpi_flat *flat)
+void shmpi_dt_flat_free(struct shmpi_flat *flat)
 {
     free(flat);
 }
 
-int shmpi_datatype_compile_predefined(void)
+int shmpi_dt_compile_predefined(void)
 {
     for (int i = 1; i < SHMPI_DT_NNUMBERED; i++) {  /* [0] is the null */
-        int rc = shmpi_datatype_compile(shmpi_dt_numbered[i]);
+        int rc = shmpi_dt_compile(shmpi_dt_numbered[i]);
         if (rc != MPI_SUCCESS)
             return rc;
     }

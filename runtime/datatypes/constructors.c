@@ -453,7 +453,7 @@ static int dup_state(const char *fn, MPI_Datatype oldtype, MPI_Datatype t)
         return shmpi_raise(MPI_COMM_NULL, rc, fn,
                            "an attribute copy callback returned %d", rc);
     if (oldtype->committed) {
-        if ((rc = shmpi_datatype_compile(t)) != MPI_SUCCESS)
+        if ((rc = shmpi_dt_compile(t)) != MPI_SUCCESS)
             return shmpi_raise(MPI_COMM_NULL, rc, fn,
                                "cannot compile the new datatype");
         t->committed = 1;
@@ -475,7 +475,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (rc != MPI_SUCCESS)
         return rc;
     if ((rc = dup_state(fn, oldtype, t)) != MPI_SUCCESS) {
-        shmpi_datatype_release(t);  /* deletes the attributes copied */
+        shmpi_dt_release(t);  /* deletes the attributes copied */
         return rc;
     }
     *newtype = t;

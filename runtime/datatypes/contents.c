@@ -36,7 +36,7 @@ int shmpi_dt_set_contents(MPI_Datatype t, int nints, int naddrs, int ntypes,
     c->ints = (int *)(c->types + ntypes);
     for (int i = 0; i < ntypes; i++) {
         c->types[i] = types[i];
-        shmpi_datatype_retain(types[i]);
+        shmpi_dt_retain(types[i]);
     }
     t->contents = c;
     return MPI_SUCCESS;
@@ -47,7 +47,7 @@ void shmpi_dt_free_contents(struct shmpi_dt_contents *c)
     if (!c)
         return;
     for (int i = 0; i < c->ntypes; i++)
-        shmpi_datatype_release(c->types[i]);
+        shmpi_dt_release(c->types[i]);
     free(c);
 }
 
@@ -114,7 +114,7 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
                (size_t)c->naddrs * sizeof(MPI_Aint));
     for (int i = 0; i < c->ntypes; i++) {
         array_of_datatypes[i] = c->types[i];
-        shmpi_datatype_retain(c->types[i]);
+        shmpi_dt_retain(c->types[i]);
     }
     return MPI_SUCCESS;
 }

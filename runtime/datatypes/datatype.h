@@ -184,17 +184,17 @@ static inline int shmpi_buffer_ok(const void *buf, MPI_Count count,
 /* type.c: references.  A type is freed when its last reference goes
    (MPI_Type_free drops the handle's); requests in flight and parent
    types retain their types.  No-ops on predefined types. */
-void shmpi_datatype_retain(MPI_Datatype t);
-void shmpi_datatype_release(MPI_Datatype t);
+void shmpi_dt_retain(MPI_Datatype t);
+void shmpi_dt_release(MPI_Datatype t);
 
 /* compile.c: build t->flat from the tree; MPI_SUCCESS or an error class
    (MPI_ERR_NO_MEM).  Called by MPI_Type_commit and for the predefined
    types that need it. */
-int shmpi_datatype_compile(MPI_Datatype t);
-void shmpi_flat_free(struct shmpi_flat *flat);
+int shmpi_dt_compile(MPI_Datatype t);
+void shmpi_dt_flat_free(struct shmpi_flat *flat);
 /* Compile every predefined type, so that every committed type has its
    compiled form; MPI_Init calls it once. */
-int shmpi_datatype_compile_predefined(void);
+int shmpi_dt_compile_predefined(void);
 
 /* predefined.c: MPI_DATATYPE_NULL, then every predefined type in the
    order of mpi.h's SHMPI_DATATYPES list, then MPI_HANDLE_SYNC: the types
@@ -207,28 +207,28 @@ extern void *const shmpi_dt_numbered[SHMPI_DT_NNUMBERED];
 /* pack.c: copy bytes [offset, offset + len) of the packed form of
    (buf, count, t) out of / into a contiguous buffer.  The count is
    implied: offset + len <= count * t->size. */
-void shmpi_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,
-                uint64_t len);
-void shmpi_unpack(void *buf, MPI_Datatype t, uint64_t offset, const void *in,
-                  uint64_t len);
+void shmpi_dt_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,
+                   uint64_t len);
+void shmpi_dt_unpack(void *buf, MPI_Datatype t, uint64_t offset, const void *in,
+                     uint64_t len);
 /* Copy len packed bytes from (src, st) to (dst, dt) starting at packed
    offset 0 of both, with no staging buffer (self sends, RMA, colls). */
-void shmpi_copy_typed(void *dst, MPI_Datatype dt, const void *src,
-                      MPI_Datatype st, uint64_t len);
+void shmpi_dt_copy_typed(void *dst, MPI_Datatype dt, const void *src,
+                         MPI_Datatype st, uint64_t len);
 /* iterate.c: fill iov[0..max) with the memory runs of bytes
    [offset, offset + len) of the packed form of (buf, t); returns the
    number filled and sets *covered to the packed bytes they hold (less
    than len when iov filled up). */
-int shmpi_fill_iov(const void *buf, MPI_Datatype t, uint64_t offset,
-                   uint64_t len, struct iovec *iov, int max,
-                   uint64_t *covered);
+int shmpi_dt_fill_iov(const void *buf, MPI_Datatype t, uint64_t offset,
+                      uint64_t len, struct iovec *iov, int max,
+                      uint64_t *covered);
 
 /* elements.c: basic elements in nbytes of packed data, or MPI_UNDEFINED
    when nbytes ends inside a basic element. */
-MPI_Count shmpi_elements(MPI_Datatype t, MPI_Count nbytes);
+MPI_Count shmpi_dt_elements(MPI_Datatype t, MPI_Count nbytes);
 /* Packed bytes of the first `elements` basic elements (the inverse),
    or -1 when that many bytes do not fit in an MPI_Count. */
-MPI_Count shmpi_elements_bytes(MPI_Datatype t, MPI_Count elements);
+MPI_Count shmpi_dt_elements_bytes(MPI_Datatype t, MPI_Count elements);
 
 /* Who applies an op: the reductions (MPI_Reduce_local, the
    collectives), or RMA's accumulates, which take a few more pairs
@@ -239,8 +239,8 @@ enum shmpi_op_use { SHMPI_OP_FOR_REDUCTION, SHMPI_OP_FOR_ACCUMULATE };
    elements of t, for a reduction.  Returns MPI_SUCCESS, or MPI_ERR_OP
    when op is not defined for t (the caller raises it); with count 0
    only an op that is no op at all is wrong. */
-int shmpi_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
-                 MPI_Datatype t);
+int shmpi_op_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
+                    MPI_Datatype t);
 /* MPI_SUCCESS if op may be applied to t, else MPI_ERR_OP - or
    MPI_ERR_TYPE when t is MPI_HANDLE_SYNC, which no op applies to: every
    reduction and accumulate checks its op here, so this is where they

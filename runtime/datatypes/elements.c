@@ -61,7 +61,7 @@ static MPI_Count convert_prefix(MPI_Datatype t, MPI_Count rest,
     return done;
 }
 
-MPI_Count shmpi_elements(MPI_Datatype t, MPI_Count nbytes)
+MPI_Count shmpi_dt_elements(MPI_Datatype t, MPI_Count nbytes)
 {
     if (t->size == 0)
         return 0;
@@ -71,7 +71,7 @@ MPI_Count shmpi_elements(MPI_Datatype t, MPI_Count nbytes)
     return nbytes / t->size * t->nelems + part;
 }
 
-MPI_Count shmpi_elements_bytes(MPI_Datatype t, MPI_Count elements)
+MPI_Count shmpi_dt_elements_bytes(MPI_Datatype t, MPI_Count elements)
 {
     if (t->nelems == 0)
         return 0;

@@ -70,7 +70,7 @@ static const struct shmpi_ext32_conv table[] = {
     CONV(HANDLE_SYNC, SWAP, 1, 4),  /* an int (shmpi_sync(7)) */
 };
 
-const struct shmpi_ext32_conv *shmpi_ext32_conv_of(MPI_Datatype leaf)
+const struct shmpi_ext32_conv *shmpi_dt_ext32_conv_of(MPI_Datatype leaf)
 {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (table[i].type == leaf)
@@ -326,8 +326,8 @@ static void decode_quad(size_t n, const unsigned char *in, MPI_Count units,
 
 /* ---- one run of a basic type ---------------------------------------- */
 
-int shmpi_ext32_encode(const struct shmpi_ext32_conv *c, const void *native,
-                       MPI_Count n, void *out, char *why, size_t whylen)
+int shmpi_dt_ext32_encode(const struct shmpi_ext32_conv *c, const void *native,
+                          MPI_Count n, void *out, char *why, size_t whylen)
 {
     size_t part = (size_t)c->type->size / c->parts;
     MPI_Count units = n * c->parts;
@@ -347,8 +347,8 @@ int shmpi_ext32_encode(const struct shmpi_ext32_conv *c, const void *native,
     }
 }
 
-void shmpi_ext32_decode(const struct shmpi_ext32_conv *c, const void *in,
-                        MPI_Count n, void *native)
+void shmpi_dt_ext32_decode(const struct shmpi_ext32_conv *c, const void *in,
+                           MPI_Count n, void *native)
 {
     size_t part = (size_t)c->type->size / c->parts;
     MPI_Count units = n * c->parts;

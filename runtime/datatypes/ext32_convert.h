@@ -18,7 +18,7 @@ struct shmpi_ext32_conv {
 
 /* How the basic type `leaf` is represented, or NULL if it has no
    external32 form. */
-const struct shmpi_ext32_conv *shmpi_ext32_conv_of(MPI_Datatype leaf);
+const struct shmpi_ext32_conv *shmpi_dt_ext32_conv_of(MPI_Datatype leaf);
 
 /* External32 bytes of one value. */
 static inline MPI_Count shmpi_ext32_bytes(const struct shmpi_ext32_conv *c)
@@ -29,12 +29,12 @@ static inline MPI_Count shmpi_ext32_bytes(const struct shmpi_ext32_conv *c)
 /* Convert n consecutive values of c->type at `native` into external32 at
    `out`.  MPI_SUCCESS, or MPI_ERR_CONVERSION when a value does not fit
    its external32 size (then `why`, of `whylen` bytes, says which). */
-int shmpi_ext32_encode(const struct shmpi_ext32_conv *c, const void *native,
-                       MPI_Count n, void *out, char *why, size_t whylen);
+int shmpi_dt_ext32_encode(const struct shmpi_ext32_conv *c, const void *native,
+                          MPI_Count n, void *out, char *why, size_t whylen);
 
 /* The inverse: n external32 values at `in` into native form.  Every
    external32 value has a native one (long double rounds to nearest). */
-void shmpi_ext32_decode(const struct shmpi_ext32_conv *c, const void *in,
-                        MPI_Count n, void *native);
+void shmpi_dt_ext32_decode(const struct shmpi_ext32_conv *c, const void *in,
+                           MPI_Count n, void *native);
 
 #endif

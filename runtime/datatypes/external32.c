@@ -31,7 +31,7 @@ static MPI_Count ext32_size(MPI_Datatype t)
     if (t->size == 0)
         return 0;
     if (t->leaf) {
-        const struct shmpi_ext32_conv *c = shmpi_ext32_conv_of(t);
+        const struct shmpi_ext32_conv *c = shmpi_dt_ext32_conv_of(t);
         return c ? shmpi_ext32_bytes(c) : -1;
     }
     if (t->basic && t->basic != t) {   /* all of one basic type */
@@ -135,16 +135,16 @@ static int convert_run(MPI_Datatype leaf, MPI_Aint disp, MPI_Count n,
     if (leaf != w->leaf) {
         /* found: ext32_size() has seen every basic type of the walk */
         w->leaf = leaf;
-        w->conv = shmpi_ext32_conv_of(leaf);
+        w->conv = shmpi_dt_ext32_conv_of(leaf);
     }
     void *typed = (void *)(w->typed + (uintptr_t)disp);
     if (w->encode) {
-        int rc = shmpi_ext32_encode(w->conv, typed, n, w->packed, w->why,
-                                    sizeof w->why);
+        int rc = shmpi_dt_ext32_encode(w->conv, typed, n, w->packed, w->why,
+                                       sizeof w->why);
         if (rc != MPI_SUCCESS)
             return rc;
     } else {
-        shmpi_ext32_decode(w->conv, w->packed, n, typed);
+        shmpi_dt_ext32_decode(w->conv, w->packed, n, typed);
     }
     w->packed += n * shmpi_ext32_bytes(w->conv);
     return MPI_SUCCESS;
@@ -165,7 +165,7 @@ static int transfer(const char *fn, const char *datarep, const void *typed,
     struct ext32_walk w = {.typed = (uintptr_t)typed, .encode = encode};
     if (bytes > 0)
         w.packed = (unsigned char *)packed + *position;
-    rc = shmpi_typemap_walk(t, count, convert_run, &w);
+    rc = shmpi_dt_typemap_walk(t, count, convert_run, &w);
     if (rc != MPI_SUCCESS)       /* only encoding can fail */
         return shmpi_raise(MPI_COMM_WORLD, rc, fn,
                            "%s does not fit in its external32 size", w.why);

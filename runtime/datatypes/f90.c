@@ -122,8 +122,8 @@ static int make(const char *fn, int combiner, int p, int r,
         t->contents->ints[0] = p;
         t->contents->ints[1] = r;
     }
-    if ((rc = shmpi_datatype_compile(t)) != MPI_SUCCESS) {
-        shmpi_datatype_release(t);
+    if ((rc = shmpi_dt_compile(t)) != MPI_SUCCESS) {
+        shmpi_dt_release(t);
         return shmpi_raise(MPI_COMM_NULL, rc, fn, "out of memory");
     }
     t->committed = 1;

@@ -88,7 +88,7 @@ enum shmpi_walk_op {
     SHMPI_WALK_IOV,            /* append it to iov (merging neighbours) */
 };
 
-struct shmpi_walk {
+struct shmpi_dt_walk {
     enum shmpi_walk_op op;
     unsigned char *packed;
     struct iovec *iov;
@@ -98,19 +98,19 @@ struct shmpi_walk {
 /* iterate.c: the runs of packed bytes [offset, offset + len) of
    (buf, count, f); returns the bytes walked, less than len only when
    the iovec array filled up. */
-uint64_t shmpi_walk(const struct shmpi_flat *f, unsigned char *buf,
-                    uint64_t offset, uint64_t len, struct shmpi_walk *w);
+uint64_t shmpi_dt_walk(const struct shmpi_flat *f, unsigned char *buf,
+                       uint64_t offset, uint64_t len, struct shmpi_dt_walk *w);
 
 /* pack.c: the kernels of the walk - runs [first, end) of r in each of
    `iters` iterations from origin, out of / into the packed bytes; return
    the packed pointer past them. */
-unsigned char *shmpi_runs_pack(const struct shmpi_flat_runs *r,
-                               uint64_t first, uint64_t end,
-                               const unsigned char *origin, uint64_t iters,
-                               unsigned char *out);
-const unsigned char *shmpi_runs_unpack(const struct shmpi_flat_runs *r,
-                                       uint64_t first, uint64_t end,
-                                       unsigned char *origin, uint64_t iters,
-                                       const unsigned char *in);
+unsigned char *shmpi_dt_runs_pack(const struct shmpi_flat_runs *r,
+                                  uint64_t first, uint64_t end,
+                                  const unsigned char *origin, uint64_t iters,
+                                  unsigned char *out);
+const unsigned char *shmpi_dt_runs_unpack(const struct shmpi_flat_runs *r,
+                                          uint64_t first, uint64_t end,
+                                          unsigned char *origin, uint64_t iters,
+                                          const unsigned char *in);
 
 #endif

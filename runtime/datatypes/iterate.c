@@ -19,7 +19,7 @@
 #include "datatypes/flat.h"
 
 /* Hand one memory run over; 0 when the iovec array is full. */
-static int piece(struct shmpi_walk *w, unsigned char *p, uint64_t n)
+static int piece(struct shmpi_dt_walk *w, unsigned char *p, uint64_t n)
 {
     switch (w->op) {
     case SHMPI_WALK_PACK:
@@ -85,7 +85,7 @@ static uint64_t run_start(const struct shmpi_flat_runs *r, uint64_t j)
    array is full. */
 static uint64_t list_runs(const struct shmpi_flat_runs *r,
                           unsigned char *origin, uint64_t j, uint64_t off,
-                          uint64_t len, struct shmpi_walk *w)
+                          uint64_t len, struct shmpi_dt_walk *w)
 {
     uint64_t done = 0;
     for (; done < len; origin += r->stride, j = 0) {
@@ -104,20 +104,20 @@ static uint64_t list_runs(const struct shmpi_flat_runs *r,
 /* Whole runs [first, end) of iters iterations, by the kernels. */
 static void kernel(const struct shmpi_flat_runs *r, uint64_t first,
                    uint64_t end, unsigned char *origin, uint64_t iters,
-                   struct shmpi_walk *w)
+                   struct shmpi_dt_walk *w)
 {
     if (w->op == SHMPI_WALK_PACK)
-        w->packed = shmpi_runs_pack(r, first, end, origin, iters, w->packed);
+        w->packed = shmpi_dt_runs_pack(r, first, end, origin, iters, w->packed);
     else
-        w->packed = (unsigned char *)shmpi_runs_unpack(r, first, end, origin,
-                                                       iters, w->packed);
+        w->packed = (unsigned char *)shmpi_dt_runs_unpack(r, first, end, origin,
+                                                          iters, w->packed);
 }
 
 /* PACK, UNPACK: from run j, off bytes in, len bytes.  Only the two runs
    the range splits go through piece(); the rest is whole runs. */
 static uint64_t move_runs(const struct shmpi_flat_runs *r,
                           unsigned char *origin, uint64_t j, uint64_t off,
-                          uint64_t len, struct shmpi_walk *w)
+                          uint64_t len, struct shmpi_dt_walk *w)
 {
     uint64_t done = 0, iter = r->h.size;
     if (off) { /* the rest of a run that an earlier call began */
@@ -158,7 +158,7 @@ static uint64_t move_runs(const struct shmpi_flat_runs *r,
 
 static uint64_t walk_runs(const struct shmpi_flat_runs *r,
                           unsigned char *base, uint64_t skip, uint64_t len,
-                          struct shmpi_walk *w)
+                          struct shmpi_dt_walk *w)
 {
     uint64_t iter = r->h.size, off;
     unsigned char *origin = base + (int64_t)(skip / iter) * r->stride;
@@ -170,7 +170,7 @@ static uint64_t walk_runs(const struct shmpi_flat_runs *r,
 
 static uint64_t walk_node(const struct shmpi_flat *f, uint64_t at,
                           unsigned char *base, uint64_t skip, uint64_t len,
-                          struct shmpi_walk *w);
+                          struct shmpi_dt_walk *w);
 
 /* The entry holding packed byte `skip` of a LOOPS node. */
 static uint64_t find_entry(const struct shmpi_flat_loops *l, uint64_t skip)
@@ -189,7 +189,7 @@ static uint64_t find_entry(const struct shmpi_flat_loops *l, uint64_t skip)
 static uint64_t walk_loops(const struct shmpi_flat *f,
                            const struct shmpi_flat_loops *l,
                            unsigned char *base, uint64_t skip, uint64_t len,
-                           struct shmpi_walk *w)
+                           struct shmpi_dt_walk *w)
 {
     uint64_t k = find_entry(l, skip), done = 0;
     skip -= l->e[k].prefix;
@@ -213,7 +213,7 @@ static uint64_t walk_loops(const struct shmpi_flat *f,
 
 static uint64_t walk_node(const struct shmpi_flat *f, uint64_t at,
                           unsigned char *base, uint64_t skip, uint64_t len,
-                          struct shmpi_walk *w)
+                          struct shmpi_dt_walk *w)
 {
     const struct shmpi_flat_node *n = shmpi_flat_node_at(f, at);
     if (n->kind == SHMPI_NODE_RUNS)
@@ -223,8 +223,8 @@ static uint64_t walk_node(const struct shmpi_flat *f, uint64_t at,
                       w);
 }
 
-uint64_t shmpi_walk(const struct shmpi_flat *f, unsigned char *buf,
-                    uint64_t offset, uint64_t len, struct shmpi_walk *w)
+uint64_t shmpi_dt_walk(const struct shmpi_flat *f, unsigned char *buf,
+                       uint64_t offset, uint64_t len, struct shmpi_dt_walk *w)
 {
     if (len == 0)
         return 0;
@@ -233,11 +233,11 @@ uint64_t shmpi_walk(const struct shmpi_flat *f, unsigned char *buf,
     return walk_node(f, f->top, buf, offset, len, w);
 }
 
-int shmpi_fill_iov(const void *buf, MPI_Datatype t, uint64_t offset,
-                   uint64_t len, struct iovec *iov, int max,
-                   uint64_t *covered)
+int shmpi_dt_fill_iov(const void *buf, MPI_Datatype t, uint64_t offset,
+                      uint64_t len, struct iovec *iov, int max,
+                      uint64_t *covered)
 {
-    struct shmpi_walk w = {.op = SHMPI_WALK_IOV, .iov = iov, .iov_max = max};
-    *covered = shmpi_walk(t->flat, (unsigned char *)buf, offset, len, &w);
+    struct shmpi_dt_walk w = {.op = SHMPI_WALK_IOV, .iov = iov, .iov_max = max};
+    *covered = shmpi_dt_walk(t->flat, (unsigned char *)buf, offset, len, &w);
     return w.iov_used;
 }

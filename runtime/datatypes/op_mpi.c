@@ -136,7 +136,7 @@ static int check_reduce_local(const char *fn, const void *inbuf,
                               const void *inoutbuf, int count,
                               MPI_Datatype t, MPI_Op op)
 {
-    int rc = shmpi_check_count_type(fn, MPI_COMM_WORLD, count, t);
+    int rc = shmpi_dt_check_count_type(fn, MPI_COMM_WORLD, count, t);
     if (rc == MPI_SUCCESS)
         rc = check_op(fn, op, t, count);
     if (rc != MPI_SUCCESS || count == 0 || t->size == 0)
@@ -160,6 +160,6 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
     SHMPI_REQUIRE_INIT(fn);
     int rc = check_reduce_local(fn, inbuf, inoutbuf, count, datatype, op);
     if (rc == MPI_SUCCESS)
-        shmpi_reduce(op, inbuf, inoutbuf, count, datatype);
+        shmpi_op_reduce(op, inbuf, inoutbuf, count, datatype);
     return rc;
 }

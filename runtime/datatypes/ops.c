@@ -1,5 +1,5 @@
 /*
- * ops.c - the reduction op objects and shmpi_reduce, which applies one
+ * ops.c - the reduction op objects and shmpi_op_reduce, which applies one
  * to (in, inout, count, type) for every caller: MPI_Reduce_local, the
  * collectives and RMA accumulate (MPI-3.1 5.9, 11.3.4).
  *
@@ -69,7 +69,7 @@ static int lookup(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use,
         return MPI_SUCCESS;
     if (!t->basic)              /* mixes several predefined types */
         return t->size == 0 ? MPI_SUCCESS : MPI_ERR_OP;
-    *kernel = shmpi_kernel_find(op->code, t->basic, use);
+    *kernel = shmpi_op_kernel_find(op->code, t->basic, use);
     return *kernel ? MPI_SUCCESS : MPI_ERR_OP;
 }
 
@@ -111,7 +111,7 @@ static void replace(const void *in, void *inout, MPI_Count count,
     if (shmpi_datatype_contiguous(t))
         memcpy(inout, in, (size_t)(count * t->size));
     else
-        shmpi_copy_typed(inout, t, in, t, (uint64_t)(count * t->size));
+        shmpi_dt_copy_typed(inout, t, in, t, (uint64_t)(count * t->size));
 }
 
 static void apply_kernel(shmpi_kernel *kernel, const void *in, void *inout,
@@ -128,15 +128,15 @@ static void apply_kernel(shmpi_kernel *kernel, const void *in, void *inout,
     uint64_t chunk = CHUNK / elem * elem; /* whole elements only */
     for (uint64_t off = 0; off < total; off += chunk) {
         uint64_t len = total - off < chunk ? total - off : chunk;
-        shmpi_pack(in, t, off, a, len);
-        shmpi_pack(inout, t, off, b, len);
+        shmpi_dt_pack(in, t, off, a, len);
+        shmpi_dt_pack(inout, t, off, b, len);
         kernel(a, b, len / elem);
-        shmpi_unpack(inout, t, off, b, len);
+        shmpi_dt_unpack(inout, t, off, b, len);
     }
 }
 
-int shmpi_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
-                 MPI_Datatype t)
+int shmpi_op_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
+                    MPI_Datatype t)
 {
     if (count == 0 || t->size == 0)
         return shmpi_op_ok(op) ? MPI_SUCCESS : MPI_ERR_OP;

@@ -8,7 +8,7 @@
  * that will still apply the op (a nonblocking collective, say) holds
  * another, so MPI_Op_free in between is safe.
  *
- * shmpi_reduce and shmpi_op_check, the entry points the collectives and
+ * shmpi_op_reduce and shmpi_op_check, the entry points the collectives and
  * RMA use, are declared in datatype.h.
  */
 #ifndef SHMPI_OPS_H
@@ -60,7 +60,7 @@ typedef void shmpi_kernel(const void *restrict in, void *restrict inout,
    predefined type, or NULL when shmpi refuses the pair for that use:
    when 5.9.2/5.9.4 do not define the op on the type and Open MPI and
    MPICH do not both accept it either (shmpi_datatypes(7)). */
-shmpi_kernel *shmpi_kernel_find(enum shmpi_op_code op, MPI_Datatype type,
+shmpi_kernel *shmpi_op_kernel_find(enum shmpi_op_code op, MPI_Datatype type,
                                enum shmpi_op_use use);
 
 #endif

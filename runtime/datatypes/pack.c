@@ -370,10 +370,10 @@ unpack_wide(const struct shmpi_flat_runs *r, uint64_t first, uint64_t end,
 }
 #endif
 
-unsigned char *shmpi_runs_pack(const struct shmpi_flat_runs *r,
-                               uint64_t first, uint64_t end,
-                               const unsigned char *origin, uint64_t iters,
-                               unsigned char *out)
+unsigned char *shmpi_dt_runs_pack(const struct shmpi_flat_runs *r,
+                                  uint64_t first, uint64_t end,
+                                  const unsigned char *origin, uint64_t iters,
+                                  unsigned char *out)
 {
     /* the typed side is only read */
     unsigned char *typed = (unsigned char *)origin;
@@ -384,10 +384,10 @@ unsigned char *shmpi_runs_pack(const struct shmpi_flat_runs *r,
     return pack_narrow(r, first, end, typed, iters, out);
 }
 
-const unsigned char *shmpi_runs_unpack(const struct shmpi_flat_runs *r,
-                                       uint64_t first, uint64_t end,
-                                       unsigned char *origin, uint64_t iters,
-                                       const unsigned char *in)
+const unsigned char *shmpi_dt_runs_unpack(const struct shmpi_flat_runs *r,
+                                          uint64_t first, uint64_t end,
+                                          unsigned char *origin, uint64_t iters,
+                                          const unsigned char *in)
 {
     /* the packed side is only read */
     unsigned char *packed = (unsigned char *)in;
@@ -398,8 +398,8 @@ const unsigned char *shmpi_runs_unpack(const struct shmpi_flat_runs *r,
     return unpack_narrow(r, first, end, origin, iters, packed);
 }
 
-void shmpi_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,
-                uint64_t len)
+void shmpi_dt_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,
+                   uint64_t len)
 {
     if (len == 0)
         return;
@@ -407,12 +407,12 @@ void shmpi_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,
         memcpy(out, (const unsigned char *)buf + offset, len);
         return;
     }
-    struct shmpi_walk w = {.op = SHMPI_WALK_PACK, .packed = out};
-    shmpi_walk(t->flat, (unsigned char *)buf, offset, len, &w);
+    struct shmpi_dt_walk w = {.op = SHMPI_WALK_PACK, .packed = out};
+    shmpi_dt_walk(t->flat, (unsigned char *)buf, offset, len, &w);
 }
 
-void shmpi_unpack(void *buf, MPI_Datatype t, uint64_t offset, const void *in,
-                  uint64_t len)
+void shmpi_dt_unpack(void *buf, MPI_Datatype t, uint64_t offset, const void *in,
+                     uint64_t len)
 {
     if (len == 0)
         return;
@@ -420,9 +420,9 @@ void shmpi_unpack(void *buf, MPI_Datatype t, uint64_t offset, const void *in,
         memcpy((unsigned char *)buf + offset, in, len);
         return;
     }
-    struct shmpi_walk w = {.op = SHMPI_WALK_UNPACK,
+    struct shmpi_dt_walk w = {.op = SHMPI_WALK_UNPACK,
                            .packed = (unsigned char *)in};
-    shmpi_walk(t->flat, buf, offset, len, &w);
+    shmpi_dt_walk(t->flat, buf, offset, len, &w);
 }
 
 /* Both sides scattered: their iovec lists, a batch at a time, are merged
@@ -444,8 +444,8 @@ static unsigned char *side_run(struct side *s, uint64_t len, size_t *left)
 {
     if (s->at == s->n) {
         uint64_t covered;
-        s->n = shmpi_fill_iov(s->buf, s->t, s->listed, len - s->listed,
-                              s->iov, IOV_BATCH, &covered);
+        s->n = shmpi_dt_fill_iov(s->buf, s->t, s->listed, len - s->listed,
+                                 s->iov, IOV_BATCH, &covered);
         s->listed += covered;
         s->at = 0;
         s->used = 0;
@@ -463,17 +463,17 @@ static void side_advance(struct side *s, size_t n)
     }
 }
 
-void shmpi_copy_typed(void *dst, MPI_Datatype dt, const void *src,
-                      MPI_Datatype st, uint64_t len)
+void shmpi_dt_copy_typed(void *dst, MPI_Datatype dt, const void *src,
+                         MPI_Datatype st, uint64_t len)
 {
     if (len == 0)
         return;
     if (dt->contig) {
-        shmpi_pack(src, st, 0, dst, len);
+        shmpi_dt_pack(src, st, 0, dst, len);
         return;
     }
     if (st->contig) {
-        shmpi_unpack(dst, dt, 0, src, len);
+        shmpi_dt_unpack(dst, dt, 0, src, len);
         return;
     }
     struct side d = {.buf = dst, .t = dt}, s = {.buf = src, .t = st};

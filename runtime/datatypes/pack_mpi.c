@@ -65,15 +65,15 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
 {
     static const char fn[] = "MPI_Pack";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = shmpi_check_buffer(fn, comm, inbuf, incount, datatype);
+    int rc = shmpi_dt_check_buffer(fn, comm, inbuf, incount, datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     uint64_t bytes = packed_bytes(incount, datatype);
     rc = check_packed(fn, comm, outbuf, outsize, "outsize", position, bytes);
     if (rc != MPI_SUCCESS)
         return rc;
-    shmpi_pack(inbuf, datatype, 0, (unsigned char *)outbuf + *position,
-               bytes);
+    shmpi_dt_pack(inbuf, datatype, 0, (unsigned char *)outbuf + *position,
+                  bytes);
     *position += (int)bytes;
     return MPI_SUCCESS;
 }
@@ -83,15 +83,15 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
 {
     static const char fn[] = "MPI_Unpack";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = shmpi_check_buffer(fn, comm, outbuf, outcount, datatype);
+    int rc = shmpi_dt_check_buffer(fn, comm, outbuf, outcount, datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     uint64_t bytes = packed_bytes(outcount, datatype);
     rc = check_packed(fn, comm, inbuf, insize, "insize", position, bytes);
     if (rc != MPI_SUCCESS)
         return rc;
-    shmpi_unpack(outbuf, datatype, 0,
-                 (const unsigned char *)inbuf + *position, bytes);
+    shmpi_dt_unpack(outbuf, datatype, 0,
+                    (const unsigned char *)inbuf + *position, bytes);
     *position += (int)bytes;
     return MPI_SUCCESS;
 }
@@ -101,7 +101,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
 {
     static const char fn[] = "MPI_Pack_size";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = shmpi_check_count_type(fn, comm, incount, datatype);
+    int rc = shmpi_dt_check_count_type(fn, comm, incount, datatype);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!size)

@@ -411,7 +411,7 @@ static int row_of(MPI_Datatype type)
     return type->kernel_row - 1;
 }
 
-shmpi_kernel *shmpi_kernel_find(enum shmpi_op_code op, MPI_Datatype type,
+shmpi_kernel *shmpi_op_kernel_find(enum shmpi_op_code op, MPI_Datatype type,
                                enum shmpi_op_use use)
 {
     int i = op > SHMPI_OP_LAST_KERNEL ? -1 : row_of(type);

@@ -113,7 +113,7 @@ static int subarray_nodes(int ndims, const int *sizes, const int *subsizes,
     MPI_Aint stride = old->extent;   /* of the current dimension */
     MPI_Datatype cur = old;
     *disp = 0;
-    shmpi_datatype_retain(cur);
+    shmpi_dt_retain(cur);
     for (int i = 0; i < ndims; i++) {
         int d = dim_at(i, ndims, order);
         struct shmpi_dt_blocks m =
@@ -121,7 +121,7 @@ static int subarray_nodes(int ndims, const int *sizes, const int *subsizes,
                    : shmpi_dt_regular(subsizes[d], 1, 0, stride, cur);
         MPI_Datatype next;
         int rc = shmpi_dt_build(MPI_COMBINER_HVECTOR, m, &next);
-        shmpi_datatype_release(cur);
+        shmpi_dt_release(cur);
         if (rc != MPI_SUCCESS)
             return rc;
         cur = next;
@@ -173,7 +173,7 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
     rc = shmpi_dt_make(fn, MPI_COMBINER_SUBARRAY,
                        shmpi_dt_regular(1, 1, disp, 0, top), 3 * ndims + 2,
                        0, 1, &oldtype, &t);
-    shmpi_datatype_release(top);
+    shmpi_dt_release(top);
     if (rc != MPI_SUCCESS)
         return rc;
     shmpi_dt_set_bounds(t, 0, extent);   /* cannot overflow: checked */
@@ -301,7 +301,7 @@ static int cyclic_node(int g, int blk, int p, int r, MPI_Datatype cur,
         if (rc != MPI_SUCCESS)
             return rc;
         rc = two_blocks(full, first, cur, tail, last, out);
-        shmpi_datatype_release(full);
+        shmpi_dt_release(full);
     }
     if (rc == MPI_SUCCESS)
         shmpi_dt_set_bounds(*out, 0, dim_extent);
@@ -350,13 +350,13 @@ static int darray_nodes(const struct darray_args *a, MPI_Datatype old,
 {
     MPI_Datatype cur = old;
     MPI_Aint extent = old->extent;        /* of cur */
-    shmpi_datatype_retain(cur);
+    shmpi_dt_retain(cur);
     for (int i = 0; i < a->ndims; i++) {
         int d = dim_at(i, a->ndims, a->order), blk, p, r;
         dim_distribution(a, d, grid_coord(a, d), &blk, &p, &r);
         MPI_Datatype next;
         int rc = cyclic_node(a->gsizes[d], blk, p, r, cur, extent, &next);
-        shmpi_datatype_release(cur);
+        shmpi_dt_release(cur);
         if (rc != MPI_SUCCESS)
             return rc;
         cur = next;
@@ -408,7 +408,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims,
     rc = shmpi_dt_make(fn, MPI_COMBINER_DARRAY,
                        shmpi_dt_regular(1, 1, 0, 0, top), 4 * ndims + 4, 0,
                        1, &oldtype, &t);
-    shmpi_datatype_release(top);
+    shmpi_dt_release(top);
     if (rc != MPI_SUCCESS)
         return rc;
     darray_contents(t, &a);

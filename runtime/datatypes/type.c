@@ -54,7 +54,7 @@ MPI_Datatype shmpi_dt_alloc(int combiner)
     return t;
 }
 
-void shmpi_datatype_retain(MPI_Datatype t)
+void shmpi_dt_retain(MPI_Datatype t)
 {
     if (!t->predefined)
         t->refs++;
@@ -64,9 +64,9 @@ static void release_children(struct shmpi_dt_blocks *map)
 {
     if (map->children) {
         for (MPI_Count i = 0; i < map->n; i++)
-            shmpi_datatype_release(map->children[i]);
+            shmpi_dt_release(map->children[i]);
     } else if (map->child) {
-        shmpi_datatype_release(map->child);
+        shmpi_dt_release(map->child);
     }
     free(map->disps);
     free(map->blocklens);
@@ -81,13 +81,13 @@ static void destroy(MPI_Datatype t)
     release_children(&t->map);
     shmpi_dt_free_contents(t->contents);
     if (t->flat)
-        shmpi_flat_free(t->flat);
+        shmpi_dt_flat_free(t->flat);
     shmpi_fint_drop(SHMPI_FINT_DATATYPE, &t->fint);
     t->magic = 0;
     free(t);
 }
 
-void shmpi_datatype_release(MPI_Datatype t)
+void shmpi_dt_release(MPI_Datatype t)
 {
     if (!t->predefined && --t->refs == 0)
         destroy(t);
@@ -112,7 +112,7 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
     MPI_Datatype t = *datatype;
     if (t->committed)           /* predefined types are born committed */
         return MPI_SUCCESS;
-    rc = shmpi_datatype_compile(t);
+    rc = shmpi_dt_compile(t);
     if (rc != MPI_SUCCESS)
         return shmpi_raise(MPI_COMM_NULL, rc, fn,
                            "cannot compile the datatype");
@@ -134,7 +134,7 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (t->refs == 1)
         rc = shmpi_attr_delete_all(&t->attrs, t);
     *datatype = MPI_DATATYPE_NULL;
-    shmpi_datatype_release(t);
+    shmpi_dt_release(t);
     if (rc != MPI_SUCCESS)
         return shmpi_raise(MPI_COMM_NULL, rc, fn,
                            "an attribute delete callback returned %d "

@@ -52,7 +52,7 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
     if (!type_keyval)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
                            "type_keyval is NULL");
-    int rc = shmpi_keyval_create(
+    int rc = shmpi_attr_keyval_create(
         SHMPI_ATTR_TYPE, (union shmpi_attr_copy_fn){.type = type_copy_attr_fn},
         (union shmpi_attr_delete_fn){.type = type_delete_attr_fn},
         extra_state, type_keyval);
@@ -75,7 +75,7 @@ int PMPI_Type_free_keyval(int *type_keyval)
     if (!type_keyval)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
                            "type_keyval is NULL");
-    if (shmpi_keyval_free(type_keyval, SHMPI_ATTR_TYPE) != MPI_SUCCESS)
+    if (shmpi_attr_keyval_free(type_keyval, SHMPI_ATTR_TYPE) != MPI_SUCCESS)
         return raise_keyval(fn, *type_keyval);
     return MPI_SUCCESS;
 }
@@ -86,7 +86,7 @@ static int check_attr_args(const char *fn, MPI_Datatype datatype,
 {
     int rc = shmpi_dt_check_arg(datatype, fn, "datatype");
     if (rc == MPI_SUCCESS &&
-        shmpi_keyval_check(keyval, SHMPI_ATTR_TYPE) != MPI_SUCCESS)
+        shmpi_attr_keyval_check(keyval, SHMPI_ATTR_TYPE) != MPI_SUCCESS)
         rc = raise_keyval(fn, keyval);
     return rc;
 }

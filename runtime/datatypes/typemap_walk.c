@@ -41,8 +41,8 @@ static int walk_copies(MPI_Datatype t, MPI_Aint disp, MPI_Count count,
     return 0;
 }
 
-int shmpi_typemap_walk(MPI_Datatype t, MPI_Count count, shmpi_leaf_fn *fn,
-                       void *arg)
+int shmpi_dt_typemap_walk(MPI_Datatype t, MPI_Count count, shmpi_leaf_fn *fn,
+                          void *arg)
 {
     return walk_copies(t, 0, count, fn, arg);
 }

@@ -22,7 +22,7 @@ typedef int shmpi_leaf_fn(MPI_Datatype leaf, MPI_Aint disp, MPI_Count n,
 /* Calls fn on every run of basic elements of count elements of t
    (placed t's extent apart from displacement 0), in type-map order.
    Returns 0, or the first nonzero value fn returned. */
-int shmpi_typemap_walk(MPI_Datatype t, MPI_Count count, shmpi_leaf_fn *fn,
-                       void *arg);
+int shmpi_dt_typemap_walk(MPI_Datatype t, MPI_Count count, shmpi_leaf_fn *fn,
+                          void *arg);
 
 #endif

@@ -29,7 +29,7 @@
  * through what init hands base here, once, in this order (init()):
  * comm gives core the last release of a communicator
  * (shmpi_comm_init_predefined: core/objects.h), pt2pt gives the wait loop
- * its stall hook (shmpi_pt2pt_init), coll gives the progress engine the
+ * its stall hook (shmpi_p2p_init), coll gives the progress engine the
  * schedules' progress hook (shmpi_nbc_init; core/hooks.h).  No MPI
  * call can run before init() returns, so none can miss a hook.
  *
@@ -70,7 +70,7 @@ SHMPI_WEAK_ALIAS(Finalized)
 
 static _Noreturn void init_failed(const char *why)
 {
-    shmpi_fatal(MPI_ERR_OTHER, shmpi_proc.init_fn, why);
+    shmpi_core_fatal(MPI_ERR_OTHER, shmpi_proc.init_fn, why);
 }
 
 /* A variable of the table (core/tunables.h): 0 unset, 1 set; garbage
@@ -111,7 +111,7 @@ static void check_rank_process(int rank)
     uint64_t owner;
     if (env_value(SHMPI_TUN_P_RANK_PID, &owner) &&
         owner != (uint64_t)getpid())
-        shmpi_not_the_rank(shmpi_proc.init_fn, rank, (int)owner,
+        shmpi_core_not_the_rank(shmpi_proc.init_fn, rank, (int)owner,
                      "a program or child a rank starts cannot call MPI_Init");
 }
 
@@ -126,7 +126,7 @@ static void claim_rank(struct shmpi_proc *p)
                                                  memory_order_relaxed,
                                                  memory_order_relaxed) &&
         owner != me)
-        shmpi_not_the_rank(shmpi_proc.init_fn, p->rank, owner,
+        shmpi_core_not_the_rank(shmpi_proc.init_fn, p->rank, owner,
                      "that process already called MPI_Init as this rank");
 }
 
@@ -173,7 +173,7 @@ static _Noreturn void launch_self(int np, int *argc, char ***argv)
     o.report_bindings = env_value(SHMPI_TUN_REPORT_BINDINGS, &v) && v;
     fflush(stdout);
     fflush(stderr);
-    exit(shmpi_launch(&o));
+    exit(shmpi_ln_launch(&o));
 }
 
 /* A singleton is its own launcher: it reads what shapes its arena, and
@@ -248,7 +248,7 @@ static void hide_job_from_children(struct shmpi_proc *p)
     unsetenv(SHMPI_ENV_SIZE);
     unsetenv(SHMPI_ENV_ARENA_FD);
     unsetenv(SHMPI_ENV_RANK_PID);
-    unsetenv(shmpi_tunables[SHMPI_TUN_NP].name);
+    unsetenv(shmpi_tun_table[SHMPI_TUN_NP].name);
     fcntl(p->arena_fd, F_SETFD, FD_CLOEXEC);
 }
 
@@ -256,7 +256,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
 {
     struct shmpi_proc *p = &shmpi_proc;
     if (p->forked_from)
-        shmpi_not_initialized(shmpi_proc.init_fn);
+        shmpi_core_not_initialized(shmpi_proc.init_fn);
     if (p->initialized || p->finalized)
         init_failed(p->finalized ? "called after MPI_Finalize"
                                  : "MPI is already initialized (MPI_Init may "
@@ -271,12 +271,12 @@ static int init(int *argc, char ***argv, int required, int *provided)
     p->slot->pid = (int32_t)getpid();
     p->oversubscribed = p->size > (int)p->arena->ncpus;
     join_tunables(p);
-    shmpi_wait_configure(&p->tun);
-    shmpi_fence_register();
-    shmpi_sync_register_kind();
+    shmpi_core_wait_configure(&p->tun);
+    shmpi_core_fence_register();
+    shmpi_rma_sync_register_kind();
     if (shmpi_comm_init_predefined(p) != 0 ||
-        shmpi_datatype_compile_predefined() != MPI_SUCCESS ||
-        shmpi_pt2pt_init() != 0 || shmpi_rma_init() != 0 ||
+        shmpi_dt_compile_predefined() != MPI_SUCCESS ||
+        shmpi_p2p_init() != 0 || shmpi_rma_init() != 0 ||
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
     shmpi_nbc_init();
@@ -318,8 +318,8 @@ int PMPI_Finalize(void)
     int rc = shmpi_comm_delete_attrs(MPI_COMM_SELF, "MPI_Finalize");
     /* Sends still waiting for ring space go out first; after the barrier
        everyone is done with everyone else's shared state. */
-    shmpi_progress_flush_backlog();
-    shmpi_bsend_drain();
+    shmpi_p2p_progress_flush_backlog();
+    shmpi_p2p_bsend_drain();
     PMPI_Barrier(MPI_COMM_WORLD);
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);

@@ -179,7 +179,7 @@ struct shmpi_job {
     bool chld_reset;
     struct signalfd_siginfo siginfo;
 
-    struct timespec t0;  /* when shmpi_launch started (CLOCK_MONOTONIC) */
+    struct timespec t0;  /* when shmpi_ln_launch started (CLOCK_MONOTONIC) */
     double timeout_s;
     int grace_ms;
     struct shmpi_tun_set tun; /* what the launcher and the ranks read */

@@ -1,5 +1,5 @@
 /*
- * launch.c - shmpi_launch: set a job up, run it, take it down.
+ * launch.c - shmpi_ln_launch: set a job up, run it, take it down.
  *
  * The order is chosen so that whatever can fail without a child fails
  * first, with one message and nothing to clean up but memory: options and
@@ -302,7 +302,7 @@ static int start_rank(struct shmpi_job *j, int r)
     return -1;
 }
 
-/* --timeout counts from the start of shmpi_launch, as the user sees it
+/* --timeout counts from the start of shmpi_ln_launch, as the user sees it
    (not from the last fork, which can be late on a loaded machine). */
 static void arm_deadline(struct shmpi_job *j)
 {
@@ -354,7 +354,7 @@ static void teardown(struct shmpi_job *j)
         setrlimit(RLIMIT_NOFILE, &j->nofile_orig);
 }
 
-int shmpi_launch(const struct shmpi_launch_opts *opts)
+int shmpi_ln_launch(const struct shmpi_launch_opts *opts)
 {
     struct shmpi_job j;
     job_init(&j, opts);

@@ -51,6 +51,6 @@ struct shmpi_launch_opts {
  * thread while it runs (restoring the mask on return) and expects no
  * other thread to reap its children.
  */
-int shmpi_launch(const struct shmpi_launch_opts *opts);
+int shmpi_ln_launch(const struct shmpi_launch_opts *opts);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * mpirun.c - the mpirun (and mpiexec) command: options in, shmpi_launch.
+ * mpirun.c - the mpirun (and mpiexec) command: options in, shmpi_ln_launch.
  *
- * Only option parsing lives here; the job itself is run by shmpi_launch
+ * Only option parsing lives here; the job itself is run by shmpi_ln_launch
  * in libmpi.a, the same code a program uses to start its own ranks.
  * The parser is a table walk rather than getopt_long: MPI launchers spell
  * long options with one dash (-np, -x; getopt would read -np as -n -p),
@@ -178,7 +178,7 @@ static const char *const read_by[] = {
    what it accepts, who reads it.  Returns 0, or -1 if its value is bad. */
 static int show_tunable(struct cli *c, enum shmpi_tun_id id)
 {
-    const struct shmpi_tunable *t = &shmpi_tunables[id];
+    const struct shmpi_tunable *t = &shmpi_tun_table[id];
     char value[64], dflt[64], err[SHMPI_TUN_ERR], acc[SHMPI_TUN_ERR];
     uint64_t v;
     int r = shmpi_tun_read(id, c->exports, &v, err, sizeof err);
@@ -216,8 +216,8 @@ static int show_tunables(struct cli *c)
     printf("\nBetween the launcher and its ranks, never set by hand (not "
            "tunables):\n");
     for (int id = SHMPI_TUN_COUNT; id < SHMPI_TUN_ALL; id++)
-        printf("  %s: %s\n", shmpi_tunables[id].name,
-               shmpi_tunables[id].help);
+        printf("  %s: %s\n", shmpi_tun_table[id].name,
+               shmpi_tun_table[id].help);
     return bad ? SHMPI_EXIT_USAGE : 0;
 }
 
@@ -307,7 +307,7 @@ int main(int argc, char **argv)
     if (prog > 0) {
         c.o.argv = argv + prog;
         c.o.exports = c.exports;
-        status = shmpi_launch(&c.o);
+        status = shmpi_ln_launch(&c.o);
     }
     free_exports(&c);
     return status;

@@ -22,7 +22,7 @@
  * that is not our SIGKILL, a non-zero status) are counted, and the line
  * ends with "; N other ranks failed too" - when every rank checks the
  * same bad argument, a job of 64 ranks says so in one line (plus the
- * first rank's own, see shmpi_fatal in core/error.c).
+ * first rank's own, see shmpi_core_fatal in core/error.c).
  * Arena slots are read after the rank is gone; its exit orders the
  * loads after its stores.
  */

@@ -34,14 +34,14 @@ static int send_blocking(const char *fn, const void *buf, int count,
     if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return rc;
     if (mode != SHMPI_MODE_SYNC &&
-        shmpi_fast_send(buf, count, dt, dest, tag, comm))
+        shmpi_p2p_fast_send(buf, count, dt, dest, tag, comm))
         return MPI_SUCCESS;
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
-    shmpi_request_fill(&r, buf, count, dt, dest, tag, comm);
-    rc = shmpi_start_send(fn, &r, mode);
+    shmpi_p2p_request_fill(&r, buf, count, dt, dest, tag, comm);
+    rc = shmpi_p2p_start_send(fn, &r, mode);
     if (rc != MPI_SUCCESS)
         return rc;
-    int err = shmpi_request_wait(&r, MPI_STATUS_IGNORE);
+    int err = shmpi_p2p_request_wait(&r, MPI_STATUS_IGNORE);
     return err ? shmpi_raise(comm, err, fn, "send failed") : MPI_SUCCESS;
 }
 
@@ -83,12 +83,12 @@ static int recv_blocking(const char *fn, void *buf, int count,
                          MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                          MPI_Status *status)
 {
-    if (shmpi_fast_recv(buf, count, dt, source, tag, comm, status))
+    if (shmpi_p2p_fast_recv(buf, count, dt, source, tag, comm, status))
         return MPI_SUCCESS;
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
-    shmpi_request_fill(&r, buf, count, dt, source, tag, comm);
-    shmpi_start_recv(&r);
-    int err = shmpi_request_wait(&r, status);
+    shmpi_p2p_request_fill(&r, buf, count, dt, source, tag, comm);
+    shmpi_p2p_start_recv(&r);
+    int err = shmpi_p2p_request_wait(&r, status);
     if (err == MPI_ERR_TRUNCATE)
         return truncated(fn, comm, &r);
     return err ? shmpi_raise(comm, err, fn, "receive failed") : MPI_SUCCESS;
@@ -110,18 +110,18 @@ static int sendrecv(const char *fn, struct shmpi_request *s,
                     struct shmpi_request *r, MPI_Comm comm,
                     MPI_Status *status)
 {
-    shmpi_start_recv(r);
+    shmpi_p2p_start_recv(r);
     int rc = MPI_SUCCESS;
     if (s->peer == MPI_PROC_NULL)
-        shmpi_complete_proc_null(s);
-    else if ((rc = shmpi_start_send(fn, s, SHMPI_MODE_STANDARD))) {
+        shmpi_p2p_complete_proc_null(s);
+    else if ((rc = shmpi_p2p_start_send(fn, s, SHMPI_MODE_STANDARD))) {
         /* only under MPI_ERRORS_RETURN: r lives on our caller's stack */
-        if (!shmpi_queue_remove(&shmpi_proc.pt2pt->posted, r))
-            shmpi_request_wait(r, MPI_STATUS_IGNORE); /* already matched */
+        if (!shmpi_p2p_queue_remove(&shmpi_proc.pt2pt->posted, r))
+            shmpi_p2p_request_wait(r, MPI_STATUS_IGNORE); /* already matched */
         return rc;
     }
-    shmpi_request_wait(s, MPI_STATUS_IGNORE);
-    int err = shmpi_request_wait(r, status);
+    shmpi_p2p_request_wait(s, MPI_STATUS_IGNORE);
+    int err = shmpi_p2p_request_wait(r, status);
     if (err == MPI_ERR_TRUNCATE)
         return truncated(fn, comm, r);
     return err ? shmpi_raise(comm, err, fn, "receive failed") : MPI_SUCCESS;
@@ -146,14 +146,15 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
        cost; anything else posts the receive before it starts the send,
        so that crossed large sends cannot wait for each other */
     if (dest != MPI_PROC_NULL &&
-        shmpi_fast_send(sendbuf, sendcount, sendtype, dest, sendtag, comm))
+        shmpi_p2p_fast_send(sendbuf, sendcount, sendtype, dest, sendtag, comm))
         return recv_blocking(fn, recvbuf, recvcount, recvtype, source,
                              recvtag, comm, status);
     struct shmpi_request s = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
-    shmpi_request_fill(&s, sendbuf, sendcount, sendtype, dest, sendtag, comm);
-    shmpi_request_fill(&r, recvbuf, recvcount, recvtype, source, recvtag,
-                       comm);
+    shmpi_p2p_request_fill(&s, sendbuf, sendcount, sendtype, dest, sendtag,
+                           comm);
+    shmpi_p2p_request_fill(&r, recvbuf, recvcount, recvtype, source, recvtag,
+                           comm);
     return sendrecv(fn, &s, &r, comm, status);
 }
 
@@ -177,12 +178,12 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
                            "no memory for a %llu-byte copy",
                            (unsigned long long)bytes);
     if (bytes)
-        shmpi_pack(buf, dt, 0, copy, bytes);
+        shmpi_dt_pack(buf, dt, 0, copy, bytes);
     struct shmpi_request s = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
-    shmpi_request_fill(&s, copy, count, dt, dest, sendtag, comm);
+    shmpi_p2p_request_fill(&s, copy, count, dt, dest, sendtag, comm);
     s.datatype = MPI_BYTE; /* the copy is packed: plain bytes */
-    shmpi_request_fill(&r, buf, count, dt, source, recvtag, comm);
+    shmpi_p2p_request_fill(&r, buf, count, dt, source, recvtag, comm);
     rc = sendrecv(fn, &s, &r, comm, status);
     free(copy);
     return rc;

@@ -62,7 +62,7 @@ static struct shmpi_bsend_block *take_space(size_t bytes)
     struct shmpi_bsend_block **link;
     size_t at = find_space(bytes, &link);
     if (at == (size_t)-1) {
-        shmpi_progress(); /* delivered copies give space back */
+        shmpi_p2p_progress(); /* delivered copies give space back */
         at = find_space(bytes, &link);
     }
     struct shmpi_bsend_block *b = at == (size_t)-1 ? NULL : malloc(sizeof *b);
@@ -87,11 +87,11 @@ static void give_back(struct shmpi_bsend_block *b)
 static void copy_delivered(struct shmpi_request *r)
 {
     give_back(r->owner);
-    shmpi_request_release(r);
+    shmpi_p2p_request_release(r);
 }
 
 /* Start the buffered send described by r; r itself completes at once. */
-int shmpi_bsend_start(const char *fn, struct shmpi_request *r)
+int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r)
 {
     size_t need = (size_t)r->nbytes + MPI_BSEND_OVERHEAD;
     struct shmpi_bsend_block *b =
@@ -104,16 +104,16 @@ int shmpi_bsend_start(const char *fn, struct shmpi_request *r)
                                                    : "no buffer attached",
                            (unsigned long long)r->nbytes, need,
                            attached()->size);
-    struct shmpi_request *copy = shmpi_request_new(SHMPI_REQ_SEND);
+    struct shmpi_request *copy = shmpi_p2p_request_new(SHMPI_REQ_SEND);
     if (!copy) {
         give_back(b);
         return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "no memory");
     }
     unsigned char *data = attached()->base + b->offset;
     if (r->nbytes)
-        shmpi_pack(r->buf, r->datatype, 0, data, r->nbytes);
+        shmpi_dt_pack(r->buf, r->datatype, 0, data, r->nbytes);
     *copy = *r;
-    shmpi_comm_retain(copy->comm); /* released with the copy */
+    shmpi_core_comm_retain(copy->comm); /* released with the copy */
     copy->magic = SHMPI_MAGIC_REQUEST;
     copy->fint = 0;            /* r's number stays r's (core/fint.h) */
     copy->persistent = copy->on_stack = copy->user_freed = 0;
@@ -122,9 +122,9 @@ int shmpi_bsend_start(const char *fn, struct shmpi_request *r)
     copy->datatype = MPI_BYTE;
     copy->owner = b;
     copy->on_complete = copy_delivered;
-    int rc = shmpi_start_send(fn, copy, SHMPI_MODE_STANDARD);
+    int rc = shmpi_p2p_start_send(fn, copy, SHMPI_MODE_STANDARD);
     if (rc == MPI_SUCCESS)
-        shmpi_request_complete(r);
+        shmpi_p2p_request_complete(r);
     return rc;
 }
 
@@ -135,13 +135,13 @@ static int bsend_common(const char *fn, const void *buf, int count,
     int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    shmpi_request_fill(r, buf, count, dt, dest, tag, comm);
+    shmpi_p2p_request_fill(r, buf, count, dt, dest, tag, comm);
     r->mode = SHMPI_MODE_BUFFERED;
     if (dest == MPI_PROC_NULL) {
-        shmpi_complete_proc_null(r);
+        shmpi_p2p_complete_proc_null(r);
         return MPI_SUCCESS;
     }
-    return shmpi_bsend_start(fn, r);
+    return shmpi_p2p_bsend_start(fn, r);
 }
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest,
@@ -159,12 +159,12 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
     SHMPI_REQUIRE_INIT(fn);
     if (!req)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
-    struct shmpi_request *r = shmpi_request_new(SHMPI_REQ_SEND);
+    struct shmpi_request *r = shmpi_p2p_request_new(SHMPI_REQ_SEND);
     if (!r)
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
     int rc = bsend_common(fn, buf, count, dt, dest, tag, comm, r);
     if (rc != MPI_SUCCESS) {
-        shmpi_request_release(r);
+        shmpi_p2p_request_release(r);
         return rc;
     }
     *req = r;
@@ -195,14 +195,14 @@ static int all_delivered(void *arg)
     (void)arg;
     if (!attached()->used)
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return attached()->used == NULL;
 }
 
 /* Wait until every buffered message has left the buffer. */
-void shmpi_bsend_drain(void)
+void shmpi_p2p_bsend_drain(void)
 {
-    shmpi_wait_until(all_delivered, NULL);
+    shmpi_core_wait_until(all_delivered, NULL);
 }
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
@@ -212,7 +212,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     if (!buffer_addr || !size)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "buffer_addr or size is NULL");
-    shmpi_bsend_drain();
+    shmpi_p2p_bsend_drain();
     *(void **)buffer_addr = attached()->base; /* NULL if none was attached */
     *size = (int)attached()->size;
     attached()->is_attached = 0;

@@ -28,7 +28,7 @@ SHMPI_WEAK_ALIAS(Test_cancelled)
 static void complete_cancelled(struct shmpi_request *r)
 {
     r->status.shmpi_cancelled = 1;
-    shmpi_request_complete(r);
+    shmpi_p2p_request_complete(r);
 }
 
 static int take_local(struct shmpi_pt2pt *pt, struct shmpi_request *r)
@@ -36,8 +36,8 @@ static int take_local(struct shmpi_pt2pt *pt, struct shmpi_request *r)
     struct shmpi_unexp_queue *q = &pt->unexpected[shmpi_proc.rank];
     for (struct shmpi_unexpected *u = q->head; u; u = u->next)
         if (u->local_send == r) {
-            shmpi_unexpected_remove(pt, u);
-            shmpi_unexpected_free(u);
+            shmpi_p2p_unexpected_remove(pt, u);
+            shmpi_p2p_unexpected_free(u);
             return 1;
         }
     return 0;
@@ -48,9 +48,9 @@ static void cancel_send(struct shmpi_pt2pt *pt, struct shmpi_request *r)
     if (r->peer == shmpi_proc.rank) {
         if (take_local(pt, r))
             complete_cancelled(r);
-    } else if (shmpi_queue_remove(&pt->peers[r->peer].envelopes, r)) {
+    } else if (shmpi_p2p_queue_remove(&pt->peers[r->peer].envelopes, r)) {
         complete_cancelled(r); /* its claim was never published */
-    } else if (shmpi_claim_cancel(r->claim)) {
+    } else if (shmpi_p2p_claim_cancel(r->claim)) {
         r->claim = 0;          /* the receiver frees the word */
         complete_cancelled(r);
     }
@@ -70,7 +70,8 @@ int PMPI_Cancel(MPI_Request *req)
         return o->cancel(r, fn);
     if (r->complete)
         ; /* too late: it completes normally */
-    else if (r->kind == SHMPI_REQ_RECV && shmpi_queue_remove(&pt->posted, r))
+    else if (r->kind == SHMPI_REQ_RECV &&
+             shmpi_p2p_queue_remove(&pt->posted, r))
         complete_cancelled(r);
     else if (r->kind == SHMPI_REQ_SEND)
         cancel_send(pt, r);

@@ -26,11 +26,11 @@ static int check_rank(const char *fn, MPI_Comm comm, int rank,
     return MPI_SUCCESS;
 }
 
-int shmpi_check_send_fully(const char *fn, const void *buf, int count,
-                           MPI_Datatype datatype, int dest, int tag,
-                           MPI_Comm comm)
+int shmpi_p2p_check_send_fully(const char *fn, const void *buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm)
 {
-    int rc = shmpi_check_buffer(fn, comm, buf, count, datatype);
+    int rc = shmpi_dt_check_buffer(fn, comm, buf, count, datatype);
     if (rc == MPI_SUCCESS)
         rc = check_rank(fn, comm, dest, 0, "destination");
     if (rc == MPI_SUCCESS && tag < 0)
@@ -40,11 +40,11 @@ int shmpi_check_send_fully(const char *fn, const void *buf, int count,
     return rc;
 }
 
-int shmpi_check_recv_fully(const char *fn, const void *buf, int count,
-                           MPI_Datatype datatype, int source, int tag,
-                           MPI_Comm comm)
+int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, int count,
+                               MPI_Datatype datatype, int source, int tag,
+                               MPI_Comm comm)
 {
-    int rc = shmpi_check_buffer(fn, comm, buf, count, datatype);
+    int rc = shmpi_dt_check_buffer(fn, comm, buf, count, datatype);
     if (rc == MPI_SUCCESS)
         rc = check_rank(fn, comm, source, 1, "source");
     if (rc == MPI_SUCCESS && tag < 0 && tag != MPI_ANY_TAG)

@@ -14,12 +14,12 @@
 
 /* check.c: the whole checks of a send's and a receive's arguments,
    which say what was wrong. */
-int shmpi_check_send_fully(const char *fn, const void *buf, int count,
-                           MPI_Datatype datatype, int dest, int tag,
-                           MPI_Comm comm);
-int shmpi_check_recv_fully(const char *fn, const void *buf, int count,
-                           MPI_Datatype datatype, int source, int tag,
-                           MPI_Comm comm);
+int shmpi_p2p_check_send_fully(const char *fn, const void *buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm);
+int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, int count,
+                               MPI_Datatype datatype, int source, int tag,
+                               MPI_Comm comm);
 
 /* The common good case in one branch, inline: the checks were ~200 of
    the instructions of an MPI_Send + MPI_Recv and are ~50 so (callgrind,
@@ -46,7 +46,8 @@ static inline int shmpi_check_send(const char *fn, const void *buf,
 {
     if (shmpi_args_plain(buf, count, datatype, dest, tag, comm))
         return MPI_SUCCESS;
-    return shmpi_check_send_fully(fn, buf, count, datatype, dest, tag, comm);
+    return shmpi_p2p_check_send_fully(fn, buf, count, datatype, dest, tag,
+                                      comm);
 }
 
 static inline int shmpi_check_recv(const char *fn, const void *buf,
@@ -55,8 +56,8 @@ static inline int shmpi_check_recv(const char *fn, const void *buf,
 {
     if (shmpi_args_plain(buf, count, datatype, source, tag, comm))
         return MPI_SUCCESS;
-    return shmpi_check_recv_fully(fn, buf, count, datatype, source, tag,
-                                  comm);
+    return shmpi_p2p_check_recv_fully(fn, buf, count, datatype, source, tag,
+                                      comm);
 }
 
 #endif

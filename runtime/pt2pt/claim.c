@@ -19,7 +19,7 @@ static _Atomic uint32_t *word(int rank, uint32_t claim)
            (size_t)rank * SHMPI_CLAIMS + (claim - 1);
 }
 
-uint32_t shmpi_claim_take(void)
+uint32_t shmpi_p2p_claim_take(void)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     for (int i = 0; i < SHMPI_CLAIMS; i++) {
@@ -34,14 +34,14 @@ uint32_t shmpi_claim_take(void)
     return 0;
 }
 
-void shmpi_claim_free(uint32_t claim)
+void shmpi_p2p_claim_free(uint32_t claim)
 {
     if (claim)
         atomic_store_explicit(word(shmpi_proc.rank, claim), CLAIM_FREE,
                               memory_order_release);
 }
 
-int shmpi_claim_cancel(uint32_t claim)
+int shmpi_p2p_claim_cancel(uint32_t claim)
 {
     uint32_t expect = CLAIM_PENDING;
     return claim && atomic_compare_exchange_strong_explicit(
@@ -50,7 +50,7 @@ int shmpi_claim_cancel(uint32_t claim)
                         memory_order_acquire);
 }
 
-int shmpi_claim_match(int sender, uint32_t claim)
+int shmpi_p2p_claim_match(int sender, uint32_t claim)
 {
     if (!claim)
         return 1;
@@ -64,7 +64,7 @@ int shmpi_claim_match(int sender, uint32_t claim)
     return 0;
 }
 
-int shmpi_claim_free_if_cancelled(int sender, uint32_t claim)
+int shmpi_p2p_claim_free_if_cancelled(int sender, uint32_t claim)
 {
     if (!claim)
         return 0;

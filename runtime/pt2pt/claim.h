@@ -23,14 +23,14 @@
 
 /* Sender side.  0 means "no claim": the send cannot be cancelled once
    its envelope is in the ring (the table was full). */
-uint32_t shmpi_claim_take(void);
-void shmpi_claim_free(uint32_t claim);     /* never published, or done */
-int shmpi_claim_cancel(uint32_t claim);    /* 1: cancelled, 0: matched */
+uint32_t shmpi_p2p_claim_take(void);
+void shmpi_p2p_claim_free(uint32_t claim);     /* never published, or done */
+int shmpi_p2p_claim_cancel(uint32_t claim);    /* 1: cancelled, 0: matched */
 
 /* Receiver side: 1 if the message is ours to receive, 0 if its sender
    cancelled it (the word is freed; drop the message).  Claim 0: 1. */
-int shmpi_claim_match(int sender, uint32_t claim);
+int shmpi_p2p_claim_match(int sender, uint32_t claim);
 /* 1 if the sender has cancelled it (then the word is freed). */
-int shmpi_claim_free_if_cancelled(int sender, uint32_t claim);
+int shmpi_p2p_claim_free_if_cancelled(int sender, uint32_t claim);
 
 #endif

@@ -30,7 +30,7 @@ static int one_done(void *arg)
     struct shmpi_request *r = arg;
     if (shmpi_request_done(r))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return shmpi_request_done(r);
 }
 
@@ -85,18 +85,18 @@ static int finish(MPI_Request *req, MPI_Status *status)
             r->active = 0;
         return err;
     }
-    shmpi_request_release(r);
+    shmpi_p2p_request_release(r);
     *req = MPI_REQUEST_NULL;
     return err;
 }
 
-int shmpi_request_wait(struct shmpi_request *r, MPI_Status *status)
+int shmpi_p2p_request_wait(struct shmpi_request *r, MPI_Status *status)
 {
     if (!r->complete)
-        shmpi_wait_until(one_done, r);
+        shmpi_core_wait_until(one_done, r);
     copy_status(r, status);
     int err = r->error;
-    shmpi_request_release(r);
+    shmpi_p2p_request_release(r);
     return err;
 }
 
@@ -147,12 +147,12 @@ int PMPI_Wait(MPI_Request *req, MPI_Status *status)
     if (rc != MPI_SUCCESS)
         return rc;
     if (shmpi_request_inactive(*req)) {
-        shmpi_status_empty(status);
+        shmpi_p2p_status_empty(status);
         return MPI_SUCCESS;
     }
     struct reporter who = reporter_of(*req);
     if (!shmpi_request_done(*req))
-        shmpi_wait_until(one_done, *req);
+        shmpi_core_wait_until(one_done, *req);
     int err = finish(req, status);
     return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
 }
@@ -171,12 +171,12 @@ int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
         return rc;
     if (shmpi_request_inactive(*req)) {
         *flag = 1;
-        shmpi_status_empty(status);
+        shmpi_p2p_status_empty(status);
         return MPI_SUCCESS;
     }
     *flag = one_done(*req);
     if (!*flag) {
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     struct reporter who = reporter_of(*req);
@@ -211,7 +211,7 @@ static int any_done(void *arg)
 {
     if (find_completed(arg))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return find_completed(arg);
 }
 
@@ -220,7 +220,7 @@ static int finish_any(struct any_wait *w, int *index, MPI_Status *status,
 {
     *index = w->index;
     if (w->index == MPI_UNDEFINED) {
-        shmpi_status_empty(status);
+        shmpi_p2p_status_empty(status);
         return MPI_SUCCESS;
     }
     struct reporter who = reporter_of(w->reqs[w->index]);
@@ -239,7 +239,7 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index,
     if (!index)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "index is NULL");
     struct any_wait w = {count, reqs, -1};
-    shmpi_wait_until(any_done, &w);
+    shmpi_core_wait_until(any_done, &w);
     return finish_any(&w, index, status, fn);
 }
 
@@ -258,7 +258,7 @@ int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
     *flag = any_done(&w);
     if (!*flag) {
         *index = MPI_UNDEFINED;
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     return finish_any(&w, index, status, fn);
@@ -282,7 +282,7 @@ static int all_done(void *arg)
 {
     if (all_complete(arg))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return all_complete(arg);
 }
 
@@ -308,7 +308,7 @@ static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
                         : &st[indices ? n : i];
         if (shmpi_request_inactive(reqs[i])) {
             if (!indices)
-                shmpi_status_empty(s);
+                shmpi_p2p_status_empty(s);
             continue;
         }
         if (!shmpi_request_done(reqs[i]))
@@ -337,7 +337,7 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     if (rc != MPI_SUCCESS)
         return rc;
     struct all_wait w = {count, reqs};
-    shmpi_wait_until(all_done, &w);
+    shmpi_core_wait_until(all_done, &w);
     return finish_completed(count, reqs, statuses, NULL, NULL, fn);
 }
 
@@ -354,7 +354,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
     struct all_wait w = {count, reqs};
     *flag = all_done(&w);
     if (!*flag) {
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     return finish_completed(count, reqs, statuses, NULL, NULL, fn);
@@ -391,7 +391,7 @@ int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
     if (rc != MPI_SUCCESS)
         return rc;
     struct any_wait w = {incount, reqs, -1};
-    shmpi_wait_until(any_done, &w);
+    shmpi_core_wait_until(any_done, &w);
     return finish_some(incount, reqs, outcount, indices, statuses, fn);
 }
 
@@ -406,7 +406,7 @@ int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
     struct any_wait w = {incount, reqs, -1};
     if (!any_done(&w) && w.index == -1) {
         *outcount = 0;
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     return finish_some(incount, reqs, outcount, indices, statuses, fn);
@@ -424,7 +424,7 @@ int PMPI_Request_free(MPI_Request *req)
     if (o && o->free) {
         o->free(r);
     } else if (r->complete || !r->active) {
-        shmpi_request_release(r);
+        shmpi_p2p_request_release(r);
     } else {
         r->user_freed = 1; /* released when it completes */
     }
@@ -443,7 +443,7 @@ int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *status)
                            "not a valid request");
     if (shmpi_request_inactive(req)) {
         *flag = 1;
-        shmpi_status_empty(status);
+        shmpi_p2p_status_empty(status);
         return MPI_SUCCESS;
     }
     *flag = one_done(req);

@@ -9,7 +9,7 @@
  * call, rescans its bitmap and starts polling the new ring.  The ring's
  * pages read as zeros until S writes, which is what D expects.
  *
- * shmpi_pt2pt_init (MPI_Init) sets up this rank's engine and gives the
+ * shmpi_p2p_init (MPI_Init) sets up this rank's engine and gives the
  * wait loop its stall hook, the pull of large messages (core/hooks.h).
  *
  * Tunables (core/tunables.c, read at MPI_Init; the first two one value
@@ -45,7 +45,7 @@ static struct shmpi_ring *ring_at(int src, int dst)
                                      a->ring_bytes);
 }
 
-int shmpi_pt2pt_init(void)
+int shmpi_p2p_init(void)
 {
     struct shmpi_pt2pt *pt = calloc(1, sizeof *pt);
     if (!pt)
@@ -70,11 +70,11 @@ int shmpi_pt2pt_init(void)
     if (pt->chunk > max_body || pt->chunk == 0)
         pt->chunk = max_body;
     shmpi_proc.pt2pt = pt;
-    shmpi_stall_hook_set(shmpi_pull_stalled);
+    shmpi_core_stall_hook_set(shmpi_p2p_pull_stalled);
     return 0;
 }
 
-int shmpi_peer_connect(int dst, struct shmpi_peer **out)
+int shmpi_p2p_peer_connect(int dst, struct shmpi_peer **out)
 {
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_peer *peer = &p->pt2pt->peers[dst];
@@ -95,7 +95,7 @@ int shmpi_peer_connect(int dst, struct shmpi_peer **out)
     return 0;
 }
 
-void shmpi_poll_new_connections(struct shmpi_pt2pt *pt)
+void shmpi_p2p_poll_new_connections(struct shmpi_pt2pt *pt)
 {
     struct shmpi_proc *p = &shmpi_proc;
     uint32_t now = atomic_load_explicit(&p->slot->connections,
@@ -116,7 +116,7 @@ void shmpi_poll_new_connections(struct shmpi_pt2pt *pt)
     }
 }
 
-void shmpi_backlog_add(struct shmpi_pt2pt *pt, int rank)
+void shmpi_p2p_backlog_add(struct shmpi_pt2pt *pt, int rank)
 {
     if (pt->peers[rank].has_backlog)
         return;

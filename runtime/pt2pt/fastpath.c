@@ -31,8 +31,8 @@
    general way takes over: how long that is depends on the CPU's pause */
 #define SPIN_POLLS 512
 
-int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
-                    int tag, MPI_Comm comm)
+int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+                        int tag, MPI_Comm comm)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int world = shmpi_comm_peer_to_world(comm, dest);
@@ -48,7 +48,7 @@ int shmpi_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
                             .context = comm->context, .nbytes = nbytes};
     shmpi_copy_short(m + 1, buf, nbytes); /* 0 bytes: buf may be NULL */
     shmpi_ring_commit(&peer->tx, m);
-    shmpi_doorbell_ring(world);
+    shmpi_core_doorbell_ring(world);
     return 1;
 }
 
@@ -72,12 +72,12 @@ static int take(struct shmpi_peer *peer, int src, const struct shmpi_msg *m,
     }
     shmpi_ring_consume(&peer->rx);
     if (shmpi_ring_publish(&peer->rx))
-        shmpi_doorbell_ring(src);
+        shmpi_core_doorbell_ring(src);
     return 1;
 }
 
-int shmpi_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
-                    int tag, MPI_Comm comm, MPI_Status *status)
+int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
+                        int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     if (source < 0 || !shmpi_datatype_contiguous(dt) || pt->posted.head)
@@ -87,7 +87,7 @@ int shmpi_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
     if (world == shmpi_proc.rank || pt->unexpected[world].head)
         return 0;
     if (!peer->rx.ring) /* once connected, a ring stays */
-        shmpi_poll_new_connections(pt);
+        shmpi_p2p_poll_new_connections(pt);
     if (!peer->rx.ring)
         return 0;
     uint64_t capacity = (uint64_t)count * (uint64_t)dt->size;

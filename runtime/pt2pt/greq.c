@@ -27,7 +27,7 @@ static void complete_freed(struct shmpi_request *r)
     if (!r->user_freed)
         return;
     r->greq.free(r->greq.extra_state);
-    shmpi_request_release(r);
+    shmpi_p2p_request_release(r);
 }
 
 int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
@@ -40,16 +40,16 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     if (!query_fn || !free_fn || !cancel_fn || !request)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "a callback or the request pointer is NULL");
-    struct shmpi_request *r = shmpi_request_new(SHMPI_REQ_GREQ);
+    struct shmpi_request *r = shmpi_p2p_request_new(SHMPI_REQ_GREQ);
     if (!r)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "no memory");
     /* errors of the request go to MPI_COMM_WORLD's handler; released
        with the request, like the communicator of any other request */
-    shmpi_comm_retain(MPI_COMM_WORLD);
+    shmpi_core_comm_retain(MPI_COMM_WORLD);
     r->comm = MPI_COMM_WORLD;
     r->greq = (struct shmpi_greq){query_fn, free_fn, cancel_fn, extra_state};
     r->on_complete = complete_freed;
-    shmpi_status_empty(&r->status);
+    shmpi_p2p_status_empty(&r->status);
     *request = r;
     return MPI_SUCCESS;
 }
@@ -62,9 +62,9 @@ int PMPI_Grequest_complete(MPI_Request request)
         request->complete)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
                            "not an incomplete generalized request");
-    shmpi_request_complete(request);
+    shmpi_p2p_request_complete(request);
     /* another thread may be asleep in MPI_Wait on it */
-    shmpi_doorbell_ring(shmpi_proc.rank);
+    shmpi_core_doorbell_ring(shmpi_proc.rank);
     return MPI_SUCCESS;
 }
 
@@ -78,7 +78,7 @@ static int set_elements(const char *fn, MPI_Status *status, MPI_Datatype dt,
     if (!shmpi_datatype_ok(dt))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn,
                            "invalid datatype");
-    MPI_Count nbytes = shmpi_elements_bytes(dt, count);
+    MPI_Count nbytes = shmpi_dt_elements_bytes(dt, count);
     if (nbytes < 0)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn,
                            "%lld basic elements are more bytes than an "
@@ -136,7 +136,7 @@ static void greq_free(struct shmpi_request *r)
         complete_freed(r);
 }
 
-const struct shmpi_req_ops shmpi_greq_ops = {
+const struct shmpi_req_ops shmpi_p2p_greq_ops = {
     .query = greq_query,
     .finish = greq_finish,
     .cancel = greq_cancel,

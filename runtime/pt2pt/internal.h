@@ -45,32 +45,32 @@ enum shmpi_internal_tag {
 /* Blocking send and receive of nbytes bytes on comm's internal context;
    ranks are ranks of comm.  Return MPI_SUCCESS or an error code already
    raised on comm under the name fn. */
-int shmpi_internal_send(MPI_Comm comm, const void *buf, int nbytes,
-                        int dest, int tag, const char *fn);
-int shmpi_internal_recv(MPI_Comm comm, void *buf, int nbytes, int source,
-                        int tag, const char *fn);
+int shmpi_p2p_internal_send(MPI_Comm comm, const void *buf, int nbytes,
+                            int dest, int tag, const char *fn);
+int shmpi_p2p_internal_recv(MPI_Comm comm, void *buf, int nbytes, int source,
+                            int tag, const char *fn);
 /* Both at once (the receive is posted first): for exchanges in which
    every process sends and receives. */
-int shmpi_internal_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
-                            int dest, int stag, void *rbuf, int rbytes,
-                            int source, int rtag, const char *fn);
+int shmpi_p2p_internal_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
+                                int dest, int stag, void *rbuf, int rbytes,
+                                int source, int rtag, const char *fn);
 /* The same on comm's own context, under the program's tag: the leaders
    of MPI_Intercomm_create (6.6.2).  The received message may be shorter
    than rbytes. */
-int shmpi_program_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
-                           int dest, void *rbuf, int rbytes, int source,
-                           int tag, const char *fn);
+int shmpi_p2p_program_sendrecv(MPI_Comm comm, const void *sbuf, int sbytes,
+                               int dest, void *rbuf, int rbytes, int source,
+                               int tag, const char *fn);
 /* Rank root's nbytes at buf to every process of comm (binomial tree). */
-int shmpi_internal_bcast(MPI_Comm comm, void *buf, int nbytes, int root,
-                         int tag, const char *fn);
+int shmpi_p2p_internal_bcast(MPI_Comm comm, void *buf, int nbytes, int root,
+                             int tag, const char *fn);
 /* The typed request under all of these, for callers that keep several
    in flight: r (memory the caller owns; the library never frees it nor
    retains comm or type) becomes a send or receive of count x type with
    peer (a rank of comm) on comm's internal context, ready for
-   shmpi_start_send / shmpi_start_recv (pt2pt/start.h). */
-void shmpi_internal_request(struct shmpi_request *r,
-                            enum shmpi_req_kind kind, MPI_Comm comm,
-                            const void *buf, int count, MPI_Datatype type,
-                            int peer, int tag);
+   shmpi_p2p_start_send / shmpi_p2p_start_recv (pt2pt/start.h). */
+void shmpi_p2p_internal_request(struct shmpi_request *r,
+                                enum shmpi_req_kind kind, MPI_Comm comm,
+                                const void *buf, int count, MPI_Datatype type,
+                                int peer, int tag);
 
 #endif

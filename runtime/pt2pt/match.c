@@ -17,7 +17,7 @@
 #include "pt2pt/claim.h"
 #include "pt2pt/pt2pt.h"
 
-void shmpi_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r)
+void shmpi_p2p_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r)
 {
     r->next = NULL;
     if (q->tail)
@@ -27,7 +27,7 @@ void shmpi_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r)
     q->tail = r;
 }
 
-struct shmpi_request *shmpi_queue_pop(struct shmpi_req_queue *q)
+struct shmpi_request *shmpi_p2p_queue_pop(struct shmpi_req_queue *q)
 {
     struct shmpi_request *r = q->head;
     if (r && !(q->head = r->next))
@@ -46,7 +46,7 @@ static void unlink_request(struct shmpi_req_queue *q,
         q->tail = prev;
 }
 
-int shmpi_queue_remove(struct shmpi_req_queue *q, struct shmpi_request *r)
+int shmpi_p2p_queue_remove(struct shmpi_req_queue *q, struct shmpi_request *r)
 {
     struct shmpi_request *prev = NULL;
     for (struct shmpi_request *x = q->head; x; prev = x, x = x->next)
@@ -57,9 +57,10 @@ int shmpi_queue_remove(struct shmpi_req_queue *q, struct shmpi_request *r)
     return 0;
 }
 
-struct shmpi_request *shmpi_find_posted(struct shmpi_pt2pt *pt,
-                                        uint32_t context, int source, int tag,
-                                        struct shmpi_request **prev)
+struct shmpi_request *shmpi_p2p_find_posted(struct shmpi_pt2pt *pt,
+                                            uint32_t context, int source,
+                                            int tag,
+                                            struct shmpi_request **prev)
 {
     *prev = NULL;
     for (struct shmpi_request *r = pt->posted.head; r; *prev = r, r = r->next)
@@ -69,8 +70,8 @@ struct shmpi_request *shmpi_find_posted(struct shmpi_pt2pt *pt,
     return NULL;
 }
 
-void shmpi_unlink_posted(struct shmpi_pt2pt *pt, struct shmpi_request *prev,
-                         struct shmpi_request *r)
+void shmpi_p2p_unlink_posted(struct shmpi_pt2pt *pt, struct shmpi_request *prev,
+                             struct shmpi_request *r)
 {
     unlink_request(&pt->posted, prev, r);
 }
@@ -100,9 +101,9 @@ static struct shmpi_unexpected *scan(struct shmpi_unexp_queue *q,
             u = u->next;
             continue;
         }
-        int ours = take ? shmpi_claim_match(u->source, u->claim)
-                        : !shmpi_claim_free_if_cancelled(u->source,
-                                                         u->claim);
+        int ours = take ? shmpi_p2p_claim_match(u->source, u->claim)
+                        : !shmpi_p2p_claim_free_if_cancelled(u->source,
+                                                             u->claim);
         if (ours) {
             if (take)
                 unlink_unexpected(q, prev, u);
@@ -110,15 +111,15 @@ static struct shmpi_unexpected *scan(struct shmpi_unexp_queue *q,
         }
         struct shmpi_unexpected *next = u->next; /* cancelled: drop it */
         unlink_unexpected(q, prev, u);
-        shmpi_unexpected_free(u);
+        shmpi_p2p_unexpected_free(u);
         u = next;
     }
     return NULL;
 }
 
-struct shmpi_unexpected *shmpi_find_unexpected(struct shmpi_pt2pt *pt,
-                                               uint32_t context, int source,
-                                               int tag, int take)
+struct shmpi_unexpected *shmpi_p2p_find_unexpected(struct shmpi_pt2pt *pt,
+                                                   uint32_t context, int source,
+                                                   int tag, int take)
 {
     if (source >= 0)
         return scan(&pt->unexpected[source], context, tag, take);
@@ -137,7 +138,8 @@ struct shmpi_unexpected *shmpi_find_unexpected(struct shmpi_pt2pt *pt,
 }
 
 /* Take u off its queue; 0 if it was not there. */
-int shmpi_unexpected_remove(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
+int shmpi_p2p_unexpected_remove(struct shmpi_pt2pt *pt,
+                                struct shmpi_unexpected *u)
 {
     struct shmpi_unexp_queue *q = &pt->unexpected[u->source];
     struct shmpi_unexpected *prev = NULL;
@@ -149,7 +151,8 @@ int shmpi_unexpected_remove(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
     return 0;
 }
 
-void shmpi_unexpected_push(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
+void shmpi_p2p_unexpected_push(struct shmpi_pt2pt *pt,
+                               struct shmpi_unexpected *u)
 {
     struct shmpi_unexp_queue *q = &pt->unexpected[u->source];
     u->next = NULL;

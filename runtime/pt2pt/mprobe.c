@@ -39,11 +39,11 @@ static int take(void *arg)
 {
     struct mprobe *p = arg;
     for (int pass = 0; pass < 2; pass++) {
-        p->found = shmpi_find_unexpected(shmpi_proc.pt2pt, p->context,
+        p->found = shmpi_p2p_find_unexpected(shmpi_proc.pt2pt, p->context,
                                           p->source, p->tag, 1);
         if (p->found || pass)
             break;
-        shmpi_progress();
+        shmpi_p2p_progress();
     }
     return p->found != NULL;
 }
@@ -67,11 +67,11 @@ static int make_message(const char *fn, MPI_Comm comm, struct mprobe *p,
 {
     struct shmpi_message *m = malloc(sizeof *m);
     if (!m) {
-        shmpi_unexpected_push(shmpi_proc.pt2pt, p->found);
+        shmpi_p2p_unexpected_push(shmpi_proc.pt2pt, p->found);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
     }
     *m = (struct shmpi_message){SHMPI_MAGIC_MESSAGE, comm, p->found, 0};
-    shmpi_comm_retain(comm); /* until MPI_Mrecv consumes the message */
+    shmpi_core_comm_retain(comm); /* until MPI_Mrecv consumes the message */
     *message = m;
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE =
@@ -86,7 +86,7 @@ static int make_message(const char *fn, MPI_Comm comm, struct mprobe *p,
 static void no_proc(MPI_Message *message, MPI_Status *status)
 {
     *message = MPI_MESSAGE_NO_PROC;
-    shmpi_status_empty(status);
+    shmpi_p2p_status_empty(status);
     if (status != MPI_STATUS_IGNORE)
         status->MPI_SOURCE = MPI_PROC_NULL;
 }
@@ -104,7 +104,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
         no_proc(message, status);
         return MPI_SUCCESS;
     }
-    shmpi_wait_until(take, &p);
+    shmpi_core_wait_until(take, &p);
     return make_message(fn, comm, &p, message, status);
 }
 
@@ -125,7 +125,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
         return MPI_SUCCESS;
     }
     if (!(*flag = take(&p))) {
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
     return make_message(fn, comm, &p, message, status);
@@ -140,18 +140,18 @@ static int start_mrecv(const char *fn, void *buf, int count, MPI_Datatype dt,
                            "not a message from MPI_Mprobe/MPI_Improbe");
     struct shmpi_message *m = *message;
     MPI_Comm comm = m->comm ? m->comm : MPI_COMM_SELF;
-    int rc = shmpi_check_buffer(fn, comm, buf, count, dt);
+    int rc = shmpi_dt_check_buffer(fn, comm, buf, count, dt);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!m->unexpected) { /* MPI_MESSAGE_NO_PROC */
-        shmpi_request_fill(r, buf, count, dt, MPI_PROC_NULL, MPI_ANY_TAG,
-                           comm);
-        shmpi_complete_proc_null(r);
+        shmpi_p2p_request_fill(r, buf, count, dt, MPI_PROC_NULL, MPI_ANY_TAG,
+                               comm);
+        shmpi_p2p_complete_proc_null(r);
     } else {
-        shmpi_request_fill(r, buf, count, dt, MPI_ANY_SOURCE, MPI_ANY_TAG,
-                           comm);
-        shmpi_recv_unexpected(r, m->unexpected);
-        shmpi_comm_release(m->comm);
+        shmpi_p2p_request_fill(r, buf, count, dt, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                               comm);
+        shmpi_p2p_recv_unexpected(r, m->unexpected);
+        shmpi_core_comm_release(m->comm);
         shmpi_fint_drop(SHMPI_FINT_MESSAGE, &m->fint);
         free(m);
     }
@@ -168,7 +168,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
     int rc = start_mrecv(fn, buf, count, dt, message, &r);
     if (rc != MPI_SUCCESS)
         return rc;
-    int err = shmpi_request_wait(&r, status);
+    int err = shmpi_p2p_request_wait(&r, status);
     return err ? shmpi_raise(r.comm, err, fn,
                              "message of %llu bytes does not fit the receive "
                              "buffer (%llu bytes)",
@@ -185,12 +185,12 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
     if (!req)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "request pointer is NULL");
-    struct shmpi_request *r = shmpi_request_new(SHMPI_REQ_RECV);
+    struct shmpi_request *r = shmpi_p2p_request_new(SHMPI_REQ_RECV);
     if (!r)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "no memory");
     int rc = start_mrecv(fn, buf, count, dt, message, r);
     if (rc != MPI_SUCCESS) {
-        shmpi_request_release(r);
+        shmpi_p2p_request_release(r);
         return rc;
     }
     *req = r;

@@ -21,7 +21,7 @@ static struct shmpi_request *new_request(const char *fn, MPI_Comm comm,
     struct shmpi_request *r = NULL;
     if (!req)
         *rc = shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
-    else if (!(r = shmpi_request_new(kind)))
+    else if (!(r = shmpi_p2p_request_new(kind)))
         *rc = shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory for a request");
     return r;
 }
@@ -37,11 +37,11 @@ static int send_nonblocking(const char *fn, const void *buf, int count,
     struct shmpi_request *r = new_request(fn, comm, req, SHMPI_REQ_SEND, &rc);
     if (!r)
         return rc;
-    shmpi_request_fill(r, buf, count, dt, dest, tag, comm);
+    shmpi_p2p_request_fill(r, buf, count, dt, dest, tag, comm);
     if (dest == MPI_PROC_NULL)
-        shmpi_complete_proc_null(r);
-    else if ((rc = shmpi_start_send(fn, r, mode)) != MPI_SUCCESS) {
-        shmpi_request_release(r);
+        shmpi_p2p_complete_proc_null(r);
+    else if ((rc = shmpi_p2p_start_send(fn, r, mode)) != MPI_SUCCESS) {
+        shmpi_p2p_request_release(r);
         return rc;
     }
     *req = r;
@@ -80,8 +80,8 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
     struct shmpi_request *r = new_request(fn, comm, req, SHMPI_REQ_RECV, &rc);
     if (!r)
         return rc;
-    shmpi_request_fill(r, buf, count, dt, source, tag, comm);
-    shmpi_start_recv(r);
+    shmpi_p2p_request_fill(r, buf, count, dt, source, tag, comm);
+    shmpi_p2p_start_recv(r);
     *req = r;
     return MPI_SUCCESS;
 }

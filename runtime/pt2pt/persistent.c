@@ -30,7 +30,7 @@ static int make_inactive(const char *fn, MPI_Comm comm, MPI_Request *req,
 {
     if (!req)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
-    struct shmpi_request *r = shmpi_request_new(kind);
+    struct shmpi_request *r = shmpi_p2p_request_new(kind);
     if (!r)
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
     r->persistent = 1;
@@ -49,7 +49,7 @@ static int send_init(const char *fn, const void *buf, int count,
     if (rc == MPI_SUCCESS &&
         (rc = make_inactive(fn, comm, req, SHMPI_REQ_SEND, &r)) ==
             MPI_SUCCESS) {
-        shmpi_request_fill(r, buf, count, dt, dest, tag, comm);
+        shmpi_p2p_request_fill(r, buf, count, dt, dest, tag, comm);
         r->mode = mode;
     }
     return rc;
@@ -93,7 +93,7 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag,
     if (rc == MPI_SUCCESS &&
         (rc = make_inactive(fn, comm, req, SHMPI_REQ_RECV, &r)) ==
             MPI_SUCCESS)
-        shmpi_request_fill(r, buf, count, dt, source, tag, comm);
+        shmpi_p2p_request_fill(r, buf, count, dt, source, tag, comm);
     return rc;
 }
 
@@ -103,7 +103,7 @@ static void reset(struct shmpi_request *r)
     r->complete = 0;
     r->error = MPI_SUCCESS;
     r->granted = r->moved = r->rcookie = r->msg_bytes = 0;
-    shmpi_status_empty(&r->status);
+    shmpi_p2p_status_empty(&r->status);
 }
 
 static int start_one(const char *fn, struct shmpi_request *r)
@@ -120,16 +120,16 @@ static int start_one(const char *fn, struct shmpi_request *r)
                            "before starting it again)");
     reset(r);
     if (r->kind == SHMPI_REQ_RECV) {
-        shmpi_start_recv(r);
+        shmpi_p2p_start_recv(r);
         return MPI_SUCCESS;
     }
     if (r->peer == MPI_PROC_NULL) {
-        shmpi_complete_proc_null(r);
+        shmpi_p2p_complete_proc_null(r);
         return MPI_SUCCESS;
     }
     if (r->mode == SHMPI_MODE_BUFFERED)
-        return shmpi_bsend_start(fn, r);
-    return shmpi_start_send(fn, r, r->mode);
+        return shmpi_p2p_bsend_start(fn, r);
+    return shmpi_p2p_start_send(fn, r, r->mode);
 }
 
 /* A start that failed (under a handler that returns) leaves the request

@@ -23,7 +23,7 @@ struct probe {
 
 static int look(struct probe *p)
 {
-    p->found = shmpi_find_unexpected(shmpi_proc.pt2pt, p->context,
+    p->found = shmpi_p2p_find_unexpected(shmpi_proc.pt2pt, p->context,
                                       p->source, p->tag, 0);
     return p->found != NULL;
 }
@@ -32,7 +32,7 @@ static int probe_done(void *arg)
 {
     if (look(arg))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return look(arg);
 }
 
@@ -65,7 +65,7 @@ static int prepare_probe(const char *fn, int source, int tag, MPI_Comm comm,
 
 static void proc_null_status(MPI_Status *status)
 {
-    shmpi_status_empty(status);
+    shmpi_p2p_status_empty(status);
     if (status != MPI_STATUS_IGNORE)
         status->MPI_SOURCE = MPI_PROC_NULL;
 }
@@ -82,7 +82,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    shmpi_wait_until(probe_done, &p);
+    shmpi_core_wait_until(probe_done, &p);
     probe_status(comm, p.found, status);
     return MPI_SUCCESS;
 }
@@ -107,6 +107,6 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
     if (*flag)
         probe_status(comm, p.found, status);
     else
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
     return MPI_SUCCESS;
 }

@@ -32,17 +32,17 @@ static void stash_unexpected(struct shmpi_pt2pt *pt, int src,
                              const struct shmpi_msg *m)
 {
     uint64_t data = m->type == SHMPI_MSG_EAGER ? m->nbytes : 0;
-    struct shmpi_unexpected *u = shmpi_unexpected_alloc(data);
+    struct shmpi_unexpected *u = shmpi_p2p_unexpected_alloc(data);
     if (!u)
-        shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress",
-                    "no memory to hold a message that arrived before its "
-                    "receive");
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress",
+                         "no memory to hold a message that arrived before its "
+                         "receive");
     *u = (struct shmpi_unexpected){
         .context = m->context, .source = src, .tag = m->tag,
         .type = m->type, .sync = (m->flags & SHMPI_MSG_SYNC) != 0,
         .claim = m->claim, .nbytes = m->nbytes, .cookie = m->cookie};
     memcpy(u->data, m + 1, data);
-    shmpi_unexpected_push(pt, u);
+    shmpi_p2p_unexpected_push(pt, u);
 }
 
 static void handle_envelope(struct shmpi_pt2pt *pt, int src,
@@ -50,20 +50,20 @@ static void handle_envelope(struct shmpi_pt2pt *pt, int src,
 {
     struct shmpi_request *prev;
     struct shmpi_request *r =
-        shmpi_find_posted(pt, m->context, src, m->tag, &prev);
+        shmpi_p2p_find_posted(pt, m->context, src, m->tag, &prev);
     struct shmpi_envelope env = {src, m->tag, m->nbytes, m->cookie,
                                  (m->flags & SHMPI_MSG_SYNC) != 0, NULL};
     if (!r) {
         stash_unexpected(pt, src, m);
         return;
     }
-    if (!shmpi_claim_match(src, m->claim))
+    if (!shmpi_p2p_claim_match(src, m->claim))
         return; /* cancelled by its sender: the receive stays posted */
-    shmpi_unlink_posted(pt, prev, r);
+    shmpi_p2p_unlink_posted(pt, prev, r);
     if (m->type == SHMPI_MSG_EAGER)
-        shmpi_deliver_eager(r, &env, m + 1);
+        shmpi_p2p_deliver_eager(r, &env, m + 1);
     else
-        shmpi_deliver_rts(r, &env);
+        shmpi_p2p_deliver_rts(r, &env);
 }
 
 static void handle_cts(struct shmpi_pt2pt *pt, int src,
@@ -73,8 +73,8 @@ static void handle_cts(struct shmpi_pt2pt *pt, int src,
     s->granted = m->nbytes;
     s->rcookie = m->rcookie;
     s->moved = 0;
-    shmpi_queue_push(&pt->peers[src].streams, s);
-    shmpi_backlog_add(pt, src);
+    shmpi_p2p_queue_push(&pt->peers[src].streams, s);
+    shmpi_p2p_backlog_add(pt, src);
 }
 
 static void handle(struct shmpi_pt2pt *pt, int src, const struct shmpi_msg *m)
@@ -88,10 +88,11 @@ static void handle(struct shmpi_pt2pt *pt, int src, const struct shmpi_msg *m)
         handle_cts(pt, src, m);
         break;
     case SHMPI_MSG_DATA:
-        shmpi_recv_data(m, m + 1);
+        shmpi_p2p_recv_data(m, m + 1);
         break;
     case SHMPI_MSG_ACK:
-        shmpi_request_complete((struct shmpi_request *)(uintptr_t)m->cookie);
+        shmpi_p2p_request_complete(
+            (struct shmpi_request *)(uintptr_t)m->cookie);
         break;
     }
 }
@@ -107,7 +108,7 @@ static int drain(struct shmpi_pt2pt *pt, int src)
         n++;
     }
     if (n && shmpi_ring_publish(rx))
-        shmpi_doorbell_ring(src);
+        shmpi_core_doorbell_ring(src);
     return n;
 }
 
@@ -115,16 +116,16 @@ static int drain(struct shmpi_pt2pt *pt, int src)
 static int serve_peer(struct shmpi_pt2pt *pt, int rank, int *events)
 {
     struct shmpi_peer *peer = &pt->peers[rank];
-    if (!shmpi_flush_controls(peer))
+    if (!shmpi_p2p_flush_controls(peer))
         return 0;
     struct shmpi_request *r;
-    while ((r = peer->envelopes.head) && shmpi_post_envelope(peer, r)) {
-        shmpi_queue_pop(&peer->envelopes);
+    while ((r = peer->envelopes.head) && shmpi_p2p_post_envelope(peer, r)) {
+        shmpi_p2p_queue_pop(&peer->envelopes);
         ++*events;
     }
-    while ((r = peer->streams.head) && shmpi_stream_some(peer, r)) {
-        shmpi_queue_pop(&peer->streams);
-        shmpi_request_complete(r);
+    while ((r = peer->streams.head) && shmpi_p2p_stream_some(peer, r)) {
+        shmpi_p2p_queue_pop(&peer->streams);
+        shmpi_p2p_request_complete(r);
         ++*events;
     }
     return !peer->envelopes.head && !peer->streams.head;
@@ -144,11 +145,11 @@ static int serve_backlog(struct shmpi_pt2pt *pt)
     return events;
 }
 
-int shmpi_progress(void)
+int shmpi_p2p_progress(void)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int events = 0;
-    shmpi_poll_new_connections(pt);
+    shmpi_p2p_poll_new_connections(pt);
     int n = pt->nsources;
     for (int i = 0; i < n; i++)
         events += drain(pt, pt->sources[(pt->next_source + i) % n]);
@@ -164,11 +165,11 @@ int shmpi_progress(void)
 static int backlog_empty(void *arg)
 {
     (void)arg;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return shmpi_proc.pt2pt->nbacklog == 0;
 }
 
-void shmpi_progress_flush_backlog(void)
+void shmpi_p2p_progress_flush_backlog(void)
 {
-    shmpi_wait_until(backlog_empty, NULL);
+    shmpi_core_wait_until(backlog_empty, NULL);
 }

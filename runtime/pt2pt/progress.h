@@ -9,16 +9,16 @@
 
 /* Drain the rings connected to this rank and push its backlog of sends;
    returns how many things happened (0: nothing to do). */
-int shmpi_progress(void);
+int shmpi_p2p_progress(void);
 
 /* The stall hook of the wait loop (core/hooks.h; set by
-   shmpi_pt2pt_init), called by a wait that spun and yielded with nothing
+   shmpi_p2p_init), called by a wait that spun and yielded with nothing
    moving: take in the large messages waiting for their receives
    (pull.c), which is what breaks a deadlock of crossed rendezvous sends.
    Returns how many. */
-int shmpi_pull_stalled(void);
+int shmpi_p2p_pull_stalled(void);
 
 /* Block until every send this rank started is in its peer's ring. */
-void shmpi_progress_flush_backlog(void);
+void shmpi_p2p_progress_flush_backlog(void);
 
 #endif

@@ -79,7 +79,7 @@ struct shmpi_bsend_buffer {
 };
 
 /* This rank's point-to-point state: shmpi_proc.pt2pt, allocated by
-   shmpi_pt2pt_init and kept until the process exits.  Nothing in it is
+   shmpi_p2p_init and kept until the process exits.  Nothing in it is
    shared with other processes (the rings are in the arena; these are
    this rank's ends of them).  No member is locked: progress and the
    calls that post or complete requests are one caller at a time
@@ -104,7 +104,7 @@ struct shmpi_pt2pt {
     /* request.c: released requests, linked through next; every call
        that makes or releases a request (on the send/receive paths) */
     struct shmpi_request *free_requests;
-    /* claim.c: where shmpi_claim_take looks first; every cancellable
+    /* claim.c: where shmpi_p2p_claim_take looks first; every cancellable
        send.  The claim words themselves are in the arena (atomics). */
     uint32_t claim_cursor;
     /* unexpected.c: the progress engine (arrivals) and the receives that
@@ -117,10 +117,10 @@ struct shmpi_pt2pt {
 
 /* conn.c: MPI_Init; sets the stall hook (core/hooks.h).  0, or -1 when
    out of memory. */
-int shmpi_pt2pt_init(void);
-int shmpi_peer_connect(int world_rank, struct shmpi_peer **out);
-void shmpi_poll_new_connections(struct shmpi_pt2pt *pt);
-void shmpi_backlog_add(struct shmpi_pt2pt *pt, int world_rank);
+int shmpi_p2p_init(void);
+int shmpi_p2p_peer_connect(int world_rank, struct shmpi_peer **out);
+void shmpi_p2p_poll_new_connections(struct shmpi_pt2pt *pt);
+void shmpi_p2p_backlog_add(struct shmpi_pt2pt *pt, int world_rank);
 
 /* Does a message (context, source, tag) match a receive that wants
    (want_context, want_source, want_tag)?  Sources are world ranks, a
@@ -137,36 +137,38 @@ static inline int shmpi_envelope_matches(uint32_t context, int source,
 }
 
 /* queue helpers, match.c */
-void shmpi_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r);
-struct shmpi_request *shmpi_queue_pop(struct shmpi_req_queue *q);
+void shmpi_p2p_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r);
+struct shmpi_request *shmpi_p2p_queue_pop(struct shmpi_req_queue *q);
 /* Take r out of q; 0 if it was not there. */
-int shmpi_queue_remove(struct shmpi_req_queue *q, struct shmpi_request *r);
+int shmpi_p2p_queue_remove(struct shmpi_req_queue *q, struct shmpi_request *r);
 /* The first posted receive matching a message; *prev for unlinking. */
-struct shmpi_request *shmpi_find_posted(struct shmpi_pt2pt *pt,
-                                        uint32_t context, int source, int tag,
-                                        struct shmpi_request **prev);
-void shmpi_unlink_posted(struct shmpi_pt2pt *pt, struct shmpi_request *prev,
-                         struct shmpi_request *r);
+struct shmpi_request *shmpi_p2p_find_posted(struct shmpi_pt2pt *pt,
+                                            uint32_t context, int source,
+                                            int tag,
+                                            struct shmpi_request **prev);
+void shmpi_p2p_unlink_posted(struct shmpi_pt2pt *pt, struct shmpi_request *prev,
+                             struct shmpi_request *r);
 /* The first message a receive (context, source, tag) matches; source -1
    takes the sources in turn.  Messages their senders cancelled are
    dropped on the way.  take: claim it and take it off the queue. */
-struct shmpi_unexpected *shmpi_find_unexpected(struct shmpi_pt2pt *pt,
-                                               uint32_t context, int source,
-                                               int tag, int take);
-int shmpi_unexpected_remove(struct shmpi_pt2pt *pt,
-                            struct shmpi_unexpected *u);
-void shmpi_unexpected_push(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u);
+struct shmpi_unexpected *shmpi_p2p_find_unexpected(struct shmpi_pt2pt *pt,
+                                                   uint32_t context, int source,
+                                                   int tag, int take);
+int shmpi_p2p_unexpected_remove(struct shmpi_pt2pt *pt,
+                                struct shmpi_unexpected *u);
+void shmpi_p2p_unexpected_push(struct shmpi_pt2pt *pt,
+                               struct shmpi_unexpected *u);
 
 /* send.c */
-/* A started send's first move (start.c's shmpi_start_send wraps it):
+/* A started send's first move (start.c's shmpi_p2p_start_send wraps it):
    to oneself, straight to the receive; else its envelope into the
    peer's ring, or queued behind what waits for it.  0, or the errno of
    connecting the ring. */
-int shmpi_send_post_or_queue(struct shmpi_request *r);
-int shmpi_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r);
-int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r);
-void shmpi_send_control(int world_rank, const struct shmpi_msg *m);
-int shmpi_flush_controls(struct shmpi_peer *peer);
+int shmpi_p2p_send_post_or_queue(struct shmpi_request *r);
+int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r);
+int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r);
+void shmpi_p2p_send_control(int world_rank, const struct shmpi_msg *m);
+int shmpi_p2p_flush_controls(struct shmpi_peer *peer);
 
 /* What a receive needs to know of the message it matched. */
 struct shmpi_envelope {
@@ -179,30 +181,31 @@ struct shmpi_envelope {
 };
 
 /* recv.c */
-/* A started receive (start.c's shmpi_start_recv wraps it): takes the
+/* A started receive (start.c's shmpi_p2p_start_recv wraps it): takes the
    first unexpected message it matches, or goes on the posted queue. */
-void shmpi_recv_match_or_post(struct shmpi_request *r);
-void shmpi_deliver_eager(struct shmpi_request *r,
-                         const struct shmpi_envelope *env, const void *data);
-void shmpi_deliver_rts(struct shmpi_request *r,
-                       const struct shmpi_envelope *env);
-void shmpi_recv_data(const struct shmpi_msg *m, const void *data);
-void shmpi_recv_unexpected(struct shmpi_request *r,
-                           struct shmpi_unexpected *u);
-void shmpi_local_send(struct shmpi_request *s);
+void shmpi_p2p_recv_match_or_post(struct shmpi_request *r);
+void shmpi_p2p_deliver_eager(struct shmpi_request *r,
+                             const struct shmpi_envelope *env,
+                             const void *data);
+void shmpi_p2p_deliver_rts(struct shmpi_request *r,
+                           const struct shmpi_envelope *env);
+void shmpi_p2p_recv_data(const struct shmpi_msg *m, const void *data);
+void shmpi_p2p_recv_unexpected(struct shmpi_request *r,
+                               struct shmpi_unexpected *u);
+void shmpi_p2p_local_send(struct shmpi_request *s);
 
 /* unexpected.c: an entry with room for `payload` bytes of data (an
    EAGER message's nbytes, 0 otherwise), and giving it back (instead of
    malloc and free); the entry's type and nbytes must not change between */
-struct shmpi_unexpected *shmpi_unexpected_alloc(uint64_t payload);
-void shmpi_unexpected_free(struct shmpi_unexpected *u);
+struct shmpi_unexpected *shmpi_p2p_unexpected_alloc(uint64_t payload);
+void shmpi_p2p_unexpected_free(struct shmpi_unexpected *u);
 
 /* pull.c */
-void shmpi_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u);
+void shmpi_p2p_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u);
 
 
 /* bsend.c */
-int shmpi_bsend_start(const char *fn, struct shmpi_request *r);
-void shmpi_bsend_drain(void);
+int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r);
+void shmpi_p2p_bsend_drain(void);
 
 #endif

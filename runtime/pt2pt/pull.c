@@ -31,11 +31,11 @@ static void deliver_pulled(struct shmpi_request *r,
 {
     struct shmpi_envelope env = {u->source, u->tag, u->nbytes, u->cookie, 0,
                                  NULL};
-    shmpi_deliver_eager(r, &env, u->pulled);
+    shmpi_p2p_deliver_eager(r, &env, u->pulled);
     shmpi_proc.pt2pt->pulled_bytes -= u->nbytes;
-    shmpi_request_release(u->pull);
+    shmpi_p2p_request_release(u->pull);
     free(u->pulled);
-    shmpi_unexpected_free(u);
+    shmpi_p2p_unexpected_free(u);
 }
 
 /* The internal receive finished: hand the data on if a receive waits. */
@@ -56,11 +56,11 @@ static int pull_wanted(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
    without memory for it, u just waits for its receive. */
 static int pull_start(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
 {
-    struct shmpi_request *pull = shmpi_request_new(SHMPI_REQ_RECV);
+    struct shmpi_request *pull = shmpi_p2p_request_new(SHMPI_REQ_RECV);
     unsigned char *data = pull ? malloc(u->nbytes ? u->nbytes : 1) : NULL;
     if (!data) {
         if (pull)
-            shmpi_request_release(pull);
+            shmpi_p2p_request_release(pull);
         return 0;
     }
     u->pull = pull;
@@ -73,11 +73,11 @@ static int pull_start(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
     pt->pulled_bytes += u->nbytes;
     struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = u->nbytes,
                             .cookie = u->cookie, .rcookie = (uintptr_t)pull};
-    shmpi_send_control(u->source, &cts);
+    shmpi_p2p_send_control(u->source, &cts);
     return 1;
 }
 
-int shmpi_pull_stalled(void)
+int shmpi_p2p_pull_stalled(void)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int pulled = 0;
@@ -87,9 +87,9 @@ int shmpi_pull_stalled(void)
             next = u->next;
             if (!pull_wanted(pt, u))
                 continue;
-            if (!shmpi_claim_match(u->source, u->claim)) {
-                shmpi_unexpected_remove(pt, u); /* cancelled: drop */
-                shmpi_unexpected_free(u);
+            if (!shmpi_p2p_claim_match(u->source, u->claim)) {
+                shmpi_p2p_unexpected_remove(pt, u); /* cancelled: drop */
+                shmpi_p2p_unexpected_free(u);
                 continue;
             }
             u->claim = 0;
@@ -100,7 +100,7 @@ int shmpi_pull_stalled(void)
 }
 
 /* A receive matched a pulled message (already off the unexpected queue). */
-void shmpi_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u)
+void shmpi_p2p_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u)
 {
     if (u->pull->complete)
         deliver_pulled(r, u);

@@ -30,70 +30,71 @@ static void finish_recv(struct shmpi_request *r, uint64_t delivered)
     r->status.shmpi_nbytes = (MPI_Count)delivered;
     if (r->msg_bytes > delivered)
         r->error = MPI_ERR_TRUNCATE;
-    shmpi_request_complete(r);
+    shmpi_p2p_request_complete(r);
 }
 
 static void tell_sender_matched(const struct shmpi_envelope *env)
 {
     if (env->local_send) {
-        shmpi_request_complete(env->local_send);
+        shmpi_p2p_request_complete(env->local_send);
         return;
     }
     struct shmpi_msg ack = {.type = SHMPI_MSG_ACK, .cookie = env->cookie};
-    shmpi_send_control(env->source, &ack);
+    shmpi_p2p_send_control(env->source, &ack);
 }
 
-void shmpi_deliver_eager(struct shmpi_request *r,
-                         const struct shmpi_envelope *env, const void *data)
+void shmpi_p2p_deliver_eager(struct shmpi_request *r,
+                             const struct shmpi_envelope *env, const void *data)
 {
     set_envelope_status(r, env);
     uint64_t n = env->nbytes < r->nbytes ? env->nbytes : r->nbytes;
     if (n)
-        shmpi_unpack(r->buf, r->datatype, 0, data, n);
+        shmpi_dt_unpack(r->buf, r->datatype, 0, data, n);
     finish_recv(r, n);
     if (env->sync)
         tell_sender_matched(env);
 }
 
-void shmpi_deliver_rts(struct shmpi_request *r,
-                       const struct shmpi_envelope *env)
+void shmpi_p2p_deliver_rts(struct shmpi_request *r,
+                           const struct shmpi_envelope *env)
 {
     set_envelope_status(r, env);
     r->granted = env->nbytes < r->nbytes ? env->nbytes : r->nbytes;
     r->moved = 0;
     struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = r->granted,
                             .cookie = env->cookie, .rcookie = (uintptr_t)r};
-    shmpi_send_control(env->source, &cts);
+    shmpi_p2p_send_control(env->source, &cts);
     if (r->granted == 0)
         finish_recv(r, 0);
 }
 
-void shmpi_recv_data(const struct shmpi_msg *m, const void *data)
+void shmpi_p2p_recv_data(const struct shmpi_msg *m, const void *data)
 {
     struct shmpi_request *r = (struct shmpi_request *)(uintptr_t)m->rcookie;
-    shmpi_unpack(r->buf, r->datatype, m->offset, data, m->nbytes);
+    shmpi_dt_unpack(r->buf, r->datatype, m->offset, data, m->nbytes);
     r->moved += m->nbytes;
     if (r->moved == r->granted)
         finish_recv(r, r->granted);
 }
 
 /* Receive a message already taken off the unexpected queue. */
-void shmpi_recv_unexpected(struct shmpi_request *r, struct shmpi_unexpected *u)
+void shmpi_p2p_recv_unexpected(struct shmpi_request *r,
+                               struct shmpi_unexpected *u)
 {
     if (u->pull) {
-        shmpi_recv_pulled(r, u);
+        shmpi_p2p_recv_pulled(r, u);
         return;
     }
     struct shmpi_envelope env = {u->source, u->tag, u->nbytes, u->cookie,
                                  u->sync, u->local_send};
     if (u->type == SHMPI_MSG_EAGER)
-        shmpi_deliver_eager(r, &env, u->data);
+        shmpi_p2p_deliver_eager(r, &env, u->data);
     else
-        shmpi_deliver_rts(r, &env);
-    shmpi_unexpected_free(u);
+        shmpi_p2p_deliver_rts(r, &env);
+    shmpi_p2p_unexpected_free(u);
 }
 
-void shmpi_recv_match_or_post(struct shmpi_request *r)
+void shmpi_p2p_recv_match_or_post(struct shmpi_request *r)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     /* a wildcard receive takes in what the rings hold first, so that it
@@ -101,43 +102,43 @@ void shmpi_recv_match_or_post(struct shmpi_request *r)
        receive from one source gains nothing by it: its messages would
        only be copied aside) */
     if (r->peer < 0)
-        shmpi_progress();
+        shmpi_p2p_progress();
     struct shmpi_unexpected *u =
-        shmpi_find_unexpected(pt, r->context, r->peer, r->tag, 1);
+        shmpi_p2p_find_unexpected(pt, r->context, r->peer, r->tag, 1);
     if (u)
-        shmpi_recv_unexpected(r, u);
+        shmpi_p2p_recv_unexpected(r, u);
     else
-        shmpi_queue_push(&pt->posted, r);
+        shmpi_p2p_queue_push(&pt->posted, r);
 }
 
 /* A send to oneself: straight into the matching receive, or held as an
    unexpected message (a synchronous one completes when matched). */
-void shmpi_local_send(struct shmpi_request *s)
+void shmpi_p2p_local_send(struct shmpi_request *s)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int sync = s->mode == SHMPI_MODE_SYNC;
-    struct shmpi_unexpected *u = shmpi_unexpected_alloc(s->nbytes);
+    struct shmpi_unexpected *u = shmpi_p2p_unexpected_alloc(s->nbytes);
     if (!u)
-        shmpi_fatal(MPI_ERR_NO_MEM, "MPI send to self",
-                    "no memory to hold the message");
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI send to self",
+                         "no memory to hold the message");
     *u = (struct shmpi_unexpected){
         .context = s->context, .source = shmpi_proc.rank, .tag = s->tag,
         .type = SHMPI_MSG_EAGER, .sync = sync, .nbytes = s->nbytes,
         .local_send = sync ? s : NULL};
     if (s->nbytes)
-        shmpi_pack(s->buf, s->datatype, 0, u->data, s->nbytes);
+        shmpi_dt_pack(s->buf, s->datatype, 0, u->data, s->nbytes);
     struct shmpi_request *prev;
     struct shmpi_request *r =
-        shmpi_find_posted(pt, s->context, shmpi_proc.rank, s->tag, &prev);
+        shmpi_p2p_find_posted(pt, s->context, shmpi_proc.rank, s->tag, &prev);
     if (r) {
-        shmpi_unlink_posted(pt, prev, r);
+        shmpi_p2p_unlink_posted(pt, prev, r);
         struct shmpi_envelope env = {shmpi_proc.rank, s->tag, s->nbytes, 0,
                                      sync, u->local_send};
-        shmpi_deliver_eager(r, &env, u->data);
-        shmpi_unexpected_free(u);
+        shmpi_p2p_deliver_eager(r, &env, u->data);
+        shmpi_p2p_unexpected_free(u);
     } else {
-        shmpi_unexpected_push(pt, u);
+        shmpi_p2p_unexpected_push(pt, u);
     }
     if (!sync)
-        shmpi_request_complete(s);
+        shmpi_p2p_request_complete(s);
 }

@@ -22,16 +22,16 @@
 #include "pt2pt/request.h"
 
 static const struct shmpi_req_ops *kind_ops[SHMPI_REQ_KINDS] = {
-    [SHMPI_REQ_GREQ] = &shmpi_greq_ops,
+    [SHMPI_REQ_GREQ] = &shmpi_p2p_greq_ops,
 };
 
-void shmpi_request_register(enum shmpi_req_kind kind,
-                            const struct shmpi_req_ops *ops)
+void shmpi_p2p_request_register(enum shmpi_req_kind kind,
+                                const struct shmpi_req_ops *ops)
 {
     kind_ops[kind] = ops;
 }
 
-struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind)
+struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_request *r = pt->free_requests;
@@ -48,34 +48,34 @@ struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind)
     return r;
 }
 
-void shmpi_request_release(struct shmpi_request *r)
+void shmpi_p2p_request_release(struct shmpi_request *r)
 {
     if (r->on_stack)
         return;
     if (r->comm)
-        shmpi_comm_release(r->comm);
+        shmpi_core_comm_release(r->comm);
     if (r->datatype)
-        shmpi_datatype_release(r->datatype);
+        shmpi_dt_release(r->datatype);
     shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
     r->magic = 0;
     r->next = shmpi_proc.pt2pt->free_requests;
     shmpi_proc.pt2pt->free_requests = r;
 }
 
-void shmpi_request_complete(struct shmpi_request *r)
+void shmpi_p2p_request_complete(struct shmpi_request *r)
 {
     if (r->claim) { /* matched, or never published: the word is ours */
-        shmpi_claim_free(r->claim);
+        shmpi_p2p_claim_free(r->claim);
         r->claim = 0;
     }
     r->complete = 1;
     if (r->on_complete)
         r->on_complete(r);
     else if (r->user_freed)
-        shmpi_request_release(r);
+        shmpi_p2p_request_release(r);
 }
 
-void shmpi_status_empty(MPI_Status *s)
+void shmpi_p2p_status_empty(MPI_Status *s)
 {
     if (s == MPI_STATUS_IGNORE)
         return;

@@ -76,14 +76,14 @@ struct shmpi_request {
     struct shmpi_greq greq;
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
     /* its kind's operations (below), NULL for a send or a receive: set
-       once by shmpi_request_new, so that finding them is one load from
+       once by shmpi_p2p_request_new, so that finding them is one load from
        the request itself */
     const struct shmpi_req_ops *ops;
 };
 
-struct shmpi_request *shmpi_request_new(enum shmpi_req_kind kind);
-void shmpi_request_release(struct shmpi_request *r);
-void shmpi_request_complete(struct shmpi_request *r);
+struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind);
+void shmpi_p2p_request_release(struct shmpi_request *r);
+void shmpi_p2p_request_complete(struct shmpi_request *r);
 
 /* Valid handle of an active or inactive request? */
 static inline int shmpi_request_ok(MPI_Request r)
@@ -144,7 +144,7 @@ struct shmpi_req_ops {
        Returns MPI_SUCCESS or the raised error. */
     int (*cancel)(struct shmpi_request *r, const char *fn);
     /* MPI_Request_free: the program's handle is gone.  Releases r
-       (shmpi_request_release), at once or once it completes. */
+       (shmpi_p2p_request_release), at once or once it completes. */
     void (*free)(struct shmpi_request *r);
     /* Report err (MPI_ERR_IN_STATUS from the calls that complete many)
        of r's completion through the handler r's errors go to, where
@@ -155,8 +155,8 @@ struct shmpi_req_ops {
 
 /* MPI_Init: kind's operations are ops (static storage); requests made
    from then on carry them (shmpi_request.ops). */
-void shmpi_request_register(enum shmpi_req_kind kind,
-                            const struct shmpi_req_ops *ops);
+void shmpi_p2p_request_register(enum shmpi_req_kind kind,
+                                const struct shmpi_req_ops *ops);
 
 /* The operations of r's kind, NULL for a send or a receive. */
 static inline const struct shmpi_req_ops *
@@ -175,13 +175,13 @@ static inline int shmpi_request_done(struct shmpi_request *r)
 }
 
 /* greq.c: the operations of SHMPI_REQ_GREQ. */
-extern const struct shmpi_req_ops shmpi_greq_ops;
+extern const struct shmpi_req_ops shmpi_p2p_greq_ops;
 
 /* Set a status as MPI_Wait on a null request does (3.7.3). */
-void shmpi_status_empty(MPI_Status *s);
+void shmpi_p2p_status_empty(MPI_Status *s);
 
 /* Wait for one request and release it; the common tail of MPI_Wait and
    the blocking calls.  Returns the request's error. */
-int shmpi_request_wait(struct shmpi_request *r, MPI_Status *status);
+int shmpi_p2p_request_wait(struct shmpi_request *r, MPI_Status *status);
 
 #endif

@@ -28,7 +28,7 @@ static void *reserve(struct shmpi_peer *peer, size_t len)
     return body;
 }
 
-int shmpi_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
+int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
 {
     int eager = r->nbytes <= shmpi_proc.pt2pt->eager_limit;
     struct shmpi_msg *m =
@@ -41,17 +41,17 @@ int shmpi_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
         .tag = r->tag, .context = r->context, .claim = r->claim,
         .nbytes = r->nbytes, .cookie = (uintptr_t)r};
     if (eager && r->nbytes)
-        shmpi_pack(r->buf, r->datatype, 0, m + 1, r->nbytes);
+        shmpi_dt_pack(r->buf, r->datatype, 0, m + 1, r->nbytes);
     shmpi_ring_commit(&peer->tx, m);
-    shmpi_doorbell_ring(r->peer);
+    shmpi_core_doorbell_ring(r->peer);
     /* an eager standard send is done once its data is in the ring;
        synchronous ones wait for the ACK, large ones for the CTS */
     if (eager && r->mode != SHMPI_MODE_SYNC)
-        shmpi_request_complete(r);
+        shmpi_p2p_request_complete(r);
     return 1;
 }
 
-int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
+int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
 {
     uint64_t chunk = shmpi_proc.pt2pt->chunk;
     int sent = 0;
@@ -63,34 +63,34 @@ int shmpi_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
             break;
         *m = (struct shmpi_msg){.type = SHMPI_MSG_DATA, .nbytes = n,
                                 .rcookie = r->rcookie, .offset = r->moved};
-        shmpi_pack(r->buf, r->datatype, r->moved, m + 1, n);
+        shmpi_dt_pack(r->buf, r->datatype, r->moved, m + 1, n);
         shmpi_ring_commit(&peer->tx, m);
         r->moved += n;
         sent = 1;
     }
     if (sent)
-        shmpi_doorbell_ring(r->peer);
+        shmpi_core_doorbell_ring(r->peer);
     return r->moved == r->granted;
 }
 
-int shmpi_send_post_or_queue(struct shmpi_request *r)
+int shmpi_p2p_send_post_or_queue(struct shmpi_request *r)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_peer *peer;
     if (r->peer == shmpi_proc.rank) {
-        shmpi_local_send(r);
+        shmpi_p2p_local_send(r);
         return 0;
     }
-    int rc = shmpi_peer_connect(r->peer, &peer);
+    int rc = shmpi_p2p_peer_connect(r->peer, &peer);
     if (rc != 0)
         return rc;
     /* a send that can wait at its receiver can be cancelled there */
     if (r->mode == SHMPI_MODE_SYNC || r->nbytes > pt->eager_limit)
-        r->claim = shmpi_claim_take();
-    if (!peer->envelopes.head && shmpi_post_envelope(peer, r))
+        r->claim = shmpi_p2p_claim_take();
+    if (!peer->envelopes.head && shmpi_p2p_post_envelope(peer, r))
         return 0;
-    shmpi_queue_push(&peer->envelopes, r);
-    shmpi_backlog_add(pt, r->peer);
+    shmpi_p2p_queue_push(&peer->envelopes, r);
+    shmpi_p2p_backlog_add(pt, r->peer);
     return 0;
 }
 
@@ -104,7 +104,7 @@ static int put_control(struct shmpi_peer *peer, const struct shmpi_msg *msg)
     return 1;
 }
 
-int shmpi_flush_controls(struct shmpi_peer *peer)
+int shmpi_p2p_flush_controls(struct shmpi_peer *peer)
 {
     struct shmpi_ctl *c;
     int sent = 0;
@@ -114,27 +114,27 @@ int shmpi_flush_controls(struct shmpi_peer *peer)
         sent = 1;
     }
     if (sent)
-        shmpi_doorbell_ring((int)(peer - shmpi_proc.pt2pt->peers));
+        shmpi_core_doorbell_ring((int)(peer - shmpi_proc.pt2pt->peers));
     if (!peer->ctl_head)
         peer->ctl_tail = NULL;
     return peer->ctl_head == NULL;
 }
 
 /* CTS and ACK: never block (we may be inside progress); queue instead. */
-void shmpi_send_control(int rank, const struct shmpi_msg *msg)
+void shmpi_p2p_send_control(int rank, const struct shmpi_msg *msg)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_peer *peer;
-    if (shmpi_peer_connect(rank, &peer) != 0)
-        shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress",
-                    "cannot reserve ring memory in /dev/shm");
+    if (shmpi_p2p_peer_connect(rank, &peer) != 0)
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress",
+                         "cannot reserve ring memory in /dev/shm");
     if (!peer->ctl_head && put_control(peer, msg)) {
-        shmpi_doorbell_ring(rank);
+        shmpi_core_doorbell_ring(rank);
         return;
     }
     struct shmpi_ctl *c = malloc(sizeof *c);
     if (!c)
-        shmpi_fatal(MPI_ERR_NO_MEM, "MPI progress", "out of memory");
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress", "out of memory");
     c->msg = *msg;
     c->next = NULL;
     if (peer->ctl_tail)
@@ -142,5 +142,5 @@ void shmpi_send_control(int rank, const struct shmpi_msg *msg)
     else
         peer->ctl_head = c;
     peer->ctl_tail = c;
-    shmpi_backlog_add(pt, rank);
+    shmpi_p2p_backlog_add(pt, rank);
 }

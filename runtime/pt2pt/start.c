@@ -9,21 +9,21 @@
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
 
-void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
-                        MPI_Datatype datatype, int peer, int tag,
-                        MPI_Comm comm)
+void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, int count,
+                            MPI_Datatype datatype, int peer, int tag,
+                            MPI_Comm comm)
 {
     /* a request may outlive the program's handle of comm (6.4.3) */
     if (!r->on_stack && r->comm != comm) {
         if (r->comm)
-            shmpi_comm_release(r->comm);
-        shmpi_comm_retain(comm);
+            shmpi_core_comm_release(r->comm);
+        shmpi_core_comm_retain(comm);
     }
     /* and of the datatype: MPI_Type_free may come before the wait */
     if (!r->on_stack && r->datatype != datatype) {
-        shmpi_datatype_retain(datatype);
+        shmpi_dt_retain(datatype);
         if (r->datatype)
-            shmpi_datatype_release(r->datatype);
+            shmpi_dt_release(r->datatype);
     }
     r->comm = comm;
     r->context = comm->context;
@@ -36,13 +36,13 @@ void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
     r->tag = tag;
     r->complete = 0;
     r->error = MPI_SUCCESS;
-    shmpi_status_empty(&r->status);
+    shmpi_p2p_status_empty(&r->status);
 }
 
-int shmpi_start_send(const char *fn, struct shmpi_request *r, int mode)
+int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode)
 {
     r->mode = mode;
-    int rc = shmpi_send_post_or_queue(r);
+    int rc = shmpi_p2p_send_post_or_queue(r);
     if (rc == 0)
         return MPI_SUCCESS;
     return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn,
@@ -50,18 +50,18 @@ int shmpi_start_send(const char *fn, struct shmpi_request *r, int mode)
                        strerror(rc));
 }
 
-void shmpi_start_recv(struct shmpi_request *r)
+void shmpi_p2p_start_recv(struct shmpi_request *r)
 {
     if (r->peer == MPI_PROC_NULL)
-        shmpi_complete_proc_null(r);
+        shmpi_p2p_complete_proc_null(r);
     else
-        shmpi_recv_match_or_post(r);
+        shmpi_p2p_recv_match_or_post(r);
 }
 
-void shmpi_complete_proc_null(struct shmpi_request *r)
+void shmpi_p2p_complete_proc_null(struct shmpi_request *r)
 {
     r->status.MPI_SOURCE = MPI_PROC_NULL;
     r->status.MPI_TAG = MPI_ANY_TAG;
     r->status.shmpi_nbytes = 0;
-    shmpi_request_complete(r);
+    shmpi_p2p_request_complete(r);
 }

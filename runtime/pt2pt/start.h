@@ -11,16 +11,16 @@
 #define SHMPI_STACK_REQUEST(k) \
     {.magic = SHMPI_MAGIC_REQUEST, .kind = (k), .on_stack = 1, .active = 1}
 
-void shmpi_request_fill(struct shmpi_request *r, const void *buf, int count,
-                        MPI_Datatype datatype, int peer, int tag,
-                        MPI_Comm comm);
+void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, int count,
+                            MPI_Datatype datatype, int peer, int tag,
+                            MPI_Comm comm);
 /* Start a send (peer != MPI_PROC_NULL); returns MPI_SUCCESS or a raised
    error code. */
-int shmpi_start_send(const char *fn, struct shmpi_request *r, int mode);
+int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode);
 /* Start a receive: MPI_PROC_NULL completes at once, any other is
    matched or posted (recv.c). */
-void shmpi_start_recv(struct shmpi_request *r);
+void shmpi_p2p_start_recv(struct shmpi_request *r);
 /* A request that completes at once: MPI_PROC_NULL peer (3.11). */
-void shmpi_complete_proc_null(struct shmpi_request *r);
+void shmpi_p2p_complete_proc_null(struct shmpi_request *r);
 
 #endif

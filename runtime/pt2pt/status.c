@@ -45,7 +45,7 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt,
     SHMPI_REQUIRE_INIT("MPI_Get_elements_x");
     int rc = check("MPI_Get_elements_x", status, dt, count);
     if (rc == MPI_SUCCESS)
-        *count = shmpi_elements(dt, status->shmpi_nbytes);
+        *count = shmpi_dt_elements(dt, status->shmpi_nbytes);
     return rc;
 }
 
@@ -55,7 +55,7 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
     int rc = check("MPI_Get_elements", status, dt, count);
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Count n = shmpi_elements(dt, status->shmpi_nbytes);
+    MPI_Count n = shmpi_dt_elements(dt, status->shmpi_nbytes);
     *count = n > 2147483647 ? MPI_UNDEFINED : (int)n;
     return MPI_SUCCESS;
 }

@@ -41,7 +41,7 @@ static uint64_t payload_of(const struct shmpi_unexpected *u)
     return u->type == SHMPI_MSG_EAGER ? u->nbytes : 0;
 }
 
-struct shmpi_unexpected *shmpi_unexpected_alloc(uint64_t payload)
+struct shmpi_unexpected *shmpi_p2p_unexpected_alloc(uint64_t payload)
 {
     int c = class_of(payload);
     struct shmpi_unexpected *u = NULL;
@@ -54,7 +54,7 @@ struct shmpi_unexpected *shmpi_unexpected_alloc(uint64_t payload)
     return u;
 }
 
-void shmpi_unexpected_free(struct shmpi_unexpected *u)
+void shmpi_p2p_unexpected_free(struct shmpi_unexpected *u)
 {
     int c = class_of(payload_of(u));
     if (c >= CLASSES || cache()->count[c] >= KEEP) {

@@ -13,7 +13,7 @@
  * target chunk packed side by side (or used in place when their type is
  * contiguous), the op's reduction kernel between them, the result
  * unpacked back into the target.  Process_vm targets stage through the
- * same chunks.  The kernels are shmpi_reduce's (reduce_kernels.c), so
+ * same chunks.  The kernels are shmpi_op_reduce's (reduce_kernels.c), so
  * RMA and the collectives compute exactly alike.
  */
 #include "core/pmpi.h"
@@ -62,14 +62,14 @@ static int combine_chunk(const struct acc *a, uint64_t off, uint64_t len)
     if (a->op != MPI_NO_OP && a->otype->contig) {
         in = (const unsigned char *)a->obuf + off;
     } else if (a->op != MPI_NO_OP) {
-        shmpi_pack(a->obuf, a->otype, off, obuf, len);
+        shmpi_dt_pack(a->obuf, a->otype, off, obuf, len);
         in = obuf;
     }
     if ((a->rtype || a->kernel) &&
         (rc = target_chunk(a, off, len, tbuf, &t)))
         return rc;
     if (a->rtype) /* the old contents, before we change them */
-        shmpi_unpack(a->rbuf, a->rtype, off, t, len);
+        shmpi_dt_unpack(a->rbuf, a->rtype, off, t, len);
     if (a->op == MPI_NO_OP)
         return MPI_SUCCESS;
     if (!a->kernel) /* MPI_REPLACE */
@@ -96,8 +96,8 @@ int shmpi_rma_apply(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
         return MPI_SUCCESS;
     struct acc a = {win, target, loc, tt, op,
                     op->code <= SHMPI_OP_LAST_KERNEL
-                        ? shmpi_kernel_find(op->code, basic,
-                                            SHMPI_OP_FOR_ACCUMULATE)
+                        ? shmpi_op_kernel_find(op->code, basic,
+                                               SHMPI_OP_FOR_ACCUMULATE)
                         : NULL,
                     obuf, otype, rbuf, rtype, fn};
     uint64_t elem = (uint64_t)basic->size, chunk = CHUNK / elem * elem;

@@ -123,13 +123,13 @@ static void end_leases(MPI_Win win, int target, const char *fn)
         return; /* only exclusive holders store it: no race */
     atomic_store_explicit(&t->acc_no_leases, 1, memory_order_seq_cst);
     if (atomic_load_explicit(&t->acc_leased, memory_order_seq_cst) &&
-        shmpi_fence_all_ranks() != 0) {
+        shmpi_core_fence_all_ranks() != 0) {
         char what[160];
         snprintf(what, sizeof what,
                  "an origin holds a lease for one-instruction atomics on "
                  "rank %d's window memory, and membarrier failed here (%s)",
                  target, strerror(errno));
-        shmpi_fatal(MPI_ERR_INTERN, fn, what);
+        shmpi_core_fatal(MPI_ERR_INTERN, fn, what);
     }
 }
 
@@ -140,7 +140,7 @@ static void wait_atomics_out(MPI_Win win, int target)
         while (atomic_load_explicit(atomic_on(win, m),
                                     memory_order_seq_cst) == busy) {
             shmpi_cpu_relax(); /* leave the holder its line */
-            shmpi_poll_idle();
+            shmpi_core_poll_idle();
         }
 }
 

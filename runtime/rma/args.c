@@ -21,26 +21,26 @@ int shmpi_rma_bad_side(MPI_Win win, const void *buf, int count,
                        const char *what)
 {
     if (count < 0)
-        return shmpi_raise_win(win, MPI_ERR_COUNT, fn,
+        return shmpi_win_raise(win, MPI_ERR_COUNT, fn,
                                "the %s count is negative (%d)", what, count);
     if (!shmpi_datatype_ok(t))
-        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "the %s datatype is not a datatype%s", what,
                                t == MPI_DATATYPE_NULL
                                    ? " (MPI_DATATYPE_NULL)" : "");
     if (!t->committed)
-        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "the %s datatype is not committed "
                                "(MPI_Type_commit)", what);
     if (t->handle_sync)
-        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "the %s datatype is " SHMPI_HANDLE_SYNC_RULE,
                                what);
     if (buf == MPI_IN_PLACE)
-        return shmpi_raise_win(win, MPI_ERR_BUFFER, fn,
+        return shmpi_win_raise(win, MPI_ERR_BUFFER, fn,
                                "the %s buffer is MPI_IN_PLACE, which RMA "
                                "calls do not take", what);
-    return shmpi_raise_win(win, MPI_ERR_BUFFER, fn,
+    return shmpi_win_raise(win, MPI_ERR_BUFFER, fn,
                            "the %s buffer is %s but has data", what,
                            buf ? "not a valid address" : "NULL");
 }
@@ -60,14 +60,14 @@ int shmpi_rma_bad_fit(MPI_Win win, int from_count, MPI_Datatype from,
     uint64_t room = shmpi_rma_bytes(to_count, to);
     int one_each = from->basic && to->basic;
     if (have && room && same_basic && !one_each)
-        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "the %s or the %s datatype mixes several "
                                "basic types: accumulates need one "
                                "predefined type on both sides (11.3.4)",
                                from_what, to_what);
     if (have && room && one_each && from->basic != to->basic &&
         (same_basic || (!untyped(from->basic) && !untyped(to->basic))))
-        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "the %s data is %s but the %s buffer holds "
                                "%s: %s", from_what, from->basic->name,
                                to_what, to->basic->name,
@@ -78,7 +78,7 @@ int shmpi_rma_bad_fit(MPI_Win win, int from_count, MPI_Datatype from,
                                      "in a send and its receive (11.3.1)");
     if (have <= room)
         return MPI_SUCCESS;
-    return shmpi_raise_win(win, MPI_ERR_TRUNCATE, fn,
+    return shmpi_win_raise(win, MPI_ERR_TRUNCATE, fn,
                            "the %s data is %" PRIu64 " bytes (%d x %s) but "
                            "the %s buffer holds %" PRIu64 " (%d x %s): the "
                            "data must fit, as a message must fit its "
@@ -92,22 +92,22 @@ int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
                      MPI_Count count, int fetching, const char *fn)
 {
     if (!shmpi_op_ok(op))
-        return shmpi_raise_win(win, MPI_ERR_OP, fn, "not an op%s",
+        return shmpi_win_raise(win, MPI_ERR_OP, fn, "not an op%s",
                                op == MPI_OP_NULL ? " (MPI_OP_NULL)" : "");
     if (op->code == SHMPI_OP_USER)
-        return shmpi_raise_win(win, MPI_ERR_OP, fn,
+        return shmpi_win_raise(win, MPI_ERR_OP, fn,
                                "user-defined ops cannot accumulate: RMA "
                                "takes the predefined ops and MPI_REPLACE "
                                "(11.3.4)");
     if (op == MPI_NO_OP && !fetching)
-        return shmpi_raise_win(win, MPI_ERR_OP, fn,
+        return shmpi_win_raise(win, MPI_ERR_OP, fn,
                                "MPI_NO_OP only reads, so it is for "
                                "MPI_Get_accumulate and MPI_Fetch_and_op, "
                                "not accumulates (11.3.4)");
     if (shmpi_op_refusal(shmpi_op_check(op, t, SHMPI_OP_FOR_ACCUMULATE), op,
                          count) == MPI_SUCCESS)
         return MPI_SUCCESS;
-    return shmpi_raise_win(win, MPI_ERR_OP, fn,
+    return shmpi_win_raise(win, MPI_ERR_OP, fn,
                            "%s is not defined on %s (5.9.2; "
                            "shmpi_datatypes(7))", op->name,
                            t->basic ? t->basic->name
@@ -116,7 +116,7 @@ int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
 
 int shmpi_rma_bad_disp(MPI_Win win, MPI_Aint disp, const char *fn)
 {
-    return shmpi_raise_win(win, MPI_ERR_DISP, fn,
+    return shmpi_win_raise(win, MPI_ERR_DISP, fn,
                            "target_disp %" PRId64 " is negative: it counts "
                            "disp_units from the start of the target's "
                            "window", (int64_t)disp);
@@ -124,7 +124,7 @@ int shmpi_rma_bad_disp(MPI_Win win, MPI_Aint disp, const char *fn)
 
 int shmpi_rma_not_passive(MPI_Win win, const char *fn)
 {
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "request-based RMA calls are valid only in "
                            "passive-target epochs (MPI_Win_lock, "
                            "MPI_Win_lock_all; 11.3.5), and this window is "

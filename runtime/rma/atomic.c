@@ -10,7 +10,7 @@
  * on integers a fetch_add, MPI_BAND/BOR/BXOR (integers only, by 5.9.2)
  * fetch_and/or/xor, and every other op - MAX, MIN, PROD, the logical
  * ops, floating-point sums - a compare-exchange loop around the op's own
- * reduction kernel, so the arithmetic is exactly shmpi_reduce's.  They
+ * reduction kernel, so the arithmetic is exactly shmpi_op_reduce's.  They
  * are atomic among themselves by the hardware, and announce themselves
  * to the target's accumulate lock (acclock.c) so that they never run
  * while an accumulate that works element by element holds it.  Everything else
@@ -47,13 +47,13 @@ static enum how choose_fully(MPI_Op op, MPI_Datatype t)
     case SHMPI_OP_BOR: return OR;
     case SHMPI_OP_BXOR: return XOR;
     case SHMPI_OP_SUM: /* two's complement: integers only, as BAND is */
-        if (shmpi_kernel_find(SHMPI_OP_BAND, t, SHMPI_OP_FOR_ACCUMULATE))
+        if (shmpi_op_kernel_find(SHMPI_OP_BAND, t, SHMPI_OP_FOR_ACCUMULATE))
             return ADD;
         break;
     default:
         break;
     }
-    return shmpi_kernel_find(op->code, t, SHMPI_OP_FOR_ACCUMULATE)
+    return shmpi_op_kernel_find(op->code, t, SHMPI_OP_FOR_ACCUMULATE)
                ? CAS_LOOP : NONE;
 }
 
@@ -68,7 +68,7 @@ static inline enum how choose(MPI_Op op, MPI_Datatype t,
         *known = (uint8_t)(choose_fully(op, t) + 1);
     enum how how = (enum how)(*known - 1);
     if (how == CAS_LOOP)
-        *kernel = shmpi_kernel_find(op->code, t, SHMPI_OP_FOR_ACCUMULATE);
+        *kernel = shmpi_op_kernel_find(op->code, t, SHMPI_OP_FOR_ACCUMULATE);
     return how;
 }
 
@@ -183,14 +183,14 @@ static int check_type(MPI_Win win, MPI_Datatype t, int for_cas,
     if (rc)
         return rc;
     if (!t->predefined)
-        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "%s is a derived datatype; this call takes "
                                "one element of a predefined one",
                                t->name[0] ? t->name : "the datatype");
     if (for_cas &&
         shmpi_op_check(MPI_BAND, t, SHMPI_OP_FOR_REDUCTION) &&
         shmpi_op_check(MPI_LAND, t, SHMPI_OP_FOR_REDUCTION))
-        return shmpi_raise_win(win, MPI_ERR_TYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "%s cannot be compared and swapped: the "
                                "type must be an integer, logical, byte or "
                                "character type (11.3.4)", t->name);

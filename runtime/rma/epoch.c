@@ -84,7 +84,7 @@ int shmpi_rma_check_assert(MPI_Win win, int assert, int allowed,
     if (!(assert & ~allowed))
         return MPI_SUCCESS;
     char bad[128], good[128];
-    return shmpi_raise_win(win, MPI_ERR_ASSERT, fn,
+    return shmpi_win_raise(win, MPI_ERR_ASSERT, fn,
                            "assert has %s, which this call does not take: "
                            "its asserts are %s (11.5.5)",
                            mode_names(assert & ~allowed, bad, sizeof bad),
@@ -94,7 +94,7 @@ int shmpi_rma_check_assert(MPI_Win win, int assert, int allowed,
 int shmpi_rma_check_rank(MPI_Win win, int rank, const char *fn)
 {
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= win->comm->size))
-        return shmpi_raise_win(win, MPI_ERR_RANK, fn,
+        return shmpi_win_raise(win, MPI_ERR_RANK, fn,
                                "rank %d is not in the window's group "
                                "(size %d)", rank, win->comm->size);
     return MPI_SUCCESS;
@@ -145,12 +145,12 @@ int shmpi_rma_check_no_access(MPI_Win win, const char *fn)
         (win->access == SHMPI_EPOCH_FENCE && !win->fence_open))
         return MPI_SUCCESS;
     if (win->access == SHMPI_EPOCH_FENCE)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "called while a fence epoch is open (RMA "
                                "calls since the last MPI_Win_fence): "
                                "access epochs may not overlap (11.5); %s",
                                way_out(win));
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "called inside %s: access epochs may not "
                            "overlap (11.5); %s", shmpi_rma_epoch_name(win),
                            way_out(win));
@@ -159,12 +159,12 @@ int shmpi_rma_check_no_access(MPI_Win win, const char *fn)
 static int outside(MPI_Win win, int target, const char *fn)
 {
     if (target == MPI_PROC_NULL)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_PROC_NULL target outside an access "
                                "epoch: even it needs one (11.3); call "
                                "MPI_Win_fence, MPI_Win_start, MPI_Win_lock "
                                "or MPI_Win_lock_all first");
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "target %d outside an access epoch: call "
                            "MPI_Win_fence, MPI_Win_start, MPI_Win_lock or "
                            "MPI_Win_lock_all first", target);
@@ -174,18 +174,18 @@ static int not_covered(MPI_Win win, int target, const char *fn)
 {
     switch (win->access) {
     case SHMPI_EPOCH_LOCK:
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "target %d is not locked: this passive-"
                                "target epoch covers only the targets of "
                                "MPI_Win_lock; call MPI_Win_lock(..., %d, "
                                "...) first", target, target);
     case SHMPI_EPOCH_PSCW:
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "target %d is not in the group given to "
                                "MPI_Win_start: this epoch may access only "
                                "those targets (11.5.2)", target);
     default:
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "target %d is not covered by %s", target,
                                shmpi_rma_epoch_name(win));
     }
@@ -204,14 +204,14 @@ static const char *covered_calls(int bits)
 static int not_in_sync_ops(MPI_Win win, int target, int kind, const char *fn)
 {
     if (!win->locked[target])
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "target %d is not covered by a started "
                                "sync_ops request (MPI_Win_sync_ops_init "
                                "with that target, then MPI_Start)", target);
     const char *needs = kind == MPI_MODE_WIN_PUT ? "MPI_MODE_WIN_PUT"
                         : kind == MPI_MODE_WIN_GET ? "MPI_MODE_WIN_GET"
                                                    : "MPI_MODE_WIN_ACCUMULATE";
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "the started sync_ops requests to target %d "
                            "cover %s only; this call needs sync_mode %s",
                            target, covered_calls(win->locked[target]), needs);
@@ -255,18 +255,18 @@ int shmpi_rma_epoch_check_closed(MPI_Win win, const char *before,
                                  const char *fn)
 {
     if (win->post_group != MPI_GROUP_NULL)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "the exposure epoch of MPI_Win_post is still "
                                "open: call MPI_Win_wait before %s", before);
     if (win->access == SHMPI_EPOCH_FENCE && win->fence_open)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "RMA calls were made since the last "
                                "MPI_Win_fence: call MPI_Win_fence to "
                                "complete them before %s", before);
     if (win->access != SHMPI_EPOCH_NONE && win->access != SHMPI_EPOCH_FENCE)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "called inside %s; %s before %s",
                                shmpi_rma_epoch_name(win), way_out(win),
                                before);
-    return shmpi_sync_check_change(win, fn);
+    return shmpi_rma_sync_check_change(win, fn);
 }

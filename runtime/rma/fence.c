@@ -48,17 +48,17 @@ SHMPI_WEAK_ALIAS(Win_fence)
 static int check_fence_allowed(MPI_Win win, int assert, const char *fn)
 {
     if (win->access != SHMPI_EPOCH_NONE && win->access != SHMPI_EPOCH_FENCE)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "called inside %s: fence epochs may not "
                                "overlap other access epochs (11.5); end "
                                "it first", shmpi_rma_epoch_name(win));
     if (win->post_group != MPI_GROUP_NULL)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "called inside the exposure epoch of "
                                "MPI_Win_post: exposure epochs may not "
                                "overlap (11.5); call MPI_Win_wait first");
     if ((assert & MPI_MODE_NOPRECEDE) && win->fence_open)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_MODE_NOPRECEDE asserts that this fence "
                                "completes no RMA calls, but this process "
                                "made some since the last MPI_Win_fence");

@@ -31,7 +31,7 @@
  *
  * flush and sync are also what a program calls in a loop that polls
  * window memory: when ranks outnumber CPUs each one hands the CPU over
- * (shmpi_poll_idle), or the rank polled for would wait a time slice.
+ * (shmpi_core_poll_idle), or the rank polled for would wait a time slice.
  */
 #include "rma/sync.h"
 
@@ -56,7 +56,7 @@ static int check_passive(MPI_Win win, const char *fn)
     int rc = shmpi_rma_check_win(win, fn);
     if (rc != MPI_SUCCESS || passive(win))
         return rc;
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "called outside a passive-target epoch (this "
                            "process is in %s): flush and sync belong "
                            "between MPI_Win_lock/lock_all and "
@@ -77,7 +77,7 @@ static int check_target_fully(MPI_Win win, int rank, const char *fn,
         return rc;
     if (passive(win) && win->locked[rank])
         return MPI_SUCCESS;
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "target %d is not locked by this process (which "
                            "is in %s): flush belongs between "
                            "MPI_Win_lock(..., %d, ...) or MPI_Win_lock_all "
@@ -106,7 +106,7 @@ int PMPI_Win_flush(int rank, MPI_Win win)
     int skip, rc = check_target(win, rank, fn, &skip);
     if (rc == MPI_SUCCESS && !skip)
         atomic_thread_fence(memory_order_seq_cst);
-    shmpi_poll_idle();
+    shmpi_core_poll_idle();
     return rc;
 }
 
@@ -116,7 +116,7 @@ static int fence_passive(MPI_Win win, const char *fn)
     int rc = check_passive(win, fn);
     if (rc == MPI_SUCCESS)
         atomic_thread_fence(memory_order_seq_cst);
-    shmpi_poll_idle();
+    shmpi_core_poll_idle();
     return rc;
 }
 

@@ -43,7 +43,7 @@ SHMPI_WEAK_ALIAS(Win_unlock_all)
 static int check_locks_allowed(MPI_Win win, const char *fn)
 {
     if (win->no_locks)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "the window was given info no_locks=true, "
                                "a promise that passive-target "
                                "synchronization (MPI_Win_lock, "
@@ -61,7 +61,7 @@ static int take(MPI_Win win, int t, int type, int nocheck, const char *fn)
                              memory_order_seq_cst)) {
         if (!nocheck)
             shmpi_rma_word_unlock(win, t, 0, type == MPI_LOCK_EXCLUSIVE);
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "target %d is in an exposure epoch "
                                "(MPI_Win_post .. MPI_Win_wait): a window may "
                                "not be locked and exposed at once (11.5.3)",
@@ -90,7 +90,7 @@ static int check_lock_args(MPI_Win win, int type, int rank, int assert,
     if (rc != MPI_SUCCESS)
         return rc;
     if (type != MPI_LOCK_SHARED && type != MPI_LOCK_EXCLUSIVE)
-        return shmpi_raise_win(win, MPI_ERR_LOCKTYPE, fn,
+        return shmpi_win_raise(win, MPI_ERR_LOCKTYPE, fn,
                                "lock type %d is neither MPI_LOCK_SHARED nor "
                                "MPI_LOCK_EXCLUSIVE", type);
     if ((rc = shmpi_rma_check_rank(win, rank, fn)) != MPI_SUCCESS)
@@ -108,7 +108,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     if (rc != MPI_SUCCESS || rank == MPI_PROC_NULL)
         return rc;
     if (win->access == SHMPI_EPOCH_LOCK && win->locked[rank])
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_Win_lock(%d) while this process already "
                                "holds a lock on %d: call MPI_Win_unlock(%d) "
                                "first (11.5.3: each lock epoch must target "
@@ -135,12 +135,12 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     if (rc != MPI_SUCCESS || rank == MPI_PROC_NULL)
         return rc;
     if (win->access == SHMPI_EPOCH_LOCK_ALL)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_Win_unlock(%d) inside the epoch of "
                                "MPI_Win_lock_all: end that with "
                                "MPI_Win_unlock_all", rank);
     if (win->access != SHMPI_EPOCH_LOCK || !win->locked[rank])
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_Win_unlock(%d) without MPI_Win_lock(%d)"
                                " (this process is in %s)", rank, rank,
                                shmpi_rma_epoch_name(win));
@@ -184,7 +184,7 @@ int PMPI_Win_unlock_all(MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     if (win->access != SHMPI_EPOCH_LOCK_ALL)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_Win_unlock_all without MPI_Win_lock_all "
                                "(this process is in %s%s)",
                                shmpi_rma_epoch_name(win),

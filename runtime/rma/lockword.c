@@ -25,7 +25,7 @@
  * against announced atomics (acclock.c); on x86 that costs nothing (a
  * locked instruction is already a full barrier) and on arm64 little.
  *
- * Waiting.  A process that finds the word held waits in shmpi_wait_until
+ * Waiting.  A process that finds the word held waits in shmpi_core_wait_until
  * (core/wait.h): it spins, yields, then sleeps on its own doorbell -
  * turning the pt2pt progress engine all along, so that a rank waiting for
  * a lock still serves the messages its peers (maybe the holder) need.
@@ -94,7 +94,7 @@ static int taken_or_progress(void *arg)
     int takeable = t->exclusive ? v == 0 : !(v & SHMPI_WIN_LOCK_EXCL);
     if (takeable && try_take(t->word, t->exclusive))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return 0;
 }
 
@@ -109,7 +109,7 @@ void shmpi_rma_word_lock(MPI_Win win, int target, int acc, int exclusive)
     atomic_store_explicit(mine, lw.code, memory_order_relaxed);
     atomic_fetch_add_explicit(lw.sleepers, 1, memory_order_seq_cst);
     struct take_wait t = {lw.word, exclusive};
-    shmpi_wait_until(taken_or_progress, &t);
+    shmpi_core_wait_until(taken_or_progress, &t);
     atomic_fetch_sub_explicit(lw.sleepers, 1, memory_order_relaxed);
     atomic_store_explicit(mine, 0, memory_order_relaxed);
 }
@@ -123,7 +123,7 @@ static void wake_waiters(MPI_Win win, uint32_t code)
     for (int m = 0; m < win->comm->size; m++)
         if (atomic_load_explicit(&shmpi_win_ctl_of(win, m)->lock_waiting,
                                  memory_order_relaxed) == code)
-            shmpi_doorbell_ring(shmpi_comm_to_world(win->comm, m));
+            shmpi_core_doorbell_ring(shmpi_comm_to_world(win->comm, m));
 }
 
 void shmpi_rma_word_unlock(MPI_Win win, int target, int acc, int exclusive)

@@ -2,8 +2,8 @@
  * map.c - making memory reachable across processes (map.h says what).
  *
  * EXTENTS.  The memfd-backed ranges this process made for windows are
- * kept in one list: memory made by shmpi_map_alloc, and pages moved by
- * shmpi_map_share.  Each counts the shares that use it, so that a second
+ * kept in one list: memory made by shmpi_rma_map_alloc, and pages moved by
+ * shmpi_rma_map_share.  Each counts the shares that use it, so that a second
  * window over the same memory (or MPI_Win_attach of part of a window's
  * memory) finds the memfd already there, and the pages go back to how
  * they were only when nothing uses them any more.
@@ -94,9 +94,9 @@ struct shmpi_extent {
     unsigned char *kept;       /* remapped: the private pages set
                                   aside for going back; NULL: freed */
     int refs;                  /* shares using it */
-    int remapped;              /* 1: pages moved by shmpi_map_share,
+    int remapped;              /* 1: pages moved by shmpi_rma_map_share,
                                   restored at the end; 0: made by
-                                  shmpi_map_alloc, unmapped at the end */
+                                  shmpi_rma_map_alloc, unmapped at the end */
     struct shmpi_extent *next;
 };
 
@@ -104,18 +104,18 @@ struct shmpi_extent {
 
 static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
-int shmpi_map_segment(size_t bytes, void **base, int *fd)
+int shmpi_rma_map_segment(size_t bytes, void **base, int *fd)
 {
-    return shmpi_memfd_map(bytes, "shmpi-win", base, fd);
+    return shmpi_core_memfd_map(bytes, "shmpi-win", base, fd);
 }
 
-int shmpi_map_alloc(size_t bytes, void **base, struct shmpi_share *share)
+int shmpi_rma_map_alloc(size_t bytes, void **base, struct shmpi_share *share)
 {
     size_t pg = page_size(), len = (bytes + pg - 1) / pg * pg;
     struct shmpi_extent *e = malloc(sizeof *e);
     if (!e)
         return ENOMEM;
-    int fd, rc = shmpi_map_segment(len, base, &fd);
+    int fd, rc = shmpi_rma_map_segment(len, base, &fd);
     if (rc != 0) {
         free(e);
         return rc;
@@ -319,14 +319,14 @@ static void share_extent(struct shmpi_extent *e, uintptr_t at,
     *share = (struct shmpi_share){e->fd, at - (uintptr_t)e->start, e};
 }
 
-int shmpi_map_share(void *base, size_t bytes, struct shmpi_share *share)
+int shmpi_rma_map_share(void *base, size_t bytes, struct shmpi_share *share)
 {
     uintptr_t pg = page_size(), at = (uintptr_t)base;
     uintptr_t lo = at & ~(pg - 1), hi = (at + bytes + pg - 1) & ~(pg - 1);
     *share = (struct shmpi_share){-1, 0, NULL};
     int fd;
     uint64_t offset;
-    if (shmpi_memseg_find(base, bytes, &fd, &offset)) {
+    if (shmpi_core_memseg_find(base, bytes, &fd, &offset)) {
         *share = (struct shmpi_share){fd, offset, NULL};
         return 0;
     }
@@ -357,7 +357,7 @@ int shmpi_map_share(void *base, size_t bytes, struct shmpi_share *share)
     return 0;
 }
 
-void shmpi_map_release(struct shmpi_share *share)
+void shmpi_rma_map_release(struct shmpi_share *share)
 {
     struct shmpi_extent *e = share->extent;
     share->extent = NULL;
@@ -379,8 +379,8 @@ void shmpi_map_release(struct shmpi_share *share)
 /* Peers' memory                                                       */
 /* ------------------------------------------------------------------ */
 
-int shmpi_map_peer(pid_t pid, int fd, uint64_t offset, size_t bytes,
-                   unsigned char **at, struct shmpi_win_view *view)
+int shmpi_rma_map_peer(pid_t pid, int fd, uint64_t offset, size_t bytes,
+                       unsigned char **at, struct shmpi_win_view *view)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, fd);
@@ -400,7 +400,7 @@ int shmpi_map_peer(pid_t pid, int fd, uint64_t offset, size_t bytes,
     return 0;
 }
 
-void shmpi_map_unview(struct shmpi_win_view *view)
+void shmpi_rma_map_unview(struct shmpi_win_view *view)
 {
     if (view->addr)
         munmap(view->addr, view->len);
@@ -426,7 +426,7 @@ void shmpi_map_unview(struct shmpi_win_view *view)
  * process's memory), or init once orphaned.  A singleton has no peers and
  * names nobody.  The relation ends when the launcher exits.
  */
-void shmpi_map_allow_peers(pid_t launcher)
+void shmpi_rma_map_allow_peers(pid_t launcher)
 {
     if (launcher > 0) /* EINVAL without Yama: nothing to allow then */
         prctl(PR_SET_PTRACER, (unsigned long)launcher, 0, 0, 0);

@@ -40,46 +40,46 @@ struct shmpi_win_view {
 /* A new memfd of `bytes` (a multiple of the page size), zeroed and
    mapped shared at *base; the caller unmaps and closes it.  0 or an
    errno. */
-int shmpi_map_segment(size_t bytes, void **base, int *fd);
+int shmpi_rma_map_segment(size_t bytes, void **base, int *fd);
 
 /* New zeroed memory of `bytes` (> 0) in a memfd of its own, mapped
-   shared at *base, and known to shmpi_map_share.  0 or an errno. */
-int shmpi_map_alloc(size_t bytes, void **base, struct shmpi_share *share);
+   shared at *base, and known to shmpi_rma_map_share.  0 or an errno. */
+int shmpi_rma_map_alloc(size_t bytes, void **base, struct shmpi_share *share);
 
 /* How [base, base + bytes) is reached, remapping its pages if that is
    possible and needed (see above).  0; EFAULT if part of the range is
    not mapped in this process.  Never fails otherwise: what cannot be
    shared is reached with process_vm (share->fd = -1). */
-int shmpi_map_share(void *base, size_t bytes, struct shmpi_share *share);
+int shmpi_rma_map_share(void *base, size_t bytes, struct shmpi_share *share);
 
 /* Lets go of a share: the last reference to memory from
-   shmpi_map_alloc unmaps it, to remapped pages makes them private
+   shmpi_rma_map_alloc unmaps it, to remapped pages makes them private
    again (contents kept). */
-void shmpi_map_release(struct shmpi_share *share);
+void shmpi_rma_map_release(struct shmpi_share *share);
 
 /* Maps [offset, offset + bytes) of the memfd that process pid holds as
    descriptor fd; *at is where offset landed.  0 or an errno (EACCES:
    the kernel refused to open the owner's descriptor). */
-int shmpi_map_peer(pid_t pid, int fd, uint64_t offset, size_t bytes,
-                   unsigned char **at, struct shmpi_win_view *view);
-void shmpi_map_unview(struct shmpi_win_view *view);
+int shmpi_rma_map_peer(pid_t pid, int fd, uint64_t offset, size_t bytes,
+                       unsigned char **at, struct shmpi_win_view *view);
+void shmpi_rma_map_unview(struct shmpi_win_view *view);
 
 /* map_vm.c: this process's mailbox, made on first use (a memfd that
    peers map when process_vm is refused to them): its descriptor, or -1
    if it cannot be made. */
-int shmpi_vm_mailbox(void);
+int shmpi_rma_vm_mailbox(void);
 /* map_vm.c: how this process reaches pid's memory: 1 if
    process_vm_readv works (tried once per pid, at probe, an address that
    is always readable there), else 0, and pid's mailbox (mbox_fd, -1:
    none) is mapped for shmpi_win_vm_readv/writev. */
-int shmpi_vm_connect(pid_t pid, uint64_t probe, int mbox_fd);
+int shmpi_rma_vm_connect(pid_t pid, uint64_t probe, int mbox_fd);
 /* map_vm.c: the one warning line that says process_vm is refused and
    what is done instead; printed once per process (by member 0 of the
    windows that need a mailbox). */
-void shmpi_vm_warn(void);
+void shmpi_rma_vm_warn(void);
 /* map_vm.c: starts the helper thread that serves this process's
    mailbox, once per process.  0 or an errno. */
-int shmpi_vm_serve(void);
+int shmpi_rma_vm_serve(void);
 
 /* Called by a process whose window memory peers reach with process_vm:
    under Yama's ptrace_scope 1 (Ubuntu's default) only ancestors may
@@ -88,6 +88,6 @@ int shmpi_vm_serve(void);
    descendants (the other ranks, and what they start) attach, besides
    its ancestors and root.  A singleton (launcher 0) has no peers and
    names nobody. */
-void shmpi_map_allow_peers(pid_t launcher);
+void shmpi_rma_map_allow_peers(pid_t launcher);
 
 #endif

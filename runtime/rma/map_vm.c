@@ -89,12 +89,12 @@ static long futex(_Atomic uint32_t *word, int op, uint32_t val)
     return syscall(SYS_futex, (uint32_t *)word, op, val, NULL, NULL, 0);
 }
 
-int shmpi_vm_mailbox(void)
+int shmpi_rma_vm_mailbox(void)
 {
     if (!vm()->own) {
         void *p;
-        if (shmpi_map_segment(sizeof(struct shmpi_vm_mbox), &p,
-                              &vm()->own_fd) != 0)
+        if (shmpi_rma_map_segment(sizeof(struct shmpi_vm_mbox), &p,
+                                  &vm()->own_fd) != 0)
             return -1;
         vm()->own = p;
     }
@@ -121,7 +121,7 @@ static void serve_one(struct shmpi_vm_mbox *m)
     int origin = m->origin;
     /* release: data[] and the target memory are written before DONE */
     atomic_store_explicit(&m->state, MBOX_DONE, memory_order_release);
-    shmpi_doorbell_ring(origin);
+    shmpi_core_doorbell_ring(origin);
 }
 
 static void *helper(void *arg)
@@ -147,7 +147,7 @@ static void *helper(void *arg)
     return NULL;
 }
 
-void shmpi_vm_warn(void)
+void shmpi_rma_vm_warn(void)
 {
     if (vm()->warned)
         return;
@@ -161,7 +161,7 @@ void shmpi_vm_warn(void)
             shmpi_proc.rank);
 }
 
-int shmpi_vm_serve(void)
+int shmpi_rma_vm_serve(void)
 {
     if (vm()->serving || !vm()->own)
         return 0;
@@ -191,7 +191,7 @@ static struct shmpi_vm_peer *peer(pid_t pid)
     return NULL;
 }
 
-int shmpi_vm_connect(pid_t pid, uint64_t probe, int mbox_fd)
+int shmpi_rma_vm_connect(pid_t pid, uint64_t probe, int mbox_fd)
 {
     struct shmpi_vm_peer *p = peer(pid);
     if (!p) {
@@ -206,8 +206,8 @@ int shmpi_vm_connect(pid_t pid, uint64_t probe, int mbox_fd)
     }
     if (!p->vm_ok && !p->mbox && mbox_fd >= 0) {
         unsigned char *at;
-        if (shmpi_map_peer(pid, mbox_fd, 0, sizeof(struct shmpi_vm_mbox),
-                           &at, &p->view) == 0)
+        if (shmpi_rma_map_peer(pid, mbox_fd, 0, sizeof(struct shmpi_vm_mbox),
+                               &at, &p->view) == 0)
             p->mbox = (struct shmpi_vm_mbox *)at;
     }
     return p->vm_ok;
@@ -251,7 +251,7 @@ static int post(struct shmpi_vm_mbox *m)
     atomic_thread_fence(memory_order_seq_cst); /* see helper() */
     if (atomic_load_explicit(&m->helper_sleeps, memory_order_relaxed))
         futex(&m->state, FUTEX_WAKE, 1);
-    shmpi_wait_until(request_done, m);
+    shmpi_core_wait_until(request_done, m);
     atomic_store_explicit(&m->state, MBOX_IDLE, memory_order_relaxed);
     return m->result;
 }

@@ -37,7 +37,7 @@
  * `completed` is a release: o's puts (plain stores into the mapping, or
  * process_vm_writev, complete at return) before complete are visible to
  * t after its acquire load in wait/test sees the count.  Each bump is
- * followed by shmpi_doorbell_ring of the process that may be waiting for
+ * followed by shmpi_core_doorbell_ring of the process that may be waiting for
  * it (core/wait.h): a waiter turns the progress engine while it waits,
  * so a rank blocked in MPI_Win_wait still serves its messages.
  *
@@ -67,12 +67,12 @@ static int win_rank(MPI_Win win, MPI_Group g, int i)
 static int check_group(MPI_Win win, MPI_Group g, const char *fn)
 {
     if (!shmpi_group_ok(g))
-        return shmpi_raise_win(win, MPI_ERR_GROUP, fn,
+        return shmpi_win_raise(win, MPI_ERR_GROUP, fn,
                                g == MPI_GROUP_NULL ? "group is MPI_GROUP_NULL"
                                                    : "invalid group");
     for (int i = 0; i < g->size; i++)
         if (win_rank(win, g, i) == MPI_UNDEFINED)
-            return shmpi_raise_win(win, MPI_ERR_GROUP, fn,
+            return shmpi_win_raise(win, MPI_ERR_GROUP, fn,
                                    "member %d of the group (process %d of "
                                    "MPI_COMM_WORLD) is not in the window's "
                                    "group", i, g->ranks[i]);
@@ -93,7 +93,7 @@ static int check_not_locked(MPI_Win win, const char *fn)
     if (lock == 0)
         return MPI_SUCCESS;
     atomic_store_explicit(&me->exposed, 0, memory_order_relaxed);
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "the window is locked (%s, by MPI_Win_lock or "
                            "MPI_Win_lock_all of some process): a window may "
                            "not be locked and exposed at once (11.5.3)",
@@ -114,7 +114,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     if (win->post_group != MPI_GROUP_NULL)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "the exposure epoch of the previous "
                                "MPI_Win_post is still open: call "
                                "MPI_Win_wait (or MPI_Win_test until true) "
@@ -132,7 +132,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
         /* release: the window's contents before post go with it */
         atomic_fetch_add_explicit(shmpi_win_posted(win, o, me), 1,
                                   memory_order_release);
-        shmpi_doorbell_ring(shmpi_comm_to_world(win->comm, o));
+        shmpi_core_doorbell_ring(shmpi_comm_to_world(win->comm, o));
     }
     return MPI_SUCCESS;
 }
@@ -153,7 +153,7 @@ static int completed_or_progress(void *arg)
 {
     if (all_completed(arg))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return 0;
 }
 
@@ -176,7 +176,7 @@ static int check_exposed(MPI_Win win, const char *fn)
 {
     int rc = shmpi_rma_check_win(win, fn);
     if (rc == MPI_SUCCESS && win->post_group == MPI_GROUP_NULL)
-        rc = shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        rc = shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                              "no exposure epoch to end: %s without "
                              "MPI_Win_post", fn);
     return rc;
@@ -191,7 +191,7 @@ int PMPI_Win_wait(MPI_Win win)
         return rc;
     struct completes_wait w = completes_of(win);
     if (!all_completed(&w))
-        shmpi_wait_until(completed_or_progress, &w);
+        shmpi_core_wait_until(completed_or_progress, &w);
     end_exposure(win);
     return MPI_SUCCESS;
 }
@@ -204,17 +204,17 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     if (rc != MPI_SUCCESS)
         return rc;
     if (!flag)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "flag is NULL");
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "flag is NULL");
     struct completes_wait w = completes_of(win);
     *flag = all_completed(&w);
     if (!*flag) {
-        shmpi_progress();
+        shmpi_p2p_progress();
         *flag = all_completed(&w);
     }
     if (*flag)
         end_exposure(win);
     else
-        shmpi_poll_idle();
+        shmpi_core_poll_idle();
     return MPI_SUCCESS;
 }
 
@@ -236,7 +236,7 @@ static int posted_or_progress(void *arg)
 {
     if (post_arrived(arg))
         return 1;
-    shmpi_progress();
+    shmpi_p2p_progress();
     return 0;
 }
 
@@ -246,7 +246,7 @@ void shmpi_rma_await_post(MPI_Win win, int target)
         shmpi_win_posted(win, win->comm->rank, target),
         ++win->posts_seen[target]};
     if (!post_arrived(&w))
-        shmpi_wait_until(posted_or_progress, &w);
+        shmpi_core_wait_until(posted_or_progress, &w);
     win->locked[target] = SHMPI_TARGET_OPEN;
 }
 
@@ -282,7 +282,7 @@ int PMPI_Win_complete(MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     if (win->access != SHMPI_EPOCH_PSCW)
-        return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_Win_complete without MPI_Win_start "
                                "(this process is in %s)",
                                shmpi_rma_epoch_name(win));
@@ -295,7 +295,7 @@ int PMPI_Win_complete(MPI_Win win)
         /* release: this origin's accesses to t are done */
         atomic_fetch_add_explicit(&shmpi_win_ctl_of(win, t)->completed, 1,
                                   memory_order_release);
-        shmpi_doorbell_ring(shmpi_comm_to_world(win->comm, t));
+        shmpi_core_doorbell_ring(shmpi_comm_to_world(win->comm, t));
     }
     shmpi_group_release(g);
     win->start_group = MPI_GROUP_NULL;

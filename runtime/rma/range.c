@@ -64,12 +64,12 @@ static int out_of_window(MPI_Win win, int target, MPI_Aint disp, wide off,
     span_text(s, count, t, data, sizeof data);
     wide start = off + s.lo, end = off + s.hi;
     if (off > INT64_MAX || off < INT64_MIN)
-        return shmpi_raise_win(win, MPI_ERR_RMA_RANGE, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_RANGE, fn,
                                "target %d's window is %" PRId64 " bytes; "
                                "disp %" PRId64 " x disp_unit %d is far "
                                "beyond it", target, (int64_t)w->size,
                                (int64_t)disp, w->disp_unit);
-    return shmpi_raise_win(win, MPI_ERR_RMA_RANGE, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_RANGE, fn,
                            "target %d's window is %" PRId64 " bytes; the "
                            "target range [%" PRId64 ", %" PRId64 ") = disp %"
                            PRId64 " x disp_unit %d + %s %s", target,
@@ -92,7 +92,7 @@ static int in_region(MPI_Win win, int target, MPI_Aint disp, struct span s,
     if (start >= 0 && end <= (wide)UINT64_MAX &&
         (found = shmpi_win_region_find(win, target, (uint64_t)start,
                                        (uint64_t)(end - start), &local)) < 0)
-        return shmpi_raise_win(win, MPI_ERR_OTHER, fn,
+        return shmpi_win_raise(win, MPI_ERR_OTHER, fn,
                                "cannot map target %d's table of attached "
                                "regions (its memory file, opened as "
                                "/proc/%d/fd/...): %s", target,
@@ -113,12 +113,12 @@ static int in_region(MPI_Win win, int target, MPI_Aint disp, struct span s,
                                   end > (wide)UINT64_MAX ? UINT64_MAX
                                                          : (uint64_t)end,
                                   &near_base, &near_size))
-        return shmpi_raise_win(win, MPI_ERR_RMA_RANGE, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_RANGE, fn,
                                "target %d has no memory attached to this "
                                "dynamic window (MPI_Win_attach); the target "
                                "range is address %#" PRIx64 " + %s", target,
                                (uint64_t)disp, data);
-    return shmpi_raise_win(win, MPI_ERR_RMA_RANGE, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_RANGE, fn,
                            "the target range [%#" PRIx64 ", %#" PRIx64 ") = "
                            "address %#" PRIx64 " + %s is not inside one "
                            "region target %d attached to this dynamic "

@@ -42,10 +42,10 @@ static struct shmpi_request *new_request(MPI_Win win, MPI_Request *request,
     MPI_Win raise_on = shmpi_win_ok(win) ? win : MPI_WIN_NULL;
     struct shmpi_request *r = NULL;
     if (!request)
-        *rc = shmpi_raise_win(raise_on, MPI_ERR_ARG, fn,
+        *rc = shmpi_win_raise(raise_on, MPI_ERR_ARG, fn,
                               "request pointer is NULL");
-    else if (!(r = shmpi_request_new(SHMPI_REQ_SEND)))
-        *rc = shmpi_raise_win(raise_on, MPI_ERR_NO_MEM, fn,
+    else if (!(r = shmpi_p2p_request_new(SHMPI_REQ_SEND)))
+        *rc = shmpi_win_raise(raise_on, MPI_ERR_NO_MEM, fn,
                               "no memory for a request");
     return r;
 }
@@ -54,11 +54,11 @@ static struct shmpi_request *new_request(MPI_Win win, MPI_Request *request,
 static int finish(struct shmpi_request *r, int rc, MPI_Request *request)
 {
     if (rc != MPI_SUCCESS) {
-        shmpi_request_release(r);
+        shmpi_p2p_request_release(r);
         return rc;
     }
-    shmpi_status_empty(&r->status);
-    shmpi_request_complete(r);
+    shmpi_p2p_status_empty(&r->status);
+    shmpi_p2p_request_complete(r);
     *request = r;
     return MPI_SUCCESS;
 }

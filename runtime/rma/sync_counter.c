@@ -39,13 +39,13 @@ static uint32_t first_own(void)
     return (uint32_t)shmpi_proc.rank * per_rank();
 }
 
-struct shmpi_sync_slot *shmpi_sync_find(MPI_Sync h, int *owner)
+struct shmpi_sync_slot *shmpi_rma_sync_find(MPI_Sync h, int *owner)
 {
     uint32_t index = ((uint32_t)h & ((1u << index_bits()) - 1)) - 1;
     if (h <= 0 || index >= shmpi_proc.arena->nranks * per_rank())
         return NULL;
     struct shmpi_sync_slot *s = slot_at(index);
-    /* acquire: pairs with the owner's release in shmpi_sync_alloc, so
+    /* acquire: pairs with the owner's release in shmpi_rma_sync_alloc, so
        win_id is the one this handle was made for */
     if (atomic_load_explicit(&s->handle, memory_order_acquire) !=
         (uint32_t)h)
@@ -54,7 +54,7 @@ struct shmpi_sync_slot *shmpi_sync_find(MPI_Sync h, int *owner)
     return s;
 }
 
-int shmpi_sync_alloc(MPI_Win win, int n, MPI_Sync *out)
+int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out)
 {
     struct shmpi_rma_state *rma = shmpi_proc.rma;
     if (!rma->sync_own &&
@@ -86,27 +86,27 @@ int shmpi_sync_alloc(MPI_Win win, int n, MPI_Sync *out)
     return MPI_SUCCESS;
 }
 
-struct shmpi_sync_own *shmpi_sync_own_of(MPI_Sync h)
+struct shmpi_sync_own *shmpi_rma_sync_own_of(MPI_Sync h)
 {
     struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
     int owner;
-    struct shmpi_sync_slot *s = shmpi_sync_find(h, &owner);
+    struct shmpi_sync_slot *s = shmpi_rma_sync_find(h, &owner);
     if (!s || owner != shmpi_proc.rank)
         return NULL;
     return &own[(uint32_t)(s - slot_at(first_own()))];
 }
 
-int shmpi_sync_mine(MPI_Win win, MPI_Sync h)
+int shmpi_rma_sync_mine(MPI_Win win, MPI_Sync h)
 {
     int owner;
-    struct shmpi_sync_slot *s = shmpi_sync_find(h, &owner);
+    struct shmpi_sync_slot *s = shmpi_rma_sync_find(h, &owner);
     return s && owner == shmpi_proc.rank && s->win_id == win->id;
 }
 
-void shmpi_sync_release(MPI_Sync h)
+void shmpi_rma_sync_release(MPI_Sync h)
 {
     struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
-    struct shmpi_sync_own *o = shmpi_sync_own_of(h);
+    struct shmpi_sync_own *o = shmpi_rma_sync_own_of(h);
     if (!o)
         return;
     struct shmpi_sync_slot *s = slot_at(first_own() + (uint32_t)(o - own));
@@ -117,7 +117,7 @@ void shmpi_sync_release(MPI_Sync h)
     o->used = 0;
 }
 
-void shmpi_sync_release_window(MPI_Win win)
+void shmpi_rma_sync_release_window(MPI_Win win)
 {
     struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
     if (!own)
@@ -125,12 +125,12 @@ void shmpi_sync_release_window(MPI_Win win)
     for (uint32_t i = 0; i < per_rank(); i++) {
         struct shmpi_sync_slot *s = slot_at(first_own() + i);
         if (own[i].used && s->win_id == win->id)
-            shmpi_sync_release((MPI_Sync)atomic_load_explicit(
+            shmpi_rma_sync_release((MPI_Sync)atomic_load_explicit(
                 &s->handle, memory_order_relaxed));
     }
 }
 
-void shmpi_sync_move_window(uint64_t old_id, uint64_t new_id)
+void shmpi_rma_sync_move_window(uint64_t old_id, uint64_t new_id)
 {
     struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
     if (!own)
@@ -142,7 +142,7 @@ void shmpi_sync_move_window(uint64_t old_id, uint64_t new_id)
     }
 }
 
-void shmpi_sync_signal(struct shmpi_sync_slot *slot, int owner)
+void shmpi_rma_sync_signal(struct shmpi_sync_slot *slot, int owner)
 {
     /* release: this process's RMA calls covered by the signal (puts into
        the owner's memory, gets from it) happen before the owner's
@@ -152,5 +152,5 @@ void shmpi_sync_signal(struct shmpi_sync_slot *slot, int owner)
        always woken; while it spins the ring costs one load of a line
        nobody writes. */
     atomic_fetch_add_explicit(&slot->signals, 1, memory_order_seq_cst);
-    shmpi_doorbell_ring(owner);
+    shmpi_core_doorbell_ring(owner);
 }

@@ -91,51 +91,51 @@ struct shmpi_win_sync {
 
 /* sync_counter.c: the slot a handle names while that counter lives,
    else NULL; *owner is its owner's rank in MPI_COMM_WORLD. */
-struct shmpi_sync_slot *shmpi_sync_find(MPI_Sync h, int *owner);
+struct shmpi_sync_slot *shmpi_rma_sync_find(MPI_Sync h, int *owner);
 
 /* sync_counter.c: n new counters of this process on win, value 0, or
    MPI_ERR_NO_MEM with none allocated. */
-int shmpi_sync_alloc(MPI_Win win, int n, MPI_Sync *out);
+int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out);
 /* sync_counter.c: is h a live counter of this process on win? */
-int shmpi_sync_mine(MPI_Win win, MPI_Sync h);
-/* sync_counter.c: free one counter of this process (shmpi_sync_mine). */
-void shmpi_sync_release(MPI_Sync h);
+int shmpi_rma_sync_mine(MPI_Win win, MPI_Sync h);
+/* sync_counter.c: free one counter of this process (shmpi_rma_sync_mine). */
+void shmpi_rma_sync_release(MPI_Sync h);
 /* sync_counter.c: free every counter this process has on win. */
-void shmpi_sync_release_window(MPI_Win win);
+void shmpi_rma_sync_release_window(MPI_Win win);
 /* sync_counter.c: this process's counters of window old_id now belong
    to window new_id (a newcomer of MPI_Win_change_comm). */
-void shmpi_sync_move_window(uint64_t old_id, uint64_t new_id);
+void shmpi_rma_sync_move_window(uint64_t old_id, uint64_t new_id);
 /* sync_counter.c: the owner's part of counter h, a live counter of this
    process; NULL if it is not one. */
-struct shmpi_sync_own *shmpi_sync_own_of(MPI_Sync h);
+struct shmpi_sync_own *shmpi_rma_sync_own_of(MPI_Sync h);
 
 /* sync_counter.c: one signal: the counter goes one down (its signals
    one up), and its owner is woken if it sleeps. */
-void shmpi_sync_signal(struct shmpi_sync_slot *slot, int owner);
+void shmpi_rma_sync_signal(struct shmpi_sync_slot *slot, int owner);
 
 /* ---- sync_req.c: the request side */
 
 /* MPI_Init: lends pt2pt the operations of SHMPI_REQ_SYNC. */
-void shmpi_sync_register_kind(void);
+void shmpi_rma_sync_register_kind(void);
 
 /* ---- sync_epoch.c: the window side */
 
 /* The sync_ops epoch: a started request of sync_mode `mode` to target
    opens it (MPI_ERR_RMA_SYNC if another access epoch is open), its
    completion closes its part. */
-int shmpi_sync_cover(MPI_Win win, int target, int mode, const char *fn);
-void shmpi_sync_uncover(MPI_Win win, int target, int mode);
+int shmpi_rma_sync_cover(MPI_Win win, int target, int mode, const char *fn);
+void shmpi_rma_sync_uncover(MPI_Win win, int target, int mode);
 /* The window's sync requests: made (init) and gone (Request_free). */
-int shmpi_sync_link(MPI_Win win, struct shmpi_sync_req *s);
-void shmpi_sync_unlink(MPI_Win win, struct shmpi_sync_req *s);
+int shmpi_rma_sync_link(MPI_Win win, struct shmpi_sync_req *s);
+void shmpi_rma_sync_unlink(MPI_Win win, struct shmpi_sync_req *s);
 /* MPI_Win_free, MPI_Win_change_comm: MPI_ERR_RMA_SYNC while a sync
    request on win is active. */
-int shmpi_sync_check_change(MPI_Win win, const char *fn);
+int shmpi_rma_sync_check_change(MPI_Win win, const char *fn);
 /* MPI_Win_free: the window's requests outlive it as dead handles, its
    counters of this process are freed. */
-void shmpi_sync_window_gone(MPI_Win win);
+void shmpi_rma_sync_window_gone(MPI_Win win);
 /* MPI_Win_change_comm, after the change: new_rank_of_old[r] is old rank
    r's rank in the new group. */
-void shmpi_sync_retarget(MPI_Win win, const int *new_rank_of_old);
+void shmpi_rma_sync_retarget(MPI_Win win, const int *new_rank_of_old);
 
 #endif

@@ -25,7 +25,7 @@
 static const int kind_bits[3] = {MPI_MODE_WIN_PUT, MPI_MODE_WIN_GET,
                                  MPI_MODE_WIN_ACCUMULATE};
 
-int shmpi_sync_link(MPI_Win win, struct shmpi_sync_req *s)
+int shmpi_rma_sync_link(MPI_Win win, struct shmpi_sync_req *s)
 {
     if (!win->sync && !(win->sync = calloc(1, sizeof *win->sync)))
         return MPI_ERR_NO_MEM;
@@ -34,7 +34,7 @@ int shmpi_sync_link(MPI_Win win, struct shmpi_sync_req *s)
     return MPI_SUCCESS;
 }
 
-void shmpi_sync_unlink(MPI_Win win, struct shmpi_sync_req *s)
+void shmpi_rma_sync_unlink(MPI_Win win, struct shmpi_sync_req *s)
 {
     struct shmpi_sync_req **p = &win->sync->reqs;
     while (*p != s)
@@ -42,7 +42,7 @@ void shmpi_sync_unlink(MPI_Win win, struct shmpi_sync_req *s)
     *p = s->next;
 }
 
-int shmpi_sync_cover(MPI_Win win, int target, int mode, const char *fn)
+int shmpi_rma_sync_cover(MPI_Win win, int target, int mode, const char *fn)
 {
     if (!mode || target == MPI_PROC_NULL)
         return MPI_SUCCESS;
@@ -53,7 +53,7 @@ int shmpi_sync_cover(MPI_Win win, int target, int mode, const char *fn)
             return rc;
         if (!ws->cover &&
             !(ws->cover = calloc((size_t)win->comm->size, sizeof *ws->cover)))
-            return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+            return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
                                    "no memory for the sync_ops epoch");
         win->access = SHMPI_EPOCH_SYNC_OPS;
         win->fence_open = 0;
@@ -65,7 +65,7 @@ int shmpi_sync_cover(MPI_Win win, int target, int mode, const char *fn)
     return MPI_SUCCESS;
 }
 
-void shmpi_sync_uncover(MPI_Win win, int target, int mode)
+void shmpi_rma_sync_uncover(MPI_Win win, int target, int mode)
 {
     if (!mode || target == MPI_PROC_NULL)
         return;
@@ -77,11 +77,11 @@ void shmpi_sync_uncover(MPI_Win win, int target, int mode)
         win->access = SHMPI_EPOCH_NONE;
 }
 
-int shmpi_sync_check_change(MPI_Win win, const char *fn)
+int shmpi_rma_sync_check_change(MPI_Win win, const char *fn)
 {
     if (!win->sync || !win->sync->active)
         return MPI_SUCCESS;
-    return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "%d sync request%s made on this window %s still "
                            "active: complete %s (MPI_Wait) or free %s first",
                            win->sync->active,
@@ -91,9 +91,9 @@ int shmpi_sync_check_change(MPI_Win win, const char *fn)
                            win->sync->active > 1 ? "them" : "it");
 }
 
-void shmpi_sync_window_gone(MPI_Win win)
+void shmpi_rma_sync_window_gone(MPI_Win win)
 {
-    shmpi_sync_release_window(win);
+    shmpi_rma_sync_release_window(win);
     if (!win->sync)
         return;
     for (struct shmpi_sync_req *s = win->sync->reqs; s; s = s->next)
@@ -103,14 +103,14 @@ void shmpi_sync_window_gone(MPI_Win win)
     win->sync = NULL;
 }
 
-void shmpi_sync_retarget(MPI_Win win, const int *new_rank_of_old)
+void shmpi_rma_sync_retarget(MPI_Win win, const int *new_rank_of_old)
 {
     if (!win->sync)
         return;
     for (struct shmpi_sync_req *s = win->sync->reqs; s; s = s->next)
         if (s->is_ops && s->target != MPI_PROC_NULL)
             s->target = new_rank_of_old[s->target];
-    /* no request is active (shmpi_sync_check_change): nothing covered */
+    /* no request is active (shmpi_rma_sync_check_change): nothing covered */
     free(win->sync->cover);
     win->sync->cover = NULL;
 }

@@ -22,10 +22,10 @@ static int check_array(MPI_Win win, int n, const MPI_Sync *counters,
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (n < 0)
-        return shmpi_raise_win(win, MPI_ERR_COUNT, fn,
+        return shmpi_win_raise(win, MPI_ERR_COUNT, fn,
                                "n_sync %d is negative", n);
     if (n > 0 && !counters)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "sync_counters is NULL");
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "sync_counters is NULL");
     return MPI_SUCCESS;
 }
 
@@ -38,10 +38,10 @@ int PMPI_Win_alloc_sync_objects(int n_sync, MPI_Sync *sync_counters,
     if (rc != MPI_SUCCESS)
         return rc;
     if (info != MPI_INFO_NULL && !shmpi_info_ok(info))
-        return shmpi_raise_win(win, MPI_ERR_INFO, fn,
+        return shmpi_win_raise(win, MPI_ERR_INFO, fn,
                                "info is not a valid info object");
-    if (shmpi_sync_alloc(win, n_sync, sync_counters) != MPI_SUCCESS)
-        return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+    if (shmpi_rma_sync_alloc(win, n_sync, sync_counters) != MPI_SUCCESS)
+        return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
                                "%d more counters do not fit: a process has "
                                "%u (set SHMPI_SYNC_COUNTERS for more)",
                                n_sync, shmpi_proc.arena->sync_per_rank);
@@ -53,13 +53,13 @@ static int check_freeable(MPI_Win win, int n, const MPI_Sync *counters,
                           const char *fn)
 {
     for (int i = 0; i < n; i++) {
-        if (!shmpi_sync_mine(win, counters[i]))
-            return shmpi_raise_win(win, MPI_ERR_ARG, fn,
+        if (!shmpi_rma_sync_mine(win, counters[i]))
+            return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                    "sync_counters[%d] (%d) is not a live "
                                    "counter this process allocated on this "
                                    "window", i, counters[i]);
-        if (shmpi_sync_own_of(counters[i])->armer)
-            return shmpi_raise_win(win, MPI_ERR_RMA_SYNC, fn,
+        if (shmpi_rma_sync_own_of(counters[i])->armer)
+            return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                    "sync_counters[%d] is armed by an active "
                                    "MPI_Win_sync_object_init request: wait "
                                    "for it (or free it) first", i);
@@ -77,7 +77,7 @@ int PMPI_Win_free_sync_objects(int n_sync, MPI_Sync *sync_counters,
         (rc = check_freeable(win, n_sync, sync_counters, fn)) != MPI_SUCCESS)
         return rc;
     for (int i = 0; i < n_sync; i++) {
-        shmpi_sync_release(sync_counters[i]);
+        shmpi_rma_sync_release(sync_counters[i]);
         sync_counters[i] = MPI_SYNC_NULL;
     }
     return MPI_SUCCESS;

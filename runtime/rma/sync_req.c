@@ -66,15 +66,15 @@ static int check_common(MPI_Win win, MPI_Info info, MPI_Request *req,
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (info != MPI_INFO_NULL && !shmpi_info_ok(info))
-        return shmpi_raise_win(win, MPI_ERR_INFO, fn,
+        return shmpi_win_raise(win, MPI_ERR_INFO, fn,
                                "info is not a valid info object");
     if (restart_of(info) < 0)
-        return shmpi_raise_win(win, MPI_ERR_INFO_VALUE, fn,
+        return shmpi_win_raise(win, MPI_ERR_INFO_VALUE, fn,
                                "info key \"restart\" is \"%s\": it takes "
                                "\"true\" or \"false\"",
                                shmpi_info_get(info, "restart"));
     if (!req)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "req is NULL");
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "req is NULL");
     return MPI_SUCCESS;
 }
 
@@ -82,22 +82,22 @@ static int check_common(MPI_Win win, MPI_Info info, MPI_Request *req,
 static int make_request(MPI_Win win, struct shmpi_sync_req *s,
                         MPI_Request *req, const char *fn)
 {
-    struct shmpi_request *r = shmpi_request_new(SHMPI_REQ_SYNC);
+    struct shmpi_request *r = shmpi_p2p_request_new(SHMPI_REQ_SYNC);
     struct shmpi_sync_req *own = r ? malloc(sizeof *own) : NULL;
     if (own)
         *own = *s;
-    if (!own || shmpi_sync_link(win, own) != MPI_SUCCESS) {
+    if (!own || shmpi_rma_sync_link(win, own) != MPI_SUCCESS) {
         free(own);
         if (r)
-            shmpi_request_release(r);
-        return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+            shmpi_p2p_request_release(r);
+        return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
                                "no memory for a request");
     }
     own->req = r;
     r->owner = own;
     r->persistent = 1;
     r->active = 0;
-    shmpi_status_empty(&r->status);
+    shmpi_p2p_status_empty(&r->status);
     *req = r;
     return MPI_SUCCESS;
 }
@@ -111,14 +111,14 @@ int PMPI_Win_sync_object_init(MPI_Sync sync_counter, int count, MPI_Win win,
     if (rc != MPI_SUCCESS)
         return rc;
     if (count < 0)
-        return shmpi_raise_win(win, MPI_ERR_COUNT, fn,
+        return shmpi_win_raise(win, MPI_ERR_COUNT, fn,
                                "count %d is negative", count);
     struct shmpi_sync_req s = {.counter = sync_counter, .count = count,
                                .win = win, .restart = restart_of(info)};
-    if (!shmpi_sync_mine(win, sync_counter) ||
-        !(s.slot = shmpi_sync_find(sync_counter, &s.owner)) ||
-        !(s.own = shmpi_sync_own_of(sync_counter)))
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn,
+    if (!shmpi_rma_sync_mine(win, sync_counter) ||
+        !(s.slot = shmpi_rma_sync_find(sync_counter, &s.owner)) ||
+        !(s.own = shmpi_rma_sync_own_of(sync_counter)))
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                "sync_counter %d is not a counter this "
                                "process allocated on this window "
                                "(MPI_Win_alloc_sync_objects)", sync_counter);
@@ -129,7 +129,7 @@ int PMPI_Win_sync_object_init(MPI_Sync sync_counter, int count, MPI_Win win,
 static const char *whose(MPI_Sync h, char *buf, size_t len)
 {
     int owner;
-    if (!shmpi_sync_find(h, &owner))
+    if (!shmpi_rma_sync_find(h, &owner))
         return "no live counter";
     snprintf(buf, len, "a counter of MPI_COMM_WORLD rank %d", owner);
     return buf;
@@ -146,7 +146,7 @@ int PMPI_Win_sync_ops_init(int target_rank, int sync_mode,
         (rc = shmpi_rma_check_rank(win, target_rank, fn)) != MPI_SUCCESS)
         return rc;
     if (sync_mode & ~ALL_MODES)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn,
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                "sync_mode %#x has bits that are none of "
                                "MPI_MODE_WIN_PUT, MPI_MODE_WIN_GET, "
                                "MPI_MODE_WIN_ACCUMULATE", sync_mode);
@@ -156,10 +156,10 @@ int PMPI_Win_sync_ops_init(int target_rank, int sync_mode,
     if (target_rank == MPI_PROC_NULL)
         return make_request(win, &s, req, fn);
     int world = shmpi_comm_peer_to_world(win->comm, target_rank);
-    s.slot = shmpi_sync_find(sync_counter, &s.owner);
+    s.slot = shmpi_rma_sync_find(sync_counter, &s.owner);
     if (!s.slot || s.owner != world || s.slot->win_id != win->id) {
         char buf[64];
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn,
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                "sync_counter %d is %s, not a counter that "
                                "target %d allocated on this window (it "
                                "comes from its MPI_Win_alloc_sync_objects, "
@@ -211,16 +211,16 @@ static int arm(struct shmpi_sync_req *s)
 static int start_object(struct shmpi_sync_req *s, const char *fn)
 {
     if (!counter_lives(s))
-        return shmpi_raise_win(s->win, MPI_ERR_ARG, fn,
+        return shmpi_win_raise(s->win, MPI_ERR_ARG, fn,
                                "counter %d was freed "
                                "(MPI_Win_free_sync_objects)", s->counter);
     if (s->own->armer)
-        return shmpi_raise_win(s->win, MPI_ERR_REQUEST, fn,
+        return shmpi_win_raise(s->win, MPI_ERR_REQUEST, fn,
                                "counter %d is already armed by another "
                                "active request", s->counter);
     int rc = arm(s);
     if (rc != MPI_SUCCESS)
-        return shmpi_raise_win(s->win, rc, fn, "%s", s->why);
+        return shmpi_win_raise(s->win, rc, fn, "%s", s->why);
     s->own->armer = s->req;
     return MPI_SUCCESS;
 }
@@ -242,10 +242,10 @@ static int sync_start(struct shmpi_request *r, const char *fn)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
                            "the window of this sync request was freed");
     if (r->active)
-        return shmpi_raise_win(s->win, MPI_ERR_REQUEST, fn,
+        return shmpi_win_raise(s->win, MPI_ERR_REQUEST, fn,
                                "the sync request is already active (wait "
                                "for it before starting it again)");
-    int rc = s->is_ops ? shmpi_sync_cover(s->win, s->target, s->mode, fn)
+    int rc = s->is_ops ? shmpi_rma_sync_cover(s->win, s->target, s->mode, fn)
                        : start_object(s, fn);
     if (rc == MPI_SUCCESS)
         activate(s);
@@ -269,7 +269,7 @@ static void complete_ops(struct shmpi_request *r)
        unseen. */
     if (s->target != MPI_PROC_NULL) {
         if (counter_lives(s))
-            shmpi_sync_signal(s->slot, s->owner);
+            shmpi_rma_sync_signal(s->slot, s->owner);
         else
             fail(r, MPI_ERR_ARG, "the counter it signals was freed by its "
                                  "owner");
@@ -301,7 +301,7 @@ static void deactivate(struct shmpi_sync_req *s)
     s->req->active = 0;
     s->win->sync->active--;
     if (s->is_ops)
-        shmpi_sync_uncover(s->win, s->target, s->mode);
+        shmpi_rma_sync_uncover(s->win, s->target, s->mode);
     else
         s->own->armer = NULL; /* a round it armed and did not see end
                                  stays armed */
@@ -331,15 +331,15 @@ static int sync_raise(struct shmpi_request *r, int err, const char *fn)
 {
     struct shmpi_sync_req *s = part(r);
     if (err == MPI_ERR_IN_STATUS)
-        return shmpi_raise_win(s->win, err, fn, "a completed request failed;"
+        return shmpi_win_raise(s->win, err, fn, "a completed request failed;"
                                " see the MPI_ERROR field of its status");
-    return shmpi_raise_win(s->win, err, fn, "the sync request failed: %s",
+    return shmpi_win_raise(s->win, err, fn, "the sync request failed: %s",
                            s->why);
 }
 
 static int sync_cancel(struct shmpi_request *r, const char *fn)
 {
-    return shmpi_raise_win(part(r)->win, MPI_ERR_REQUEST, fn,
+    return shmpi_win_raise(part(r)->win, MPI_ERR_REQUEST, fn,
                            "a sync request cannot be cancelled (complete "
                            "it, or free it with MPI_Request_free)");
 }
@@ -357,10 +357,10 @@ static void sync_free(struct shmpi_request *r)
         deactivate(s);
     }
     if (s->win)
-        shmpi_sync_unlink(s->win, s);
+        shmpi_rma_sync_unlink(s->win, s);
     free(s);
     r->owner = NULL;
-    shmpi_request_release(r);
+    shmpi_p2p_request_release(r);
 }
 
 static const struct shmpi_req_ops sync_ops = {
@@ -372,7 +372,7 @@ static const struct shmpi_req_ops sync_ops = {
     .raise = sync_raise,
 };
 
-void shmpi_sync_register_kind(void)
+void shmpi_rma_sync_register_kind(void)
 {
-    shmpi_request_register(SHMPI_REQ_SYNC, &sync_ops);
+    shmpi_p2p_request_register(SHMPI_REQ_SYNC, &sync_ops);
 }

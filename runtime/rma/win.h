@@ -23,7 +23,7 @@
  *                their shared checks and moves: xfer.h)
  *   fence.c pscw.c lock.c flush.c   synchronization (epochs below)
  *
- * THE DATA PATH.  A put is shmpi_copy_typed() from the origin buffer into
+ * THE DATA PATH.  A put is shmpi_dt_copy_typed() from the origin buffer into
  * the target's memory as mapped in this process (target->base +
  * disp * disp_unit), through both flattened datatypes, at the time of
  * the call: RMA calls complete locally and remotely when they return on
@@ -323,7 +323,7 @@ int shmpi_win_raise_bad(MPI_Win win, const char *fn);
    shmpi_raise does for communicators; on MPI_COMM_WORLD's if win is not
    a window).  The message gets `window "NAME": ` in front when the
    window has a name: callers say the rest and leave the name out. */
-int shmpi_raise_win(MPI_Win win, int code, const char *fn, const char *fmt,
+int shmpi_win_raise(MPI_Win win, int code, const char *fn, const char *fmt,
                     ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -91,7 +91,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
         void *base = NULL;
         int err = ENOMEM;
         if ((w->share = malloc(sizeof *w->share)) != NULL)
-            err = shmpi_map_alloc((size_t)size, &base, w->share);
+            err = shmpi_rma_map_alloc((size_t)size, &base, w->share);
         if (err == 0) {
             w->base = base;
             mine.base = (uintptr_t)base;
@@ -180,18 +180,18 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-        return shmpi_raise_win(win, MPI_ERR_RMA_FLAVOR, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_FLAVOR, fn,
                                "the window was made by %s: its memory is "
                                "the regions attached to it, which have no "
                                "window base to query (MPI-4.1 12.2.3)",
                                shmpi_win_maker(win));
     int n = win->comm->size;
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= n))
-        return shmpi_raise_win(win, MPI_ERR_RANK, fn,
+        return shmpi_win_raise(win, MPI_ERR_RANK, fn,
                                "rank %d is not in the window's group "
                                "(0..%d, or MPI_PROC_NULL)", rank, n - 1);
     if (!size || !disp_unit || !baseptr)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "%s is NULL",
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "%s is NULL",
                                !size ? "size"
                                : !disp_unit ? "disp_unit" : "baseptr");
     if (rank == MPI_PROC_NULL) { /* the lowest rank that gave memory */

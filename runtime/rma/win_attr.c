@@ -89,7 +89,7 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
     if (!win_keyval)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "win_keyval is NULL");
-    int rc = shmpi_keyval_create(
+    int rc = shmpi_attr_keyval_create(
         SHMPI_ATTR_WIN, (union shmpi_attr_copy_fn){.win = win_copy_attr_fn},
         (union shmpi_attr_delete_fn){.win = win_delete_attr_fn},
         extra_state, win_keyval);
@@ -104,10 +104,10 @@ static int raise_keyval(MPI_Win win, const char *fn, int keyval)
 {
     const char *name = predefined_name(keyval);
     if (name)
-        return shmpi_raise_win(win, MPI_ERR_KEYVAL, fn,
+        return shmpi_win_raise(win, MPI_ERR_KEYVAL, fn,
                                "%s is predefined: the program may read it, "
                                "never set, delete or free it", name);
-    return shmpi_raise_win(win, MPI_ERR_KEYVAL, fn,
+    return shmpi_win_raise(win, MPI_ERR_KEYVAL, fn,
                            "%d is not a window keyval (freed, never "
                            "created, or made for communicators or "
                            "datatypes)", keyval);
@@ -120,7 +120,7 @@ int PMPI_Win_free_keyval(int *win_keyval)
     if (!win_keyval)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "win_keyval is NULL");
-    if (shmpi_keyval_free(win_keyval, SHMPI_ATTR_WIN) != MPI_SUCCESS)
+    if (shmpi_attr_keyval_free(win_keyval, SHMPI_ATTR_WIN) != MPI_SUCCESS)
         return raise_keyval(MPI_WIN_NULL, fn, *win_keyval);
     return MPI_SUCCESS;
 }
@@ -130,7 +130,7 @@ static int check_attr_args(const char *fn, MPI_Win win, int keyval)
 {
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
-    if (shmpi_keyval_check(keyval, SHMPI_ATTR_WIN) != MPI_SUCCESS)
+    if (shmpi_attr_keyval_check(keyval, SHMPI_ATTR_WIN) != MPI_SUCCESS)
         return raise_keyval(win, fn, keyval);
     return MPI_SUCCESS;
 }
@@ -138,8 +138,8 @@ static int check_attr_args(const char *fn, MPI_Win win, int keyval)
 static int raise_callback(MPI_Win win, const char *fn, int rc)
 {
     if (rc == MPI_ERR_NO_MEM)
-        return shmpi_raise_win(win, rc, fn, "out of memory");
-    return shmpi_raise_win(win, rc, fn,
+        return shmpi_win_raise(win, rc, fn, "out of memory");
+    return shmpi_win_raise(win, rc, fn,
                            "the attribute delete callback returned %d", rc);
 }
 
@@ -162,14 +162,14 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (!attribute_val || !flag)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn,
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                "attribute_val or flag is NULL");
     if (predefined_name(win_keyval)) {
         *(void **)attribute_val = predefined_value(win, win_keyval);
         *flag = 1;
         return MPI_SUCCESS;
     }
-    if (shmpi_keyval_check(win_keyval, SHMPI_ATTR_WIN) != MPI_SUCCESS)
+    if (shmpi_attr_keyval_check(win_keyval, SHMPI_ATTR_WIN) != MPI_SUCCESS)
         return raise_keyval(win, fn, win_keyval);
     *flag = shmpi_attr_get(win->attrs, win_keyval, (void **)attribute_val);
     return MPI_SUCCESS;

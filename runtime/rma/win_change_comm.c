@@ -108,7 +108,7 @@ static int fail(MPI_Win win, MPI_Comm comm, int code, const char *fn,
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (shmpi_win_ok(win))
-        return shmpi_raise_win(win, code, fn, "%s", what);
+        return shmpi_win_raise(win, code, fn, "%s", what);
     return shmpi_raise(comm, code, fn, "%s", what);
 }
 
@@ -135,7 +135,7 @@ static int check_alone(MPI_Comm new_comm, int peer_rank, MPI_Win win,
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (peer_rank < 0 || peer_rank >= new_comm->size)
-        return shmpi_raise_win(win, MPI_ERR_RANK, fn,
+        return shmpi_win_raise(win, MPI_ERR_RANK, fn,
                                "peer_rank %d is not a rank of new_comm "
                                "(0..%d)", peer_rank, new_comm->size - 1);
     /* the joined window starts with no epoch, and a newcomer could not
@@ -222,7 +222,7 @@ static int agree(struct change *c, int n, int me)
                        : fail(c->win, c->new_comm, all[r].status, c->fn,
                               "rank %d of new_comm cannot take part (%s "
                               "there): the window is unchanged",
-                              r, shmpi_error_class_name(all[r].status));
+                              r, shmpi_core_error_class_name(all[r].status));
     for (int r = 0; r < n; r++)
         if (all[r].peer_rank != all[me].peer_rank)
             return fail(c->win, c->new_comm, MPI_ERR_RANK, c->fn,
@@ -267,8 +267,8 @@ static void place_shared(const struct change *c, MPI_Win nw, int n,
     if (!k || k->shared_len == 0)
         return;
     struct shmpi_win_view view;
-    int err = shmpi_map_peer(k->pid, k->shared_fd, k->shared_fd_offset,
-                             (size_t)k->shared_len, &nw->shared.at, &view);
+    int err = shmpi_rma_map_peer(k->pid, k->shared_fd, k->shared_fd_offset,
+                                 (size_t)k->shared_len, &nw->shared.at, &view);
     if (err != 0) {
         nw->shared.at = NULL;
         mine->status = MPI_ERR_RMA_SHARED;
@@ -388,10 +388,10 @@ static int join(const struct change *c, int *new_rank_of_old)
         nw->base = nw->targets[comm->rank].base;
     nw->id = c->peer->id;
     if (!c->member) /* its counters go with it into the joined window */
-        shmpi_sync_move_window(c->win->id, nw->id);
+        shmpi_rma_sync_move_window(c->win->id, nw->id);
     rank_map(c, n, comm->rank, new_rank_of_old);
     swap_internals(c->win, nw);
-    shmpi_sync_retarget(c->win, new_rank_of_old);
+    shmpi_rma_sync_retarget(c->win, new_rank_of_old);
     shmpi_win_destroy(nw); /* the old internals, without the memory */
     return PMPI_Barrier(c->win->comm);
 }

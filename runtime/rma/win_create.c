@@ -43,7 +43,7 @@ static void share_memory(MPI_Win w, struct shmpi_win_member *mine)
                  "no memory for the window object");
         return;
     }
-    if (shmpi_map_share(w->base, (size_t)mine->size, w->share) != 0) {
+    if (shmpi_rma_map_share(w->base, (size_t)mine->size, w->share) != 0) {
         free(w->share);
         w->share = NULL;
         mine->status = MPI_ERR_BASE;

@@ -226,9 +226,9 @@ static void unview_all(MPI_Win w)
     for (int t = 0; d->peers && t < w->comm->size; t++) {
         struct peer *p = &d->peers[t];
         for (uint32_t i = 0; i < p->nfiles_cap; i++)
-            shmpi_map_unview(&p->files[i].view);
+            shmpi_rma_map_unview(&p->files[i].view);
         free(p->files);
-        shmpi_map_unview(&p->table_view);
+        shmpi_rma_map_unview(&p->table_view);
     }
     free(d->peers);
     d->peers = NULL;
@@ -262,7 +262,7 @@ void shmpi_win_dynamic_free(MPI_Win w)
         uint32_t n = atomic_load_explicit(&d->head->count,
                                           memory_order_relaxed);
         for (uint32_t i = f; i < f + n; i++)
-            shmpi_map_release(&d->shares[i]);
+            shmpi_rma_map_release(&d->shares[i]);
         munmap(d->head, table_bytes(TABLE_CAP));
         close(d->fd);
     }
@@ -428,7 +428,7 @@ static int check_dynamic(MPI_Win win, const char *fn)
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC)
-        return shmpi_raise_win(win, MPI_ERR_RMA_FLAVOR, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_FLAVOR, fn,
                                "the window was made by %s: memory is "
                                "attached only to windows of "
                                "MPI_Win_create_dynamic",
@@ -444,7 +444,7 @@ static int check_apart(MPI_Win win, uint32_t i, uint64_t base,
     uint64_t a = own(&e->base), b = a + own(&e->size);
     if (base >= b || base + size <= a)
         return MPI_SUCCESS;
-    return shmpi_raise_win(win, MPI_ERR_RMA_ATTACH, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_ATTACH, fn,
                            "[%p, %p) overlaps memory already attached to "
                            "this window, [%p, %p) (11.2.4: attached regions "
                            "must not overlap)", (void *)(uintptr_t)base,
@@ -463,7 +463,7 @@ static int make_room(MPI_Win win, uint32_t pos, const char *fn)
     uint32_t f = atomic_load_explicit(&d->head->first, memory_order_relaxed);
     uint32_t n = atomic_load_explicit(&d->head->count, memory_order_relaxed);
     if (n == TABLE_CAP)
-        return shmpi_raise_win(win, MPI_ERR_RMA_ATTACH, fn,
+        return shmpi_win_raise(win, MPI_ERR_RMA_ATTACH, fn,
                                "%u regions are attached already, the most "
                                "one process can attach to one window: "
                                "detach some", TABLE_CAP);
@@ -474,7 +474,7 @@ static int make_room(MPI_Win win, uint32_t pos, const char *fn)
                                                     : TABLE_CAP;
         int rc = posix_fallocate(d->fd, 0, (off_t)table_bytes(more));
         if (rc != 0)
-            return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+            return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
                                    "no memory to grow the table of attached "
                                    "regions to %u entries (%zu bytes of "
                                    "shared memory): %s", more,
@@ -485,7 +485,7 @@ static int make_room(MPI_Win win, uint32_t pos, const char *fn)
         struct shmpi_share *s =
             realloc(d->shares, d->reserved * sizeof *s);
         if (!s)
-            return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+            return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
                                    "no memory to track %u attached regions",
                                    d->reserved);
         d->shares = s;
@@ -504,7 +504,7 @@ static int attach_empty(MPI_Win win, void *base, const char *fn)
         uint32_t more = d->empty_cap ? d->empty_cap * 2 : 16;
         uint64_t *e = realloc(d->empty, more * sizeof *e);
         if (!e)
-            return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+            return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
                                    "no memory to track %u attached regions "
                                    "of size 0", more);
         d->empty = e;
@@ -540,7 +540,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     if (rc != MPI_SUCCESS)
         return rc;
     if (size < 0)
-        return shmpi_raise_win(win, MPI_ERR_SIZE, fn, "size %ld is negative",
+        return shmpi_win_raise(win, MPI_ERR_SIZE, fn, "size %ld is negative",
                                (long)size);
     if (size == 0)
         return attach_empty(win, base, fn);
@@ -556,8 +556,8 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
         (rc = make_room(win, pos, fn)))
         return rc;
     struct shmpi_share share;
-    if (shmpi_map_share(base, (size_t)size, &share) != 0)
-        return shmpi_raise_win(win, MPI_ERR_RMA_ATTACH, fn,
+    if (shmpi_rma_map_share(base, (size_t)size, &share) != 0)
+        return shmpi_win_raise(win, MPI_ERR_RMA_ATTACH, fn,
                                "[%p, %p) is not all memory of this process "
                                "(only memory that can be accessed may be "
                                "attached)", base, (char *)base + size);
@@ -592,12 +592,12 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
     if (pos > 0 && own(&entries(d->head)[f + pos - 1].base) == at) {
         struct shmpi_share share = d->shares[f + pos - 1];
         remove_entry(d, pos - 1);
-        shmpi_map_release(&share);
+        shmpi_rma_map_release(&share);
         return MPI_SUCCESS;
     }
     if (detach_empty(d, at))
         return MPI_SUCCESS;
-    return shmpi_raise_win(win, MPI_ERR_RMA_ATTACH, fn,
+    return shmpi_win_raise(win, MPI_ERR_RMA_ATTACH, fn,
                            "no memory attached to this window starts at %p "
                            "(detach takes the base given to "
                            "MPI_Win_attach)", base);
@@ -773,7 +773,7 @@ static int rehash(struct peer *p, uint32_t cap, int sweep)
         if (old[i].ino == 0)
             continue;
         if (sweep && table_names(p->head, old[i].ino) == 0) {
-            shmpi_map_unview(&old[i].view);
+            shmpi_rma_map_unview(&old[i].view);
             continue;
         }
         *file_slot(p, old[i].ino) = old[i];

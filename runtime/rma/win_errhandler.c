@@ -1,6 +1,6 @@
 /*
  * win_errhandler.c - errors on windows (MPI-3.1 8.3.2): how an RMA call
- * raises one (shmpi_raise_win), and MPI_Win_create_errhandler,
+ * raises one (shmpi_win_raise), and MPI_Win_create_errhandler,
  * MPI_Win_set_errhandler, MPI_Win_get_errhandler and
  * MPI_Win_call_errhandler.
  *
@@ -45,7 +45,7 @@ static void win_label(MPI_Win win, char *buf, size_t len)
                  maker, shmpi_win_maker(win));
 }
 
-int shmpi_raise_win(MPI_Win win, int code, const char *fn, const char *fmt,
+int shmpi_win_raise(MPI_Win win, int code, const char *fn, const char *fmt,
                     ...)
 {
     char what[MPI_MAX_ERROR_STRING];
@@ -62,7 +62,7 @@ int shmpi_raise_win(MPI_Win win, int code, const char *fn, const char *fmt,
     struct shmpi_errhandler *eh = win->errhandler;
     switch (eh->kind) {
     case SHMPI_EH_FATAL:
-        shmpi_fatal(code, fn, text);
+        shmpi_core_fatal(code, fn, text);
     case SHMPI_EH_RETURN:
         break;
     case SHMPI_EH_WIN_FN:
@@ -109,16 +109,16 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (!shmpi_errhandler_ok(errhandler))
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn,
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                "errhandler is not a valid error handler");
     if (errhandler->kind == SHMPI_EH_COMM_FN)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn,
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                "the error handler was made by "
                                "MPI_Comm_create_errhandler: it is for "
                                "communicators (use "
                                "MPI_Win_create_errhandler)");
-    shmpi_errhandler_retain(errhandler);
-    shmpi_errhandler_release(win->errhandler);
+    shmpi_core_errhandler_retain(errhandler);
+    shmpi_core_errhandler_release(win->errhandler);
     win->errhandler = errhandler;
     return MPI_SUCCESS;
 }
@@ -130,9 +130,9 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (!errhandler)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "errhandler is NULL");
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "errhandler is NULL");
     /* a new reference, which the caller frees (8.3.1) */
-    shmpi_errhandler_retain(win->errhandler);
+    shmpi_core_errhandler_retain(win->errhandler);
     *errhandler = win->errhandler;
     return MPI_SUCCESS;
 }
@@ -143,7 +143,7 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
-    shmpi_raise_win(win, errorcode, fn, "called with error code %d",
+    shmpi_win_raise(win, errorcode, fn, "called with error code %d",
                     errorcode);
     /* 8.3.5: MPI_SUCCESS if the handler returned */
     return MPI_SUCCESS;

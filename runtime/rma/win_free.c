@@ -40,10 +40,10 @@ int PMPI_Win_free(MPI_Win *win)
         return rc;
     int cb = shmpi_attr_delete_all(&w->attrs, w);
     if (cb != MPI_SUCCESS)
-        rc = shmpi_raise_win(w, cb, fn,
+        rc = shmpi_win_raise(w, cb, fn,
                              "an attribute delete callback returned %d "
                              "(the window is freed all the same)", cb);
-    shmpi_sync_window_gone(w);
+    shmpi_rma_sync_window_gone(w);
     shmpi_win_destroy(w);
     *win = MPI_WIN_NULL;
     return rc;

@@ -87,7 +87,7 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (!shmpi_info_ok(info))
-        return shmpi_raise_win(win, MPI_ERR_INFO, fn, "info is %s",
+        return shmpi_win_raise(win, MPI_ERR_INFO, fn, "info is %s",
                                info == MPI_INFO_NULL
                                    ? "MPI_INFO_NULL"
                                    : "not a valid info object");
@@ -131,12 +131,12 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (!info_used)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "info_used is NULL");
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "info_used is NULL");
     struct shmpi_info *info = shmpi_info_new();
     if (!info || report(win, info) != MPI_SUCCESS) {
         if (info)
             shmpi_info_destroy(info);
-        return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+        return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
                                "no memory for an info object");
     }
     *info_used = info;

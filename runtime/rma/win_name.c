@@ -4,7 +4,7 @@
  *
  * A window starts with the empty name.  The name is a label for the
  * program and for shmpi's error messages about the window (which say
- * `window "NAME": ...`, shmpi_raise_win); setting it is local, and a
+ * `window "NAME": ...`, shmpi_win_raise); setting it is local, and a
  * longer name is cut to MPI_MAX_OBJECT_NAME - 1 characters, as for
  * communicators.
  */
@@ -26,7 +26,7 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (!win_name)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "win_name is NULL");
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "win_name is NULL");
     size_t n = strnlen(win_name, sizeof win->name - 1);
     memcpy(win->name, win_name, n);
     win->name[n] = '\0';
@@ -41,7 +41,7 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (!win_name || !resultlen)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "%s is NULL",
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "%s is NULL",
                                win_name ? "resultlen" : "win_name");
     size_t n = strlen(win->name);
     memcpy(win_name, win->name, n + 1);
@@ -58,10 +58,10 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
     if (!group)
-        return shmpi_raise_win(win, MPI_ERR_ARG, fn, "group is NULL");
+        return shmpi_win_raise(win, MPI_ERR_ARG, fn, "group is NULL");
     struct shmpi_group *g = shmpi_comm_get_group(win->comm);
     if (!g)
-        return shmpi_raise_win(win, MPI_ERR_NO_MEM, fn,
+        return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
                                "no memory for a group");
     *group = g;
     return MPI_SUCCESS;

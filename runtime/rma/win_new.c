@@ -166,15 +166,15 @@ static int reach_target(MPI_Win w, int t, const struct shmpi_win_member *m)
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) /* reached by region */
         shmpi_win_dynamic_peer(w, t, m->regions_fd);
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-        return m->mbox_fd < 0 || shmpi_vm_connect(m->pid, m->probe,
-                                                  m->mbox_fd);
+        return m->mbox_fd < 0 || shmpi_rma_vm_connect(m->pid, m->probe,
+                                                      m->mbox_fd);
     if (m->size == 0 || (m->fd >= 0 &&
-                         shmpi_map_peer(m->pid, m->fd, m->fd_offset,
-                                        (size_t)m->size, &tg->base,
-                                        &w->views[t]) == 0))
+                         shmpi_rma_map_peer(m->pid, m->fd, m->fd_offset,
+                                            (size_t)m->size, &tg->base,
+                                            &w->views[t]) == 0))
         return 1;
     tg->direct = 0;
-    return shmpi_vm_connect(m->pid, m->probe, m->mbox_fd);
+    return shmpi_rma_vm_connect(m->pid, m->probe, m->mbox_fd);
 }
 
 /* Every member but 0 maps the control segment, then every target: into
@@ -189,8 +189,8 @@ static void reach_all(MPI_Win w, const struct shmpi_win_member *all,
     if (w->comm->rank != 0) {
         unsigned char *at;
         struct shmpi_win_view v;
-        int err = shmpi_map_peer(all[0].pid, all[0].ctl_fd, 0,
-                                 w->ctl_map_bytes, &at, &v);
+        int err = shmpi_rma_map_peer(all[0].pid, all[0].ctl_fd, 0,
+                                     w->ctl_map_bytes, &at, &v);
         if (err != 0) {
             out[0] = w->flavor == MPI_WIN_FLAVOR_SHARED ? MPI_ERR_RMA_SHARED
                                                        : MPI_ERR_OTHER;
@@ -240,8 +240,8 @@ static void describe_process(MPI_Win w, struct shmpi_win_member *mine)
                    (mine->size > 0 || w->flavor == MPI_WIN_FLAVOR_DYNAMIC);
     if (unshared) {
         /* before anyone tries process_vm */
-        shmpi_map_allow_peers(shmpi_proc.arena->launcher_pid);
-        mine->mbox_fd = shmpi_vm_mailbox();
+        shmpi_rma_map_allow_peers(shmpi_proc.arena->launcher_pid);
+        mine->mbox_fd = shmpi_rma_vm_mailbox();
     }
 }
 
@@ -258,8 +258,8 @@ static int agree(MPI_Win w, const struct shmpi_win_member *all,
     if (worst[0] != MPI_SUCCESS)
         return raise_unmapped(w, all, (int)worst[0], worst[2], comm, fn);
     if (worst[1] && w->comm->rank == 0)
-        shmpi_vm_warn();
-    if (worst[1] && mine->mbox_fd >= 0 && shmpi_vm_serve() != 0)
+        shmpi_rma_vm_warn();
+    if (worst[1] && mine->mbox_fd >= 0 && shmpi_rma_vm_serve() != 0)
         return shmpi_raise(comm, MPI_ERR_OTHER, fn,
                            "cannot start the thread that serves this "
                            "process's window memory to peers refused "
@@ -273,7 +273,7 @@ static int agree(MPI_Win w, const struct shmpi_win_member *all,
 static void make_control(MPI_Win w, struct shmpi_win_member *mine, int keep)
 {
     void *ctl;
-    int err = shmpi_map_segment(w->ctl_map_bytes, &ctl, &mine->ctl_fd);
+    int err = shmpi_rma_map_segment(w->ctl_map_bytes, &ctl, &mine->ctl_fd);
     if (err == 0) {
         w->ctl = ctl;
         if (keep) {
@@ -332,7 +332,7 @@ void shmpi_win_destroy(MPI_Win w)
 {
     shmpi_win_dynamic_free(w);
     for (int t = 0; w->views && t < w->comm->size; t++)
-        shmpi_map_unview(&w->views[t]);
+        shmpi_rma_map_unview(&w->views[t]);
     if (w->ctl)
         munmap(w->ctl, w->ctl_map_bytes);
     if (w->shared.at)
@@ -340,7 +340,7 @@ void shmpi_win_destroy(MPI_Win w)
     if (w->shared.fd >= 0)
         close(w->shared.fd);
     if (w->share) {
-        shmpi_map_release(w->share);
+        shmpi_rma_map_release(w->share);
         free(w->share);
     }
     free(w->targets);
@@ -349,7 +349,7 @@ void shmpi_win_destroy(MPI_Win w)
     free(w->posts_seen);
     if (w->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&w->comm);
-    shmpi_errhandler_release(w->errhandler);
+    shmpi_core_errhandler_release(w->errhandler);
     shmpi_fint_drop(SHMPI_FINT_WIN, &w->fint);
     w->magic = 0;
     free(w);

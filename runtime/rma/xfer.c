@@ -2,7 +2,7 @@
  * xfer.c - moving typed data between this process and a target range
  * (win.h, THE DATA PATH).
  *
- * A direct target is memory mapped here: shmpi_copy_typed walks both
+ * A direct target is memory mapped here: shmpi_dt_copy_typed walks both
  * flattened datatypes and copies each byte once.  Any other target is
  * reached with process_vm_writev/readv (or, where the kernel refuses
  * those, the target's helper thread: map_vm.c, same interface), whose
@@ -33,13 +33,13 @@ static int vm_move(pid_t pid, enum vm_dir dir, void *lbuf, MPI_Datatype lt,
     void *rbuf = (void *)(uintptr_t)raddr; /* only walked, never touched */
     for (uint64_t done = 0; done < len;) {
         uint64_t lcov, rcov;
-        int nl = shmpi_fill_iov(lbuf, lt, loff + done, len - done, liov,
-                                VM_BATCH, &lcov);
-        int nr = shmpi_fill_iov(rbuf, rt, roff + done, lcov, riov, VM_BATCH,
-                                &rcov);
+        int nl = shmpi_dt_fill_iov(lbuf, lt, loff + done, len - done, liov,
+                                   VM_BATCH, &lcov);
+        int nr = shmpi_dt_fill_iov(rbuf, rt, roff + done, lcov, riov, VM_BATCH,
+                                   &rcov);
         if (rcov < lcov) /* the remote side filled up first */
-            nl = shmpi_fill_iov(lbuf, lt, loff + done, rcov, liov, VM_BATCH,
-                                &lcov);
+            nl = shmpi_dt_fill_iov(lbuf, lt, loff + done, rcov, liov, VM_BATCH,
+                                   &lcov);
         ssize_t n = dir == VM_WRITE
                         ? shmpi_win_vm_writev(pid, liov, (unsigned long)nl,
                                               riov, (unsigned long)nr)
@@ -59,7 +59,7 @@ static int vm_move(pid_t pid, enum vm_dir dir, void *lbuf, MPI_Datatype lt,
 static int vm_failed(MPI_Win win, int err, enum vm_dir dir,
                      const struct shmpi_rma_loc *loc, const char *fn)
 {
-    return shmpi_raise_win(win, MPI_ERR_OTHER, fn,
+    return shmpi_win_raise(win, MPI_ERR_OTHER, fn,
                            "%s the target's memory at %#llx failed: %s",
                            dir == VM_WRITE ? "writing (process_vm_writev) to"
                                            : "reading (process_vm_readv) from",
@@ -71,7 +71,7 @@ int shmpi_rma_write(MPI_Win win, const struct shmpi_rma_loc *loc,
                     uint64_t len, const char *fn)
 {
     if (loc->direct) {
-        shmpi_copy_typed((void *)(uintptr_t)loc->addr, tt, buf, bt, len);
+        shmpi_dt_copy_typed((void *)(uintptr_t)loc->addr, tt, buf, bt, len);
         return MPI_SUCCESS;
     }
     int err = vm_move(loc->pid, VM_WRITE, (void *)buf, bt, 0, loc->addr, tt,
@@ -84,7 +84,7 @@ int shmpi_rma_read(MPI_Win win, const struct shmpi_rma_loc *loc,
                    const char *fn)
 {
     if (loc->direct) {
-        shmpi_copy_typed(buf, bt, (void *)(uintptr_t)loc->addr, tt, len);
+        shmpi_dt_copy_typed(buf, bt, (void *)(uintptr_t)loc->addr, tt, len);
         return MPI_SUCCESS;
     }
     int err = vm_move(loc->pid, VM_READ, buf, bt, 0, loc->addr, tt, 0, len);
@@ -96,7 +96,7 @@ int shmpi_rma_pack(MPI_Win win, const struct shmpi_rma_loc *loc,
                    const char *fn)
 {
     if (loc->direct) {
-        shmpi_pack((void *)(uintptr_t)loc->addr, tt, off, out, len);
+        shmpi_dt_pack((void *)(uintptr_t)loc->addr, tt, off, out, len);
         return MPI_SUCCESS;
     }
     int err = vm_move(loc->pid, VM_READ, out, MPI_BYTE, 0, loc->addr, tt, off,
@@ -109,7 +109,7 @@ int shmpi_rma_unpack(MPI_Win win, const struct shmpi_rma_loc *loc,
                      uint64_t len, const char *fn)
 {
     if (loc->direct) {
-        shmpi_unpack((void *)(uintptr_t)loc->addr, tt, off, in, len);
+        shmpi_dt_unpack((void *)(uintptr_t)loc->addr, tt, off, in, len);
         return MPI_SUCCESS;
     }
     int err = vm_move(loc->pid, VM_WRITE, (void *)in, MPI_BYTE, 0, loc->addr,
