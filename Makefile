@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shmpi - one Makefile.
 #   make                 lib/libmpi.a, lib/libmpi.so, ./mpirun, ./mpiexec
 #                        (./mpicc, ./mpicxx, ./mpic++ are one script)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mpi.h - the public interface of shmpi, an MPI for one machine.
  *

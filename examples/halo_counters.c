@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * halo_counters.c - a halo exchange with MPI_Put, signalled by shmpi's
  * RMA synchronization counters instead of a fence, PSCW or a lock.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bench.h - what the MPI benchmarks of perf/ share: size lists, medians,
  * the MPI's name, touched buffers, and the cache-line probe that tells

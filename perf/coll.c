@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * coll.c - latency of the collectives MPI_Barrier, MPI_Bcast, MPI_Allreduce
  * and MPI_Alltoall, OSU style (osu_barrier, osu_bcast, osu_allreduce,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # coll.sh - latency of MPI_Barrier, MPI_Bcast, MPI_Allreduce and
 # MPI_Alltoall (perf/coll.c, OSU style), shmpi side by side with Open MPI
 # and MPICH, at np=2 (one rank per core, pinned) and np=8 (oversubscribed:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # common.sh - sourced by every benchmark script in perf/.
 #
 # Sets ROOT (the source tree), PERFDIR (perf/), BIN (perf/bin/), the peers'

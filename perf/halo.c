@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * halo.c - a halo exchange timed per iteration under five kinds of
  * synchronization: shmpi's RMA synchronization counters (a shmpi

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # halo.sh - a halo exchange timed per iteration (perf/halo.c) under five
 # kinds of synchronization: shmpi's RMA synchronization counters (a shmpi
 # extension), MPI_Win_fence, PSCW, lock_all + put + flush + flag words,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hello.c - the smallest MPI program, for the launch-cost benchmark
  * (perf/launch.sh).  Built unchanged with shmpi, Open MPI and MPICH.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # launch-parts.sh - where shmpi's launch time goes (not run by default:
 # perf/run-perf launch-parts).  For each np (PERF_LAUNCH_NP, default
 # "1 8 64"), interleaved as in launch.sh (perf/walltime.c), medians of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # launch.sh - launch cost: the wall time of a whole job of perf/hello.c
 # (Init, rank/size, one line from rank 0, Finalize) as the user sees it,
 # from fork of the launcher to its exit, for np = 2, 8, 64:

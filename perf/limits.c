@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * limits.c - the machine's own limits for point-to-point traffic, measured
  * next to the MPI runs so that every pt2pt figure can be read against them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pack.c - MPI_Pack / MPI_Unpack throughput of derived datatypes, next to
  * memcpy and a hand-written C loop moving the same bytes.

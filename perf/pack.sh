@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # pack.sh - MPI_Pack / MPI_Unpack throughput of derived datatypes
 # (perf/pack.c), shmpi side by side with Open MPI and MPICH, with memcpy of
 # the same bytes (the machine's limit) and a hand-written C loop for each

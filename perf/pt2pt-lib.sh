@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # pt2pt-lib.sh - sourced by pt2pt.sh and pt2pt-sweep.sh (not a benchmark).
 #
 # This VM is shared: other people's builds and tests take CPU from a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # pt2pt-sweep.sh - shmpi's point-to-point tunables, swept, to choose their
 # defaults by measurement.  Not in run-perf's default list (it takes ~15
 # minutes); run it as  perf/run-perf pt2pt-sweep  or  bash perf/pt2pt-sweep.sh

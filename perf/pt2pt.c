@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pt2pt.c - point-to-point latency and bandwidth, OSU style.
  *

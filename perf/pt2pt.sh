@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # pt2pt.sh - point-to-point latency and bandwidth (perf/pt2pt.c, OSU style),
 # shmpi side by side with Open MPI and MPICH and with the machine's limits
 # (perf/limits.c), then an oversubscribed ring at np=8 on the 2 cores.

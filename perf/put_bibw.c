@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * put_bibw.c - osu_put_bibw's pattern (OSU 7.x, mpi/one-sided): two
  * ranks put into each other at once, per message size a new window.

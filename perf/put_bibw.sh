@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # put_bibw.sh - osu_put_bibw's pattern (perf/put_bibw.c): both ranks put
 # 64 messages per epoch into each other, a new window per message size
 # (1 B to PUT_BIBW_MAX), for every window kind (MPI_Win_create,

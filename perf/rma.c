@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rma.c - latency and bandwidth of one-sided communication, OSU style
  * (osu_put_latency, osu_get_latency, osu_put_bw, osu_get_bw,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rma.sh - one-sided communication (perf/rma.c, OSU style): put and get
 # latency and bandwidth under lock/unlock, flush, fence and PSCW, the
 # fence and PSCW epochs alone, accumulate, fetch_and_op and

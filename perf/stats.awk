@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # stats.awk - the awk functions the tables of perf/*.sh share.  common.sh
 # reads it into STATS_AWK; a script puts it before its own program:
 #     awk -F'\t' "$STATS_AWK"'

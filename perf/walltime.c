@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * walltime.c - wall-clock timing of whole commands, interleaved.
  *

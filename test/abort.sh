@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # abort: MPI_Abort(MPI_COMM_WORLD, 7) on one rank ends the job with status 7 and one line naming the rank and the code; a singleton's MPI_Abort says so itself.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 start_job "$MPIRUN" -np 4 "$VICTIM" abort 2 7

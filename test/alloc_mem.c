@@ -1,5 +1,6 @@
 /* alloc_mem: MPI_Alloc_mem/MPI_Free_mem of 0, 1, 4 KiB and 64 MiB and of thousands of small blocks, each written whole and kept apart from the others. */
 /* shmpi-test: np=1,2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* alloc_mem_ext: shmpi's error classes for MPI_Alloc_mem/MPI_Free_mem misuse (negative size, NULL baseptr, a pointer that did not come from MPI_Alloc_mem, double free). */
 /* shmpi-test: np=1 timeout=30 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 int main(int argc, char **argv)

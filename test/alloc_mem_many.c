@@ -1,5 +1,6 @@
 /* alloc_mem_many: 4000 small MPI_Alloc_mem blocks live at once in a process limited to 1024 open files (the usual default), all usable and freed. */
 /* shmpi-test: np=1,2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <sys/resource.h>

@@ -1,5 +1,6 @@
 /* barrier: 2000 rounds of MPI_Barrier, each proven to hold every rank back until all have arrived. */
 /* shmpi-test: np=1,2,3,4,7,8,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * How a broken barrier is caught without any other MPI call: every rank
  * appends one 8-byte record (rank, round) to a shared O_APPEND file, then

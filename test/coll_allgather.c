@@ -1,5 +1,6 @@
 /* coll_allgather: MPI_Allgather and MPI_Allgatherv of int, double, vector and struct types, uneven and zero counts, displacements out of order, MPI_IN_PLACE, blocks of several MiB, many in a row on two communicators in turn; errors (negative count, uncommitted type, NULL counts). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "coll_types.h"
 
 static int rank, size;

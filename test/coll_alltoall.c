@@ -1,5 +1,6 @@
 /* coll_alltoall: MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw with int, double, vector and struct types, uneven and zero counts, MPI_IN_PLACE for all three (small and in rounds), per-peer types, blocks of several MiB, many in a row; errors (negative count, uncommitted type, NULL arrays). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "coll_types.h"
 
 static int rank, size;

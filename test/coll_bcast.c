@@ -1,5 +1,6 @@
 /* coll_bcast: MPI_Bcast of int, double, vector and struct types from every root, zero counts, 16-byte and several-MiB buffers, many in a row, on world and a split; errors (bad root, uncommitted type, bad count). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "coll_types.h"
 
 static int rank, size;

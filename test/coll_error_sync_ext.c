@@ -1,5 +1,6 @@
 /* coll_error_sync_ext: under MPI_ERRORS_RETURN, each blocking collective with one rank (the root, or another) passing a bad argument: that rank gets the right error class, every other rank gets either its right result or MPI_ERR_OTHER, never a wrong result, and the Allreduce, Bcast, Barrier, Gather and large Allreduce that follow are right everywhere. */
 /* shmpi-test: np=2,3,4,7 timeout=120 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: MPI-3.1 8.3 leaves the state after an error undefined; shmpi
  * promises more - a right answer or an error, never a wrong answer and

@@ -1,5 +1,6 @@
 /* coll_interleave: thousands of collectives of every kind, sizes and roots drawn from one random sequence, back to back on one communicator and interleaved on world, a duplicate and the parts of a split, then on 300 communicators alive at once (more than shmpi has areas for: message fallback) and on communicators made and freed in a loop; each result checked - a collective that reuses a buffer before everyone is done with it shows up as wrong data. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int rank, size;

@@ -1,5 +1,6 @@
 /* coll_reduce: MPI_Reduce and MPI_Allreduce - predefined ops on int and double, MINLOC pairs, a non-commutative user op on contiguous and gapped types checked against a serial fold, MPI_IN_PLACE, zero counts, 16 B to several MiB, every root; errors (bad root, invalid op, op not defined for the type, uncommitted type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* coll_reduce_scatter: MPI_Reduce_scatter_block and MPI_Reduce_scatter - MPI_SUM on ints and doubles, a non-commutative user op on a contiguous and a gapped vector type checked against a serial fold (gaps left alone), uneven and zero segments, MPI_IN_PLACE, vectors of several MiB; errors (negative counts, invalid op). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* coll_scan: MPI_Scan and MPI_Exscan - MPI_SUM and MPI_PROD, a non-commutative user op on a gapped vector type checked against a serial fold, MPI_IN_PLACE, zero counts, vectors of several MiB, many in a row; errors (invalid op and op not defined on the type for both, negative count). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

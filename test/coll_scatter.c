@@ -1,5 +1,6 @@
 /* coll_scatter: MPI_Scatter and MPI_Scatterv of int, double, vector and struct types from every root, uneven and zero counts, displacements out of order, MPI_IN_PLACE at the root, blocks of several MiB, many in a row; errors (bad root for both, negative count, null type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "coll_types.h"
 
 static int rank, size;

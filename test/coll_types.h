@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * coll_types.h - the datatypes the collective tests (test/coll_*.c) move,
  * and how they fill and check buffers of them.

@@ -1,5 +1,6 @@
 /* comm_attr: attributes on communicators: keyvals, copy callbacks at MPI_Comm_dup and MPI_Comm_dup_with_info (kept or dropped by their flag, failing), delete callbacks at overwrite, delete and free, extra_state, keyvals freed while in use, the predefined attributes, errors, and MPI_Finalize deleting MPI_COMM_SELF's attributes newest first. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

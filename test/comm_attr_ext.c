@@ -1,5 +1,6 @@
 /* comm_attr_ext: shmpi's own choices for communicator attributes: MPI_ERR_KEYVAL for predefined, freed and foreign keys, the communicators that carry the predefined attributes and their values, callback order at dup and free, a failing delete callback at free and at overwrite. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <limits.h>

@@ -1,5 +1,6 @@
 /* comm_create: MPI_Comm_create (one subset, disjoint subsets at once, reordered, empty, of a sub-communicator), MPI_Comm_create_group (two disjoint groups at once, overlapping groups in turn, singletons, over a reordered parent with the largest tag), MPI_Comm_split_type(MPI_COMM_TYPE_SHARED); members and order checked, pt2pt, barrier and allreduce on the results, isolation between them and from the parent; errors. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 #include "comm_members.h"
 

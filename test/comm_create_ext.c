@@ -1,5 +1,6 @@
 /* comm_create_ext: shmpi's own checks for MPI_Comm_create, MPI_Comm_create_group and MPI_Comm_split_type: a process with a bad argument still takes part (the others get their communicator), groups that are no subset or disagree, MPI_GROUP_NULL; and create_group calls with different tags taken in different orders. */
 /* shmpi-test: np=1,3,4 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int rank, size;

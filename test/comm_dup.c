@@ -1,5 +1,6 @@
 /* comm_dup: MPI_Comm_dup/free/compare; messages on world and on dups never cross-match (ANY_SOURCE/ANY_TAG, probe, unexpected); barrier on a dup; pending operations survive MPI_Comm_free; errors. */
 /* shmpi-test: np=1,2,3,4,7 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <fcntl.h>

@@ -1,5 +1,6 @@
 /* comm_idup: MPI_Comm_idup of intra- and intercommunicators: several in flight at once on one and on two intracommunicators, mixed with point-to-point traffic and a nonblocking collective, completed by MPI_Wait, MPI_Waitall and MPI_Test loops; attributes copied as they were at the call; the results have the parent's groups and work. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "intercomm.h"
 
 static int rank, size;

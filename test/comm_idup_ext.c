@@ -1,5 +1,6 @@
 /* comm_idup_ext: MPI_Comm_idup where shmpi goes beyond what Open MPI 4.1 manages (it hangs or crashes on each): blocking collectives on the communicator and on others while its idups run, idups completed in the reverse order, three idups of an intercommunicator and one of its local communicator at once, the parent freed while its idup runs (6.4.3); and *newcomm written when the request completes, not before (Open MPI and MPICH write it at the call). */
 /* shmpi-test: np=1,2,5,16 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "intercomm.h"
 
 static int rank, size;

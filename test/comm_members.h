@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm_members.h - the check the communicator constructor tests
  * (test/comm_create.c, test/comm_split.c) share: which world ranks a new

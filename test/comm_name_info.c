@@ -1,5 +1,6 @@
 /* comm_name_info: MPI_Comm_set/get_name (predefined names, dup and split not copying a name, truncation, per-process names), MPI_Comm_set/get_info, MPI_Comm_dup_with_info, and their errors. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int rank, size;

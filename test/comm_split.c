@@ -1,5 +1,6 @@
 /* comm_split: MPI_Comm_split by parity, reversed and equal keys, MPI_UNDEFINED, nested splits; members checked against a reference; pt2pt and barrier on the parts, MPI_SOURCE in sub-communicator ranks; isolation between parts and parents; compare; errors. */
 /* shmpi-test: np=1,2,3,4,7 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 #include "comm_members.h"
 

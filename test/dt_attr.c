@@ -1,5 +1,6 @@
 /* dt_attr: attributes on datatypes: copy callbacks at MPI_Type_dup (kept or dropped by their flag), delete callbacks at overwrite, delete and free, and keyvals freed while in use. */
 /* shmpi-test: np=1,2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

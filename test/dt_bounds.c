@@ -1,5 +1,6 @@
 /* dt_bounds: lower/upper bounds and extents: the alignment epsilon of C structs, bounds set by MPI_Type_create_resized carried through later constructors (example 4.9), and the pair types. */
 /* shmpi-test: np=1,2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * MPI-3.1 4.1.6: without explicit bounds the extent is the span of the
  * data rounded up to the largest alignment of its basic types, which is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dt_check.h - what the datatype tests share:
  *   expect(t, what, bounds)   a type's size, bounds and true bounds,

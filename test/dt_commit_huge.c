@@ -1,5 +1,6 @@
 /* dt_commit_huge: committing vector, hvector (negative stride), indexed_block, hindexed_block, contiguous and struct types of 2^30 to 2^41 blocks, nested too, with no buffer and under an address-space limit far below one word per block, then their size, extent and true extent; and MPI_Pack/MPI_Unpack of a million-block vector and a nested strided type under the same limit, every byte checked. */
 /* shmpi-test: np=1 timeout=30 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A committed type whose compiled form had an entry per block would need
  * gigabytes here (2^30 blocks at even 8 bytes each is 8 GiB), and a commit

@@ -1,5 +1,6 @@
 /* dt_constructors: size, extent and true extent of every datatype constructor against hand-computed values, and the elements subarray and darray select. */
 /* shmpi-test: np=1,2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Each case gives the expected size, lb, extent, true lb and true extent
  * worked out by hand from the type map (MPI-3.1 4.1): negative strides

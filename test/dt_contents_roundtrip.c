@@ -1,5 +1,6 @@
 /* dt_contents_roundtrip: every combiner decoded with MPI_Type_get_envelope/get_contents (exact arguments, table 4.1 layout) and rebuilt recursively from what was decoded into a type with the same type map, contents and packing; named types report MPI_COMBINER_NAMED. */
 /* shmpi-test: np=1 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * For each type: the envelope's counts follow table 4.1 from the decoded
  * arguments; for the hand-written cases the decoded arguments are

@@ -1,5 +1,6 @@
 /* dt_elements: MPI_Get_count, MPI_Get_elements(_x) and MPI_Status_set_elements(_x) with derived types: example 4.12, partial receives of vector and struct types, MPI_UNDEFINED cases, a million-block vector, a probe. */
 /* shmpi-test: np=2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Rank 0 sends, rank 1 receives with a derived type and checks what the
  * status says (4.1.11): Get_count counts whole elements of the type or

@@ -1,5 +1,6 @@
 /* dt_elements_pairs_ext: the MINLOC/MAXLOC pair types hold two basic elements each for MPI_Get_elements(_x) and MPI_Status_set_elements (MPI-3.1 5.9.4 defines them as a contiguous or struct type of two), also for partial receives. */
 /* shmpi-test: np=2 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Standard behaviour, but marked ext because Open MPI 4.1 counts a pair
  * as one basic element (4 ints received as MPI_2INT give 2 there, not

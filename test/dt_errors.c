@@ -1,5 +1,6 @@
 /* dt_errors: bad datatype arguments under MPI_ERRORS_RETURN give the right error class (negative counts, negative block lengths, MPI_DATATYPE_NULL, uncommitted types in communication and MPI_Pack, freeing a predefined type, bad subarray and darray arguments, truncation) and leave MPI usable. */
 /* shmpi-test: np=1 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The classes here are the ones the standard names (MPI_ERR_COUNT for
  * counts, MPI_ERR_TYPE for datatypes, MPI_ERR_TRUNCATE for data that does

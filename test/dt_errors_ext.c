@@ -1,5 +1,6 @@
 /* dt_errors_ext: datatype errors whose class shmpi chooses where the standard names none or Open MPI 4.1 disagrees (get_contents of a named type or with short arrays, keyvals that never were, ndims 0, MPI_Pack_size with a negative count, pack positions outside the buffer), and get_contents with arrays larger than needed. */
 /* shmpi-test: np=1 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Open MPI 4.1 answers the first two with MPI_ERR_INTERN, accepts ndims 0,
  * a negative MPI_Pack_size count and a negative pack position, and

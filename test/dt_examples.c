@@ -1,5 +1,6 @@
 /* dt_examples: the derived datatype examples of MPI-3.1 chapter 4 that C can express (4.9-4.22: markers via resized, commit, type matching, Get_count/Get_elements, 3-D section, triangle, transposes, arrays of structs with relative and absolute addresses, unions, decoding, MPI_Pack), each checking the data it moves. */
 /* shmpi-test: np=2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fortran REAL arrays become C float arrays indexed in column-major
  * order, MPI_LB/MPI_UB markers (removed in MPI-3.0) become

@@ -1,5 +1,6 @@
 /* dt_external32: MPI_Pack_external / MPI_Unpack_external / MPI_Pack_external_size: big-endian byte images of int, short, float, double, long long, complex and pair types; round trips of struct and vector types; several packing units in one buffer; MPI_BOTTOM; MPI_ERR_TRUNCATE. */
 /* shmpi-test: np=1 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The images are those of MPI-3.1 13.5.2: two's complement and IEEE
  * values, big-endian, byte aligned, no padding.  Types whose external32

@@ -1,5 +1,6 @@
 /* dt_external32_ext: external32 where sizes differ from native ones (MPI_LONG 4, MPI_WCHAR 2, long double as IEEE binary128, table 13.2 for every predefined type), values that do not fit (MPI_ERR_CONVERSION), and shmpi's argument checks of MPI_Pack_external and friends. */
 /* shmpi-test: np=1 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The sizes and formats are the standard's (MPI-3.1 13.5.2, table
  * 13.2), but Open MPI 4.1 does not follow them (it packs long double

@@ -1,5 +1,6 @@
 /* dt_layouts: pairs of different layouts with one signature (contiguous, vector, resized columns, indexed, struct, subarray C/Fortran, MPI_PACKED via MPI_Pack) exchanged by Send, Isend with the types freed before the Wait, Sendrecv, Ssend, Bsend, persistent requests and self sends, eager to several MiB, receive posted before and after the message arrives; np=3 adds MPI_ANY_SOURCE and a ring. */
 /* shmpi-test: np=2,3 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A layout places a message's atoms (its basic elements, in order) in a
  * buffer; two families: doubles, and {int, double} records whose 12-byte

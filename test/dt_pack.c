@@ -1,5 +1,6 @@
 /* dt_pack: MPI_Pack/MPI_Unpack/MPI_Pack_size - several packing units in one buffer, unpacking in pieces from any position into other layouts of the same signature, packed and typed messages received either way (np=2), and the error classes. */
 /* shmpi-test: np=1,2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Every check compares the data against values computed from indices,
  * never against another pack.  Errors run under MPI_ERRORS_RETURN and

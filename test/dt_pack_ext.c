@@ -1,5 +1,6 @@
 /* dt_pack_ext: shmpi's own answers where the standard leaves room - MPI_Pack_size is exact (no header) and MPI_UNDEFINED past INT_MAX, and the argument errors other MPIs let through (negative or uncommitted MPI_Pack_size, bad positions, NULL buffers). */
 /* shmpi-test: np=1 timeout=30 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <limits.h>

@@ -1,5 +1,6 @@
 /* dt_queries_errors: the datatype query calls (envelope and contents of every combiner, names, match_size, addresses, MPI_UNDEFINED sizes) and the error classes of bad arguments to them. */
 /* shmpi-test: np=1,2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "dt_check.h"
 
 #include <limits.h>

@@ -1,5 +1,6 @@
 /* dt_random: thousands of random nested datatypes checked against a reference type-map interpreter: size, extent, true extent, MPI_Pack/MPI_Unpack bytes, send/receive (to self, or between two ranks) with counts and prefixes. */
 /* shmpi-test: np=1,2 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Each root type is a random tree of constructors (contiguous, vector,
  * hvector, indexed, hindexed, indexed_block, hindexed_block, struct of

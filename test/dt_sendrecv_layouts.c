@@ -1,5 +1,6 @@
 /* dt_sendrecv_layouts: n doubles sent with one layout and received with another of the same signature (contiguous, vector, indexed, struct, negative-stride hvector, MPI_PACKED), below and above the eager limit and over 3 MiB (pipeline chunks split blocks), receive posted first or message unexpected, the types freed right after Isend/Irecv or kept in persistent requests, and to self. */
 /* shmpi-test: np=1,2 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Every layout says where its i-th double lives (offset()), so each side
  * is checked against indices alone: the receiver finds value(i) at every

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # embed: a program started without mpirun is a singleton, or with SHMPI_NP=4 a 4-rank job whose first process is the launcher; failures aggregate as under mpirun.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 

@@ -1,5 +1,6 @@
 /* env: MPI_Initialized/Finalized around Init and Finalize, versions, processor name, Wtime/Wtick, thread queries, predefined attributes of MPI_COMM_WORLD. */
 /* shmpi-test: np=1,3 timeout=30 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <math.h>

@@ -1,5 +1,6 @@
 /* env_ext: shmpi's own answers: MPI 3.1 exactly, a library version naming shmpi, the host name as processor name, MPI_TAG_UB = INT_MAX, a global MPI_Wtime, universe = world. */
 /* shmpi-test: np=1,2 timeout=30 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <limits.h>

@@ -1,5 +1,6 @@
 /* errors: error classes and strings, user error classes/codes/strings, error handlers (create, set, get, call, free), argument errors under MPI_ERRORS_RETURN. */
 /* shmpi-test: np=1,2 timeout=30 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #define NAMED(X)                                                             \

@@ -1,5 +1,6 @@
 /* errors_ext: argument checks the standard leaves open, answered as shmpi does: bad codes, NULL outputs, garbage handles, user classes, the handler used for an invalid communicator. */
 /* shmpi-test: np=1,2 timeout=30 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int calls;

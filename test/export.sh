@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # export: -x NAME=VALUE reaches every rank; mpirun's own environment is passed on too.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 start_job "$MPIRUN" -np 3 -x SHMPI_TEST_X=hello\ world -x SHMPI_TEST_Y=2 "$VICTIM" env SHMPI_TEST_X

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fail-exit: a rank calling exit(3) without MPI_Finalize ends the job with status 3 and one line naming it; the others, blocked in MPI_Barrier, are gone at once.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 start_job "$MPIRUN" -np 4 "$VICTIM" exit 1 3

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fail-many: when every rank of 64 (oversubscribed) fails at once, mpirun prints one line naming the first and counting the others, and at most that rank's own line is printed (fatal error, MPI_Abort, exit, SIGSEGV).
 # shmpi-test: timeout=120
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 # a sanitizer build: let SIGSEGV kill the rank, as without one
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fail-sigkill: a rank killed by SIGKILL (raised by itself, or sent from outside) ends the job: status 137, one line, the other ranks gone at once, /dev/shm clean.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 start_job "$MPIRUN" -np 4 "$VICTIM" raise-kill 3

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fatal-error: under MPI_ERRORS_ARE_FATAL a bad call prints one line (rank, function, what was wrong, class), mpirun one summary line, and the job fails; a call before MPI_Init names the right rank too.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 start_job "$MPIRUN" -np 3 "$VICTIM" fatal 1

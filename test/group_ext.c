@@ -1,5 +1,6 @@
 /* group_ext: shmpi's checks beyond what the standard obliges (ranks named twice, bad triplets, negative counts, NULL outputs, negative split colors on some ranks only) and their error classes; MPI_PROC_NULL through empty groups. */
 /* shmpi-test: np=1,2,3,4 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 int main(int argc, char **argv)

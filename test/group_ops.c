@@ -1,5 +1,6 @@
 /* group_ops: every MPI_Group operation (incl, excl, range_incl/excl with negative strides, union, intersection, difference, translate_ranks with MPI_PROC_NULL, compare, rank, size, free) against a simple reference; MPI_GROUP_EMPTY; groups outliving communicators; errors. */
 /* shmpi-test: np=1,2,3,4,7 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int rank, size;

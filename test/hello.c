@@ -1,5 +1,6 @@
 /* hello: sizes and ranks are right and every rank of MPI_COMM_WORLD exists exactly once, as its own process. */
 /* shmpi-test: np=1,2,4,16,64 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <dirent.h>

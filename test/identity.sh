@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # identity: a program a rank runs before MPI_Init, or a child it fork()s before or after, cannot call MPI as that rank: one line each, the rank and the job go on; a wrapper that runs the program as its child still works, and its second MPI program is refused.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 for how in mpirun in-library; do

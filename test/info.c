@@ -1,5 +1,6 @@
 /* info: every MPI_Info call, key order, truncation, long keys and values, dup independence, MPI_INFO_ENV's keys, and every error class. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static char value[MPI_MAX_INFO_VAL + 1];

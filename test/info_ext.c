@@ -1,5 +1,6 @@
 /* info_ext: shmpi's own choices for info objects - MPI_INFO_ENV's values (command line, requested thread level, host, wdir), freeing it, empty values, valuelen 0, error classes Open MPI spells differently, the empty info of MPI_Comm_get_info. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <sys/utsname.h>

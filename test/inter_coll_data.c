@@ -1,5 +1,6 @@
 /* inter_coll_data: the data-movement collectives on an intercommunicator of two unequal groups, blocking and nonblocking: barrier really waits for the other group, bcast/gather(v)/scatter(v) from every root of either group (MPI_ROOT, MPI_PROC_NULL), allgather(v) and alltoall(v,w) with different counts in the two directions, int, double, vector and struct types, zero counts, blocks of a MiB, several requests in flight; bad roots. */
 /* shmpi-test: np=2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "coll_types.h"
 
 /* Open MPI 4.1's libnbc (the --ref run) lets MPI_Ibarrier on an

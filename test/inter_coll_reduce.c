@@ -1,5 +1,6 @@
 /* inter_coll_reduce: the reductions on an intercommunicator (the world ranks divisible by 3 against the rest, so the groups differ in size and interleave), blocking and nonblocking - MPI_Reduce and MPI_Ireduce to every root of either group (MPI_ROOT / MPI_PROC_NULL), Allreduce, Reduce_scatter_block and Reduce_scatter with uneven and zero segments, each group getting the other's data; MPI_SUM on ints and a non-commutative user op on a gapped type checked against a serial fold; zero counts; all the nonblocking ones in flight at once; errors (Scan and Iscan: MPI_ERR_COMM; bad roots; inter_coll_reduce_ext has the rest). */
 /* shmpi-test: np=2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

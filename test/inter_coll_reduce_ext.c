@@ -1,5 +1,6 @@
 /* inter_coll_reduce_ext: reduction checks where Open MPI 4.1.4 differs - MPI_Exscan and MPI_Iexscan on an intercommunicator are MPI_ERR_COMM (Open MPI crashes), MPI_IN_PLACE on an intercommunicator is MPI_ERR_BUFFER raised on the communicator (Open MPI raises it on MPI_COMM_WORLD), and a NULL request pointer to each nonblocking reduction is MPI_ERR_ARG (Open MPI does not check it). */
 /* shmpi-test: np=2,3 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 int main(int argc, char **argv)

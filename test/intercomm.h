@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * intercomm.h - what the intercommunicator tests (test/intercomm_*.c,
  * test/comm_idup.c) share: the intercommunicator of the even and the

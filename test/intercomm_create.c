@@ -1,5 +1,6 @@
 /* intercomm_create: MPI_Intercomm_create over several splits of MPI_COMM_WORLD (even/odd, a prefix against the rest with the last ranks leading over a reversed peer communicator that only the leaders pass, three groups paired in turn with different tags), both groups checked (MPI_Comm_test_inter, size, rank, remote size, MPI_Comm_group, MPI_Comm_remote_group), a message each way, MPI_Comm_compare, create and free in a loop. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "intercomm.h"
 
 static int rank, size;

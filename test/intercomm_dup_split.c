@@ -1,5 +1,6 @@
 /* intercomm_dup_split: MPI_Comm_dup and MPI_Comm_dup_with_info of an intercommunicator (same groups, MPI_CONGRUENT, attributes copied by their callbacks, names, isolation from the original), MPI_Comm_split of one (colors on both sides, on one side only, MPI_UNDEFINED, keys reversing the order) and MPI_Comm_create of one (half of each group, an empty group on one side): the results are intercommunicators with the expected groups, or MPI_COMM_NULL. */
 /* shmpi-test: np=2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "intercomm.h"
 
 static int rank, size, side; /* side: 0 even, 1 odd */

@@ -1,5 +1,6 @@
 /* intercomm_errors: under MPI_ERRORS_RETURN, the calls defined for intracommunicators only fail with MPI_ERR_COMM on an intercommunicator (the topology constructors, MPI_Intercomm_create's local_comm), MPI_Intercomm_merge on an intracommunicator, and bad ranks and colors get their classes; the intercommunicator still works afterwards. */
 /* shmpi-test: np=2,3,4,7 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "intercomm.h"
 
 int main(int argc, char **argv)

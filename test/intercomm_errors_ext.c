@@ -1,5 +1,6 @@
 /* intercomm_errors_ext: shmpi's own answers where MPI-3.1 leaves it to the implementation: MPI_ERR_COMM for MPI_Comm_create_group on an intercommunicator and MPI_Comm_remote_size/group on an intracommunicator, MPI_ERR_RANK for a bad local_leader, a leader's bad argument returned by its whole group, overlapping groups refused (MPI_ERR_COMM), and MPI_Comm_split_type of an intercommunicator (an intercommunicator, as in MPI-4.0). */
 /* shmpi-test: np=2,3,4,7 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "intercomm.h"
 
 int main(int argc, char **argv)

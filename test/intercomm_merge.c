@@ -1,5 +1,6 @@
 /* intercomm_merge: MPI_Intercomm_merge with high false/true on either side (the false group first, each group in its own order) and equal on both (some order both groups agree on), over even/odd and over uneven groups led by their last ranks; collectives and messages on the result. */
 /* shmpi-test: np=2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "intercomm.h"
 
 static int rank, size;

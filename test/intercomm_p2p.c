@@ -1,5 +1,6 @@
 /* intercomm_p2p: point-to-point on an intercommunicator (even against odd ranks): every send mode blocking, nonblocking and persistent, to every remote rank, received with MPI_ANY_SOURCE/MPI_ANY_TAG and checked by status (MPI_SOURCE is a remote rank); blocking receives, sendrecv(_replace), probe/iprobe, mprobe/improbe/mrecv/imrecv, MPI_PROC_NULL, a large message of a derived type; isolation from the local communicator, from world and from a second intercommunicator of the same groups. */
 /* shmpi-test: np=2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "intercomm.h"
 
 enum mode { STD, SYNC, READY, BUF, ISTD, ISYNC, IREADY, IBUF, PSTD, PSYNC,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # layers: no file of runtime/ includes, or links to, a room above its own (runtime/LAYERS), with no exception, and every global name a room defines carries its prefix; and the check catches an upward include, an upward call and a misnamed global.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 #
 # Also `make check-layers`, or `bash test/layers.sh [ROOT]` (ROOT: a tree
 # to check, default this one; then the check's own test is skipped).

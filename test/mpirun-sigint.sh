@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mpirun-sigint: SIGINT to mpirun ends the job: status 130, every rank gone within a second, /dev/shm clean; SIGTERM likewise (143); a rank that ignores the signal is SIGKILLed after the grace period, or at once on a second signal.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 for sig in INT:130 TERM:143; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mpirun-sigkill: when mpirun itself is killed with SIGKILL its ranks die at once too (nothing can be left running), and /dev/shm is clean.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 for np in 4 16; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mpirun-sigtstp: SIGTSTP to mpirun (Ctrl-Z) stops every rank and then mpirun; SIGCONT (fg) continues them all, and the job then ends normally on SIGTERM.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }

@@ -1,5 +1,6 @@
 /* nbc_allgather_alltoall: MPI_Iallgather(v) and MPI_Ialltoall(v,w) of int, double, vector and struct types, uneven and zero counts, displacements out of order, MPI_IN_PLACE, per-peer types, blocks of several MiB, a derived type freed while the call is in flight, several outstanding at once; errors (same classes as the blocking calls). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "coll_types.h"
 
 static int rank, size;

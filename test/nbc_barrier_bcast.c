@@ -1,5 +1,6 @@
 /* nbc_barrier_bcast: MPI_Ibarrier really waits for everyone (shared-file records), completed by Wait and by Test loops; MPI_Ibcast of int, double, vector and struct types from every root, zero counts, several MiB, many in flight at once, on world and a split; errors (same classes as the blocking calls). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "coll_types.h"
 
 static int rank, size;

@@ -1,5 +1,6 @@
 /* nbc_error_sync_ext: under MPI_ERRORS_RETURN, a nonblocking collective refused on one rank for a bad argument (MPI_Igather at the root, MPI_Iscatter at another rank, a NULL request) - where no other rank waits for a message of that rank - leaves the ranks' nonblocking collectives lined up: the MPI_Iallreduce, MPI_Ibcast and MPI_Igather that follow are right everywhere. */
 /* shmpi-test: np=2,3,4 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: MPI-3.1 8.3 leaves the state after an error undefined.  Cases in
  * which another rank waits for a message of the refusing one are left

@@ -1,5 +1,6 @@
 /* nbc_gather_scatter: MPI_Igather, Igatherv, Iscatter and Iscatterv of int, double, vector and struct types with every root, uneven and zero counts, displacements out of order, MPI_IN_PLACE at the root, blocks of several MiB, several outstanding at once; completed by Wait and Test loops; errors (same classes as the blocking calls). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "coll_types.h"
 
 static int rank, size, calls;

@@ -1,5 +1,6 @@
 /* nbc_many_in_flight: many nonblocking collectives of every kind (data movement, v forms, reductions, scans) outstanding at once on four communicators (world, a dup, two splits), mixed with point-to-point messages and with blocking collectives on the same communicators, a derived type freed in flight; completed with Waitall, Testany and Waitsome in an order that differs on every rank; every buffer checked. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 /* The collectives, then the point-to-point kinds. */

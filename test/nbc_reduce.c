@@ -1,5 +1,6 @@
 /* nbc_reduce: MPI_Ireduce and MPI_Iallreduce - MPI_SUM on int, MPI_MAX on double, MPI_MINLOC pairs, a commutative user op on a gapped vector of ints, a non-commutative user op on a contiguous and a gapped type checked against a serial fold at every root, MPI_IN_PLACE, zero counts, up to ~1 MiB; a dozen in flight at once mixed with blocking collectives, completed by Waitall or by polling Testall, with the op and types freed while they run; errors (bad root, invalid op and op not defined on the type for both, negative count, uncommitted type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stddef.h>

@@ -1,5 +1,6 @@
 /* nbc_reduce_scatter: MPI_Ireduce_scatter_block and MPI_Ireduce_scatter - MPI_SUM on ints, a commutative user op on a gapped vector of ints, a non-commutative user op (2x2 matrix products) checked against a serial fold, uneven and zero segments, MPI_IN_PLACE, vectors up to ~1 MiB, several in flight at once with the counts arrays and the ops freed while they run; errors (negative counts, invalid op for both, uncommitted type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

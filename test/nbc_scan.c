@@ -1,5 +1,6 @@
 /* nbc_scan: MPI_Iscan and MPI_Iexscan - MPI_SUM on longs, a non-commutative user op (affine maps) on a gapped vector type checked against a serial fold, MPI_IN_PLACE, zero counts, vectors up to ~1 MiB, sixteen in flight at once, a long run of small ones overlapping blocking scans, the op freed while they run; errors (invalid op and op not defined on the type for both, negative count, uncommitted type). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # no-finalize: a rank that returns 0 from main without MPI_Finalize, or without ever calling MPI_Init while the others did, fails the job: status 1 and one line saying so.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 start_job "$MPIRUN" -np 3 "$VICTIM" nofinalize 1

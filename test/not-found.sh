@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # not-found: a program that does not exist gives status 127, one that cannot be executed 126, each with one line and no /dev/shm entry left.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 start_job "$MPIRUN" -np 2 /nonexistent/dir/program

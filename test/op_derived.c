@@ -1,5 +1,6 @@
 /* op_derived: predefined ops on derived datatypes made of one predefined type, through MPI_Reduce_local: contiguous, vector (also larger than one internal chunk), indexed_block, resized and dup types, MINLOC/MAXLOC on contiguous and strided pairs; the gaps between elements are left alone. */
 /* shmpi-test: np=1 timeout=30 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: MPI allows this (5.9.2 defines ops on basic types; a derived type
  * of one basic type reduces elementwise) and MPICH does it, but Open MPI

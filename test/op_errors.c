@@ -1,5 +1,6 @@
 /* op_errors: the error classes of MPI_Reduce_local, MPI_Op_free and MPI_Op_commutative that the standard fixes, under MPI_ERRORS_RETURN: a negative count, MPI_OP_NULL, MPI_REPLACE/MPI_NO_OP (RMA only), an op on a type outside its groups (5.9.2, 5.9.4), freeing a predefined op; nothing is changed on error. */
 /* shmpi-test: np=1 timeout=30 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Left to op_errors_ext, because Open MPI 4.1 answers differently:
  * an invalid or uncommitted datatype (Open MPI: MPI_ERR_OP), NULL or

@@ -1,5 +1,6 @@
 /* op_errors_ext: argument checks of the reduction calls that the standard leaves open or where Open MPI answers differently, as shmpi does them: bad and uncommitted datatypes, NULL/MPI_IN_PLACE/aliased buffers, ops on types outside the groups of 5.9.2 that only one of Open MPI and MPICH accepts, mixed derived types, NULL pointers; MPI_BOTTOM with absolute addresses is fine. */
 /* shmpi-test: np=1 timeout=30 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

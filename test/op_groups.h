@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * op_groups.h - the predefined ops as small indices, and the groups of
  * MPI-3.1 5.9.2 as the set of ops each allows (MINLOC and MAXLOC: the

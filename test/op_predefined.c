@@ -1,5 +1,6 @@
 /* op_predefined: every predefined op on every predefined type it is defined for (MPI-3.1 5.9.2, 5.9.4), through MPI_Reduce_local at counts 0, 1, 7 and 1000, against a plain C loop: negatives, carries across bytes, zeros for the logical ops, ties for MINLOC/MAXLOC. */
 /* shmpi-test: np=1 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Values are chosen so that the reference needs no care: integer sums
  * and products stay in range (the standard leaves overflow undefined),

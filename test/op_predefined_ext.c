@@ -1,5 +1,6 @@
 /* op_predefined_ext: what shmpi adds to op_predefined: the optional Fortran types Open MPI lacks (MPI_INTEGER16 with carries across 64 bits, MPI_REAL2 and MPI_COMPLEX4 as IEEE halves, correctly rounded) and integer sums and products that wrap around instead of saturating. */
 /* shmpi-test: np=1 timeout=30 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <limits.h>

@@ -1,5 +1,6 @@
 /* op_user: MPI_Op_create ops through MPI_Reduce_local: a non-commutative 2x2 matrix product on a derived type gets its arguments in the right order (inoutbuf = inbuf op inoutbuf), the user function sees the caller's datatype and count, MPI_Op_commutative reports the flag, MPI_Op_free resets the handle. */
 /* shmpi-test: np=1 timeout=30 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 typedef struct { double m[2][2]; } mat;

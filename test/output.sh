@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # output: 8 ranks printing many long lines in small pieces: every line arrives whole, none torn or mixed with another, each rank's lines in order, stdout and stderr kept apart; nothing lost to a slow reader; a reader that goes away (| head) does not stop the job.
 # shmpi-test: timeout=120
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 check_stream() { # file tag lines-per-rank np len

@@ -1,5 +1,6 @@
 /* p2p_anysource_ext: MPI_ANY_SOURCE receives do not starve a sender: with every other rank's messages queued at once, rank 0's wildcard receives take from all of them in turn. */
 /* shmpi-test: np=2,4,8 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The standard promises no fairness (3.5: "MPI makes no guarantee of
  * fairness in the handling of communication"), so this checks shmpi's own

@@ -1,5 +1,6 @@
 /* p2p_backlog: a receive whose message is queued behind thousands of others from the same sender (and behind a full ring) completes while the sender itself waits. */
 /* shmpi-test: np=2,3,5 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Regression test for a lost wake-up: a receiver that handled only part
  * of what was waiting for it went to sleep with records still unread,

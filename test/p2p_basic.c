@@ -1,5 +1,6 @@
 /* p2p_basic: blocking send/recv of every predefined datatype (values checked), pair types, zero-byte and MPI_PROC_NULL messages, Get_count/Get_elements, status fields, ready mode, self-sends. */
 /* shmpi-test: np=1,2,4 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Ranks pair up (0-1, 2-3, ...): the even rank sends, the odd one checks
  * and echoes back, the even one checks the echo.  Every rank also sends to

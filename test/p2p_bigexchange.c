@@ -1,5 +1,6 @@
 /* p2p_bigexchange: 64 MiB exchanged between pairs of ranks every safe way (Isend+Recv, Irecv+Send, Sendrecv, Sendrecv_replace, ordered Send/Recv), data verified, nothing written past the buffers. */
 /* shmpi-test: np=2,4 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Ranks pair up (0-1, 2-3).  Every exchange is one the standard says
  * completes whatever the library buffers (3.5, Example 3.8-3.10): the

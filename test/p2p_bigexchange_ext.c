@@ -1,5 +1,6 @@
 /* p2p_bigexchange_ext: two ranks that both MPI_Send 64 MiB to each other before receiving complete (shmpi pulls an unexpected large message in; the standard calls this exchange unsafe). */
 /* shmpi-test: np=2,4 timeout=120 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * MPI-3.1 3.5 (Example 3.10) calls this program unsafe: it completes only
  * if the library buffers one of the messages, and with Open MPI (and

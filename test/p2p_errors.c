@@ -1,5 +1,6 @@
 /* p2p_errors: bad arguments to the point-to-point calls return the standard's error class under MPI_ERRORS_RETURN (rank, tag, count, communicator, datatype, buffer, request), reach a user error handler, and send nothing. */
 /* shmpi-test: np=2,3 timeout=30 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Only what the standard fixes is asserted: each of these is the class
  * named for that kind of argument (8.4, Table 8.1), and every one agrees

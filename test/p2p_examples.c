@@ -1,5 +1,6 @@
 /* p2p_examples: the point-to-point examples of MPI-3.1 chapter 3 that C can express (hello, safe exchange, order, progress, Request_free ping-pong, Waitany/Waitsome server, probe-then-receive, Sendrecv_replace ring), each checking what the standard says it does. */
 /* shmpi-test: np=2,3,4 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Example numbers follow MPI-3.1 section 3; Fortran REALs become C
  * floats, MPI_BSEND (not part of this test) becomes MPI_ISEND, which

@@ -1,5 +1,6 @@
 /* p2p_flood: 100,000 messages of random size (0 B .. 1 MiB, mostly small), random tags and destinations, every payload checked, through mixes of Isend/Issend/Irecv/Iprobe and every Wait/Test form. */
 /* shmpi-test: np=4,8 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Each rank draws its own schedule from a fixed seed (the environment
  * variable P2P_FLOOD_SEED picks another, for stress runs): for message seq,

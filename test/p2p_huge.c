@@ -1,5 +1,6 @@
 /* p2p_huge: a message larger than 2 GiB (count * type size past INT_MAX bytes) arrives whole, with the right count and elements. */
 /* shmpi-test: np=2 timeout=240 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* p2p_order: non-overtaking (3.5) under load: messages of one sender with one tag arrive in send order, sizes straddling the eager limit, with specific and wildcard source/tag, blocking and pre-posted receives. */
 /* shmpi-test: np=2,4,8 timeout=90 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Every rank sends M messages to every other rank in each phase (all
  * with Isend, every 4th with Issend, so no receive order can deadlock),

@@ -1,5 +1,6 @@
 /* p2p_oversub: ring exchanges, a token passed around the ring and an all-pairs exchange, at 16 and 64 ranks on 2 cores (oversubscribed), hundreds of iterations, every value checked. */
 /* shmpi-test: np=16,64 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Three patterns, each checked at every step:
  *   shift    every rank sends to rank+1 and receives from rank-1 at once

@@ -1,5 +1,6 @@
 /* p2p_pairs_ext: MPI_Get_elements counts the pair types (MPI_DOUBLE_INT, MPI_2INT, ...) as structs of two basic elements, as MPICH does (Open MPI counts one; open-mpi/ompi#2366). */
 /* shmpi-test: np=2 timeout=30 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * MPI-3.1 5.9.4 defines the pair types "as if" built with
  * MPI_TYPE_CREATE_STRUCT / MPI_TYPE_CONTIGUOUS from two basic types, so a

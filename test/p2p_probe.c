@@ -1,5 +1,6 @@
 /* p2p_probe: MPI_Probe/MPI_Iprobe of unexpected messages (size via Get_count before the receive), specific and wildcard source/tag, probes do not consume, order kept, Iprobe false when nothing matches, MPI_PROC_NULL. */
 /* shmpi-test: np=2,3,4 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Rank 0 is the receiver; every other rank sends it messages of sizes on
  * both sides of the eager limit.  All checks are on rank 0 except the

@@ -1,5 +1,6 @@
 /* p2p_requests: Wait/Test and their any/all/some forms with MPI_REQUEST_NULL entries and empty arrays (MPI_UNDEFINED, empty statuses), incomplete requests left alone, Request_get_status does not free, Request_free of active requests. */
 /* shmpi-test: np=2,3 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #define N 5

@@ -1,5 +1,6 @@
 /* p2p_ring_wrap: small messages sent one at a time over ground where a large message's data lay, that data being ints equal to the sequence numbers those small messages will carry. */
 /* shmpi-test: np=2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What it guards against: a shared-memory transport that recognises a new
  * record by a sequence number in the record's first word can take stale

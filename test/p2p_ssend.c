@@ -1,5 +1,6 @@
 /* p2p_ssend: MPI_Issend/MPI_Ssend do not complete before the matching receive has started (arrival or a probe is not enough), for eager and rendezvous sizes and to oneself; they do complete once it has. */
 /* shmpi-test: np=2,3 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Issend, rank 0 to rank 1, for each size:
  *   0: Issend(A); then, while testing it, waits for rank 1's "probed"

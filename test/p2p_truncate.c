@@ -1,5 +1,6 @@
 /* p2p_truncate: a message longer than the receive buffer gives MPI_ERR_TRUNCATE (Recv, Wait, Waitany, Test, Sendrecv; MPI_ERR_IN_STATUS from Waitall/Testall/Waitsome), never writes past the buffer, and leaves the library working. */
 /* shmpi-test: np=2 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Under MPI_ERRORS_RETURN.  Rank 0 sends, rank 1 receives into a buffer
  * followed by guard bytes, for sizes on both sides of the eager limit

@@ -1,5 +1,6 @@
 /* p2p_truncate_self_ext: a message a rank sends itself that is longer than the receive buffer gives MPI_ERR_TRUNCATE and writes nothing past the buffer. */
 /* shmpi-test: np=1,2 timeout=30 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Standard behaviour (3.2.4: only the receive buffer is written; the
  * overflow is an error), but Open MPI 4.1's self path writes past the

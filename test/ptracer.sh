@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ptracer: a rank whose window memory peers reach with process_vm names the launcher (mpirun, or the in-library launcher) with PR_SET_PTRACER, also under a wrapper script; a singleton names nobody (checked with strace).
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 # a sanitizer build: LeakSanitizer cannot work under ptrace (strace)
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # rma-range-fatal: an MPI_Put past the end of a target's window under the default MPI_ERRORS_ARE_FATAL prints one line naming the window (unnamed: its number and constructor), the target, the displacement, the window's size and MPI_ERR_RMA_RANGE, and the job fails.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 # rank 1 puts 2 doubles at disp 7 of rank 0's window 2 (8 doubles)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rma_acc.h - the harness of the accumulate tests (rma_accumulate,
  * rma_accumulate_pairs_ext): a case is an op on a predefined type; for

@@ -1,5 +1,6 @@
 /* rma_acc_edges: the accumulate family's edges on every window flavor - MPI_Accumulate, MPI_Get_accumulate, MPI_Raccumulate and MPI_Rget_accumulate with derived origin (vector, indexed, struct, resized) and result types against contiguous or other derived target types: exact values at the target and fetched, gaps and guard ints untouched; MPI_PROC_NULL targets of all six accumulate-family calls and zero counts succeed and move nothing; PSCW epochs posted with MPI_MODE_NOSTORE and NOSTORE|NOPUT. */
 /* shmpi-test: np=1,2,3,4 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Each rank is the target of its left neighbour only (of itself at
  * np = 1).  A window holds GUARD fill ints, a region of SPAN ints and

@@ -1,5 +1,6 @@
 /* rma_accumulate: MPI_Accumulate with every predefined op (MAX ... MINLOC, MPI_REPLACE) on several types each, from every rank into every rank, as one element and as several, into contiguous and strided (derived) target types; MPI_Get_accumulate (MPI_NO_OP included) and MPI_Fetch_and_op return the old values; on every window flavor (allocate, create over malloc, MPI_Alloc_mem and stack memory, allocate_shared, dynamic), each under fence, lock_all + flush_all and per-target lock/unlock (shared for accumulates, exclusive for fetches). */
 /* shmpi-test: np=1,2,3,4,8 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The harness is rma_acc.h.  The pair types with padding (MPI_DOUBLE_INT,
  * MPI_LONG_INT) are in rma_accumulate_pairs_ext: Open MPI 4.1 refuses

@@ -1,5 +1,6 @@
 /* rma_accumulate_pairs_ext: MPI_Accumulate, MPI_Get_accumulate and MPI_Fetch_and_op with MPI_MAXLOC, MPI_MINLOC and MPI_REPLACE on the pair types that have padding (MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT), from every rank into every rank, contiguous and strided, on every window flavor, each under fence, lock_all + flush_all and per-target lock/unlock. */
 /* shmpi-test: np=1,2,3,4 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Standard MPI, but Open MPI 4.1 refuses these types in MINLOC/MAXLOC
  * accumulates ("currently unsupported") and crashes on MPI_REPLACE with

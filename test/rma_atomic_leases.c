@@ -1,5 +1,6 @@
 /* rma_atomic_leases: single-element MPI_Fetch_and_op and MPI_Compare_and_swap increments that run a while alone on a target (where shmpi lets them skip a fence) stay atomic when whole-array MPI_Accumulates to that target start in the middle of them, on fresh windows again and again, with the fetching ranks switching targets now and then. */
 /* shmpi-test: np=2,3,4,8 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "rma_win.h"
 
 #define WINDOWS 24  /* fresh windows: the first accumulate on each ends the leases */

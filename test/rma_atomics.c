@@ -1,5 +1,6 @@
 /* rma_atomics: atomicity under contention from every rank - MPI_Fetch_and_op counters hand out every ticket exactly once (integer and floating-point sums), whole-array MPI_Accumulate interleaved with single-element MPI_Fetch_and_op on the same elements loses no update, an MPI_Compare_and_swap spin lock guards a non-atomic get/put increment, and the MPI-3 distributed linked list is built by all ranks at once on a dynamic window. */
 /* shmpi-test: np=1,2,3,4,8 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "rma_win.h"
 
 #include <sched.h>

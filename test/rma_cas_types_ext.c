@@ -1,5 +1,6 @@
 /* rma_cas_types_ext: MPI_Compare_and_swap on every type MPI-3.1 11.3.4 allows (C integer, Fortran integer, logical, multi-language, byte) and on MPI_CHAR and MPI_CHARACTER, on every window flavor: an equal compare swaps, a different one does not, the value found is returned; floating, complex, pair, wide-character, packed and derived types get MPI_ERR_TYPE and leave the target alone. */
 /* shmpi-test: np=1,2 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: Open MPI 4.1 (osc sm) swaps any type, MPI_FLOAT included; MPICH
  * 4.0 refuses the same types as shmpi, with MPI_ERR_TYPE.

@@ -1,5 +1,6 @@
 /* rma_fence: MPI_Win_fence epochs - put/get rings, load/store on a shared window, every assert, a target that arrives late, and the legal way from a fence epoch to a lock epoch. */
 /* shmpi-test: np=1,2,3,4,8 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #define ROUNDS 20

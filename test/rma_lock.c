@@ -1,5 +1,6 @@
 /* rma_lock: passive target - a counter behind an exclusive lock (get/put and load/store), shared locks held together, exclusive excluding shared, lock_all with flushes, several lock epochs at once, MPI_MODE_NOCHECK, MPI_Win_sync. */
 /* shmpi-test: np=1,2,3,4,8 timeout=90 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <sched.h>

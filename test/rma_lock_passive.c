@@ -1,5 +1,6 @@
 /* rma_lock_passive: passive target really is passive - the others lock, get, put and accumulate at rank 0 while it is blocked in MPI_Recv (allocated, malloc'd and stack windows) or computing without MPI calls. */
 /* shmpi-test: np=2,3,4,8 timeout=90 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <sched.h>

@@ -1,5 +1,6 @@
 /* rma_pscw: post/start/complete/wait - rings over many epochs; all-to-all put, get and accumulate with strided (derived) types at the origin, the target or both, on every window flavor (allocate, create over malloc, MPI_Alloc_mem and stack memory, allocate_shared, dynamic); start before post, MPI_MODE_NOCHECK, MPI_Win_test false then true, groups of a window over a sub-communicator. */
 /* shmpi-test: np=1,2,3,4,8 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "rma_win.h"
 
 #define EPOCHS 30

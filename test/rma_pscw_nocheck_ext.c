@@ -1,5 +1,6 @@
 /* rma_pscw_nocheck_ext: many PSCW epochs with MPI_MODE_NOCHECK, alternating with ordinary ones, on one window - every MPI_Win_wait still waits for exactly its epoch's completes. */
 /* shmpi-test: np=1,2,3,8 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: standard MPI, but Open MPI 4.1 (osc sm) fails it - a post with
  * MPI_MODE_NOCHECK does not reset its count of completes, so the wait of

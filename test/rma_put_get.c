@@ -1,5 +1,6 @@
 /* rma_put_get: MPI_Put and MPI_Get on every window flavor (allocate, create over malloc, MPI_Alloc_mem and stack memory, allocate_shared, dynamic) with contiguous and derived datatypes on both sides, to the neighbour and to oneself, in fence and lock_all epochs; bytes outside the target datatype stay untouched; zero counts and MPI_PROC_NULL move nothing. */
 /* shmpi-test: np=1,2,3,4,8 timeout=120 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Each rank owns slot r (SLOT ints) of every window.  A round: every
  * rank puts 12 ints, laid out by the origin type, into slot r of its

@@ -1,5 +1,6 @@
 /* rma_range_errors: every origin-side check of the RMA communication calls under MPI_ERRORS_RETURN - MPI_ERR_RMA_RANGE past the end, before the start (negative true lb), for derived target types, absurd displacements and dynamic-window addresses outside, across or after attached regions; MPI_ERR_WIN, RANK, COUNT, TYPE (uncommitted, mismatched, mixed, derived where predefined is needed), TRUNCATE, OP, DISP, BUFFER, ARG, RMA_SYNC - on mapped, stack (process_vm) and dynamic windows; guard bytes around each window and its contents show nothing was written. */
 /* shmpi-test: np=1,2,3 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The standard calls these programs erroneous and leaves what happens
  * open; shmpi checks every call at the origin (seed 000's advice made

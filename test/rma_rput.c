@@ -1,5 +1,6 @@
 /* rma_rput: the request-based RMA calls MPI_Rput, MPI_Rget, MPI_Raccumulate and MPI_Rget_accumulate in MPI_Win_lock_all and MPI_Win_lock epochs, completed with MPI_Wait, MPI_Waitall, MPI_Test and MPI_Request_free; data moved with derived datatypes; MPI_PROC_NULL targets give a request too; on every window flavor (allocate, create over malloc, MPI_Alloc_mem and stack memory, allocate_shared, dynamic). */
 /* shmpi-test: np=1,2,3,4 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "rma_win.h"
 
 #define N 16

@@ -1,5 +1,6 @@
 /* rma_rput_proc_null: MPI_Rput, MPI_Rget, MPI_Raccumulate and MPI_Rget_accumulate (MPI_NO_OP too) to MPI_PROC_NULL inside MPI_Win_lock (of oneself, of another rank, with MPI_MODE_NOCHECK), MPI_Win_lock_all, MPI_Win_fence and MPI_Win_start (PSCW) epochs, on every window flavor: each succeeds like MPI_Put/MPI_Get to MPI_PROC_NULL, moves nothing, and gives a request that is complete at once (the first MPI_Test says so, MPI_Request_get_status too) with a status of no data (count 0, not cancelled), as Open MPI and MPICH do in every access epoch. Outside any epoch: rma_sync_errors. */
 /* shmpi-test: np=1,2,3 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "rma_win.h"
 
 #define N 4

@@ -1,5 +1,6 @@
 /* rma_sync_errors: every synchronization rule shmpi checks, broken under MPI_ERRORS_RETURN - MPI_ERR_RMA_SYNC for RMA calls outside epochs (MPI_PROC_NULL targets too), for the request forms to a rank outside passive-target epochs (to MPI_PROC_NULL only outside any epoch: in fence and PSCW epochs they succeed, as MPI_Put and MPI_Get to it do) and for wrongly nested or mixed epochs, MPI_ERR_LOCKTYPE, MPI_ERR_ASSERT, MPI_ERR_RANK, MPI_ERR_GROUP, MPI_ERR_WIN - and the window still usable after each. */
 /* shmpi-test: np=1,2,3 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: the standard calls these programs erroneous but does not make an
  * implementation detect them; shmpi does (and Open MPI mostly does not).

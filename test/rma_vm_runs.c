@@ -1,5 +1,6 @@
 /* rma_vm_runs: MPI_Put, MPI_Get and MPI_Accumulate (MPI_SUM) between a stack window (reached with process_vm_readv/writev in shmpi) and origin buffers whose datatypes have hundreds to thousands of runs each, with different run structures on the two sides (short vs long runs, blocks in reverse order, a resized type repeated by count, a vector of vectors); every int of the target window, of the origin buffers and of guards around both is checked. */
 /* shmpi-test: np=1,2,4 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * shmpi moves such data in batches of a few hundred iovec entries per
  * side, the longer list cut back to the bytes the shorter one covers, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rma_win.h - windows of every flavor for the RMA tests, behind one
  * interface, so that each test runs its checks over all of them:

@@ -1,5 +1,6 @@
 /* rma_win_allocate: MPI_Win_allocate/MPI_Win_free - memory of every size (0 included), its attributes, windows on world, self and a split, many at once freed in any order (the argument errors: rma_win_errors_ext). */
 /* shmpi-test: np=1,2,3,4,8 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* rma_win_attrs_info: window attributes (the predefined ones of every flavor; keyvals with copy and delete callbacks, MPI_Win_free deleting what is left, a freed keyval's attribute), names, MPI_Win_get_group, and hints through MPI_Win_get_info/MPI_Win_set_info. */
 /* shmpi-test: np=1,2,3 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int rank, size;

@@ -1,5 +1,6 @@
 /* rma_win_create: MPI_Win_create over heap (small and large), static (.data and .bss), stack and MPI_Alloc_mem memory: attributes, contents kept, the program's own loads and stores, peers' get and put, neighbouring memory untouched, memory usable after MPI_Win_free; two windows over one buffer (the argument errors: rma_win_errors_ext). */
 /* shmpi-test: np=1,2,3,4,8 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

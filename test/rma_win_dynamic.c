@@ -1,5 +1,6 @@
 /* rma_win_dynamic: MPI_Win_create_dynamic with MPI_Win_attach/MPI_Win_detach - its attributes, regions of heap, stack, static and MPI_Alloc_mem memory reached by peers at their MPI_Get_address, attach/detach cycles (a new buffer, the same one again), in lock_all epochs and per-target MPI_Win_lock epochs (shared and exclusive); an exclusive lock makes get+put increments of an attached counter atomic. Overlapping attach and the other errors: rma_win_errors_ext. */
 /* shmpi-test: np=1,2,3,4,8 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

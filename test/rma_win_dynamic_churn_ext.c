@@ -1,5 +1,6 @@
 /* rma_win_dynamic_churn_ext: the table of attached regions under concurrent change - rank 0 attaches and detaches regions without pause until the others are done (cells between long-lived ones, so every change moves table entries that others are searching; and whole pages of cells, so their memory files come and go), while the other ranks read the long-lived cells and the coming-and-going ones with MPI_Get: a long-lived cell always answers with its exact contents, a changing one with its exact contents or MPI_ERR_RMA_RANGE, never anything else. ext: it targets memory while it is being attached and detached, which MPI calls erroneous; the table's sequence lock must keep it harmless. */
 /* shmpi-test: np=2,3,4 timeout=120 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

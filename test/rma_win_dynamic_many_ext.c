@@ -1,5 +1,6 @@
 /* rma_win_dynamic_many_ext: 10,000 small regions attached per process to one dynamic window (malloc'd and MPI_Alloc_mem memory, attached in a shuffled order): random MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Rput and MPI_Rget into them from every rank, each result checked at the origin and every region's final contents at its owner; half of them detached - RMA to those fails with MPI_ERR_RMA_RANGE and changes nothing, the rest still work - then attached again and used again; first, a sliding window of 300 regions moved over 4096 longs one element at a time (the table as a queue), then reachable exactly where it ended. ext: Open MPI 4.1 refuses more than 64 attached regions (osc_rdma_max_attach), and RMA to detached memory is erroneous, which shmpi detects. */
 /* shmpi-test: np=1,2,3,4 timeout=180 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

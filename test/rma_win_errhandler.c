@@ -1,5 +1,6 @@
 /* rma_win_errhandler: window error handlers - MPI_ERRORS_ARE_FATAL by default whatever the communicator has, MPI_ERRORS_RETURN, a user handler from MPI_Win_create_errhandler (called with the window and the code, also for a real error), MPI_Win_get_errhandler, MPI_Win_call_errhandler with predefined and added codes, a handler freed while in use. */
 /* shmpi-test: np=1,2,3 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int rank, size;

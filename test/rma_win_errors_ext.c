@@ -1,5 +1,6 @@
 /* rma_win_errors_ext: every argument error of the window calls with shmpi's class (MPI_ERR_WIN, SIZE, DISP, ARG, INFO, COMM, BASE, RANK, KEYVAL, RMA_FLAVOR, RMA_ATTACH, RMA_SYNC), a bad member failing the creation for all, and shmpi's answers where the standard leaves room: a new window's empty name, the hints MPI_Win_get_info reports, page-aligned noncontiguous shared parts. */
 /* shmpi-test: np=1,2,3 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* rma_win_mapped_ext: memory of MPI_Win_create (malloc'd heap, static .data and .bss) and of MPI_Win_attach (heap) is really moved onto a memory file, as a user sees it: while the window or region lives /proc/self/maps shows a memfd for every one of its pages, after MPI_Win_free / MPI_Win_detach none, contents kept throughout; a stack window's pages never move (peers reach them with process_vm). */
 /* shmpi-test: np=1,2 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* rma_win_shared: MPI_Win_allocate_shared - contiguous by default and with alloc_shared_noncontig, MPI_Win_shared_query (MPI_PROC_NULL included), load/store to the neighbours' memory ordered by MPI_Win_sync and MPI_Barrier (the argument errors: rma_win_errors_ext). */
 /* shmpi-test: np=1,2,3,4,8 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* rma_win_shared_fail_ext: MPI_Win_allocate_shared whose shared memory cannot be made (rank 0) or mapped (the last rank), and MPI_Win_change_comm whose newcomer cannot map a shared window's memory, because that rank may open no more files (RLIMIT_NOFILE): MPI_ERR_RMA_SHARED on every rank under MPI_ERRORS_RETURN, no window, descriptor or mapping left behind (the changed window unchanged), and the job goes on with a working shared window. */
 /* shmpi-test: np=1,2,4 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <dirent.h>

@@ -1,5 +1,6 @@
 /* rma_win_shared_query_ext: MPI_Win_shared_query on windows of MPI_Win_allocate and MPI_Win_create (heap, MPI_Alloc_mem and static memory; sizes and disp_units differing per rank, rank 0 giving none): every member's size, disp_unit and an address here through which loads see the owner's stores and stores reach the owner, ordered by MPI_Win_sync and MPI_Barrier in a lock_all epoch; MPI_PROC_NULL answers for the lowest rank with memory; a stack window's peers get size 0 and NULL (reached with process_vm), its owner its own memory. ext: MPI-4.1 allows the call on these flavors but promises no shared memory, and Open MPI 4.1 refuses it. */
 /* shmpi-test: np=1,2,3,4 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

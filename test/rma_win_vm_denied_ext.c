@@ -1,5 +1,6 @@
 /* rma_win_vm_denied_ext: with process_vm_readv/writev refused by a seccomp filter, windows over stack memory (MPI_Win_create and an attached region) still work one-sided, through the target's helper thread: get, put and concurrent accumulates. */
 /* shmpi-test: np=1,2,3,4 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <linux/filter.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rng.h - the seeded generator the randomized tests share (splitmix64):
  * a test that fails prints its seed, and the same seed replays the same

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # stdin: mpirun's stdin goes to rank 0; the other ranks read end-of-file at once.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 head -c 100000 /dev/zero | tr '\0' 'x' >"$TEST_TMPDIR/input"

@@ -1,5 +1,6 @@
 /* sync_change_comm: MPI_Win_change_comm - a window of the even ranks, of each flavor, joined by the odd ranks (each passing a one-process dynamic window of its own) to MPI_COMM_WORLD, directly and in two steps: the group, put/get to every old member under fence and lock_all (and loads on the shared flavor), the newcomers' size 0, an attach by a newcomer on the dynamic window, name/attribute/error handler kept, sync counters (a newcomer's too) and an inactive sync_ops request carried over, MPI_Win_free; and the errors every caller returns (peer_rank, a newcomer with memory, an epoch open, a member missing, new_comm invalid). */
 /* shmpi-test: np=2,3,4,5 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* sync_handle_type: MPI_HANDLE_SYNC moves MPI_Sync values as 4-byte elements through point-to-point calls, MPI_Pack and the non-reduction collectives, and is refused (MPI_ERR_TYPE) by the derived datatype constructors, the reductions and RMA. */
 /* shmpi-test: np=1,2,3 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The values are plain ints: the datatype engine does not look at them,
  * so no counter is allocated here (shmpi_sync(7) has the counters).

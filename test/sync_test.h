@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync_test.h - what the sync counter tests (test/sync_*.c) share.
  *

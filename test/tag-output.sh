@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tag-output: --tag-output puts "[rank] " before every line of every rank, on stdout and stderr.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 start_job "$MPIRUN" -np 4 --tag-output "$VICTIM" info

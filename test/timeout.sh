@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # timeout: a job that hangs is killed by --timeout 2 after 2 s, with a clear line and status 124; MPIEXEC_TIMEOUT does the same.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 for how in option env; do

@@ -1,5 +1,6 @@
 /* topo_cart: MPI_Dims_create on the standard's examples, Cartesian communicators of 1 to 3 dimensions (rank, coordinates and shifts checked against a direct computation, periodic or not), a grid smaller than the job, MPI_Comm_dup keeping the grid, MPI_Cart_sub, MPI_Cart_map, and a 2-D halo exchange with MPI_Neighbor_alltoall checked value by value. */
 /* shmpi-test: np=1,2,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int rank, size;

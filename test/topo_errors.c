@@ -1,5 +1,6 @@
 /* topo_errors: bad arguments to the topology calls and the neighbor collectives return the standard's error class under MPI_ERRORS_RETURN (MPI_ERR_TOPOLOGY, MPI_ERR_DIMS, MPI_ERR_ARG, MPI_ERR_RANK, MPI_ERR_COMM, MPI_ERR_COUNT, MPI_ERR_TYPE), reach the communicator's own handler, and leave everything usable. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Only classes on which the standard's Table 8.1 and Open MPI 4.1 agree
  * are asserted here; topo_ext checks shmpi's choice where they do not

@@ -1,5 +1,6 @@
 /* topo_ext: shmpi's own choices where the standard leaves the error class open or Open MPI 4.1 does otherwise (bad dimensions, out-of-range ranks in edges, arrays too short for an answer, MPI_IN_PLACE, truncation, a NULL request), MPI_UNDEFINED from the mapping calls outside the grid or graph, one process with bad arguments not leaving the others waiting, and edges named by their destinations in MPI_Dist_graph_create (which Open MPI 4.1.4 sometimes never finishes). */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 ext */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int rank, size;

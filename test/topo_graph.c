@@ -1,5 +1,6 @@
 /* topo_graph: graph topologies (a ring with self-loops and repeated edges where the job is small, a star, a graph smaller than the job) and distributed graphs (adjacent and general, weighted and not, MPI_WEIGHTS_EMPTY, no edges with NULL weights (still weighted), edges named by another process): every query, neighbor order, weights, MPI_Comm_dup, and MPI_Neighbor_allgather/alltoall over them checked by values. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 static int rank, size;

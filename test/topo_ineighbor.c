@@ -1,5 +1,6 @@
 /* topo_ineighbor: the five nonblocking neighbor collectives, all in flight at once on a periodic Cartesian grid and on a distributed graph (with a derived type freed before the wait, and an MPI_ANY_SOURCE receive that must not see their messages), give exactly what the blocking ones give. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #define MAXN 8   /* neighbors: 2 per dimension of a 2-D grid, 3 in the graph */

@@ -1,5 +1,6 @@
 /* topo_neighbor: the five neighbor collectives (allgather, allgatherv, alltoall, alltoallv, alltoallw), blocking and nonblocking, over Cartesian grids (with MPI_PROC_NULL edges, and periodic dimensions of one or two processes, where down and up are one process) and a distributed graph, with derived datatypes on both sides, zero counts, scattered displacements, every element checked and untouched slots left alone; a wildcard receive posted meanwhile never sees their messages. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=60 */
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
 #define MAXN 16   /* neighbors */

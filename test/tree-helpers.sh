@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tree-helpers: helpers a rank started with fork() or in the background of system() end with the job (normal end, failed rank, kill -9 of mpirun), with mpirun and with the in-library launch (SHMPI_NP); one in a session of its own (setsid) too, except after kill -9; /dev/shm clean.
 # shmpi-test: timeout=90
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 wait_helpers() {

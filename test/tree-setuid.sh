@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tree-setuid: a set-user-ID rank program (execve clears its parent-death signal) is killed when mpirun is killed with SIGKILL, and when the in-library launcher is.
 # shmpi-test: timeout=60
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 # a set-user-ID copy of the sleeper, owned by another user: it runs with

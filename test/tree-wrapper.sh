@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tree-wrapper: ranks started through a wrapper script that runs the MPI program as its child (no exec) are torn down with the job: kill -9 of mpirun, SIGTERM to mpirun, a failing rank; /dev/shm clean.
 # shmpi-test: timeout=90
+# SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
 # the real MPI processes are the wrapper's children: their pids are the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * allgather.c - MPI_Allgather and MPI_Allgatherv: every member packs its
  * block into its half (its control line up to 16 bytes), publishes, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * allreduce.c - MPI_Reduce and MPI_Allreduce, and their argument checks
  * (reduce_args.h), which MPI_Ireduce and MPI_Iallreduce share.  On an

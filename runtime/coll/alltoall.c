@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * alltoall.c - MPI_Alltoall, MPI_Alltoallv and MPI_Alltoallw: every
  * member packs block d of its send side into region d of its half and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * area.c - the collective areas: where they are in the arena, who owns
  * which, and the per-communicator state that points at one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * args.h - the argument checks of the data-movement collectives (bcast,
  * gather, scatter, allgather, alltoall and their v/w forms), shared by

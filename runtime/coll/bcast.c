@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bcast.c - MPI_Bcast: the root packs its buffer into its half (its
  * control line for up to 16 bytes) and every other member unpacks it;

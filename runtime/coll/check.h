@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * check.h - the argument checks of the collective calls.  Each returns
  * MPI_SUCCESS or the code shmpi_raise returned, raised on comm (which the

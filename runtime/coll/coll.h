@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * coll.h - the blocking collectives of intracommunicators, in shared
  * memory (MPI-3.1 chapter 5).  man shmpi_coll(7) tells the same story for

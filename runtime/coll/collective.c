@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * collective.c - a data collective's schedule from its checked
  * arguments to a started request, or run to its end for a blocking call

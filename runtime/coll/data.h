@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * data.h - the schedules (sched.h) of the collectives that only move
  * data: MPI_Ibarrier, Ibcast, Igather(v), Iscatter(v), Iallgather(v) and

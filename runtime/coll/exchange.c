@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * exchange.c - the round that every gather, scatter, allgather and
  * all-to-all schedule is made of: blocks out to a set of peers, blocks in

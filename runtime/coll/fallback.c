@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fallback.c - the collectives over point-to-point messages, for a
  * communicator that got no collective area (all SHMPI_COLL_AREAS taken,

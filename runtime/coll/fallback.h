@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fallback.h - the collectives over point-to-point messages, for
  * communicators that have no collective area (coll.h).

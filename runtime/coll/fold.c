@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fold.c - applying a reduction op to data the area holds packed.
  *

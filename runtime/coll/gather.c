@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * gather.c - MPI_Gather and MPI_Gatherv: every member but the root packs
  * its block into its half (its control line up to 16 bytes); the root

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * iallgather.c - MPI_Iallgather and MPI_Iallgatherv, and the allgather
  * schedule that MPI_Allgather(v) runs on an intercommunicator (data.h):

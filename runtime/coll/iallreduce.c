@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * iallreduce.c - MPI_Iallreduce: the reduction tree (ireduce.c) to member
  * 0, straight into its receive buffer, then a binomial broadcast of the

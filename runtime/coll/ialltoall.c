@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ialltoall.c - MPI_Ialltoall, MPI_Ialltoallv and MPI_Ialltoallw, and the
  * all-to-all schedule that the blocking calls run on an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ibarrier.c - MPI_Ibarrier, and the barrier schedule that MPI_Barrier
  * runs on an intercommunicator (data.h).

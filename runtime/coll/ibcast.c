@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ibcast.c - MPI_Ibcast, and the broadcast schedule that MPI_Bcast runs
  * on an intercommunicator (data.h).  The tree is shmpi_nbc_bcast_from's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * igather.c - MPI_Igather and MPI_Igatherv, and the gather schedule that
  * MPI_Gather(v) runs on an intercommunicator (data.h): one round, in

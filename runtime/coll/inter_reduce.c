@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * inter_reduce.c - MPI_Reduce and MPI_Allreduce on an intercommunicator
  * (5.2.2, 5.9.1, 5.9.6), blocking or not: the data of one group reduced

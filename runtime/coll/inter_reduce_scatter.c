@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * inter_reduce_scatter.c - MPI_Reduce_scatter(_block) on an
  * intercommunicator (5.10.1, 5.10.2), blocking or not: the vector

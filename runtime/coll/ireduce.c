@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ireduce.c - MPI_Ireduce, and the reduction tree every nonblocking
  * reduction starts with.

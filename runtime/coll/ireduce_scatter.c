@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ireduce_scatter.c - MPI_Ireduce_scatter_block and MPI_Ireduce_scatter:
  * the reduction tree (ireduce.c) brings the whole vector to member 0, in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * iscan.c - MPI_Iscan and MPI_Iexscan: a chain along the ranks.  Member
  * i receives x0 op ... op x(i-1) from i - 1, folds its own data in after

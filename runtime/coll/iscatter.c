@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * iscatter.c - MPI_Iscatter and MPI_Iscatterv, and the scatter schedule
  * that MPI_Scatter(v) runs on an intercommunicator (data.h): one round,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce.c - MPI_Reduce, Allreduce, Reduce_scatter(_block), Scan and
  * Exscan on the area.

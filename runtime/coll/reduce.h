@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce.h - the reduction collectives' common description, run on the
  * area (reduce.c) or over messages (fallback.c).

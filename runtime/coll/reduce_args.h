@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_args.h - the argument checks of the reduction collectives,
  * shared by the blocking calls (coll/allreduce.c, reduce_scatter.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_scatter.c - MPI_Reduce_scatter_block and MPI_Reduce_scatter,
  * and their argument checks (reduce_args.h), which the nonblocking forms

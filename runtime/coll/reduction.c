@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduction.c - a checked reduction collective (coll/reduce_args.h) made
  * into a schedule and started (the I-calls) or run to its end (the

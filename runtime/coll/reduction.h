@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduction.h - the schedules (sched.h) of the reduction collectives:
  * MPI_Ireduce, Iallreduce, Ireduce_scatter(_block), Iscan, Iexscan, and

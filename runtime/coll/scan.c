@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * scan.c - MPI_Scan and MPI_Exscan, and their argument checks
  * (reduce_args.h), which MPI_Iscan and MPI_Iexscan share: member i gets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * scatter.c - MPI_Scatter and MPI_Scatterv: the root packs block i into
  * region i of its half (regions of a half, 64-byte aligned, one per

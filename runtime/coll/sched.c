@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sched.c - building schedules and running them from the progress
  * engine (sched.h says what a schedule is).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sched.h - schedules: how a collective runs without blocking its caller
  * (MPI-3.1 5.12).  A nonblocking collective call builds a schedule of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync.c - the progress words of an area: storing one, waiting for
  * others, the reuse rule for the two halves of a slot, and doorbells.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xchg.c - moving blocks through the area: bcast, gather(v),
  * scatter(v), allgather(v) and alltoall(v,w) are all "writers publish

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xchg.h - the data-movement engine of the collectives that only move
  * data (bcast, gather, scatter, allgather, alltoall and their v/w forms)

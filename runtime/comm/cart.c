@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cart.c - making Cartesian communicators (MPI-3.1 7.5.1, 7.5.5, 7.5.7,
  * 7.5.8): MPI_Cart_create, MPI_Cart_sub, MPI_Cart_map.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cart_query.c - what a Cartesian communicator says about its grid
  * (MPI-3.1 7.5.5, 7.5.6): MPI_Cartdim_get, MPI_Cart_get, MPI_Cart_rank,

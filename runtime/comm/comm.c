@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm.c - MPI_COMM_WORLD and MPI_COMM_SELF at MPI_Init, and
  * MPI_Comm_size/rank (their attributes, the predefined ones included, are

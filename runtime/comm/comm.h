@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm.h - communicators and groups: MPI_COMM_WORLD and MPI_COMM_SELF,
  * communicators made from them (dup, idup, split, create), the

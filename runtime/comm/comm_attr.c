@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm_attr.c - attributes cached on communicators (MPI-3.1 6.7.2,
  * 6.7.3): keyvals, set/get/delete, the predefined callbacks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm_compare.c - MPI_Comm_compare (MPI-3.1 6.4.1, and 6.6.1 for
  * intercommunicators).

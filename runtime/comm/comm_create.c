@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm_create.c - making and freeing communicators (MPI-3.1 6.4):
  * MPI_Comm_dup, MPI_Comm_split, MPI_Comm_free.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm_idup.c - MPI_Comm_idup (MPI-3.1 6.4.2): MPI_Comm_dup without
  * blocking, on a schedule (coll/sched.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm_info.c - hints on communicators (MPI-3.1 6.4.4):
  * MPI_Comm_set_info, MPI_Comm_get_info and MPI_Comm_dup_with_info.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm_name.c - communicator names (MPI-3.1 6.8): MPI_Comm_set_name and
  * MPI_Comm_get_name.

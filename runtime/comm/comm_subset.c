@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm_subset.c - communicators of part of a parent (MPI-3.1 6.4.2):
  * MPI_Comm_create, MPI_Comm_create_group and MPI_Comm_split_type.

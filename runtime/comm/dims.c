@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dims.c - MPI_Dims_create (MPI-3.1 7.5.2): a balanced grid of nnodes
  * processes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dist_graph.c - distributed graph topologies (MPI-3.1 7.5.4, 7.5.5):
  * MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create,

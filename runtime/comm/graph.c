@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * graph.c - graph topologies (MPI-3.1 7.5.3, 7.5.5, 7.5.8):
  * MPI_Graph_create, MPI_Graph_map, MPI_Graphdims_get, MPI_Graph_get,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * group.c - process groups (MPI-3.1 6.3): MPI_GROUP_EMPTY, MPI_Comm_group,
  * the group accessors (size, rank, translate_ranks, compare), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * intercomm.c - intercommunicators (MPI-3.1 6.6): the object, the
  * agreement on the ids of a new one, and MPI_Intercomm_create.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * intercomm_merge.c - MPI_Intercomm_merge (MPI-3.1 6.6.2): one
  * intracommunicator of both groups of an intercommunicator.

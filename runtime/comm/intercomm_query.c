@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * intercomm_query.c - what an intercommunicator is (MPI-3.1 6.6.1):
  * MPI_Comm_test_inter, MPI_Comm_remote_size, MPI_Comm_remote_group.

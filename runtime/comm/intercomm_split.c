@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * intercomm_split.c - MPI_Comm_split of an intercommunicator (MPI-3.1
  * 6.4.2), and so MPI_Comm_create and MPI_Comm_split_type of one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topo.c - the topology object (topo.h): constructors, copy and free,
  * the Cartesian shift every Cartesian call is written on, and the one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topo.h - process topologies (MPI-3.1 chapter 7): the Cartesian, graph
  * and distributed graph structure a communicator may carry, and what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topo_check.c - argument checks of the topology constructors and mapping
  * calls (topo.h), with the classes of MPI-3.1 Table 8.1: MPI_ERR_DIMS

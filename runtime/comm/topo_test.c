@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topo_test.c - MPI_Topo_test (MPI-3.1 7.5.5): which kind of topology a
  * communicator carries.  Local.

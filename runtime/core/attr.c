@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * attr.c - keyvals and attribute lists (see attr.h).
  *

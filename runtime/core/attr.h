@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * attr.h - keyvals and the attributes cached on objects (MPI-3.1 6.7,
  * 4.1.10), one module for communicators, datatypes and windows.

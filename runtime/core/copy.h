@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * copy.h - memcpy for the few bytes that latency-bound calls move (an
  * 8-byte message, put or reduction), without a call: at these sizes the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * environ.c - inquiries about the environment and MPI_Abort
  * (MPI-3.1 8.1, 8.6, 8.7).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * errhandler.c - error handler objects (MPI-3.1 8.3).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * error.c - error classes, codes and strings (MPI-3.1 8.4, 8.5), and the
  * path from a failed check to the error handler (8.3).

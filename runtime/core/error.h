@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * error.h - how an MPI call reports a bad argument or a failure.
  *

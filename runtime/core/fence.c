@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fence.c - the fence on every CPU of the job (see fence.h).
  *

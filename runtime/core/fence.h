@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fence.h - a full memory fence run on every CPU that runs a rank of the
  * job, at the request of one rank (membarrier(2),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * info.c - info objects (MPI-3.1 9): MPI_Info_create, _set, _get,
  * _get_valuelen, _get_nkeys, _get_nthkey, _delete, _dup and _free.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * info.h - info objects inside the library (MPI-3.1 9): how a room that
  * takes hints (windows, communicators, memory) reads them, and how it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * info_env.c - MPI_INFO_ENV, the predefined info object that describes
  * how this process was started (MPI-3.1 8.7, with MPI_INIT); MPI_Init

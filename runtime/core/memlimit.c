@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * memlimit.c - how much memory this process may still take: the check
  * that comes before a memfd segment of memseg.c is mapped.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * memseg.c - MPI_Alloc_mem and MPI_Free_mem: memory other ranks can map.
  *

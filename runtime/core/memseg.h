@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * memseg.h - what the rest of the library asks of MPI_Alloc_mem's
  * memory (memseg.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * objects.h - the objects behind the communicator, group and
  * error-handler handles, and how a handle is checked.

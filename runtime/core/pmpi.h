@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pmpi.h - the profiling interface (MPI-3.1 14.2).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * proc.h - the state of this rank: one explicit structure, not scattered
  * globals, so that per-thread or per-session state can later be split off

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wait.c - spin, then yield, then sleep on the doorbell (see wait.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * wait.h - how a rank blocks, and how it is woken.
  *

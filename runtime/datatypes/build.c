@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * build.c - making a derived type object from a block list: the list is
  * normalized, the children referenced and the layout computed (layout.c);

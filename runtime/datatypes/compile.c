@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * compile.c - MPI_Type_commit's compiler: a datatype's tree (datatype.h)
  * becomes the flat program that every walk over its bytes follows

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * constructors.c - the derived datatype constructors of MPI-3.1 4.1.2,
  * 4.1.7 and 4.1.10: contiguous, vector, hvector, indexed, hindexed,

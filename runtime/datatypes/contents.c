@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * contents.c - what a derived type was made from: the constructor's
  * arguments, kept as given, and MPI_Type_get_envelope /

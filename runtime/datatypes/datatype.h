@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * datatype.h - the datatype object and the engine's internal interface.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * derived.h - inside the datatype room: how derived types are built
  * (type.c, build.c, layout.c, contents.c, constructors.c, subarray.c),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * elements.c - counting the basic elements in a prefix of packed data,
  * and back (MPI_Get_elements, MPI_Status_set_elements; 4.1.11).

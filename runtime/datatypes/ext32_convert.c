@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext32_convert.c - native values to and from external32 (MPI-3.1
  * 13.5.2): big-endian two's complement integers, big-endian IEEE floats,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext32_convert.h - the external32 representation of each basic type
  * (MPI-3.1 13.5.2, table 13.2), one run of values at a time.

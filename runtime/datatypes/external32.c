@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * external32.c - MPI_Pack_external, MPI_Unpack_external,
  * MPI_Pack_external_size (MPI-3.1 4.3): packing in the portable

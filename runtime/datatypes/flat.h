@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * flat.h - the compiled form of a datatype and the walks over it; private
  * to compile.c (which builds it), iterate.c (which walks it) and pack.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * iterate.c - walking the compiled form (compile.c) of count x type from
  * any packed byte offset to any other: the one walk behind pack, unpack,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * layout.c - size, bounds and extent of a derived type from its block
  * list, by the typemap definitions of MPI-3.1 4.1.6 - 4.1.8.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * names.c - MPI_Type_set_name and MPI_Type_get_name (MPI-3.1 6.8).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * op_mpi.c - the MPI calls on reduction ops: MPI_Op_create, MPI_Op_free,
  * MPI_Op_commutative (5.9.5) and MPI_Reduce_local (5.9.7).  None has a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ops.c - the reduction op objects and shmpi_op_reduce, which applies one
  * to (in, inout, count, type) for every caller: MPI_Reduce_local, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ops.h - the reduction operation object (MPI-3.1 5.9.2-5.9.7) and the
  * kernels that apply the predefined ones.

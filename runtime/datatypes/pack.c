@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pack.c - moving the bytes of (buf, count, type) to and from their packed
  * form, from any byte offset of that form, and between two typed buffers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pack_mpi.c - MPI_Pack, MPI_Unpack, MPI_Pack_size (MPI-3.1 4.2).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * predefined.c - the predefined datatypes of MPI-3.1 (3.2.2, 4.1, 5.9.4,
  * Annex A) and shmpi's MPI_HANDLE_SYNC, each a constant object named by

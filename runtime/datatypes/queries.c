@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * queries.c - what a datatype measures, and addresses: MPI_Type_size(_x),
  * MPI_Type_get_extent(_x), MPI_Type_get_true_extent(_x) (MPI-3.1 4.1.5,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * reduce_kernels.c - the loops that apply the predefined reduction ops
  * (MPI-3.1 5.9.2, 5.9.4), generated from tables rather than written out:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * subarray.c - MPI_Type_create_subarray and MPI_Type_create_darray
  * (MPI-3.1 4.1.3, 4.1.4).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * type.c - the life of a derived datatype: allocation, references,
  * MPI_Type_commit and MPI_Type_free (MPI-3.1 4.1.9).

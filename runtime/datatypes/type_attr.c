@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * type_attr.c - attributes cached on datatypes (MPI-3.1 6.7.4): keyvals,
  * set/get/delete, and the predefined callbacks MPI_TYPE_NULL_COPY_FN,

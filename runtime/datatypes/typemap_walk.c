@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * typemap_walk.c - the basic elements of a type in type-map order (see
  * typemap_walk.h).

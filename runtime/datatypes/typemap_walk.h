@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * typemap_walk.h - visiting the basic elements of count elements of a
  * type, in type-map order, by following the datatype tree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * init.c - MPI_Init, MPI_Init_thread, MPI_Finalize and their queries.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * evloop.c - the one io_uring ring that drives a running job.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * execpath.c - find the program once, in the launcher, before any fork.
  *

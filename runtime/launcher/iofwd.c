@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * iofwd.c - read the ranks' stdout/stderr pipes and cut them into lines.
  *

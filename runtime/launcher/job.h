@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * job.h - the launcher's private state, shared by the files of this room.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * launch.c - shmpi_ln_launch: set a job up, run it, take it down.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mpirun.c - the mpirun (and mpiexec) command: options in, shmpi_ln_launch.
  *

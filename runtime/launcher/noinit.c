@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * noinit.c - ranks that exit 0 without ever calling MPI_Init.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * outq.c - write forwarded output (and our own messages) in order.
  *

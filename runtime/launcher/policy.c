@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * policy.c - how a rank ended, whether that ends the job, and the status.
  *

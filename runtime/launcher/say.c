@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * say.c - the launcher's own messages: one line each, "tool: text".
  *

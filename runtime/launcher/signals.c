@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * signals.c - SIGINT, SIGTERM, SIGHUP, SIGQUIT (and SIGTSTP, SIGCONT) sent
  * to the launcher.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * spawn.c - start one rank: clone, set the child up, exec.
  *

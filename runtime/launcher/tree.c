@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tree.c - the job is every process a rank started, not only the ranks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * blocking.c - MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Recv, MPI_Sendrecv,
  * MPI_Sendrecv_replace (MPI-3.1 3.2, 3.4, 3.10).

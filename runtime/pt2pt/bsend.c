@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bsend.c - buffered mode: MPI_Buffer_attach, MPI_Buffer_detach,
  * MPI_Bsend, MPI_Ibsend (MPI-3.1 3.6).

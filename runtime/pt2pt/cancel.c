@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cancel.c - MPI_Cancel and MPI_Test_cancelled (MPI-3.1 3.8.4).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * check.c - argument checks of the point-to-point calls, on top of
  * those of the (buffer, count, datatype) triple (datatypes/check.c):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * check.h - the argument checks shared by every point-to-point call;
  * those of the (buffer, count, datatype) triple alone are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * claim.c - the claim words of cancellable sends (see claim.h).
  *

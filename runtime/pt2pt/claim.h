@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * claim.h - one word in shared memory that a receive and a cancel race
  * for, so that cancelling a send is decided at once, locally (3.8.4).

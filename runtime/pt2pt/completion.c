@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * completion.c - MPI_Wait, MPI_Test and their any/all/some forms,
  * MPI_Request_free, MPI_Request_get_status (MPI-3.1 3.7.3 - 3.7.5).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * conn.c - connecting rings between pairs of ranks, lazily.
  *

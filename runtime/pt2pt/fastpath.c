@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fastpath.c - the short way for the most common calls: a blocking
  * MPI_Send of a small contiguous message, and a blocking MPI_Recv from a

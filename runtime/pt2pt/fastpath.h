@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fastpath.h - blocking send and receive without a request, when nothing
  * unusual is going on (fastpath.c says exactly when).  Each returns 1 if

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * greq.c - generalized requests and the status setters they use:
  * MPI_Grequest_start, MPI_Grequest_complete, MPI_Status_set_elements(_x),

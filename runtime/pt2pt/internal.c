@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * internal.c - the library's own messages on a communicator: plain
  * point-to-point requests of the pt2pt engine, sent on the communicator's

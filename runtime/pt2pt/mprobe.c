@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mprobe.c - matched probe and receive: MPI_Mprobe, MPI_Improbe,
  * MPI_Mrecv, MPI_Imrecv (MPI-3.1 3.8.2, 3.8.3).

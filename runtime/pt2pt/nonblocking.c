@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nonblocking.c - MPI_Isend, MPI_Issend, MPI_Irsend, MPI_Irecv
  * (MPI-3.1 3.7.2).  Each starts a request that the progress engine moves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * probe.c - MPI_Probe and MPI_Iprobe (MPI-3.1 3.8.1): look at the first
  * message that a receive with this envelope would match, without

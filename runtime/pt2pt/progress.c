@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * progress.c - where incoming records are read and dispatched, and where
  * sends that found a ring full are retried.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * progress.h - the progress engine: every blocked or polling MPI call
  * turns it so that messages move while the rank is inside MPI.  It runs

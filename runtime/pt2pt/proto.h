@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * proto.h - what one rank writes into another's ring: the wire protocol
  * of point-to-point messaging.

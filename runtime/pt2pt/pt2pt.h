@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pt2pt.h - this rank's point-to-point state: one entry per peer (the
  * rings to and from it, sends waiting for ring space), the queue of posted

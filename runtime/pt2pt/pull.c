@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pull.c - taking in a large message before its receive is posted.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * recv.c - the receiving side: a receive meets its message (match.c
  * decides which), the data lands in the user's buffer, the status is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * request.h - the request object behind MPI_Request, for every kind of
  * nonblocking operation, and how a request completes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * send.c - the sending side: putting a message's envelope (and, when it is
  * small, its data) into the ring to its destination, and streaming a large

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * start.h - turning the arguments of a send or receive call into a
  * started request; shared by the blocking and nonblocking calls.

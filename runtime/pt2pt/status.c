@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * status.c - what a status says about a received message:
  * MPI_Get_count, MPI_Get_elements, MPI_Get_elements_x (3.2.5, 4.1.11).

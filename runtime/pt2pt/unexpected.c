@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * unexpected.c - memory for messages that arrive before their receive.
  *

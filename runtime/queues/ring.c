@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ring.c - the SPSC record ring (see ring.h).
  *

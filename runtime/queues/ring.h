@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ring.h - a single-producer, single-consumer ring of variable-length
  * records in shared memory: the queue that carries every message from one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * acc.c - MPI_Accumulate and MPI_Get_accumulate (MPI-3.1 11.3.4): the
  * target data combined element-wise with the origin data by a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * acclock.c - the accumulate lock of a window member: what makes
  * accumulates to its memory atomic per element (MPI-3.1 11.7.1), taken

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * acclock.h - the cheap side of the accumulate lock (acclock.c), inline:
  * what a one-instruction atomic (atomic.c) does around its instruction.

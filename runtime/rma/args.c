@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * args.c - the cold halves of the RMA argument checks of xfer.h: once
  * the inline check saw that something is wrong, find out what, and say

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * atomic.c - single-element accumulates done with one hardware atomic
  * instruction on the target's memory (MPI_Fetch_and_op,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * epoch.c - the epoch state machine of MPI-3.1 11.5, at one process, and
  * the check every RMA communication call makes (shmpi_rma_check_epoch).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * fence.c - MPI_Win_fence (MPI-3.1 11.5.1).
  *

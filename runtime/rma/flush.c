@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * flush.c - MPI_Win_flush, MPI_Win_flush_all, MPI_Win_flush_local,
  * MPI_Win_flush_local_all and MPI_Win_sync (MPI-3.1 11.5.4).

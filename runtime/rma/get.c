@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * get.c - MPI_Get (MPI-3.1 11.3.2): the target data read into the origin
  * buffer, through both datatypes, before the call returns.  The checks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lock.c - passive target synchronization (MPI-3.1 11.5.3): MPI_Win_lock,
  * MPI_Win_unlock, MPI_Win_lock_all, MPI_Win_unlock_all.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lockword.c - a reader-writer lock in one 32-bit shared word, taken and
  * released by any member of a window with no help from the member that

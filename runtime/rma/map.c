@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * map.c - making memory reachable across processes (map.h says what).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * map.h - making this process's memory reachable by its peers, and
  * mapping theirs (map.c); private to runtime/rma/.

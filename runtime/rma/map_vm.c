@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * map_vm.c - reaching window memory that cannot be shared: the stack,
  * file mappings (map.h).  Normally with process_vm_readv/writev; where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pscw.c - general active target synchronization (MPI-3.1 11.5.2):
  * MPI_Win_post, MPI_Win_start, MPI_Win_complete, MPI_Win_wait and

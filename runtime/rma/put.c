@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * put.c - MPI_Put (MPI-3.1 11.3.1): the origin data written into the
  * target's window, through both datatypes, before the call returns.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * range.c - the target range of an RMA call, checked at the origin
  * (MPI-3.1 11.3.1's advice to implementors, made the rule): the bytes

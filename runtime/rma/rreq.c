@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rreq.c - the request-based RMA calls, MPI_Rput, MPI_Rget,
  * MPI_Raccumulate and MPI_Rget_accumulate (MPI-3.1 11.3.5).

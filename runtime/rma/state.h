@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * state.h - what the RMA room keeps per process: shmpi_proc.rma,
  * allocated by shmpi_rma_init at MPI_Init and kept until the process

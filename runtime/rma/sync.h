@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync.h - what the synchronization files of runtime/rma/ share:
  * epoch.c (the epoch rules), fence.c, pscw.c, lock.c, flush.c and

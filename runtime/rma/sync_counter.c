@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync_counter.c - the table of sync counters in the arena
  * (sync_counter.h): allocating and freeing this process's counters,

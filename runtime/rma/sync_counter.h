@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync_counter.h - RMA synchronization counters (shmpi_sync(7); the
  * proposal "Flexible RMA Synchronization for MPI-3"): the counters in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync_epoch.c - the window's side of sync requests: the sync_ops
  * access epoch, and the list of a window's sync requests that

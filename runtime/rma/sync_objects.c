@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync_objects.c - MPI_Win_alloc_sync_objects, MPI_Win_free_sync_objects
  * and the handle conversions of sync counters (shmpi_sync(7)).

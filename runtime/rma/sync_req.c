@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sync_req.c - the persistent requests of sync counters (shmpi_sync(7)):
  * MPI_Win_sync_object_init (wait for a local counter to reach 0) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win.h - RMA windows (MPI-3.1 chapter 11): the window object, how every
  * member reaches every other member's window memory, and the shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_allocate.c - windows whose memory MPI allocates (MPI-3.1 11.2.2,
  * 11.2.3): MPI_Win_allocate, MPI_Win_allocate_shared and

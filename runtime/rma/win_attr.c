@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_attr.c - attributes cached on windows (MPI-3.1 6.7.3, 11.2.6):
  * keyvals, set/get/delete, the predefined callbacks

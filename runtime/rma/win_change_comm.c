@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_change_comm.c - MPI_Win_change_comm, a shmpi extension (the
  * proposal "Flexible RMA Synchronization for MPI-3", 1.2.6;

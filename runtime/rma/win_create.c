@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_create.c - MPI_Win_create (MPI-3.1 11.2.1): a window over memory
  * the program already has.

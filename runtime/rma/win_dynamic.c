@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_dynamic.c - windows of dynamically attached memory (MPI-3.1
  * 11.2.4): MPI_Win_create_dynamic, MPI_Win_attach,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_errhandler.c - errors on windows (MPI-3.1 8.3.2): how an RMA call
  * raises one (shmpi_win_raise), and MPI_Win_create_errhandler,

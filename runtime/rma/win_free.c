@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_free.c - MPI_Win_free (MPI-3.1 11.2.5).
  *

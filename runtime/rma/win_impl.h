@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_impl.h - what the window files (win_*.c) share among themselves;
  * the rest of runtime/rma/ uses win.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_info.c - window hints (MPI-3.1 11.2.1, 11.2.7): read at creation
  * and by MPI_Win_set_info, reported by MPI_Win_get_info.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_name.c - a window's name (MPI-3.1 6.8) and group (11.2.6):
  * MPI_Win_set_name, MPI_Win_get_name and MPI_Win_get_group.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * win_new.c - what the four window constructors share (win_impl.h): the
  * window object, the control segment, the exchange that tells every

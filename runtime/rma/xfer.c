@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xfer.c - moving typed data between this process and a target range
  * (win.h, THE DATA PATH).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * xfer.h - what the communication calls share (put.c, get.c, acc.c,
  * atomic.c, rreq.c): the origin-side argument checks, where a checked

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # lib.sh - sourced by the shell tests (test/*.sh).
 # shellcheck shell=bash disable=SC2034
 #

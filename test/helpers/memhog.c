@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * memhog - MPI_Alloc_mem against a memory limit, for the shell tests of
  * the limits (test/alloc-mem-*.sh).

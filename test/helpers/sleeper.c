@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sleeper - a rank program that is no MPI program and never ends.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * victim - the MPI program the launcher shell tests (test/NAME.sh) run.
  *
