@@ -86,15 +86,22 @@ check_includes() {
     END { exit bad }' - "$tree"/runtime/*/*.[ch]
 }
 
+# tree_objects TREE OBJDIR: the objects OBJDIR/runtime/ROOM/NAME.o built
+# from a runtime/ROOM/NAME.c of TREE, one a line.
+tree_objects() {
+    local o src
+    for o in "$2"/runtime/*/*.o; do
+        src=${o#"$2"/}
+        [ -e "$1/${src%.o}.c" ] && echo "$o"
+    done
+}
+
 # check_links TREE OBJDIR: the same rule for the symbols each object
 # (OBJDIR/runtime/ROOM/NAME.o of a runtime/ROOM/NAME.c of TREE) takes
 # from the objects of other rooms.
 check_links() {
-    local tree=$1 objdir=$2 objs=() o src
-    for o in "$objdir"/runtime/*/*.o; do
-        src=${o#"$objdir"/}
-        [ -e "$tree/${src%.o}.c" ] && objs+=("$o")
-    done
+    local tree=$1 objdir=$2 objs
+    mapfile -t objs < <(tree_objects "$tree" "$objdir")
     [ ${#objs[@]} -gt 0 ] || { echo "no objects in $objdir"; return 1; }
     { rules "$tree"; echo "--"
       nm -A -g --defined-only "${objs[@]}" | sed 's/^/D /'; echo "--"
@@ -120,11 +127,8 @@ check_links() {
 # (OBJDIR/runtime/R/NAME.o of a runtime/R/NAME.c of TREE) defines starts
 # with one of R's prefixes; and no prefix of a room begins another's.
 check_names() {
-    local tree=$1 objdir=$2 objs=() o src
-    for o in "$objdir"/runtime/*/*.o; do
-        src=${o#"$objdir"/}
-        [ -e "$tree/${src%.o}.c" ] && objs+=("$o")
-    done
+    local tree=$1 objdir=$2 objs
+    mapfile -t objs < <(tree_objects "$tree" "$objdir")
     [ ${#objs[@]} -gt 0 ] || { echo "no objects in $objdir"; return 1; }
     { prefixes "$tree"; echo "--"
       [ -e "$objdir/public.syms" ] && grep -v '\*' "$objdir/public.syms"; echo "--"
