@@ -48,8 +48,6 @@
  * being made, and one rank alone from creeping past the limit.
  *
  * State: the allowance is shmpi_proc.mem_allowance (core/proc.h).
- *
- * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <inttypes.h>
 #include <limits.h>

@@ -11,8 +11,6 @@
  * each one would need a lock (or, for windows_made, an atomic) before
  * MPI_THREAD_MULTIPLE.  The mailbox's helper thread (map_vm.c) does not
  * touch this structure: it is handed the mailbox itself.
- *
- * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef SHMPI_RMA_STATE_H
 #define SHMPI_RMA_STATE_H

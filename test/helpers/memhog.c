@@ -14,8 +14,6 @@
  * after the other until MPI_Alloc_mem says MPI_ERR_NO_MEM ("rank R: N
  * MiB in chunks, then no-mem"), and freed.  Each rank prints "rank R ok"
  * and exits 0 (anything wrong: a message, exit 1).
- *
- * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <mpi.h>
 #include <stdio.h>
