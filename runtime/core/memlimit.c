@@ -18,7 +18,8 @@
  *     level and every ancestor's up to the mount point: the limit less
  *     the usage, plus the page cache the kernel would reclaim first
  *     (active_file + inactive_file of memory.stat; tmpfs and memfd
- *     pages are not in them, they live on the anonymous lists);
+ *     pages are not in them, they live on the anonymous lists), less a
+ *     reserve of 1/32 of the limit (CGROUP_RESERVE);
  *   - the machine: MemAvailable + SwapFree of /proc/meminfo.
  * The pages of a memfd live in the kernel's internal tmpfs, which has
  * no size limit: how large /dev/shm is does not bound them.
@@ -120,6 +121,17 @@ static const struct cgroup_files v1 = {
     "total_inactive_file", "the memory cgroup's memory.limit_in_bytes",
 };
 
+/*
+ * A cgroup's last 1/32 is not handed out: the processes in it (the rank,
+ * its launcher, their heaps, stacks and output buffers) still need pages
+ * after the last request that fits.  Without it, a rank taking 1 MiB
+ * blocks until refused in a 512 MiB cgroup stopped at 494-495 MiB and was
+ * then killed by the OOM killer in MPI_Free_mem or MPI_Finalize in 5 of 8
+ * runs under ASan (2026-11-28, test/alloc-mem-cgroup's second job in a
+ * loop).
+ */
+#define CGROUP_RESERVE 32
+
 /* Room at dir and each ancestor down to (and with) mount. */
 static void cgroup_room(char *dir, size_t mount_len,
                         const struct cgroup_files *c, struct room *r)
@@ -131,7 +143,9 @@ static void cgroup_room(char *dir, size_t mount_len,
             char stat[PATH_MAX];
             snprintf(stat, sizeof stat, "%s/memory.stat", dir);
             uint64_t cache = keyed_sum(stat, c->file_a, c->file_b);
-            lower(r, (max > cur ? max - cur : 0) + cache, c->phrase);
+            uint64_t room = (max > cur ? max - cur : 0) + cache;
+            lower(r, room > max / CGROUP_RESERVE ? room - max / CGROUP_RESERVE
+                                                 : 0, c->phrase);
         }
         char *slash = strrchr(dir, '/');
         if (!slash || (size_t)(slash - dir) < mount_len)
