@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * epoch.c - the epoch state machine of MPI-3.1 11.5, at one process, and
- * the check every RMA communication call makes (shmpi_rma_check_epoch).
+ * the entry every RMA communication call makes into it (shmpi_rma_enter_epoch:
+ * a check that also opens a fence epoch and waits for a PSCW target's post).
  *
  * Access epochs (this process as origin), win->access:
  *
@@ -37,7 +38,7 @@
  * Sync counters (shmpi_sync(7)): a started sync_ops request opens an
  * access epoch to its target for the kinds of call its sync_mode names
  * (sync_epoch.c): win->access = SHMPI_EPOCH_SYNC_OPS, win->locked[t]
- * the MPI_MODE_WIN_* bits covered; shmpi_rma_check_epoch_fully checks
+ * the MPI_MODE_WIN_* bits covered; shmpi_rma_enter_epoch_fully checks
  * the call's kind against them (not_in_sync_ops), and the other
  * synchronization calls refuse to start inside it through
  * shmpi_rma_epoch_name / shmpi_rma_check_no_access.
@@ -218,7 +219,7 @@ static int not_in_sync_ops(MPI_Win win, int target, int kind, const char *fn)
                            target, covered_calls(win->locked[target]), needs);
 }
 
-int shmpi_rma_check_epoch_fully(MPI_Win win, int target, int kind,
+int shmpi_rma_enter_epoch_fully(MPI_Win win, int target, int kind,
                                 const char *fn)
 {
     if (target != MPI_PROC_NULL && (target < 0 || target >= win->comm->size))

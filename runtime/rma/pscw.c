@@ -17,7 +17,7 @@
  *
  * Start before post: MPI_Win_start does not wait (11.5.2 allows either).
  * It marks each target of its group SHMPI_TARGET_AWAIT_POST, and the
- * first RMA call to a target (shmpi_rma_check_epoch) waits for that
+ * first RMA call to a target (shmpi_rma_enter_epoch) waits for that
  * target's post; MPI_Win_complete waits for the posts of targets never
  * accessed.  An origin then overlaps its start with targets that post
  * late, and a target it does not touch in this epoch never delays it
