@@ -450,7 +450,7 @@ static const char *failure(int rc)
     }
 }
 
-int shmpi_nbc_refused(MPI_Comm comm, int rc)
+int shmpi_nbc_refuse_call(MPI_Comm comm, int rc)
 {
     if (shmpi_comm_ok(comm))
         comm->nbc_seq++;
