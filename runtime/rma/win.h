@@ -279,8 +279,8 @@ const char *shmpi_win_maker(MPI_Win w);
    - not a pure check: the first RMA call of a fence epoch marks it used
    (fence_open), and a PSCW target is waited for.  MPI_SUCCESS if this
    process may issue an RMA operation to target now (an epoch covers
-   it), else MPI_ERR_RMA_SYNC raised on win under fn with the rule that was broken
-   (MPI_ERR_RANK for a target out of range).  MPI_PROC_NULL needs an
+   it), else MPI_ERR_RMA_SYNC raised on win under fn with the rule that
+   was broken (MPI_ERR_RANK for a target out of range).  MPI_PROC_NULL needs an
    access epoch too, of any kind (11.3: "it is still necessary to finish
    the RMA epoch"), but no particular target.  May block: in a PSCW epoch
    the first access to a target waits for that target's MPI_Win_post.
