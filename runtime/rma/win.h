@@ -178,8 +178,9 @@ struct shmpi_win {
                                   RMA calls since that fence: the epoch
                                   is really open (until then MPI_Win_lock
                                   or MPI_Win_start may replace it) */
-    uint8_t *locked;           /* [size]: each target's part in the
-                                  access epoch, 0 when none (rma/sync.h):
+    uint8_t *epoch_part;       /* [size]: each target's part in the
+                                  access epoch, 0 when none, read by the
+                                  kind of epoch (win->access; rma/sync.h):
                                   LOCK, LOCK_ALL: MPI_LOCK_SHARED or
                                   MPI_LOCK_EXCLUSIVE, | SHMPI_LOCK_NOCHECK;
                                   PSCW: SHMPI_TARGET_AWAIT_POST or _OPEN;
@@ -294,7 +295,7 @@ static inline int shmpi_rma_epoch_covers(MPI_Win win, int target)
 {
     return (unsigned)target < (unsigned)win->comm->size &&
            (win->access == SHMPI_EPOCH_LOCK_ALL ||
-            (win->access == SHMPI_EPOCH_LOCK && win->locked[target]));
+            (win->access == SHMPI_EPOCH_LOCK && win->epoch_part[target]));
 }
 static inline int shmpi_rma_enter_epoch(MPI_Win win, int target, int kind,
                                         const char *fn)
