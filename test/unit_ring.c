@@ -17,7 +17,7 @@
  *
  * The doorbell is the test's own: a counter `bell` the consumer bumps
  * when shmpi_ring_publish says the producer waits.  A producer whose
- * shmpi_ring_wait_for_space said "no space" says it sleeps, with the
+ * shmpi_ring_ask_for_space said "no space" says it sleeps, with the
  * bell it saw before asking; a consumer that then finds the ring empty
  * and has not rung since has met a lost wake-up (in shmpi the producer
  * would sleep on its futex for ever): a deterministic failure, no clock.
@@ -69,7 +69,7 @@ static void produce(struct shared *sh)
         while (!(b = shmpi_ring_reserve(&tx, len))) {
             uint64_t bell = atomic_load_explicit(&sh->bell,
                                                  memory_order_acquire);
-            if (shmpi_ring_wait_for_space(&tx, len))
+            if (shmpi_ring_ask_for_space(&tx, len))
                 continue;
             /* release: what we committed is visible to a consumer that
                reads this */

@@ -129,7 +129,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                        sendtype, recvbuf, recvcount,
                                        recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
     return allgather(comm, &a, fn);
@@ -146,7 +146,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                         sendtype, recvbuf, recvcounts,
                                         displs, recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
     return allgather(comm, &a, fn);

@@ -120,7 +120,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
                                         op, root, comm, &x);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     return shmpi_coll_red_run(fn, comm, &x);
 }
 
@@ -136,6 +136,6 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
                                            datatype, op, comm, &x);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 1);
+        return shmpi_coll_refuse_call(comm, rc, 1);
     return shmpi_coll_red_run(fn, comm, &x);
 }

@@ -63,7 +63,7 @@ static int run_aside(MPI_Comm comm, struct shmpi_coll_xchg *x,
     packed = malloc(total ? total : 1);
     int *displs = malloc((size_t)n * sizeof *displs);
     if (!counts || !types || !packed || !displs) {
-        rc = shmpi_coll_refused(
+        rc = shmpi_coll_refuse_call(
             comm,
             shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
                         "no memory to copy MPI_IN_PLACE blocks aside"),
@@ -75,7 +75,7 @@ static int run_aside(MPI_Comm comm, struct shmpi_coll_xchg *x,
         struct shmpi_coll_block b;
         shmpi_coll_block_at(&x->in, i, &b);
         if (b.len > (uint64_t)INT_MAX || at > (uint64_t)INT_MAX) {
-            rc = shmpi_coll_refused(
+            rc = shmpi_coll_refuse_call(
                 comm,
                 shmpi_raise(comm, MPI_ERR_COUNT, fn,
                             "MPI_IN_PLACE blocks beyond 2 GiB"),
@@ -259,7 +259,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
                                       recvbuf, recvcount, recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
     return alltoall(comm, &a, 1, fn);
@@ -277,7 +277,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
                                        sdispls, sendtype, recvbuf,
                                        recvcounts, rdispls, recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
     return alltoall(comm, &a, 0, fn);
@@ -295,7 +295,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
                                        sdispls, sendtypes, recvbuf,
                                        recvcounts, rdispls, recvtypes, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
     return alltoall(comm, &a, 0, fn);

@@ -41,7 +41,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
     int rc = shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root,
                                    &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_bcast, &a, fn);
     /* an empty broadcast still runs: a member whose count was wrong

@@ -157,12 +157,12 @@ int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
     return MPI_SUCCESS;
 }
 
-int shmpi_coll_refused(MPI_Comm comm, int rc, int counted)
+int shmpi_coll_refuse_call(MPI_Comm comm, int rc, int counted)
 {
     if (!shmpi_comm_ok(comm))
         return rc;
     if (comm->is_inter) /* its collectives run schedules */
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     if (comm->coll)
         shmpi_coll_refuse(comm->coll, counted);
     return rc;

@@ -42,12 +42,13 @@ int shmpi_coll_check_alias(const char *fn, MPI_Comm comm, const void *sbuf,
                            const void *rbuf, int has_data);
 
 /* A blocking collective call whose argument checks raised rc on this
-   member: it takes its part all the same where comm (if valid) runs
-   collectives in an area (coll.h), so that the members still agree on
-   the collectives' numbers and the others report the failure instead of
-   a wrong result (counted for MPI_Allreduce), and takes its schedule's
-   number on an intercommunicator (coll/sched.h).  Returns rc. */
-int shmpi_coll_refused(MPI_Comm comm, int rc, int counted);
+   member refuses the call (an action, not a question): it takes its part
+   all the same where comm (if valid) runs collectives in an area
+   (coll.h), so that the members still agree on the collectives' numbers
+   and the others report the failure instead of a wrong result (counted
+   for MPI_Allreduce), and takes its schedule's number on an
+   intercommunicator (coll/sched.h).  Returns rc. */
+int shmpi_coll_refuse_call(MPI_Comm comm, int rc, int counted);
 
 /* The request argument of a nonblocking collective: somewhere to put
    the handle (MPI_ERR_ARG when NULL, as MPI_Isend says: no request

@@ -271,7 +271,9 @@ static inline void shmpi_coll_finish(struct shmpi_coll *c, int stored_first,
    (shmpi_coll_counted_by_others), where this member must then arrive. */
 void shmpi_coll_refuse(struct shmpi_coll *c, int counted);
 /* Did another member refuse collective c->seq?  Cheap unless some
-   member refused lately. */
+   member refused lately: the scan records what it saw in c
+   (failures_seen, failed_max), a cache that leaves the answer the same
+   however often it is asked. */
 int shmpi_coll_failed_scan(struct shmpi_coll *c, uint32_t failures);
 /* Did member refuse collective c->seq (its word reached it)? */
 int shmpi_coll_refused_seq(struct shmpi_coll *c, int member);

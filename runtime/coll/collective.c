@@ -24,7 +24,7 @@ int shmpi_nbc_icollective(MPI_Comm comm, shmpi_nbc_data_fn *build,
 {
     int rc = shmpi_coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     struct data_call d = {build, a};
     return shmpi_nbc_launch(comm, build_data, &d, request, fn);
 }

@@ -110,7 +110,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
                                     recvbuf, recvcount, recvtype, root, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_gather, &a, fn);
     return gather(comm, &a, fn);
@@ -127,7 +127,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                      recvbuf, recvcounts, displs, recvtype,
                                      root, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_gather, &a, fn);
     return gather(comm, &a, fn);

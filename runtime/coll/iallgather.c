@@ -38,7 +38,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount,
                                        sendtype, recvbuf, recvcount,
                                        recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a,
                                  request, fn);
 }
@@ -56,7 +56,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
                                         sendtype, recvbuf, recvcounts,
                                         displs, recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a,
                                  request, fn);
 }

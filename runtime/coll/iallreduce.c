@@ -55,6 +55,6 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_reduction_start(fn, comm, &x, request);
 }

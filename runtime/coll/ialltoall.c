@@ -78,7 +78,7 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
                                       recvbuf, recvcount, recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
                                  fn);
 }
@@ -96,7 +96,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
                                        sdispls, sendtype, recvbuf,
                                        recvcounts, rdispls, recvtype, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
                                  fn);
 }
@@ -114,7 +114,7 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
                                        sdispls, sendtypes, recvbuf,
                                        recvcounts, rdispls, recvtypes, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
                                  fn);
 }

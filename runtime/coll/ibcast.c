@@ -56,7 +56,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
     int rc = shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root,
                                    &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_bcast, &a, request,
                                  fn);
 }

@@ -38,7 +38,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
                                     recvbuf, recvcount, recvtype, root, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request,
                                  fn);
 }
@@ -55,7 +55,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                      recvbuf, recvcounts, displs, recvtype,
                                      root, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request,
                                  fn);
 }

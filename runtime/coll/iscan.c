@@ -73,7 +73,7 @@ static int start(const char *fn, const void *sendbuf, void *recvbuf,
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_reduction_start(fn, comm, &x, request);
 }
 

@@ -38,7 +38,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
                                      recvbuf, recvcount, recvtype, root, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
                                  fn);
 }
@@ -55,7 +55,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                                       sendtype, recvbuf, recvcount, recvtype,
                                       root, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
                                  fn);
 }

@@ -91,7 +91,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
     int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
                                                datatype, op, comm, &x);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     return shmpi_coll_red_run(fn, comm, &x);
 }
 
@@ -105,6 +105,6 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
     int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
                                          datatype, op, comm, &x);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     return shmpi_coll_red_run(fn, comm, &x);
 }

@@ -56,7 +56,7 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
     int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
                                       comm, SHMPI_RED_SCAN, &x);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     return shmpi_coll_red_run(fn, comm, &x);
 }
 
@@ -69,6 +69,6 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
     int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
                                       comm, SHMPI_RED_EXSCAN, &x);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     return shmpi_coll_red_run(fn, comm, &x);
 }

@@ -107,7 +107,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
                                      recvbuf, recvcount, recvtype, root, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
     return scatter(comm, &a, 1, fn);
@@ -125,7 +125,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
                                       sendtype, recvbuf, recvcount, recvtype,
                                       root, &a);
     if (rc != MPI_SUCCESS)
-        return shmpi_coll_refused(comm, rc, 0);
+        return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
     return scatter(comm, &a, 0, fn);

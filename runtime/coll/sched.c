@@ -306,14 +306,19 @@ static void begin_round(struct shmpi_nbc *s)
         }
 }
 
-static int messages_done(struct shmpi_nbc *s)
+static int messages_done(const struct shmpi_nbc *s)
 {
     for (int i = 0; i < s->nmsgs; i++)
         if (!s->msgs[i].complete)
             return 0;
+    return 1;
+}
+
+/* The round's messages are done: the schedule keeps their first error. */
+static void keep_message_errors(struct shmpi_nbc *s)
+{
     for (int i = 0; i < s->nmsgs; i++)
         fail(s, s->msgs[i].error);
-    return 1;
 }
 
 static void run_local(struct shmpi_nbc *s, struct nbc_op *o)
@@ -344,6 +349,7 @@ static void run_local(struct shmpi_nbc *s, struct nbc_op *o)
 static int advance(struct shmpi_nbc *s, int *rounds)
 {
     while (s->round < s->nrounds && messages_done(s)) {
+        keep_message_errors(s);
         int first = round_first(s, s->round), end = s->round_end[s->round];
         for (int i = first; i < end; i++)
             run_local(s, &s->ops[i]);
@@ -444,7 +450,7 @@ static const char *failure(int rc)
     }
 }
 
-int shmpi_nbc_refused(MPI_Comm comm, int rc)
+int shmpi_nbc_refuse_call(MPI_Comm comm, int rc)
 {
     if (shmpi_comm_ok(comm))
         comm->nbc_seq++;

@@ -104,7 +104,7 @@ int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
    messages would match theirs of this one: wrong data, never an error.
    (Who waits for this process's messages of the refused collective
    still waits: nothing comes.)  Returns rc. */
-int shmpi_nbc_refused(MPI_Comm comm, int rc);
+int shmpi_nbc_refuse_call(MPI_Comm comm, int rc);
 
 /* MPI_Init (shmpi_coll_init): lends pt2pt the operations of
    SHMPI_REQ_COLL (pt2pt/request.h). */

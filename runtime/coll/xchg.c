@@ -157,8 +157,8 @@ static uint64_t wanted_from(struct run *r, int j,
     uint64_t sent = shmpi_coll_ctl(r->c, j)->len[r->p];
     shmpi_coll_block_at(&x->in, j, b);
     int checkable = x->shape == SHMPI_XCHG_ONE || x->exact;
-    if (checkable && sent > b->len && x->truncated < 0)
-        x->truncated = j;
+    if (checkable && sent > b->len && x->truncated_by < 0)
+        x->truncated_by = j;
     return min64(sent, b->len);
 }
 
@@ -273,7 +273,7 @@ void shmpi_coll_xchg(struct shmpi_coll *c, struct shmpi_coll_xchg *x)
 {
     struct run r = {.c = c, .x = x, .p = (int)(shmpi_coll_begin(c) & 1)};
     int reads = x->sources != SHMPI_COLL_NOBODY;
-    x->truncated = -1;
+    x->truncated_by = -1;
     r.piece = x->shape == SHMPI_XCHG_ONE ? c->half : region_bytes(c);
     r.out_len = out_length(&r);
     r.out_rounds = x->writes ? rounds_of(r.out_len, r.piece) : 0;
@@ -309,9 +309,9 @@ int shmpi_coll_move(MPI_Comm comm, struct shmpi_coll_xchg *x, const char *fn)
                            "the collective area");
     }
     shmpi_coll_xchg(comm->coll, x);
-    if (x->truncated < 0)
+    if (x->truncated_by < 0)
         return shmpi_coll_outcome(comm->coll, comm, fn);
     return shmpi_raise(comm, MPI_ERR_TRUNCATE, fn,
                        "rank %d sent more data than the receive buffer "
-                       "holds", x->truncated);
+                       "holds", x->truncated_by);
 }

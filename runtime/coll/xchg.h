@@ -61,7 +61,8 @@ struct shmpi_coll_xchg {
     struct shmpi_coll_block mine;     /* ONE: the block it writes */
     struct shmpi_coll_blocks out;     /* EACH: block d is for member d */
     struct shmpi_coll_blocks in;      /* block j comes from member j */
-    int truncated;       /* out: a source that sent more than fits, or -1 */
+    int truncated_by;    /* out: a source (member) that sent more than fits,
+                            or -1: a rank, not a flag (member 0 is one) */
 };
 
 /* Can comm's area run a collective of this shape (EACH needs a useful

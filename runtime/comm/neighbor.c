@@ -177,7 +177,7 @@ static int neighbor(MPI_Comm comm, const struct layout *out,
     struct shmpi_topo *t = shmpi_topo_of(comm, 0, fn, &rc);
     if (!t || (rc = check_side(fn, comm, out, t->outdegree, "sendbuf")) ||
         (rc = check_side(fn, comm, in, t->indegree, "recvbuf")))
-        return shmpi_nbc_refused(comm, rc);
+        return shmpi_nbc_refuse_call(comm, rc);
     struct exchange x = {t, out, in};
     return shmpi_nbc_launch(comm, schedule, &x, req, fn);
 }
@@ -258,7 +258,7 @@ static int alltoallw(const void *sendbuf, const int sendcounts[],
 #define CHECK_REQUEST(fn, comm, request)                                   \
     do {                                                                   \
         if (!(request))                                                    \
-            return shmpi_nbc_refused(                                      \
+            return shmpi_nbc_refuse_call(                                  \
                 comm, shmpi_raise(shmpi_comm_ok(comm) ? (comm)             \
                                                       : MPI_COMM_NULL,     \
                                   MPI_ERR_ARG, fn, "request is NULL"));    \

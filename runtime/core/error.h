@@ -38,10 +38,11 @@ int shmpi_core_last_used_code(void);
    in a fork() of a rank) and ends this process; core/proc.c. */
 _Noreturn void shmpi_core_not_initialized(const char *fn) __attribute__((cold));
 
-/* This process took itself for rank `rank`, which is process `owner`:
+/* This process took itself for rank `rank`, which is process owner_pid:
    one line, and the end of this process, with nothing shared touched
    (the rank and the job go on); core/proc.c. */
-_Noreturn void shmpi_core_not_the_rank(const char *fn, int rank, int owner,
+_Noreturn void shmpi_core_not_the_rank(const char *fn, int rank,
+                                       int owner_pid,
                                        const char *why) __attribute__((cold));
 
 #endif

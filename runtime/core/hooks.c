@@ -18,7 +18,7 @@ int shmpi_core_progress_hook_add(int (*fn)(void))
     return shmpi_core_hooks.nprogress++;
 }
 
-int shmpi_core_progress_hooks_armed(void)
+int shmpi_core_run_armed_hooks(void)
 {
     int events = 0;
     for (int h = 0; h < shmpi_core_hooks.nprogress; h++)

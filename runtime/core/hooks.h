@@ -56,11 +56,11 @@ static inline void shmpi_progress_hook_arm(int h, int on)
 
 /* The progress engine, after its own work: the armed hooks, in the
    order they were added; how many things they moved. */
-int shmpi_core_progress_hooks_armed(void);
+int shmpi_core_run_armed_hooks(void);
 static inline int shmpi_progress_hooks(void)
 {
     return __builtin_expect(shmpi_core_hooks.armed != 0, 0)
-               ? shmpi_core_progress_hooks_armed()
+               ? shmpi_core_run_armed_hooks()
                : 0;
 }
 

@@ -251,7 +251,7 @@ static void machine_room(struct room *r)
 /* The allowance, shmpi_proc.mem_allowance: bytes that may still be
    handed out unchecked (one thread at a time calls MPI:
    MPI_THREAD_SERIALIZED at most); 0 at the start. */
-int shmpi_core_mem_fits(size_t bytes)
+int shmpi_core_mem_grant(size_t bytes)
 {
     if (bytes < CHECK_FROM && bytes <= shmpi_proc.mem_allowance) {
         shmpi_proc.mem_allowance -= bytes;

@@ -64,7 +64,7 @@ int shmpi_core_memfd_map(size_t bytes, const char *name, void **base, int *fd)
 {
     int rc = 0;
     *fd = -1;
-    if (!shmpi_core_mem_fits(bytes))
+    if (!shmpi_core_mem_grant(bytes))
         return ENOMEM;
     *fd = memfd_create(name, MFD_CLOEXEC);
     if (*fd < 0)

@@ -15,12 +15,13 @@
 /* wait: the policy before shmpi_core_wait_configure reads the tunables */
 struct shmpi_proc shmpi_proc = {.wait = {100000, 4}, .init_fn = "MPI_Init"};
 
-_Noreturn void shmpi_core_not_the_rank(const char *fn, int rank, int owner,
+_Noreturn void shmpi_core_not_the_rank(const char *fn, int rank,
+                                       int owner_pid,
                                        const char *why)
 {
     fflush(stdout);
     fprintf(stderr, "shmpi: %s: this process (pid %d) is not rank %d "
-            "(pid %d): %s (%s)\n", fn, (int)getpid(), rank, owner, why,
+            "(pid %d): %s (%s)\n", fn, (int)getpid(), rank, owner_pid, why,
             shmpi_core_error_class_name(MPI_ERR_OTHER));
     fflush(stderr);
     _exit(MPI_ERR_OTHER);

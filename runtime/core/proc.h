@@ -163,7 +163,7 @@ struct shmpi_proc {
     /* core/memseg.c: MPI_Alloc_mem and MPI_Free_mem, one caller at a
        time; rma windows over that memory look segments up through it. */
     struct shmpi_memseg_state memseg;
-    /* core/memlimit.c: bytes shmpi_core_mem_fits may still grant unchecked;
+    /* core/memlimit.c: bytes shmpi_core_mem_grant may still grant unchecked;
        a read-modify-write by each allocating call, one at a time. */
     uint64_t mem_allowance;
     /* coll/area.c: set once by shmpi_coll_init in MPI_Init, then only

@@ -19,7 +19,7 @@
  * its start, before main (mark_rank_process), it puts its pid in
  * SHMPI_RANK_PID, which whatever it starts inherits.  MPI_Init refuses a
  * process whose pid is not that one, and claims the rank's arena slot
- * (owner: a CAS from 0), so that a second program run by a wrapper
+ * (owner_pid: a CAS from 0), so that a second program run by a wrapper
  * cannot take a rank that is taken; a fork() of a rank is marked by an
  * atfork handler and refused at its first MPI call.  A refusal is one
  * line and the end of that process only: it touches nothing shared, so
@@ -109,10 +109,10 @@ static void forked_child(void)
 /* Before MPI_Init: a program or child the rank started. */
 static void check_rank_process(int rank)
 {
-    uint64_t owner;
-    if (env_value(SHMPI_TUN_P_RANK_PID, &owner) &&
-        owner != (uint64_t)getpid())
-        shmpi_core_not_the_rank(shmpi_proc.init_fn, rank, (int)owner,
+    uint64_t owner_pid;
+    if (env_value(SHMPI_TUN_P_RANK_PID, &owner_pid) &&
+        owner_pid != (uint64_t)getpid())
+        shmpi_core_not_the_rank(shmpi_proc.init_fn, rank, (int)owner_pid,
                      "a program or child a rank starts cannot call MPI_Init");
 }
 
@@ -120,14 +120,14 @@ static void check_rank_process(int rank)
 static void claim_rank(struct shmpi_proc *p)
 {
     struct shmpi_rank_slot *s = shmpi_arena_slot(p->arena, p->rank);
-    int32_t owner = 0, me = (int32_t)getpid();
+    int32_t owner_pid = 0, me = (int32_t)getpid();
     /* relaxed: the CAS only picks one claimant; what the rank publishes
        later is ordered by the release store of its state */
-    if (!atomic_compare_exchange_strong_explicit(&s->owner, &owner, me,
+    if (!atomic_compare_exchange_strong_explicit(&s->owner_pid, &owner_pid, me,
                                                  memory_order_relaxed,
                                                  memory_order_relaxed) &&
-        owner != me)
-        shmpi_core_not_the_rank(shmpi_proc.init_fn, p->rank, owner,
+        owner_pid != me)
+        shmpi_core_not_the_rank(shmpi_proc.init_fn, p->rank, owner_pid,
                      "that process already called MPI_Init as this rank");
 }
 

@@ -27,13 +27,13 @@
 
 #define SYSCPU "/sys/devices/system/cpu/cpu%d/topology/%s"
 
-static int cpu_limit(const struct shmpi_topo *t)
+static int cpu_limit(const struct shmpi_ln_topo *t)
 {
     return (int)(t->setsize * 8);
 }
 
 /* The calling thread's affinity, in a set as large as the kernel needs. */
-int shmpi_ln_topo_read(struct shmpi_topo *t)
+int shmpi_ln_topo_read(struct shmpi_ln_topo *t)
 {
     for (int n = 1024; n <= (1 << 22); n *= 2) {
         cpu_set_t *set = CPU_ALLOC((size_t)n);
@@ -81,7 +81,7 @@ static void parse_cpu_list(const char *s, cpu_set_t *set, size_t size)
 }
 
 /* The allowed CPUs sharing a core with cpu (at least cpu itself). */
-static cpu_set_t *core_of(const struct shmpi_topo *t, int cpu)
+static cpu_set_t *core_of(const struct shmpi_ln_topo *t, int cpu)
 {
     cpu_set_t *core = CPU_ALLOC((size_t)cpu_limit(t));
     if (!core)
@@ -101,7 +101,7 @@ static cpu_set_t *core_of(const struct shmpi_topo *t, int cpu)
     return core;
 }
 
-int shmpi_ln_topo_cores(struct shmpi_topo *t)
+int shmpi_ln_topo_cores(struct shmpi_ln_topo *t)
 {
     t->cores = calloc((size_t)t->ncpus, sizeof *t->cores);
     cpu_set_t *seen = CPU_ALLOC((size_t)cpu_limit(t));
@@ -124,19 +124,20 @@ int shmpi_ln_topo_cores(struct shmpi_topo *t)
     return t->ncores > 0 ? 0 : -1;
 }
 
-void shmpi_ln_topo_plan(struct shmpi_topo *t, enum shmpi_bind b, int np)
+void shmpi_ln_topo_plan(struct shmpi_ln_topo *t, enum shmpi_bind b, int np)
 {
     t->bind = t->ncores > 0 && (b == SHMPI_BIND_CORE ||
                                 (b == SHMPI_BIND_AUTO && np <= t->ncores));
 }
 
-const cpu_set_t *shmpi_ln_topo_rank_cpus(const struct shmpi_topo *t, int rank)
+const cpu_set_t *shmpi_ln_topo_rank_cpus(const struct shmpi_ln_topo *t,
+                                         int rank)
 {
     return t->bind ? t->cores[rank % t->ncores] : NULL;
 }
 
 /* "0-3,8" for set, cut with "..." if it does not fit. */
-static void format_cpus(const struct shmpi_topo *t, const cpu_set_t *set,
+static void format_cpus(const struct shmpi_ln_topo *t, const cpu_set_t *set,
                         char *buf, size_t size)
 {
     size_t n = 0;
@@ -160,7 +161,7 @@ static void format_cpus(const struct shmpi_topo *t, const cpu_set_t *set,
     }
 }
 
-static int first_cpu(const struct shmpi_topo *t, const cpu_set_t *set)
+static int first_cpu(const struct shmpi_ln_topo *t, const cpu_set_t *set)
 {
     for (int c = 0; c < cpu_limit(t); c++)
         if (CPU_ISSET_S((size_t)c, t->setsize, set))
@@ -168,7 +169,8 @@ static int first_cpu(const struct shmpi_topo *t, const cpu_set_t *set)
     return 0;
 }
 
-void shmpi_ln_topo_report(const struct shmpi_topo *t, int np, const char *tool)
+void shmpi_ln_topo_report(const struct shmpi_ln_topo *t, int np,
+                          const char *tool)
 {
     char cpus[160];
     bool numa = numa_available() >= 0;
@@ -189,7 +191,7 @@ void shmpi_ln_topo_report(const struct shmpi_topo *t, int np, const char *tool)
     }
 }
 
-void shmpi_ln_topo_free(struct shmpi_topo *t)
+void shmpi_ln_topo_free(struct shmpi_ln_topo *t)
 {
     for (int i = 0; i < t->ncores; i++)
         CPU_FREE(t->cores[i]);

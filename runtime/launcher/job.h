@@ -103,8 +103,9 @@ struct shmpi_outq {
     int stalled;         /* streams waiting for the queue to shrink */
 };
 
-/* CPU topology and the plan for binding (bind.c). */
-struct shmpi_topo {
+/* CPU topology and the plan for binding (bind.c); not comm's struct
+   shmpi_topo, the topology of a communicator. */
+struct shmpi_ln_topo {
     size_t setsize;      /* bytes of each cpu_set_t below */
     cpu_set_t *allowed;  /* the launcher's affinity */
     int ncpus;           /* CPUs in allowed */
@@ -160,7 +161,7 @@ struct shmpi_job {
     char *path;          /* the program, resolved in PATH */
     char **envp;         /* rankenv.c; rank_var is rewritten per rank */
     char rank_var[32], size_var[32], fd_var[32];
-    struct shmpi_topo topo;
+    struct shmpi_ln_topo topo;
     struct shmpi_tree tree;
     bool tty_stdin;      /* rank 0 reads a terminal: keep it in our group */
     int arena_fd, devnull;
@@ -222,15 +223,15 @@ SHMPI_HIDDEN int shmpi_ln_env_build(struct shmpi_job *j);
 SHMPI_HIDDEN void shmpi_ln_env_set_rank(struct shmpi_job *j, int rank);
 
 /* bind.c */
-SHMPI_HIDDEN int shmpi_ln_topo_read(struct shmpi_topo *t);
-SHMPI_HIDDEN int shmpi_ln_topo_cores(struct shmpi_topo *t);
-SHMPI_HIDDEN void shmpi_ln_topo_plan(struct shmpi_topo *t, enum shmpi_bind b,
-                                     int np);
+SHMPI_HIDDEN int shmpi_ln_topo_read(struct shmpi_ln_topo *t);
+SHMPI_HIDDEN int shmpi_ln_topo_cores(struct shmpi_ln_topo *t);
+SHMPI_HIDDEN void shmpi_ln_topo_plan(struct shmpi_ln_topo *t,
+                                     enum shmpi_bind b, int np);
 SHMPI_HIDDEN const cpu_set_t *
-shmpi_ln_topo_rank_cpus(const struct shmpi_topo *t, int rank);
-SHMPI_HIDDEN void shmpi_ln_topo_report(const struct shmpi_topo *t, int np,
+shmpi_ln_topo_rank_cpus(const struct shmpi_ln_topo *t, int rank);
+SHMPI_HIDDEN void shmpi_ln_topo_report(const struct shmpi_ln_topo *t, int np,
                                        const char *tool);
-SHMPI_HIDDEN void shmpi_ln_topo_free(struct shmpi_topo *t);
+SHMPI_HIDDEN void shmpi_ln_topo_free(struct shmpi_ln_topo *t);
 
 /* spawn.c */
 SHMPI_HIDDEN void *shmpi_ln_spawn_stack(void);

@@ -24,7 +24,7 @@
 static void *reserve(struct shmpi_peer *peer, size_t len)
 {
     void *body = shmpi_ring_reserve(&peer->tx, len);
-    if (!body && shmpi_ring_wait_for_space(&peer->tx, len))
+    if (!body && shmpi_ring_ask_for_space(&peer->tx, len))
         body = shmpi_ring_reserve(&peer->tx, len);
     return body;
 }

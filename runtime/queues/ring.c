@@ -82,7 +82,10 @@ static uint64_t room_for(const struct shmpi_ring_tx *tx, size_t len)
     return bytes_with_wrap(tx, rec_bytes(len)) + SHMPI_REC_PREFIX;
 }
 
-static int has_room(struct shmpi_ring_tx *tx, uint64_t total)
+/* Whether total bytes are free; when the cached tail says no, the
+   consumer's tail is read again into tx->tail_seen (so not a pure
+   question: it refreshes the cache). */
+static int has_room_rereading_tail(struct shmpi_ring_tx *tx, uint64_t total)
 {
     if (tx->head + total - tx->tail_seen <= tx->size)
         return 1;
@@ -115,7 +118,7 @@ static void put_wrap(struct shmpi_ring_tx *tx)
 void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
 {
     uint64_t need = rec_bytes(len);
-    if (!has_room(tx, room_for(tx, len)))
+    if (!has_room_rereading_tail(tx, room_for(tx, len)))
         return NULL;
     if (tx->head_at + need > tx->size)
         put_wrap(tx);
@@ -134,11 +137,11 @@ void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body)
     atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
 }
 
-int shmpi_ring_wait_for_space(struct shmpi_ring_tx *tx, size_t len)
+int shmpi_ring_ask_for_space(struct shmpi_ring_tx *tx, size_t len)
 {
     atomic_store_explicit(&tx->ring->sender_waiting, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
-    return has_room(tx, room_for(tx, len));
+    return has_room_rereading_tail(tx, room_for(tx, len));
 }
 
 void *shmpi_ring_peek(struct shmpi_ring_rx *rx)

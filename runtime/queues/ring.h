@@ -84,10 +84,13 @@ void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len);
 /* Publish the body returned by the last reserve. */
 void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body);
 /* The ring was full: ask the consumer to ring our doorbell when it frees
-   space; returns 1 if space appeared meanwhile (then do not sleep). */
-int shmpi_ring_wait_for_space(struct shmpi_ring_tx *tx, size_t len);
+   space (it sets sender_waiting; it does not wait: the caller sleeps);
+   returns 1 if space appeared meanwhile (then do not sleep). */
+int shmpi_ring_ask_for_space(struct shmpi_ring_tx *tx, size_t len);
 
-/* The next record body, or NULL if none has been published. */
+/* The next record body, or NULL if none has been published.  Not a
+   pure look: wrap records on the way are consumed (they carry no body,
+   so peeking again still returns the same record). */
 void *shmpi_ring_peek(struct shmpi_ring_rx *rx);
 /* Done with the body returned by peek. */
 void shmpi_ring_consume(struct shmpi_ring_rx *rx);

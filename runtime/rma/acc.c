@@ -134,8 +134,8 @@ int shmpi_rma_get_accumulate(const void *obuf, int ocount,
          (rc = shmpi_rma_check_fit(win, tcount, ttype, rcount, rtype, 1, fn,
                                    "target", "result"))) ||
         (rc = shmpi_rma_check_op(win, op, ttype, ocount, fetching, fn)) ||
-        (rc = shmpi_rma_check_sync(win, target, disp, request_form,
-                                          MPI_MODE_WIN_ACCUMULATE, fn)) ||
+        (rc = shmpi_rma_admit_call(win, target, disp, request_form,
+                                   MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target == MPI_PROC_NULL)
         return rc;
     struct shmpi_rma_loc loc;

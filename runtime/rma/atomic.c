@@ -241,8 +241,8 @@ fetch_and_op_fully(const void *origin_addr, void *result_addr,
         (rc = shmpi_rma_check_side(win, result_addr, 1, datatype, 1, fn,
                                    "result")) ||
         (!checked && (rc = shmpi_rma_check_op(win, op, datatype, 1, 1, fn))) ||
-        (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0,
-                                          MPI_MODE_WIN_ACCUMULATE, fn)) ||
+        (rc = shmpi_rma_admit_call(win, target_rank, target_disp, 0,
+                                   MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target_rank == MPI_PROC_NULL)
         return rc;
     if (!checked) /* no store into the type on every call */
@@ -313,8 +313,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                                    "compare")) ||
         (rc = shmpi_rma_check_side(win, result_addr, 1, datatype, 1, fn,
                                    "result")) ||
-        (rc = shmpi_rma_check_sync(win, target_rank, target_disp, 0,
-                                          MPI_MODE_WIN_ACCUMULATE, fn)) ||
+        (rc = shmpi_rma_admit_call(win, target_rank, target_disp, 0,
+                                   MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target_rank == MPI_PROC_NULL)
         return rc;
     struct shmpi_rma_loc loc;

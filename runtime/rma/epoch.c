@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * epoch.c - the epoch state machine of MPI-3.1 11.5, at one process, and
- * the check every RMA communication call makes (shmpi_rma_check_epoch).
+ * the entry every RMA communication call makes into it (shmpi_rma_enter_epoch:
+ * a check that also opens a fence epoch and waits for a PSCW target's post).
  *
  * Access epochs (this process as origin), win->access:
  *
@@ -36,8 +37,8 @@
  *
  * Sync counters (shmpi_sync(7)): a started sync_ops request opens an
  * access epoch to its target for the kinds of call its sync_mode names
- * (sync_epoch.c): win->access = SHMPI_EPOCH_SYNC_OPS, win->locked[t]
- * the MPI_MODE_WIN_* bits covered; shmpi_rma_check_epoch_fully checks
+ * (sync_epoch.c): win->access = SHMPI_EPOCH_SYNC_OPS, win->epoch_part[t]
+ * the MPI_MODE_WIN_* bits covered; shmpi_rma_enter_epoch_fully checks
  * the call's kind against them (not_in_sync_ops), and the other
  * synchronization calls refuse to start inside it through
  * shmpi_rma_epoch_name / shmpi_rma_check_no_access.
@@ -204,7 +205,7 @@ static const char *covered_calls(int bits)
 
 static int not_in_sync_ops(MPI_Win win, int target, int kind, const char *fn)
 {
-    if (!win->locked[target])
+    if (!win->epoch_part[target])
         return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "target %d is not covered by a started "
                                "sync_ops request (MPI_Win_sync_ops_init "
@@ -215,10 +216,11 @@ static int not_in_sync_ops(MPI_Win win, int target, int kind, const char *fn)
     return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "the started sync_ops requests to target %d "
                            "cover %s only; this call needs sync_mode %s",
-                           target, covered_calls(win->locked[target]), needs);
+                           target, covered_calls(win->epoch_part[target]),
+                           needs);
 }
 
-int shmpi_rma_check_epoch_fully(MPI_Win win, int target, int kind,
+int shmpi_rma_enter_epoch_fully(MPI_Win win, int target, int kind,
                                 const char *fn)
 {
     if (target != MPI_PROC_NULL && (target < 0 || target >= win->comm->size))
@@ -232,18 +234,18 @@ int shmpi_rma_check_epoch_fully(MPI_Win win, int target, int kind,
     case SHMPI_EPOCH_LOCK_ALL:
         return MPI_SUCCESS;
     case SHMPI_EPOCH_LOCK:
-        if (target == MPI_PROC_NULL || win->locked[target])
+        if (target == MPI_PROC_NULL || win->epoch_part[target])
             return MPI_SUCCESS;
         return not_covered(win, target, fn);
     case SHMPI_EPOCH_SYNC_OPS:
-        if (target == MPI_PROC_NULL || (win->locked[target] & kind))
+        if (target == MPI_PROC_NULL || (win->epoch_part[target] & kind))
             return MPI_SUCCESS;
         return not_in_sync_ops(win, target, kind, fn);
     case SHMPI_EPOCH_PSCW:
         if (target == MPI_PROC_NULL ||
-            win->locked[target] == SHMPI_TARGET_OPEN)
+            win->epoch_part[target] == SHMPI_TARGET_OPEN)
             return MPI_SUCCESS;
-        if (win->locked[target] == SHMPI_TARGET_AWAIT_POST) {
+        if (win->epoch_part[target] == SHMPI_TARGET_AWAIT_POST) {
             shmpi_rma_await_post(win, target);
             return MPI_SUCCESS;
         }

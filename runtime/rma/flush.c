@@ -76,7 +76,7 @@ static int check_target_fully(MPI_Win win, int rank, const char *fn,
     *skip = rank == MPI_PROC_NULL;
     if (rc != MPI_SUCCESS || *skip)
         return rc;
-    if (passive(win) && win->locked[rank])
+    if (passive(win) && win->epoch_part[rank])
         return MPI_SUCCESS;
     return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                            "target %d is not locked by this process (which "
@@ -87,7 +87,7 @@ static int check_target_fully(MPI_Win win, int rank, const char *fn,
 }
 
 /* The good path in one branch - the epoch check's own (win.h; lock_all
-   records every target in locked[], so it covers the same epochs); the
+   records every target in epoch_part[], so it covers the same epochs); the
    rest is check_target_fully's. */
 static inline int check_target(MPI_Win win, int rank, const char *fn,
                                int *skip)

@@ -27,8 +27,8 @@ get(void *obuf, int ocount, MPI_Datatype otype, int target,
                                    "target")) ||
         (rc = shmpi_rma_check_fit(win, tcount, ttype, ocount, otype, 0, fn,
                                   "target", "origin")) ||
-        (rc = shmpi_rma_check_sync(win, target, disp, request_form,
-                                          MPI_MODE_WIN_GET, fn)) ||
+        (rc = shmpi_rma_admit_call(win, target, disp, request_form,
+                                   MPI_MODE_WIN_GET, fn)) ||
         target == MPI_PROC_NULL)
         return rc;
     struct shmpi_rma_loc loc;

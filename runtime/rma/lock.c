@@ -20,7 +20,7 @@
  * MPI_MODE_NOCHECK: the program promises that no conflicting lock is held
  * or requested while this one is, so no lock word is touched; unlock then
  * is MPI_Win_flush's fence (flush.c) and nothing else.  The entry in
- * win->locked carries SHMPI_LOCK_NOCHECK to say so.
+ * win->epoch_part carries SHMPI_LOCK_NOCHECK to say so.
  *
  * The window's info "no_locks" = "true" promises that passive target is
  * never used: MPI_Win_lock and lock_all say so instead of locking.  A
@@ -53,7 +53,8 @@ static int check_locks_allowed(MPI_Win win, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* Take t's lock word (unless NOCHECK) and record the lock in locked[]. */
+/* Take t's lock word (unless NOCHECK) and record the lock in
+   epoch_part[]. */
 static int take(MPI_Win win, int t, int type, int nocheck, const char *fn)
 {
     if (!nocheck)
@@ -68,20 +69,20 @@ static int take(MPI_Win win, int t, int type, int nocheck, const char *fn)
                                "not be locked and exposed at once (11.5.3)",
                                t);
     }
-    win->locked[t] = (uint8_t)(type | (nocheck ? SHMPI_LOCK_NOCHECK : 0));
+    win->epoch_part[t] = (uint8_t)(type | (nocheck ? SHMPI_LOCK_NOCHECK : 0));
     return MPI_SUCCESS;
 }
 
-/* Release t's lock as locked[] recorded it. */
+/* Release t's lock as epoch_part[] recorded it. */
 static void give_back(MPI_Win win, int t)
 {
-    uint8_t l = win->locked[t];
+    uint8_t l = win->epoch_part[t];
     if (l & SHMPI_LOCK_NOCHECK)
         atomic_thread_fence(memory_order_seq_cst);
     else
         shmpi_rma_word_unlock(win, t, 0,
                               (l & ~SHMPI_LOCK_NOCHECK) == MPI_LOCK_EXCLUSIVE);
-    win->locked[t] = 0;
+    win->epoch_part[t] = 0;
 }
 
 static int check_lock_args(MPI_Win win, int type, int rank, int assert,
@@ -108,7 +109,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
         rc = check_locks_allowed(win, fn);
     if (rc != MPI_SUCCESS || rank == MPI_PROC_NULL)
         return rc;
-    if (win->access == SHMPI_EPOCH_LOCK && win->locked[rank])
+    if (win->access == SHMPI_EPOCH_LOCK && win->epoch_part[rank])
         return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_Win_lock(%d) while this process already "
                                "holds a lock on %d: call MPI_Win_unlock(%d) "
@@ -140,7 +141,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
                                "MPI_Win_unlock(%d) inside the epoch of "
                                "MPI_Win_lock_all: end that with "
                                "MPI_Win_unlock_all", rank);
-    if (win->access != SHMPI_EPOCH_LOCK || !win->locked[rank])
+    if (win->access != SHMPI_EPOCH_LOCK || !win->epoch_part[rank])
         return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "MPI_Win_unlock(%d) without MPI_Win_lock(%d)"
                                " (this process is in %s)", rank, rank,

@@ -17,7 +17,7 @@
  *
  * Start before post: MPI_Win_start does not wait (11.5.2 allows either).
  * It marks each target of its group SHMPI_TARGET_AWAIT_POST, and the
- * first RMA call to a target (shmpi_rma_check_epoch) waits for that
+ * first RMA call to a target (shmpi_rma_enter_epoch) waits for that
  * target's post; MPI_Win_complete waits for the posts of targets never
  * accessed.  An origin then overlaps its start with targets that post
  * late, and a target it does not touch in this epoch never delays it
@@ -248,7 +248,7 @@ void shmpi_rma_await_post(MPI_Win win, int target)
         ++win->posts_seen[target]};
     if (!post_arrived(&w))
         shmpi_core_wait_until(posted_or_progress, &w);
-    win->locked[target] = SHMPI_TARGET_OPEN;
+    win->epoch_part[target] = SHMPI_TARGET_OPEN;
 }
 
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
@@ -267,7 +267,7 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     uint8_t state = assert & MPI_MODE_NOCHECK ? SHMPI_TARGET_OPEN
                                               : SHMPI_TARGET_AWAIT_POST;
     for (int i = 0; i < group->size; i++)
-        win->locked[win_rank(win, group, i)] = state;
+        win->epoch_part[win_rank(win, group, i)] = state;
     shmpi_group_retain(group);
     win->start_group = group;
     win->access = SHMPI_EPOCH_PSCW;
@@ -290,9 +290,9 @@ int PMPI_Win_complete(MPI_Win win)
     MPI_Group g = win->start_group;
     for (int i = 0; i < g->size; i++) {
         int t = win_rank(win, g, i);
-        if (win->locked[t] == SHMPI_TARGET_AWAIT_POST)
+        if (win->epoch_part[t] == SHMPI_TARGET_AWAIT_POST)
             shmpi_rma_await_post(win, t);
-        win->locked[t] = SHMPI_TARGET_CLOSED;
+        win->epoch_part[t] = SHMPI_TARGET_CLOSED;
         /* release: this origin's accesses to t are done */
         atomic_fetch_add_explicit(&shmpi_win_ctl_of(win, t)->completed, 1,
                                   memory_order_release);

@@ -34,8 +34,8 @@ put(const void *obuf, int ocount, MPI_Datatype otype,
                                    "target")) ||
         (rc = shmpi_rma_check_fit(win, ocount, otype, tcount, ttype, 0, fn,
                                   "origin", "target")) ||
-        (rc = shmpi_rma_check_sync(win, target, disp, request_form,
-                                          MPI_MODE_WIN_PUT, fn)) ||
+        (rc = shmpi_rma_admit_call(win, target, disp, request_form,
+                                   MPI_MODE_WIN_PUT, fn)) ||
         target == MPI_PROC_NULL)
         return rc;
     struct shmpi_rma_loc loc;

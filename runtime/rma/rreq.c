@@ -19,7 +19,7 @@
  * status; outside every epoch it is MPI_ERR_RMA_SYNC, as for MPI_Put
  * (11.3 keeps a call to MPI_PROC_NULL inside an epoch).  A program that
  * relies on this is not portable under the letter of 11.3.5.  The check
- * is xfer.h's shmpi_rma_check_sync.
+ * is xfer.h's shmpi_rma_admit_call.
  *
  * The request is made before the operation runs, so that a failed
  * allocation leaves nothing half done.  It is a send-kind request

@@ -20,7 +20,7 @@
 #include "core/proc.h"
 #include "rma/win.h"
 
-/* win->locked[t] in a PSCW epoch; a lock epoch keeps MPI_LOCK_* there,
+/* win->epoch_part[t] in a PSCW epoch; a lock epoch keeps MPI_LOCK_* there,
    a sync_ops epoch the MPI_MODE_WIN_* bits it covers (sync_epoch.c).
    Only one kind of access epoch is open at a time, and each kind leaves
    every entry 0 when it ends. */
@@ -30,7 +30,7 @@ enum {
     SHMPI_TARGET_OPEN,         /* accessible now */
 };
 
-/* In win->locked[t]: the lock was taken with MPI_MODE_NOCHECK, so no
+/* In win->epoch_part[t]: the lock was taken with MPI_MODE_NOCHECK, so no
    lock word is held and unlock releases none. */
 #define SHMPI_LOCK_NOCHECK 0x80
 

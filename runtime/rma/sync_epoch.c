@@ -9,7 +9,7 @@
  * call it names: MPI_Put (MPI_MODE_WIN_PUT), MPI_Get (GET), the
  * accumulate family (ACCUMULATE), their request forms included.  The
  * window is then in win->access == SHMPI_EPOCH_SYNC_OPS and
- * win->locked[t] holds the MPI_MODE_WIN_* bits covered for target t
+ * win->epoch_part[t] holds the MPI_MODE_WIN_* bits covered for target t
  * (epoch.c checks them); the counts in sync->cover say how many started
  * requests cover each (target, kind), so that the epoch ends with the
  * last of them.  Like the other kinds of access epoch it excludes them:
@@ -61,7 +61,7 @@ int shmpi_rma_sync_cover(MPI_Win win, int target, int mode, const char *fn)
     }
     for (int k = 0; k < 3; k++)
         ws->cover[target][k] += (mode & kind_bits[k]) != 0;
-    win->locked[target] |= (uint8_t)mode;
+    win->epoch_part[target] |= (uint8_t)mode;
     ws->covering++;
     return MPI_SUCCESS;
 }
@@ -73,7 +73,7 @@ void shmpi_rma_sync_uncover(MPI_Win win, int target, int mode)
     struct shmpi_win_sync *ws = win->sync;
     for (int k = 0; k < 3; k++)
         if ((mode & kind_bits[k]) && !--ws->cover[target][k])
-            win->locked[target] &= (uint8_t)~kind_bits[k];
+            win->epoch_part[target] &= (uint8_t)~kind_bits[k];
     if (!--ws->covering)
         win->access = SHMPI_EPOCH_NONE;
 }

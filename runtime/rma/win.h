@@ -178,8 +178,9 @@ struct shmpi_win {
                                   RMA calls since that fence: the epoch
                                   is really open (until then MPI_Win_lock
                                   or MPI_Win_start may replace it) */
-    uint8_t *locked;           /* [size]: each target's part in the
-                                  access epoch, 0 when none (rma/sync.h):
+    uint8_t *epoch_part;       /* [size]: each target's part in the
+                                  access epoch, 0 when none, read by the
+                                  kind of epoch (win->access; rma/sync.h):
                                   LOCK, LOCK_ALL: MPI_LOCK_SHARED or
                                   MPI_LOCK_EXCLUSIVE, | SHMPI_LOCK_NOCHECK;
                                   PSCW: SHMPI_TARGET_AWAIT_POST or _OPEN;
@@ -275,16 +276,18 @@ ssize_t shmpi_win_vm_readv(pid_t pid, const struct iovec *local,
    for messages. */
 const char *shmpi_win_maker(MPI_Win w);
 
-/* epoch.c (synchronization helper): MPI_SUCCESS if this process may
-   issue an RMA operation to target now (an access epoch covers it), else
-   MPI_ERR_RMA_SYNC raised on win under fn with the rule that was broken
-   (MPI_ERR_RANK for a target out of range).  MPI_PROC_NULL needs an
+/* epoch.c (synchronization helper): enters target into the access epoch
+   - not a pure check: the first RMA call of a fence epoch marks it used
+   (fence_open), and a PSCW target is waited for.  MPI_SUCCESS if this
+   process may issue an RMA operation to target now (an epoch covers
+   it), else MPI_ERR_RMA_SYNC raised on win under fn with the rule that
+   was broken (MPI_ERR_RANK for a target out of range).  MPI_PROC_NULL needs an
    access epoch too, of any kind (11.3: "it is still necessary to finish
    the RMA epoch"), but no particular target.  May block: in a PSCW epoch
    the first access to a target waits for that target's MPI_Win_post.
    kind is the call's: MPI_MODE_WIN_PUT, _GET or _ACCUMULATE, which a
    sync_ops epoch (sync_epoch.c) must cover. */
-int shmpi_rma_check_epoch_fully(MPI_Win win, int target, int kind,
+int shmpi_rma_enter_epoch_fully(MPI_Win win, int target, int kind,
                                 const char *fn);
 /* Its good path inline: a passive-target epoch that covers target (a
    program that locks once and flushes runs only this). */
@@ -292,14 +295,14 @@ static inline int shmpi_rma_epoch_covers(MPI_Win win, int target)
 {
     return (unsigned)target < (unsigned)win->comm->size &&
            (win->access == SHMPI_EPOCH_LOCK_ALL ||
-            (win->access == SHMPI_EPOCH_LOCK && win->locked[target]));
+            (win->access == SHMPI_EPOCH_LOCK && win->epoch_part[target]));
 }
-static inline int shmpi_rma_check_epoch(MPI_Win win, int target, int kind,
+static inline int shmpi_rma_enter_epoch(MPI_Win win, int target, int kind,
                                         const char *fn)
 {
     if (__builtin_expect(shmpi_rma_epoch_covers(win, target), 1))
         return MPI_SUCCESS;
-    return shmpi_rma_check_epoch_fully(win, target, kind, fn);
+    return shmpi_rma_enter_epoch_fully(win, target, kind, fn);
 }
 
 /* epoch.c: MPI_Win_free and MPI_Win_change_comm call it before anything

@@ -76,9 +76,9 @@ static int alloc_tables(MPI_Win w, int n)
 {
     w->targets = calloc((size_t)n, sizeof *w->targets);
     w->views = calloc((size_t)n, sizeof *w->views);
-    w->locked = calloc((size_t)n, sizeof *w->locked);
+    w->epoch_part = calloc((size_t)n, sizeof *w->epoch_part);
     w->posts_seen = calloc((size_t)n, sizeof *w->posts_seen);
-    return w->targets && w->views && w->locked && w->posts_seen;
+    return w->targets && w->views && w->epoch_part && w->posts_seen;
 }
 
 int shmpi_win_check_comm(MPI_Comm comm, const char *fn)
@@ -346,7 +346,7 @@ void shmpi_win_destroy(MPI_Win w)
     }
     free(w->targets);
     free(w->views);
-    free(w->locked);
+    free(w->epoch_part);
     free(w->posts_seen);
     if (w->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&w->comm);

@@ -141,14 +141,15 @@ static inline int shmpi_rma_check_passive(MPI_Win win, const char *fn)
 }
 
 /* What comes after the arguments: for a rank, the displacement and -
-   request forms - the kind of epoch; then the epoch, which MPI_PROC_NULL
-   needs too (11.3).  The standard keeps the request forms to
+   request forms - the kind of epoch; then entering the epoch
+   (shmpi_rma_enter_epoch: may mark a fence epoch used or wait for a
+   post), which MPI_PROC_NULL needs too (11.3).  The standard keeps the request forms to
    passive-target epochs (11.3.5) whatever the target, but a call to
    MPI_PROC_NULL is a no-op, and shmpi, like Open MPI and MPICH, lets it
    through in any access epoch, fence and PSCW too: a program that
    relies on this is not portable under the letter of 11.3.5.  kind:
    MPI_MODE_WIN_PUT, _GET or _ACCUMULATE (sync_ops epochs cover kinds). */
-static inline int shmpi_rma_check_sync(MPI_Win win, int target,
+static inline int shmpi_rma_admit_call(MPI_Win win, int target,
                                        MPI_Aint disp, int request_form,
                                        int kind, const char *fn)
 {
@@ -156,7 +157,7 @@ static inline int shmpi_rma_check_sync(MPI_Win win, int target,
     if ((target != MPI_PROC_NULL &&
          ((rc = shmpi_rma_check_disp(win, disp, fn)) ||
           (request_form && (rc = shmpi_rma_check_passive(win, fn))))) ||
-        (rc = shmpi_rma_check_epoch(win, target, kind, fn)))
+        (rc = shmpi_rma_enter_epoch(win, target, kind, fn)))
         return rc;
     return MPI_SUCCESS;
 }

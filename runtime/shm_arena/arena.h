@@ -58,8 +58,8 @@ struct shmpi_rank_slot {
     _Alignas(SHMPI_CACHELINE) _Atomic int state; /* enum shmpi_rank_state */
     int32_t pid;              /* the launcher's child writes its own before
                                  exec; MPI_Init then that of the owner */
-    _Atomic int32_t owner;    /* the process that called MPI_Init as this
-                                 rank (init/init.c), 0 before */
+    _Atomic int32_t owner_pid; /* the process that called MPI_Init as
+                                  this rank (init/init.c), 0 before */
     int32_t abort_kind;       /* enum shmpi_abort_kind */
     int32_t abort_code;       /* MPI_Abort's errorcode or the error class */
     char abort_what[96];      /* e.g. "MPI_Send: MPI_ERR_RANK" */
