@@ -74,9 +74,6 @@ struct shmpi_nbc {
    user completed. */
 #define NBC_TAGS (1 << 24)
 
-/* Our progress hook's number (shmpi_nbc_init). */
-static int progress_hook;
-
 /* Grow array *p of *cap elements of size sz to hold n; 0 on failure. */
 static int reserve(void *p, int *cap, int n, size_t sz)
 {
@@ -408,7 +405,7 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
     }
     s->next = shmpi_proc.nbc_active;
     shmpi_proc.nbc_active = s;
-    shmpi_progress_hook_arm(progress_hook, 1);
+    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, 1);
     return MPI_SUCCESS;
 }
 
@@ -493,11 +490,11 @@ static int progress_schedules(void)
     }
     *tail = shmpi_proc.nbc_active;
     shmpi_proc.nbc_active = keep;
-    shmpi_progress_hook_arm(progress_hook, shmpi_proc.nbc_active != NULL);
+    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, shmpi_proc.nbc_active != NULL);
     return rounds;
 }
 
 void shmpi_nbc_init(void)
 {
-    progress_hook = shmpi_core_progress_hook_add(progress_schedules);
+    shmpi_proc.nbc_hook = shmpi_core_progress_hook_add(progress_schedules);
 }

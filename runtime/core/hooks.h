@@ -30,16 +30,7 @@
 #ifndef SHMPI_HOOKS_H
 #define SHMPI_HOOKS_H
 
-#define SHMPI_PROGRESS_HOOKS_MAX 4
-
-struct shmpi_core_hooks {
-    unsigned armed;            /* bit h: progress hook h has work */
-    int nprogress;
-    int (*progress[SHMPI_PROGRESS_HOOKS_MAX])(void);  /* each returns how
-                                  many things it moved */
-    int (*stalled)(void);      /* returns how many things it started */
-};
-extern struct shmpi_core_hooks shmpi_core_hooks;
+#include "core/proc.h"   /* the registry is shmpi_proc.hooks */
 
 /* MPI_Init: a new progress hook, disarmed; returns its number h.  A
    room arms h while it has work for fn (one store, from then until the
@@ -49,9 +40,9 @@ int shmpi_core_progress_hook_add(int (*fn)(void));
 static inline void shmpi_progress_hook_arm(int h, int on)
 {
     if (on)
-        shmpi_core_hooks.armed |= 1u << h;
+        shmpi_proc.hooks.armed |= 1u << h;
     else
-        shmpi_core_hooks.armed &= ~(1u << h);
+        shmpi_proc.hooks.armed &= ~(1u << h);
 }
 
 /* The progress engine, after its own work: the armed hooks, in the
@@ -59,7 +50,7 @@ static inline void shmpi_progress_hook_arm(int h, int on)
 int shmpi_core_run_armed_hooks(void);
 static inline int shmpi_progress_hooks(void)
 {
-    return __builtin_expect(shmpi_core_hooks.armed != 0, 0)
+    return __builtin_expect(shmpi_proc.hooks.armed != 0, 0)
                ? shmpi_core_run_armed_hooks()
                : 0;
 }

@@ -28,11 +28,9 @@ struct shmpi_comm shmpi_comm_self = {
     .world_ranks = &shmpi_proc.rank,
     .errhandler = &shmpi_errors_are_fatal, .name = "MPI_COMM_SELF"};
 
-static void (*last_release)(struct shmpi_comm *);
-
 void shmpi_core_comm_on_last_release(void (*fn)(struct shmpi_comm *))
 {
-    last_release = fn;
+    shmpi_proc.hooks.last_release = fn;
 }
 
 void shmpi_core_comm_retain(MPI_Comm c)
@@ -44,5 +42,5 @@ void shmpi_core_comm_retain(MPI_Comm c)
 void shmpi_core_comm_release(MPI_Comm c)
 {
     if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF && --c->refs == 0)
-        last_release(c);
+        shmpi_proc.hooks.last_release(c);
 }

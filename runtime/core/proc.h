@@ -91,6 +91,19 @@ struct shmpi_coll_tune {
     int counter_barrier;        /* barrier by counter, not dissemination */
 };
 
+/* core/hooks.c: what rooms above core hand base at MPI_Init (hooks.h says
+   who registers what, in which order). */
+#define SHMPI_PROGRESS_HOOKS_MAX 4
+struct shmpi_comm;
+struct shmpi_core_hooks {
+    unsigned armed;            /* bit h: progress hook h has work */
+    int nprogress;
+    int (*progress[SHMPI_PROGRESS_HOOKS_MAX])(void);  /* each returns how
+                                  many things it moved */
+    int (*stalled)(void);      /* returns how many things it started */
+    void (*last_release)(struct shmpi_comm *); /* core/objects.c */
+};
+
 struct shmpi_proc {
     /* Set once by MPI_Init (init/init.c) before any other room runs,
        then only read, by every room: */
@@ -130,6 +143,8 @@ struct shmpi_proc {
     /* coll/sched.c: nonblocking collectives started, and the progress
        engine that runs them; one caller at a time. */
     struct shmpi_nbc *nbc_active;  /* schedules running (coll/sched.h) */
+    int nbc_hook;                  /* their progress hook's number in
+                                      `hooks`, set once by shmpi_nbc_init */
     /* pt2pt/progress.c adds, core/wait.c reads; one caller at a time
        (under threads: an atomic, relaxed, since it only paces spinning) */
     uint64_t progress_events;      /* things progress moved, ever; waiters
@@ -169,6 +184,12 @@ struct shmpi_proc {
     /* coll/area.c: set once by shmpi_coll_init in MPI_Init, then only
        read (coll/barrier.c, coll/reduce.c). */
     struct shmpi_coll_tune coll_tune;
+    /* core/hooks.c, core/objects.c: the functions are set once in
+       MPI_Init, then only read; `armed` is set and cleared by the room
+       that owns a hook whenever its work starts or runs out (coll, from
+       inside the progress engine), one caller at a time - under threads
+       an atomic. */
+    struct shmpi_core_hooks hooks;
 };
 
 extern struct shmpi_proc shmpi_proc;

@@ -112,7 +112,7 @@ void shmpi_core_wait_until(int (*done)(void *), void *arg)
 {
     struct shmpi_doorbell *bell = &shmpi_proc.slot->doorbell;
     while (!spin(done, arg) && !yield_some(done, arg)) {
-        if (shmpi_core_hooks.stalled() > 0)
+        if (shmpi_proc.hooks.stalled() > 0)
             continue; /* stalled on crossed large sends: pulled, retry */
         if (sleep_once(bell, done, arg))
             return;
