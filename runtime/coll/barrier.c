@@ -87,15 +87,21 @@ static int generation_moved(void *arg)
  * It increments `failures` before it looks at the words; we store our word
  * before we look at `failures`.  The seq_cst fences on both sides (there
  * and here) forbid both loads missing the other side's store: either it
- * sees our word, or we see its count and ring.  Measured at one missed
- * wake-up in about 15 runs of coll_error_sync_ext at np = 4 on 2 busy
- * CPUs before this (2026-11-28, a loop of ./mpirun -np 4 on that test).
+ * sees our word, or we see its count - now, or in a scan earlier in this
+ * collective, which left it in failed_max - and ring.  Measured at one
+ * missed wake-up in about 15 runs of coll_error_sync_ext at np = 4 on 2
+ * busy CPUs before this (2026-11-28, a loop of ./mpirun -np 4 on that
+ * test); looking only for an unscanned count still missed one in about 7
+ * (a scan in the collective's begin had already taken it in).
  */
 static void ring_refusers(struct shmpi_coll *c, struct shmpi_coll_head *head)
 {
     atomic_thread_fence(memory_order_seq_cst);
+    /* a refusal we have not scanned, or one of this collective (or later)
+       that an earlier scan - in this collective's begin, say - saw */
     if (atomic_load_explicit(&head->failures, memory_order_relaxed) !=
-        c->failures_seen)
+            c->failures_seen ||
+        c->failed_max >= c->seq)
         shmpi_coll_ring(c, SHMPI_COLL_ALL);
 }
 
