@@ -185,8 +185,8 @@ void shmpi_p2p_unexpected_push(struct shmpi_pt2pt *pt,
 /* send.c */
 /* A started send's first move (start.c's shmpi_p2p_start_send wraps it):
    to oneself, straight to the receive; else its envelope into the
-   peer's ring, or queued behind what waits for it.  0, or the errno of
-   connecting the ring. */
+   peer's channel, or queued behind what waits for it.  0, or the errno
+   of reserving outbox pages (shmpi_p2p_peer_connect). */
 int shmpi_p2p_send_post_or_queue(struct shmpi_request *r);
 int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r);
 int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r);

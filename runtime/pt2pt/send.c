@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * send.c - the sending side: putting a message's envelope (and, when it is
- * small, its data) into the ring to its destination, and streaming a large
- * message once the receiver asked for it (proto.h).
+ * small, its data) into the channel to its destination (its hot ring, or
+ * our outbox and its mailbox: conn.c), and streaming a large message once
+ * the receiver asked for it (proto.h).
  *
- * A send that finds the ring full, or other sends to the same peer still
+ * A send that finds no space, or other sends to the same peer still
  * waiting, joins that peer's backlog (progress.c retries it), so messages
- * enter a ring in the order they were sent.  Before giving up on a full
- * ring the sender asks the receiver to ring its doorbell when it frees
- * space (ring.c), so a blocked sender can sleep.
+ * enter a channel in the order they were sent.  Before giving up the
+ * sender asks the receiver(s) to ring its doorbell when they free space
+ * (ring.c, outbox.c), so a blocked sender can sleep.
  */
 #include <stdlib.h>
 #include <string.h>
