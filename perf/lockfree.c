@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lockfree.c - what one operation of each lock-free structure of the
- * runtime costs (perf/lockfree.sh): the ring, the claim words, the RMA
+ * runtime costs (perf/lockfree.sh): the ring, the mailbox and outbox, the
+ * claim words, the RMA
  * lock words, the accumulate lock and its leases, the doorbell, the sync
  * counters.  Built like the unit tests (test/unit.h: a job of forked
  * processes over a real arena, no MPI_Init), with -O2.
@@ -17,6 +18,7 @@
 #include <time.h>
 
 #include "pt2pt/claim.h"
+#include "queues/outbox.h"
 #include "queues/ring.h"
 #include "rma/acclock.h"
 #include "rma/sync.h"
@@ -64,8 +66,13 @@ static double timed(void (*op)(void *), void *arg)
     return median(b, BATCHES);
 }
 
+#define OUTBOX_BYTES (64 * 1024)
+
 struct shared {
     _Alignas(SHMPI_CACHELINE) unsigned char ring[RING_BYTES];
+    struct shmpi_mpsc mailbox;
+    struct shmpi_outbox_flag flag;
+    _Alignas(SHMPI_CACHELINE) unsigned char outbox[OUTBOX_BYTES];
     _Alignas(SHMPI_CACHELINE) _Atomic uint64_t ping;
     _Alignas(SHMPI_CACHELINE) _Atomic uint64_t pong;
     _Alignas(SHMPI_CACHELINE) _Atomic int32_t sync_handle;
@@ -149,12 +156,43 @@ static void sync_signal_self(void *arg)
     shmpi_rma_sync_signal(s, owner);
 }
 
+struct mail {
+    struct shmpi_outbox_tx tx;
+    struct shmpi_mpsc_rx rx;
+    struct shared *sh;
+};
+
+/* An 8-byte record through the outbox and the mailbox, and back. */
+static void mail_self(void *arg)
+{
+    struct mail *m = arg;
+    int err;
+    uint64_t *b = shmpi_outbox_reserve(&m->tx, 8, &err);
+    *b = 1;
+    shmpi_outbox_post(&m->tx, b, &m->sh->mailbox);
+    uint64_t off = shmpi_mpsc_pop(&m->rx);
+    shmpi_outbox_done(shmpi_outbox_rec_at(m->rx.base, off), &m->sh->flag);
+}
+
+static void mail_init(struct mail *m, struct shared *sh)
+{
+    unsigned char *base = (unsigned char *)sh;
+    m->sh = sh;
+    shmpi_outbox_tx_init(&m->tx, base, (uint64_t)(sh->outbox - base),
+                         OUTBOX_BYTES, &sh->flag, 0, -1);
+    shmpi_mpsc_rx_init(&m->rx, base, &sh->mailbox);
+}
+
 static void one_process(struct shared *sh)
 {
     struct ring_pair p;
     shmpi_ring_tx_init(&p.tx, (struct shmpi_ring *)sh->ring, RING_BYTES);
     shmpi_ring_rx_init(&p.rx, (struct shmpi_ring *)sh->ring, RING_BYTES);
     row("ring: 8 B record reserve..publish", "1", timed(ring_self, &p));
+    struct mail m;
+    mail_init(&m, sh);
+    row("outbox+mailbox: 8 B record reserve..done", "1",
+        timed(mail_self, &m));
     row("claim: take + free", "1", timed(claim_cycle, NULL));
     row("claim: take + match + free", "1", timed(claim_match_cycle, NULL));
     row("lock word: exclusive lock + unlock", "1", timed(lock_excl, NULL));
@@ -264,6 +302,40 @@ static void doorbell_pingpong(struct shared *sh, int rank)
             median(b, BATCHES));
 }
 
+/* Rank 0 streams 8-byte records to rank 1 through its outbox and rank
+   1's mailbox: ns per record. */
+static void mail_stream(struct shared *sh, int rank)
+{
+    struct mail m;
+    mail_init(&m, sh);
+    unit_barrier(&sh->bar, 2);
+    double b[BATCHES];
+    for (int k = 0; k < BATCHES; k++) {
+        unit_barrier(&sh->bar, 2);
+        double t0 = now_ns();
+        for (int i = 0; i < ITERS; i++) {
+            if (rank == 0) {
+                uint64_t *r;
+                int err;
+                while (!(r = shmpi_outbox_reserve(&m.tx, 8, &err)))
+                    shmpi_cpu_relax();
+                *r = (uint64_t)i;
+                shmpi_outbox_post(&m.tx, r, &sh->mailbox);
+            } else {
+                uint64_t off;
+                while (!(off = shmpi_mpsc_pop(&m.rx)))
+                    shmpi_cpu_relax();
+                shmpi_outbox_done(shmpi_outbox_rec_at(m.rx.base, off),
+                                  &sh->flag);
+            }
+        }
+        unit_barrier(&sh->bar, 2); /* all consumed */
+        b[k] = (now_ns() - t0) / ITERS;
+    }
+    if (rank == 0)
+        row("outbox+mailbox: 8 B records streamed", "2", median(b, BATCHES));
+}
+
 static void two_processes(int rank, void *arg)
 {
     struct shared *sh = arg;
@@ -275,6 +347,7 @@ static void two_processes(int rank, void *arg)
         one_process(sh);
     unit_barrier(&sh->bar, 2);
     ring_stream(sh, rank);
+    mail_stream(sh, rank);
     doorbell_pingpong(sh, rank);
 }
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # lockfree.sh - what one operation of each lock-free structure of the
-# runtime costs (perf/lockfree.c): ring, claim words, RMA lock words,
-# accumulate lock and leases, doorbell, sync counters.  Not in the
+# runtime costs (perf/lockfree.c): ring, mailbox and outbox, claim words,
+# RMA lock words, accumulate lock and leases, doorbell, sync counters.  Not in the
 # default list (no peers: these are shmpi's internals):
 #     perf/run-perf lockfree
 # One run, pinned to CPUs 0 and 1 by taskset; each row is the median of

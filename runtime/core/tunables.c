@@ -3,8 +3,9 @@
  * tunables.c - the table of environment variables, and its one parser.
  *
  * Which values must agree across ranks, and how that is made sure.
- * Those that shape the arena (ring, sync counters, collective areas and
- * slots) can only be what the arena was made with.  Those that choose an
+ * Those that shape the arena (hot rings and their slots, outboxes, sync
+ * counters, collective areas and slots) can only be what the arena was
+ * made with.  Those that choose an
  * algorithm every member must follow alike (whether a reduction is
  * folded whole or in slices, coll/reduce.c; the barrier, coll/barrier.c)
  * must be equal, or members wait for words the others never write.  The
@@ -88,7 +89,15 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
     [SHMPI_TUN_RING_KB] = {
         "SHMPI_RING_KB", SHMPI_TUN_SIZE, "KiB", KIB, 256 * KIB, 256 * KIB,
         16 * KIB, 1 * GIB, NULL, NULL, LAUNCHER, JOB,
-        "ring from one rank to another (whole pages; less in jobs > 512 ranks)"},
+        "hot ring from one rank to another (whole pages; less in huge jobs)"},
+    [SHMPI_TUN_FAST_RINGS] = {
+        "SHMPI_FAST_RINGS", SHMPI_TUN_INT, "rings", 0, 8, 8, 0, 256, NULL,
+        NULL, LAUNCHER, JOB,
+        "hot rings a rank receives through, and polls, at most (0: none)"},
+    [SHMPI_TUN_OUTBOX_KB] = {
+        "SHMPI_OUTBOX_KB", SHMPI_TUN_SIZE, "KiB", KIB, 128 * KIB, 128 * KIB,
+        16 * KIB, 1 * GIB, NULL, NULL, LAUNCHER, JOB,
+        "each rank's outbox for pairs without a hot ring (whole pages)"},
     [SHMPI_TUN_SYNC_COUNTERS] = {
         "SHMPI_SYNC_COUNTERS", SHMPI_TUN_INT, "counters", 0, 256, 256, 1,
         (1u << 21) - 1, NULL, NULL, LAUNCHER, JOB,
@@ -104,11 +113,15 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
     [SHMPI_TUN_EAGER_LIMIT] = {
         "SHMPI_EAGER_LIMIT", SHMPI_TUN_SIZE, "bytes", 1, 16384, 16384, 0,
         1 * GIB, NULL, NULL, RANK, JOB,
-        "largest message sent eagerly, in the ring (capped: ring / 4)"},
+        "largest message sent eagerly (capped: ring / 4 and outbox / 4)"},
     [SHMPI_TUN_CHUNK] = {
         "SHMPI_CHUNK", SHMPI_TUN_SIZE, "bytes", 1, 32768, 32768, 0, 1 * GIB,
         NULL, NULL, RANK, JOB,
-        "bytes per piece of a larger message (0 or above ring / 4: ring / 4)"},
+        "bytes per piece of a larger message (0 or above the cap: the cap)"},
+    [SHMPI_TUN_FAST_AFTER] = {
+        "SHMPI_FAST_AFTER", SHMPI_TUN_INT, "records", 0, 128, 128, 0,
+        1u << 30, NULL, NULL, RANK, JOB,
+        "records a sender sends a peer through its mailbox before a hot ring"},
     [SHMPI_TUN_PULL_LIMIT_MB] = {
         "SHMPI_PULL_LIMIT_MB", SHMPI_TUN_SIZE, "MiB", MIB, 1024 * MIB,
         1024 * MIB, 0, 16 * TIB, NULL, NULL, RANK, LOCAL,
@@ -427,6 +440,8 @@ void shmpi_tun_arena_params(const struct shmpi_tun_set *s,
                             struct shmpi_arena_params *p)
 {
     p->ring_bytes = s->value[SHMPI_TUN_RING_KB];
+    p->fast_rings = (uint32_t)s->value[SHMPI_TUN_FAST_RINGS];
+    p->outbox_bytes = s->value[SHMPI_TUN_OUTBOX_KB];
     p->sync_per_rank = (uint32_t)s->value[SHMPI_TUN_SYNC_COUNTERS];
     p->coll_areas = (uint32_t)s->value[SHMPI_TUN_COLL_AREAS];
     p->coll_slot_bytes = s->value[SHMPI_TUN_COLL_SLOT_KB];

@@ -53,12 +53,15 @@ enum shmpi_tun_id {
     SHMPI_TUN_KILL_GRACE_MS,
     /* the launcher, when it lays the arena out */
     SHMPI_TUN_RING_KB,
+    SHMPI_TUN_FAST_RINGS,
+    SHMPI_TUN_OUTBOX_KB,
     SHMPI_TUN_SYNC_COUNTERS,
     SHMPI_TUN_COLL_AREAS,
     SHMPI_TUN_COLL_SLOT_KB,
     /* every rank, in MPI_Init */
     SHMPI_TUN_EAGER_LIMIT,
     SHMPI_TUN_CHUNK,
+    SHMPI_TUN_FAST_AFTER,
     SHMPI_TUN_PULL_LIMIT_MB,
     SHMPI_TUN_COLL_FOLD_MAX,
     SHMPI_TUN_COLL_BARRIER,

@@ -1,26 +1,68 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * conn.c - connecting rings between pairs of ranks, lazily.
+ * conn.c - the channels between ranks: how a record gets from one rank
+ * to another, and when a pair moves from the mailbox to a ring of its
+ * own.
  *
- * The first time rank S sends to rank D, S reserves the pages of ring
- * (S -> D) in the arena file with fallocate (a full /dev/shm then fails
- * this send with MPI_ERR_NO_MEM instead of a SIGBUS later), sets bit S in
- * D's connection bitmap and bumps D's `connections` counter, both with
- * RELEASE.  D notices the counter change (ACQUIRE) on its next progress
- * call, rescans its bitmap and starts polling the new ring.  The ring's
- * pages read as zeros until S writes, which is what D expects.
+ * Every rank has, in the arena, a mailbox (queues/mpsc.h: one queue any
+ * rank pushes into, one line the owner polls) and an outbox (queues/
+ * outbox.h: the area its records to cold peers are taken from).  A pair
+ * starts cold: S sends D a record by taking it from S's outbox and
+ * pushing it into D's mailbox.  Shared memory then grows with the number
+ * of ranks, not of pairs, and D's poll is one load however many ranks
+ * talk to it.  (The per-pair rings this replaces cost 60 MiB at np=16
+ * and 1 GiB at np=64 for an all-pairs exchange, np^2 in all.)
+ *
+ * Hot rings.  Once S has sent D SHMPI_FAST_AFTER records (default 128)
+ * through the mailbox, S tries to claim one of D's SHMPI_FAST_RINGS
+ * ring slots (default 8): a compare-and-swap of the slot's owner word
+ * from 0 to S + 1 (acq_rel: the winner alone writes the slot's ring),
+ * then posix_fallocate of the ring's pages (a full /dev/shm: the slot is
+ * given back and the pair stays cold; no error).  The ring is the
+ * per-pair SPSC ring of queues/ring.c, unchanged: one release store per
+ * record, the short way of fastpath.c.  A slot is kept until the job
+ * ends, so D never polls more than SHMPI_FAST_RINGS rings, and a pair
+ * that finds every slot taken stays on the mailbox.
+ *
+ * The switch keeps MPI's order per pair (3.5, non-overtaking) without a
+ * sequence number: S switches only when nothing waits for D (no queued
+ * envelope, stream or control), sends CONNECT(slot) as the last record
+ * through D's mailbox, and from then on uses the ring only.  D starts
+ * polling the ring when it takes CONNECT off its mailbox, after every
+ * record S sent before it (the mailbox is FIFO per producer); the ring's
+ * first record is after them all.  The ring's pages read as zeros until
+ * S writes, which is what the ring's consumer expects; the mailbox's
+ * push (a release store) orders S's claim before D's first read.
+ *
+ * Memory a job uses for point-to-point, at most: per rank a post block
+ * (mailbox, outbox flag, slot owners: 192 + 4 * SHMPI_FAST_RINGS bytes,
+ * rounded to 64) and its outbox's high-water mark (at most
+ * SHMPI_OUTBOX_KB, reserved 64 KiB at a time), plus np x
+ * SHMPI_FAST_RINGS x SHMPI_RING_KB for the hot rings, only as pairs get
+ * hot.
+ *
+ * Threads (not implemented): the mailbox takes several producers as it
+ * is; the outbox and a peer's channel state are one thread's - several
+ * sending threads need an outbox each or a lock per peer around
+ * reserve..commit, and the switch to a ring must be made under it.
  *
  * shmpi_p2p_init (MPI_Init) sets up this rank's engine and gives the
  * wait loop its stall hook, the pull of large messages (core/hooks.h).
  *
- * Tunables (core/tunables.c, read at MPI_Init; the first two one value
- * for the whole job):
+ * Tunables (core/tunables.c, read at MPI_Init; one value for the whole
+ * job):
  *   SHMPI_EAGER_LIMIT  largest message sent eagerly, data included in the
- *                      ring (default 16384 bytes)
+ *                      record (default 16384 bytes)
  *   SHMPI_CHUNK        bytes per DATA record of a large message (default
- *                      32768); both are capped to a quarter of the ring
+ *                      32768); both are capped to what a record of either
+ *                      channel holds: a quarter of the ring and of the
+ *                      outbox, less the headers
+ *   SHMPI_FAST_AFTER   records through the mailbox before a pair tries
+ *                      for a hot ring (default 128)
  *   SHMPI_PULL_LIMIT_MB  data of large messages taken in before their
  *                      receive is posted (pull.c; default 1024)
+ * and, shaping the arena (the launcher's): SHMPI_RING_KB, SHMPI_FAST_RINGS,
+ * SHMPI_OUTBOX_KB.
  *
  * State: this rank's point-to-point state is shmpi_proc.pt2pt (struct
  * shmpi_pt2pt, pt2pt.h), allocated here at MPI_Init and kept until the
@@ -30,20 +72,60 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/error.h"
 #include "core/hooks.h"
 #include "core/proc.h"
 #include "core/wait.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 
-static struct shmpi_ring *ring_at(int src, int dst)
+_Static_assert(sizeof(struct shmpi_mpsc) == SHMPI_POST_MAILBOX_BYTES &&
+                   sizeof(struct shmpi_outbox_flag) == SHMPI_POST_FLAG_BYTES,
+               "the post block holds a mailbox and an outbox flag");
+
+static unsigned char *arena_base(void)
+{
+    return (unsigned char *)shmpi_proc.arena;
+}
+
+static struct shmpi_mpsc *mailbox_of(int rank)
+{
+    return (struct shmpi_mpsc *)shmpi_arena_post(shmpi_proc.arena, rank);
+}
+
+struct shmpi_outbox_flag *shmpi_p2p_outbox_flag(int rank)
+{
+    return (struct shmpi_outbox_flag *)(shmpi_arena_post(shmpi_proc.arena,
+                                                         rank) +
+                                        SHMPI_POST_MAILBOX_BYTES);
+}
+
+static _Atomic uint32_t *slot_owner(int rank, uint32_t slot)
+{
+    return (_Atomic uint32_t *)(shmpi_arena_post(shmpi_proc.arena, rank) +
+                                SHMPI_POST_SLOTS_AT) +
+           slot;
+}
+
+static struct shmpi_ring *ring_at(int dst, uint32_t slot)
 {
     struct shmpi_arena_header *a = shmpi_proc.arena;
     return (struct shmpi_ring *)((char *)a + a->rings_offset +
-                                 ((uint64_t)dst * a->nranks + (uint64_t)src) *
+                                 ((uint64_t)dst * a->fast_rings + slot) *
                                      a->ring_bytes);
+}
+
+/* The largest record body both channels take. */
+static uint64_t max_body(const struct shmpi_arena_header *a)
+{
+    uint64_t m = shmpi_outbox_max_body(a->outbox_bytes);
+    if (a->fast_rings && shmpi_ring_max_body(a->ring_bytes) < m)
+        m = shmpi_ring_max_body(a->ring_bytes);
+    return m;
 }
 
 int shmpi_p2p_init(void)
@@ -51,70 +133,144 @@ int shmpi_p2p_init(void)
     struct shmpi_pt2pt *pt = calloc(1, sizeof *pt);
     if (!pt)
         return -1;
-    int n = shmpi_proc.size;
+    struct shmpi_proc *p = &shmpi_proc;
+    struct shmpi_arena_header *a = p->arena;
+    int n = p->size;
     pt->peers = calloc((size_t)n, sizeof *pt->peers);
-    pt->sources = calloc((size_t)n, sizeof *pt->sources);
+    pt->hot = calloc(a->fast_rings + 1, sizeof *pt->hot);
     pt->backlog = calloc((size_t)n, sizeof *pt->backlog);
     pt->unexpected = calloc((size_t)n, sizeof *pt->unexpected);
-    if (!pt->peers || !pt->sources || !pt->backlog || !pt->unexpected)
+    if (!pt->peers || !pt->hot || !pt->backlog || !pt->unexpected)
         return -1;
-    uint64_t max_body =
-        n > 1 ? shmpi_ring_max_body(shmpi_proc.arena->ring_bytes) -
-                    sizeof(struct shmpi_msg)
-              : 0;
-    const struct shmpi_tun_set *tun = &shmpi_proc.tun;
+    uint64_t body = n > 1 ? max_body(a) - sizeof(struct shmpi_msg) : 0;
+    const struct shmpi_tun_set *tun = &p->tun;
     pt->eager_limit = tun->value[SHMPI_TUN_EAGER_LIMIT];
     pt->chunk = tun->value[SHMPI_TUN_CHUNK];
     pt->pull_limit = tun->value[SHMPI_TUN_PULL_LIMIT_MB]; /* in bytes */
-    if (pt->eager_limit > max_body)
-        pt->eager_limit = max_body;
-    if (pt->chunk > max_body || pt->chunk == 0)
-        pt->chunk = max_body;
+    pt->fast_after = tun->value[SHMPI_TUN_FAST_AFTER];
+    if (pt->eager_limit > body)
+        pt->eager_limit = body;
+    if (pt->chunk > body || pt->chunk == 0)
+        pt->chunk = body;
+    if (n > 1) {
+        shmpi_outbox_tx_init(&pt->outbox, arena_base(),
+                             a->outbox_offset + (uint64_t)p->rank *
+                                                    a->outbox_bytes,
+                             a->outbox_bytes, shmpi_p2p_outbox_flag(p->rank),
+                             p->rank, p->arena_fd);
+        shmpi_mpsc_rx_init(&pt->mailbox, arena_base(), mailbox_of(p->rank));
+    }
     shmpi_proc.pt2pt = pt;
     shmpi_core_stall_hook_set(shmpi_p2p_pull_stalled);
     return 0;
 }
 
-int shmpi_p2p_peer_connect(int dst, struct shmpi_peer **out)
+static int peer_rank(const struct shmpi_peer *peer)
+{
+    return (int)(peer - shmpi_proc.pt2pt->peers);
+}
+
+/* Take one of dst's free slots and reserve its ring's pages: the slot,
+   or -1 (none free, or no memory: the pair stays cold). */
+static int claim_slot(int dst)
 {
     struct shmpi_proc *p = &shmpi_proc;
-    struct shmpi_peer *peer = &p->pt2pt->peers[dst];
+    struct shmpi_arena_header *a = p->arena;
+    for (uint32_t i = 0; i < a->fast_rings; i++) {
+        uint32_t expect = 0;
+        if (!atomic_compare_exchange_strong_explicit(
+                slot_owner(dst, i), &expect, (uint32_t)p->rank + 1,
+                memory_order_acq_rel, memory_order_relaxed))
+            continue;
+        if (posix_fallocate(p->arena_fd,
+                            (off_t)((char *)ring_at(dst, i) - (char *)a),
+                            (off_t)a->ring_bytes) == 0)
+            return (int)i;
+        atomic_store_explicit(slot_owner(dst, i), 0, memory_order_release);
+        return -1;
+    }
+    return -1;
+}
+
+/* The pair is busy enough and nothing waits for it: move it to a ring,
+   CONNECT being its last record through the mailbox (see the top). */
+static void try_hot(struct shmpi_peer *peer, int dst)
+{
+    int err;
+    struct shmpi_msg *m =
+        shmpi_outbox_reserve(&shmpi_proc.pt2pt->outbox, sizeof *m, &err);
+    if (!m)
+        return; /* outbox full now: another time */
+    int slot = claim_slot(dst);
+    if (slot < 0) {
+        peer->stays_cold = 1; /* the record is not posted: space unused */
+        return;
+    }
+    *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT,
+                            .offset = (uint64_t)slot};
+    shmpi_outbox_post(&shmpi_proc.pt2pt->outbox, m, mailbox_of(dst));
+    shmpi_ring_tx_init(&peer->tx, ring_at(dst, (uint32_t)slot),
+                       shmpi_proc.arena->ring_bytes);
+}
+
+int shmpi_p2p_peer_connect(int dst, struct shmpi_peer **out)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_peer *peer = &pt->peers[dst];
     *out = peer;
     if (peer->tx.ring)
         return 0;
-    struct shmpi_arena_header *a = p->arena;
-    struct shmpi_ring *ring = ring_at(p->rank, dst);
-    int rc = posix_fallocate(p->arena_fd, (off_t)((char *)ring - (char *)a),
-                             (off_t)a->ring_bytes);
-    if (rc != 0)
-        return rc;
-    shmpi_ring_tx_init(&peer->tx, ring, a->ring_bytes);
-    atomic_fetch_or_explicit(&shmpi_arena_bitmap(a, dst)[p->rank / 64],
-                             1ull << (p->rank % 64), memory_order_release);
-    atomic_fetch_add_explicit(&shmpi_arena_slot(a, dst)->connections, 1,
-                              memory_order_release);
-    return 0;
+    if (peer->cold_sent >= pt->fast_after && !peer->stays_cold &&
+        shmpi_proc.arena->fast_rings && !peer->envelopes.head &&
+        !peer->streams.head && !peer->ctl_head) {
+        try_hot(peer, dst);
+        if (peer->tx.ring)
+            return 0;
+    }
+    /* pages for the next record of any size: reserve cannot then fail */
+    return shmpi_outbox_prepare(&pt->outbox, max_body(shmpi_proc.arena));
 }
 
-void shmpi_p2p_poll_new_connections(struct shmpi_pt2pt *pt)
+void *shmpi_p2p_chan_reserve(struct shmpi_peer *peer, size_t len)
 {
-    struct shmpi_proc *p = &shmpi_proc;
-    uint32_t now = atomic_load_explicit(&p->slot->connections,
-                                        memory_order_acquire);
-    if (now == pt->connections_seen)
-        return;
-    pt->connections_seen = now;
-    _Atomic uint64_t *bits = shmpi_arena_bitmap(p->arena, p->rank);
-    for (int src = 0; src < p->size; src++) {
-        struct shmpi_peer *peer = &pt->peers[src];
-        uint64_t word = atomic_load_explicit(&bits[src / 64],
-                                             memory_order_acquire);
-        if (peer->rx.ring || !(word & (1ull << (src % 64))))
-            continue;
-        shmpi_ring_rx_init(&peer->rx, ring_at(src, p->rank),
-                           p->arena->ring_bytes);
-        pt->sources[pt->nsources++] = src;
+    if (peer->tx.ring) {
+        void *body = shmpi_ring_reserve(&peer->tx, len);
+        if (!body && shmpi_ring_ask_for_space(&peer->tx, len))
+            body = shmpi_ring_reserve(&peer->tx, len);
+        return body;
     }
+    struct shmpi_outbox_tx *ob = &shmpi_proc.pt2pt->outbox;
+    int err;
+    void *body = shmpi_outbox_reserve(ob, len, &err);
+    if (!body && !err && shmpi_outbox_ask_for_space(ob, len))
+        body = shmpi_outbox_reserve(ob, len, &err);
+    if (err) {
+        char what[160];
+        snprintf(what, sizeof what, "cannot reserve outbox memory in "
+                 "/dev/shm (%s); free space there or enlarge it",
+                 strerror(err));
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress", what);
+    }
+    return body;
+}
+
+void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body)
+{
+    if (peer->tx.ring) {
+        shmpi_ring_commit(&peer->tx, body);
+        return;
+    }
+    shmpi_outbox_post(&shmpi_proc.pt2pt->outbox, body,
+                      mailbox_of(peer_rank(peer)));
+    peer->cold_sent++;
+}
+
+void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot)
+{
+    struct shmpi_peer *peer = &pt->peers[src];
+    shmpi_ring_rx_init(&peer->rx, ring_at(shmpi_proc.rank, slot),
+                       shmpi_proc.arena->ring_bytes);
+    pt->hot[pt->nhot++] = src;
 }
 
 void shmpi_p2p_backlog_add(struct shmpi_pt2pt *pt, int rank)

@@ -10,11 +10,11 @@
  * engine and matches through the queues; this path does none of it and
  * falls back to the general path whenever anything is unusual, so the
  * two always agree:
- *   send: the ring is connected, nothing waits before us for that peer
+ *   send: the pair is hot (conn.c), nothing waits before us for that peer
  *         (order), the message is eager and contiguous, and there is room;
- *   recv: no posted receive could take the message first and nothing from
- *         that source is unexpected (order), and the very next record of
- *         its ring is an eager, non-synchronous, uncancellable message that
+ *   recv: the pair is hot, no posted receive could take the message
+ *         first and nothing from that source is unexpected (order), and
+ *         the very next record of its ring is an eager, non-synchronous, uncancellable message that
  *         matches and fits.
  * The receive spins on the one ring only for a short while (SPIN_POLLS),
  * then goes the general way, which also serves everyone else.
@@ -87,9 +87,7 @@ int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
     struct shmpi_peer *peer = &pt->peers[world];
     if (world == shmpi_proc.rank || pt->unexpected[world].head)
         return 0;
-    if (!peer->rx.ring) /* once connected, a ring stays */
-        shmpi_p2p_poll_new_connections(pt);
-    if (!peer->rx.ring)
+    if (!peer->rx.ring) /* a cold pair: the general way */
         return 0;
     uint64_t capacity = (uint64_t)count * (uint64_t)dt->size;
     int polls = shmpi_proc.oversubscribed ? 1 : SPIN_POLLS;

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * progress.c - where incoming records are read and dispatched, and where
- * sends that found a ring full are retried.
+ * sends that found no space are retried.
  *
- * Rings are drained round robin, starting one source further on each
+ * One turn: a batch off this rank's mailbox (the cold pairs, conn.c),
+ * then the hot rings round robin, starting one source further on each
  * call, so a busy sender cannot starve the others of MPI_ANY_SOURCE
- * receives.  A batch of records is consumed before `tail` is handed back
- * (one store for many records); if the sender waits for that space, its
- * doorbell is rung.
+ * receives; then the backlog, then the hooks.  The cost of a turn with
+ * nothing to do is one load for the mailbox and one per hot ring (at
+ * most SHMPI_FAST_RINGS), whatever the number of ranks.  A batch of ring
+ * records is consumed before `tail` is handed back (one store for many
+ * records); if the sender waits for that space, its doorbell is rung.
  *
  * Then the progress hooks that rooms above registered and armed
  * (core/hooks.h): the schedules of the nonblocking collectives (coll).
@@ -95,7 +98,32 @@ static void handle(struct shmpi_pt2pt *pt, int src, const struct shmpi_msg *m)
         shmpi_p2p_request_complete(
             (struct shmpi_request *)(uintptr_t)m->cookie);
         break;
+    case SHMPI_MSG_CONNECT:
+        shmpi_p2p_hot_accept(pt, src, (uint32_t)m->offset);
+        break;
     }
+}
+
+/* A batch off the mailbox: records of cold pairs, from any rank, in the
+   order each sender pushed them; each is finished (done) at once - its
+   data was copied or matched - and its owner woken if it waits for
+   outbox space. */
+static int drain_mailbox(struct shmpi_pt2pt *pt)
+{
+    int n = 0;
+    uint64_t off;
+    if (!shmpi_mpsc_maybe_nonempty(&pt->mailbox))
+        return 0;
+    while (n < BATCH && (off = shmpi_mpsc_pop(&pt->mailbox))) {
+        struct shmpi_outbox_rec *rec =
+            shmpi_outbox_rec_at(pt->mailbox.base, off);
+        int src = rec->src;
+        handle(pt, src, shmpi_outbox_body(rec));
+        if (shmpi_outbox_done(rec, shmpi_p2p_outbox_flag(src)))
+            shmpi_core_doorbell_ring(src);
+        n++;
+    }
+    return n;
 }
 
 static int drain(struct shmpi_pt2pt *pt, int src)
@@ -150,12 +178,13 @@ int shmpi_p2p_progress(void)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int events = 0;
-    shmpi_p2p_poll_new_connections(pt);
-    int n = pt->nsources;
+    if (pt->mailbox.q) /* a job of one has none */
+        events += drain_mailbox(pt);
+    int n = pt->nhot;
     for (int i = 0; i < n; i++)
-        events += drain(pt, pt->sources[(pt->next_source + i) % n]);
+        events += drain(pt, pt->hot[(pt->next_hot + i) % n]);
     if (n)
-        pt->next_source = (pt->next_source + 1) % n;
+        pt->next_hot = (pt->next_hot + 1) % n;
     if (pt->nbacklog)
         events += serve_backlog(pt);
     events += shmpi_progress_hooks();

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * proto.h - what one rank writes into another's ring: the wire protocol
+ * proto.h - what one rank writes into another's ring or mailbox: the wire
+ * protocol
  * of point-to-point messaging.
  *
  *   small message (<= eager limit)    EAGER(envelope + data) ->
@@ -8,6 +9,8 @@
  *   large message                     RTS(envelope) ->
  *                                     <- CTS(bytes wanted, receiver cookie)
  *                                     DATA(offset, chunk) -> ... DATA ->
+ *   the pair turns hot (conn.c)       CONNECT(slot) ->   (last through the
+ *                                     mailbox; then the ring only)
  *
  * Matching happens in ring order (EAGER and RTS records), so messages of
  * one sender never overtake each other; DATA, CTS and ACK records only
@@ -28,6 +31,8 @@ enum shmpi_msg_type {
     SHMPI_MSG_CTS,
     SHMPI_MSG_DATA,
     SHMPI_MSG_ACK,
+    SHMPI_MSG_CONNECT,         /* offset: the hot-ring slot the sender
+                                  uses from now on (conn.c) */
 };
 
 #define SHMPI_MSG_SYNC 1       /* flags: sender wants an ACK when matched */

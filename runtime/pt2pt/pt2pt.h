@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pt2pt.h - this rank's point-to-point state: one entry per peer (the
- * rings to and from it, sends waiting for ring space), the queue of posted
- * receives and the queue of messages that arrived before their receive.
+ * channel to it and the ring from it, sends waiting for space), this
+ * rank's outbox and mailbox, the queue of posted receives and the queue
+ * of messages that arrived before their receive.
  */
 #ifndef SHMPI_PT2PT_H
 #define SHMPI_PT2PT_H
 
 #include "pt2pt/proto.h"
 #include "pt2pt/request.h"
+#include "queues/mpsc.h"
+#include "queues/outbox.h"
 #include "queues/ring.h"
 
 /* A FIFO of requests linked through request->next. */
@@ -23,8 +26,12 @@ struct shmpi_ctl {
 };
 
 struct shmpi_peer {
-    struct shmpi_ring_tx tx;   /* to the peer; tx.ring NULL: not connected */
-    struct shmpi_ring_rx rx;   /* from the peer; rx.ring NULL: not yet */
+    struct shmpi_ring_tx tx;   /* the hot ring to the peer; tx.ring NULL:
+                                  cold, through our outbox and its mailbox */
+    struct shmpi_ring_rx rx;   /* the hot ring from the peer; rx.ring NULL:
+                                  its records come through our mailbox */
+    uint32_t cold_sent;        /* records sent it through its mailbox */
+    int stays_cold;            /* its ring slots were all taken */
     struct shmpi_req_queue envelopes; /* sends waiting to post EAGER/RTS */
     struct shmpi_req_queue streams;   /* sends streaming DATA after CTS */
     struct shmpi_ctl *ctl_head, *ctl_tail;
@@ -89,10 +96,12 @@ struct shmpi_bsend_buffer {
 struct shmpi_pt2pt {
     /* the progress engine and the send/receive paths: */
     struct shmpi_peer *peers;  /* indexed by world rank */
-    int *sources;              /* world ranks whose rings we poll */
-    int nsources;
-    int next_source;           /* round-robin start: no sender starves */
-    uint32_t connections_seen;
+    struct shmpi_outbox_tx outbox; /* records to cold peers (conn.c) */
+    struct shmpi_mpsc_rx mailbox;  /* records from cold peers */
+    int *hot;                  /* world ranks whose rings we poll, at most
+                                  SHMPI_FAST_RINGS */
+    int nhot;
+    int next_hot;              /* round-robin start: no sender starves */
     int *backlog;              /* peers with has_backlog set */
     int nbacklog;
     struct shmpi_req_queue posted;
@@ -102,6 +111,7 @@ struct shmpi_pt2pt {
     uint64_t pull_limit;       /* SHMPI_PULL_LIMIT_MB, in bytes; ditto */
     uint64_t pulled_bytes;     /* held for receives not yet posted */
     uint64_t chunk;            /* SHMPI_CHUNK; set once at init */
+    uint64_t fast_after;       /* SHMPI_FAST_AFTER; ditto */
     /* request.c: released requests, linked through next; every call
        that makes or releases a request (on the send/receive paths) */
     struct shmpi_request *free_requests;
@@ -119,8 +129,20 @@ struct shmpi_pt2pt {
 /* conn.c: MPI_Init; sets the stall hook (core/hooks.h).  0, or -1 when
    out of memory. */
 int shmpi_p2p_init(void);
+/* Before a send to world_rank: moves the pair to a hot ring when its
+   time has come, else reserves the outbox's pages for its next record.
+   0, or the errno of that reservation. */
 int shmpi_p2p_peer_connect(int world_rank, struct shmpi_peer **out);
-void shmpi_p2p_poll_new_connections(struct shmpi_pt2pt *pt);
+/* The channel to a peer (its hot ring, or our outbox and its mailbox):
+   space for a record body of len bytes, or NULL when there is none now
+   (the receiver will ring our doorbell when it frees some); then
+   publish it.  A record is at most the eager limit plus a header. */
+void *shmpi_p2p_chan_reserve(struct shmpi_peer *peer, size_t len);
+void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body);
+/* A CONNECT from world rank src: poll ring slot `slot` from now on. */
+void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot);
+/* World rank's outbox flag (queues/outbox.h), in its post block. */
+struct shmpi_outbox_flag *shmpi_p2p_outbox_flag(int world_rank);
 void shmpi_p2p_backlog_add(struct shmpi_pt2pt *pt, int world_rank);
 
 /* Does a message (context, source, tag) match a receive that wants
@@ -163,8 +185,8 @@ void shmpi_p2p_unexpected_push(struct shmpi_pt2pt *pt,
 /* send.c */
 /* A started send's first move (start.c's shmpi_p2p_start_send wraps it):
    to oneself, straight to the receive; else its envelope into the
-   peer's ring, or queued behind what waits for it.  0, or the errno of
-   connecting the ring. */
+   peer's channel, or queued behind what waits for it.  0, or the errno
+   of reserving outbox pages (shmpi_p2p_peer_connect). */
 int shmpi_p2p_send_post_or_queue(struct shmpi_request *r);
 int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r);
 int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r);

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * send.c - the sending side: putting a message's envelope (and, when it is
- * small, its data) into the ring to its destination, and streaming a large
- * message once the receiver asked for it (proto.h).
+ * small, its data) into the channel to its destination (its hot ring, or
+ * our outbox and its mailbox: conn.c), and streaming a large message once
+ * the receiver asked for it (proto.h).
  *
- * A send that finds the ring full, or other sends to the same peer still
+ * A send that finds no space, or other sends to the same peer still
  * waiting, joins that peer's backlog (progress.c retries it), so messages
- * enter a ring in the order they were sent.  Before giving up on a full
- * ring the sender asks the receiver to ring its doorbell when it frees
- * space (ring.c), so a blocked sender can sleep.
+ * enter a channel in the order they were sent.  Before giving up the
+ * sender asks the receiver(s) to ring its doorbell when they free space
+ * (ring.c, outbox.c), so a blocked sender can sleep.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +24,7 @@
 /* Space for a record of len bytes, asking to be woken if there is none. */
 static void *reserve(struct shmpi_peer *peer, size_t len)
 {
-    void *body = shmpi_ring_reserve(&peer->tx, len);
-    if (!body && shmpi_ring_ask_for_space(&peer->tx, len))
-        body = shmpi_ring_reserve(&peer->tx, len);
-    return body;
+    return shmpi_p2p_chan_reserve(peer, len);
 }
 
 int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
@@ -43,7 +41,7 @@ int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
         .nbytes = r->nbytes, .cookie = (uintptr_t)r};
     if (eager && r->nbytes)
         shmpi_dt_pack(r->buf, r->datatype, 0, m + 1, r->nbytes);
-    shmpi_ring_commit(&peer->tx, m);
+    shmpi_p2p_chan_commit(peer, m);
     shmpi_core_doorbell_ring(r->peer);
     /* an eager standard send is done once its data is in the ring;
        synchronous ones wait for the ACK, large ones for the CTS */
@@ -65,7 +63,7 @@ int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
         *m = (struct shmpi_msg){.type = SHMPI_MSG_DATA, .nbytes = n,
                                 .rcookie = r->rcookie, .offset = r->moved};
         shmpi_dt_pack(r->buf, r->datatype, r->moved, m + 1, n);
-        shmpi_ring_commit(&peer->tx, m);
+        shmpi_p2p_chan_commit(peer, m);
         r->moved += n;
         sent = 1;
     }
@@ -101,7 +99,7 @@ static int put_control(struct shmpi_peer *peer, const struct shmpi_msg *msg)
     if (!m)
         return 0;
     *m = *msg;
-    shmpi_ring_commit(&peer->tx, m);
+    shmpi_p2p_chan_commit(peer, m);
     return 1;
 }
 

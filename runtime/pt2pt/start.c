@@ -47,7 +47,7 @@ int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode)
     if (rc == 0)
         return MPI_SUCCESS;
     return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn,
-                       "cannot reserve ring memory in /dev/shm: %s",
+                       "cannot reserve outbox memory in /dev/shm: %s",
                        strerror(rc));
 }
 

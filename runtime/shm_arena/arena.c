@@ -13,9 +13,9 @@
  * it through /proc/<pid>/fd/<n> of that rank, as the ranks open each
  * other's memory files (shmpi(7), THE ARENA).  posix_fallocate reserves
  * every page up front: a /dev/shm too small for the job fails here, with
- * a message, instead of killing a rank with SIGBUS later; the rings
- * and collective areas are sparse and reserved as they are used
- * (arena.h).
+ * a message, instead of killing a rank with SIGBUS later; the outboxes,
+ * hot rings and collective areas are sparse and reserved as they are
+ * used (arena.h).
  *
  * Attach (rank side): the descriptor arrives through exec (its number in
  * SHMPI_ARENA_FD); the rank maps it and checks the header.
@@ -35,18 +35,18 @@
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 /*
- * Ring size per pair: the creator's (SHMPI_RING_KB, core/tunables.c),
- * shrunk for large jobs so that the sparse rings region stays within
- * 64 GiB of address space, never below 16 KiB.  Only pairs that talk
- * use real memory.
+ * Size of each of `count` sparse pieces (hot rings: SHMPI_RING_KB and
+ * SHMPI_FAST_RINGS per rank; outboxes: SHMPI_OUTBOX_KB, one per rank;
+ * core/tunables.c): the creator's, in pages, shrunk for very large jobs
+ * so that the region stays within 64 GiB of address space, never below
+ * 16 KiB.  Only what is used takes memory.
  */
-static size_t ring_bytes_for(int nranks, uint64_t want)
+static size_t piece_bytes_for(size_t count, uint64_t want)
 {
-    size_t ring = round_up(want, 4096);
-    size_t pairs = (size_t)nranks * (size_t)nranks;
-    while (ring > 16384 && pairs * ring > (64ull << 30))
-        ring /= 2;
-    return ring;
+    size_t piece = round_up(want, 4096);
+    while (piece > 16384 && count * piece > (64ull << 30))
+        piece /= 2;
+    return piece;
 }
 
 /*
@@ -95,30 +95,38 @@ static uint64_t coll_layout(struct shmpi_arena_header *h, uint64_t offset,
 static void layout(struct shmpi_arena_header *h, int nranks,
                    const struct shmpi_arena_params *p)
 {
-    size_t words = ((size_t)nranks + 63) / 64;
     h->nranks = (uint32_t)nranks;
     h->slots_offset =
         round_up(sizeof(struct shmpi_arena_header), SHMPI_CACHELINE);
-    h->bitmaps_offset =
-        h->slots_offset + (size_t)nranks * sizeof(struct shmpi_rank_slot);
-    h->bitmap_stride = round_up(words * sizeof(uint64_t), SHMPI_CACHELINE);
-    h->claims_offset = round_up(h->bitmaps_offset + nranks * h->bitmap_stride,
+    h->claims_offset = round_up(h->slots_offset + (size_t)nranks *
+                                                      sizeof(struct
+                                                             shmpi_rank_slot),
                                 SHMPI_CACHELINE);
     h->sync_offset = round_up(h->claims_offset + (size_t)nranks *
                                                      SHMPI_CLAIMS *
                                                      sizeof(uint32_t),
                               SHMPI_CACHELINE);
     h->sync_per_rank = sync_per_rank_for(nranks, p->sync_per_rank);
+    h->fast_rings = nranks > 1 ? p->fast_rings : 0;
+    h->post_offset = h->sync_offset + (size_t)nranks * h->sync_per_rank *
+                                          SHMPI_CACHELINE;
+    h->post_stride = SHMPI_POST_SLOTS_AT +
+                     round_up((size_t)h->fast_rings * sizeof(uint32_t),
+                              SHMPI_CACHELINE);
     h->reserved_bytes = round_up(
-        coll_layout(h, h->sync_offset + (size_t)nranks *
-                                                  h->sync_per_rank *
-                                                  SHMPI_CACHELINE,
-                          p),
+        coll_layout(h, h->post_offset + (size_t)nranks * h->post_stride, p),
         4096);
-    h->rings_offset = round_up(
+    h->outbox_offset = round_up(
         h->coll_offset + (size_t)h->coll_areas * h->coll_area_bytes, 4096);
-    h->ring_bytes = nranks > 1 ? ring_bytes_for(nranks, p->ring_bytes) : 0;
-    h->bytes = h->rings_offset + (size_t)nranks * nranks * h->ring_bytes;
+    h->outbox_bytes =
+        nranks > 1 ? piece_bytes_for((size_t)nranks, p->outbox_bytes) : 0;
+    h->rings_offset = h->outbox_offset + (size_t)nranks * h->outbox_bytes;
+    h->ring_bytes = h->fast_rings
+                        ? piece_bytes_for((size_t)nranks * h->fast_rings,
+                                          p->ring_bytes)
+                        : 0;
+    h->bytes = h->rings_offset +
+               (size_t)nranks * h->fast_rings * h->ring_bytes;
 }
 
 /* A name nobody can guess: 128 random bits. */

@@ -25,7 +25,7 @@
 
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617235ull /* "shmpiar5": bump when the layout changes */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617236ull /* "shmpiar6": bump when the layout changes */
 
 /* Life cycle of one rank, written by the rank, read by the launcher. */
 enum shmpi_rank_state {
@@ -64,10 +64,16 @@ struct shmpi_rank_slot {
     int32_t abort_code;       /* MPI_Abort's errorcode or the error class */
     char abort_what[96];      /* e.g. "MPI_Send: MPI_ERR_RANK" */
     struct shmpi_doorbell doorbell;
-    /* bumped (release) by a sender after it connected a ring to this rank
-       and set its bit in this rank's connection bitmap */
-    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t connections;
 };
+
+/* Each rank's post block (pt2pt/conn.c): its mailbox (queues/mpsc.h, two
+   cache lines), its outbox's waiting flag (queues/outbox.h, one line),
+   then the owner words of its hot-ring slots, one uint32_t per slot
+   (fast_rings of them, rounded up to a line).  pt2pt checks its
+   structures against these sizes at compile time. */
+#define SHMPI_POST_MAILBOX_BYTES (2 * SHMPI_CACHELINE)
+#define SHMPI_POST_FLAG_BYTES SHMPI_CACHELINE
+#define SHMPI_POST_SLOTS_AT (SHMPI_POST_MAILBOX_BYTES + SHMPI_POST_FLAG_BYTES)
 
 /* Collective areas (runtime/coll/area.c): at most this many.  Their
    shape is laid out here, below coll, so that the arena needs nothing of
@@ -88,22 +94,28 @@ struct shmpi_rank_slot {
  * tunables table (core/tunables.c), which lives above this layer.
  */
 struct shmpi_arena_params {
-    uint64_t ring_bytes;      /* per pair; rounded up to pages, and halved
-                                 in large jobs (arena.c) */
+    uint64_t ring_bytes;      /* per hot ring; rounded up to pages, and
+                                 halved in large jobs (arena.c) */
+    uint32_t fast_rings;      /* hot-ring slots per receiver */
+    uint64_t outbox_bytes;    /* per rank; rounded up to pages, halved in
+                                 large jobs */
     uint32_t sync_per_rank;   /* capped so that a job has < 2^21 */
     uint32_t coll_areas;      /* at most SHMPI_COLL_AREAS_MAX */
     uint64_t coll_slot_bytes; /* rounded up to 8 KiB, halved in large jobs */
 };
 
 /*
- * Layout: header | slots[nranks] | connection bitmaps | claim tables |
- * sync counters | collective areas | rings.
+ * Layout: header | slots[nranks] | claim tables | sync counters | post
+ * blocks | collective areas | outboxes | hot rings.
  * Everything up to the end of collective area 0 (MPI_COMM_WORLD's) is
- * reserved (fallocate) at creation.  The other areas and the rings are
- * sparse: an area gets its pages reserved when a communicator takes it
- * (and punched out again when the last member frees it), ring (src ->
- * dst) when src first sends to dst (queues/ring.c), so a job pays only
- * for what it uses and the launch stays O(nranks).
+ * reserved (fallocate) at creation.  The other areas, the outboxes and
+ * the rings are sparse: an area gets its pages reserved when a
+ * communicator takes it (and punched out again when the last member
+ * frees it), an outbox as its owner's high-water mark grows
+ * (queues/outbox.c), a hot ring when a sender claims its slot
+ * (pt2pt/conn.c), so a job pays only for what it uses and the launch
+ * stays O(nranks).  Point-to-point memory is O(nranks): a post block and
+ * at most an outbox per rank, at most fast_rings rings per receiver.
  */
 struct shmpi_arena_header {
     uint64_t magic;
@@ -113,17 +125,23 @@ struct shmpi_arena_header {
     int32_t launcher_pid;     /* the process that started the ranks (their
                                  common ancestor); 0 in a singleton's own */
     uint64_t slots_offset;    /* -> struct shmpi_rank_slot[nranks] */
-    uint64_t bitmaps_offset;  /* -> per receiver: uint64_t[bitmap_words] */
-    uint64_t bitmap_stride;   /* bytes per receiver, cache-line multiple */
+    uint64_t post_offset;     /* -> rank r's post block at post_offset +
+                                 r * post_stride */
+    uint64_t post_stride;
     uint64_t claims_offset;   /* -> per sender: _Atomic uint32_t
                                  [SHMPI_CLAIMS] (pt2pt/claim.c) */
     uint64_t sync_offset;     /* -> per owner: struct shmpi_sync_slot
                                  [sync_per_rank] (rma/sync_counter.h) */
     uint32_t sync_per_rank;
     uint64_t reserved_bytes;  /* [0, reserved_bytes) was fallocate'd */
-    uint64_t rings_offset;    /* -> ring (src -> dst) at rings_offset +
-                                 (dst * nranks + src) * ring_bytes */
+    uint64_t outbox_offset;   /* -> rank r's outbox at outbox_offset +
+                                 r * outbox_bytes */
+    uint64_t outbox_bytes;
+    uint64_t rings_offset;    /* -> hot-ring slot i of receiver d at
+                                 rings_offset + (d * fast_rings + i) *
+                                 ring_bytes */
     uint64_t ring_bytes;
+    uint32_t fast_rings;
     uint64_t coll_offset;     /* -> collective area i at coll_offset +
                                  i * coll_area_bytes (coll/coll.h) */
     uint64_t coll_area_bytes;
@@ -159,12 +177,12 @@ shmpi_arena_slot(struct shmpi_arena_header *hdr, int rank)
     return (struct shmpi_rank_slot *)((char *)hdr + hdr->slots_offset) + rank;
 }
 
-/* Bit src of receiver dst's bitmap: ring (src -> dst) is connected. */
-static inline _Atomic uint64_t *
-shmpi_arena_bitmap(struct shmpi_arena_header *hdr, int dst)
+/* Rank r's post block (see SHMPI_POST_MAILBOX_BYTES). */
+static inline unsigned char *shmpi_arena_post(struct shmpi_arena_header *hdr,
+                                              int rank)
 {
-    return (_Atomic uint64_t *)((char *)hdr + hdr->bitmaps_offset +
-                                (size_t)dst * hdr->bitmap_stride);
+    return (unsigned char *)hdr + hdr->post_offset +
+           (size_t)rank * hdr->post_stride;
 }
 
 #endif
