@@ -21,6 +21,9 @@
  *                      32768); both are capped to a quarter of the ring
  *   SHMPI_PULL_LIMIT_MB  data of large messages taken in before their
  *                      receive is posted (pull.c; default 1024)
+ *   SHMPI_UNEXPECTED_MB  memory held for messages before their receive;
+ *                      past it senders send RTS and wait (flow.c;
+ *                      default 16)
  *
  * State: this rank's point-to-point state is shmpi_proc.pt2pt (struct
  * shmpi_pt2pt, pt2pt.h), allocated here at MPI_Init and kept until the
@@ -66,6 +69,7 @@ int shmpi_p2p_init(void)
     pt->eager_limit = tun->value[SHMPI_TUN_EAGER_LIMIT];
     pt->chunk = tun->value[SHMPI_TUN_CHUNK];
     pt->pull_limit = tun->value[SHMPI_TUN_PULL_LIMIT_MB]; /* in bytes */
+    pt->held_limit = tun->value[SHMPI_TUN_UNEXPECTED_MB]; /* ditto */
     if (pt->eager_limit > max_body)
         pt->eager_limit = max_body;
     if (pt->chunk > max_body || pt->chunk == 0)

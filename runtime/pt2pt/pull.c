@@ -16,7 +16,8 @@
  * Not pulled: synchronous sends (their CTS would tell the sender that a
  * receive matched, which is false) and anything past SHMPI_PULL_LIMIT_MB
  * (default 1024) of data held this way; those wait for their receive,
- * as rendezvous does in other MPIs.
+ * as rendezvous does in other MPIs.  The data pulled counts towards the
+ * memory held for unexpected messages (flow.c).
  */
 #include <stdlib.h>
 
@@ -24,6 +25,7 @@
 #include "core/proc.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
+#include "pt2pt/flow.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 
@@ -34,6 +36,7 @@ static void deliver_pulled(struct shmpi_request *r,
                                  NULL};
     shmpi_p2p_deliver_eager(r, &env, u->pulled);
     shmpi_proc.pt2pt->pulled_bytes -= u->nbytes;
+    shmpi_p2p_held_sub(shmpi_proc.pt2pt, u->nbytes);
     shmpi_p2p_request_release(u->pull);
     free(u->pulled);
     shmpi_p2p_unexpected_free(u);
@@ -72,6 +75,7 @@ static int pull_start(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
     pull->owner = u;
     pull->on_complete = pull_done;
     pt->pulled_bytes += u->nbytes;
+    shmpi_p2p_held_add(pt, u->nbytes);
     struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = u->nbytes,
                             .cookie = u->cookie, .rcookie = (uintptr_t)pull};
     shmpi_p2p_send_control(u->source, &cts);

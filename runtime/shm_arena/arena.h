@@ -67,6 +67,11 @@ struct shmpi_rank_slot {
     /* bumped (release) by a sender after it connected a ring to this rank
        and set its bit in this rank's connection bitmap */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t connections;
+    /* 1 while this rank holds more than its bound of memory for messages
+       before their receive (pt2pt/flow.c): written by the rank only when
+       that changes, read by every sender on every message, so it shares
+       the line of `connections`, which is written as rarely */
+    _Atomic uint32_t unexpected_over;
 };
 
 /* Collective areas (runtime/coll/area.c): at most this many.  Their
