@@ -19,8 +19,9 @@
  *                      ring (default 16384 bytes)
  *   SHMPI_CHUNK        bytes per DATA record of a large message (default
  *                      32768); both are capped to a quarter of the ring
- *   SHMPI_PULL_LIMIT_MB  data of large messages taken in before their
- *                      receive is posted (pull.c; default 1024)
+ *   SHMPI_PULL_LIMIT_MB  largest message a stalled wait takes in before
+ *                      its receive is posted past the bound below, one
+ *                      at a time (pull.c; default 1024)
  *   SHMPI_UNEXPECTED_MB  memory held for messages before their receive;
  *                      past it senders send RTS and wait (flow.c;
  *                      default 16)

@@ -53,8 +53,12 @@
  *     3 x SHMPI_RING_KB per sender).  On x86 the store is seen within the
  *     time the sender spends on one message, so in practice the overshoot
  *     is what was already written, plus at most one message per sender.
- *   - data pulled in by a stalled wait (pull.c), up to
- *     SHMPI_PULL_LIMIT_MB.
+ *   - one pulled message.  A stalled wait (pull.c) pulls a large message
+ *     in only while it fits under the bound, except that when nothing is
+ *     pulled at all it takes one message of up to SHMPI_PULL_LIMIT_MB
+ *     whatever the bound: that keeps the classic exchange of one large
+ *     message each way (both MPI_Send before MPI_Recv) completing as it
+ *     did (test/p2p_bigexchange_ext.c), and the bound covers the rest.
  *   - the size-class cache of freed entries (unexpected.c), at most 64
  *     per class.
  */
@@ -67,4 +71,11 @@ void shmpi_p2p_flow_publish(struct shmpi_pt2pt *pt, int over)
        this rank consumes next (see above) */
     atomic_store_explicit(&shmpi_proc.slot->unexpected_over, (uint32_t)over,
                           memory_order_relaxed);
+}
+
+int shmpi_p2p_pull_fits(const struct shmpi_pt2pt *pt, uint64_t bytes)
+{
+    if (pt->pulled_bytes == 0)
+        return bytes <= pt->pull_limit;
+    return pt->held + bytes <= pt->held_limit;
 }

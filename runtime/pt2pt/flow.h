@@ -42,4 +42,7 @@ static inline void shmpi_p2p_held_sub(struct shmpi_pt2pt *pt, uint64_t bytes)
         shmpi_p2p_flow_publish(pt, 0);
 }
 
+/* pull.c: may a stalled wait take in `bytes` more of a large message? */
+int shmpi_p2p_pull_fits(const struct shmpi_pt2pt *pt, uint64_t bytes);
+
 #endif

@@ -14,10 +14,13 @@
  * posted soon after the RTS arrives - at one copy and no allocation.
  *
  * Not pulled: synchronous sends (their CTS would tell the sender that a
- * receive matched, which is false) and anything past SHMPI_PULL_LIMIT_MB
- * (default 1024) of data held this way; those wait for their receive,
- * as rendezvous does in other MPIs.  The data pulled counts towards the
- * memory held for unexpected messages (flow.c).
+ * receive matched, which is false) and what does not fit under the bound
+ * on memory held for unexpected messages, SHMPI_UNEXPECTED_MB (the data
+ * pulled counts towards it) - except that while nothing is pulled, one
+ * message of up to SHMPI_PULL_LIMIT_MB (default 1024) is, so that the
+ * exchange of one large message each way completes whatever the bound
+ * (flow.c); those not pulled wait for their receive, as rendezvous does
+ * in other MPIs.
  */
 #include <stdlib.h>
 
@@ -53,7 +56,7 @@ static void pull_done(struct shmpi_request *pull)
 static int pull_wanted(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
 {
     return u->type == SHMPI_MSG_RTS && !u->pull && !u->sync &&
-           pt->pulled_bytes + u->nbytes <= pt->pull_limit;
+           shmpi_p2p_pull_fits(pt, u->nbytes);
 }
 
 /* Ask the sender for the data of u (the caller claimed the message);
