@@ -125,7 +125,11 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
     [SHMPI_TUN_PULL_LIMIT_MB] = {
         "SHMPI_PULL_LIMIT_MB", SHMPI_TUN_SIZE, "MiB", MIB, 1024 * MIB,
         1024 * MIB, 0, 16 * TIB, NULL, NULL, RANK, LOCAL,
-        "large-message data a rank takes in before its receive (0: none)"},
+        "largest message a stalled wait pulls in past SHMPI_UNEXPECTED_MB (0: none)"},
+    [SHMPI_TUN_UNEXPECTED_MB] = {
+        "SHMPI_UNEXPECTED_MB", SHMPI_TUN_SIZE, "MiB", MIB, 16 * MIB,
+        16 * MIB, 0, 16 * TIB, NULL, NULL, RANK, LOCAL,
+        "memory a rank holds for messages before their receive; past it senders wait"},
     [SHMPI_TUN_COLL_FOLD_MAX] = {
         "SHMPI_COLL_FOLD_MAX", SHMPI_TUN_SIZE, "bytes", 1, 16384, 16384, 0,
         1 * GIB, NULL, NULL, RANK, JOB,

@@ -59,8 +59,12 @@
  *                      outbox, less the headers
  *   SHMPI_FAST_AFTER   records through the mailbox before a pair tries
  *                      for a hot ring (default 128)
- *   SHMPI_PULL_LIMIT_MB  data of large messages taken in before their
- *                      receive is posted (pull.c; default 1024)
+ *   SHMPI_PULL_LIMIT_MB  largest message a stalled wait takes in before
+ *                      its receive is posted past the bound below, one
+ *                      at a time (pull.c; default 1024)
+ *   SHMPI_UNEXPECTED_MB  memory held for messages before their receive;
+ *                      past it senders send RTS and wait (flow.c;
+ *                      default 16; each rank's own)
  * and, shaping the arena (the launcher's): SHMPI_RING_KB, SHMPI_FAST_RINGS,
  * SHMPI_OUTBOX_KB.
  *
@@ -148,6 +152,7 @@ int shmpi_p2p_init(void)
     pt->chunk = tun->value[SHMPI_TUN_CHUNK];
     pt->pull_limit = tun->value[SHMPI_TUN_PULL_LIMIT_MB]; /* in bytes */
     pt->fast_after = tun->value[SHMPI_TUN_FAST_AFTER];
+    pt->held_limit = tun->value[SHMPI_TUN_UNEXPECTED_MB]; /* in bytes */
     if (pt->eager_limit > body)
         pt->eager_limit = body;
     if (pt->chunk > body || pt->chunk == 0)

@@ -11,7 +11,9 @@
  * falls back to the general path whenever anything is unusual, so the
  * two always agree:
  *   send: the pair is hot (conn.c), nothing waits before us for that peer
- *         (order), the message is eager and contiguous, and there is room;
+ *         (order), the message is eager and contiguous, the receiver is
+ *         not over its bound for unexpected messages (flow.c: one word of
+ *         a line that is only read), and there is room;
  *   recv: the pair is hot, no posted receive could take the message
  *         first and nothing from that source is unexpected (order), and
  *         the very next record of its ring is an eager, non-synchronous, uncancellable message that
@@ -26,6 +28,7 @@
 #include "core/wait.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/fastpath.h"
+#include "pt2pt/flow.h"
 #include "pt2pt/pt2pt.h"
 
 /* polls of the one ring, a pause apart (shmpi_cpu_relax), before the
@@ -40,7 +43,7 @@ int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
     uint64_t nbytes = (uint64_t)count * (uint64_t)dt->size;
     struct shmpi_peer *peer = &pt->peers[world];
     if (!peer->tx.ring || peer->envelopes.head || nbytes > pt->eager_limit ||
-        !shmpi_datatype_contiguous(dt))
+        !shmpi_datatype_contiguous(dt) || shmpi_p2p_receiver_over(world))
         return 0;
     struct shmpi_msg *m = shmpi_ring_reserve(&peer->tx, sizeof *m + nbytes);
     if (!m)

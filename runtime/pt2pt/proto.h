@@ -12,6 +12,9 @@
  *   the pair turns hot (conn.c)       CONNECT(slot) ->   (last through the
  *                                     mailbox; then the ring only)
  *
+ * A message up to the eager limit goes as an RTS too while its receiver
+ * holds more than its bound of unexpected messages (flow.c).
+ *
  * Matching happens in ring order (EAGER and RTS records), so messages of
  * one sender never overtake each other; DATA, CTS and ACK records only
  * move bytes and completions and may interleave freely.  A cookie is the

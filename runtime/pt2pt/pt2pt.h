@@ -110,6 +110,13 @@ struct shmpi_pt2pt {
     uint64_t eager_limit;      /* SHMPI_EAGER_LIMIT; set once at init */
     uint64_t pull_limit;       /* SHMPI_PULL_LIMIT_MB, in bytes; ditto */
     uint64_t pulled_bytes;     /* held for receives not yet posted */
+    /* flow.c: memory held for messages before their receive (unexpected
+       entries with their payload room, pulled data), its bound
+       (SHMPI_UNEXPECTED_MB, in bytes; set once at init) and whether this
+       rank last published itself over it */
+    uint64_t held;
+    uint64_t held_limit;
+    int held_over;
     uint64_t chunk;            /* SHMPI_CHUNK; set once at init */
     uint64_t fast_after;       /* SHMPI_FAST_AFTER; ditto */
     /* request.c: released requests, linked through next; every call

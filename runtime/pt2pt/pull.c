@@ -14,9 +14,13 @@
  * posted soon after the RTS arrives - at one copy and no allocation.
  *
  * Not pulled: synchronous sends (their CTS would tell the sender that a
- * receive matched, which is false) and anything past SHMPI_PULL_LIMIT_MB
- * (default 1024) of data held this way; those wait for their receive,
- * as rendezvous does in other MPIs.
+ * receive matched, which is false) and what does not fit under the bound
+ * on memory held for unexpected messages, SHMPI_UNEXPECTED_MB (the data
+ * pulled counts towards it) - except that while nothing is pulled, one
+ * message of up to SHMPI_PULL_LIMIT_MB (default 1024) is, so that the
+ * exchange of one large message each way completes whatever the bound
+ * (flow.c); those not pulled wait for their receive, as rendezvous does
+ * in other MPIs.
  */
 #include <stdlib.h>
 
@@ -24,6 +28,7 @@
 #include "core/proc.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
+#include "pt2pt/flow.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 
@@ -34,6 +39,7 @@ static void deliver_pulled(struct shmpi_request *r,
                                  NULL};
     shmpi_p2p_deliver_eager(r, &env, u->pulled);
     shmpi_proc.pt2pt->pulled_bytes -= u->nbytes;
+    shmpi_p2p_held_sub(shmpi_proc.pt2pt, u->nbytes);
     shmpi_p2p_request_release(u->pull);
     free(u->pulled);
     shmpi_p2p_unexpected_free(u);
@@ -50,7 +56,7 @@ static void pull_done(struct shmpi_request *pull)
 static int pull_wanted(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
 {
     return u->type == SHMPI_MSG_RTS && !u->pull && !u->sync &&
-           pt->pulled_bytes + u->nbytes <= pt->pull_limit;
+           shmpi_p2p_pull_fits(pt, u->nbytes);
 }
 
 /* Ask the sender for the data of u (the caller claimed the message);
@@ -72,6 +78,7 @@ static int pull_start(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
     pull->owner = u;
     pull->on_complete = pull_done;
     pt->pulled_bytes += u->nbytes;
+    shmpi_p2p_held_add(pt, u->nbytes);
     struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = u->nbytes,
                             .cookie = u->cookie, .rcookie = (uintptr_t)pull};
     shmpi_p2p_send_control(u->source, &cts);

@@ -10,6 +10,10 @@
  * enter a channel in the order they were sent.  Before giving up the
  * sender asks the receiver(s) to ring its doorbell when they free space
  * (ring.c, outbox.c), so a blocked sender can sleep.
+ *
+ * A message up to the eager limit goes as EAGER unless its receiver has
+ * published that it holds more than its bound of unexpected messages
+ * (flow.c): then as an RTS, and the data waits here for the receive.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,7 @@
 #include "core/wait.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
+#include "pt2pt/flow.h"
 #include "pt2pt/pt2pt.h"
 
 /* Space for a record of len bytes, asking to be woken if there is none. */
@@ -27,13 +32,27 @@ static void *reserve(struct shmpi_peer *peer, size_t len)
     return shmpi_p2p_chan_reserve(peer, len);
 }
 
+/* EAGER (the data with the envelope) or RTS (the envelope only)?
+   Decided when the envelope enters the ring, so that a send queued in
+   the backlog follows the receiver's latest word. */
+static int send_eager(const struct shmpi_pt2pt *pt,
+                      const struct shmpi_request *r)
+{
+    return r->nbytes <= pt->eager_limit && !shmpi_p2p_receiver_over(r->peer);
+}
+
 int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
 {
-    int eager = r->nbytes <= shmpi_proc.pt2pt->eager_limit;
+    int eager = send_eager(shmpi_proc.pt2pt, r);
     struct shmpi_msg *m =
         reserve(peer, sizeof *m + (eager ? r->nbytes : 0));
     if (!m)
         return 0;
+    /* a small message held back by flow control waits at its receiver
+       as a large one does: cancellable there (a large one took its word
+       when it started, shmpi_p2p_send_post_or_queue) */
+    if (!eager && !r->claim)
+        r->claim = shmpi_p2p_claim_take();
     *m = (struct shmpi_msg){
         .type = eager ? SHMPI_MSG_EAGER : SHMPI_MSG_RTS,
         .flags = r->mode == SHMPI_MODE_SYNC ? SHMPI_MSG_SYNC : 0,

@@ -12,11 +12,16 @@
  * most KEEP per class; larger ones go straight back to malloc.  The class
  * is not stored: it follows from the entry's type and size.
  *
+ * Every entry handed out counts, with the payload room it was allocated
+ * with, towards the memory this rank holds for messages before their
+ * receive (flow.c) until it is given back; kept entries do not.
+ *
  * State: the kept entries are shmpi_proc.pt2pt->unexp_cache (pt2pt.h).
  */
 #include <stdlib.h>
 
 #include "core/proc.h"
+#include "pt2pt/flow.h"
 #include "pt2pt/pt2pt.h"
 
 #define SMALLEST 64ull         /* payload of class 0 */
@@ -42,6 +47,13 @@ static uint64_t payload_of(const struct shmpi_unexpected *u)
     return u->type == SHMPI_MSG_EAGER ? u->nbytes : 0;
 }
 
+/* What an entry of class c (with `payload` bytes) takes of the heap. */
+static uint64_t bytes_of(int c, uint64_t payload)
+{
+    return sizeof(struct shmpi_unexpected) +
+           (c < CLASSES ? SMALLEST << c : payload);
+}
+
 struct shmpi_unexpected *shmpi_p2p_unexpected_alloc(uint64_t payload)
 {
     int c = class_of(payload);
@@ -50,14 +62,17 @@ struct shmpi_unexpected *shmpi_p2p_unexpected_alloc(uint64_t payload)
         cache()->free[c] = u->next;
         cache()->count[c]--;
     } else {
-        u = malloc(sizeof *u + (c < CLASSES ? SMALLEST << c : payload));
+        u = malloc(bytes_of(c, payload));
     }
+    if (u)
+        shmpi_p2p_held_add(shmpi_proc.pt2pt, bytes_of(c, payload));
     return u;
 }
 
 void shmpi_p2p_unexpected_free(struct shmpi_unexpected *u)
 {
     int c = class_of(payload_of(u));
+    shmpi_p2p_held_sub(shmpi_proc.pt2pt, bytes_of(c, payload_of(u)));
     if (c >= CLASSES || cache()->count[c] >= KEEP) {
         free(u);
         return;

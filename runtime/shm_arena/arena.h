@@ -64,6 +64,11 @@ struct shmpi_rank_slot {
     int32_t abort_code;       /* MPI_Abort's errorcode or the error class */
     char abort_what[96];      /* e.g. "MPI_Send: MPI_ERR_RANK" */
     struct shmpi_doorbell doorbell;
+    /* 1 while this rank holds more than its bound of memory for messages
+       before their receive (pt2pt/flow.c): written by the rank only when
+       that changes, read by every sender on every message, so it has a
+       line of its own that is written that rarely */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t unexpected_over;
 };
 
 /* Each rank's post block (pt2pt/conn.c): its mailbox (queues/mpsc.h, two

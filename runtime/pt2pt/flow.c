@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * flow.c - a bound on the memory a rank holds for messages that arrived
+ * before their receive, and how senders learn that they must wait.
+ *
+ * Why: an eager message that finds no posted receive is copied into the
+ * receiver's private memory (progress.c, unexpected.c).  Without a bound
+ * a receiver flooded by senders it has not posted receives for grows
+ * without limit (2026-11-28, 1,400,000 MPI_Send of 8 bytes to a rank
+ * that received them 1 s late: 217 MB of resident memory; Open MPI 15 MB).
+ *
+ * What is counted (`held`, struct shmpi_pt2pt): every entry of the
+ * unexpected queues with the payload room it was allocated with
+ * (unexpected.c), and the data of large messages pulled in before their
+ * receive (pull.c).  SHMPI_UNEXPECTED_MB is the bound (default 16 MiB,
+ * about what Open MPI held in the same flood; an 8-byte message costs an
+ * entry of ~180 bytes, so that is ~90,000 small messages held, or ~1,000
+ * of the largest eager ones).
+ *
+ * Past the bound senders wait.  The receiver publishes one word,
+ * `unexpected_over` in its rank slot (shm_arena/arena.h): set when
+ * `held` goes over the bound, cleared when it falls back to three
+ * quarters of it (a low-water mark, so that a receiver hovering at the
+ * bound does not flip the word, and bounce its line, on every message).
+ * The word has a cache line of its own: the line is read-shared on the
+ * senders' normal path, and written only on those crossings.  A sender that reads 1
+ * sends its message as an RTS whatever its size (send.c, fastpath.c):
+ * the envelope only, the data stays with the sender until the receive
+ * is posted, and the receiver's cost per message falls to one entry.  So
+ * a blocking send then blocks until its receive is posted, as 3.4 allows
+ * ("the send may block until a matching receive is posted"), and a
+ * nonblocking one completes only then; a buffered send (bsend.c) is
+ * still complete at once, for its data already sits in the attached
+ * buffer, which the RTS's data is then read from.  Entries of RTS
+ * messages count too, but cannot be refused: there is one per send
+ * started and not yet matched, which a blocking sender limits to one.
+ *
+ * What a receiver may still hold beyond the bound, and why:
+ *   - what was already in the rings when the word was set.  The receiver
+ *     drains every record (a DATA record for a posted receive may sit
+ *     behind an unwanted EAGER one), so records already written are
+ *     taken.  Memory ordering: the receiver stores the word (relaxed)
+ *     before, in program order, it hands the ring space of the record
+ *     that crossed the bound back with the ring's release store of its
+ *     tail (queues/ring.c); a sender that writes into space handed back
+ *     after that has loaded that tail with acquire, so the word's store
+ *     happens before its next load of the word, which then reads 1
+ *     (write-read coherence).  A stale 0 can therefore only let through
+ *     messages written into space the sender already knew was free: at
+ *     most one ring's worth per sender, each costing its entry and
+ *     payload (with 8-byte messages ~180 bytes per 64-byte record: under
+ *     3 x SHMPI_RING_KB per sender).  On x86 the store is seen within the
+ *     time the sender spends on one message, so in practice the overshoot
+ *     is what was already written, plus at most one message per sender.
+ *   - one pulled message.  A stalled wait (pull.c) pulls a large message
+ *     in only while it fits under the bound, except that when nothing is
+ *     pulled at all it takes one message of up to SHMPI_PULL_LIMIT_MB
+ *     whatever the bound: that keeps the classic exchange of one large
+ *     message each way (both MPI_Send before MPI_Recv) completing as it
+ *     did (test/p2p_bigexchange_ext.c), and the bound covers the rest.
+ *   - the size-class cache of freed entries (unexpected.c), at most 64
+ *     per class.
+ */
+#include "pt2pt/flow.h"
+
+void shmpi_p2p_flow_publish(struct shmpi_pt2pt *pt, int over)
+{
+    pt->held_over = over;
+    /* relaxed: ordered for senders by the ring's release of the space
+       this rank consumes next (see above) */
+    atomic_store_explicit(&shmpi_proc.slot->unexpected_over, (uint32_t)over,
+                          memory_order_relaxed);
+}
+
+int shmpi_p2p_pull_fits(const struct shmpi_pt2pt *pt, uint64_t bytes)
+{
+    if (pt->pulled_bytes == 0)
+        return bytes <= pt->pull_limit;
+    return pt->held + bytes <= pt->held_limit;
+}
