@@ -25,7 +25,8 @@
  * perf/memory.sh runs it as the first process of a private PID namespace,
  * where it is the reaper of everything anyway.  When CMD has exited,
  * memwatch waits up to -g S (default 10) for the rest of the job to exit,
- * then kills what is left (and says so).
+ * then kills what is left (and says so).  memwatch runs at nice -10 where
+ * it may (root), the job at the nice memwatch was started with.
  *
  * FILE receives, one per line, "name value":
  *   shm_base_bytes   used bytes of DIR before CMD started
