@@ -31,13 +31,14 @@
 # ranks of a peer take seconds to launch, and a peer whose ranks poll takes
 # milliseconds per ring step), so the whole benchmark is kept to ~10
 # minutes by running fewer rounds at the big np: GROWTH_RUNS (default 3)
-# counted rounds at np < 256, GROWTH_BIG_RUNS (default 1) at np >= 256 and
-# for every launch cell; a warm-up round (GROWTH_WARMUP, default 1) only
-# at np < 64.  One run of Open MPI's ring at np=256 took 112 s and
-# MPICH's 173 s (2026-11-29), nearly all of it starting and stopping 256
-# ranks that poll.  A run that fails (non-zero exit, signal, PERF_TIMEOUT,
-# default 240 s here; GROWTH_LAUNCH_TIMEOUT, default 120 s, for a launch)
-# is a FAIL cell with its reason, never a time, and is not run again.
+# counted rounds after GROWTH_WARMUP (1) at np < 64, GROWTH_BIG_RUNS
+# (default 1) and no warm-up at np >= 64 and for every launch cell.  One
+# run of Open MPI's ring at np=256 took 112 s and MPICH's 173 s, MPICH's
+# ring and Barrier at np=64 about 19 s each (2026-11-29, busy machine),
+# nearly all of it starting, checking and stopping ranks that poll.  A
+# run that fails (non-zero exit, signal, PERF_TIMEOUT, default 240 s here;
+# GROWTH_LAUNCH_TIMEOUT, default 60 s, for a launch) is a FAIL cell with
+# its reason, never a time, and is not run again.
 #
 # Runs are guarded against other people's work like pt2pt's
 # (perf/pt2pt-lib.sh, GROWTH_NOISE_PCT, else PERF_NOISE_PCT, else 10), and
@@ -49,7 +50,7 @@
 #
 # Knobs: GROWTH_RUNS, GROWTH_BIG_RUNS, GROWTH_WARMUP, GROWTH_NP ("2 16 64
 # 256"), GROWTH_LAUNCH_NP ("256 1024"; empty skips the launch),
-# GROWTH_LAUNCH_TIMEOUT (120), GROWTH_MS,
+# GROWTH_LAUNCH_TIMEOUT (60), GROWTH_MS,
 # GROWTH_TESTS ("ring barrier"), GROWTH_ONLY (subset of "shmpi ompi
 # mpich").  Raw figures: perf/bin/growth.tsv; run outputs:
 # perf/bin/growth.out/.  GROWTH_TABLES_ONLY=1 runs nothing and prints the
@@ -63,7 +64,7 @@ runs=${GROWTH_RUNS:-3}
 big_runs=${GROWTH_BIG_RUNS:-1}
 warm=${GROWTH_WARMUP:-1}
 TMO=${PERF_TIMEOUT:-240}
-launch_tmo=${GROWTH_LAUNCH_TIMEOUT:-120}
+launch_tmo=${GROWTH_LAUNCH_TIMEOUT:-60}
 NOISE_PCT=${GROWTH_NOISE_PCT:-${PERF_NOISE_PCT:-10}}
 QUIET_WAIT=${PERF_QUIET_WAIT:-10}
 RETRIES=${PERF_RETRIES:-2}
@@ -77,7 +78,7 @@ tables_only=${GROWTH_TABLES_ONLY:-}
 out=$BIN/growth.out
 raw=${GROWTH_RAW:-$BIN/growth.tsv}
 wanted() { [[ " $only " == *" $1 "* ]]; }
-big() { [ "$1" -ge 256 ]; }
+big() { [ "$1" -ge 64 ]; }
 
 declare -A built
 if [ -z "$tables_only" ]; then
@@ -117,10 +118,10 @@ declare -A failed
 #   TEST IMPL NP ROUND NOISE OTHERS% TRIES
 #   TEST IMPL NP ROUND FAIL WHY
 run() {
-    local t=$1 impl=$2 np=$3 round=$4 f=$out/$1-$2-$3-$4 why
+    local t=$1 impl=$2 np=$3 round=$4 f=$out/$1-$2-$3-$4 why cause
     [ -n "${failed[$t-$impl-$np]:-}" ] && return
     command_of "$t" "$impl" "$np"
-    if [ "$np" -ge 64 ]; then
+    if big "$np"; then
         [ "$NOISE_PCT" -ge 0 ] && wait_quiet
         RETRIES=0 noisy_run "$f.txt" "$f.err" "${CMD[@]}"
     else
@@ -135,6 +136,8 @@ run() {
     fi
     if [ $RUN_RC -ne 0 ]; then
         why=$(run_failure "$f.err" $RUN_RC "$t")
+        cause=$(failure_cause "$f.err" "$f.txt")
+        why="$why${cause:+: $cause}"
         failed[$t-$impl-$np]=1
         printf '%s\t%s\t%s\t%s\tFAIL\t%s\n' "$t" "$impl" "$np" "$round" "$why" >>"$raw"
         note "growth: $impl ($t, np=$np, round $round) failed: $why; last output:"
@@ -146,7 +149,7 @@ run() {
 # $raw: launch IMPL N - ok MEDIAN_S | launch IMPL N - FAIL WHY |
 # launch #others N - ...
 launch() {
-    local n=$1 cells=() m
+    local n=$1 cells=() m label st a b c d cause
     for m in shmpi ompi mpich; do
         wanted $m && [ -n "${built[hello-$m]:-}" ] || continue
         [ ${#cells[@]} -gt 0 ] && cells+=(:::)
@@ -161,10 +164,15 @@ launch() {
     mkdir -p "$out/launch-$n"
     "$BIN/walltime" -r "$big_runs" -w 0 -t "$launch_tmo" -l "$out/launch-$n" \
         -n "$NOISE_PCT" -q "$QUIET_WAIT" -R 0 "${cells[@]}" |
-        awk -F'\t' -v OFS='\t' -v n="$n" '
-            $1 == "#others" { print "launch", "#others", n, "-", $2, $3, $4; next }
-            $2 == "ok" { print "launch", $1, n, "-", "ok", $3, $6; next }
-            { print "launch", $1, n, "-", $2, $3 }' >>"$raw"
+        while IFS=$'\t' read -r label st a b c d; do
+            case $st in
+                ok) printf 'launch\t%s\t%s\t-\tok\t%s\t%s\n' "$label" "$n" "$a" "$d" ;;
+                FAIL) cause=$(failure_cause "$out/launch-$n/$label.log")
+                      printf 'launch\t%s\t%s\t-\tFAIL\t%s%s\n' "$label" "$n" "$a" "${cause:+: $cause}" ;;
+                *) [ "$label" = "#others" ] &&
+                      printf 'launch\t#others\t%s\t-\t%s\t%s\t%s\n' "$n" "$st" "$a" "$b" ;;
+            esac
+        done >>"$raw"
 }
 
 echo "machine: $(machine_line)"
@@ -172,13 +180,13 @@ if [ -z "$tables_only" ]; then
     [ -f "$ROOT/lib/libmpi.a" ] && echo "shmpi: lib/libmpi.a of $(date -u -r "$ROOT/lib/libmpi.a" '+%Y-%m-%d %H:%M:%S UTC')"
     tun=$(env | grep -E '^SHMPI_' | sort | tr '\n' ' ')
     echo "shmpi tunables in the environment: ${tun:-none (library defaults)}"
-    echo "runs: ring and barrier $runs counted rounds at np < 256 ($warm warm-up before them at np < 64), $big_runs at np >= 256; launch $big_runs rounds, no warm-up; ${ms} ms timed per run; a run during which other processes took more than ${NOISE_PCT}% of the machine is run again (at most $RETRIES times)"
+    echo "runs: ring and barrier $runs counted rounds after $warm warm-up at np < 64, $big_runs and no warm-up at np >= 64; launch $big_runs rounds, no warm-up, ${launch_tmo} s at most; ${ms} ms timed per run; a run during which other processes took more than ${NOISE_PCT}% of the machine is run again (at most $RETRIES times)"
     start=$SECONDS
     for np in $np_list; do
         rounds=()
         n=$runs
         big "$np" && n=$big_runs
-        if [ "$np" -lt 64 ]; then
+        if ! big "$np"; then
             for ((i = 1; i <= warm; i++)); do rounds+=(warm); done
         fi
         for ((i = 1; i <= n; i++)); do rounds+=("$i"); done
@@ -214,7 +222,7 @@ function get(t, i, n,    k, c, a, j) {
     return median(a, c)
 }
 function show(t, i, n, x) { return x == "FAIL" ? "FAIL: " fail[t, i, n] : x == "" ? "–" : sig(x) }
-function ratio(a, b) { return num(a) && num(b) && b > 0 ? sprintf("%.2f×", a / b) : "–" }
+function ratio(a, b) { return num(a) && num(b) && b > 0 ? sig(a / b) "×" : "–" }
 $1 == "launch" && $2 == "#others" { loth[$3] = sprintf("np=%s: median %s%%, max %s%% (%s rounds re-run)", $3, $5, $6, $7); next }
 $1 == "launch" && $5 == "ok" { val["launch", $2, $3, 1] = $6 * 1000; cnt["launch", $2, $3] = 1; lruns[$3] = $7; next }
 $1 == "launch" { fail["launch", $2, $3] = $6; next }

@@ -88,19 +88,13 @@ command_of() {
     esac
 }
 
-# Why a run failed: its exit status and the first line of its output that
-# says what went wrong.
+# Why a run failed: its exit status and the line of its output that says
+# why (pt2pt-lib.sh).
 why_failed() {
-    local f=$1 rc=$2 what line
-    what=$(run_failure "$f.err" "$rc" memory)
-    # the cause where a line names one (space, memory, a bus error), else
-    # the first line that says something failed
-    line=$(cat "$f.err" "$f.txt" 2>/dev/null |
-           grep -m1 -i -E 'no space|not enough|out of memory|bus error|wrong result|cannot' ||
-           cat "$f.err" "$f.txt" 2>/dev/null |
-           grep -m1 -i -E 'error|fail|could not|abort|killed|denied|unable|exceed')
-    line=$(printf '%s' "$line" | sed 's/[[:space:]]\+/ /g; s/|/\//g' | cut -c1-200)
-    printf '%s%s' "$what" "${line:+: $line}"
+    local what cause
+    what=$(run_failure "$1.err" "$2" memory)
+    cause=$(failure_cause "$1.err" "$1.txt")
+    printf '%s%s' "$what" "${cause:+: $cause}"
 }
 
 declare -A failed
@@ -170,7 +164,8 @@ function get(i, c, key,    k, n, a, j) {
     return median(a, n)
 }
 function mib(x, scale) { return num(x) ? sig(x * scale / 1048576) : x }
-function show(i, c, x) { return x == "FAIL" ? "FAIL: " fail[i, c] : x == "" ? "–" : x }
+# a failed cell gives its reason once, in the first row of its np
+function show(i, c, x, first) { return x == "FAIL" ? (first ? "FAIL: " fail[i, c] : "FAIL") : x == "" ? "–" : x }
 $4 == "FAIL" { fail[$1, $2] = $5; next }
 {
     k = $1 SUBSEP $2 SUBSEP $4
@@ -194,7 +189,7 @@ END {
                 v[y] = get(I[y], c, f[1])
                 if (y > 1 && num(v[y]) && (best == "" || v[y] < best)) best = v[y]
                 s[y] = f[2] > 0 ? mib(v[y], f[2]) : num(v[y]) ? sig(v[y]) : v[y]
-                s[y] = show(I[y], c, s[y])
+                s[y] = show(I[y], c, s[y], w == 1)
             }
             r = num(v[1]) && best != "" && best > 0 ? sprintf("%.2f×", v[1] / best) : "–"
             printf "| %s | %s | %s | %s | %s | %s |\n", c, what, s[1], s[2], s[3], r
