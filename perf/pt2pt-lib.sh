@@ -107,3 +107,20 @@ run_failure() {
         echo "exit status $rc"
     fi
 }
+
+# The first line of the files given (a run's stderr and stdout) that names
+# why it failed - running out of room or memory, a bus error, a wrong
+# result, a rank that exited early (Open MPI says so over two lines: both
+# are taken) - else the first that says something failed; blanks
+# squeezed, "|" (a table's separator) made "/", at most 200 characters.
+# Nothing when no line says.
+failure_cause() {
+    cat "$@" 2>/dev/null | awk '
+        { l = tolower($0) }
+        two { s = first " " $0; sub(/ There are .*/, "", s); print s; done = 1; exit }
+        l ~ /exited due to/ { first = $0; two = 1; next }
+        l ~ /no space|not enough|out of memory|bus error|wrong result|cannot/ { print; done = 1; exit }
+        other == "" && l ~ /error|fail|could not|abort|killed|denied|unable|exceed/ { other = $0 }
+        END { if (!done) print (two ? first : other) }' |
+        sed 's/[[:space:]]\+/ /g; s/|/\//g; s/^ //' | cut -c1-200
+}
