@@ -13,8 +13,9 @@
  * talk to it.  (The per-pair rings this replaces cost 60 MiB at np=16
  * and 1 GiB at np=64 for an all-pairs exchange, np^2 in all.)
  *
- * Hot rings.  Once S has sent D SHMPI_FAST_AFTER records (default 128)
- * through the mailbox, S tries to claim one of D's SHMPI_FAST_RINGS
+ * Hot rings.  Once S and D have exchanged SHMPI_FAST_AFTER records
+ * (default 128) through the mailboxes - both ways count, so that a
+ * ping-pong turns hot as soon as a stream does - S tries to claim one of D's SHMPI_FAST_RINGS
  * ring slots (default 8): a compare-and-swap of the slot's owner word
  * from 0 to S + 1 (acq_rel: the winner alone writes the slot's ring),
  * then posix_fallocate of the ring's pages (a full /dev/shm: the slot is
@@ -72,7 +73,7 @@
  *                      32768); both are capped to what a record of either
  *                      channel holds: a quarter of the ring and of the
  *                      outbox, less the headers
- *   SHMPI_FAST_AFTER   records through the mailbox before a pair tries
+ *   SHMPI_FAST_AFTER   records through the mailboxes before a pair tries
  *                      for a hot ring (default 128)
  *   SHMPI_PULL_LIMIT_MB  data of large messages taken in before their
  *                      receive is posted (pull.c; default 1024)
@@ -235,7 +236,7 @@ int shmpi_p2p_peer_connect(int dst, struct shmpi_peer **out)
     *out = peer;
     if (peer->tx.ring)
         return 0;
-    if (peer->cold_sent >= pt->fast_after && !peer->stays_cold &&
+    if (peer->cold_records >= pt->fast_after && !peer->stays_cold &&
         shmpi_proc.arena->fast_rings && !peer->envelopes.head &&
         !peer->streams.head && !peer->ctl_head) {
         try_hot(peer, dst);
@@ -277,7 +278,7 @@ void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body)
     }
     shmpi_outbox_post(&shmpi_proc.pt2pt->outbox, body,
                       mailbox_of(peer_rank(peer)));
-    peer->cold_sent++;
+    peer->cold_records++;
 }
 
 void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot)
