@@ -121,7 +121,7 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
     [SHMPI_TUN_FAST_AFTER] = {
         "SHMPI_FAST_AFTER", SHMPI_TUN_INT, "records", 0, 128, 128, 0,
         1u << 30, NULL, NULL, RANK, JOB,
-        "records a sender sends a peer through its mailbox before a hot ring"},
+        "records a pair exchanges through the mailboxes before a hot ring"},
     [SHMPI_TUN_PULL_LIMIT_MB] = {
         "SHMPI_PULL_LIMIT_MB", SHMPI_TUN_SIZE, "MiB", MIB, 1024 * MIB,
         1024 * MIB, 0, 16 * TIB, NULL, NULL, RANK, LOCAL,

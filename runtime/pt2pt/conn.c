@@ -13,8 +13,9 @@
  * talk to it.  (The per-pair rings this replaces cost 60 MiB at np=16
  * and 1 GiB at np=64 for an all-pairs exchange, np^2 in all.)
  *
- * Hot rings.  Once S has sent D SHMPI_FAST_AFTER records (default 128)
- * through the mailbox, S tries to claim one of D's SHMPI_FAST_RINGS
+ * Hot rings.  Once S and D have exchanged SHMPI_FAST_AFTER records
+ * (default 128) through the mailboxes - both ways count, so that a
+ * ping-pong turns hot as soon as a stream does - S tries to claim one of D's SHMPI_FAST_RINGS
  * ring slots (default 8): a compare-and-swap of the slot's owner word
  * from 0 to S + 1 (acq_rel: the winner alone writes the slot's ring),
  * then posix_fallocate of the ring's pages (a full /dev/shm: the slot is
@@ -41,6 +42,21 @@
  * SHMPI_FAST_RINGS x SHMPI_RING_KB for the hot rings, only as pairs get
  * hot.
  *
+ * Measured (2026-11-29, a loaded 2-CPU VM; an all-pairs exchange of K
+ * messages per ordered pair, then the arena's allocated blocks, st_blocks
+ * of the /dev/shm file rank 0 holds, ./mpirun -np N allpairs K BYTES):
+ *   np=16, K=1:      1.3 MiB (per-pair rings before: 60 MiB)
+ *   np=16, K=300:   34 MiB  (16 x 8 hot rings of 256 KiB; 10 MiB with
+ *                            SHMPI_RING_KB=64)
+ *   np=64, K=1:      5.3 MiB (before: 1009 MiB)
+ *   np=64, K=300:  137 MiB  (41 MiB with SHMPI_RING_KB=64, 9.3 MiB with
+ *                            SHMPI_FAST_RINGS=0)
+ * A cold pair pays for the mailbox: an 8-byte ping-pong with every pair
+ * cold (SHMPI_FAST_RINGS=0, perf/pt2pt -t lat -s 8) took 1.0-2.1 us
+ * half round trip against 0.3 us on a hot ring (the exchange on `last`,
+ * the receiver's fence per record, the general path of request and
+ * progress); SHMPI_FAST_AFTER bounds how long a busy pair pays it.
+ *
  * Threads (not implemented): the mailbox takes several producers as it
  * is; the outbox and a peer's channel state are one thread's - several
  * sending threads need an outbox each or a lock per peer around
@@ -57,7 +73,7 @@
  *                      32768); both are capped to what a record of either
  *                      channel holds: a quarter of the ring and of the
  *                      outbox, less the headers
- *   SHMPI_FAST_AFTER   records through the mailbox before a pair tries
+ *   SHMPI_FAST_AFTER   records through the mailboxes before a pair tries
  *                      for a hot ring (default 128)
  *   SHMPI_PULL_LIMIT_MB  largest message a stalled wait takes in before
  *                      its receive is posted past the bound below, one
@@ -225,7 +241,7 @@ int shmpi_p2p_peer_connect(int dst, struct shmpi_peer **out)
     *out = peer;
     if (peer->tx.ring)
         return 0;
-    if (peer->cold_sent >= pt->fast_after && !peer->stays_cold &&
+    if (peer->cold_records >= pt->fast_after && !peer->stays_cold &&
         shmpi_proc.arena->fast_rings && !peer->envelopes.head &&
         !peer->streams.head && !peer->ctl_head) {
         try_hot(peer, dst);
@@ -267,7 +283,7 @@ void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body)
     }
     shmpi_outbox_post(&shmpi_proc.pt2pt->outbox, body,
                       mailbox_of(peer_rank(peer)));
-    peer->cold_sent++;
+    peer->cold_records++;
 }
 
 void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot)

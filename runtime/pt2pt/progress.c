@@ -119,6 +119,7 @@ static int drain_mailbox(struct shmpi_pt2pt *pt)
             shmpi_outbox_rec_at(pt->mailbox.base, off);
         int src = rec->src;
         handle(pt, src, shmpi_outbox_body(rec));
+        pt->peers[src].cold_records++; /* toward a ring to src (conn.c) */
         if (shmpi_outbox_done(rec, shmpi_p2p_outbox_flag(src)))
             shmpi_core_doorbell_ring(src);
         n++;

@@ -30,7 +30,8 @@ struct shmpi_peer {
                                   cold, through our outbox and its mailbox */
     struct shmpi_ring_rx rx;   /* the hot ring from the peer; rx.ring NULL:
                                   its records come through our mailbox */
-    uint32_t cold_sent;        /* records sent it through its mailbox */
+    uint32_t cold_records;     /* records exchanged with it through the
+                                  mailboxes, sent and received */
     int stays_cold;            /* its ring slots were all taken */
     struct shmpi_req_queue envelopes; /* sends waiting to post EAGER/RTS */
     struct shmpi_req_queue streams;   /* sends streaming DATA after CTS */
