@@ -21,7 +21,7 @@
  */
 #include "check.h"
 
-#define BURST 3000
+#define BURST 1500
 #define WINDOW_PER_SENDER 200
 
 int main(int argc, char **argv)

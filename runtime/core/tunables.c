@@ -87,7 +87,7 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
         86400000, NULL, NULL, LAUNCHER, LOCAL,
         "after a signal is passed to the ranks, SIGKILL follows this late"},
     [SHMPI_TUN_RING_KB] = {
-        "SHMPI_RING_KB", SHMPI_TUN_SIZE, "KiB", KIB, 256 * KIB, 256 * KIB,
+        "SHMPI_RING_KB", SHMPI_TUN_SIZE, "KiB", KIB, 128 * KIB, 128 * KIB,
         16 * KIB, 1 * GIB, NULL, NULL, LAUNCHER, JOB,
         "hot ring from one rank to another (whole pages; less in huge jobs)"},
     [SHMPI_TUN_FAST_RINGS] = {
@@ -119,7 +119,7 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
         NULL, NULL, RANK, JOB,
         "bytes per piece of a larger message (0 or above the cap: the cap)"},
     [SHMPI_TUN_FAST_AFTER] = {
-        "SHMPI_FAST_AFTER", SHMPI_TUN_INT, "records", 0, 128, 128, 0,
+        "SHMPI_FAST_AFTER", SHMPI_TUN_INT, "records", 0, 256, 256, 0,
         1u << 30, NULL, NULL, RANK, JOB,
         "records a pair exchanges through the mailboxes before a hot ring"},
     [SHMPI_TUN_PULL_LIMIT_MB] = {

@@ -14,7 +14,7 @@
  * and 1 GiB at np=64 for an all-pairs exchange, np^2 in all.)
  *
  * Hot rings.  Once S and D have exchanged SHMPI_FAST_AFTER records
- * (default 128) through the mailboxes - both ways count, so that a
+ * (default 256) through the mailboxes - both ways count, so that a
  * ping-pong turns hot as soon as a stream does - S tries to claim one of D's SHMPI_FAST_RINGS
  * ring slots (default 8): a compare-and-swap of the slot's owner word
  * from 0 to S + 1 (acq_rel: the winner alone writes the slot's ring),
@@ -51,6 +51,14 @@
  *   np=64, K=1:      5.3 MiB (before: 1009 MiB)
  *   np=64, K=300:  137 MiB  (41 MiB with SHMPI_RING_KB=64, 9.3 MiB with
  *                            SHMPI_FAST_RINGS=0)
+ * The defaults (SHMPI_FAST_AFTER 256, SHMPI_RING_KB 128) are set by the
+ * all-pairs exchange of perf/memory.sh (100 x 8 B and one 64 KiB message
+ * per ordered pair, about 210 records each way counted together): with
+ * 128 and 256 KiB every pair turned hot and the job took 36 MiB at np=16
+ * and 145 MiB at np=64; with 256 and 128 none does and it took 4.3 and
+ * 17 MiB (Open MPI: 3.3 and 114 MiB), 2026-11-29, MEMORY_ONLY=shmpi
+ * MEMORY_NP="16 64" perf/run-perf memory.  A 128 KiB ring still holds a
+ * 16 KiB eager message in a quarter of it.
  * A cold pair pays for the mailbox: an 8-byte ping-pong with every pair
  * cold (SHMPI_FAST_RINGS=0, perf/pt2pt -t lat -s 8) took 1.0-2.1 us
  * half round trip against 0.3 us on a hot ring (the exchange on `last`,
@@ -74,7 +82,7 @@
  *                      channel holds: a quarter of the ring and of the
  *                      outbox, less the headers
  *   SHMPI_FAST_AFTER   records through the mailboxes before a pair tries
- *                      for a hot ring (default 128)
+ *                      for a hot ring (default 256)
  *   SHMPI_PULL_LIMIT_MB  largest message a stalled wait takes in before
  *                      its receive is posted past the bound below, one
  *                      at a time (pull.c; default 1024)
