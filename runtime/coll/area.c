@@ -32,8 +32,9 @@
  * Mapping: the arena maps no area (shm_arena/arena.h).  A member maps
  * its communicator's area whole when it attaches (map_area, the one
  * place that finds an area in the file) and unmaps it when the
- * communicator object goes; the creator maps one for a moment to set
- * its count.  So an idle rank maps area 0 only, where it used to map all
+ * communicator object goes; the creator maps the head for a moment to
+ * set the count, and so does a member that drops a reference it never
+ * attached.  So an idle rank maps area 0 only, where it used to map all
  * SHMPI_COLL_AREAS of them (3 GiB at np = 64).  A member that cannot
  * map it (ulimit -v) fails the call that makes the communicator with
  * MPI_ERR_NO_MEM and a line with the bytes: it cannot fall back to
@@ -100,21 +101,17 @@
 #include "coll/coll.h"
 #include "coll/sched.h"
 
-/* Area index mapped whole (head, control lines, slots): the one place
-   that finds an area in the arena, which maps no area itself (shm_arena/
-   arena.h); NULL with the reason in err (how many bytes, ulimit -v). */
-static unsigned char *map_area(uint32_t index, char *err, size_t errlen)
+/* The first `bytes` of area index mapped (the whole area, or its head and
+   control lines: coll_data_offset): the one place that finds an area in
+   the arena, which maps no area itself (shm_arena/arena.h); NULL with
+   the reason in err (how many bytes, ulimit -v). */
+static unsigned char *map_area(uint32_t index, uint64_t bytes, char *err,
+                               size_t errlen)
 {
     struct shmpi_arena_header *a = shmpi_proc.arena;
     return shmpi_arena_map(shmpi_proc.arena_fd,
-                           shmpi_arena_area_offset(a, index),
-                           a->coll_area_bytes, "a collective area", err,
-                           errlen);
-}
-
-static void unmap_area(unsigned char *area)
-{
-    munmap(area, shmpi_proc.arena->coll_area_bytes);
+                           shmpi_arena_area_offset(a, index), bytes,
+                           "a collective area", err, errlen);
 }
 
 static uint64_t free_bits(const struct shmpi_arena_header *a, uint32_t word,
@@ -165,13 +162,13 @@ uint32_t shmpi_coll_area_take(int members)
                             shmpi_arena_area_offset(a, index),
                             a->coll_data_offset, "a collective area", err,
                             sizeof err) != 0 ||
-        !(area = map_area(index, err, sizeof err))) {
+        !(area = map_area(index, a->coll_data_offset, err, sizeof err))) {
         give_bit(a, index);
         return SHMPI_COLL_NO_AREA;
     }
     atomic_store_explicit(&((struct shmpi_coll_head *)area)->refs,
                           (uint32_t)members, memory_order_relaxed);
-    unmap_area(area);
+    munmap(area, a->coll_data_offset);
     return index;
 }
 
@@ -202,9 +199,10 @@ int shmpi_coll_reserve(struct shmpi_coll *c, uint64_t bytes, char *err,
     return MPI_SUCCESS;
 }
 
-/* Drop one reference to an area this process has mapped at `area`; the
-   last one (acq_rel decrement: every member's use happens before it)
-   gives the memory back and the area to the next communicator. */
+/* Drop one reference to an area whose head this process has mapped at
+   `area`; the last one (acq_rel decrement: every member's use happens
+   before it) gives the memory back and the area to the next
+   communicator. */
 static void release(uint32_t index, unsigned char *area)
 {
     struct shmpi_arena_header *a = shmpi_proc.arena;
@@ -212,12 +210,14 @@ static void release(uint32_t index, unsigned char *area)
                                   1, memory_order_acq_rel) != 1)
         return;
     /* the pages read as zeros for the next owner.  Should the punch
-       fail, the area is still all ours: zero it. */
+       fail, the area is still all ours: zero its head and control lines,
+       all a fresh area needs (what the slots hold is read only after it
+       is written again) */
     if (fallocate(shmpi_proc.arena_fd,
                   FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
                   (off_t)shmpi_arena_area_offset(a, index),
                   (off_t)a->coll_area_bytes) != 0)
-        memset(area, 0, a->coll_area_bytes);
+        memset(area, 0, a->coll_data_offset);
     give_bit(a, index);
 }
 
@@ -226,13 +226,14 @@ void shmpi_coll_area_drop(uint32_t index)
     char err[192];
     if (index == SHMPI_COLL_NO_AREA || index == 0)
         return;
-    /* a process that cannot even map the area (ulimit -v) leaves it
-       taken: the job has one area fewer, its communicators use messages */
-    unsigned char *area = map_area(index, err, sizeof err);
+    /* a process that cannot even map the head (ulimit -v) leaves the
+       area taken: the job has one area fewer */
+    uint64_t head = shmpi_proc.arena->coll_data_offset;
+    unsigned char *area = map_area(index, head, err, sizeof err);
     if (!area)
         return;
     release(index, area);
-    unmap_area(area);
+    munmap(area, head);
 }
 
 static int ceil_log2(int n)
@@ -259,7 +260,9 @@ static void state_init(struct shmpi_coll *c, MPI_Comm comm, uint32_t index,
 static int open_area(MPI_Comm comm, uint32_t index, char *err, size_t errlen)
 {
     struct shmpi_coll *c = malloc(sizeof *c);
-    unsigned char *area = c ? map_area(index, err, errlen) : NULL;
+    unsigned char *area =
+        c ? map_area(index, shmpi_proc.arena->coll_area_bytes, err, errlen)
+          : NULL;
     if (!area) {
         if (!c)
             snprintf(err, errlen, "no memory for a new communicator");
@@ -292,7 +295,7 @@ void shmpi_coll_detach(MPI_Comm comm)
         return;
     if (c->index != 0)
         release(c->index, c->area);
-    unmap_area(c->area);
+    munmap(c->area, shmpi_proc.arena->coll_area_bytes);
     free(c->scratch);
     free(c);
     comm->coll = NULL;
