@@ -18,9 +18,10 @@
  *                             N"), the others that or MPI_ERR_OTHER; all
  *                             agree to stop after the round (an 8-byte
  *                             allreduce on MPI_COMM_WORLD, which needs
- *                             no slot), free every dup - which gives the
- *                             memory back - and an allgather on a fresh
- *                             dup must then work: "rank R ok", exit 0.
+ *                             no slot), free every dup and meet in a
+ *                             barrier - the memory is back then - and
+ *                             an allgather on a fresh dup must work:
+ *                             "rank R ok", exit 0.
  *                             MODE "fatal": under the default handler,
  *                             so the first failure ends the job.
  * Anything wrong: a message, exit 1.
@@ -104,6 +105,10 @@ static void fill(int rank, int size, size_t kib)
     while (n > 0)
         if ((rc = MPI_Comm_free(&comms[--n])) != MPI_SUCCESS)
             die(rank, "MPI_Comm_free", rc);
+    /* an area's memory goes back when its last member frees it: after
+       the barrier, every member has */
+    if ((rc = MPI_Barrier(MPI_COMM_WORLD)) != MPI_SUCCESS)
+        die(rank, "MPI_Barrier after the frees", rc);
     MPI_Comm c;
     if ((rc = MPI_Comm_dup(MPI_COMM_WORLD, &c)) != MPI_SUCCESS ||
         (rc = allgather(c, rank, size, kib)) != MPI_SUCCESS ||
