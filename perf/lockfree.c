@@ -209,8 +209,10 @@ static void one_process(struct shared *sh)
         timed(acc_lock_cycle, NULL));
     row("doorbell: ring, nobody asleep", "1", timed(ring_nobody, NULL));
     MPI_Sync h;
+    char err[192];
     win.id = 1;
-    UCHECK(shmpi_rma_sync_alloc(&win, 1, &h) == MPI_SUCCESS, "sync alloc");
+    UCHECK(shmpi_rma_sync_alloc(&win, 1, &h, err, sizeof err) == MPI_SUCCESS,
+           "sync alloc: %s", err);
     row("sync counter: find + signal (own)", "1",
         timed(sync_signal_self, &h));
     shmpi_rma_sync_release(h);

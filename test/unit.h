@@ -191,6 +191,9 @@ static inline struct shmpi_arena_header *unit_arena(int n, int cpus, int *fd)
     UCHECK(shmpi_arena_create(n, cpus, &params, fd, &a, err, sizeof err) == 0,
            "shmpi_arena_create: %s", err);
     shmpi_tun_record(&shmpi_proc.tun, a);
+    shmpi_arena_detach(a); /* the creator's view; the ranks' follows */
+    a = shmpi_arena_attach(*fd, n, err, sizeof err);
+    UCHECK(a != NULL, "shmpi_arena_attach: %s", err);
     return a;
 }
 
@@ -262,7 +265,7 @@ static inline int unit_job(int n, void (*body)(int rank, void *arg),
         }
     }
     alarm(0);
-    shmpi_arena_detach(a);
+    shmpi_arena_leave(a);
     close(fd);
     return failed;
 }

@@ -106,9 +106,11 @@ static void body(int rank, void *arg)
     win.comm = MPI_COMM_WORLD;
     MPI_Sync mine[COUNTERS];
     static MPI_Sync stale[NPROCS * COUNTERS];
+    char err[192];
     for (int round = 0; round < ROUNDS; round++) {
-        UCHECK(shmpi_rma_sync_alloc(&win, COUNTERS, mine) == MPI_SUCCESS,
-               "shmpi_rma_sync_alloc of %d counters", COUNTERS);
+        UCHECK(shmpi_rma_sync_alloc(&win, COUNTERS, mine, err, sizeof err) ==
+                   MPI_SUCCESS,
+               "shmpi_rma_sync_alloc of %d counters: %s", COUNTERS, err);
         for (int j = 0; j < COUNTERS; j++)
             atomic_store_explicit(&sh->handle[rank][j], mine[j],
                                   memory_order_relaxed);

@@ -9,7 +9,9 @@
  * bitmap in the arena header by the rank that creates the communicator,
  * sent to the others with the context, and released by the last member to
  * free it (its pages are punched out of the file, so the memory goes back
- * to the machine).  MPI_COMM_WORLD owns area 0.  An area holds
+ * to the machine).  MPI_COMM_WORLD owns area 0.  A member maps the area
+ * only while its communicator lives, and reserves its slot's pages as
+ * its collectives need them (area.c).  An area holds
  *   - a head: the members' reference count and a counter barrier;
  *   - one control line per member (struct shmpi_coll_ctl), written only
  *     by that member: its progress word, and by sequence parity the
@@ -139,7 +141,8 @@ struct shmpi_coll {
     uint64_t failed_max;        /* the last collective a member had
                                    refused then */
     int barrier_rounds;         /* ceil(log2(size)) */
-    int slot_reserved;          /* this member's slot has its pages */
+    uint64_t reserved;          /* bytes of each half of this member's
+                                   slot that have their pages */
     void *scratch;              /* typed staging for derived-type folds */
     size_t scratch_bytes;
     struct {                    /* the kernel of the last (op, predefined
@@ -158,21 +161,28 @@ struct shmpi_coll {
 /* ------------------------------------------------------------------ */
 
 /* MPI_Init: tunables, the operations of SHMPI_REQ_COLL (sched.h), and
-   MPI_COMM_WORLD's collective state; 0, or -1 if out of memory. */
+   MPI_COMM_WORLD's collective state (area 0, mapped); 0, or -1 with the
+   reason in shmpi_proc.coll_attach_why. */
 int shmpi_coll_init(MPI_Comm world);
 /* Taken by the process that creates a communicator of `members`
    processes, before it tells them: an area slot whose pages are reserved
    and whose reference count is `members`, or SHMPI_COLL_NO_AREA. */
 uint32_t shmpi_coll_area_take(int members);
 /* Every member of a new communicator, with the slot it was told (which
-   may be SHMPI_COLL_NO_AREA): sets c->coll.  Without memory for the
-   state the member drops its reference and the comm falls back to
-   messages - on every member, since one member alone cannot use the
-   area: so this returns MPI_ERR_NO_MEM for the caller to raise. */
+   may be SHMPI_COLL_NO_AREA): sets c->coll, the area mapped into this
+   process.  Without memory for the state or address space for the
+   mapping the member drops its reference and returns MPI_ERR_NO_MEM for
+   the caller to raise, with the reason (bytes, ulimit -v) in
+   shmpi_proc.coll_attach_why: one member alone cannot fall back to
+   messages while the others use the area. */
 int shmpi_coll_attach(MPI_Comm c, uint32_t area);
-/* Before a collective that may put data in this member's slot: its pages
-   reserved (once); MPI_ERR_NO_MEM when /dev/shm has no room for them. */
-int shmpi_coll_reserve(struct shmpi_coll *c);
+/* Before a collective that puts up to `bytes` in each half of this
+   member's slot (0: it writes only its control line): those pages
+   reserved, in steps (area.c); MPI_ERR_NO_MEM when /dev/shm has no room
+   for them, with a line in err saying how much it needed and how much
+   /dev/shm has (the caller refuses the collective and raises it). */
+int shmpi_coll_reserve(struct shmpi_coll *c, uint64_t bytes, char *err,
+                       size_t errlen);
 /* A reference to `area` that no communicator object will hold (a member
    failed to build its communicator). */
 void shmpi_coll_area_drop(uint32_t area);

@@ -395,14 +395,16 @@ int shmpi_coll_reduction(MPI_Comm comm, struct shmpi_coll_red *x,
     uint64_t len = (uint64_t)(x->count * x->type->size);
     if (!c || (uint64_t)x->type->size > c->half)
         return shmpi_coll_fb_reduction(comm, x, fn);
-    const char *no_mem =
-        shmpi_coll_fold_prepare(c, x->type) != MPI_SUCCESS
-            ? "no memory to stage elements of the datatype"
-        : shmpi_coll_reserve(c) != MPI_SUCCESS
-            ? "no room in /dev/shm for this rank's slot of the collective "
-              "area"
-            : NULL;
-    if (no_mem) {
+    /* what this member packs into a half: nothing beyond its control
+       line when folded whole from there (contribution) */
+    uint64_t in_half = whole(c, x->kind, len) && len <= SHMPI_COLL_INLINE
+                           ? 0
+                       : len < c->half ? len
+                                       : c->half;
+    char no_mem[192] = "no memory to stage elements of the datatype";
+    if (shmpi_coll_fold_prepare(c, x->type) != MPI_SUCCESS ||
+        shmpi_coll_reserve(c, in_half, no_mem, sizeof no_mem) !=
+            MPI_SUCCESS) {
         shmpi_coll_refuse(c, x->kind == SHMPI_RED_ALLREDUCE);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "%s", no_mem);
     }

@@ -298,15 +298,30 @@ void shmpi_coll_xchg(struct shmpi_coll *c, struct shmpi_coll_xchg *x)
     shmpi_coll_finish(c, single, reads ? x->sources : SHMPI_COLL_NOBODY);
 }
 
+/* Bytes of each half of its slot that this member writes in x, which
+   bound what its readers read there: a reader takes at most the length
+   the writer published (wanted_from), in ONE from the start of the half
+   (nothing there when the block rides in the control line), in EACH
+   from the start of its own region. */
+static uint64_t half_bytes(struct shmpi_coll *c, struct shmpi_coll_xchg *x)
+{
+    struct run r = {.c = c, .x = x};
+    uint64_t len = out_length(&r);
+    if (x->shape == SHMPI_XCHG_ONE)
+        return len <= SHMPI_COLL_INLINE ? 0 : min64(len, c->half);
+    uint64_t piece = region_bytes(c);
+    return len ? (uint64_t)(c->size - 1) * piece + min64(piece, len) : 0;
+}
+
 int shmpi_coll_move(MPI_Comm comm, struct shmpi_coll_xchg *x, const char *fn)
 {
+    char err[192];
     if (!comm->coll || !shmpi_coll_xchg_fits(comm->coll, x->shape))
         return shmpi_coll_fb_xchg(comm, x, fn);
-    if (x->writes && shmpi_coll_reserve(comm->coll) != MPI_SUCCESS) {
+    if (x->writes && shmpi_coll_reserve(comm->coll, half_bytes(comm->coll, x),
+                                        err, sizeof err) != MPI_SUCCESS) {
         shmpi_coll_refuse(comm->coll, 0);
-        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
-                           "no room in /dev/shm for this rank's slot of "
-                           "the collective area");
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "%s", err);
     }
     shmpi_coll_xchg(comm->coll, x);
     if (x->truncated_by < 0)

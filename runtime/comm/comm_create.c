@@ -53,6 +53,7 @@
  * communicators; what happens at zero is this room's, and MPI_Init hands
  * it to core (shmpi_comm_register_retire).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,8 +190,7 @@ static int attach_area(MPI_Comm parent, MPI_Comm c, uint32_t area,
     if (shmpi_coll_attach(c, area) == MPI_SUCCESS)
         return MPI_SUCCESS;
     destroy(c);
-    return shmpi_raise(parent, MPI_ERR_NO_MEM, fn,
-                       "no memory for a communicator's collective state");
+    return shmpi_comm_raise_open(parent, MPI_ERR_NO_MEM, fn);
 }
 
 int shmpi_comm_make(MPI_Comm parent, struct shmpi_group *group,
@@ -257,7 +257,13 @@ int shmpi_comm_raise_open(MPI_Comm parent, int rc, const char *fn)
 {
     if (rc == MPI_ERR_OTHER)
         return no_context(parent, fn);
-    return shmpi_raise(parent, rc, fn, "no memory for a new communicator");
+    /* the reason shmpi_coll_attach gave, when it was what failed */
+    const char *why = shmpi_proc.coll_attach_why;
+    char line[sizeof shmpi_proc.coll_attach_why];
+    snprintf(line, sizeof line, "%s",
+             why[0] ? why : "no memory for a new communicator");
+    shmpi_proc.coll_attach_why[0] = 0;
+    return shmpi_raise(parent, rc, fn, "%s", line);
 }
 
 void shmpi_comm_dup_ids(MPI_Comm comm, struct shmpi_comm_ids *ids)

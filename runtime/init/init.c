@@ -187,11 +187,14 @@ static void create_arena(struct shmpi_proc *p, char *err, size_t errlen)
                                     SHMPI_TUN_READERS(SHMPI_TUN_BY_RANK),
                        NULL, 0, err, errlen) != 0)
         return;
+    struct shmpi_arena_header *made;
     shmpi_tun_arena_params(&p->tun, &params);
     if (shmpi_arena_create(1, (int)sysconf(_SC_NPROCESSORS_ONLN), &params,
-                           &fd, &p->arena, err, errlen) != 0)
+                           &fd, &made, err, errlen) != 0)
         return;
-    shmpi_tun_record(&p->tun, p->arena);
+    shmpi_tun_record(&p->tun, made);
+    shmpi_arena_detach(made); /* the creator's view; a rank's follows */
+    p->arena = shmpi_arena_attach(fd, 1, err, errlen);
     p->arena_fd = fd;
     p->singleton = 1;
 }
@@ -275,8 +278,10 @@ static int init(int *argc, char ***argv, int required, int *provided)
     shmpi_core_wait_configure(&p->tun);
     shmpi_core_fence_register();
     shmpi_rma_sync_register_kind();
-    if (shmpi_comm_init_predefined(p) != 0 ||
-        shmpi_dt_compile_predefined() != MPI_SUCCESS ||
+    if (shmpi_comm_init_predefined(p) != 0)
+        init_failed(p->coll_attach_why[0] ? p->coll_attach_why
+                                          : "out of memory");
+    if (shmpi_dt_compile_predefined() != MPI_SUCCESS ||
         shmpi_p2p_init() != 0 || shmpi_rma_init() != 0 ||
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");

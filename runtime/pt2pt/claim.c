@@ -16,13 +16,42 @@ enum { CLAIM_FREE, CLAIM_PENDING, CLAIM_MATCHED, CLAIM_CANCELLED };
 static _Atomic uint32_t *word(int rank, uint32_t claim)
 {
     struct shmpi_arena_header *a = shmpi_proc.arena;
-    return (_Atomic uint32_t *)((char *)a + a->claims_offset) +
-           (size_t)rank * SHMPI_CLAIMS + (claim - 1);
+    return (_Atomic uint32_t *)((char *)a +
+                                shmpi_arena_claims_offset(a, rank)) +
+           (claim - 1);
+}
+
+/* This rank's table gets its page at its first cancellable send, not at
+   launch (shm_arena/arena.h): a receiver touches word (sender, claim)
+   only for a claim the sender named in an envelope, after this.  If
+   /dev/shm has no room for it, the send takes no claim - it is simply
+   not cancellable once its envelope is out, which MPI_Cancel allows
+   (3.8.4) - and the reservation is tried again at the next send. */
+static int have_table(void)
+{
+    struct shmpi_rank_slot *slot = shmpi_proc.slot;
+    if (atomic_load_explicit(&slot->reserved, memory_order_relaxed) &
+        SHMPI_ARENA_HAS_CLAIMS)
+        return 1;
+    char err[160];
+    if (shmpi_arena_reserve(shmpi_proc.arena_fd,
+                            shmpi_arena_claims_offset(shmpi_proc.arena,
+                                                      shmpi_proc.rank),
+                            SHMPI_ARENA_CLAIMS_BYTES, "this rank's claim table",
+                            err, sizeof err) != 0)
+        return 0;
+    /* relaxed: only this rank reads its bit; a receiver learns of a
+       claim from its envelope, published (release) after this */
+    atomic_fetch_or_explicit(&slot->reserved, SHMPI_ARENA_HAS_CLAIMS,
+                             memory_order_relaxed);
+    return 1;
 }
 
 uint32_t shmpi_p2p_claim_take(void)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    if (!have_table())
+        return 0;
     for (int i = 0; i < SHMPI_CLAIMS; i++) {
         uint32_t c = (pt->claim_cursor + (uint32_t)i) % SHMPI_CLAIMS + 1;
         _Atomic uint32_t *w = word(shmpi_proc.rank, c);

@@ -8,6 +8,7 @@
  *
  * State: the owner's parts are shmpi_proc.rma->sync_own (state.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -40,10 +41,42 @@ static uint32_t first_own(void)
     return (uint32_t)shmpi_proc.rank * per_rank();
 }
 
+/* Has rank's table its pages?  A handle names any rank's counter, and a
+   wrong one may name a table that was never reserved, whose pages must
+   not be touched (shm_arena/arena.h).  acquire: pairs with the owner's
+   release in reserve_own, after its fallocate. */
+static int has_table(uint32_t rank)
+{
+    return atomic_load_explicit(
+               &shmpi_arena_slot(shmpi_proc.arena, (int)rank)->reserved,
+               memory_order_acquire) &
+           SHMPI_ARENA_HAS_SYNC;
+}
+
+/* This process's counters get their pages at its first counter, not at
+   launch: MPI_ERR_NO_MEM, with the message in err, if /dev/shm has no
+   room for them. */
+static int reserve_own(char *err, size_t errlen)
+{
+    struct shmpi_arena_header *a = shmpi_proc.arena;
+    if (has_table((uint32_t)shmpi_proc.rank))
+        return MPI_SUCCESS;
+    if (shmpi_arena_reserve(shmpi_proc.arena_fd,
+                            a->sync_offset + (uint64_t)first_own() *
+                                                 SHMPI_CACHELINE,
+                            shmpi_arena_sync_bytes(a),
+                            "this rank's sync counters", err, errlen) != 0)
+        return MPI_ERR_NO_MEM;
+    atomic_fetch_or_explicit(&shmpi_proc.slot->reserved, SHMPI_ARENA_HAS_SYNC,
+                             memory_order_release);
+    return MPI_SUCCESS;
+}
+
 struct shmpi_sync_slot *shmpi_rma_sync_find(MPI_Sync h, int *owner)
 {
     uint32_t index = ((uint32_t)h & ((1u << index_bits()) - 1)) - 1;
-    if (h <= 0 || index >= shmpi_proc.arena->nranks * per_rank())
+    if (h <= 0 || index >= shmpi_proc.arena->nranks * per_rank() ||
+        !has_table(index / per_rank()))
         return NULL;
     struct shmpi_sync_slot *s = slot_at(index);
     /* acquire: pairs with the owner's release in shmpi_rma_sync_alloc, so
@@ -55,17 +88,25 @@ struct shmpi_sync_slot *shmpi_rma_sync_find(MPI_Sync h, int *owner)
     return s;
 }
 
-int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out)
+int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out, char *err,
+                         size_t errlen)
 {
     struct shmpi_rma_state *rma = shmpi_proc.rma;
     if (!rma->sync_own &&
-        !(rma->sync_own = calloc(per_rank(), sizeof *rma->sync_own)))
+        !(rma->sync_own = calloc(per_rank(), sizeof *rma->sync_own))) {
+        snprintf(err, errlen, "no memory for this process's counters");
         return MPI_ERR_NO_MEM;
+    }
     struct shmpi_sync_own *own = rma->sync_own;
     int found = 0;
     for (uint32_t i = 0; i < per_rank() && found < n; i++)
         found += !own[i].used;
-    if (found < n)
+    if (found < n) {
+        snprintf(err, errlen, "%d more counters do not fit: a process has "
+                 "%u (set SHMPI_SYNC_COUNTERS for more)", n, per_rank());
+        return MPI_ERR_NO_MEM;
+    }
+    if (reserve_own(err, errlen) != MPI_SUCCESS)
         return MPI_ERR_NO_MEM;
     for (uint32_t i = 0, k = 0; k < (uint32_t)n; i++) {
         if (own[i].used)

@@ -95,8 +95,11 @@ struct shmpi_win_sync {
 struct shmpi_sync_slot *shmpi_rma_sync_find(MPI_Sync h, int *owner);
 
 /* sync_counter.c: n new counters of this process on win, value 0, or
-   MPI_ERR_NO_MEM with none allocated. */
-int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out);
+   MPI_ERR_NO_MEM with none allocated and a one-line reason in err (no
+   counters left, or no room in /dev/shm for this process's table, which
+   is reserved at its first counter). */
+int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out, char *err,
+                         size_t errlen);
 /* sync_counter.c: is h a live counter of this process on win? */
 int shmpi_rma_sync_mine(MPI_Win win, MPI_Sync h);
 /* sync_counter.c: free one counter of this process (shmpi_rma_sync_mine). */

@@ -41,11 +41,10 @@ int PMPI_Win_alloc_sync_objects(int n_sync, MPI_Sync *sync_counters,
     if (info != MPI_INFO_NULL && !shmpi_info_ok(info))
         return shmpi_win_raise(win, MPI_ERR_INFO, fn,
                                "info is not a valid info object");
-    if (shmpi_rma_sync_alloc(win, n_sync, sync_counters) != MPI_SUCCESS)
-        return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
-                               "%d more counters do not fit: a process has "
-                               "%u (set SHMPI_SYNC_COUNTERS for more)",
-                               n_sync, shmpi_proc.arena->sync_per_rank);
+    char err[192];
+    if (shmpi_rma_sync_alloc(win, n_sync, sync_counters, err, sizeof err) !=
+        MPI_SUCCESS)
+        return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn, "%s", err);
     return MPI_SUCCESS;
 }
 

@@ -12,13 +12,19 @@
  * access to a rank (the same user, the rank dumpable; or root) can open
  * it through /proc/<pid>/fd/<n> of that rank, as the ranks open each
  * other's memory files (shmpi(7), THE ARENA).  posix_fallocate reserves
- * every page up front: a /dev/shm too small for the job fails here, with
- * a message, instead of killing a rank with SIGBUS later; the outboxes,
- * hot rings and collective areas are sparse and reserved as they are
- * used (arena.h).
+ * the fixed part (header, slots, post blocks) and area 0's head up front: a
+ * /dev/shm too small for the job fails here, with a message naming the
+ * size, instead of killing a rank with SIGBUS later; everything else is
+ * sparse and reserved as it is used, through shmpi_arena_reserve
+ * (arena.h says who reserves what).
  *
  * Attach (rank side): the descriptor arrives through exec (its number in
- * SHMPI_ARENA_FD); the rank maps it and checks the header.
+ * SHMPI_ARENA_FD); the rank maps [0, coll_offset) and checks the header.
+ * Collective areas are mapped one by one (shmpi_arena_map) by coll/
+ * area.c, so a rank's address space holds the areas of its own
+ * communicators only: an idle job of 64 ranks used to map 3 GiB per rank
+ * (every area), enough to fail under a `ulimit -v` that Open MPI and
+ * MPICH run under.
  */
 #include "shm_arena/arena.h"
 
@@ -29,7 +35,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
@@ -51,7 +59,8 @@ static size_t piece_bytes_for(size_t count, uint64_t want)
 
 /*
  * Sync counters per process (SHMPI_SYNC_COUNTERS; a cache line each,
- * reserved at launch: 16 KiB per rank by default), capped so that every
+ * reserved by the rank at its first counter: 16 KiB per rank by
+ * default), capped so that every
  * counter of the job has an index below 2^21 (rma/sync_counter.h).
  */
 static uint32_t sync_per_rank_for(int nranks, uint32_t want)
@@ -63,12 +72,11 @@ static uint32_t sync_per_rank_for(int nranks, uint32_t want)
 /*
  * The collective areas, from `offset` on (coll/area.c documents
  * SHMPI_COLL_AREAS and SHMPI_COLL_SLOT_KB, which the launcher reads and
- * passes here in p): sets the header's coll_* fields and
- * returns the end of area 0, which is reserved with the fixed part (the
- * other areas follow, sparse).
+ * passes here in p): sets the header's coll_* fields.  Area 0 is
+ * MPI_COMM_WORLD's from the start.
  */
-static uint64_t coll_layout(struct shmpi_arena_header *h, uint64_t offset,
-                            const struct shmpi_arena_params *p)
+static void coll_layout(struct shmpi_arena_header *h, uint64_t offset,
+                        const struct shmpi_arena_params *p)
 {
     uint64_t n = h->nranks;
     h->coll_offset = round_up(offset, 4096);
@@ -76,7 +84,7 @@ static uint64_t coll_layout(struct shmpi_arena_header *h, uint64_t offset,
     if (areas > SHMPI_COLL_AREAS_MAX)
         areas = SHMPI_COLL_AREAS_MAX;
     if (n < 2 || areas == 0)
-        return h->coll_offset; /* no areas (one process: none needed) */
+        return; /* no areas (one process: none needed) */
     uint64_t slot = round_up(p->coll_slot_bytes, 8192);
     if (slot < 8192)
         slot = 8192;
@@ -89,35 +97,32 @@ static uint64_t coll_layout(struct shmpi_arena_header *h, uint64_t offset,
     h->coll_area_bytes = h->coll_data_offset + n * slot;
     h->coll_areas = (uint32_t)areas;
     atomic_store_explicit(&h->coll_used[0], 1, memory_order_relaxed);
-    return h->coll_offset + h->coll_data_offset;
 }
 
+/* The claim tables start on a page of their own, and each is a page, so
+   that a rank reserves a page of its own (arena.h); so do the sync
+   counters, whose tables are whole pages unless SHMPI_SYNC_COUNTERS is
+   not a multiple of 64 (then two ranks may reserve a page they share,
+   which costs nothing: reserving is idempotent). */
 static void layout(struct shmpi_arena_header *h, int nranks,
                    const struct shmpi_arena_params *p)
 {
     h->nranks = (uint32_t)nranks;
     h->slots_offset =
         round_up(sizeof(struct shmpi_arena_header), SHMPI_CACHELINE);
-    h->claims_offset = round_up(h->slots_offset + (size_t)nranks *
-                                                      sizeof(struct
-                                                             shmpi_rank_slot),
-                                SHMPI_CACHELINE);
-    h->sync_offset = round_up(h->claims_offset + (size_t)nranks *
-                                                     SHMPI_CLAIMS *
-                                                     sizeof(uint32_t),
-                              SHMPI_CACHELINE);
-    h->sync_per_rank = sync_per_rank_for(nranks, p->sync_per_rank);
     h->fast_rings = nranks > 1 ? p->fast_rings : 0;
-    h->post_offset = h->sync_offset + (size_t)nranks * h->sync_per_rank *
-                                          SHMPI_CACHELINE;
+    h->post_offset =
+        h->slots_offset + (size_t)nranks * sizeof(struct shmpi_rank_slot);
     h->post_stride = SHMPI_POST_SLOTS_AT +
                      round_up((size_t)h->fast_rings * sizeof(uint32_t),
                               SHMPI_CACHELINE);
-    h->reserved_bytes = round_up(
-        coll_layout(h, h->post_offset + (size_t)nranks * h->post_stride, p),
-        4096);
+    h->fixed_bytes =
+        round_up(h->post_offset + (size_t)nranks * h->post_stride, 4096);
+    h->claims_offset = h->fixed_bytes;
+    h->sync_offset = h->claims_offset + SHMPI_ARENA_CLAIMS_BYTES * nranks;
+    h->sync_per_rank = sync_per_rank_for(nranks, p->sync_per_rank);
     h->outbox_offset = round_up(
-        h->coll_offset + (size_t)h->coll_areas * h->coll_area_bytes, 4096);
+        h->sync_offset + shmpi_arena_sync_bytes(h) * nranks, 4096);
     h->outbox_bytes =
         nranks > 1 ? piece_bytes_for((size_t)nranks, p->outbox_bytes) : 0;
     h->rings_offset = h->outbox_offset + (size_t)nranks * h->outbox_bytes;
@@ -125,8 +130,10 @@ static void layout(struct shmpi_arena_header *h, int nranks,
                         ? piece_bytes_for((size_t)nranks * h->fast_rings,
                                           p->ring_bytes)
                         : 0;
-    h->bytes = h->rings_offset +
-               (size_t)nranks * h->fast_rings * h->ring_bytes;
+    coll_layout(h, h->rings_offset +
+                       (size_t)nranks * h->fast_rings * h->ring_bytes,
+                p);
+    h->bytes = h->coll_offset + (size_t)h->coll_areas * h->coll_area_bytes;
 }
 
 /* A name nobody can guess: 128 random bits. */
@@ -167,6 +174,50 @@ static int open_unnamed(char *err, size_t errlen)
     return fd;
 }
 
+/* "N bytes free of M in /dev/shm", from the file system of fd. */
+static void shm_room(int fd, char *out, size_t outlen)
+{
+    struct statvfs v;
+    if (fstatvfs(fd, &v) != 0) {
+        snprintf(out, outlen, "its free space unknown");
+        return;
+    }
+    snprintf(out, outlen, "%llu bytes free of %llu",
+             (unsigned long long)v.f_bavail * v.f_frsize,
+             (unsigned long long)v.f_blocks * v.f_frsize);
+}
+
+int shmpi_arena_reserve(int fd, uint64_t offset, uint64_t bytes,
+                        const char *what, char *err, size_t errlen)
+{
+    int rc = posix_fallocate(fd, (off_t)offset, (off_t)bytes);
+    if (rc != 0) {
+        char room[96];
+        shm_room(fd, room, sizeof room);
+        snprintf(err, errlen,
+                 "cannot reserve %llu bytes in /dev/shm for %s (%s: %s)",
+                 (unsigned long long)bytes, what, strerror(rc), room);
+    }
+    return rc;
+}
+
+void *shmpi_arena_map(int fd, uint64_t offset, uint64_t bytes,
+                      const char *what, char *err, size_t errlen)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                   (off_t)offset);
+    if (p != MAP_FAILED)
+        return p;
+    int e = errno;
+    struct rlimit rl;
+    int by_rlimit = e == ENOMEM && getrlimit(RLIMIT_AS, &rl) == 0 &&
+                    rl.rlim_cur != RLIM_INFINITY;
+    snprintf(err, errlen, "cannot map %llu bytes of the arena for %s: %s%s",
+             (unsigned long long)bytes, what, strerror(e),
+             by_rlimit ? " (the address space is limited: ulimit -v)" : "");
+    return NULL;
+}
+
 int shmpi_arena_create(int nranks, int ncpus,
                        const struct shmpi_arena_params *params, int *fd_out,
                        struct shmpi_arena_header **hdr_out,
@@ -177,20 +228,27 @@ int shmpi_arena_create(int nranks, int ncpus,
     int fd = open_unnamed(err, errlen);
     if (fd < 0)
         return -1;
-    int rc = ftruncate(fd, (off_t)want.bytes) ? errno
-             : posix_fallocate(fd, 0, (off_t)want.reserved_bytes);
-    if (rc != 0) {
-        snprintf(err, errlen,
-                 "cannot reserve %lu bytes in /dev/shm (%s); free space there "
-                 "or enlarge it (mount -o remount,size=... /dev/shm)",
-                 (unsigned long)want.reserved_bytes, strerror(rc));
+    if (ftruncate(fd, (off_t)want.bytes) != 0) {
+        snprintf(err, errlen, "cannot size the arena to %llu bytes: %s",
+                 (unsigned long long)want.bytes, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    char why[192];
+    if (shmpi_arena_reserve(fd, 0, want.fixed_bytes, "the job's arena", why,
+                            sizeof why) != 0 ||
+        (want.coll_areas &&
+         shmpi_arena_reserve(fd, want.coll_offset, want.coll_data_offset,
+                             "MPI_COMM_WORLD's collective area", why,
+                             sizeof why) != 0)) {
+        snprintf(err, errlen, "%s; free space there or enlarge it (mount "
+                 "-o remount,size=... /dev/shm)", why);
         close(fd);
         return -1;
     }
     struct shmpi_arena_header *hdr =
-        mmap(NULL, want.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (hdr == MAP_FAILED) {
-        snprintf(err, errlen, "mmap of the arena: %s", strerror(errno));
+        shmpi_arena_map(fd, 0, want.fixed_bytes, "the launcher", err, errlen);
+    if (!hdr) {
         close(fd);
         return -1;
     }
@@ -207,29 +265,29 @@ struct shmpi_arena_header *shmpi_arena_attach(int fd, int nranks,
                                               char *err, size_t errlen)
 {
     struct stat st;
+    struct shmpi_arena_header h;
     if (fstat(fd, &st) != 0) {
         snprintf(err, errlen, "arena descriptor %d: %s", fd, strerror(errno));
         return NULL;
     }
-    struct shmpi_arena_header *hdr = mmap(NULL, (size_t)st.st_size,
-                                          PROT_READ | PROT_WRITE, MAP_SHARED,
-                                          fd, 0);
-    if (hdr == MAP_FAILED) {
-        snprintf(err, errlen, "mmap of the arena: %s", strerror(errno));
-        return NULL;
-    }
-    if (hdr->magic != SHMPI_ARENA_MAGIC || hdr->nranks != (uint32_t)nranks ||
-        hdr->bytes != (uint64_t)st.st_size) {
+    if ((size_t)st.st_size < sizeof h ||
+        pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h ||
+        h.magic != SHMPI_ARENA_MAGIC || h.nranks != (uint32_t)nranks ||
+        h.bytes != (uint64_t)st.st_size) {
         snprintf(err, errlen,
                  "descriptor %d is not this job's arena (is the program "
                  "linked with another version of shmpi?)", fd);
-        munmap(hdr, (size_t)st.st_size);
         return NULL;
     }
-    return hdr;
+    return shmpi_arena_map(fd, 0, h.coll_offset, "this rank", err, errlen);
 }
 
 void shmpi_arena_detach(struct shmpi_arena_header *hdr)
 {
-    munmap(hdr, hdr->bytes);
+    munmap(hdr, hdr->fixed_bytes);
+}
+
+void shmpi_arena_leave(struct shmpi_arena_header *hdr)
+{
+    munmap(hdr, hdr->coll_offset);
 }

@@ -3,9 +3,14 @@
  * arena.h - the layout of the job's shared control segment.
  *
  * The launcher (mpirun, or a program that starts its own ranks) creates
- * one file on /dev/shm's tmpfs, reserves its whole size with
- * posix_fallocate (so a full /dev/shm fails at start, never SIGBUS later)
- * and hands the open descriptor to every rank through exec; the file has
+ * one sparse file on /dev/shm's tmpfs, reserves its fixed part with
+ * posix_fallocate (so a /dev/shm too small for the job fails at start)
+ * and hands the open descriptor to every rank through exec.  Every other
+ * page is reserved, by the process about to write it, before it is first
+ * written, and a reservation that fails is an MPI error at the call that
+ * needed it: nothing is ever touched unreserved, so a full /dev/shm never
+ * kills a rank with SIGBUS (the layout comment below says who reserves
+ * what, and what each process maps).  The file has
  * no name by the time any rank runs (see arena.c), so nothing can be left
  * behind however the job ends.
  *
@@ -63,6 +68,10 @@ struct shmpi_rank_slot {
     int32_t abort_kind;       /* enum shmpi_abort_kind */
     int32_t abort_code;       /* MPI_Abort's errorcode or the error class */
     char abort_what[96];      /* e.g. "MPI_Send: MPI_ERR_RANK" */
+    /* SHMPI_ARENA_HAS_*: which of this rank's tables have their pages
+       (set with release by the rank after it reserved them, read with
+       acquire by whoever would read a table it was not sent to) */
+    _Atomic uint32_t reserved;
     struct shmpi_doorbell doorbell;
     /* 1 while this rank holds more than its bound of memory for messages
        before their receive (pt2pt/flow.c): written by the rank only when
@@ -79,6 +88,10 @@ struct shmpi_rank_slot {
 #define SHMPI_POST_MAILBOX_BYTES (2 * SHMPI_CACHELINE)
 #define SHMPI_POST_FLAG_BYTES SHMPI_CACHELINE
 #define SHMPI_POST_SLOTS_AT (SHMPI_POST_MAILBOX_BYTES + SHMPI_POST_FLAG_BYTES)
+
+/* Bits of shmpi_rank_slot.reserved. */
+#define SHMPI_ARENA_HAS_CLAIMS 1u  /* its claim table (pt2pt/claim.c) */
+#define SHMPI_ARENA_HAS_SYNC 2u    /* its sync counters (rma/sync_counter.c) */
 
 /* Collective areas (runtime/coll/area.c): at most this many.  Their
    shape is laid out here, below coll, so that the arena needs nothing of
@@ -110,17 +123,35 @@ struct shmpi_arena_params {
 };
 
 /*
- * Layout: header | slots[nranks] | claim tables | sync counters | post
- * blocks | collective areas | outboxes | hot rings.
- * Everything up to the end of collective area 0 (MPI_COMM_WORLD's) is
- * reserved (fallocate) at creation.  The other areas, the outboxes and
- * the rings are sparse: an area gets its pages reserved when a
- * communicator takes it (and punched out again when the last member
- * frees it), an outbox as its owner's high-water mark grows
- * (queues/outbox.c), a hot ring when a sender claims its slot
- * (pt2pt/conn.c), so a job pays only for what it uses and the launch
- * stays O(nranks).  Point-to-point memory is O(nranks): a post block and
- * at most an outbox per rank, at most fast_rings rings per receiver.
+ * Layout: header | slots[nranks] | post blocks | claim tables | sync
+ * counters | outboxes | hot rings | collective areas.
+ *
+ * Reserved (fallocate) at creation: only the fixed part, [0,
+ * fixed_bytes) = header, slots and post blocks (every sender pushes into
+ * any rank's mailbox), and the head and control lines of collective
+ * area 0 (MPI_COMM_WORLD's, which every rank may touch from its first
+ * collective on).  Everything else is sparse and reserved by the process
+ * that will write it, before it first does:
+ *   - a rank's claim table at its first cancellable send, its sync
+ *     counters at its first counter (whole pages each: claims_offset and
+ *     sync_offset are page-aligned and a table is a multiple of pages);
+ *   - an outbox by its owner as its high-water mark grows
+ *     (queues/outbox.c), a hot ring by the sender that claims its slot
+ *     (pt2pt/conn.c);
+ *   - an area's head and control lines when a communicator takes it,
+ *     each member's data slot by that member, in steps, as its
+ *     collectives need more of it (coll/area.c), all punched out again
+ *     when the last member frees the area.
+ * So a job pays for what it uses, the launch stays O(nranks), and
+ * point-to-point memory is O(nranks): a post block and at most an outbox
+ * per rank, at most fast_rings rings per receiver.
+ *
+ * Mapped: the launcher maps [0, fixed_bytes), all it reads; a rank maps
+ * [0, coll_offset) at MPI_Init (the fixed part, the tables, the outboxes
+ * and the hot rings: O(nranks) of address space) and each collective
+ * area on its own (shmpi_arena_map) while a communicator of its own uses
+ * it; so the address space a rank takes grows with the communicators it
+ * is in, not with SHMPI_COLL_AREAS.
  */
 struct shmpi_arena_header {
     uint64_t magic;
@@ -138,7 +169,8 @@ struct shmpi_arena_header {
     uint64_t sync_offset;     /* -> per owner: struct shmpi_sync_slot
                                  [sync_per_rank] (rma/sync_counter.h) */
     uint32_t sync_per_rank;
-    uint64_t reserved_bytes;  /* [0, reserved_bytes) was fallocate'd */
+    uint64_t fixed_bytes;     /* [0, fixed_bytes) was fallocate'd at
+                                 creation; what the launcher maps */
     uint64_t outbox_offset;   /* -> rank r's outbox at outbox_offset +
                                  r * outbox_bytes */
     uint64_t outbox_bytes;
@@ -167,14 +199,55 @@ struct shmpi_arena_header {
         coll_used[SHMPI_COLL_AREAS_MAX / 64];
 };
 
-/* Creating and attaching; arena.c. */
+/* Creating and attaching; arena.c.  The creator's view (*hdr_out) is
+   [0, fixed_bytes): header and slots, what a launcher reads; a rank's
+   view (shmpi_arena_attach) is [0, coll_offset). */
 int shmpi_arena_create(int nranks, int ncpus,
                        const struct shmpi_arena_params *params, int *fd_out,
                        struct shmpi_arena_header **hdr_out,
                        char *err, size_t errlen);
 struct shmpi_arena_header *shmpi_arena_attach(int fd, int nranks,
                                               char *err, size_t errlen);
+/* Unmap the creator's view; a rank's view. */
 void shmpi_arena_detach(struct shmpi_arena_header *hdr);
+void shmpi_arena_leave(struct shmpi_arena_header *hdr);
+
+/* Reserve [offset, offset + bytes) of the arena's file (posix_fallocate)
+   before writing there, for `what` (e.g. "this rank's claim table"): 0,
+   or an errno and a one-line message in err saying how many bytes it
+   needed and how much /dev/shm has free. */
+int shmpi_arena_reserve(int fd, uint64_t offset, uint64_t bytes,
+                        const char *what, char *err, size_t errlen);
+/* Map [offset, offset + bytes) of the arena's file (offset page-aligned)
+   for `what`: the address, or NULL and a one-line message in err that
+   says how many bytes it needed (and names ulimit -v when RLIMIT_AS is
+   what refused). */
+void *shmpi_arena_map(int fd, uint64_t offset, uint64_t bytes,
+                      const char *what, char *err, size_t errlen);
+
+/* One rank's claim table: SHMPI_CLAIMS words, a page. */
+#define SHMPI_ARENA_CLAIMS_BYTES ((uint64_t)SHMPI_CLAIMS * sizeof(uint32_t))
+_Static_assert(SHMPI_ARENA_CLAIMS_BYTES % 4096 == 0,
+               "a claim table is whole pages");
+static inline uint64_t
+shmpi_arena_claims_offset(const struct shmpi_arena_header *hdr, int rank)
+{
+    return hdr->claims_offset + (uint64_t)rank * SHMPI_ARENA_CLAIMS_BYTES;
+}
+
+/* One rank's sync counters: sync_per_rank cache lines. */
+static inline uint64_t
+shmpi_arena_sync_bytes(const struct shmpi_arena_header *hdr)
+{
+    return (uint64_t)hdr->sync_per_rank * SHMPI_CACHELINE;
+}
+
+/* Collective area i, as an offset in the file (coll/area.c maps it). */
+static inline uint64_t
+shmpi_arena_area_offset(const struct shmpi_arena_header *hdr, uint32_t i)
+{
+    return hdr->coll_offset + (uint64_t)i * hdr->coll_area_bytes;
+}
 
 static inline struct shmpi_rank_slot *
 shmpi_arena_slot(struct shmpi_arena_header *hdr, int rank)
