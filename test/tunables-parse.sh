@@ -16,7 +16,7 @@ expect_shown() { # NAME "value (from..." VAR=VALUE...
 }
 
 # suffixes, case, and the variable's own unit for plain numbers
-expect_shown SHMPI_RING_KB "256 KiB (default" -u SHMPI_RING_KB
+expect_shown SHMPI_RING_KB "128 KiB (default" -u SHMPI_RING_KB
 expect_shown SHMPI_RING_KB "64 KiB (environment" SHMPI_RING_KB=64
 expect_shown SHMPI_RING_KB "1024 KiB (environment" SHMPI_RING_KB=1M
 expect_shown SHMPI_RING_KB "1024 KiB (environment" SHMPI_RING_KB=1m
