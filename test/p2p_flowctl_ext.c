@@ -1,4 +1,4 @@
-/* p2p_flowctl_ext: a receiver flooded past SHMPI_UNEXPECTED_MB before it posts receives makes the flood's later sends wait for their receives (MPI_Testall says not all completed), then gets every message in order, payloads checked; np=4: three senders, MPI_ANY_SOURCE. */
+/* p2p_flowctl_ext: a receiver flooded past SHMPI_UNEXPECTED_MB before it posts receives makes the flood's later sends wait for their receives (MPI_Testall says not all completed; the first held back can be cancelled), then gets every other message in order, payloads checked; np=4: three senders, MPI_ANY_SOURCE. */
 /* shmpi-test: np=2,4 timeout=120 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -15,6 +15,12 @@
  * went as RTS and cannot complete before their receive: the sender's
  * MPI_Testall must say "not all".  Without flow control every send is
  * eager and complete once rank 0 holds it, and the check fails.
+ * The first send still incomplete, a small message waiting at rank 0 as
+ * an RTS, must be cancellable there (3.8.4: the MPI_Wait after MPI_Cancel
+ * is local): each sender cancels it and tells rank 0 which it was (GO),
+ * and rank 0 skips it.  SHMPI_PULL_LIMIT_MB=0 keeps rank 0's stalled
+ * waits from pulling any of the held messages in (pt2pt/pull.c), which
+ * would match it first.
  * Then rank 0 receives everything - from rank 1 by name when it is the
  * only sender, else from MPI_ANY_SOURCE - in windows of W receives
  * (each held RTS costs a round trip; a window lets a sender answer many
@@ -31,6 +37,7 @@
 #define TAG_FLOOD 1
 #define TAG_PING 2
 #define TAG_PONG 3
+#define TAG_GO 4
 
 static uint64_t payload(int sender, int i)
 {
@@ -55,6 +62,16 @@ static void sender(int rank)
     CHECK_MPI(MPI_Testall(N, req, &all, MPI_STATUSES_IGNORE));
     CHECK(!all, "all %d sends completed before any receive was posted, "
           "past a 256 KiB bound on the receiver's unexpected messages", N);
+    int first = 0, done = 1, cancelled = 0;
+    while (done)
+        CHECK_MPI(MPI_Test(&req[first++], &done, MPI_STATUS_IGNORE));
+    first--;
+    MPI_Status st;
+    CHECK_MPI(MPI_Cancel(&req[first]));
+    CHECK_MPI(MPI_Wait(&req[first], &st));
+    CHECK_MPI(MPI_Test_cancelled(&st, &cancelled));
+    CHECK(cancelled, "send %d, held back as an RTS, was not cancelled", first);
+    CHECK_MPI(MPI_Send(&first, 1, MPI_INT, 0, TAG_GO, MPI_COMM_WORLD));
     CHECK_MPI(MPI_Waitall(N, req, MPI_STATUSES_IGNORE));
     free(data);
     free(req);
@@ -73,9 +90,13 @@ static void receiver(int size)
                            MPI_COMM_WORLD));
     }
     int *next = calloc((size_t)size, sizeof *next);
-    CHECK(next, "malloc");
+    int *skip = calloc((size_t)size, sizeof *skip);
+    CHECK(next && skip, "malloc");
+    for (int s = 1; s < size; s++)
+        CHECK_MPI(MPI_Recv(&skip[s], 1, MPI_INT, s, TAG_GO, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
     int from = senders == 1 ? 1 : MPI_ANY_SOURCE;
-    long total = (long)senders * N;
+    long total = (long)senders * (N - 1);
     uint64_t got[W];
     MPI_Request req[W];
     MPI_Status st[W];
@@ -90,7 +111,9 @@ static void receiver(int size)
             CHECK_MPI(MPI_Get_count(&st[j], MPI_UINT64_T, &count));
             CHECK(s >= 1 && s < size && count == 1, "message %ld: source %d, "
                   "count %d", m + j, s, count);
-            CHECK(next[s] < N, "more than %d messages from %d", N, s);
+            if (next[s] == skip[s])
+                next[s]++;     /* cancelled */
+            CHECK(next[s] < N, "more than %d messages from %d", N - 1, s);
             CHECK(got[j] == payload(s, next[s]), "message %d of rank %d: "
                   "payload %#llx, expected %#llx (out of order or corrupt)",
                   next[s], s, (unsigned long long)got[j],
@@ -99,14 +122,16 @@ static void receiver(int size)
         }
     }
     for (int s = 1; s < size; s++)
-        CHECK(next[s] == N, "%d messages from %d, expected %d", next[s], s,
-              N);
+        CHECK(next[s] == N || (next[s] == N - 1 && skip[s] == N - 1),
+              "%d messages from %d, expected %d", next[s], s, N);
     free(next);
+    free(skip);
 }
 
 int main(int argc, char **argv)
 {
     setenv("SHMPI_UNEXPECTED_MB", "256k", 1);
+    setenv("SHMPI_PULL_LIMIT_MB", "0", 1);
     int rank, size;
     CHECK_MPI(MPI_Init(&argc, &argv));
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
