@@ -370,14 +370,27 @@ static void arm_deadline(struct shmpi_job *j)
     shmpi_ln_loop_tag(sqe, UD_TIMEOUT, 0);
 }
 
+/* Ranks are started while the events of those already running are
+   handled every POLL_EVERY starts (shmpi_ln_loop_poll): a job decided
+   meanwhile (a failed rank, --timeout, a signal) starts no more.  The
+   sweep of a job whose started ranks all exited waits for the end of
+   the launch (tree.c), when no more will come. */
+enum { POLL_EVERY = 16 };
+
 static void run(struct shmpi_job *j)
 {
     shmpi_ln_signals_arm(j);
     if (j->timeout_s > 0)
         arm_deadline(j);
-    for (int r = 0; r < j->np; r++)
+    j->launching = true;
+    for (int r = 0; r < j->np && !j->decided; r++) {
         if (start_rank(j, r) != 0)
             break;
+        if (r % POLL_EVERY == POLL_EVERY - 1)
+            shmpi_ln_loop_poll(j);
+    }
+    j->launching = false;
+    shmpi_ln_tree_sweep(j);
     shmpi_ln_loop_run(j);
 }
 
