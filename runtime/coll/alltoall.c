@@ -33,8 +33,7 @@ static int one_round(MPI_Comm comm, const struct shmpi_coll_blocks *b)
 {
     if (!comm->coll || !shmpi_coll_xchg_fits(comm->coll, SHMPI_XCHG_EACH))
         return 0;
-    uint64_t region =
-        comm->coll->half / (uint64_t)comm->size / 64 * 64;
+    uint64_t region = shmpi_coll_xchg_region(comm->coll);
     for (int i = 0; i < comm->size; i++) {
         struct shmpi_coll_block blk;
         shmpi_coll_block_at(b, i, &blk);

@@ -78,7 +78,7 @@
  * could not grow) run the same collectives on point-to-point messages
  * (fallback.c): slower, never failing.  So do reductions whose datatype
  * element does not fit half a slot, and scatter/all-to-all with more
- * members than 64-byte regions fit in half a slot.
+ * members than bytes in half a slot (xchg.c: shmpi_coll_xchg_region).
  */
 #ifndef SHMPI_COLL_H
 #define SHMPI_COLL_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * scatter.c - MPI_Scatter and MPI_Scatterv: the root packs block i into
- * region i of its half (regions of a half, 64-byte aligned, one per
- * member), member i unpacks its region; larger blocks go in rounds
+ * region i of its half (one region per member, xchg.c), member i
+ * unpacks its region; larger blocks go in rounds
  * (xchg.c).  The root copies its own block directly, unless MPI_IN_PLACE
  * says it stays where it is.  On an intercommunicator, the schedule of
  * coll/iscatter.c.

@@ -9,7 +9,7 @@
  * SHMPI_COLL_INLINE bytes rides in the writer's control line instead, so
  * a reader gets word and data in one cache-line transfer.  EACH: a writer
  * has one block per reader (scatter, alltoall); a half is cut into one
- * region per member, 64-byte aligned.
+ * region per member (shmpi_coll_xchg_region).
  *
  * Rounds.  A block larger than a half (or region) moves in rounds: round
  * t carries bytes [t * piece, (t + 1) * piece) of every block and uses
@@ -51,15 +51,30 @@ struct shmpi_coll_blocks shmpi_coll_one_block(const void *buf, int count,
                                       .count = count, .type = type};
 }
 
-static uint64_t region_bytes(const struct shmpi_coll *c)
+/*
+ * A region is a cache line or more where the half holds that much per
+ * member, so that two readers never share a line; with more members
+ * (the arena halves the slots of large jobs: 32 KiB halves from 513
+ * ranks on, 4 KiB at the least) it is 8-byte aligned, or any size down to
+ * one byte, and larger blocks take more rounds.  Readers then share the
+ * writer's lines, which only they read: that costs transfers, not
+ * correctness, and it is far cheaper than the messages of the fallback,
+ * whose all-to-all between n ranks touches n * (n - 1) connections
+ * (at -np 513, MPI_Alltoall of one int used to run the machine out of
+ * memory that way).
+ */
+uint64_t shmpi_coll_xchg_region(const struct shmpi_coll *c)
 {
-    return c->half / (uint64_t)c->size / 64 * 64;
+    uint64_t each = c->half / (uint64_t)c->size;
+    if (each >= 64)
+        return each / 64 * 64;
+    return each >= 8 ? each / 8 * 8 : each;
 }
 
 int shmpi_coll_xchg_fits(const struct shmpi_coll *c,
                          enum shmpi_xchg_shape shape)
 {
-    return shape == SHMPI_XCHG_ONE || region_bytes(c) > 0;
+    return shape == SHMPI_XCHG_ONE || shmpi_coll_xchg_region(c) > 0;
 }
 
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -274,7 +289,8 @@ void shmpi_coll_xchg(struct shmpi_coll *c, struct shmpi_coll_xchg *x)
     struct run r = {.c = c, .x = x, .p = (int)(shmpi_coll_begin(c) & 1)};
     int reads = x->sources != SHMPI_COLL_NOBODY;
     x->truncated_by = -1;
-    r.piece = x->shape == SHMPI_XCHG_ONE ? c->half : region_bytes(c);
+    r.piece = x->shape == SHMPI_XCHG_ONE ? c->half
+                                          : shmpi_coll_xchg_region(c);
     r.out_len = out_length(&r);
     r.out_rounds = x->writes ? rounds_of(r.out_len, r.piece) : 0;
     if (x->writes && r.out_rounds == 0)
@@ -309,7 +325,7 @@ static uint64_t half_bytes(struct shmpi_coll *c, struct shmpi_coll_xchg *x)
     uint64_t len = out_length(&r);
     if (x->shape == SHMPI_XCHG_ONE)
         return len <= SHMPI_COLL_INLINE ? 0 : min64(len, c->half);
-    uint64_t piece = region_bytes(c);
+    uint64_t piece = shmpi_coll_xchg_region(c);
     return len ? (uint64_t)(c->size - 1) * piece + min64(piece, len) : 0;
 }
 

@@ -65,8 +65,11 @@ struct shmpi_coll_xchg {
                             or -1: a rank, not a flag (member 0 is one) */
 };
 
-/* Can comm's area run a collective of this shape (EACH needs a useful
-   region of a half per member)? */
+/* EACH: the bytes of a half given to each member's block in a round
+   (0: the half is too small for one byte each). */
+uint64_t shmpi_coll_xchg_region(const struct shmpi_coll *c);
+/* Can comm's area run a collective of this shape (EACH needs a
+   region of at least a byte per member)? */
 int shmpi_coll_xchg_fits(const struct shmpi_coll *c,
                          enum shmpi_xchg_shape shape);
 /* Run it on the area of comm (a communicator with an area). */

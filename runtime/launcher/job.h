@@ -155,6 +155,7 @@ struct shmpi_job {
     int np;
     struct shmpi_rank *ranks;
     int started;         /* ranks forked so far */
+    bool launching;      /* ranks are still being started: no sweep yet */
     int alive;           /* started and not yet reaped */
     int open_streams;    /* output pipes not yet at EOF */
 
@@ -244,6 +245,7 @@ SHMPI_HIDDEN struct io_uring_sqe *shmpi_ln_loop_sqe(struct shmpi_job *j);
 SHMPI_HIDDEN void shmpi_ln_loop_tag(struct io_uring_sqe *sqe,
                                     enum shmpi_ud kind, unsigned index);
 SHMPI_HIDDEN void shmpi_ln_loop_run(struct shmpi_job *j);
+SHMPI_HIDDEN void shmpi_ln_loop_poll(struct shmpi_job *j);
 SHMPI_HIDDEN void shmpi_ln_loop_quiesce(struct shmpi_job *j);
 SHMPI_HIDDEN void shmpi_ln_loop_timeout(struct shmpi_job *j, enum shmpi_ud kind,
                                         struct __kernel_timespec *ts, long ms);

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -154,18 +155,67 @@ static int alloc_job(struct shmpi_job *j)
     return 0;
 }
 
-/* Room for 3 descriptors a rank; the ranks get the old limit back. */
-static void raise_nofile(struct shmpi_job *j)
+/*
+ * Room for 3 descriptors a rank (two pipes and a pidfd) before the first
+ * fork: the soft limit is raised, and the hard one where we may (root, up
+ * to fs.nr_open); the ranks get the old limits back.  A limit that
+ * cannot be raised is one line now - before, -np 1024 under 'ulimit -n
+ * 1024' started 337 ranks, then failed on the 338th and killed them.
+ */
+static int fit_nofile(struct shmpi_job *j)
 {
     rlim_t need = (rlim_t)j->np * 3 + 64;
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
         rl.rlim_cur >= need)
-        return;
+        return 0;
     j->nofile_orig = rl;
-    rl.rlim_cur =
-        rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need ? rl.rlim_max : need;
-    j->nofile_raised = setrlimit(RLIMIT_NOFILE, &rl) == 0;
+    rl.rlim_cur = need;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
+        rl.rlim_max = need;
+    if (setrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        j->nofile_raised = true;
+        return 0;
+    }
+    shmpi_ln_say(j->tool,
+                 "%d ranks need %llu file descriptors here (3 per rank), "
+                 "but 'ulimit -n' allows %llu and cannot be raised: raise "
+                 "it, or run fewer ranks",
+                 j->np, (unsigned long long)need,
+                 (unsigned long long)j->nofile_orig.rlim_max);
+    return SHMPI_EXIT_LAUNCH_ERROR;
+}
+
+/* The kernel's limits on processes, before the first fork, so that a job
+   too large is one line rather than a failure at rank k after k ranks
+   started.  RLIMIT_NPROC counts every process of the user; only the
+   ranks are counted here, so a user near the limit may still meet it at
+   fork (start_error says so then).  Root is not held to RLIMIT_NPROC. */
+static int fit_processes(struct shmpi_job *j)
+{
+    struct rlimit rl;
+    unsigned long long want = (unsigned long long)j->np + 2, most = 0;
+    FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+    if (f) {
+        if (fscanf(f, "%llu", &most) == 1 && want + 300 > most) {
+            fclose(f);
+            shmpi_ln_say(j->tool,
+                         "%d ranks are more processes than the kernel "
+                         "numbers (kernel.pid_max = %llu)",
+                         j->np, most);
+            return SHMPI_EXIT_LAUNCH_ERROR;
+        }
+        fclose(f);
+    }
+    if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 &&
+        rl.rlim_cur != RLIM_INFINITY && want > rl.rlim_cur) {
+        shmpi_ln_say(j->tool,
+                     "%d ranks need %llu processes, but 'ulimit -u' "
+                     "allows %llu: raise it, or run fewer ranks",
+                     j->np, want, (unsigned long long)rl.rlim_cur);
+        return SHMPI_EXIT_LAUNCH_ERROR;
+    }
+    return 0;
 }
 
 static int start_loop(struct shmpi_job *j)
@@ -198,6 +248,10 @@ static int prepare(struct shmpi_job *j)
     if (st == 0)
         st = plan_cpus(j);
     if (st == 0)
+        st = fit_processes(j);
+    if (st == 0)
+        st = fit_nofile(j);
+    if (st == 0)
         st = start_tree(j);
     if (st == 0)
         st = make_arena(j);
@@ -205,10 +259,8 @@ static int prepare(struct shmpi_job *j)
         shmpi_ln_topo_report(&j->topo, j->np, j->tool);
     if (st == 0)
         st = alloc_job(j);
-    if (st == 0) {
-        raise_nofile(j);
+    if (st == 0)
         st = start_loop(j);
-    }
     return st;
 }
 
@@ -223,6 +275,9 @@ static const char *start_error(int e)
 {
     if (e == EMFILE || e == ENFILE)
         return "too many open files (3 per rank here; raise 'ulimit -n')";
+    if (e == EAGAIN)
+        return "too many processes (raise 'ulimit -u', or kernel.pid_max "
+               "and kernel.threads-max)";
     return strerror(e);
 }
 
@@ -315,14 +370,27 @@ static void arm_deadline(struct shmpi_job *j)
     shmpi_ln_loop_tag(sqe, UD_TIMEOUT, 0);
 }
 
+/* Ranks are started while the events of those already running are
+   handled every POLL_EVERY starts (shmpi_ln_loop_poll): a job decided
+   meanwhile (a failed rank, --timeout, a signal) starts no more.  The
+   sweep of a job whose started ranks all exited waits for the end of
+   the launch (tree.c), when no more will come. */
+enum { POLL_EVERY = 16 };
+
 static void run(struct shmpi_job *j)
 {
     shmpi_ln_signals_arm(j);
     if (j->timeout_s > 0)
         arm_deadline(j);
-    for (int r = 0; r < j->np; r++)
+    j->launching = true;
+    for (int r = 0; r < j->np && !j->decided; r++) {
         if (start_rank(j, r) != 0)
             break;
+        if (r % POLL_EVERY == POLL_EVERY - 1)
+            shmpi_ln_loop_poll(j);
+    }
+    j->launching = false;
+    shmpi_ln_tree_sweep(j);
     shmpi_ln_loop_run(j);
 }
 

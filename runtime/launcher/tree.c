@@ -245,12 +245,13 @@ static void sweep_children(struct shmpi_job *j)
     }
 }
 
-/* Once every rank has exited: the guardian may go, what is left of the
-   ranks' groups is killed, the ranks are reaped, then whatever else of
-   the job is still ours is killed. */
+/* Once every rank has exited (and none is still to be started): the
+   guardian may go, what is left of the ranks' groups is killed, the
+   ranks are reaped, then whatever else of the job is still ours is
+   killed. */
 void shmpi_ln_tree_sweep(struct shmpi_job *j)
 {
-    if (!j->tree.started || j->alive > 0)
+    if (!j->tree.started || j->alive > 0 || j->launching)
         return;
     guardian_release(&j->tree);
     for (int r = 0; r < j->started; r++) {
