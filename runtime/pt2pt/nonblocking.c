@@ -15,14 +15,18 @@ SHMPI_WEAK_ALIAS(Issend)
 SHMPI_WEAK_ALIAS(Irsend)
 SHMPI_WEAK_ALIAS(Irecv)
 
-static struct shmpi_request *new_request(const char *fn, MPI_Comm comm,
-                                         MPI_Request *req,
-                                         enum shmpi_req_kind kind, int *rc)
+/* A started request's handle goes to *req: it must be there. */
+static struct shmpi_request *new_request(const char *fn, MPI_Request *req,
+                                         enum shmpi_req_kind kind,
+                                         const void *buf, int count,
+                                         MPI_Datatype dt, int peer, int tag,
+                                         MPI_Comm comm, int *rc)
 {
     struct shmpi_request *r = NULL;
     if (!req)
         *rc = shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
-    else if (!(r = shmpi_p2p_request_new(kind)))
+    else if (!(r = shmpi_p2p_request_make(kind, buf, count, dt, peer, tag,
+                                          comm)))
         *rc = shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory for a request");
     return r;
 }
@@ -35,10 +39,10 @@ static int send_nonblocking(const char *fn, const void *buf, int count,
     int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_request *r = new_request(fn, comm, req, SHMPI_REQ_SEND, &rc);
+    struct shmpi_request *r = new_request(fn, req, SHMPI_REQ_SEND, buf, count,
+                                          dt, dest, tag, comm, &rc);
     if (!r)
         return rc;
-    shmpi_p2p_request_fill(r, buf, count, dt, dest, tag, comm);
     if (dest == MPI_PROC_NULL)
         shmpi_p2p_complete_proc_null(r);
     else if ((rc = shmpi_p2p_start_send(fn, r, mode)) != MPI_SUCCESS) {
@@ -78,10 +82,10 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag,
     int rc = shmpi_check_recv(fn, buf, count, dt, source, tag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_request *r = new_request(fn, comm, req, SHMPI_REQ_RECV, &rc);
+    struct shmpi_request *r = new_request(fn, req, SHMPI_REQ_RECV, buf, count,
+                                          dt, source, tag, comm, &rc);
     if (!r)
         return rc;
-    shmpi_p2p_request_fill(r, buf, count, dt, source, tag, comm);
     shmpi_p2p_start_recv(r);
     *req = r;
     return MPI_SUCCESS;

@@ -32,13 +32,21 @@ void shmpi_p2p_request_register(enum shmpi_req_kind kind,
     kind_ops[kind] = ops;
 }
 
-struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind)
+struct shmpi_request *shmpi_p2p_request_alloc(void)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_request *r = pt->free_requests;
     if (r)
         pt->free_requests = r->next;
-    else if (!(r = malloc(sizeof *r)))
+    else
+        r = malloc(sizeof *r);
+    return r;
+}
+
+struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind)
+{
+    struct shmpi_request *r = shmpi_p2p_request_alloc();
+    if (!r)
         return NULL;
     memset(r, 0, sizeof *r);
     r->magic = SHMPI_MAGIC_REQUEST;

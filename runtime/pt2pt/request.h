@@ -82,7 +82,12 @@ struct shmpi_request {
     const struct shmpi_req_ops *ops;
 };
 
+/* A request of kind, active, every field zero but its kind's: what
+   every maker of a request starts from. */
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind);
+/* Memory for a request, from the free list, nothing in it set: for
+   shmpi_p2p_request_make (start.h), which writes what its path reads. */
+struct shmpi_request *shmpi_p2p_request_alloc(void);
 void shmpi_p2p_request_release(struct shmpi_request *r);
 void shmpi_p2p_request_complete(struct shmpi_request *r);
 

@@ -15,6 +15,13 @@
 void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, int count,
                             MPI_Datatype datatype, int peer, int tag,
                             MPI_Comm comm);
+/* A new send or receive (kind SHMPI_REQ_SEND or SHMPI_REQ_RECV) of these
+   arguments, active, not started: what shmpi_p2p_request_new and
+   shmpi_p2p_request_fill make, for less.  NULL when out of memory. */
+struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
+                                             const void *buf, int count,
+                                             MPI_Datatype datatype, int peer,
+                                             int tag, MPI_Comm comm);
 /* Start a send (peer != MPI_PROC_NULL); returns MPI_SUCCESS or a raised
    error code. */
 int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode);
