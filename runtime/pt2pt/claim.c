@@ -80,10 +80,8 @@ int shmpi_p2p_claim_cancel(uint32_t claim)
                         memory_order_acquire);
 }
 
-int shmpi_p2p_claim_match(int sender, uint32_t claim)
+int shmpi_p2p_claim_match_word(int sender, uint32_t claim)
 {
-    if (!claim)
-        return 1;
     _Atomic uint32_t *w = word(sender, claim);
     uint32_t expect = CLAIM_PENDING;
     if (atomic_compare_exchange_strong_explicit(w, &expect, CLAIM_MATCHED,

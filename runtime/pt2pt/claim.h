@@ -29,8 +29,13 @@ void shmpi_p2p_claim_free(uint32_t claim);     /* never published, or done */
 int shmpi_p2p_claim_cancel(uint32_t claim);    /* 1: cancelled, 0: matched */
 
 /* Receiver side: 1 if the message is ours to receive, 0 if its sender
-   cancelled it (the word is freed; drop the message).  Claim 0: 1. */
-int shmpi_p2p_claim_match(int sender, uint32_t claim);
+   cancelled it (the word is freed; drop the message).  Claim 0 - every
+   eager standard send's - is 1 without a call. */
+int shmpi_p2p_claim_match_word(int sender, uint32_t claim);
+static inline int shmpi_p2p_claim_match(int sender, uint32_t claim)
+{
+    return !claim || shmpi_p2p_claim_match_word(sender, claim);
+}
 /* 1 if the sender has cancelled it (then the word is freed). */
 int shmpi_p2p_claim_free_if_cancelled(int sender, uint32_t claim);
 

@@ -18,63 +18,28 @@
 #include "pt2pt/claim.h"
 #include "pt2pt/pt2pt.h"
 
-void shmpi_p2p_queue_push(struct shmpi_req_queue *q, struct shmpi_request *r)
-{
-    r->next = NULL;
-    if (q->tail)
-        q->tail->next = r;
-    else
-        q->head = r;
-    q->tail = r;
-}
-
-struct shmpi_request *shmpi_p2p_queue_pop(struct shmpi_req_queue *q)
-{
-    struct shmpi_request *r = q->head;
-    if (r && !(q->head = r->next))
-        q->tail = NULL;
-    return r;
-}
-
-static void unlink_request(struct shmpi_req_queue *q,
-                           struct shmpi_request *prev, struct shmpi_request *r)
-{
-    if (prev)
-        prev->next = r->next;
-    else
-        q->head = r->next;
-    if (q->tail == r)
-        q->tail = prev;
-}
-
 int shmpi_p2p_queue_remove(struct shmpi_req_queue *q, struct shmpi_request *r)
 {
     struct shmpi_request *prev = NULL;
     for (struct shmpi_request *x = q->head; x; prev = x, x = x->next)
         if (x == r) {
-            unlink_request(q, prev, r);
+            shmpi_p2p_queue_unlink(q, prev, r);
             return 1;
         }
     return 0;
 }
 
-struct shmpi_request *shmpi_p2p_find_posted(struct shmpi_pt2pt *pt,
-                                            uint32_t context, int source,
-                                            int tag,
-                                            struct shmpi_request **prev)
+struct shmpi_request *shmpi_p2p_find_posted_after(struct shmpi_request *after,
+                                                  uint32_t context, int source,
+                                                  int tag,
+                                                  struct shmpi_request **prev)
 {
-    *prev = NULL;
-    for (struct shmpi_request *r = pt->posted.head; r; *prev = r, r = r->next)
+    *prev = after;
+    for (struct shmpi_request *r = after->next; r; *prev = r, r = r->next)
         if (shmpi_envelope_matches(context, source, tag, r->context,
                                    r->peer, r->tag))
             return r;
     return NULL;
-}
-
-void shmpi_p2p_unlink_posted(struct shmpi_pt2pt *pt, struct shmpi_request *prev,
-                             struct shmpi_request *r)
-{
-    unlink_request(&pt->posted, prev, r);
 }
 
 static void unlink_unexpected(struct shmpi_unexp_queue *q,
