@@ -273,13 +273,8 @@ void *shmpi_p2p_chan_reserve(struct shmpi_peer *peer, size_t len)
     void *body = shmpi_outbox_reserve(ob, len, &err);
     if (!body && !err && shmpi_outbox_ask_for_space(ob, len))
         body = shmpi_outbox_reserve(ob, len, &err);
-    if (err) {
-        char what[160];
-        snprintf(what, sizeof what, "cannot reserve outbox memory in "
-                 "/dev/shm (%s); free space there or enlarge it",
-                 strerror(err));
-        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress", what);
-    }
+    if (err)
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress", ob->why);
     return body;
 }
 

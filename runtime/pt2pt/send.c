@@ -165,8 +165,7 @@ void shmpi_p2p_send_control(int rank, const struct shmpi_msg *msg)
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_peer *peer;
     if (shmpi_p2p_peer_connect(rank, &peer) != 0)
-        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress",
-                         "cannot reserve ring memory in /dev/shm");
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress", pt->outbox.why);
     if (!peer->ctl_head && put_control(peer, msg)) {
         shmpi_core_doorbell_ring(rank);
         return;

@@ -86,9 +86,8 @@ int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode)
     int rc = shmpi_p2p_send_post_or_queue(r);
     if (rc == 0)
         return MPI_SUCCESS;
-    return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn,
-                       "cannot reserve outbox memory in /dev/shm: %s",
-                       strerror(rc));
+    return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "%s",
+                       shmpi_proc.pt2pt->outbox.why);
 }
 
 void shmpi_p2p_start_recv(struct shmpi_request *r)

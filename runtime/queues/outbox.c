@@ -101,8 +101,9 @@ int shmpi_outbox_prepare(struct shmpi_outbox_tx *tx, size_t len)
     uint64_t to = tx->reserved + SHMPI_OUTBOX_STEP;
     to = to < end ? end : to;
     to = to > tx->size ? tx->size : to;
-    int rc = posix_fallocate(tx->fd, (off_t)(tx->data + tx->reserved),
-                             (off_t)(to - tx->reserved));
+    int rc = shmpi_arena_reserve(tx->fd, tx->data + tx->reserved,
+                                 to - tx->reserved, "this rank's outbox",
+                                 tx->why, sizeof tx->why);
     if (rc == 0)
         tx->reserved = to;
     return rc;

@@ -67,6 +67,8 @@ struct shmpi_outbox_tx {
     uint64_t head, head_at;    /* bytes taken so far; head % size */
     uint64_t oldest, oldest_at; /* bytes given back so far; % size */
     uint64_t reserved;         /* [0, reserved) of the area has pages */
+    char why[160];             /* the last failed reservation, a line that
+                                  says how many bytes and /dev/shm's room */
 };
 
 void shmpi_outbox_tx_init(struct shmpi_outbox_tx *tx, unsigned char *base,
