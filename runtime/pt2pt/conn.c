@@ -18,8 +18,9 @@
  * ping-pong turns hot as soon as a stream does - S tries to claim one of D's SHMPI_FAST_RINGS
  * ring slots (default 8): a compare-and-swap of the slot's owner word
  * from 0 to S + 1 (acq_rel: the winner alone writes the slot's ring),
- * then posix_fallocate of the ring's pages (a full /dev/shm: the slot is
- * given back and the pair stays cold; no error).  The ring is the
+ * then posix_fallocate of the ring's pages (a full /dev/shm, or one that
+ * the ring would leave less than a quarter free: the slot is given back,
+ * or not taken, and the pair stays cold; no error).  The ring is the
  * per-pair SPSC ring of queues/ring.c, unchanged: one release store per
  * record, the short way of fastpath.c.  A slot is kept until the job
  * ends, so D never polls more than SHMPI_FAST_RINGS rings, and a pair
@@ -103,6 +104,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "core/error.h"
 #include "core/hooks.h"
@@ -199,12 +201,30 @@ static int peer_rank(const struct shmpi_peer *peer)
     return (int)(peer - shmpi_proc.pt2pt->peers);
 }
 
+/* A hot ring only saves time, and it keeps its pages for the rest of
+   the job: take one only while a quarter of /dev/shm stays free after
+   it, for what the job cannot do without (outboxes, collective slots,
+   tables).  With every pair hot (SHMPI_FAST_AFTER=16) the all-pairs job
+   of perf/memory.sh at np=64 in a 64 MiB /dev/shm took it all for rings
+   and a later outbox step failed with MPI_ERR_NO_MEM (2026-11-29). */
+static int room_for_ring(int fd, uint64_t bytes)
+{
+    struct statvfs v;
+    if (fstatvfs(fd, &v) != 0)
+        return 1; /* cannot tell: fallocate decides */
+    uint64_t total = (uint64_t)v.f_blocks * v.f_frsize;
+    uint64_t avail = (uint64_t)v.f_bavail * v.f_frsize;
+    return avail >= bytes + total / 4;
+}
+
 /* Take one of dst's free slots and reserve its ring's pages: the slot,
-   or -1 (none free, or no memory: the pair stays cold). */
+   or -1 (none free, or no room: the pair stays cold). */
 static int claim_slot(int dst)
 {
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_arena_header *a = p->arena;
+    if (!room_for_ring(p->arena_fd, a->ring_bytes))
+        return -1;
     for (uint32_t i = 0; i < a->fast_rings; i++) {
         uint32_t expect = 0;
         if (!atomic_compare_exchange_strong_explicit(
