@@ -262,13 +262,10 @@ static void try_hot(struct shmpi_peer *peer, int dst)
                        shmpi_proc.arena->ring_bytes);
 }
 
-int shmpi_p2p_peer_connect(int dst, struct shmpi_peer **out)
+int shmpi_p2p_peer_connect_cold(int dst)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_peer *peer = &pt->peers[dst];
-    *out = peer;
-    if (peer->tx.ring)
-        return 0;
     if (peer->cold_records >= pt->fast_after && !peer->stays_cold &&
         shmpi_proc.arena->fast_rings && !peer->envelopes.head &&
         !peer->streams.head && !peer->ctl_head) {

@@ -8,6 +8,7 @@
 #ifndef SHMPI_PT2PT_H
 #define SHMPI_PT2PT_H
 
+#include "core/proc.h"
 #include "pt2pt/proto.h"
 #include "pt2pt/request.h"
 #include "queues/mpsc.h"
@@ -137,10 +138,18 @@ struct shmpi_pt2pt {
 /* conn.c: MPI_Init; sets the stall hook (core/hooks.h).  0, or -1 when
    out of memory. */
 int shmpi_p2p_init(void);
-/* Before a send to world_rank: moves the pair to a hot ring when its
-   time has come, else reserves the outbox's pages for its next record.
-   0, or the errno of that reservation. */
-int shmpi_p2p_peer_connect(int world_rank, struct shmpi_peer **out);
+/* Before a send to world_rank: nothing for a hot pair; for a cold one
+   (conn.c) moves the pair to a hot ring when its time has come, else
+   reserves the outbox's pages for its next record.  0, or the errno of
+   that reservation.  Inline: a hot pair's send pays no call. */
+int shmpi_p2p_peer_connect_cold(int world_rank);
+static inline int shmpi_p2p_peer_connect(int world_rank,
+                                         struct shmpi_peer **out)
+{
+    struct shmpi_peer *peer = &shmpi_proc.pt2pt->peers[world_rank];
+    *out = peer;
+    return peer->tx.ring ? 0 : shmpi_p2p_peer_connect_cold(world_rank);
+}
 /* The channel to a peer (its hot ring, or our outbox and its mailbox):
    space for a record body of len bytes, or NULL when there is none now
    (the receiver will ring our doorbell when it frees some); then

@@ -104,14 +104,6 @@ int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
     return r->moved == r->granted;
 }
 
-/* shmpi_p2p_peer_connect without its call once the ring is there, as it
-   stays (2026-11-29: 22 instructions of each MPI_Isend). */
-static int connected(struct shmpi_pt2pt *pt, int rank, struct shmpi_peer **out)
-{
-    *out = &pt->peers[rank];
-    return (*out)->tx.ring ? 0 : shmpi_p2p_peer_connect(rank, out);
-}
-
 int shmpi_p2p_send_post_or_queue(struct shmpi_request *r)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
@@ -120,7 +112,7 @@ int shmpi_p2p_send_post_or_queue(struct shmpi_request *r)
         shmpi_p2p_local_send(r);
         return 0;
     }
-    int rc = connected(pt, r->peer, &peer);
+    int rc = shmpi_p2p_peer_connect(r->peer, &peer);
     if (rc != 0)
         return rc;
     /* a send that can wait at its receiver can be cancelled there */
