@@ -39,20 +39,22 @@
  * started and not yet matched, which a blocking sender limits to one.
  *
  * What a receiver may still hold beyond the bound, and why:
- *   - what was already in the rings when the word was set.  The receiver
- *     drains every record (a DATA record for a posted receive may sit
- *     behind an unwanted EAGER one), so records already written are
- *     taken.  Memory ordering: the receiver stores the word (relaxed)
- *     before, in program order, it hands the ring space of the record
- *     that crossed the bound back with the ring's release store of its
- *     tail (queues/ring.c); a sender that writes into space handed back
- *     after that has loaded that tail with acquire, so the word's store
- *     happens before its next load of the word, which then reads 1
- *     (write-read coherence).  A stale 0 can therefore only let through
- *     messages written into space the sender already knew was free: at
- *     most one ring's worth per sender, each costing its entry and
- *     payload (with 8-byte messages ~160 bytes per 64-byte record: under
- *     2.5 x SHMPI_RING_KB per sender).  On x86 the store is seen within the
+ *   - what was already in the rings and the mailbox when the word was
+ *     set.  The receiver drains every record (a DATA record for a posted
+ *     receive may sit behind an unwanted EAGER one), so records already
+ *     written are taken.  Memory ordering: the receiver stores the word
+ *     (relaxed) before, in program order, it hands the space of the
+ *     record that crossed the bound back: with the ring's release store
+ *     of its tail (queues/ring.c), or the release store of the record's
+ *     `done` in the sender's outbox (queues/outbox.c).  A sender that
+ *     writes into space handed back after that has loaded that tail, or
+ *     that `done`, with acquire, so the word's store happens before its
+ *     next load of the word, which then reads 1 (write-read coherence).
+ *     A stale 0 can therefore only let through messages written into
+ *     space the sender already knew was free: at most one ring's worth,
+ *     or one outbox's, per sender, each costing its entry and payload
+ *     (with 8-byte messages ~160 bytes per 64-byte record: under 2.5 x
+ *     SHMPI_RING_KB, or SHMPI_OUTBOX_KB, per sender).  On x86 the store is seen within the
  *     time the sender spends on one message, so in practice the overshoot
  *     is what was already written, plus at most one message per sender.
  *   - one pulled message.  A stalled wait (pull.c) pulls a large message
@@ -69,8 +71,8 @@
 void shmpi_p2p_flow_publish(struct shmpi_pt2pt *pt, int over)
 {
     pt->held_over = over;
-    /* relaxed: ordered for senders by the ring's release of the space
-       this rank consumes next (see above) */
+    /* relaxed: ordered for senders by the release (ring tail, outbox
+       `done`) of the space this rank consumes next (see above) */
     atomic_store_explicit(&shmpi_proc.slot->unexpected_over, (uint32_t)over,
                           memory_order_relaxed);
 }
