@@ -9,6 +9,8 @@
 #   make perf            the benchmarks, side by side with Open MPI and MPICH
 #   make install PREFIX=/some/dir
 #   make SANITIZE=1 ...  everything built with ASan+UBSan
+#   make check-tsan      library, mpirun and tests built with clang's TSan
+#                        (SANITIZE=thread, build/tsan), the suite run under it
 CC      ?= cc
 PREFIX  ?= /usr/local
 OPT     ?= -O2 -g
@@ -21,6 +23,14 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 override CFLAGS += $(SANFLAGS)
 override LDFLAGS += $(SANFLAGS)
 FLAVOR   := san
+else ifeq ($(SANITIZE),thread)
+# ThreadSanitizer, with clang (make check-tsan).  test/run-tests reads
+# TSANFLAGS from this line, and SANFLAGS from the one above, by name.
+TSANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
+override CFLAGS += $(TSANFLAGS)
+override LDFLAGS += $(TSANFLAGS)
+SANFLAGS  = $(TSANFLAGS)
+FLAVOR   := tsan
 else
 FLAVOR   := opt
 endif
@@ -129,6 +139,14 @@ check: all
 check-ref:
 	@test/run-tests --ref
 
+# The suite under ThreadSanitizer: clang builds the library, mpirun and
+# every test (a test must be built by the compiler whose runtime the
+# library links).  lib/ then holds the tsan flavor, as after SANITIZE=1;
+# `make` goes back.  TESTS= narrows it: make check-tsan TESTS='a b'.
+check-tsan:
+	@$(MAKE) --no-print-directory SANITIZE=thread CC=clang all
+	@SHMPI_CC=clang SHMPI_CXX=clang++ CC=clang test/run-tests $(TESTS)
+
 # Also one test of `make check` (test/layers.sh); the links of the objects
 # are checked too when something is built.
 check-layers:
@@ -160,4 +178,4 @@ install: all
 clean:
 	rm -rf build lib mpirun mpiexec test/bin test/out perf/bin
 
-.PHONY: all check check-ref check-layers perf install clean
+.PHONY: all check check-ref check-tsan check-layers perf install clean

@@ -4,6 +4,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
+export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0"
 
 # singleton
 start_job env -u SHMPI_NP "$VICTIM" info

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/helpers/lib.sh"
 # a sanitizer build: let SIGSEGV kill the rank, as without one
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
+export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0"
 
 others='(; [0-9]+ other ranks? failed too)?$'
 check() { # mode args... -- regex of the mpirun line

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/helpers/lib.sh"
 # the test is the SIGSEGV itself: ASan must let it through
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
+export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0"
 
 for np in 4 16; do
     start_job "$MPIRUN" -np $np "$VICTIM" segv 2
