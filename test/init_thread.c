@@ -1,5 +1,5 @@
 /* init_thread: MPI_Init_thread returns a valid level that MPI_Query_thread repeats; MPI_Is_thread_main knows the main thread. */
-/* shmpi-test: np=1,2 timeout=30 */
+/* shmpi-test: np=1,2 timeout=30 threads */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
