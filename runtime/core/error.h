@@ -30,7 +30,10 @@ int shmpi_core_last_used_code(void);
 /* Entry check of every function that needs MPI to be initialized. */
 #define SHMPI_REQUIRE_INIT(fn)                                            \
     do {                                                                  \
-        if (!shmpi_proc.initialized || shmpi_proc.finalized)              \
+        if (!atomic_load_explicit(&shmpi_proc.initialized,                \
+                                  memory_order_acquire) ||                \
+            atomic_load_explicit(&shmpi_proc.finalized,                   \
+                                 memory_order_relaxed))                   \
             shmpi_core_not_initialized(fn);                                    \
     } while (0)
 

@@ -39,6 +39,7 @@
 #define SHMPI_PROC_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -111,10 +112,12 @@ struct shmpi_proc {
     int size;
     /* init/init.c: written by MPI_Init and MPI_Finalize, read by every
        call (SHMPI_REQUIRE_INIT) and by MPI_Initialized/Finalized, which
-       any thread may call at any time: under MPI_THREAD_MULTIPLE these
-       two would be atomics (release store, acquire load). */
-    int initialized;           /* MPI_Init returned */
-    int finalized;             /* MPI_Finalize returned */
+       any thread may call at any time, also while another thread is in
+       MPI_Init or MPI_Finalize: stored with release once everything
+       before is set (the members above and below included), loaded with
+       acquire - on x86 both are plain moves. */
+    _Atomic int initialized;   /* MPI_Init returned */
+    _Atomic int finalized;     /* MPI_Finalize returned */
     /* Set once by MPI_Init, then only read: */
     int thread_level;          /* what MPI_Init_thread provided */
     pthread_t main_thread;     /* the thread that called MPI_Init */

@@ -102,7 +102,7 @@ static void forked_child(void)
 {
     struct shmpi_proc *p = &shmpi_proc;
     p->forked_from = p->slot ? p->slot->pid : (int)getppid();
-    p->initialized = 0;
+    atomic_store_explicit(&p->initialized, 0, memory_order_relaxed);
     p->slot = NULL;
 }
 
@@ -295,7 +295,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
     p->main_thread = pthread_self();
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_INITIALIZED,
                           memory_order_release);
-    p->initialized = 1;
+    atomic_store_explicit(&p->initialized, 1, memory_order_release);
     if (provided)
         *provided = p->thread_level;
     return MPI_SUCCESS;
@@ -330,7 +330,7 @@ int PMPI_Finalize(void)
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);
     shmpi_fint_finalize();
-    p->finalized = 1;
+    atomic_store_explicit(&p->finalized, 1, memory_order_release);
     return rc;
 }
 
@@ -359,7 +359,8 @@ int PMPI_Initialized(int *flag)
     if (!flag)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Initialized",
                            "flag is NULL");
-    *flag = shmpi_proc.initialized;
+    *flag = atomic_load_explicit(&shmpi_proc.initialized,
+                                 memory_order_acquire);
     return MPI_SUCCESS;
 }
 
@@ -368,6 +369,7 @@ int PMPI_Finalized(int *flag)
     if (!flag)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Finalized",
                            "flag is NULL");
-    *flag = shmpi_proc.finalized;
+    *flag = atomic_load_explicit(&shmpi_proc.finalized,
+                                 memory_order_acquire);
     return MPI_SUCCESS;
 }
