@@ -16,6 +16,9 @@
  *   ok                 everyone finalizes; rank 0 prints "ok size N"
  *   info               each rank prints "rank R of N" and finalizes
  *   segv RANK          RANK dereferences a null pointer
+ *   thread-segv RANK   RANK's main thread blocks in MPI_Recv (a message
+ *                      nobody sends) while a second thread it started
+ *                      makes the same bad access
  *   exit RANK CODE     RANK calls exit(CODE) without MPI_Finalize
  *   raise-kill RANK    RANK raises SIGKILL
  *   hang RANK          RANK sleeps forever (kill it from outside, or
@@ -67,6 +70,7 @@
 #include <mpi.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sched.h>
@@ -131,6 +135,21 @@ static void mark_event(void)
     snprintf(buf, sizeof buf, "%lld.%09ld\n", (long long)ts.tv_sec,
              ts.tv_nsec);
     put_file("event", buf);
+}
+
+/* A real SIGSEGV, but no null pointer for UBSan to stop at. */
+static void segfault(void)
+{
+    volatile int *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+                           -1, 0);
+    *p = 1;
+}
+
+static void *segfault_thread(void *arg)
+{
+    (void)arg;
+    segfault();
+    return NULL;
 }
 
 /* See mode "stack-window" above. */
@@ -368,10 +387,13 @@ int main(int argc, char **argv)
         nanosleep(&ts, NULL);
         mark_event();
         if (!strcmp(mode, "segv")) {
-            /* a real SIGSEGV, but no null pointer for UBSan to stop at */
-            volatile int *p = mmap(NULL, 4096, PROT_NONE,
-                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            *p = 1;
+            segfault();
+        } else if (!strcmp(mode, "thread-segv")) {
+            pthread_t t;
+            int x;
+            if (pthread_create(&t, NULL, segfault_thread, NULL) == 0)
+                MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
         } else if (!strcmp(mode, "exit")) {
             exit(arg);
         } else if (!strcmp(mode, "raise-kill")) {
