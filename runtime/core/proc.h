@@ -33,7 +33,10 @@
  *     launcher of SHMPI_NP copies of itself, written once on the way to
  *     the launcher, which never returns to MPI; they are static only to
  *     keep 76 KiB off the stack;
- *   - the launcher's process, whose state is its struct shmpi_job.
+ *   - the launcher's process, whose state is its struct shmpi_job, but
+ *     for launcher/signals.c's launcher_tid: the thread its signal
+ *     handler hands a stop signal to, which a handler can find nowhere
+ *     else; written once per launch, before the handler is installed.
  */
 #ifndef SHMPI_PROC_H
 #define SHMPI_PROC_H

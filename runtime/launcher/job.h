@@ -51,6 +51,7 @@
 #define SHMPI_OUTQ_HIGH (1u << 20)   /* stop reading ranks above this */
 #define SHMPI_OUTQ_LOW (1u << 18)    /* resume reading below this */
 #define SHMPI_LINGER_MS 100          /* see evloop.c, lingering() */
+#define SHMPI_LN_STOP_SIGNALS 6      /* signals.c's stop_signals */
 
 /* What a completion is about: low 8 bits of user_data, index above. */
 enum shmpi_ud {
@@ -180,6 +181,10 @@ struct shmpi_job {
     sigset_t sigs, old_mask;
     struct sigaction old_chld;
     bool chld_reset;
+    /* signals.c: the stop signals' actions before pass_to_launcher, and
+       which ones it replaced (put back by shmpi_ln_signals_restore) */
+    struct sigaction old_stop[SHMPI_LN_STOP_SIGNALS];
+    bool stop_forwarded[SHMPI_LN_STOP_SIGNALS];
     struct signalfd_siginfo siginfo;
 
     struct timespec t0;  /* when shmpi_ln_launch started (CLOCK_MONOTONIC) */

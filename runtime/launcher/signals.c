@@ -4,8 +4,19 @@
  * to the launcher.
  *
  * They are blocked in the launching thread and read from a signalfd on
- * the ring, so a signal is an ordinary event of the loop: no handler, no
- * async-signal-safety rules, no EINTR.  A signal the launcher ignores
+ * the ring, so a signal is an ordinary event of the loop: no async-
+ * signal-safety rules, no EINTR.
+ *
+ * Other threads.  The in-library launch runs inside the program, which
+ * may have started threads before MPI_Init; the mask is per thread, so
+ * the kernel would hand a stop signal sent to the process to one of
+ * them, whose default action kills the launcher on the spot: no line,
+ * no signal passed on, no grace (the ranks die of their parent-death
+ * signal).  So each stop signal also gets a handler, pass_to_launcher,
+ * which only sends it on to the launching thread (tgkill), where it is
+ * blocked and the signalfd reads it like any other (a signalfd reads
+ * the signals pending for its reader's thread as well as the
+ * process's).  In a process of one thread the handler never runs.  A signal the launcher ignores
  * when the job starts (nohup) is left out and stays ignored, by us and
  * by the ranks.  SIGPIPE is blocked too (not read): a write to a reader
  * that went away then fails with EPIPE, which the output queue handles;
@@ -31,8 +42,11 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +54,38 @@
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP,
                                    SIGQUIT, SIGTSTP, SIGCONT};
+#define NSTOP (sizeof stop_signals / sizeof *stop_signals)
+_Static_assert(NSTOP == SHMPI_LN_STOP_SIGNALS, "job.h's count of stop_signals");
+
+/* The launching thread, for pass_to_launcher: a handler has no other way
+   to find it (core/proc.h lists this static among the state kept outside
+   shmpi_proc).  Stored before the handlers are installed. */
+static _Atomic pid_t launcher_tid;
+
+static void pass_to_launcher(int sig)
+{
+    int e = errno;
+    syscall(SYS_tgkill, getpid(),
+            atomic_load_explicit(&launcher_tid, memory_order_acquire), sig);
+    errno = e;
+}
+
+/* Installs pass_to_launcher for the stop signals taken (j->sigs); the
+   actions they had are kept for shmpi_ln_signals_restore. */
+static void forward_from_other_threads(struct shmpi_job *j)
+{
+    atomic_store_explicit(&launcher_tid, (pid_t)syscall(SYS_gettid),
+                          memory_order_release);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = pass_to_launcher;
+    sa.sa_flags = SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    for (size_t i = 0; i < NSTOP; i++)
+        j->stop_forwarded[i] =
+            sigismember(&j->sigs, stop_signals[i]) &&
+            sigaction(stop_signals[i], &sa, &j->old_stop[i]) == 0;
+}
 
 static void default_sigchld(struct shmpi_job *j)
 {
@@ -59,7 +105,7 @@ static void default_sigchld(struct shmpi_job *j)
 int shmpi_ln_signals_take(struct shmpi_job *j)
 {
     sigemptyset(&j->sigs);
-    for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) {
+    for (size_t i = 0; i < NSTOP; i++) {
         struct sigaction sa;
         if (sigaction(stop_signals[i], NULL, &sa) == 0 &&
             sa.sa_handler != SIG_IGN)
@@ -76,6 +122,7 @@ int shmpi_ln_signals_take(struct shmpi_job *j)
         return -1;
     }
     default_sigchld(j);
+    forward_from_other_threads(j);
     return 0;
 }
 
@@ -111,6 +158,9 @@ void shmpi_ln_signals_restore(struct shmpi_job *j)
     pthread_sigmask(SIG_SETMASK, &j->old_mask, NULL);
     if (j->chld_reset)
         sigaction(SIGCHLD, &j->old_chld, NULL);
+    for (size_t i = 0; i < NSTOP; i++)
+        if (j->stop_forwarded[i])
+            sigaction(stop_signals[i], &j->old_stop[i], NULL);
 }
 
 static void stop_job(struct shmpi_job *j, int sig)

@@ -38,6 +38,10 @@
  *                      ever calling MPI_Init; the others wait in
  *                      MPI_Barrier
  *   hang-ignint RANK   as hang, but RANK ignores SIGINT and SIGTERM
+ *   hang-threaded RANK as hang, but every process first starts a thread
+ *                      that sleeps forever, before MPI_Init: under the
+ *                      in-library launch, the launcher has a second
+ *                      thread that does not block its signals
  *   helpers RANK HANG  RANK starts three helpers that never end by
  *                      themselves: a fork()ed copy of itself (it maps
  *                      the arena) that writes its pid to helper.fork, a
@@ -149,6 +153,14 @@ static void *segfault_thread(void *arg)
 {
     (void)arg;
     segfault();
+    return NULL;
+}
+
+static void *idle_thread(void *arg)
+{
+    (void)arg;
+    for (;;)
+        pause();
     return NULL;
 }
 
@@ -320,6 +332,13 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (!strcmp(mode, "hang-threaded")) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, idle_thread, NULL) != 0) {
+            perror("victim: pthread_create");
+            return 92;
+        }
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -398,7 +417,7 @@ int main(int argc, char **argv)
             exit(arg);
         } else if (!strcmp(mode, "raise-kill")) {
             raise(SIGKILL);
-        } else if (!strcmp(mode, "hang")) {
+        } else if (!strcmp(mode, "hang") || !strcmp(mode, "hang-threaded")) {
             for (;;)
                 pause();
         } else if (!strcmp(mode, "hang-ignint")) {
