@@ -49,7 +49,12 @@
    CLONE_VM is the same state, and TSan aborts (CHECK failed in
    ForkAfter; clang 14).  A TSan build calls glibc's __clone, which TSan
    does not intercept: the child borrows the suspended parent's thread
-   state for its few system calls, as it borrows its memory. */
+   state for its few system calls, as it borrows its memory.  It must
+   not write TSan's state, though: TSan keeps the program's signal
+   handlers in a table of its own, which the child shares, so the
+   child's resets to SIG_DFL through TSan's sigaction would become the
+   parent's (its handlers would stop running).  The child calls glibc's
+   __sigaction, which TSan does not intercept either. */
 #if defined(__SANITIZE_THREAD__)
 #define SHMPI_TSAN 1
 #elif defined(__has_feature)
@@ -59,9 +64,13 @@
 #endif
 #ifdef SHMPI_TSAN
 extern int __clone(int (*fn)(void *), void *stack, int flags, void *arg, ...);
+extern int __sigaction(int sig, const struct sigaction *act,
+                       struct sigaction *old);
 #define spawn_clone __clone
+#define child_sigaction __sigaction
 #else
 #define spawn_clone clone
+#define child_sigaction sigaction
 #endif
 
 void *shmpi_ln_spawn_stack(void)
@@ -89,13 +98,14 @@ CHILD_CODE static void default_signals(void)
 {
     for (int sig = 1; sig < NSIG; sig++) {
         struct sigaction sa;
-        if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) != 0)
+        if (sig == SIGKILL || sig == SIGSTOP ||
+            child_sigaction(sig, NULL, &sa) != 0)
             continue;
         if (sa.sa_handler == SIG_IGN || sa.sa_handler == SIG_DFL)
             continue;
         sa.sa_handler = SIG_DFL;
         sa.sa_flags = 0;
-        sigaction(sig, &sa, NULL);
+        child_sigaction(sig, &sa, NULL);
     }
     sigset_t none;
     sigemptyset(&none);
