@@ -1,17 +1,21 @@
-/* unit_ring: the SPSC record ring (queues/ring.c) between two processes, small ring, every record length: none lost, duplicated, reordered or torn; the full-ring handshake never loses a wake-up. */
+/* unit_ring: the SPSC record ring (queues/ring.c) between two processes, small ring, every record length, several records per cache line, wraps at every record alignment: none lost, duplicated, reordered or torn; the full-ring handshake never loses a wake-up. */
 /* shmpi-test: unit timeout=60 */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A producer process and a consumer process over one ring of 4 KiB of
  * data in shared memory: RECORDS records of pseudo-random lengths from 8
- * bytes to the largest body, so that the ring wraps every few records and
+ * bytes to the largest body - half of them short (8 to 72 bytes: one to
+ * four records per cache line, as small messages pack, ring.h), one in
+ * eight as long as can be - so that the ring wraps every few records and
  * fills up all the time.  Each body says its index and length and holds a
  * pattern the consumer recomputes, so a record lost, duplicated, out of
- * order or read before it was whole fails the check.
+ * order or read before it was whole fails the check.  The consumer notes
+ * where in a cache line each wrap record lay, and the test fails unless
+ * wraps came at every record alignment of a line (SHMPI_REC_ALIGN steps).
  *
- * The words of a body that fall on a cache-line start - where a later
- * lap may expect a record's seq - hold sequence numbers a little ahead
- * of the record's own: were the ring not to seal the next record's seq
+ * The words of a body that fall on a record boundary - where a later lap
+ * may expect a record's seq - hold sequence numbers a little ahead of
+ * the record's own: were the ring not to seal the next record's seq
  * (ring.c, seal_next), the consumer would one day take such stale body
  * bytes for a record.
  *
@@ -44,16 +48,22 @@ static uint64_t body_len(uint64_t i, uint64_t max)
     uint64_t s = i * 0x9e3779b97f4a7c15ull + 1;
     unit_rand(&s);
     uint64_t r = unit_rand(&s);
-    /* one record in eight is as long as can be: those fill the ring */
-    return (r & 7) == 0 ? max : 8 + (r >> 3) % (max - 7);
+    /* one record in eight is as long as can be: those fill the ring;
+       half are short, several to a cache line */
+    if ((r & 7) == 0)
+        return max;
+    if (r & 8)
+        return 8 + (r >> 4) % 65;
+    return 8 + (r >> 4) % (max - 7);
 }
 
-/* Word k of record i's body, whose seq is seq.  Records start on cache
-   lines, so word k lies on a line start when (8 + 4k) % 64 == 0: there
-   it holds a seq that a later record at that place may carry. */
+/* Word k of record i's body, whose seq is seq.  Records start
+   SHMPI_REC_ALIGN-aligned, so word k lies where a record may start when
+   (8 + 4k) % SHMPI_REC_ALIGN == 0: there it holds a seq that a later
+   record at that place may carry. */
 static uint32_t body_word(uint64_t i, uint32_t seq, uint64_t k)
 {
-    if ((SHMPI_REC_PREFIX + 4 * k) % SHMPI_CACHELINE == 0)
+    if ((SHMPI_REC_PREFIX + 4 * k) % SHMPI_REC_ALIGN == 0)
         return seq + 1 + (uint32_t)((i + k) % 16);
     return (uint32_t)(i * 2654435761u + k);
 }
@@ -130,6 +140,7 @@ static void consume(struct shared *sh)
     uint64_t max = shmpi_ring_max_body(RING_BYTES);
     shmpi_ring_rx_init(&rx, (struct shmpi_ring *)sh->ring, RING_BYTES);
     unsigned polls = 0;
+    unsigned wrapped_at = 0; /* bit j: a wrap record at line offset 16j */
     for (uint64_t i = 0; i < RECORDS;) {
         uint64_t pos = rx.pos, pos_at = rx.pos_at;
         const uint32_t *b = shmpi_ring_peek(&rx);
@@ -139,6 +150,8 @@ static void consume(struct shared *sh)
                "(stale bytes taken for a wrap record)", (unsigned long)i,
                (unsigned long)(rx.pos - pos), (unsigned long)pos_at,
                (unsigned long)rx.size);
+        if (rx.pos != pos)
+            wrapped_at |= 1u << (pos_at % SHMPI_CACHELINE / SHMPI_REC_ALIGN);
         if (!b) {
             check_no_lost_wakeup(sh, &rx);
             unit_pause(&polls);
@@ -154,6 +167,10 @@ static void consume(struct shared *sh)
         }
     }
     UCHECK(shmpi_ring_peek(&rx) == NULL, "a record after the last one");
+    UCHECK(wrapped_at == (1u << SHMPI_CACHELINE / SHMPI_REC_ALIGN) - 1,
+           "wrap records came at some offsets in a cache line only (mask "
+           "%#x): the lengths do not cover every record alignment",
+           wrapped_at);
 }
 
 static void body(int rank, void *arg)

@@ -45,34 +45,37 @@ int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
     if (!peer->tx.ring || peer->envelopes.head || nbytes > pt->eager_limit ||
         !shmpi_datatype_contiguous(dt) || shmpi_p2p_receiver_over(world))
         return 0;
-    struct shmpi_msg *m = shmpi_ring_reserve(&peer->tx, sizeof *m + nbytes);
-    if (!m)
+    /* a standard send, never cancellable: SHORT (proto.h) */
+    void *rec = shmpi_ring_reserve(&peer->tx,
+                                   sizeof(struct shmpi_msg_short) + nbytes);
+    if (!rec)
         return 0;
-    *m = (struct shmpi_msg){.type = SHMPI_MSG_EAGER, .tag = tag,
-                            .context = comm->context, .nbytes = nbytes};
-    shmpi_copy_short(m + 1, buf, nbytes); /* 0 bytes: buf may be NULL */
-    shmpi_ring_commit(&peer->tx, m);
+    void *data = shmpi_p2p_msg_put_short(rec, tag, comm->context, nbytes);
+    shmpi_copy_short(data, buf, nbytes); /* 0 bytes: buf may be NULL */
+    shmpi_ring_commit(&peer->tx, rec);
     shmpi_core_doorbell_ring(world);
     return 1;
 }
 
-/* Take record m, the next of world rank src's ring, if it is our
+/* Take record rec, the next of world rank src's ring, if it is our
    message: the receive is from src, so the envelope's source is src. */
-static int take(struct shmpi_peer *peer, int src, const struct shmpi_msg *m,
+static int take(struct shmpi_peer *peer, int src, const void *rec,
                 void *buf, uint64_t capacity, int tag, MPI_Comm comm,
                 MPI_Status *status, int source)
 {
-    if (m->type != SHMPI_MSG_EAGER || m->flags || m->claim ||
-        !shmpi_envelope_matches(m->context, src, m->tag, comm->context, src,
+    struct shmpi_msg m;
+    const void *data = shmpi_p2p_msg_read(rec, &m);
+    if (m.type != SHMPI_MSG_EAGER || m.flags || m.claim ||
+        !shmpi_envelope_matches(m.context, src, m.tag, comm->context, src,
                                 tag) ||
-        m->nbytes > capacity)
+        m.nbytes > capacity)
         return 0;
-    shmpi_copy_short(buf, m + 1, m->nbytes);
+    shmpi_copy_short(buf, data, m.nbytes);
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = source;
-        status->MPI_TAG = m->tag;
+        status->MPI_TAG = m.tag;
         status->shmpi_cancelled = 0;
-        status->shmpi_nbytes = (MPI_Count)m->nbytes;
+        status->shmpi_nbytes = (MPI_Count)m.nbytes;
     }
     shmpi_ring_consume(&peer->rx);
     if (shmpi_ring_publish(&peer->rx))
@@ -95,9 +98,9 @@ int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
     uint64_t capacity = (uint64_t)count * (uint64_t)dt->size;
     int polls = shmpi_proc.oversubscribed ? 1 : SPIN_POLLS;
     for (int i = 0; i < polls; i++) {
-        const struct shmpi_msg *m = shmpi_ring_peek(&peer->rx);
-        if (m) /* ours, or something else first: the general way */
-            return take(peer, world, m, buf, capacity, tag, comm, status,
+        const void *rec = shmpi_ring_peek(&peer->rx);
+        if (rec) /* ours, or something else first: the general way */
+            return take(peer, world, rec, buf, capacity, tag, comm, status,
                         source);
         shmpi_cpu_relax();
     }

@@ -33,7 +33,7 @@
 /* Keep a message no receive wanted yet (a large one may be pulled in
    later, pull.c). */
 static void stash_unexpected(struct shmpi_pt2pt *pt, int src,
-                             const struct shmpi_msg *m)
+                             const struct shmpi_msg *m, const void *payload)
 {
     uint64_t data = m->type == SHMPI_MSG_EAGER ? m->nbytes : 0;
     struct shmpi_unexpected *u = shmpi_p2p_unexpected_alloc(data);
@@ -45,12 +45,12 @@ static void stash_unexpected(struct shmpi_pt2pt *pt, int src,
         .context = m->context, .source = src, .tag = m->tag,
         .type = m->type, .sync = (m->flags & SHMPI_MSG_SYNC) != 0,
         .claim = m->claim, .nbytes = m->nbytes, .cookie = m->cookie};
-    memcpy(u->data, m + 1, data);
+    memcpy(u->data, payload, data);
     shmpi_p2p_unexpected_push(pt, u);
 }
 
 static void handle_envelope(struct shmpi_pt2pt *pt, int src,
-                            const struct shmpi_msg *m)
+                            const struct shmpi_msg *m, const void *data)
 {
     struct shmpi_request *prev;
     struct shmpi_request *r =
@@ -58,14 +58,14 @@ static void handle_envelope(struct shmpi_pt2pt *pt, int src,
     struct shmpi_envelope env = {src, m->tag, m->nbytes, m->cookie,
                                  (m->flags & SHMPI_MSG_SYNC) != 0, NULL};
     if (!r) {
-        stash_unexpected(pt, src, m);
+        stash_unexpected(pt, src, m, data);
         return;
     }
     if (!shmpi_p2p_claim_match(src, m->claim))
         return; /* cancelled by its sender: the receive stays posted */
     shmpi_p2p_unlink_posted(pt, prev, r);
     if (m->type == SHMPI_MSG_EAGER)
-        shmpi_p2p_deliver_eager(r, &env, m + 1);
+        shmpi_p2p_deliver_eager(r, &env, data);
     else
         shmpi_p2p_deliver_rts(r, &env);
 }
@@ -81,25 +81,29 @@ static void handle_cts(struct shmpi_pt2pt *pt, int src,
     shmpi_p2p_backlog_add(pt, src);
 }
 
-static void handle(struct shmpi_pt2pt *pt, int src, const struct shmpi_msg *m)
+/* A record's body, from a ring or the mailbox (proto.h's reader: SHORT
+   comes out as EAGER). */
+static void handle(struct shmpi_pt2pt *pt, int src, const void *rec)
 {
-    switch (m->type) {
+    struct shmpi_msg m;
+    const void *data = shmpi_p2p_msg_read(rec, &m);
+    switch (m.type) {
     case SHMPI_MSG_EAGER:
     case SHMPI_MSG_RTS:
-        handle_envelope(pt, src, m);
+        handle_envelope(pt, src, &m, data);
         break;
     case SHMPI_MSG_CTS:
-        handle_cts(pt, src, m);
+        handle_cts(pt, src, &m);
         break;
     case SHMPI_MSG_DATA:
-        shmpi_p2p_recv_data(m, m + 1);
+        shmpi_p2p_recv_data(&m, data);
         break;
     case SHMPI_MSG_ACK:
         shmpi_p2p_request_complete(
-            (struct shmpi_request *)(uintptr_t)m->cookie);
+            (struct shmpi_request *)(uintptr_t)m.cookie);
         break;
     case SHMPI_MSG_CONNECT:
-        shmpi_p2p_hot_accept(pt, src, (uint32_t)m->offset);
+        shmpi_p2p_hot_accept(pt, src, (uint32_t)m.offset);
         break;
     }
 }
@@ -131,9 +135,9 @@ static int drain(struct shmpi_pt2pt *pt, int src)
 {
     struct shmpi_ring_rx *rx = &pt->peers[src].rx;
     int n = 0;
-    const struct shmpi_msg *m;
-    while (n < BATCH && (m = shmpi_ring_peek(rx))) {
-        handle(pt, src, m);
+    const void *rec;
+    while (n < BATCH && (rec = shmpi_ring_peek(rx))) {
+        handle(pt, src, rec);
         shmpi_ring_consume(rx);
         n++;
     }

@@ -57,27 +57,37 @@ static void pack_eager(const struct shmpi_request *r, void *out)
 int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
 {
     int eager = send_eager(shmpi_proc.pt2pt, r);
-    struct shmpi_msg *m =
-        reserve(peer, sizeof *m + (eager ? r->nbytes : 0));
-    if (!m)
+    int sync = r->mode == SHMPI_MODE_SYNC;
+    int compact = eager && shmpi_p2p_msg_is_short(sync, r->claim);
+    size_t head = compact ? sizeof(struct shmpi_msg_short)
+                          : sizeof(struct shmpi_msg);
+    void *rec = reserve(peer, head + (eager ? r->nbytes : 0));
+    if (!rec)
         return 0;
     /* a small message held back by flow control waits at its receiver
        as a large one does: cancellable there (a large one took its word
        when it started, shmpi_p2p_send_post_or_queue) */
     if (!eager && !r->claim)
         r->claim = shmpi_p2p_claim_take();
-    *m = (struct shmpi_msg){
-        .type = eager ? SHMPI_MSG_EAGER : SHMPI_MSG_RTS,
-        .flags = r->mode == SHMPI_MODE_SYNC ? SHMPI_MSG_SYNC : 0,
-        .tag = r->tag, .context = r->context, .claim = r->claim,
-        .nbytes = r->nbytes, .cookie = (uintptr_t)r};
+    void *data = rec;
+    if (compact) {
+        data = shmpi_p2p_msg_put_short(rec, r->tag, r->context, r->nbytes);
+    } else {
+        struct shmpi_msg *m = rec;
+        *m = (struct shmpi_msg){
+            .type = eager ? SHMPI_MSG_EAGER : SHMPI_MSG_RTS,
+            .flags = sync ? SHMPI_MSG_SYNC : 0, .tag = r->tag,
+            .context = r->context, .claim = r->claim, .nbytes = r->nbytes,
+            .cookie = (uintptr_t)r};
+        data = m + 1;
+    }
     if (eager)
-        pack_eager(r, m + 1);
-    shmpi_p2p_chan_commit(peer, m);
+        pack_eager(r, data);
+    shmpi_p2p_chan_commit(peer, rec);
     shmpi_core_doorbell_ring(r->peer);
     /* an eager standard send is done once its data is in the ring;
        synchronous ones wait for the ACK, large ones for the CTS */
-    if (eager && r->mode != SHMPI_MODE_SYNC)
+    if (eager && !sync)
         shmpi_p2p_request_complete(r);
     return 1;
 }

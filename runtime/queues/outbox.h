@@ -7,7 +7,12 @@
  * holds the mailbox link, the sending rank, the record's size and a
  * `done` flag; the body is what pt2pt writes (a struct shmpi_msg and its
  * payload, pt2pt/proto.h), so a receiver reads a record from a mailbox
- * exactly as one from a ring.  The owner takes records in order, around
+ * exactly as one from a ring.  Records stay on cache lines, where a
+ * ring's are 16 bytes apart (ring.h): a receiver writes `done` into a
+ * record's header, and a record packed into the line of the next one
+ * would put that write in a line its owner is writing (the short EAGER
+ * header, pt2pt/proto.h, still makes an 8-byte message's record one line
+ * instead of two).  The owner takes records in order, around
  * the area; receivers - several, each at its own pace - finish them in
  * any order by setting `done`; the owner takes space back from its
  * oldest record forward over the done ones.  One slow receiver thus

@@ -22,6 +22,21 @@
  *      either finds the space or is woken through its doorbell.
  * A record that would run past the end of the data is preceded by a
  * WRAP record (prefix only, bytes = rest of the data) and starts at 0.
+ *
+ * Records are SHMPI_REC_ALIGN (16) bytes apart, not a cache line, and
+ * nothing above depends on it: a prefix is 8 bytes at a 16-aligned
+ * offset, so it lies in one line and its seq is one naturally aligned
+ * 4-byte atomic (point 1 holds as for line-aligned records); the rest of
+ * the data after any record start is a multiple of 16, so a wrap record
+ * always has room for its prefix, and the seal of point 1 - stamped at
+ * the next record's start, inside the space room_for checked free - may
+ * fall in the line of the record being published, or in the next, to
+ * the same effect.  Several records in one line are all the producer's
+ * writes: the consumer writes only `tail` (its own line), so no line is
+ * written by both sides.  A consumer that keeps up with its producer
+ * pulls the line once per record anyway (each commit writes the line
+ * the consumer last read); one that falls behind - the far state, a
+ * burst of sends - finds up to four records per line pulled.
  */
 #include "queues/ring.h"
 
@@ -30,8 +45,8 @@
 
 static uint64_t rec_bytes(size_t body)
 {
-    return (SHMPI_REC_PREFIX + body + SHMPI_CACHELINE - 1) &
-           ~(uint64_t)(SHMPI_CACHELINE - 1);
+    return (SHMPI_REC_PREFIX + body + SHMPI_REC_ALIGN - 1) &
+           ~(uint64_t)(SHMPI_REC_ALIGN - 1);
 }
 
 static struct shmpi_rec_prefix *at(struct shmpi_ring *ring, uint64_t off)
@@ -64,7 +79,7 @@ void shmpi_ring_rx_init(struct shmpi_ring_rx *rx, struct shmpi_ring *ring,
 uint64_t shmpi_ring_max_body(uint64_t ring_bytes)
 {
     uint64_t quarter = (ring_bytes - SHMPI_RING_HEADER) / 4;
-    return (quarter & ~(uint64_t)(SHMPI_CACHELINE - 1)) - SHMPI_REC_PREFIX;
+    return (quarter & ~(uint64_t)(SHMPI_REC_ALIGN - 1)) - SHMPI_REC_PREFIX;
 }
 
 /* Bytes needed to place a record of `need` bytes at head: a wrap

@@ -6,8 +6,10 @@
  *
  * Why per-pair SPSC rings: with one producer and one consumer, publishing
  * a record is one release store and receiving it one acquire load - no
- * atomic read-modify-write, no lock - and an 8-byte message with its
- * envelope fits in the cache line that crosses between the cores.  A
+ * atomic read-modify-write, no lock - and records are packed 16 bytes
+ * apart, so two 8-byte messages with their short envelopes (32 bytes
+ * each, pt2pt/proto.h) share the cache line that crosses between the
+ * cores: a receiver behind its sender pulls one line per two messages.  A
  * receiver polls only the rings that are connected to it (pt2pt/conn.c),
  * so an idle pair costs nothing.  Turning this into a multi-producer ring
  * for MPI_THREAD_MULTIPLE means serializing the sending threads of one
@@ -16,8 +18,21 @@
  * In shared memory: `tail` (bytes the consumer has finished with) on its
  * own cache line, written only by the consumer; `sender_waiting` on
  * another, set by a producer that found the ring full; then the data.
- * Each record starts on a cache line with an 8-byte prefix {seq, bytes}.
- * Producer and consumer keep their positions in private memory.
+ * Each record starts on a 16-byte boundary (SHMPI_REC_ALIGN) with an
+ * 8-byte prefix {seq, bytes}.  The data is written by the producer only
+ * (the consumer writes `tail`, on its own line), so packing records into
+ * a line shares it between records, never between writers.  Producer and
+ * consumer keep their positions in private memory.
+ *
+ * Why 16 and not 64 (records on cache lines) or 32: a record's length is
+ * what the consumer pulls across per message.  2026-11-29, perf/pt2pt -t
+ * bw, far state: one line crossing took ~214 ns (perf/limits -t
+ * cacheline) and a 64-byte record per 1-byte message capped the rate at
+ * one message per crossing, where Open MPI, packing several messages
+ * per line, streamed one per 167 ns.  16 is the smallest step that keeps
+ * the prefix on one line and the body 8-aligned; 32 would round the 33-48 byte
+ * record of a 9-24 B message to 64 (a 64 B one's 88 goes to 96 either
+ * way), and 16 costs nothing more: the offsets are kept by addition.
  */
 #ifndef SHMPI_RING_H
 #define SHMPI_RING_H
@@ -30,6 +45,7 @@
 
 #define SHMPI_RING_HEADER 128  /* two cache lines before the data */
 #define SHMPI_REC_PREFIX 8     /* {seq, bytes} before each record body */
+#define SHMPI_REC_ALIGN 16     /* where records start, what lengths round to */
 
 struct shmpi_ring {
     _Alignas(SHMPI_CACHELINE) _Atomic uint64_t tail;
@@ -39,13 +55,19 @@ struct shmpi_ring {
 
 struct shmpi_rec_prefix {
     _Atomic uint32_t seq;      /* stored last, with release: record valid */
-    uint32_t bytes;            /* whole record, prefix included, 64-aligned */
+    uint32_t bytes;            /* whole record, prefix included, a
+                                  multiple of SHMPI_REC_ALIGN */
 };
 _Static_assert(offsetof(struct shmpi_ring, sender_waiting) == SHMPI_CACHELINE &&
                    offsetof(struct shmpi_ring, data) == SHMPI_RING_HEADER,
                "tail, sender_waiting: a cache line each, then the data");
 _Static_assert(sizeof(struct shmpi_rec_prefix) == SHMPI_REC_PREFIX,
                "the prefix of a record is {seq, bytes}, 8 bytes");
+_Static_assert(SHMPI_REC_ALIGN >= SHMPI_REC_PREFIX &&
+                   SHMPI_CACHELINE % SHMPI_REC_ALIGN == 0,
+               "a prefix never straddles a cache line, and a wrap record "
+               "(the rest of the data, a multiple of the alignment) holds "
+               "one");
 
 /* Producer side, private to the sending rank. */
 struct shmpi_ring_tx {
