@@ -8,9 +8,10 @@
  * call, so a busy sender cannot starve the others of MPI_ANY_SOURCE
  * receives; then the backlog, then the hooks.  The cost of a turn with
  * nothing to do is one load for the mailbox and one per hot ring (at
- * most SHMPI_FAST_RINGS), whatever the number of ranks.  A batch of ring
- * records is consumed before `tail` is handed back (one store for many
- * records); if the sender waits for that space, its doorbell is rung.
+ * most SHMPI_FAST_RINGS), whatever the number of ranks.  Ring space is
+ * handed back (`tail`) a quarter of the ring at a time, one store for
+ * many records, as soon as a quarter is read, also in the middle of a
+ * batch; if the sender waits for that space, its doorbell is rung.
  *
  * Then the progress hooks that rooms above registered and armed
  * (core/hooks.h): the schedules of the nonblocking collectives (coll).
@@ -136,9 +137,13 @@ static int drain(struct shmpi_pt2pt *pt, int src)
         handle(pt, src, m);
         shmpi_ring_consume(rx);
         n++;
+        /* space goes back a quarter of the ring at a time within the
+           batch, not at its end: a sender that filled the ring refills
+           that quarter while we copy the rest, instead of waiting for
+           the whole ring to be read */
+        if (shmpi_ring_publish(rx))
+            shmpi_core_doorbell_ring(src);
     }
-    if (n && shmpi_ring_publish(rx))
-        shmpi_core_doorbell_ring(src);
     return n;
 }
 
