@@ -22,9 +22,33 @@
  * the ring would leave less than a quarter free: the slot is given back,
  * or not taken, and the pair stays cold; no error).  The ring is the
  * per-pair SPSC ring of queues/ring.c, unchanged: one release store per
- * record, the short way of fastpath.c.  A slot is kept until the job
- * ends, so D never polls more than SHMPI_FAST_RINGS rings, and a pair
- * that finds every slot taken stays on the mailbox.
+ * record, the short way of fastpath.c.  A pair keeps a slot until the
+ * job ends, so D never polls more than SHMPI_FAST_RINGS rings, and a
+ * pair that finds every slot taken stays on the mailbox.
+ *
+ * Sized rings.  A slot spans SHMPI_RING_KB of the arena's address space,
+ * but only the first `bytes` of it are reserved: the smallest ring, from
+ * SHMPI_RING_MIN_KB (16 KiB) up by doubling, that takes the largest
+ * envelope record S sent while cold (an 8-byte message: the minimum; a
+ * 4 KiB one: 32 KiB).  CONNECT carries the slot and the size.  While
+ * the ring is smaller than SHMPI_RING_KB, a message over what it takes
+ * (a quarter of it, less the headers) goes as RTS and its DATA in
+ * chunks it takes (send.c: peer->eager_limit, peer->chunk).  A ring that
+ * was too small SHMPI_RING_GROW_AFTER times (default 8) - found full by
+ * a send (once per time S got stuck, not per poll of its wait), or
+ * passed over by a message over its eager limit - is replaced by one
+ * twice as large, or as large as that message needs: S claims another
+ * of D's slots, writes CONNECT(slot, bytes) as the last record of the
+ * old ring and the new ring only from then on; D switches when it reads
+ * that CONNECT (in ring order, after every earlier record), punches the
+ * old ring's pages out of the file and frees its slot (give_back, where
+ * the memory ordering is argued).  So a pair holds one slot, two for
+ * the moment of a move; a move that finds no free slot leaves the pair
+ * where it is and tries again GROW_AFTER times later.  Rings only grow:
+ * releasing an idle one would need D to tell S (S alone writes it, and
+ * may be writing), a record the other way plus S's switch back to the
+ * mailbox, and D must then hold S's mailbox records until it has read
+ * the ring to its end to keep the order - not built.
  *
  * The switch keeps MPI's order per pair (3.5, non-overtaking) without a
  * sequence number: S switches only when nothing waits for D (no queued
@@ -41,7 +65,8 @@
  * rounded to 64) and its outbox's high-water mark (at most
  * SHMPI_OUTBOX_KB, reserved 64 KiB at a time), plus np x
  * SHMPI_FAST_RINGS x SHMPI_RING_KB for the hot rings, only as pairs get
- * hot.
+ * hot; a hot pair holds the ring its traffic needs, from
+ * SHMPI_RING_MIN_KB to SHMPI_RING_KB (sized rings, above).
  *
  * Measured (2026-11-29, a loaded 2-CPU VM; an all-pairs exchange of K
  * messages per ordered pair, then the arena's allocated blocks, st_blocks
@@ -84,6 +109,9 @@
  *                      outbox, less the headers
  *   SHMPI_FAST_AFTER   records through the mailboxes before a pair tries
  *                      for a hot ring (default 256)
+ *   SHMPI_RING_MIN_KB  smallest hot ring (default 16 KiB)
+ *   SHMPI_RING_GROW_AFTER  times a hot ring is too small before it is
+ *                      doubled (default 8)
  *   SHMPI_PULL_LIMIT_MB  largest message a stalled wait takes in before
  *                      its receive is posted past the bound below, one
  *                      at a time (pull.c; default 1024)
@@ -183,6 +211,12 @@ int shmpi_p2p_init(void)
         pt->eager_limit = body;
     if (pt->chunk > body || pt->chunk == 0)
         pt->chunk = body;
+    pt->ring_min = tun->value[SHMPI_TUN_RING_MIN_KB]; /* in bytes */
+    pt->grow_after = (uint32_t)tun->value[SHMPI_TUN_RING_GROW_AFTER];
+    for (int i = 0; i < n; i++) {
+        pt->peers[i].eager_limit = pt->eager_limit;
+        pt->peers[i].chunk = pt->chunk;
+    }
     if (n > 1) {
         shmpi_outbox_tx_init(&pt->outbox, arena_base(),
                              a->outbox_offset + (uint64_t)p->rank *
@@ -217,13 +251,14 @@ static int room_for_ring(int fd, uint64_t bytes)
     return avail >= bytes + total / 4;
 }
 
-/* Take one of dst's free slots and reserve its ring's pages: the slot,
-   or -1 (none free, or no room: the pair stays cold). */
-static int claim_slot(int dst)
+/* Take one of dst's free slots and reserve the first `bytes` of its
+   pages: the slot, or -1 (none free, or no room: the pair stays as it
+   is). */
+static int claim_slot(int dst, uint64_t bytes)
 {
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_arena_header *a = p->arena;
-    if (!room_for_ring(p->arena_fd, a->ring_bytes))
+    if (!room_for_ring(p->arena_fd, bytes))
         return -1;
     for (uint32_t i = 0; i < a->fast_rings; i++) {
         uint32_t expect = 0;
@@ -233,7 +268,7 @@ static int claim_slot(int dst)
             continue;
         if (posix_fallocate(p->arena_fd,
                             (off_t)((char *)ring_at(dst, i) - (char *)a),
-                            (off_t)a->ring_bytes) == 0)
+                            (off_t)bytes) == 0)
             return (int)i;
         atomic_store_explicit(slot_owner(dst, i), 0, memory_order_release);
         return -1;
@@ -241,25 +276,108 @@ static int claim_slot(int dst)
     return -1;
 }
 
+/* The smallest ring, from `from` bytes up by doubling, whose records
+   take a body of len bytes; at most SHMPI_RING_KB. */
+static uint64_t ring_bytes_for(uint64_t len, uint64_t from)
+{
+    uint64_t most = shmpi_proc.arena->ring_bytes;
+    uint64_t b = from < most ? from : most;
+    while (b < most && shmpi_ring_max_body(b) < len)
+        b *= 2;
+    return b < most ? b : most;
+}
+
+/* Write into the ring of `bytes` in dst's slot from now on; eager
+   messages and chunks the ring cannot take go as RTS and smaller
+   chunks (send.c), the job's limits staying the ceiling. */
+static void use_ring(struct shmpi_peer *peer, int dst, int slot,
+                     uint64_t bytes)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    uint64_t body = shmpi_ring_max_body(bytes) - sizeof(struct shmpi_msg);
+    shmpi_ring_tx_init(&peer->tx, ring_at(dst, (uint32_t)slot), bytes);
+    peer->eager_limit = pt->eager_limit < body ? pt->eager_limit : body;
+    peer->chunk = pt->chunk < body ? pt->chunk : body;
+    peer->fulls = 0;
+    peer->full_head = 0; /* a ring found full has head > 0 */
+}
+
 /* The pair is busy enough and nothing waits for it: move it to a ring,
    CONNECT being its last record through the mailbox (see the top). */
 static void try_hot(struct shmpi_peer *peer, int dst)
 {
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int err;
-    struct shmpi_msg *m =
-        shmpi_outbox_reserve(&shmpi_proc.pt2pt->outbox, sizeof *m, &err);
+    struct shmpi_msg *m = shmpi_outbox_reserve(&pt->outbox, sizeof *m, &err);
     if (!m)
         return; /* outbox full now: another time */
-    int slot = claim_slot(dst);
+    uint64_t bytes = ring_bytes_for(peer->max_record, pt->ring_min);
+    int slot = claim_slot(dst, bytes);
     if (slot < 0) {
         peer->stays_cold = 1; /* the record is not posted: space unused */
         return;
     }
-    *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT,
+    *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT, .nbytes = bytes,
                             .offset = (uint64_t)slot};
-    shmpi_outbox_post(&shmpi_proc.pt2pt->outbox, m, mailbox_of(dst));
-    shmpi_ring_tx_init(&peer->tx, ring_at(dst, (uint32_t)slot),
-                       shmpi_proc.arena->ring_bytes);
+    shmpi_outbox_post(&pt->outbox, m, mailbox_of(dst));
+    use_ring(peer, dst, slot, bytes);
+}
+
+/* Move a hot pair to a ring of `bytes` in another of dst's slots:
+   CONNECT(slot, bytes) is the last record of the old ring, and every
+   later one goes into the new ring.  D reads the old ring in order up
+   to CONNECT - it takes the seq of CONNECT with acquire after those of
+   every earlier record, each stored with release after its body - and
+   only then the new ring, whose records carry their own release/acquire
+   seqs and whose pages read as zeros (fresh from fallocate: a slot given
+   back was punched first, see give_back).  So no message overtakes
+   another across the move.  Our claim (CAS, acq_rel) and fallocate come
+   before the release store of CONNECT's seq, so D finds the slot ours
+   and its pages there.  1 if moved; 0 (nothing written) if the old ring
+   has no room for CONNECT now or no slot or pages can be had. */
+static int move_ring(struct shmpi_peer *peer, int dst, uint64_t bytes)
+{
+    /* a reserve not committed leaves nothing D reads: the record's seq
+       is stored only by commit */
+    struct shmpi_msg *m = shmpi_ring_reserve(&peer->tx, sizeof *m);
+    if (!m)
+        return 0;
+    int slot = claim_slot(dst, bytes);
+    if (slot < 0)
+        return 0;
+    *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT, .nbytes = bytes,
+                            .offset = (uint64_t)slot};
+    shmpi_ring_commit(&peer->tx, m);
+    use_ring(peer, dst, slot, bytes);
+    shmpi_core_doorbell_ring(dst);
+    return 1;
+}
+
+/* The hot ring was too small once more: a record of len bytes found it
+   full, or (full 0) a message over its eager limit went as RTS.  After
+   SHMPI_RING_GROW_AFTER such times since it got its size, the pair moves
+   to a ring twice as large, or as large as a record of len needs.  A
+   full ring counts once per time the sender got stuck (tx.head moved
+   since the last), not once per poll of a wait. */
+static void ring_too_small(struct shmpi_peer *peer, uint64_t len, int full)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    uint64_t bytes = peer->tx.size + SHMPI_RING_HEADER;
+    if (bytes >= shmpi_proc.arena->ring_bytes ||
+        (full && peer->tx.head == peer->full_head))
+        return;
+    if (full)
+        peer->full_head = peer->tx.head;
+    if (++peer->fulls < pt->grow_after)
+        return;
+    if (!move_ring(peer, peer_rank(peer), ring_bytes_for(len, 2 * bytes)))
+        peer->fulls = 0; /* no slot now: try again grow_after times on */
+}
+
+void shmpi_p2p_ring_fit(struct shmpi_peer *peer, uint64_t nbytes)
+{
+    if (peer->tx.ring)
+        ring_too_small(peer, sizeof(struct shmpi_msg) + nbytes, 0);
 }
 
 int shmpi_p2p_peer_connect_cold(int dst)
@@ -281,6 +399,10 @@ void *shmpi_p2p_chan_reserve(struct shmpi_peer *peer, size_t len)
 {
     if (peer->tx.ring) {
         void *body = shmpi_ring_reserve(&peer->tx, len);
+        if (body)
+            return body;
+        ring_too_small(peer, len, 1); /* may move to a larger ring */
+        body = shmpi_ring_reserve(&peer->tx, len);
         if (!body && shmpi_ring_ask_for_space(&peer->tx, len))
             body = shmpi_ring_reserve(&peer->tx, len);
         return body;
@@ -306,12 +428,33 @@ void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body)
     peer->cold_records++;
 }
 
-void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot)
+/* Our slot that src's old ring used: src wrote CONNECT as its last
+   record there, and we have read it, so nobody touches the ring again.
+   Its pages are punched out (the memory goes back, and the next ring in
+   the slot reads as zeros, which an empty ring must: ring.c) before the
+   owner word is cleared with release; a claimer's CAS (acq_rel) then
+   sees the punch done.  If the punch fails the ring is zeroed by hand. */
+static void give_back(uint32_t slot, uint64_t bytes)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    struct shmpi_ring *ring = ring_at(p->rank, slot);
+    if (fallocate(p->arena_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                  (off_t)((char *)ring - (char *)p->arena),
+                  (off_t)bytes) != 0)
+        memset(ring, 0, bytes);
+    atomic_store_explicit(slot_owner(p->rank, slot), 0, memory_order_release);
+}
+
+void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot,
+                          uint64_t bytes)
 {
     struct shmpi_peer *peer = &pt->peers[src];
-    shmpi_ring_rx_init(&peer->rx, ring_at(shmpi_proc.rank, slot),
-                       shmpi_proc.arena->ring_bytes);
-    pt->hot[pt->nhot++] = src;
+    if (peer->rx.ring)
+        give_back(peer->rx_slot, peer->rx.size + SHMPI_RING_HEADER);
+    else
+        pt->hot[pt->nhot++] = src;
+    shmpi_ring_rx_init(&peer->rx, ring_at(shmpi_proc.rank, slot), bytes);
+    peer->rx_slot = slot;
 }
 
 void shmpi_p2p_backlog_add(struct shmpi_pt2pt *pt, int rank)

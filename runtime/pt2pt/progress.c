@@ -100,7 +100,7 @@ static void handle(struct shmpi_pt2pt *pt, int src, const struct shmpi_msg *m)
             (struct shmpi_request *)(uintptr_t)m->cookie);
         break;
     case SHMPI_MSG_CONNECT:
-        shmpi_p2p_hot_accept(pt, src, (uint32_t)m->offset);
+        shmpi_p2p_hot_accept(pt, src, (uint32_t)m->offset, m->nbytes);
         break;
     }
 }
@@ -134,8 +134,10 @@ static int drain(struct shmpi_pt2pt *pt, int src)
     int n = 0;
     const struct shmpi_msg *m;
     while (n < BATCH && (m = shmpi_ring_peek(rx))) {
-        handle(pt, src, m);
+        /* consume only moves our private position: the record stays ours
+           to read until publish hands its space back, after handle */
         shmpi_ring_consume(rx);
+        handle(pt, src, m); /* CONNECT moves rx to the pair's new ring */
         n++;
         /* space goes back a quarter of the ring at a time within the
            batch, not at its end: a sender that filled the ring refills
