@@ -100,7 +100,8 @@ static void handle(struct shmpi_pt2pt *pt, int src, const struct shmpi_msg *m)
             (struct shmpi_request *)(uintptr_t)m->cookie);
         break;
     case SHMPI_MSG_CONNECT:
-        shmpi_p2p_hot_accept(pt, src, (uint32_t)m->offset, m->nbytes);
+        shmpi_p2p_hot_accept(pt, src, (uint32_t)m->offset,
+                             (uint32_t)m->cookie, m->nbytes);
         break;
     }
 }
@@ -158,6 +159,7 @@ static int serve_peer(struct shmpi_pt2pt *pt, int rank, int *events)
     struct shmpi_request *r;
     while ((r = peer->envelopes.head) && shmpi_p2p_post_envelope(peer, r)) {
         shmpi_p2p_queue_pop(&peer->envelopes);
+        peer->waiting -= shmpi_p2p_envelope_bytes(r);
         ++*events;
     }
     while ((r = peer->streams.head) && shmpi_p2p_stream_some(peer, r)) {

@@ -11,8 +11,8 @@
  *                                     DATA(offset, chunk) -> ... DATA ->
  *   the pair turns hot (conn.c)       CONNECT(slot, bytes) -> (last through
  *                                     the mailbox; then the ring only)
- *   the pair's ring grows (conn.c)    CONNECT(slot, bytes) -> (last through
- *                                     the old ring; then the new one only)
+ *   the pair's ring grows (conn.c)    CONNECT(slot, bytes, half) -> (last
+ *                                     through the old ring; then the new)
  *
  * A message up to the eager limit goes as an RTS too while its receiver
  * holds more than its bound of unexpected messages (flow.c).
@@ -37,8 +37,8 @@ enum shmpi_msg_type {
     SHMPI_MSG_DATA,
     SHMPI_MSG_ACK,
     SHMPI_MSG_CONNECT,         /* offset: the hot-ring slot the sender
-                                  uses from now on, nbytes: that ring's
-                                  size (conn.c) */
+                                  uses from now on, cookie: which half of
+                                  it, nbytes: that ring's size (conn.c) */
 };
 
 #define SHMPI_MSG_SYNC 1       /* flags: sender wants an ACK when matched */

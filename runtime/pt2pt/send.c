@@ -130,6 +130,7 @@ int shmpi_p2p_send_post_or_queue(struct shmpi_request *r)
     if (!peer->envelopes.head && shmpi_p2p_post_envelope(peer, r))
         return 0;
     shmpi_p2p_queue_push(&peer->envelopes, r);
+    peer->waiting += shmpi_p2p_envelope_bytes(r);
     shmpi_p2p_backlog_add(pt, r->peer);
     return 0;
 }
