@@ -122,6 +122,14 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
         "SHMPI_FAST_AFTER", SHMPI_TUN_INT, "records", 0, 256, 256, 0,
         1u << 30, NULL, NULL, RANK, JOB,
         "records a pair exchanges through the mailboxes before a hot ring"},
+    [SHMPI_TUN_RING_MIN_KB] = {
+        "SHMPI_RING_MIN_KB", SHMPI_TUN_SIZE, "KiB", KIB, 16 * KIB, 16 * KIB,
+        4 * KIB, 1 * GIB, NULL, NULL, RANK, JOB,
+        "smallest hot ring (it grows to SHMPI_RING_KB as its pair needs)"},
+    [SHMPI_TUN_RING_GROW_AFTER] = {
+        "SHMPI_RING_GROW_AFTER", SHMPI_TUN_INT, "times", 0, 8, 8, 1,
+        1u << 30, NULL, NULL, RANK, JOB,
+        "times a sender finds its hot ring full before it doubles it"},
     [SHMPI_TUN_PULL_LIMIT_MB] = {
         "SHMPI_PULL_LIMIT_MB", SHMPI_TUN_SIZE, "MiB", MIB, 1024 * MIB,
         1024 * MIB, 0, 16 * TIB, NULL, NULL, RANK, LOCAL,

@@ -50,6 +50,7 @@ static void cancel_send(struct shmpi_pt2pt *pt, struct shmpi_request *r)
         if (take_local(pt, r))
             complete_cancelled(r);
     } else if (shmpi_p2p_queue_remove(&pt->peers[r->peer].envelopes, r)) {
+        pt->peers[r->peer].waiting -= shmpi_p2p_envelope_bytes(r);
         complete_cancelled(r); /* its claim was never published */
     } else if (shmpi_p2p_claim_cancel(r->claim)) {
         r->claim = 0;          /* the receiver frees the word */

@@ -22,9 +22,37 @@
  * the ring would leave less than a quarter free: the slot is given back,
  * or not taken, and the pair stays cold; no error).  The ring is the
  * per-pair SPSC ring of queues/ring.c, unchanged: one release store per
- * record, the short way of fastpath.c.  A slot is kept until the job
- * ends, so D never polls more than SHMPI_FAST_RINGS rings, and a pair
- * that finds every slot taken stays on the mailbox.
+ * record, the short way of fastpath.c.  A pair keeps a slot until the
+ * job ends, so D never polls more than SHMPI_FAST_RINGS rings, and a
+ * pair that finds every slot taken stays on the mailbox.
+ *
+ * Sized rings.  A slot spans twice SHMPI_RING_KB of the arena's address
+ * space, two halves, but only the first `bytes` of one half are
+ * reserved: the smallest ring, from SHMPI_RING_MIN_KB (16 KiB) up by
+ * doubling, that takes the largest envelope record S sent while cold
+ * (an 8-byte message: the minimum; a 4 KiB one: 32 KiB).  CONNECT
+ * carries the slot and the size.  While the ring is smaller than
+ * SHMPI_RING_KB, a message over what it takes (a quarter of it, less
+ * the headers) goes as RTS and its DATA in chunks it takes (send.c:
+ * peer->eager_limit, peer->chunk), and S keeps room for one more
+ * record behind each one (ring_reserve) so that it can always leave.
+ * The pair moves to a larger ring in the slot's other half when the
+ * ring was too small SHMPI_RING_GROW_AFTER times (default 8: found full
+ * by a send - once per time S got stuck, not per poll of its wait - or
+ * passed over by a message over its eager limit; the new ring is twice
+ * as large, or as large as that message needs), or at once when more
+ * sends wait for it than it holds (peer->waiting: a burst; the new ring
+ * holds them).  S writes CONNECT(slot, bytes, half) as the last record
+ * of the old ring and the new ring only from then on; D switches when
+ * it reads that CONNECT (in ring order, after every earlier record),
+ * punches the old half's pages out of the file and says in the slot's
+ * owner word which half it reads (leave_half); S moves again only after
+ * that (move_ring, where the memory ordering is argued).  A pair holds
+ * the pages of one ring, two for the moment of a move.  Rings only
+ * grow: releasing an idle one would need D to tell S (S alone writes
+ * it, and may be writing), S's switch back to the mailbox, and D to
+ * hold S's mailbox records until it has read the ring to its end, to
+ * keep the order - not built.
  *
  * The switch keeps MPI's order per pair (3.5, non-overtaking) without a
  * sequence number: S switches only when nothing waits for D (no queued
@@ -41,9 +69,15 @@
  * rounded to 64) and its outbox's high-water mark (at most
  * SHMPI_OUTBOX_KB, reserved 64 KiB at a time), plus np x
  * SHMPI_FAST_RINGS x SHMPI_RING_KB for the hot rings, only as pairs get
- * hot.
+ * hot; a hot pair holds the ring its traffic needs, from
+ * SHMPI_RING_MIN_KB to SHMPI_RING_KB (sized rings, above).
  *
- * Measured (2026-11-29, a loaded 2-CPU VM; an all-pairs exchange of K
+ * Sized rings, measured (2026-11-29 03:12 UTC, SHMPI_FAST_AFTER=16
+ * MEMORY_ONLY=shmpi MEMORY_NP="16 64" perf/run-perf memory, every pair
+ * hot): peak /dev/shm 18.1 -> 4.1 MiB at np=16, 72.3 -> 16.3 MiB at
+ * np=64 (each pair of that exchange sends small messages while cold).
+ *
+ * Measured before sized rings (2026-11-29, a loaded 2-CPU VM; an all-pairs exchange of K
  * messages per ordered pair, then the arena's allocated blocks, st_blocks
  * of the /dev/shm file rank 0 holds, ./mpirun -np N allpairs K BYTES):
  *   np=16, K=1:      1.3 MiB (per-pair rings before: 60 MiB)
@@ -84,6 +118,9 @@
  *                      outbox, less the headers
  *   SHMPI_FAST_AFTER   records through the mailboxes before a pair tries
  *                      for a hot ring (default 256)
+ *   SHMPI_RING_MIN_KB  smallest hot ring (default 16 KiB)
+ *   SHMPI_RING_GROW_AFTER  times a hot ring is too small before it is
+ *                      doubled (default 8)
  *   SHMPI_PULL_LIMIT_MB  largest message a stalled wait takes in before
  *                      its receive is posted past the bound below, one
  *                      at a time (pull.c; default 1024)
@@ -141,12 +178,23 @@ static _Atomic uint32_t *slot_owner(int rank, uint32_t slot)
            slot;
 }
 
-static struct shmpi_ring *ring_at(int dst, uint32_t slot)
+/* Set in a slot's owner word while the receiver reads the ring in the
+   slot's second half (sized rings, at the top). */
+#define OWNER_HALF 0x80000000u
+
+/* A slot spans twice SHMPI_RING_KB: a ring in either half. */
+static struct shmpi_ring *ring_at(int dst, uint32_t slot, uint32_t half)
 {
     struct shmpi_arena_header *a = shmpi_proc.arena;
     return (struct shmpi_ring *)((char *)a + a->rings_offset +
-                                 ((uint64_t)dst * a->fast_rings + slot) *
+                                 (((uint64_t)dst * a->fast_rings + slot) * 2 +
+                                  half) *
                                      a->ring_bytes);
+}
+
+static off_t file_offset(const void *p)
+{
+    return (off_t)((const char *)p - (const char *)shmpi_proc.arena);
 }
 
 /* The largest record body both channels take. */
@@ -183,6 +231,12 @@ int shmpi_p2p_init(void)
         pt->eager_limit = body;
     if (pt->chunk > body || pt->chunk == 0)
         pt->chunk = body;
+    pt->ring_min = tun->value[SHMPI_TUN_RING_MIN_KB]; /* in bytes */
+    pt->grow_after = (uint32_t)tun->value[SHMPI_TUN_RING_GROW_AFTER];
+    for (int i = 0; i < n; i++) {
+        pt->peers[i].eager_limit = pt->eager_limit;
+        pt->peers[i].chunk = pt->chunk;
+    }
     if (n > 1) {
         shmpi_outbox_tx_init(&pt->outbox, arena_base(),
                              a->outbox_offset + (uint64_t)p->rank *
@@ -217,13 +271,14 @@ static int room_for_ring(int fd, uint64_t bytes)
     return avail >= bytes + total / 4;
 }
 
-/* Take one of dst's free slots and reserve its ring's pages: the slot,
-   or -1 (none free, or no room: the pair stays cold). */
-static int claim_slot(int dst)
+/* Take one of dst's free slots and reserve the first `bytes` of its
+   pages: the slot, or -1 (none free, or no room: the pair stays as it
+   is). */
+static int claim_slot(int dst, uint64_t bytes)
 {
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_arena_header *a = p->arena;
-    if (!room_for_ring(p->arena_fd, a->ring_bytes))
+    if (!room_for_ring(p->arena_fd, bytes))
         return -1;
     for (uint32_t i = 0; i < a->fast_rings; i++) {
         uint32_t expect = 0;
@@ -231,9 +286,8 @@ static int claim_slot(int dst)
                 slot_owner(dst, i), &expect, (uint32_t)p->rank + 1,
                 memory_order_acq_rel, memory_order_relaxed))
             continue;
-        if (posix_fallocate(p->arena_fd,
-                            (off_t)((char *)ring_at(dst, i) - (char *)a),
-                            (off_t)a->ring_bytes) == 0)
+        if (posix_fallocate(p->arena_fd, file_offset(ring_at(dst, i, 0)),
+                            (off_t)bytes) == 0)
             return (int)i;
         atomic_store_explicit(slot_owner(dst, i), 0, memory_order_release);
         return -1;
@@ -241,25 +295,147 @@ static int claim_slot(int dst)
     return -1;
 }
 
+/* The smallest ring, from `from` bytes up by doubling, whose records
+   take a body of len bytes and whose data holds `hold` bytes; at most
+   SHMPI_RING_KB. */
+static uint64_t ring_bytes_for(uint64_t len, uint64_t hold, uint64_t from)
+{
+    uint64_t most = shmpi_proc.arena->ring_bytes;
+    uint64_t b = from < most ? from : most;
+    while (b < most &&
+           (shmpi_ring_max_body(b) < len || b - SHMPI_RING_HEADER < hold))
+        b *= 2;
+    return b < most ? b : most;
+}
+
+/* Write into the ring of `bytes` in dst's slot from now on; eager
+   messages and chunks the ring cannot take go as RTS and smaller
+   chunks (send.c), the job's limits staying the ceiling. */
+static void use_ring(struct shmpi_peer *peer, int dst, uint32_t slot,
+                     uint32_t half, uint64_t bytes)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    uint64_t body = shmpi_ring_max_body(bytes) - sizeof(struct shmpi_msg);
+    shmpi_ring_tx_init(&peer->tx, ring_at(dst, slot, half), bytes);
+    peer->tx_slot = slot;
+    peer->tx_half = half;
+    peer->eager_limit = pt->eager_limit < body ? pt->eager_limit : body;
+    peer->chunk = pt->chunk < body ? pt->chunk : body;
+    peer->fulls = 0;
+    peer->full_head = 0; /* a ring found full has head > 0 */
+    peer->retry_head = 0;
+}
+
 /* The pair is busy enough and nothing waits for it: move it to a ring,
    CONNECT being its last record through the mailbox (see the top). */
 static void try_hot(struct shmpi_peer *peer, int dst)
 {
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int err;
-    struct shmpi_msg *m =
-        shmpi_outbox_reserve(&shmpi_proc.pt2pt->outbox, sizeof *m, &err);
+    struct shmpi_msg *m = shmpi_outbox_reserve(&pt->outbox, sizeof *m, &err);
     if (!m)
         return; /* outbox full now: another time */
-    int slot = claim_slot(dst);
+    uint64_t bytes = ring_bytes_for(peer->max_record, 0, pt->ring_min);
+    int slot = claim_slot(dst, bytes);
     if (slot < 0) {
         peer->stays_cold = 1; /* the record is not posted: space unused */
         return;
     }
-    *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT,
-                            .offset = (uint64_t)slot};
-    shmpi_outbox_post(&shmpi_proc.pt2pt->outbox, m, mailbox_of(dst));
-    shmpi_ring_tx_init(&peer->tx, ring_at(dst, (uint32_t)slot),
-                       shmpi_proc.arena->ring_bytes);
+    *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT, .nbytes = bytes,
+                            .offset = (uint64_t)slot, .cookie = 0};
+    shmpi_outbox_post(&pt->outbox, m, mailbox_of(dst));
+    use_ring(peer, dst, (uint32_t)slot, 0, bytes);
+}
+
+/* Move a hot pair to a ring of `bytes` in the other half of its slot:
+   CONNECT(slot, bytes, half) is the last record of the old ring, and
+   every later one goes into the new ring.  D reads the old ring in
+   order up to CONNECT - it takes the seq of CONNECT with acquire after
+   those of every earlier record, each stored with release after its
+   body - and only then the new ring, whose records carry their own
+   release/acquire seqs.  So no message overtakes another across the
+   move.  The new half must be D's no longer: D, when it switched to the
+   half we write now, punched the other one's pages out (they read as
+   zeros again, as an empty ring must) and then stored the half it reads
+   into the owner word with release; our acquire load of that word
+   orders the punch before our fallocate and writes.  Our fallocate
+   comes before the release store of CONNECT's seq, so D finds the pages
+   there.  1 if moved; else nothing is written: -1 if the old ring has
+   no room for CONNECT or D still reads the other half (try again when
+   head has moved), 0 if no pages can be had. */
+static int move_ring(struct shmpi_peer *peer, int dst, uint64_t bytes)
+{
+    uint32_t owner = atomic_load_explicit(slot_owner(dst, peer->tx_slot),
+                                          memory_order_acquire);
+    uint32_t other = !peer->tx_half;
+    if (!(owner & OWNER_HALF) != !peer->tx_half)
+        return -1; /* D has not left the other half yet */
+    if (!room_for_ring(shmpi_proc.arena_fd, bytes))
+        return 0;
+    /* a reserve not committed leaves nothing D reads: the record's seq
+       is stored only by commit */
+    struct shmpi_msg *m = shmpi_ring_reserve(&peer->tx, sizeof *m);
+    if (!m)
+        return -1;
+    struct shmpi_ring *ring = ring_at(dst, peer->tx_slot, other);
+    if (posix_fallocate(shmpi_proc.arena_fd, file_offset(ring),
+                        (off_t)bytes) != 0)
+        return 0;
+    *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT, .nbytes = bytes,
+                            .offset = peer->tx_slot, .cookie = other};
+    shmpi_ring_commit(&peer->tx, m);
+    use_ring(peer, dst, peer->tx_slot, other, bytes);
+    shmpi_core_doorbell_ring(dst);
+    return 1;
+}
+
+/* The hot ring was too small once more: a record of len bytes found it
+   full, or (full 0) a message over its eager limit went as RTS.  After
+   SHMPI_RING_GROW_AFTER such times since it got its size, the pair moves
+   to a ring twice as large, or as large as a record of len needs.  A
+   full ring counts once per time the sender got stuck (tx.head moved
+   since the last), not once per poll of a wait. */
+static void ring_too_small(struct shmpi_peer *peer, uint64_t len, int full)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    uint64_t bytes = peer->tx.size + SHMPI_RING_HEADER;
+    if (bytes >= shmpi_proc.arena->ring_bytes ||
+        (full && peer->tx.head == peer->full_head))
+        return;
+    if (full)
+        peer->full_head = peer->tx.head;
+    if (++peer->fulls < pt->grow_after)
+        return;
+    if (move_ring(peer, peer_rank(peer), ring_bytes_for(len, 0, 2 * bytes)) <
+        1)
+        peer->fulls = 0; /* not now: try again grow_after times on */
+}
+
+/* More sends wait for the ring than it holds (a burst larger than the
+   ring, peer->waiting): move to a ring that holds them at once, rather
+   than after GROW_AFTER full rings.  Tried again once head has moved
+   when the move had to wait; a ring's worth of records later when no
+   pages could be had (room_for_ring's statvfs is not paid per
+   record). */
+static void ring_backlog(struct shmpi_peer *peer)
+{
+    uint64_t bytes = peer->tx.size + SHMPI_RING_HEADER;
+    if (bytes >= shmpi_proc.arena->ring_bytes ||
+        peer->tx.head < peer->retry_head ||
+        (peer->tx.head == peer->retry_head && peer->tx.head))
+        return;
+    int moved = move_ring(peer, peer_rank(peer),
+                          ring_bytes_for(0, peer->waiting, 2 * bytes));
+    if (moved == 0)
+        peer->retry_head = peer->tx.head + peer->tx.size;
+    else if (moved < 0)
+        peer->retry_head = peer->tx.head;
+}
+
+void shmpi_p2p_ring_fit(struct shmpi_peer *peer, uint64_t nbytes)
+{
+    if (peer->tx.ring)
+        ring_too_small(peer, sizeof(struct shmpi_msg) + nbytes, 0);
 }
 
 int shmpi_p2p_peer_connect_cold(int dst)
@@ -277,12 +453,31 @@ int shmpi_p2p_peer_connect_cold(int dst)
     return shmpi_outbox_prepare(&pt->outbox, max_body(shmpi_proc.arena));
 }
 
+/* A record of len bytes in the pair's ring.  While the ring may still
+   be left for a larger one, room for CONNECT stays free behind the
+   record: a ring full of records no larger than CONNECT could never be
+   left otherwise.  (The fast send reserves without it: a move then waits
+   until the receiver frees room.) */
+static void *ring_reserve(struct shmpi_peer *peer, size_t len)
+{
+    if (peer->tx.size + SHMPI_RING_HEADER >= shmpi_proc.arena->ring_bytes)
+        return shmpi_ring_reserve(&peer->tx, len);
+    return shmpi_ring_reserve_leaving(&peer->tx, len,
+                                      sizeof(struct shmpi_msg));
+}
+
 void *shmpi_p2p_chan_reserve(struct shmpi_peer *peer, size_t len)
 {
     if (peer->tx.ring) {
-        void *body = shmpi_ring_reserve(&peer->tx, len);
+        if (peer->waiting > peer->tx.size)
+            ring_backlog(peer);
+        void *body = ring_reserve(peer, len);
+        if (body)
+            return body;
+        ring_too_small(peer, len, 1); /* may move to a larger ring */
+        body = ring_reserve(peer, len);
         if (!body && shmpi_ring_ask_for_space(&peer->tx, len))
-            body = shmpi_ring_reserve(&peer->tx, len);
+            body = ring_reserve(peer, len);
         return body;
     }
     struct shmpi_outbox_tx *ob = &shmpi_proc.pt2pt->outbox;
@@ -306,12 +501,35 @@ void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body)
     peer->cold_records++;
 }
 
-void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot)
+/* src wrote CONNECT as the last record of its ring in `half` of our
+   `slot`, and we have read it: nobody touches that ring again.  Its
+   pages are punched out of the file (the memory goes back, and a later
+   ring there reads as zeros, which an empty ring must: ring.c) before
+   the owner word says, with release, which half we read now: src's
+   next move waits for that word (move_ring).  If the punch fails the
+   ring is zeroed by hand. */
+static void leave_half(int src, uint32_t slot, uint32_t half, uint64_t bytes)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    struct shmpi_ring *ring = ring_at(p->rank, slot, half);
+    if (fallocate(p->arena_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                  file_offset(ring), (off_t)bytes) != 0)
+        memset(ring, 0, bytes);
+    atomic_store_explicit(slot_owner(p->rank, slot),
+                          ((uint32_t)src + 1) | (half ? 0 : OWNER_HALF),
+                          memory_order_release);
+}
+
+void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot,
+                          uint32_t half, uint64_t bytes)
 {
     struct shmpi_peer *peer = &pt->peers[src];
-    shmpi_ring_rx_init(&peer->rx, ring_at(shmpi_proc.rank, slot),
-                       shmpi_proc.arena->ring_bytes);
-    pt->hot[pt->nhot++] = src;
+    if (peer->rx.ring)
+        leave_half(src, slot, !half, peer->rx.size + SHMPI_RING_HEADER);
+    else
+        pt->hot[pt->nhot++] = src;
+    shmpi_ring_rx_init(&peer->rx, ring_at(shmpi_proc.rank, slot, half),
+                       bytes);
 }
 
 void shmpi_p2p_backlog_add(struct shmpi_pt2pt *pt, int rank)

@@ -42,7 +42,7 @@ int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
     int world = shmpi_comm_peer_to_world(comm, dest);
     uint64_t nbytes = (uint64_t)count * (uint64_t)dt->size;
     struct shmpi_peer *peer = &pt->peers[world];
-    if (!peer->tx.ring || peer->envelopes.head || nbytes > pt->eager_limit ||
+    if (!peer->tx.ring || peer->envelopes.head || nbytes > peer->eager_limit ||
         !shmpi_datatype_contiguous(dt) || shmpi_p2p_receiver_over(world))
         return 0;
     /* a standard send, never cancellable: SHORT (proto.h) */

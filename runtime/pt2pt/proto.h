@@ -9,8 +9,10 @@
  *   large message                     RTS(envelope) ->
  *                                     <- CTS(bytes wanted, receiver cookie)
  *                                     DATA(offset, chunk) -> ... DATA ->
- *   the pair turns hot (conn.c)       CONNECT(slot) ->   (last through the
- *                                     mailbox; then the ring only)
+ *   the pair turns hot (conn.c)       CONNECT(slot, bytes) -> (last through
+ *                                     the mailbox; then the ring only)
+ *   the pair's ring grows (conn.c)    CONNECT(slot, bytes, half) -> (last
+ *                                     through the old ring; then the new)
  *
  * A message up to the eager limit goes as an RTS too while its receiver
  * holds more than its bound of unexpected messages (flow.c).
@@ -48,7 +50,8 @@ enum shmpi_msg_type {
     SHMPI_MSG_DATA,
     SHMPI_MSG_ACK,
     SHMPI_MSG_CONNECT,         /* offset: the hot-ring slot the sender
-                                  uses from now on (conn.c) */
+                                  uses from now on, cookie: which half of
+                                  it, nbytes: that ring's size (conn.c) */
     SHMPI_MSG_SHORT,           /* an EAGER record with the short header;
                                   read as EAGER (shmpi_p2p_msg_read) */
 };

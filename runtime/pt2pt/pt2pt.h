@@ -34,6 +34,19 @@ struct shmpi_peer {
     uint32_t cold_records;     /* records exchanged with it through the
                                   mailboxes, sent and received */
     int stays_cold;            /* its ring slots were all taken */
+    /* what the channel takes (conn.c): the largest message sent eagerly
+       and the largest DATA chunk - the job's SHMPI_EAGER_LIMIT and
+       SHMPI_CHUNK, less on a hot ring too small for them */
+    uint64_t eager_limit;
+    uint64_t chunk;
+    uint64_t max_record;       /* largest record body sent while cold */
+    uint64_t full_head;        /* tx.head when the ring was last full */
+    uint64_t retry_head;       /* a move for `waiting` waits for tx.head
+                                  to pass this */
+    uint64_t waiting;          /* ring bytes the sends in `envelopes` will
+                                  take (shmpi_p2p_envelope_bytes) */
+    uint32_t fulls;            /* times found full since its last size */
+    uint32_t tx_slot, tx_half; /* where tx's ring is in the peer's slots */
     struct shmpi_req_queue envelopes; /* sends waiting to post EAGER/RTS */
     struct shmpi_req_queue streams;   /* sends streaming DATA after CTS */
     struct shmpi_ctl *ctl_head, *ctl_tail;
@@ -121,6 +134,8 @@ struct shmpi_pt2pt {
     int held_over;
     uint64_t chunk;            /* SHMPI_CHUNK; set once at init */
     uint64_t fast_after;       /* SHMPI_FAST_AFTER; ditto */
+    uint64_t ring_min;         /* SHMPI_RING_MIN_KB, in bytes; ditto */
+    uint32_t grow_after;       /* SHMPI_RING_GROW_AFTER; ditto */
     /* request.c: released requests, linked through next; every call
        that makes or releases a request (on the send/receive paths) */
     struct shmpi_request *free_requests;
@@ -150,14 +165,28 @@ static inline int shmpi_p2p_peer_connect(int world_rank,
     *out = peer;
     return peer->tx.ring ? 0 : shmpi_p2p_peer_connect_cold(world_rank);
 }
+/* About the ring bytes a send's envelope record takes: its header, and
+   its data if eager-sized.  peer->waiting adds them up for the sends
+   queued in peer->envelopes, so that conn.c can size a ring to them. */
+static inline uint64_t shmpi_p2p_envelope_bytes(const struct shmpi_request *r)
+{
+    return SHMPI_CACHELINE +
+           (r->nbytes <= shmpi_proc.pt2pt->eager_limit ? r->nbytes : 0);
+}
 /* The channel to a peer (its hot ring, or our outbox and its mailbox):
    space for a record body of len bytes, or NULL when there is none now
    (the receiver will ring our doorbell when it frees some); then
    publish it.  A record is at most the eager limit plus a header. */
 void *shmpi_p2p_chan_reserve(struct shmpi_peer *peer, size_t len);
 void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body);
-/* A CONNECT from world rank src: poll ring slot `slot` from now on. */
-void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot);
+/* A CONNECT from world rank src: poll the ring of `bytes` in `half` of
+   ring slot `slot` from now on (and give back the other half's pages,
+   if src moved from there). */
+void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot,
+                          uint32_t half, uint64_t bytes);
+/* A message of nbytes is over the peer's eager limit but not the job's:
+   move the pair to a ring that takes it if one can be had. */
+void shmpi_p2p_ring_fit(struct shmpi_peer *peer, uint64_t nbytes);
 /* World rank's outbox flag (queues/outbox.h), in its post block. */
 struct shmpi_outbox_flag *shmpi_p2p_outbox_flag(int world_rank);
 void shmpi_p2p_backlog_add(struct shmpi_pt2pt *pt, int world_rank);

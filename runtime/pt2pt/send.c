@@ -36,10 +36,17 @@ static void *reserve(struct shmpi_peer *peer, size_t len)
 /* EAGER (the data with the envelope) or RTS (the envelope only)?
    Decided when the envelope enters the ring, so that a send queued in
    the backlog follows the receiver's latest word. */
-static int send_eager(const struct shmpi_pt2pt *pt,
-                      const struct shmpi_request *r)
+static int send_eager(struct shmpi_peer *peer, const struct shmpi_request *r)
 {
-    return r->nbytes <= pt->eager_limit && !shmpi_p2p_receiver_over(r->peer);
+    if (r->nbytes > peer->eager_limit) {
+        /* over the job's limit, or the pair's ring is too small for it */
+        if (r->nbytes > shmpi_proc.pt2pt->eager_limit)
+            return 0;
+        shmpi_p2p_ring_fit(peer, r->nbytes);
+        if (r->nbytes > peer->eager_limit)
+            return 0;
+    }
+    return !shmpi_p2p_receiver_over(r->peer);
 }
 
 /* An eager message's data after its envelope.  Contiguous data takes
@@ -56,14 +63,17 @@ static void pack_eager(const struct shmpi_request *r, void *out)
 
 int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
 {
-    int eager = send_eager(shmpi_proc.pt2pt, r);
+    int eager = send_eager(peer, r);
     int sync = r->mode == SHMPI_MODE_SYNC;
     int compact = eager && shmpi_p2p_msg_is_short(sync, r->claim);
     size_t head = compact ? sizeof(struct shmpi_msg_short)
                           : sizeof(struct shmpi_msg);
-    void *rec = reserve(peer, head + (eager ? r->nbytes : 0));
+    size_t len = head + (eager ? r->nbytes : 0);
+    void *rec = reserve(peer, len);
     if (!rec)
         return 0;
+    if (!peer->tx.ring && len > peer->max_record)
+        peer->max_record = len; /* sizes the ring it may get (conn.c) */
     /* a small message held back by flow control waits at its receiver
        as a large one does: cancellable there (a large one took its word
        when it started, shmpi_p2p_send_post_or_queue) */
@@ -94,7 +104,7 @@ int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
 
 int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
 {
-    uint64_t chunk = shmpi_proc.pt2pt->chunk;
+    uint64_t chunk = peer->chunk;
     int sent = 0;
     while (r->moved < r->granted) {
         uint64_t n = r->granted - r->moved < chunk ? r->granted - r->moved
@@ -131,6 +141,7 @@ int shmpi_p2p_send_post_or_queue(struct shmpi_request *r)
     if (!peer->envelopes.head && shmpi_p2p_post_envelope(peer, r))
         return 0;
     shmpi_p2p_queue_push(&peer->envelopes, r);
+    peer->waiting += shmpi_p2p_envelope_bytes(r);
     shmpi_p2p_backlog_add(pt, r->peer);
     return 0;
 }

@@ -143,6 +143,17 @@ void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
     return (unsigned char *)p + SHMPI_REC_PREFIX;
 }
 
+/* The record after this one needs rec_bytes(spare) and a seal, which
+   room_for(len) already counts; a record of one cache line never needs
+   a wrap (offsets are multiples of 64 and below the size). */
+void *shmpi_ring_reserve_leaving(struct shmpi_ring_tx *tx, size_t len,
+                                 size_t spare)
+{
+    if (!has_room_rereading_tail(tx, room_for(tx, len) + rec_bytes(spare)))
+        return NULL;
+    return shmpi_ring_reserve(tx, len);
+}
+
 void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body)
 {
     struct shmpi_rec_prefix *p =

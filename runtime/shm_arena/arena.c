@@ -126,12 +126,14 @@ static void layout(struct shmpi_arena_header *h, int nranks,
     h->outbox_bytes =
         nranks > 1 ? piece_bytes_for((size_t)nranks, p->outbox_bytes) : 0;
     h->rings_offset = h->outbox_offset + (size_t)nranks * h->outbox_bytes;
+    /* a slot is two rings' worth of address space: pt2pt moves a pair
+       to a larger ring in the slot's other half (pt2pt/conn.c) */
     h->ring_bytes = h->fast_rings
-                        ? piece_bytes_for((size_t)nranks * h->fast_rings,
+                        ? piece_bytes_for((size_t)nranks * h->fast_rings * 2,
                                           p->ring_bytes)
                         : 0;
     coll_layout(h, h->rings_offset +
-                       (size_t)nranks * h->fast_rings * h->ring_bytes,
+                       (size_t)nranks * h->fast_rings * 2 * h->ring_bytes,
                 p);
     h->bytes = h->coll_offset + (size_t)h->coll_areas * h->coll_area_bytes;
 }

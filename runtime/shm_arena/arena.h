@@ -176,7 +176,8 @@ struct shmpi_arena_header {
     uint64_t outbox_bytes;
     uint64_t rings_offset;    /* -> hot-ring slot i of receiver d at
                                  rings_offset + (d * fast_rings + i) *
-                                 ring_bytes */
+                                 2 * ring_bytes: two halves of a ring's
+                                 size each (pt2pt/conn.c) */
     uint64_t ring_bytes;
     uint32_t fast_rings;
     uint64_t coll_offset;     /* -> collective area i at coll_offset +
