@@ -266,13 +266,14 @@ END {
             line = line " " ratio(get(t, I[y], hi), get(t, I[y], lo)) " |"
             print line
         }
-        line = "| " TN[x] " | shmpi / best peer |"
+        line = "| " TN[x] " | shmpi / best peer |"; anyb = 0
         for (z = 1; z <= nnp; z++) {
             s = get(t, "shmpi", NP[z]); b = ""
             for (y = PEER1; y <= 4; y++) { v = get(t, I[y], NP[z]); if (num(v) && (b == "" || v < b)) b = v }
+            if (b != "") anyb = 1
             line = line " " ratio(s, b) " |"
         }
-        print line " – |"
+        if (anyb) print line " – |"
         if (blabel != "") {
             line = "| " TN[x] " | shmpi / baseline |"
             for (z = 1; z <= nnp; z++) line = line " " ratio(get(t, "shmpi", NP[z]), get(t, "base", NP[z])) " |"
@@ -298,13 +299,14 @@ END {
             if (nl > 1) line = line " " ratio(get("launch", I[y], LN[nl]), get("launch", I[y], LN[1])) " |"
             print line
         }
-        line = "| shmpi / best peer |"
+        line = "| shmpi / best peer |"; anyb = 0
         for (z = 1; z <= nl; z++) {
             s = get("launch", "shmpi", LN[z]); b = ""
             for (y = PEER1; y <= 4; y++) { v = get("launch", I[y], LN[z]); if (num(v) && (b == "" || v < b)) b = v }
+            if (b != "") anyb = 1
             line = line " " ratio(s, b) " |"
         }
-        print line (nl > 1 ? " – |" : "")
+        if (anyb) print line (nl > 1 ? " – |" : "")
         if (blabel != "") {
             line = "| shmpi / baseline |"
             for (z = 1; z <= nl; z++) line = line " " ratio(get("launch", "shmpi", LN[z]), get("launch", "base", LN[z])) " |"
