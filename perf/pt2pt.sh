@@ -357,6 +357,6 @@ END {
         vsbase("bandwidth at 1 MiB", "bw", 1048576)
         vsbase("bandwidth at 16 MiB", "bw", 16777216)
         if (ring_np != "")
-            printf "- np=%s ring: %s\n", ring_np, num(rs) && num(rb_) && rb_ > 0 ? sprintf("%.3f×", rs / rb_) : "cannot tell"
+            printf "- np=%s ring: %s\n", ring_np, (num(rs) && num(rb_) && rb_ > 0 ? sprintf("%.3f×", rs / rb_) : "cannot tell")
     }
 }' "$raw"
