@@ -20,6 +20,15 @@
 #   yield to each other's time slices), so at np=8 it runs only the sizes
 #   in COLL_MPICH_NP8_SIZES (default 8 B; empty skips it at np=8): its
 #   other np=8 cells read "skipped".
+#   With PERF_BASELINE=REV (any git revision), a second shmpi built from REV
+#   (perf/common.sh: exported and built once per commit under
+#   perf/bin/baseline/) runs as one more MPI, "shmpi@<short hash>", with its
+#   own ./mpirun and exactly shmpi's options and sizes:
+#     base    BASE/mpirun -np 2 --bind-to core coll-base -o OP
+#             BASE/mpirun -np 8 coll-base -o OP
+#   in the same rounds (rotated with the others) and noise guard; the table
+#   gains its column and a "shmpi / baseline" column, and a summary of those
+#   ratios per np.  Unset: nothing of it is built, run or printed.
 #
 # Each run checks every cell once before timing it (coll.c) and exits 3 on
 # a wrong result: that MPI's cells of that operation and np then read FAIL,
@@ -42,8 +51,8 @@
 # Knobs: COLL_RUNS, COLL_TARGET_MS, COLL_BATCHES, COLL_OPS (comma list,
 # default barrier,bcast,allreduce,alltoall), COLL_SIZES (comma list with
 # K/M suffixes, default 8,64,1K,16K,256K,1M,4M), COLL_NP (default "2 8"),
-# COLL_MPICH_NP8_SIZES (default 8), COLL_ONLY (subset of "shmpi ompi
-# mpich").  Raw figures: perf/bin/coll.tsv; run outputs: perf/bin/coll.out/.
+# COLL_MPICH_NP8_SIZES (default 8), COLL_ONLY (subset of "shmpi base ompi
+# mpich"), PERF_BASELINE (above).  Raw figures: perf/bin/coll.tsv; run outputs: perf/bin/coll.out/.
 # COLL_TABLES_ONLY=1 runs nothing and prints the table of the raw file
 # again (COLL_RAW names another one).
 set -u
@@ -63,7 +72,7 @@ ops=${COLL_OPS:-barrier,bcast,allreduce,alltoall}
 sizes=${COLL_SIZES:-8,64,1K,16K,256K,1M,4M}
 np_list=${COLL_NP:-2 8}
 mpich_np8_sizes=${COLL_MPICH_NP8_SIZES-8}
-only=${COLL_ONLY:-shmpi ompi mpich}
+only=${COLL_ONLY:-shmpi base ompi mpich}
 tables_only=${COLL_TABLES_ONLY:-}
 
 out=$BIN/coll.out
@@ -72,9 +81,11 @@ wanted() { [[ " $only " == *" $1 "* ]]; }
 
 if [ -z "$tables_only" ]; then
     pt2pt_lock coll
+    use_baseline
     build_mpi "$PERFDIR/coll.c" coll
     rm -rf "$out"; mkdir -p "$out"
     : >"$raw"
+    have base && printf 'baseline\t%s\n' "$BASE_LABEL" >>"$raw"
 fi
 
 # The command line of MPI $1 at np $2 and the sizes it runs there (CMD,
@@ -82,8 +93,8 @@ fi
 command_of() {
     SIZES=$sizes
     case $1-$2 in
-        shmpi-2) CMD=("${SHMPI_RUN[@]}" -np 2 --bind-to core "$BIN/coll-shmpi") ;;
-        shmpi-*) CMD=("${SHMPI_RUN[@]}" -np "$2" "$BIN/coll-shmpi") ;;
+        shmpi-2|base-2) launcher_of "$1"; CMD=("${LAUNCHER[@]}" -np 2 --bind-to core "$BIN/coll-$1") ;;
+        shmpi-*|base-*) launcher_of "$1"; CMD=("${LAUNCHER[@]}" -np "$2" "$BIN/coll-$1") ;;
         ompi-2)  CMD=(mpirun.openmpi --allow-run-as-root -np 2 --bind-to core "$BIN/coll-ompi") ;;
         ompi-*)  CMD=("${OMPI_RUN[@]}" -np "$2" --bind-to none "$BIN/coll-ompi") ;;
         mpich-2) CMD=("${MPICH_RUN[@]}" -np 2 -bind-to core "$BIN/coll-mpich") ;;
@@ -131,6 +142,7 @@ echo "machine: $(machine_line)"
 if [ -z "$tables_only" ]; then
     [ -f "$ROOT/lib/libmpi.a" ] && echo "shmpi: lib/libmpi.a of $(date -u -r "$ROOT/lib/libmpi.a" '+%Y-%m-%d %H:%M:%S UTC')"
     tun=$(env | grep -E '^SHMPI_' | sort | tr '\n' ' ')
+    baseline_line
     echo "shmpi tunables in the environment: ${tun:-none (library defaults)}"
     echo "runs: $runs counted rounds after $warm warm-up; one run per MPI, np and operation, interleaved; each cell timed in $batches batches (${target} ms in all) of the slowest rank's time per operation, a run reports its median batch, the table the median over runs; np=2 pinned one rank per core, np=8 not pinned; MPICH at np=8 runs sizes: ${mpich_np8_sizes:-none}; a run during which other processes took more than ${NOISE_PCT}% of the machine is run again (at most $RETRIES times)"
     printf 'sizes\t%s\n' "$sizes" >>"$raw"
@@ -139,7 +151,7 @@ if [ -z "$tables_only" ]; then
     for ((i = 1; i <= warm; i++)); do rounds+=(warm); done
     for ((i = 1; i <= runs; i++)); do rounds+=("$i"); done
     impls=()
-    for m in shmpi ompi mpich; do wanted $m && have $m && impls+=("$m"); done
+    for m in shmpi base ompi mpich; do wanted $m && have $m && impls+=("$m"); done
     IFS=, read -r -a op_list <<<"$ops"
     k=0
     for r in "${rounds[@]}"; do
@@ -179,6 +191,7 @@ function show(x, i, n, s) {
 }
 function ratio(a, b) { return num(a) && num(b) && b > 0 ? a / b : "" }
 $1 == "sizes" { next }
+$1 == "baseline" { blabel = $2; next }
 $1 == "mpich8" { m = split($2, M, ","); for (j = 1; j <= m; j++) mpich8[bytes(M[j])] = 1; next }
 $4 == "FAIL" { failed[$1, $2, $5] = $6; failrun[$1 " np=" $2 " " $5] = $6; next }
 $4 == "NOISE" { nz[$1, ++nn[$1]] = $6; if ($7 > 1) rerun[$1] += $7 - 1; next }
@@ -202,8 +215,9 @@ END {
     print ""
     print "Latency per operation, µs (slowest rank, median batch of a run, median over runs); best = the faster of Open MPI and MPICH measured in that cell."
     print ""
-    print "| op | size | np | shmpi µs | Open MPI µs | MPICH µs | shmpi / best | goal | met? |"
-    print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+    hb = blabel != ""
+    print "| op | size | np | shmpi µs |" (hb ? " " blabel " µs |" : "") " Open MPI µs | MPICH µs | shmpi / best |" (hb ? " shmpi / baseline |" : "") " goal | met? |"
+    print "| --- | ---: | ---: | ---: |" (hb ? " ---: | ---: |" : "") " ---: | ---: | ---: | --- | --- |"
     for (n = 2; n <= 1024; n++) {
         if (!(n in npseen)) continue
         for (x = 1; x <= 4; x++) {
@@ -213,6 +227,8 @@ END {
             for (y = 1; y <= ns; y++) {
                 o = OPS[x]; s = S[y]
                 vs = get("shmpi", n, o, s); vo = get("ompi", n, o, s); vm = get("mpich", n, o, s)
+                vb = get("base", n, o, s); rbase = ratio(vs, vb)
+                if (rbase != "") bl[n, ++nbl[n]] = rbase
                 best = ""; if (num(vo)) best = vo; if (num(vm) && (best == "" || vm < best)) best = vm
                 rb = ratio(vs, best)
                 goal_of(n, o, s, vs, vo, best)
@@ -223,23 +239,32 @@ END {
                     all++; if (R != "" && R <= LIM) nmet++
                     summary = summary sprintf("\n- %s %s np=%d, %s: %s", o, hsize(s), n, GOAL, R == "" ? "cannot tell" : sprintf("%.2f× — %s", R, R <= LIM ? "met" : "NOT met"))
                 }
-                printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", o, hsize(s), n,
-                    show(vs, "shmpi", n, s), show(vo, "ompi", n, s), show(vm, "mpich", n, s),
-                    rb == "" ? "–" : sprintf("%.2f×", rb), GOAL, met
+                printf "| %s | %s | %d | %s |%s %s | %s | %s |%s %s | %s |\n", o, hsize(s), n,
+                    show(vs, "shmpi", n, s), hb ? " " show(vb, "base", n, s) " |" : "", show(vo, "ompi", n, s), show(vm, "mpich", n, s),
+                    rb == "" ? "–" : sprintf("%.2f×", rb), hb ? " " (rbase == "" ? "–" : sprintf("%.2f×", rbase)) " |" : "", GOAL, met
             }
         }
     }
-    split("shmpi ompi mpich", I, " "); line = ""
-    for (x = 1; x <= 3; x++) {
+    split("shmpi base ompi mpich", I, " "); line = ""
+    for (x = 1; x <= 4; x++) {
         c = nn[I[x]] + 0
         if (c == 0) continue
         for (j = 1; j <= c; j++) a[j] = nz[I[x], j] + 0
         sortv(a, c)
-        line = line sprintf("%s%s %d%% (max %d%%%s)", line == "" ? "" : "; ", I[x], a[int((c+1)/2)], a[c],
+        line = line sprintf("%s%s %d%% (max %d%%%s)", line == "" ? "" : "; ", I[x] == "base" ? blabel : I[x], a[int((c+1)/2)], a[c],
             rerun[I[x]] ? ", " rerun[I[x]] " re-runs" : "")
     }
     if (line != "") { print ""; print "Other processes'"'"' share of the machine during the kept runs, median: " line }
     for (k in failrun) print "FAIL: " k ": " failrun[k]
     print ""
     printf "Goals (measured, not asserted): met in %d of %d cells.%s\n", nmet, all, summary
+    if (hb) {
+        print ""
+        print "shmpi / baseline (" blabel "), per np (below 1: the working tree is faster):"
+        for (n = 2; n <= 1024; n++) {
+            if (!(n in nbl)) continue
+            for (j = 1; j <= nbl[n]; j++) a[j] = bl[n, j]
+            printf "- np=%d: median %.2f× over %d cells (%.2f× to %.2f×)\n", n, median(a, nbl[n]), nbl[n], a[1], a[nbl[n]]
+        }
+    }
 }' "$raw"

@@ -10,12 +10,31 @@
 #                              BIN/NAME-mpich with mpicc.mpich; a peer that
 #                              is not installed, or shmpi without its
 #                              ./mpirun, is skipped with a note.
-#   have shmpi|ompi|mpich      true when that flavour of the last build_mpi
+#   have shmpi|base|ompi|mpich true when that flavour of the last build_mpi
 #                              exists
+#   use_baseline               called by a benchmark that runs a baseline,
+#                              before build_mpi: with PERF_BASELINE=REV set
+#                              (any git revision), builds REV's shmpi (below)
+#                              and makes build_mpi build BIN/NAME-base with
+#                              REV's ./mpicc; a script that does not call it
+#                              notes that it ignores PERF_BASELINE.
+#   launcher_of IMPL           LAUNCHER=(the launch command of IMPL): SHMPI_RUN
+#                              for shmpi, BASE_RUN for base, OMPI_RUN, MPICH_RUN
+#   baseline_line              one line naming the baseline (nothing without)
 #   fmt_ms SECONDS             a time in ms, 3 significant digits or so
 # Peer launch commands (arrays): SHMPI_RUN, OMPI_RUN, MPICH_RUN; each is
 # followed by "-np N prog args".  STATS_AWK: the awk functions the tables
 # share (perf/stats.awk), to put before a script's own awk program.
+#
+# The baseline (PERF_BASELINE=REV): a second shmpi, built from git revision
+# REV, run as one more implementation beside the working tree's, named
+# "base" in the scripts and raw files and BASE_LABEL ("shmpi@<short hash>")
+# in the tables.  REV is exported with `git archive` (the repository is
+# not touched) into BIN/baseline/<full hash>/ and built there with
+# `make -j2`, once per commit: a finished build leaves .built-ok, and the
+# next script reuses it.  BASE_RUN is that tree's ./mpirun, its programs
+# are built with its ./mpicc, and it is run with the same options, pinning
+# and noise guard as the working tree's shmpi.
 PERFDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(dirname "$PERFDIR")
 BIN=$PERFDIR/bin
@@ -42,11 +61,52 @@ build_walltime() {
     fi
 }
 
+BASE_DIR= BASE_LABEL= BASE_RUN=()
+use_baseline() {
+    local rev=${PERF_BASELINE:-} hash dir
+    [ -z "$rev" ] && return 0
+    hash=$(git -C "$ROOT" rev-parse --verify --quiet "$rev^{commit}") ||
+        { note "perf: PERF_BASELINE='$rev' is not a git revision of $ROOT"; exit 2; }
+    dir=$BIN/baseline/$hash
+    if [ ! -f "$dir/.built-ok" ]; then
+        note "perf: building the baseline $rev ($hash) in $dir (make -j2)"
+        rm -rf "$dir"; mkdir -p "$dir"
+        git -C "$ROOT" archive --format=tar "$hash" | tar -x -C "$dir" ||
+            { note "perf: cannot export $hash into $dir"; exit 1; }
+        make -C "$dir" -j2 >"$dir/build.log" 2>&1 ||
+            { note "perf: the baseline $hash does not build; see $dir/build.log"; exit 1; }
+        touch "$dir/.built-ok"
+    fi
+    BASE_DIR=$dir
+    BASE_LABEL=shmpi@$(git -C "$ROOT" rev-parse --short "$hash")
+    BASE_RUN=("$dir/mpirun")
+}
+
+baseline_line() {
+    [ -n "$BASE_DIR" ] || return 0
+    echo "baseline: $BASE_LABEL = PERF_BASELINE=$PERF_BASELINE ($(basename "$BASE_DIR")), built in ${BASE_DIR#"$ROOT"/}; ratios \"shmpi / baseline\" are the working tree's over it"
+}
+
+launcher_of() {
+    case $1 in
+        shmpi) LAUNCHER=("${SHMPI_RUN[@]}") ;;
+        base)  LAUNCHER=("${BASE_RUN[@]}") ;;
+        ompi)  LAUNCHER=("${OMPI_RUN[@]}") ;;
+        mpich) LAUNCHER=("${MPICH_RUN[@]}") ;;
+    esac
+}
+
 declare -A _have
 build_mpi() {
     local src=$1 name=$2; shift 2
     _have=()
-    rm -f "$BIN/$name-shmpi" "$BIN/$name-ompi" "$BIN/$name-mpich"
+    rm -f "$BIN/$name-shmpi" "$BIN/$name-base" "$BIN/$name-ompi" "$BIN/$name-mpich"
+    if [ -n "$BASE_DIR" ]; then
+        "$BASE_DIR/mpicc" $PERF_CFLAGS "$@" "$src" -o "$BIN/$name-base" && _have[base]=1
+    elif [ -n "${PERF_BASELINE:-}" ] && [ -z "${_base_noted:-}" ]; then
+        note "perf: this benchmark runs no baseline; PERF_BASELINE ignored"
+        _base_noted=1
+    fi
     if [ ! -x "${SHMPI_RUN[0]}" ]; then
         note "perf: ./mpirun not built (run 'make'); shmpi skipped"
     elif [ -f "$ROOT/lib/libmpi.a" ] &&

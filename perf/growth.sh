@@ -21,6 +21,14 @@
 #     ./mpirun -np N hello-shmpi; mpirun.openmpi --allow-run-as-root
 #     --oversubscribe -np N hello-ompi; mpiexec.mpich -launcher fork -np N
 #     hello-mpich
+#   With PERF_BASELINE=REV (any git revision), a second shmpi built from REV
+#   (perf/common.sh: exported and built once per commit under
+#   perf/bin/baseline/) runs as one more MPI, "shmpi@<short hash>", in
+#   every cell, with its own ./mpirun and exactly shmpi's options
+#   (BASE/mpirun -np 2 --bind-to core ...-base, BASE/mpirun -np N
+#   ...-base, BASE/mpirun -np N hello-base), interleaved with the others
+#   under the same noise guard; the tables gain its rows and a "shmpi /
+#   baseline" row.  Unset: nothing of it is built, run or printed.
 #
 # Each ring or barrier run calibrates and times its test inside (pt2pt.c,
 # coll.c: batches, a run reports its median batch; GROWTH_MS, default
@@ -51,8 +59,8 @@
 # Knobs: GROWTH_RUNS, GROWTH_BIG_RUNS, GROWTH_WARMUP, GROWTH_NP ("2 16 64
 # 256"), GROWTH_LAUNCH_NP ("256 1024"; empty skips the launch),
 # GROWTH_LAUNCH_TIMEOUT (60), GROWTH_MS,
-# GROWTH_TESTS ("ring barrier"), GROWTH_ONLY (subset of "shmpi ompi
-# mpich").  Raw figures: perf/bin/growth.tsv; run outputs:
+# GROWTH_TESTS ("ring barrier"), GROWTH_ONLY (subset of "shmpi base ompi
+# mpich"), PERF_BASELINE (above).  Raw figures: perf/bin/growth.tsv; run outputs:
 # perf/bin/growth.out/.  GROWTH_TABLES_ONLY=1 runs nothing and prints the
 # tables of the raw file again (GROWTH_RAW names another one).
 set -u
@@ -72,7 +80,7 @@ np_list=${GROWTH_NP:-2 16 64 256}
 launch_np=${GROWTH_LAUNCH_NP-256 1024}
 ms=${GROWTH_MS:-300}
 tests=${GROWTH_TESTS:-ring barrier}
-only=${GROWTH_ONLY:-shmpi ompi mpich}
+only=${GROWTH_ONLY:-shmpi base ompi mpich}
 tables_only=${GROWTH_TABLES_ONLY:-}
 
 out=$BIN/growth.out
@@ -84,12 +92,14 @@ declare -A built
 if [ -z "$tables_only" ]; then
     pt2pt_lock growth
     build_walltime || exit 1
+    use_baseline
     for p in pt2pt coll hello; do
         build_mpi "$PERFDIR/$p.c" "$p"
-        for m in shmpi ompi mpich; do have $m && built[$p-$m]=1; done
+        for m in shmpi base ompi mpich; do have $m && built[$p-$m]=1; done
     done
     rm -rf "$out"; mkdir -p "$out"
     : >"$raw"
+    [ -n "${built[hello-base]:-}" ] && printf 'baseline\t%s\n' "$BASE_LABEL" >>"$raw"
 fi
 
 # The command line of test $1 for MPI $2 at np $3 (CMD).
@@ -100,8 +110,8 @@ command_of() {
         barrier) prog=coll; args=(-o barrier -T "$ms") ;;
     esac
     case $2-$3 in
-        shmpi-2) CMD=("${SHMPI_RUN[@]}" -np 2 --bind-to core) ;;
-        shmpi-*) CMD=("${SHMPI_RUN[@]}" -np "$3") ;;
+        shmpi-2|base-2) launcher_of "$2"; CMD=("${LAUNCHER[@]}" -np 2 --bind-to core) ;;
+        shmpi-*|base-*) launcher_of "$2"; CMD=("${LAUNCHER[@]}" -np "$3") ;;
         ompi-2)  CMD=(mpirun.openmpi --allow-run-as-root -np 2 --bind-to core) ;;
         ompi-*)  CMD=("${OMPI_RUN[@]}" -np "$3" --bind-to none) ;;
         mpich-2) CMD=("${MPICH_RUN[@]}" -np 2 -bind-to core) ;;
@@ -150,14 +160,11 @@ run() {
 # launch #others N - ...
 launch() {
     local n=$1 cells=() m label st a b c d cause
-    for m in shmpi ompi mpich; do
+    for m in shmpi base ompi mpich; do
         wanted $m && [ -n "${built[hello-$m]:-}" ] || continue
         [ ${#cells[@]} -gt 0 ] && cells+=(:::)
-        case $m in
-            shmpi) cells+=(shmpi 1 "${SHMPI_RUN[@]}" -np "$n" "$BIN/hello-shmpi") ;;
-            ompi)  cells+=(ompi 1 "${OMPI_RUN[@]}" -np "$n" "$BIN/hello-ompi") ;;
-            mpich) cells+=(mpich 1 "${MPICH_RUN[@]}" -np "$n" "$BIN/hello-mpich") ;;
-        esac
+        launcher_of $m
+        cells+=("$m" 1 "${LAUNCHER[@]}" -np "$n" "$BIN/hello-$m")
     done
     [ ${#cells[@]} -eq 0 ] && return
     note "growth: launch np=$n, $big_runs rounds"
@@ -179,6 +186,7 @@ echo "machine: $(machine_line)"
 if [ -z "$tables_only" ]; then
     [ -f "$ROOT/lib/libmpi.a" ] && echo "shmpi: lib/libmpi.a of $(date -u -r "$ROOT/lib/libmpi.a" '+%Y-%m-%d %H:%M:%S UTC')"
     tun=$(env | grep -E '^SHMPI_' | sort | tr '\n' ' ')
+    baseline_line
     echo "shmpi tunables in the environment: ${tun:-none (library defaults)}"
     echo "runs: ring and barrier $runs counted rounds after $warm warm-up at np < 64, $big_runs and no warm-up at np >= 64; launch $big_runs rounds, no warm-up, ${launch_tmo} s at most; ${ms} ms timed per run; a run during which other processes took more than ${NOISE_PCT}% of the machine is run again (at most $RETRIES times)"
     start=$SECONDS
@@ -196,7 +204,7 @@ if [ -z "$tables_only" ]; then
             for t in $tests; do
                 p=pt2pt; [ "$t" = barrier ] && p=coll
                 impls=()
-                for m in shmpi ompi mpich; do
+                for m in shmpi base ompi mpich; do
                     wanted $m && [ -n "${built[$p-$m]:-}" ] && impls+=("$m")
                 done
                 n=${#impls[@]}
@@ -223,6 +231,7 @@ function get(t, i, n,    k, c, a, j) {
 }
 function show(t, i, n, x) { return x == "FAIL" ? "FAIL: " fail[t, i, n] : x == "" ? "–" : sig(x) }
 function ratio(a, b) { return num(a) && num(b) && b > 0 ? sig(a / b) "×" : "–" }
+$1 == "baseline" { blabel = $2; next }
 $1 == "launch" && $2 == "#others" { loth[$3] = sprintf("np=%s: median %s%%, max %s%% (%s rounds re-run)", $3, $5, $6, $7); next }
 $1 == "launch" && $5 == "ok" { val["launch", $2, $3, 1] = $6 * 1000; cnt["launch", $2, $3] = 1; lruns[$3] = $7; next }
 $1 == "launch" { fail["launch", $2, $3] = $6; next }
@@ -230,7 +239,8 @@ $5 == "FAIL" { fail[$1, $2, $3] = $6; next }
 $5 == "NOISE" { k = $1 " " $2; nz[k, ++nn[k]] = $6; if ($7 > 1) rerun[k] += $7 - 1; next }
 { k = $1 SUBSEP $2 SUBSEP $3; val[k, ++cnt[k]] = $5 }
 END {
-    split("shmpi ompi mpich", I, " "); split("shmpi|Open MPI|MPICH", IN, "|")
+    # the MPIs, then the peers among them (I[PEER1..4])
+    split("shmpi base ompi mpich", I, " "); split("shmpi|" blabel "|Open MPI|MPICH", IN, "|"); PEER1 = 3
     nnp = split(nplist, NP, " ")
     hdr = "| what | MPI |"; sep = "| --- | --- |"
     for (x = 1; x <= nnp; x++) { hdr = hdr " np=" NP[x] " |"; sep = sep " ---: |" }
@@ -246,7 +256,7 @@ END {
     split("ring|barrier", T, "|"); split("8 B ring, µs|Barrier, µs", TN, "|")
     for (x = 1; x <= 2; x++) {
         t = T[x]
-        for (y = 1; y <= 3; y++) {
+        for (y = 1; y <= 4; y++) {
             line = "| " TN[x] " | " IN[y] " |"; any = 0
             for (z = 1; z <= nnp; z++) {
                 v = get(t, I[y], NP[z]); if (v != "") any = 1
@@ -256,13 +266,19 @@ END {
             line = line " " ratio(get(t, I[y], hi), get(t, I[y], lo)) " |"
             print line
         }
-        line = "| " TN[x] " | shmpi / best peer |"
+        line = "| " TN[x] " | shmpi / best peer |"; anyb = 0
         for (z = 1; z <= nnp; z++) {
             s = get(t, "shmpi", NP[z]); b = ""
-            for (y = 2; y <= 3; y++) { v = get(t, I[y], NP[z]); if (num(v) && (b == "" || v < b)) b = v }
+            for (y = PEER1; y <= 4; y++) { v = get(t, I[y], NP[z]); if (num(v) && (b == "" || v < b)) b = v }
+            if (b != "") anyb = 1
             line = line " " ratio(s, b) " |"
         }
-        print line " – |"
+        if (anyb) print line " – |"
+        if (blabel != "") {
+            line = "| " TN[x] " | shmpi / baseline |"
+            for (z = 1; z <= nnp; z++) line = line " " ratio(get(t, "shmpi", NP[z]), get(t, "base", NP[z])) " |"
+            print line " – |"
+        }
     }
     nl = split(lnlist, LN, " ")
     if (nl > 0) {
@@ -273,7 +289,7 @@ END {
         for (z = 1; z <= nl; z++) { hdr = hdr " np=" LN[z] " |"; sep = sep " ---: |" }
         if (nl > 1) { hdr = hdr " np=" LN[nl] " / np=" LN[1] " |"; sep = sep " ---: |" }
         print hdr; print sep
-        for (y = 1; y <= 3; y++) {
+        for (y = 1; y <= 4; y++) {
             line = "| " IN[y] " |"; any = 0
             for (z = 1; z <= nl; z++) {
                 v = get("launch", I[y], LN[z]); if (v != "") any = 1
@@ -283,21 +299,27 @@ END {
             if (nl > 1) line = line " " ratio(get("launch", I[y], LN[nl]), get("launch", I[y], LN[1])) " |"
             print line
         }
-        line = "| shmpi / best peer |"
+        line = "| shmpi / best peer |"; anyb = 0
         for (z = 1; z <= nl; z++) {
             s = get("launch", "shmpi", LN[z]); b = ""
-            for (y = 2; y <= 3; y++) { v = get("launch", I[y], LN[z]); if (num(v) && (b == "" || v < b)) b = v }
+            for (y = PEER1; y <= 4; y++) { v = get("launch", I[y], LN[z]); if (num(v) && (b == "" || v < b)) b = v }
+            if (b != "") anyb = 1
             line = line " " ratio(s, b) " |"
         }
-        print line (nl > 1 ? " – |" : "")
+        if (anyb) print line (nl > 1 ? " – |" : "")
+        if (blabel != "") {
+            line = "| shmpi / baseline |"
+            for (z = 1; z <= nl; z++) line = line " " ratio(get("launch", "shmpi", LN[z]), get("launch", "base", LN[z])) " |"
+            print line (nl > 1 ? " – |" : "")
+        }
     }
     line = ""
-    for (y = 1; y <= 3; y++) for (x = 1; x <= 2; x++) {
+    for (y = 1; y <= 4; y++) for (x = 1; x <= 2; x++) {
         k = T[x] " " I[y]; c = nn[k] + 0
         if (c == 0) continue
         for (j = 1; j <= c; j++) a[j] = nz[k, j] + 0
         sortv(a, c)
-        line = line sprintf("%s%s %s %d%% (max %d%%%s)", line == "" ? "" : "; ", I[y], T[x], a[int((c+1)/2)], a[c],
+        line = line sprintf("%s%s %s %d%% (max %d%%%s)", line == "" ? "" : "; ", I[y] == "base" ? blabel : I[y], T[x], a[int((c+1)/2)], a[c],
             rerun[k] ? ", " rerun[k] " re-runs" : "")
     }
     for (z = 1; z <= nl; z++) if (LN[z] in loth) line = line (line == "" ? "" : "; ") "launch " loth[LN[z]]

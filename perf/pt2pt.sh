@@ -16,6 +16,16 @@
 #     ompi    mpirun.openmpi --allow-run-as-root --oversubscribe -np 8
 #                 --mca btl self,vader pt2pt-ompi -t ring
 #     mpich   mpiexec.mpich -launcher fork -np 8 pt2pt-mpich -t ring
+#   With PERF_BASELINE=REV (any git revision), a second shmpi built from REV
+#   (perf/common.sh: exported and built once per commit under
+#   perf/bin/baseline/) runs as one more MPI, "shmpi@<short hash>", with its
+#   own ./mpirun and exactly shmpi's options:
+#     base    BASE/mpirun -np 2 --bind-to core pt2pt-base -s SIZE
+#             BASE/mpirun -np 8 pt2pt-base -t ring
+#   in the same rounds (rotated with the others), under the same probe and
+#   noise guard; the tables gain its columns and "shmpi / baseline" ratios
+#   (per state), and a summary of those ratios at 8 B latency, 1 and 16 MiB
+#   bandwidth and the ring.  Unset: nothing of it is built, run or printed.
 #
 # The machine has two states.  On this VM one cache line crossing between
 # the two vCPUs takes ~50 ns for a few seconds, then ~230 ns for a few
@@ -44,8 +54,8 @@
 # Knobs: PT2PT_RUNS, PT2PT_TARGET_MS (timed ms per size and test inside
 # one run, default 200), PT2PT_SIZES (comma list, K/M suffixes),
 # PT2PT_NEAR_NS, PT2PT_RING_NP (default 8; empty skips the ring),
-# PT2PT_RING_MS (default 1000), PT2PT_ONLY (subset of "shmpi ompi mpich
-# limits").  SHMPI_* tunables in the environment reach shmpi's ranks (and
+# PT2PT_RING_MS (default 1000), PT2PT_ONLY (subset of "shmpi base ompi
+# mpich limits"), PERF_BASELINE (above).  SHMPI_* tunables in the environment reach shmpi's ranks (and
 # are printed).
 # Raw per-run figures: perf/bin/pt2pt.tsv; run outputs: perf/bin/pt2pt.out/.
 # PT2PT_TABLES_ONLY=1 runs nothing and prints the tables of the raw file
@@ -66,7 +76,7 @@ target=${PT2PT_TARGET_MS:-200}
 near_ns=${PT2PT_NEAR_NS:-150}
 ring_np=${PT2PT_RING_NP-8}
 ring_ms=${PT2PT_RING_MS:-1000}
-only=${PT2PT_ONLY:-shmpi ompi mpich limits}
+only=${PT2PT_ONLY:-shmpi base ompi mpich limits}
 sizes=${PT2PT_SIZES:-0,1,8,64,256,1K,4K,16K,64K,256K,1M,4M,16M}
 tables_only=${PT2PT_TABLES_ONLY:-}
 
@@ -74,6 +84,7 @@ out=$BIN/pt2pt.out
 raw=${PT2PT_RAW:-$BIN/pt2pt.tsv}
 if [ -z "$tables_only" ]; then
     pt2pt_lock pt2pt
+    use_baseline
     build_mpi "$PERFDIR/pt2pt.c" pt2pt
     if [ ! -x "$BIN/limits" ] || [ "$PERFDIR/limits.c" -nt "$BIN/limits" ]; then
         "$CC" -std=c11 -O2 -Wall -Wextra -o "$BIN/limits" "$PERFDIR/limits.c" ||
@@ -81,6 +92,7 @@ if [ -z "$tables_only" ]; then
     fi
     rm -rf "$out"; mkdir -p "$out"
     : >"$raw"
+    have base && printf 'baseline\t%s\n' "$BASE_LABEL" >>"$raw"
 fi
 wanted() { [[ " $only " == *" $1 "* ]]; }
 declare -A failed
@@ -123,6 +135,7 @@ echo "machine: $(machine_line)"
 if [ -z "$tables_only" ]; then
     [ -f "$ROOT/lib/libmpi.a" ] && echo "shmpi: lib/libmpi.a of $(date -u -r "$ROOT/lib/libmpi.a" '+%Y-%m-%d %H:%M:%S UTC')"
     tun=$(env | grep -E '^SHMPI_' | sort | tr '\n' ' ')
+    baseline_line
     echo "shmpi tunables in the environment: ${tun:-none (library defaults)}"
     echo "runs: $runs counted rounds after $warm warm-up; one run per MPI and size, interleaved; each run times 9 batches per size and test (${target} ms in all), each batch labelled by the cache-line probes around it; figures are medians over the batches of all runs; a run during which other processes took more than ${NOISE_PCT}% of the machine is run again (at most $RETRIES times)"
 else
@@ -136,7 +149,7 @@ if [ -z "$tables_only" ]; then
 fi
 IFS=, read -r -a size_list <<<"$sizes"
 impls=()
-for m in shmpi ompi mpich; do wanted $m && have $m && impls+=("$m"); done
+for m in shmpi base ompi mpich; do wanted $m && have $m && impls+=("$m"); done
 
 # ---------------------------------------------------------- np=2, pinned
 k=0
@@ -148,8 +161,10 @@ for r in "${rounds[@]}"; do
         for ((j = 0; j < n; j++)); do
             m=${impls[$(((j + k) % n))]}
             case $m in
-                shmpi) run p2 shmpi "$r" "$s" "${SHMPI_RUN[@]}" -np 2 --bind-to core \
-                           "$BIN/pt2pt-shmpi" -s "$s" -T "$target" -P "$near_ns" ;;
+                shmpi|base)
+                       launcher_of $m
+                       run p2 $m "$r" "$s" "${LAUNCHER[@]}" -np 2 --bind-to core \
+                           "$BIN/pt2pt-$m" -s "$s" -T "$target" -P "$near_ns" ;;
                 ompi)  run p2 ompi "$r" "$s" mpirun.openmpi --allow-run-as-root -np 2 \
                            --bind-to core --mca btl self,vader "$BIN/pt2pt-ompi" -s "$s" -T "$target" -P "$near_ns" ;;
                 mpich) run p2 mpich "$r" "$s" "${MPICH_RUN[@]}" -np 2 -bind-to core \
@@ -166,6 +181,8 @@ if [ -n "$ring_np" ] && [ -z "$tables_only" ]; then
         note "pt2pt: round $r (ring np=$ring_np)"
         wanted shmpi && have shmpi && run ring shmpi "$r" 8 \
             "${SHMPI_RUN[@]}" -np "$ring_np" "$BIN/pt2pt-shmpi" -t ring -T "$ring_ms"
+        wanted base && have base && run ring base "$r" 8 \
+            "${BASE_RUN[@]}" -np "$ring_np" "$BIN/pt2pt-base" -t ring -T "$ring_ms"
         wanted ompi && have ompi && run ring ompi "$r" 8 \
             "${OMPI_RUN[@]}" -np "$ring_np" --mca btl self,vader "$BIN/pt2pt-ompi" -t ring -T "$ring_ms"
         wanted mpich && have mpich && run ring mpich "$r" 8 \
@@ -189,6 +206,8 @@ function get(p, i, t, s, st,    k, n, a, j) {
     return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
 }
 function show(x, scale) { return x == "" ? "–" : x == "FAIL" ? "FAIL" : sig(x * scale) }
+function times(r) { return r == "" ? "–" : sprintf("%.2f×", r) }
+$1 == "baseline" { blabel = $2; next }
 $4 == "FAIL" {
     # the tests the failed run did not finish are FAIL cells
     split("lat bw ring", T, " ")
@@ -205,23 +224,43 @@ $1 == "probe" { pv[++np_] = $6; next }
     if ($1 == "p2") nstate[$2, $8]++
     if ($1 == "p2") nruns[$2]++
 }
-function table(st, title,    n, s, ls, lo_, lm, bs, bo, bm, bl, bb, rl, rb) {
+# With a baseline (blabel), its lat and bw columns follow those of shmpi, a
+# "shmpi / baseline" column follows each "shmpi / best".
+function table(st, title,    n, s, ls, lo_, lm, bs, bo, bm, bl, bb, rl, rb, lb, bb_, rlb, rbb, hb) {
+    hb = blabel != ""
     print ""; print title; print ""
-    print "| size | shmpi lat µs | Open MPI lat µs | MPICH lat µs | shmpi / best lat | shmpi bw GB/s | Open MPI bw GB/s | MPICH bw GB/s | shmpi / best bw |"
-    print "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    printf "| size | shmpi lat µs |%s Open MPI lat µs | MPICH lat µs | shmpi / best lat |%s shmpi bw GB/s |%s Open MPI bw GB/s | MPICH bw GB/s | shmpi / best bw |%s\n",
+        hb ? " " blabel " lat µs |" : "", hb ? " shmpi / baseline lat |" : "",
+        hb ? " " blabel " bw GB/s |" : "", hb ? " shmpi / baseline bw |" : ""
+    print "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" (hb ? " ---: | ---: | ---: | ---: |" : "")
     for (n = 1; n <= ns; n++) {
         s = order[n]
         ls = get("p2", "shmpi", "lat", s, st); lo_ = get("p2", "ompi", "lat", s, st); lm = get("p2", "mpich", "lat", s, st)
         bs = get("p2", "shmpi", "bw", s, st);  bo = get("p2", "ompi", "bw", s, st);  bm = get("p2", "mpich", "bw", s, st)
+        lb = get("p2", "base", "lat", s, st);  bb_ = get("p2", "base", "bw", s, st)
         bl = ""; if (num(lo_)) bl = lo_; if (num(lm) && (bl == "" || lm < bl)) bl = lm
         bb = ""; if (num(bo)) bb = bo; if (num(bm) && (bb == "" || bm > bb)) bb = bm
         rl = num(ls) && bl > 0 ? ls / bl : ""; rb = num(bs) && bb > 0 && s > 0 ? bs / bb : ""
-        ratl[st, s] = rl; ratb[st, s] = rb
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", hsize(s),
-            show(ls, 1), show(lo_, 1), show(lm, 1), rl == "" ? "–" : sprintf("%.2f×", rl),
-            (s > 0 ? show(bs, 0.001) : "–"), (s > 0 ? show(bo, 0.001) : "–"), (s > 0 ? show(bm, 0.001) : "–"),
-            rb == "" ? "–" : sprintf("%.2f×", rb)
+        rlb = num(ls) && num(lb) && lb > 0 ? ls / lb : ""; rbb = num(bs) && num(bb_) && bb_ > 0 && s > 0 ? bs / bb_ : ""
+        ratl[st, s] = rl; ratb[st, s] = rb; basel[st, s] = rlb; baseb[st, s] = rbb
+        printf "| %s | %s |%s %s | %s | %s |%s %s |%s %s | %s | %s |%s\n", hsize(s),
+            show(ls, 1), hb ? " " show(lb, 1) " |" : "", show(lo_, 1), show(lm, 1), times(rl),
+            hb ? " " times(rlb) " |" : "",
+            (s > 0 ? show(bs, 0.001) : "–"), hb ? " " (s > 0 ? show(bb_, 0.001) : "–") " |" : "",
+            (s > 0 ? show(bo, 0.001) : "–"), (s > 0 ? show(bm, 0.001) : "–"), times(rb),
+            hb ? " " times(rbb) " |" : ""
     }
+}
+# the line of the baseline summary for NAME: the ratios in arr at size s
+# per state
+function vsbase(name, arr, s,    st, line, x, r) {
+    line = ""
+    split("near far", S, " ")
+    for (x = 1; x <= 2; x++) {
+        st = S[x]; r = arr == "lat" ? basel[st, s] : baseb[st, s]
+        if (r != "") line = line (line == "" ? "" : "; ") sprintf("%s %.2f×", st, r)
+    }
+    printf "- %s: %s\n", name, line == "" ? "cannot tell (no state in which both were measured)" : line
 }
 function goal(what, r, cmp, lim, st) {
     if (r == "") return ""
@@ -240,9 +279,9 @@ function goals(name, arr_s, cmp, lim, t,    st, line, x) {
 END {
     if (ns > 0) {
         counts = ""
-        split("shmpi ompi mpich", I, " ")
-        for (x = 1; x <= 3; x++) if (nruns[I[x]])
-            counts = counts sprintf("%s%s %d near, %d far, %d mixed", counts == "" ? "" : "; ", I[x],
+        split("shmpi base ompi mpich", I, " ")
+        for (x = 1; x <= 4; x++) if (nruns[I[x]])
+            counts = counts sprintf("%s%s %d near, %d far, %d mixed", counts == "" ? "" : "; ", I[x] == "base" ? blabel : I[x],
                 nstate[I[x], "near"], nstate[I[x], "far"], nstate[I[x], "mixed"])
         print ""
         print "Timed batches per state: " counts
@@ -273,6 +312,7 @@ END {
     # ring
     if (ring_np != "") {
         rs = get("ring", "shmpi", "ring", 8, "all"); rsl = LO; rsh = HI
+        rb_ = get("ring", "base", "ring", 8, "all"); rbl = LO; rbh = HI
         ro = get("ring", "ompi", "ring", 8, "all"); rol = LO; roh = HI
         rm = get("ring", "mpich", "ring", 8, "all"); rml = LO; rmh = HI
         if (rs != "" || ro != "" || rm != "") {
@@ -282,12 +322,14 @@ END {
             print "| MPI | median | min–max over batches | / Open MPI |"
             print "| --- | ---: | ---: | ---: |"
             printf "| shmpi | %s | %s | %s |\n", show(rs, 1), num(rs) ? sig(rsl) "–" sig(rsh) : "", num(rs) && num(ro) ? sprintf("%.3f×", rs / ro) : "–"
+            if (blabel != "")
+                printf "| %s | %s | %s | %s |\n", blabel, show(rb_, 1), num(rb_) ? sig(rbl) "–" sig(rbh) : "", num(rb_) && num(ro) ? sprintf("%.3f×", rb_ / ro) : "–"
             printf "| Open MPI | %s | %s | %s |\n", show(ro, 1), num(ro) ? sig(rol) "–" sig(roh) : "", num(ro) ? "1×" : "–"
             printf "| MPICH | %s | %s | %s |\n", show(rm, 1), num(rm) ? sig(rml) "–" sig(rmh) : "", num(rm) && num(ro) ? sprintf("%.3f×", rm / ro) : "–"
         }
     }
     # how much other processes took
-    nlist = "p2 shmpi|p2 ompi|p2 mpich|lim limits|ring shmpi|ring ompi|ring mpich"
+    nlist = "p2 shmpi|p2 base|p2 ompi|p2 mpich|lim limits|ring shmpi|ring base|ring ompi|ring mpich"
     nn_ = split(nlist, NL, "|"); line = ""
     for (i = 1; i <= nn_; i++) {
         n = nn[NL[i]] + 0
@@ -295,7 +337,7 @@ END {
         split(NL[i], q, " ")
         for (j = 1; j <= n; j++) a[j] = nz[NL[i], j] + 0
         sortv(a, n)
-        line = line sprintf("%s%s%s %d%% (max %d%%%s)", line == "" ? "" : "; ", q[2], q[1] == "ring" ? " ring" : "",
+        line = line sprintf("%s%s%s %d%% (max %d%%%s)", line == "" ? "" : "; ", q[2] == "base" ? blabel : q[2], q[1] == "ring" ? " ring" : "",
             a[int((n+1)/2)], a[n], rerun[NL[i]] ? ", " rerun[NL[i]] " re-runs" : "")
     }
     if (line != "") { print ""; print "Other processes'"'"' share of the machine during the kept runs, median: " line }
@@ -308,4 +350,13 @@ END {
     goals("bandwidth at 16 MiB ≥ 1.2× the better peer", 16777216, "ge", 1.2, "bw")
     if (ring_np != "")
         printf "- np=%s ring ≤ 0.35× Open MPI: %s\n", ring_np, num(rs) && num(ro) ? sprintf("%.3f× (%s)", rs / ro, rs / ro <= 0.35 ? "met" : "NOT met") : "cannot tell"
+    if (blabel != "") {
+        print ""
+        print "shmpi / baseline (" blabel "), per state (latency: below 1 is faster; bandwidth: above 1 is faster):"
+        vsbase("8 B latency", "lat", 8)
+        vsbase("bandwidth at 1 MiB", "bw", 1048576)
+        vsbase("bandwidth at 16 MiB", "bw", 16777216)
+        if (ring_np != "")
+            printf "- np=%s ring: %s\n", ring_np, (num(rs) && num(rb_) && rb_ > 0 ? sprintf("%.3f×", rs / rb_) : "cannot tell")
+    }
 }' "$raw"
