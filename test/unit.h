@@ -167,8 +167,8 @@ static inline void unit_become_rank(struct shmpi_arena_header *a, int fd,
     me->slot = shmpi_arena_slot(a, p);
     me->slot->pid = (int32_t)getpid();
     me->oversubscribed = n > (int)a->ncpus;
-    shmpi_core_fence_register();
     shmpi_core_wait_configure(&me->tun);
+    shmpi_core_fence_register();
     UCHECK(shmpi_comm_init_predefined(me) == 0,
            "shmpi_comm_init_predefined failed");
     UCHECK(shmpi_p2p_init() == 0, "shmpi_p2p_init failed");

@@ -16,12 +16,13 @@
  * Part 3: rank 1 rings rank 0 RACES times, each ring a random number of
  * pauses after rank 0 first looked whether the ring came, and waits (polling,
  * not asleep) until rank 0 says it woke: the rings land all over rank
- * 0's way into sleep_once, where a ringer that left its fence out (a
- * registered one, wait.c) can read sleepers before its publish is
- * visible; only the sleeper's fence of every CPU saves the wake-up.
- * With that fence taken out of sleep_once (the ringer's still left out)
- * the test failed (a lost wake-up: the watchdog) in 9 runs of 10, and
- * passed 8 of 8 with it (2026-11-29).
+ * 0's way into sleep_once, with 128 lines of payload stored before
+ * each publish, so that the publish waits in the store buffer while the
+ * ring's load of sleepers (kept in cache by reading it meanwhile) does
+ * not: a ringer without its fence then reads sleepers = 0 before its
+ * publish is visible.  With the ringer's fence left out (and the
+ * sleeper's kept) the test failed (a lost wake-up: the watchdog) in 9
+ * runs of 10; with both fences it passed 6 of 6 (2026-11-29).
  * A lost wake-up leaves a process asleep for ever (the watchdog of
  * unit.h); a token that arrives twice or out of turn fails the check.
  * The doorbells' seq counts the rings that found a sleeper, printed to

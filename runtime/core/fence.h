@@ -15,9 +15,7 @@
  * when it was switched out, and passes another when it is switched back
  * in, after which it sees the rare side's store.  The price: an
  * interprocessor interrupt per CPU, microseconds, against one locked
- * instruction saved per fence left out.  The users: rma/acclock.c (the
- * exclusive holder fences for leased atomics) and core/wait.c (a rank
- * about to sleep fences for every ringer of its doorbell).
+ * instruction saved per fence left out.  rma/acclock.c is the user.
  */
 #ifndef SHMPI_FENCE_H
 #define SHMPI_FENCE_H

@@ -165,7 +165,7 @@ struct shmpi_proc {
        only read (by every waiting call, on any thread). */
     struct shmpi_wait_policy wait;
     /* core/fence.c: set once by shmpi_core_fence_register in MPI_Init, then
-       only read (rma/acclock.c, core/wait.c). */
+       only read (rma/acclock.c). */
     int fence_registered;
     /* core/attr.c: keyval create/free and every attribute call look it
        up and grow it; one caller at a time. */

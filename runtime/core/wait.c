@@ -2,52 +2,15 @@
 /*
  * wait.c - spin, then yield, then sleep on the doorbell (see wait.h).
  *
- * The lost-wake-up race is closed Dekker style: each side stores, then
- * loads what the other stores, with a full fence between:
+ * The lost-wake-up race is closed Dekker style, with a seq_cst fence on
+ * each side:
  *   waiter: sleepers += 1; fence; old = seq; if (!done()) futex_wait(seq, old)
  *   ringer: publish;       fence; if (sleepers > 0) { seq += 1; futex_wake }
  * Either the ringer sees the sleeper, or the waiter's done() sees what was
  * published.  If the ringer bumps seq after the waiter read `old`,
- * futex_wait finds seq != old in the kernel and returns at once; if the
- * waiter's acquire load of seq read the bump, it also sees the publish
- * (release increment).  The futexes are shared (no FUTEX_PRIVATE_FLAG):
- * the doorbell lives in memory mapped by several processes.
- *
- * The ringer runs on every message sent, the waiter only before a
- * futex_wait, so the ringer's fence moves to the waiter (core/fence.h):
- *   waiter: sleepers += 1; fence; fence_all_ranks(); old = seq; ...
- *   ringer: publish; compiler fence; if (sleepers > 0) ...
- * The fence left out was the costly part of a send of a small message:
- * it waits until the store buffer drains, whose head is the store into
- * the ring line the receiver polls, so each message waited for a line
- * crossing instead of overlapping it with the next one.  Why it holds:
- * fence_all_ranks makes the ringer's CPU pass a full fence at some point
- * of its program (an interrupt if it runs; a context switch if not, at
- * the switch-out and again at the switch-in).  If that point comes before
- * the ringer's load of sleepers, the load sees the waiter's increment,
- * which came before the fence_all_ranks call.  If it comes after, so did
- * the publish, which precedes the load in program order (the compiler
- * fence keeps it there): it is visible when fence_all_ranks returns, to
- * the waiter's done().  Either way the Dekker argument stands.
- *
- * Who may leave the fence out, decided per rank at MPI_Init, once:
- * the interrupt reaches only CPUs that run registered processes, so a
- * ringer leaves its fence out only if its own registration worked
- * (shmpi_proc.fence_registered) and the doorbell it rings says its owner
- * runs fence_all_ranks before each sleep (doorbell.global_fence, which
- * the owner sets at MPI_Init, before it first sleeps, only if its own
- * registration worked, that is if the kernel has the command).  A ringer
- * that reads global_fence as 0 - a rank whose registration failed, or
- * one still in MPI_Init - fences as before; a ringer whose registration
- * failed always fences, and its waits' fence_all_ranks calls are not
- * made.  With a kernel without the command, every rank does what it did
- * before.  global_fence is on the line the ringer loads sleepers from:
- * no extra cache miss.  A fence_all_ranks that fails after the
- * registration worked (the kernel refused what it said it has) is fatal:
- * a ringer may have left its fence out already, and the sleep could be
- * a lost wake-up.  Its price: an interprocessor interrupt per CPU that
- * runs a registered process, microseconds, paid per sleep - after the
- * spin and the yields, when the rank has nothing to do.
+ * futex_wait finds seq != old in the kernel and returns at once.  The
+ * futexes are shared (no FUTEX_PRIVATE_FLAG): the doorbell lives in
+ * memory mapped by several processes.
  *
  * Tunables (core/tunables.c, read at MPI_Init; each rank its own):
  *   SHMPI_SPIN_US  how long to spin before yielding; default 100 us when
@@ -63,11 +26,8 @@
  */
 #include "core/wait.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -76,8 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/error.h"
-#include "core/fence.h"
 #include "core/hooks.h"
 #include "core/proc.h"
 
@@ -86,10 +44,6 @@ void shmpi_core_wait_configure(const struct shmpi_tun_set *tun)
     struct shmpi_wait_policy *policy = &shmpi_proc.wait;
     policy->spin_ns = 1000 * (long)tun->value[SHMPI_TUN_SPIN_US];
     policy->yields = (int)tun->value[SHMPI_TUN_YIELDS];
-    /* after shmpi_core_fence_register, before this rank first sleeps */
-    atomic_store_explicit(&shmpi_proc.slot->doorbell.global_fence,
-                          shmpi_proc.fence_registered != 0,
-                          memory_order_relaxed);
 }
 
 static long now_ns(void)
@@ -126,26 +80,12 @@ static int spin(int (*done)(void *), void *arg)
     }
 }
 
-/* The fence of every ringer that left its own out (see the top). */
-static void fence_ringers(void)
-{
-    if (shmpi_core_fence_all_ranks() == 0)
-        return;
-    char what[160];
-    snprintf(what, sizeof what,
-             "membarrier failed before sleeping on the doorbell (%s): a "
-             "wake-up could be lost", strerror(errno));
-    shmpi_core_fatal(MPI_ERR_INTERN, "shmpi_core_wait_until", what);
-}
-
 static int sleep_once(struct shmpi_doorbell *bell, int (*done)(void *),
                       void *arg)
 {
     atomic_fetch_add_explicit(&bell->sleepers, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&bell->global_fence, memory_order_relaxed))
-        fence_ringers();
-    uint32_t old = atomic_load_explicit(&bell->seq, memory_order_acquire);
+    uint32_t old = atomic_load_explicit(&bell->seq, memory_order_relaxed);
     uint64_t events = shmpi_proc.progress_events;
     int ok = done(arg);
     /* sleep only if nothing moved: progress works in batches, and what
@@ -189,13 +129,7 @@ void shmpi_core_doorbell_ring(int rank)
 {
     struct shmpi_doorbell *bell =
         &shmpi_arena_slot(shmpi_proc.arena, rank)->doorbell;
-    /* the owner's fence_all_ranks stands for ours (see the top); the
-       compiler fence keeps the publish before the load of sleepers */
-    if (shmpi_proc.fence_registered &&
-        atomic_load_explicit(&bell->global_fence, memory_order_relaxed))
-        atomic_signal_fence(memory_order_seq_cst);
-    else
-        atomic_thread_fence(memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&bell->sleepers, memory_order_relaxed) == 0)
         return;
     atomic_fetch_add_explicit(&bell->seq, 1, memory_order_release);

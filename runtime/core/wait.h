@@ -15,8 +15,8 @@
  * The rule that keeps this correct: whoever makes something true that
  * rank R may be waiting for (a record in R's ring, space in a ring R
  * writes, the end of a barrier) publishes it with a release store and
- * then calls shmpi_core_doorbell_ring(R).  Ringing costs one load unless R
- * sleeps, and a fence too where membarrier is missing (wait.c says why).
+ * then calls shmpi_core_doorbell_ring(R).  Ringing costs one fence and one load
+ * unless R sleeps.
  */
 #ifndef SHMPI_WAIT_H
 #define SHMPI_WAIT_H

@@ -275,8 +275,8 @@ static int init(int *argc, char ***argv, int required, int *provided)
     p->slot->pid = (int32_t)getpid();
     p->oversubscribed = p->size > (int)p->arena->ncpus;
     join_tunables(p);
-    shmpi_core_fence_register();
     shmpi_core_wait_configure(&p->tun);
+    shmpi_core_fence_register();
     shmpi_rma_sync_register_kind();
     if (shmpi_comm_init_predefined(p) != 0)
         init_failed(p->coll_attach_why[0] ? p->coll_attach_why

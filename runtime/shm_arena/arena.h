@@ -53,10 +53,6 @@ enum shmpi_abort_kind {
 struct shmpi_doorbell {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t seq;
     _Atomic uint32_t sleepers;
-    /* 1: the owner fences every rank's CPU each time it goes to sleep,
-       so a registered ringer may leave its own fence out; written once
-       by the owner in MPI_Init, before it first sleeps (core/wait.c) */
-    _Atomic uint32_t global_fence;
 };
 _Static_assert(sizeof(struct shmpi_doorbell) == SHMPI_CACHELINE,
                "a doorbell is one cache line");
