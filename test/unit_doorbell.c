@@ -1,4 +1,4 @@
-/* unit_doorbell: the doorbell that wakes sleeping ranks (core/wait.c), a token passed round three processes that sleep for it every time, and many ringers for one sleeper: no lost wake-up, no token lost or doubled. */
+/* unit_doorbell: the doorbell that wakes sleeping ranks (core/wait.c), a token passed round three processes that sleep for it every time, many ringers for one sleeper, and rings timed to land while the sleeper falls asleep: no lost wake-up, no token lost or doubled. */
 /* shmpi-test: unit timeout=60 */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -13,6 +13,16 @@
  * process's mailbox (release) and rings it.  Part 2: every process but 0
  * adds 1 to a counter of rank 0's HITS times, ringing rank 0 each time,
  * while rank 0 waits for the counter to reach each next value in turn.
+ * Part 3: rank 1 rings rank 0 RACES times, each ring a random number of
+ * pauses after rank 0 first looked whether the ring came, and waits (polling,
+ * not asleep) until rank 0 says it woke: the rings land all over rank
+ * 0's way into sleep_once, with 128 lines of payload stored before
+ * each publish, so that the publish waits in the store buffer while the
+ * ring's load of sleepers (kept in cache by reading it meanwhile) does
+ * not: a ringer without its fence then reads sleepers = 0 before its
+ * publish is visible.  With the ringer's fence left out (and the
+ * sleeper's kept) the test failed (a lost wake-up: the watchdog) in 9
+ * runs of 10; with both fences it passed 6 of 6 (2026-11-29).
  * A lost wake-up leaves a process asleep for ever (the watchdog of
  * unit.h); a token that arrives twice or out of turn fails the check.
  * The doorbells' seq counts the rings that found a sleeper, printed to
@@ -23,6 +33,9 @@
 #define NPROCS 3
 #define PASSES 30000
 #define HITS 20000
+#define RACES 50000
+#define MAX_DELAY 96 /* pauses: 1.5 times reached_telling's after it looked */
+#define PAYLOAD_LINES 128
 
 struct shared {
     struct {
@@ -30,6 +43,12 @@ struct shared {
     } mailbox[NPROCS];
     _Alignas(SHMPI_CACHELINE) _Atomic uint64_t hits;
     _Atomic uint64_t woken;
+    _Alignas(SHMPI_CACHELINE) _Atomic uint64_t looked; /* part 3 */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint64_t value;
+    _Alignas(SHMPI_CACHELINE) _Atomic uint64_t got;
+    struct {
+        _Alignas(SHMPI_CACHELINE) _Atomic uint64_t word;
+    } payload[PAYLOAD_LINES];
 };
 
 struct wait_for {
@@ -90,11 +109,71 @@ static void many_ringers(struct shared *sh, int rank)
     }
 }
 
+/* reached, telling rank 1 when it looked: the sleep follows 64 pauses
+   later */
+static int reached_telling(void *arg)
+{
+    struct shared *sh = arg;
+    uint64_t v = atomic_load_explicit(&sh->got, memory_order_relaxed) + 1;
+    int yes = atomic_load_explicit(&sh->value, memory_order_acquire) >= v;
+    for (int i = 0; i < PAYLOAD_LINES && yes; i++)
+        UCHECK(atomic_load_explicit(&sh->payload[i].word,
+                                    memory_order_relaxed) >= v,
+               "payload line %d is older than the ring", i);
+    atomic_store_explicit(&sh->looked, v, memory_order_release);
+    for (int i = 0; i < 64; i++)
+        shmpi_cpu_relax();
+    return yes;
+}
+
+static void await(_Atomic uint64_t *word, uint64_t v)
+{
+    unsigned polls = 0;
+    while (atomic_load_explicit(word, memory_order_acquire) != v)
+        unit_pause(&polls);
+}
+
+static void ring_while_falling_asleep(struct shared *sh, int rank)
+{
+    if (rank == 0) {
+        for (uint64_t v = 1; v <= RACES; v++) {
+            shmpi_core_wait_until(reached_telling, sh);
+            atomic_store_explicit(&sh->got, v, memory_order_release);
+        }
+        return;
+    }
+    if (rank != 1)
+        return;
+    _Atomic uint32_t *sleepers =
+        &shmpi_arena_slot(shmpi_proc.arena, 0)->doorbell.sleepers;
+    uint64_t seed = 0x9e3779b97f4a7c15u;
+    for (uint64_t v = 1; v <= RACES; v++) {
+        await(&sh->looked, v);
+        /* reading sleepers meanwhile, as a sender streaming messages
+           does: the ring's load of it then hits in the cache at once,
+           while the publish still waits for its line */
+        for (uint64_t d = unit_rand(&seed) % MAX_DELAY; d > 0; d--) {
+            (void)atomic_load_explicit(sleepers, memory_order_relaxed);
+            shmpi_cpu_relax();
+        }
+        /* stores into lines rank 0 read: the publish waits behind them
+           in the store buffer, while the ring's load of sleepers
+           need not (as a message's payload, then its header) */
+        for (int i = 0; i < PAYLOAD_LINES; i++)
+            atomic_store_explicit(&sh->payload[i].word, v,
+                                  memory_order_relaxed);
+        atomic_store_explicit(&sh->value, v, memory_order_release);
+        shmpi_core_doorbell_ring(0);
+        await(&sh->got, v);
+    }
+}
+
 static void body(int rank, void *arg)
 {
     struct shared *sh = arg;
     pass_token(sh, rank);
     many_ringers(sh, rank);
+    ring_while_falling_asleep(sh, rank);
     atomic_fetch_add(&sh->woken,
                      atomic_load(&shmpi_proc.slot->doorbell.seq));
 }
@@ -107,8 +186,9 @@ int main(void)
     struct shared *sh = unit_shared(sizeof *sh);
     int failed = unit_job(NPROCS, body, sh);
     printf("unit_doorbell: %d token passes, %d hits from each of %d "
-           "ringers, %lu rings found a sleeper: %s\n",
-           PASSES, HITS, NPROCS - 1, (unsigned long)atomic_load(&sh->woken),
+           "ringers, %d timed rings, %lu rings found a sleeper: %s\n",
+           PASSES, HITS, NPROCS - 1, RACES,
+           (unsigned long)atomic_load(&sh->woken),
            failed ? "FAILED" : "ok");
     return failed;
 }
