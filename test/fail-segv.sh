@@ -10,12 +10,7 @@ export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0"
 for np in 4 16; do
     start_job "$MPIRUN" -np $np "$VICTIM" segv 2
     wait_ready
-    finish_job
-    expect_status 139
-    expect_lines "$ERR" '^mpirun: '
-    expect_lines "$ERR" '^mpirun: rank 2 \(pid [0-9]+\) was killed by signal 11 \(Segmentation fault.*\); job aborted$'
-    expect_fast 1
-    ranks_gone 0.2
+    expect_segv_end 2 mpirun
     expect_shm_clean
 done
 pass

@@ -9,20 +9,11 @@ export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0"
 
 start_job "$MPIRUN" -np 4 "$VICTIM" thread-segv 2
 wait_ready
-finish_job
-expect_status 139
-expect_lines "$ERR" '^mpirun: '
-expect_lines "$ERR" '^mpirun: rank 2 \(pid [0-9]+\) was killed by signal 11 \(Segmentation fault.*\); job aborted$'
-expect_fast 1
-ranks_gone 0.2
+expect_segv_end 2 mpirun
 expect_shm_clean
 
 start_job env SHMPI_NP=4 "$VICTIM" thread-segv 1
 wait_ready
-finish_job
-expect_status 139
-expect_lines "$ERR" 'rank 1 \(pid [0-9]+\) was killed by signal 11 \(Segmentation fault.*\); job aborted$'
-expect_fast 1
-ranks_gone 0.2
+expect_segv_end 1 embedded
 expect_shm_clean
 pass

@@ -202,6 +202,22 @@ expect_no_lines() { # file regex
     [ "$n" = 0 ] || fail "$(basename "$1"): $n lines match /$2/, expected none"
 }
 
+# The job ended because rank RANK was killed by SIGSEGV: status 139, the
+# one line that names it (under mpirun, the only line of mpirun's), fast,
+# no rank left.  WHO: "mpirun" or "embedded" (the in-library launch).
+expect_segv_end() { # rank who
+    local line="rank $1 \(pid [0-9]+\) was killed by signal 11 \(Segmentation fault.*\); job aborted\$"
+    finish_job
+    expect_status 139
+    if [ "$2" = mpirun ]; then
+        expect_lines "$ERR" '^mpirun: '
+        line="^mpirun: $line"
+    fi
+    expect_lines "$ERR" "$line"
+    expect_fast 1
+    ranks_gone 0.2
+}
+
 # Open MPI's and MPICH's files (jobs somebody else runs meanwhile) are
 # never shmpi's: its segments have no name.
 foreign_shm='^(vader_segment|sm_segment|open_mpi|ompi|pmix|psm2|mpich|hydra)'
