@@ -143,13 +143,20 @@ void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
     return (unsigned char *)p + SHMPI_REC_PREFIX;
 }
 
-/* The record after this one needs rec_bytes(spare) and a seal, which
-   room_for(len) already counts; a record of one cache line never needs
-   a wrap (offsets are multiples of 64 and below the size). */
+/* The record after this one needs rec_bytes(spare) where it would start,
+   with a wrap record before it if it would not fit there (records start
+   16 bytes apart, so any of them may need one); the seal of this record
+   falls inside it, and room_for(len)'s seal serves the spare one. */
 void *shmpi_ring_reserve_leaving(struct shmpi_ring_tx *tx, size_t len,
                                  size_t spare)
 {
-    if (!has_room_rereading_tail(tx, room_for(tx, len) + rec_bytes(spare)))
+    uint64_t need = rec_bytes(len);
+    uint64_t start = tx->head_at + need > tx->size ? 0 : tx->head_at;
+    uint64_t next = advance(start, need, tx->size);
+    uint64_t after = rec_bytes(spare);
+    if (next + after > tx->size)
+        after += tx->size - next;
+    if (!has_room_rereading_tail(tx, room_for(tx, len) + after))
         return NULL;
     return shmpi_ring_reserve(tx, len);
 }

@@ -103,8 +103,8 @@ uint64_t shmpi_ring_max_body(uint64_t ring_bytes);
 
 /* Space for a body of len bytes, or NULL if the ring is full now. */
 void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len);
-/* The same, but only if a record of spare more bytes, spare <= 56 (one
-   cache line with its prefix), would still fit after it: for a sender
+/* The same, but only if a record of spare more bytes (and the wrap it
+   may need) would still fit after it: for a sender
    that must be able to write one more, last record into a ring it may
    leave (pt2pt/conn.c). */
 void *shmpi_ring_reserve_leaving(struct shmpi_ring_tx *tx, size_t len,
