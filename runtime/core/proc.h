@@ -123,6 +123,8 @@ struct shmpi_proc {
     _Atomic int finalized;     /* MPI_Finalize returned */
     /* Set once by MPI_Init, then only read: */
     int thread_level;          /* what MPI_Init_thread provided */
+    int mt;                    /* MPI_THREAD_MULTIPLE was asked for: the
+                                  locks of core/lock.h are taken */
     pthread_t main_thread;     /* the thread that called MPI_Init */
     int oversubscribed;        /* more ranks than CPUs: spin less */
     int singleton;             /* no launcher: we made our own arena */

@@ -293,6 +293,11 @@ static int init(int *argc, char ***argv, int required, int *provided)
     if (p->thread_level < MPI_THREAD_SINGLE)
         p->thread_level = MPI_THREAD_SINGLE;
     p->main_thread = pthread_self();
+    /* The locks of process state are taken as soon as the program asks
+       for MULTIPLE, so that what is already made thread-safe runs so
+       while the rest is being made so; what is provided stays the
+       honest level above. */
+    p->mt = required == MPI_THREAD_MULTIPLE;
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_INITIALIZED,
                           memory_order_release);
     atomic_store_explicit(&p->initialized, 1, memory_order_release);
