@@ -29,6 +29,7 @@ SHMPI_WEAK_ALIAS(Wtick)
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     struct shmpi_proc *p = &shmpi_proc;
+    shmpi_core_die_once(); /* one thread reports (core/error.c) */
     const char *name = shmpi_comm_ok(comm) && comm->name[0] ? comm->name
                                                              : "comm";
     fflush(stdout);

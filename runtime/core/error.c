@@ -159,12 +159,29 @@ static void say_fatal(int rank, int code, const char *fn, const char *what)
     fflush(stderr);
 }
 
+/* Two threads of one process failing at once (under
+   MPI_THREAD_MULTIPLE, or a library thread beside the program's) would
+   each print their line and fill the rank's slot with a mix of both
+   errors; the exchange lets one through.  It runs whatever the thread
+   level: it costs nothing a dying process would notice.  Relaxed: the
+   exchange only has to pick one thread (its atomicity does); nothing
+   the others wrote is read by the winner.  The losers never return:
+   the winner's _exit ends every thread of the process. */
+void shmpi_core_die_once(void)
+{
+    if (atomic_exchange_explicit(&shmpi_proc.dying, 1, memory_order_relaxed))
+        for (;;)
+            pause();
+}
+
 /* When several ranks fail at once (every rank checks the same bad
    argument), only the first of them prints its line: first_abort decides,
-   so a job prints one such line, and the launcher one line after it. */
+   so a job prints one such line, and the launcher one line after it.
+   Within a rank, shmpi_core_die_once lets one thread through. */
 _Noreturn void shmpi_core_fatal(int code, const char *fn, const char *what)
 {
     struct shmpi_proc *p = &shmpi_proc;
+    shmpi_core_die_once();
     struct shmpi_added_code *a = find_added(code);
     int cls = a ? a->class : code; /* never raise from here */
     /* before MPI_Init the rank is only in the environment */

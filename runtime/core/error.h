@@ -21,6 +21,13 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt,
    handler and for calls made outside MPI_Init..MPI_Finalize. */
 _Noreturn void shmpi_core_fatal(int code, const char *fn, const char *what);
 
+/* Called first by every path that ends the process with a line of its
+   own (shmpi_core_fatal, MPI_Abort, shmpi_core_not_the_rank): the first
+   thread returns, any other one blocks until the first ends the process,
+   so that two threads failing at once print one line and the process
+   ends with the first one's status; core/error.c. */
+void shmpi_core_die_once(void) __attribute__((cold));
+
 /* "MPI_ERR_RANK" for a class or code; "MPI_ERR_UNKNOWN" if unknown. */
 const char *shmpi_core_error_class_name(int code);
 

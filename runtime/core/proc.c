@@ -19,6 +19,7 @@ _Noreturn void shmpi_core_not_the_rank(const char *fn, int rank,
                                        int owner_pid,
                                        const char *why)
 {
+    shmpi_core_die_once();
     fflush(stdout);
     fprintf(stderr, "shmpi: %s: this process (pid %d) is not rank %d "
             "(pid %d): %s (%s)\n", fn, (int)getpid(), rank, owner_pid, why,

@@ -125,6 +125,11 @@ struct shmpi_proc {
     int thread_level;          /* what MPI_Init_thread provided */
     int mt;                    /* MPI_THREAD_MULTIPLE was asked for: the
                                   locks of core/lock.h are taken */
+    /* core/error.c: 0, then 1 for good once a thread has started to end
+       the process with a fatal error or MPI_Abort (shmpi_core_die_once):
+       taken by atomic exchange, so another thread failing at the same
+       moment prints nothing and waits for the end. */
+    _Atomic int dying;
     pthread_t main_thread;     /* the thread that called MPI_Init */
     int oversubscribed;        /* more ranks than CPUs: spin less */
     int singleton;             /* no launcher: we made our own arena */

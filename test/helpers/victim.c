@@ -27,6 +27,13 @@
  *   nofinalize RANK    RANK returns 0 from main without MPI_Finalize
  *   fatal RANK         RANK calls MPI_Comm_rank(MPI_COMM_WORLD, NULL)
  *                      under the default MPI_ERRORS_ARE_FATAL
+ *   fatal-pair RANK K  (MPI_Init_thread asks for MPI_THREAD_MULTIPLE)
+ *                      RANK starts a second thread, and both fail at the
+ *                      same moment (a barrier of the two): K 0 both call
+ *                      MPI_Comm_rank(MPI_COMM_WORLD, NULL) under the
+ *                      default MPI_ERRORS_ARE_FATAL, K 1 both call
+ *                      MPI_Abort(MPI_COMM_WORLD, 3), K 2 the main thread
+ *                      the former and the second thread the latter
  *   put-range RANK     every rank makes two unnamed windows, of
  *                      MPI_Win_create and MPI_Win_allocate (8 doubles),
  *                      and locks all; RANK puts 2 doubles at
@@ -153,6 +160,24 @@ static void *segfault_thread(void *arg)
 {
     (void)arg;
     segfault();
+    return NULL;
+}
+
+/* fatal-pair: the two threads meet, then fail at once. */
+static pthread_barrier_t pair_start;
+
+static void fail_now(int by_abort)
+{
+    pthread_barrier_wait(&pair_start);
+    if (by_abort)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    else
+        MPI_Comm_rank(MPI_COMM_WORLD, NULL);
+}
+
+static void *pair_thread(void *arg)
+{
+    fail_now(*(const int *)arg != 0);
     return NULL;
 }
 
@@ -339,7 +364,12 @@ int main(int argc, char **argv)
             return 92;
         }
     }
-    MPI_Init(&argc, &argv);
+    if (!strcmp(mode, "fatal-pair")) {
+        int provided;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     char buf[64], name[64];
@@ -441,6 +471,13 @@ int main(int argc, char **argv)
         } else if (!strcmp(mode, "fatal")) {
             MPI_Comm_rank(MPI_COMM_WORLD, NULL);
             fprintf(stderr, "victim: the fatal error returned\n");
+            return 0;
+        } else if (!strcmp(mode, "fatal-pair")) {
+            pthread_t t;
+            pthread_barrier_init(&pair_start, NULL, 2);
+            if (pthread_create(&t, NULL, pair_thread, &arg) == 0)
+                fail_now(arg == 1);
+            fprintf(stderr, "victim: the fatal errors returned\n");
             return 0;
         } else if (!strcmp(mode, "put-range")) {
             double two[2] = {1, 2};
