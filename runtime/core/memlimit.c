@@ -51,6 +51,7 @@
  * State: the allowance is shmpi_proc.mem_allowance (core/proc.h).
  */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -249,19 +250,32 @@ static void machine_room(struct room *r)
 #define UNCHECKED_MAX (64u << 20)
 
 /* The allowance, shmpi_proc.mem_allowance: bytes that may still be
-   handed out unchecked (one thread at a time calls MPI:
-   MPI_THREAD_SERIALIZED at most); 0 at the start. */
+   handed out unchecked; 0 at the start.  Under MPI_THREAD_MULTIPLE
+   several threads may allocate at once, so a grant takes its bytes off
+   with a compare-exchange that never lets the allowance go below 0 (a
+   plain read-modify-write could hand the same bytes out twice).
+   Relaxed: the word orders nothing else, it only has to be exact.  A
+   refill stores what its own check found, relaxed too: two refills at
+   once each store a room measured a moment ago, and either is a fair
+   allowance.  No `mt` branch: every caller maps a segment, which costs
+   microseconds, so the locked instruction is not worth avoiding. */
 int shmpi_core_mem_grant(size_t bytes)
 {
-    if (bytes < CHECK_FROM && bytes <= shmpi_proc.mem_allowance) {
-        shmpi_proc.mem_allowance -= bytes;
-        return 1;
-    }
+    _Atomic uint64_t *allowance = &shmpi_proc.mem_allowance;
+    uint64_t left = atomic_load_explicit(allowance, memory_order_relaxed);
+    while (bytes < CHECK_FROM && bytes <= left)
+        if (atomic_compare_exchange_weak_explicit(allowance, &left,
+                                                  left - bytes,
+                                                  memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return 1;
     uint64_t room = shmpi_core_mem_room(NULL);
     if (bytes > room)
         return 0;
     room = (room - bytes) / (2 * (uint64_t)(shmpi_proc.size > 1 ? shmpi_proc.size : 1));
-    shmpi_proc.mem_allowance = room < UNCHECKED_MAX ? room : UNCHECKED_MAX;
+    atomic_store_explicit(allowance,
+                          room < UNCHECKED_MAX ? room : UNCHECKED_MAX,
+                          memory_order_relaxed);
     return 1;
 }
 

@@ -192,8 +192,9 @@ struct shmpi_proc {
        time; rma windows over that memory look segments up through it. */
     struct shmpi_memseg_state memseg;
     /* core/memlimit.c: bytes shmpi_core_mem_grant may still grant unchecked;
-       a read-modify-write by each allocating call, one at a time. */
-    uint64_t mem_allowance;
+       a read-modify-write by each allocating call, from any thread:
+       atomic (memlimit.c says how). */
+    _Atomic uint64_t mem_allowance;
     /* coll/area.c: set once by shmpi_coll_init in MPI_Init, then only
        read (coll/barrier.c, coll/reduce.c). */
     struct shmpi_coll_tune coll_tune;
