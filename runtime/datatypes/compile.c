@@ -64,6 +64,7 @@
 
 #include "datatypes/datatype.h"
 #include "datatypes/flat.h"
+#include "datatypes/ops.h"
 
 /* A node with at most this many runs or entries is copied into the node
    that uses it (one node walks faster than two); a bigger one is shared. */
@@ -562,5 +563,6 @@ int shmpi_dt_compile_predefined(void)
         if (rc != MPI_SUCCESS)
             return rc;
     }
+    shmpi_op_kernel_rows();
     return MPI_SUCCESS;
 }

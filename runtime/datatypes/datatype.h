@@ -129,7 +129,8 @@ struct shmpi_datatype {
 
     struct shmpi_flat *flat;  /* compiled form: committed types only */
     int kernel_row;           /* reduce_kernels.c's row of a predefined
-                                 type, + 1; -1: none; 0: not looked up */
+                                 type, + 1; 0: none.  Written at MPI_Init
+                                 (shmpi_op_kernel_rows), then only read */
     uint16_t op_masks[2];     /* with the row: the predefined ops shmpi
                                  applies to the type, by bit op code, per
                                  enum shmpi_op_use */
@@ -194,7 +195,8 @@ void shmpi_dt_release(MPI_Datatype t);
 int shmpi_dt_compile(MPI_Datatype t);
 void shmpi_dt_flat_free(struct shmpi_flat *flat);
 /* Compile every predefined type, so that every committed type has its
-   compiled form; MPI_Init calls it once. */
+   compiled form, and give the reducible ones their kernel rows
+   (ops.h); MPI_Init calls it once. */
 int shmpi_dt_compile_predefined(void);
 
 /* predefined.c: MPI_DATATYPE_NULL, then every predefined type in the

@@ -64,4 +64,9 @@ typedef void shmpi_kernel(const void *restrict in, void *restrict inout,
 shmpi_kernel *shmpi_op_kernel_find(enum shmpi_op_code op, MPI_Datatype type,
                                enum shmpi_op_use use);
 
+/* Writes the row (and op masks) of every reducible predefined type,
+   which shmpi_op_kernel_find reads; once, from MPI_Init
+   (shmpi_dt_compile_predefined). */
+void shmpi_op_kernel_rows(void);
+
 #endif

@@ -317,8 +317,8 @@ static const unsigned peers[][P_COUNT] = {
      2 * (sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2     \
           : sizeof(T) == 8 ? 3 : 4))
 
-/* Every reducible predefined type, the common ones first (the lookup is
-   a scan).  Fortran types have the C types of predefined.c.  MPI_CHAR
+/* Every reducible predefined type (shmpi_op_kernel_rows gives each its
+   row once, at MPI_Init).  Fortran types have the C types of predefined.c.  MPI_CHAR
    is signed char, as in both peers; MPI_CHARACTER and MPI_BYTE compare
    unsigned, as in Open MPI (MPICH compares them signed: MPI_MAX and
    MPI_MIN on them are the one place the peers' results differ). */
@@ -391,24 +391,30 @@ static const struct {
     {MPI_CHARACTER, NO_GROUP, K_u8, P_CHAR},
 };
 
-/* The type's row, found once and kept in the type with the ops it
-   takes per use: RMA and the reductions look kernels up on every call
-   (one load of the mask instead of two tables: measured 2026-11-28 with
-   callgrind, MPI_Accumulate of one MPI_LONG + flush cost 445 instructions
-   with the tables, 432 before the peers' table existed).  The row is
-   stored last, so that whoever sees it sees the masks. */
-static int row_of(MPI_Datatype type)
+/* Each type's row, kept in the type with the ops it takes per use:
+   RMA and the reductions look kernels up on every call (one load of the
+   mask instead of two tables: measured 2026-11-28 with callgrind,
+   MPI_Accumulate of one MPI_LONG + flush cost 445 instructions with the
+   tables, 432 before the peers' table existed).  Written once, by
+   MPI_Init (shmpi_dt_compile_predefined), before any other thread may
+   call MPI, and only read after: found on first use instead, the rows
+   of the predefined types (shared by every thread) would be written by
+   whichever threads reduced first.  A type of no row (derived ones)
+   keeps 0.  A type listed twice gets its last row, as the search that
+   came before did. */
+void shmpi_op_kernel_rows(void)
 {
-    if (type->kernel_row == 0) {
-        int row = -1;
-        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
-            if (types[i].type == type)
-                row = (int)i;
-        for (int use = 0; row >= 0 && use < 2; use++)
+    for (size_t row = 0; row < sizeof types / sizeof types[0]; row++) {
+        MPI_Datatype type = types[row].type;
+        for (int use = 0; use < 2; use++)
             type->op_masks[use] = (uint16_t)(allowed[types[row].group] |
                                              peers[use][types[row].peer]);
-        type->kernel_row = row + 1;
+        type->kernel_row = (int)row + 1;
     }
+}
+
+static int row_of(MPI_Datatype type)
+{
     return type->kernel_row - 1;
 }
 
