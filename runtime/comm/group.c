@@ -31,6 +31,7 @@
 #include "core/error.h"
 #include "core/fint.h"
 #include "core/pmpi.h"
+#include "core/ref.h"
 
 SHMPI_WEAK_ALIAS(Comm_group)
 SHMPI_WEAK_ALIAS(Group_size)
@@ -80,12 +81,12 @@ void shmpi_group_finish(struct shmpi_group *g)
 void shmpi_group_retain(struct shmpi_group *g)
 {
     if (!g->predefined)
-        g->refs++;
+        shmpi_core_ref_inc(&g->refs);
 }
 
 void shmpi_group_release(struct shmpi_group *g)
 {
-    if (g->predefined || --g->refs > 0)
+    if (g->predefined || !shmpi_core_ref_dec(&g->refs))
         return;
     shmpi_fint_drop(SHMPI_FINT_GROUP, &g->fint);
     g->magic = 0;

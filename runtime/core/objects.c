@@ -18,6 +18,7 @@
  */
 #include "core/objects.h"
 #include "core/proc.h"
+#include "core/ref.h"
 
 struct shmpi_comm shmpi_comm_world = {
     .magic = SHMPI_MAGIC_COMM, .size = 1,
@@ -33,14 +34,17 @@ void shmpi_core_comm_on_last_release(void (*fn)(struct shmpi_comm *))
     shmpi_proc.hooks.last_release = fn;
 }
 
+/* World and self are tested first: the requests of a program that
+   sends on them (most) pay neither the count nor ref.h's branch. */
 void shmpi_core_comm_retain(MPI_Comm c)
 {
     if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF)
-        c->refs++;
+        shmpi_core_ref_inc(&c->refs);
 }
 
 void shmpi_core_comm_release(MPI_Comm c)
 {
-    if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF && --c->refs == 0)
+    if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF &&
+        shmpi_core_ref_dec(&c->refs))
         shmpi_proc.hooks.last_release(c);
 }

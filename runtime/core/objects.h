@@ -10,6 +10,7 @@
 #ifndef SHMPI_OBJECTS_H
 #define SHMPI_OBJECTS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "mpi.h"
@@ -44,10 +45,10 @@ struct shmpi_errhandler {
 
 struct shmpi_comm {
     uint32_t magic;
-    int refs;                  /* the program's handle + library objects
+    _Atomic int refs;          /* the program's handle + library objects
                                   that hold on to it (shmpi_core_comm_retain,
-                                  below); 0 for world and self, never
-                                  freed */
+                                  below; core/ref.h); 0 for world and self,
+                                  never freed */
     int rank;
     int size;
     uint32_t context;          /* messages match only within one context;
@@ -92,7 +93,7 @@ struct shmpi_comm {
    uses only drops the handle's reference. */
 struct shmpi_group {
     uint32_t magic;
-    int refs;
+    _Atomic int refs;          /* core/ref.h */
     int predefined;            /* MPI_GROUP_EMPTY: never deallocated */
     int size;
     int rank;                  /* of this process; MPI_UNDEFINED if not

@@ -39,6 +39,7 @@
 #ifndef SHMPI_DATATYPE_H
 #define SHMPI_DATATYPE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/uio.h>
 
@@ -100,8 +101,9 @@ struct shmpi_attr;           /* core/attr.c */
 
 struct shmpi_datatype {
     uint32_t magic;
-    int refs;                 /* handle + parent types + pending
-                                 operations; predefined types: unused */
+    _Atomic int refs;         /* handle + parent types + pending
+                                 operations (core/ref.h); predefined
+                                 types: unused */
     unsigned predefined : 1;  /* named: never freed, no contents */
     unsigned committed : 1;   /* predefined types are born committed */
     unsigned leaf : 1;        /* a basic type: `map` is unused */

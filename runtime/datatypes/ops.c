@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/fint.h"
+#include "core/ref.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
 
@@ -45,12 +46,12 @@ enum { CHUNK = 8192 };
 void shmpi_op_retain(MPI_Op op)
 {
     if (op->code == SHMPI_OP_USER)
-        op->refs++;
+        shmpi_core_ref_inc(&op->refs);
 }
 
 void shmpi_op_release(MPI_Op op)
 {
-    if (op->code != SHMPI_OP_USER || --op->refs > 0)
+    if (op->code != SHMPI_OP_USER || !shmpi_core_ref_dec(&op->refs))
         return;
     shmpi_fint_drop(SHMPI_FINT_OP, &op->fint);
     op->magic = 0;

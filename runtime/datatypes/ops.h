@@ -34,8 +34,9 @@ enum shmpi_op_code {
 struct shmpi_op {
     uint32_t magic;
     enum shmpi_op_code code;
-    int refs;                  /* user ops: the handle + operations in
-                                  flight; predefined ops: unused */
+    _Atomic int refs;          /* user ops: the handle + operations in
+                                  flight (core/ref.h); predefined ops:
+                                  unused */
     int commute;               /* 1 for every predefined op */
     MPI_User_function *fn;     /* user ops only */
     const char *name;          /* "MPI_SUM", or "a user-defined op" */

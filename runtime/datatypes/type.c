@@ -20,6 +20,7 @@
 #include "core/fint.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "core/ref.h"
 #include "datatypes/derived.h"
 
 SHMPI_WEAK_ALIAS(Type_commit)
@@ -49,7 +50,7 @@ MPI_Datatype shmpi_dt_alloc(int combiner)
     MPI_Datatype t = calloc(1, sizeof *t);
     if (t) {
         t->magic = SHMPI_MAGIC_DATATYPE;
-        t->refs = 1;
+        atomic_init(&t->refs, 1); /* not yet shared */
         t->combiner = combiner;
     }
     return t;
@@ -58,7 +59,7 @@ MPI_Datatype shmpi_dt_alloc(int combiner)
 void shmpi_dt_retain(MPI_Datatype t)
 {
     if (!t->predefined)
-        t->refs++;
+        shmpi_core_ref_inc(&t->refs);
 }
 
 static void release_children(struct shmpi_dt_blocks *map)
@@ -90,7 +91,7 @@ static void destroy(MPI_Datatype t)
 
 void shmpi_dt_release(MPI_Datatype t)
 {
-    if (!t->predefined && --t->refs == 0)
+    if (!t->predefined && shmpi_core_ref_dec(&t->refs))
         destroy(t);
 }
 
@@ -132,7 +133,7 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (t->predefined)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_TYPE, fn,
                            "%s is predefined and cannot be freed", t->name);
-    if (t->refs == 1)
+    if (shmpi_core_ref_count(&t->refs) == 1)
         rc = shmpi_attr_delete_all(&t->attrs, t);
     *datatype = MPI_DATATYPE_NULL;
     shmpi_dt_release(t);
