@@ -91,7 +91,7 @@ void shmpi_group_release(struct shmpi_group *g)
     shmpi_fint_drop(SHMPI_FINT_GROUP, &g->fint);
     g->magic = 0;
     free(g->ranks);
-    free(g->index);
+    free(atomic_load_explicit(&g->index, memory_order_relaxed));
     free(g);
 }
 
@@ -109,27 +109,55 @@ static int *new_index(const struct shmpi_group *g)
     return t;
 }
 
+/* Two threads may ask for the index of one group at once (both derive
+   groups from it under MPI_THREAD_MULTIPLE): each builds a table of its
+   own, and a compare-exchange NULL -> table publishes the first.  Release
+   on success: the table's entries are written before the pointer can be
+   seen; acquire on failure and in the load: whoever reads the pointer
+   reads the entries the publisher wrote.  The loser frees its table and
+   uses the winner's.  Below MULTIPLE the same code runs with one caller,
+   and a table is built once, as before. */
 const int *shmpi_group_index(struct shmpi_group *g)
 {
-    if (!g->index && !g->predefined)
-        g->index = new_index(g);
-    return g->index;
+    int *t = atomic_load_explicit(&g->index, memory_order_acquire);
+    if (t || g->predefined)
+        return t;
+    int *mine = new_index(g);
+    if (!mine)
+        return NULL;
+    if (atomic_compare_exchange_strong_explicit(&g->index, &t, mine,
+                                                memory_order_release,
+                                                memory_order_acquire))
+        return mine;
+    free(mine);
+    return t;
 }
 
+/* MPI_COMM_WORLD and MPI_COMM_SELF make their group when first asked,
+   and two threads may ask at once: the group is published as the index
+   is above (build privately, compare-exchange NULL -> g with release,
+   acquire on reading; the loser frees its own). */
 struct shmpi_group *shmpi_comm_get_group(MPI_Comm comm)
 {
-    if (!comm->group) {
-        /* MPI_COMM_WORLD or MPI_COMM_SELF, asked for the first time */
-        struct shmpi_group *g = shmpi_group_alloc(comm->size);
-        if (!g)
+    struct shmpi_group *g =
+        atomic_load_explicit(&comm->group, memory_order_acquire);
+    if (!g) {
+        struct shmpi_group *mine = shmpi_group_alloc(comm->size);
+        if (!mine)
             return NULL;
         for (int i = 0; i < comm->size; i++)
-            g->ranks[i] = shmpi_comm_to_world(comm, i);
-        g->rank = comm->rank;
-        comm->group = g; /* the communicator's reference */
+            mine->ranks[i] = shmpi_comm_to_world(comm, i);
+        mine->rank = comm->rank;
+        /* on success, mine is the communicator's reference */
+        if (atomic_compare_exchange_strong_explicit(&comm->group, &g, mine,
+                                                    memory_order_release,
+                                                    memory_order_acquire))
+            g = mine;
+        else
+            shmpi_group_release(mine);
     }
-    shmpi_group_retain(comm->group);
-    return comm->group;
+    shmpi_group_retain(g);
+    return g;
 }
 
 /* A new group of the n world ranks in `world` (copied), or

@@ -59,8 +59,9 @@ struct shmpi_comm {
     const int *from_world;     /* world rank w is rank from_world[w], or
                                   MPI_UNDEFINED; NULL: the identity
                                   (world) or a scan of world_ranks (self) */
-    struct shmpi_group *group; /* holds one reference; world and self
-                                  create theirs when first asked */
+    struct shmpi_group *_Atomic group; /* holds one reference; world and
+                                  self create theirs when first asked and
+                                  publish it once (comm/group.c) */
     struct shmpi_errhandler *errhandler;
     struct shmpi_coll *coll;   /* collectives' state and shared area
                                   (coll/coll.h); NULL: one process, or
@@ -99,8 +100,10 @@ struct shmpi_group {
     int rank;                  /* of this process; MPI_UNDEFINED if not
                                   a member */
     int *ranks;                /* member i is world rank ranks[i] */
-    int *index;                /* NULL until built (shmpi_group_index):
-                                  world rank -> member, or MPI_UNDEFINED */
+    int *_Atomic index;        /* NULL until built (shmpi_group_index,
+                                  which publishes it once: release, and
+                                  readers acquire): world rank -> member,
+                                  or MPI_UNDEFINED */
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
@@ -142,7 +145,8 @@ static inline int shmpi_comm_from_world(MPI_Comm c, int w)
 
 /* Point-to-point peers (dest, source, MPI_SOURCE): ranks of the remote
    group on an intercommunicator, of the group itself otherwise.  An
-   intercommunicator's remote group has its index built at creation. */
+   intercommunicator's remote group has its index built at creation,
+   before the communicator is handed out: a relaxed load suffices. */
 static inline int shmpi_comm_peer_count(MPI_Comm c)
 {
     return c->is_inter ? c->remote_size : c->size;
@@ -155,7 +159,8 @@ static inline int shmpi_comm_peer_to_world(MPI_Comm c, int rank)
 
 static inline int shmpi_comm_peer_from_world(MPI_Comm c, int w)
 {
-    return c->is_inter ? c->remote_group->index[w]
+    return c->is_inter ? atomic_load_explicit(&c->remote_group->index,
+                                              memory_order_relaxed)[w]
                        : shmpi_comm_from_world(c, w);
 }
 
