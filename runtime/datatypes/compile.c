@@ -59,6 +59,7 @@
  * type of the tree is compiled once per commit (a pointer-keyed memo),
  * so a type used many times in a tree costs its size once.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -535,19 +536,54 @@ static void compiler_free(struct compiler *c)
     free(c->memo);
 }
 
+/* Another thread published t's compiled form and is between that and
+   its store of published: a few instructions with no call that may
+   block, so this spins (yielding, in case that thread was preempted).
+   Acquire: once published reads 1, contig, committed and flat as that
+   thread wrote them are visible here, and so to whatever this thread
+   does next. */
+static void wait_published(MPI_Datatype t)
+{
+    while (!atomic_load_explicit(&t->published, memory_order_acquire))
+        sched_yield();
+}
+
+/* Two threads may commit one type at once (MPI_THREAD_MULTIPLE): each
+   compiles a copy of its own, and a compare-exchange NULL -> copy
+   publishes the first.  Release on success: the program's nodes are
+   written before the pointer can be seen; acquire on failure and in the
+   first load: a thread that finds the pointer reads the nodes behind it.
+   The loser frees its copy.  Only the publisher writes contig and
+   committed (plain bytes the hot paths read), then stores published
+   with release; whoever lost, or found flat already there, waits for
+   that store before it returns. */
 int shmpi_dt_compile(MPI_Datatype t)
 {
-    if (t->flat)
+    if (atomic_load_explicit(&t->published, memory_order_acquire))
         return MPI_SUCCESS;
+    struct shmpi_flat *f = atomic_load_explicit(&t->flat,
+                                                memory_order_acquire);
+    if (f) {
+        wait_published(t);
+        return MPI_SUCCESS;
+    }
     struct compiler c = {0};
     struct ir *top = place(&c, compile_type(&c, t), 0, SHMPI_ENDLESS,
                            t->extent);
-    struct shmpi_flat *f = c.failed ? NULL : build(top);
+    struct shmpi_flat *mine = c.failed ? NULL : build(top);
     compiler_free(&c);
-    if (!f)
+    if (!mine)
         return MPI_ERR_NO_MEM;
-    t->flat = f;
-    t->contig = f->solid && f->solid_disp == 0;
+    if (!atomic_compare_exchange_strong_explicit(&t->flat, &f, mine,
+                                                 memory_order_release,
+                                                 memory_order_acquire)) {
+        shmpi_dt_flat_free(mine);
+        wait_published(t);
+        return MPI_SUCCESS;
+    }
+    t->contig = mine->solid && mine->solid_disp == 0;
+    t->committed = 1;
+    atomic_store_explicit(&t->published, 1, memory_order_release);
     return MPI_SUCCESS;
 }
 

@@ -453,11 +453,13 @@ static int dup_state(const char *fn, MPI_Datatype oldtype, MPI_Datatype t)
     if (rc != MPI_SUCCESS)
         return shmpi_raise(MPI_COMM_NULL, rc, fn,
                            "an attribute copy callback returned %d", rc);
-    if (oldtype->committed) {
+    /* predefined types are born committed (published: at MPI_Init);
+       acquire: another thread may be committing oldtype (compile.c) */
+    if (oldtype->predefined ||
+        atomic_load_explicit(&oldtype->published, memory_order_acquire)) {
         if ((rc = shmpi_dt_compile(t)) != MPI_SUCCESS)
             return shmpi_raise(MPI_COMM_NULL, rc, fn,
                                "cannot compile the new datatype");
-        t->committed = 1;
     }
     return MPI_SUCCESS;
 }

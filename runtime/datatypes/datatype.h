@@ -104,11 +104,21 @@ struct shmpi_datatype {
     _Atomic int refs;         /* handle + parent types + pending
                                  operations (core/ref.h); predefined
                                  types: unused */
-    unsigned predefined : 1;  /* named: never freed, no contents */
-    unsigned committed : 1;   /* predefined types are born committed */
-    unsigned leaf : 1;        /* a basic type: `map` is unused */
-    unsigned contig : 1;      /* count x type is the one run of
+    /* Set by MPI_Type_commit, which two threads may call on one type
+       at once: not in the bit-field below, whose other bits are read
+       meanwhile (a bit-field is one memory location).  The committing
+       thread that publishes `flat` writes contig and committed, then
+       stores `published` with release; the other committers wait for
+       that store (compile.c).  committed and contig stay plain bytes:
+       the send and receive checks read committed on every call, and a
+       thread uses a type only after its commit. */
+    uint8_t committed;        /* predefined types are born committed */
+    uint8_t contig;           /* count x type is the one run of
                                  count * size bytes starting at buf */
+    _Atomic uint8_t published; /* committed, as a committer on another
+                                 thread may read it */
+    unsigned predefined : 1;  /* named: never freed, no contents */
+    unsigned leaf : 1;        /* a basic type: `map` is unused */
     unsigned marked : 1;      /* lb/ub come from explicit markers
                                  (MPI_Type_create_resized), 4.1.6 */
     unsigned handle_sync : 1; /* MPI_HANDLE_SYNC, and nothing else: see
@@ -129,7 +139,8 @@ struct shmpi_datatype {
                                  pair types included), or NULL if mixed:
                                  what predefined reductions check */
 
-    struct shmpi_flat *flat;  /* compiled form: committed types only */
+    struct shmpi_flat *_Atomic flat; /* compiled form: committed types
+                                 only; published once (compile.c) */
     int kernel_row;           /* reduce_kernels.c's row of a predefined
                                  type, + 1; 0: none.  Written at MPI_Init
                                  (shmpi_op_kernel_rows), then only read */
@@ -191,9 +202,11 @@ static inline int shmpi_buffer_ok(const void *buf, MPI_Count count,
 void shmpi_dt_retain(MPI_Datatype t);
 void shmpi_dt_release(MPI_Datatype t);
 
-/* compile.c: build t->flat from the tree; MPI_SUCCESS or an error class
-   (MPI_ERR_NO_MEM).  Called by MPI_Type_commit and for the predefined
-   types that need it. */
+/* compile.c: build t->flat from the tree and mark t committed;
+   MPI_SUCCESS or an error class (MPI_ERR_NO_MEM).  Called by
+   MPI_Type_commit and wherever a committed type is made (dup, f90, the
+   predefined types at MPI_Init); several threads may call it on one
+   type at once (compile.c says how). */
 int shmpi_dt_compile(MPI_Datatype t);
 void shmpi_dt_flat_free(struct shmpi_flat *flat);
 /* Compile every predefined type, so that every committed type has its

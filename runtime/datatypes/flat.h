@@ -76,6 +76,14 @@ struct shmpi_flat {
                                   bytes at buf + solid_disp */
 };
 
+/* A committed type's compiled form.  Relaxed: the commit that published
+   it (compile.c) happens before this use - this thread committed the
+   type, or the program ordered the commit before it. */
+static inline const struct shmpi_flat *shmpi_dt_flat_of(MPI_Datatype t)
+{
+    return atomic_load_explicit(&t->flat, memory_order_relaxed);
+}
+
 static inline const struct shmpi_flat_node *
 shmpi_flat_node_at(const struct shmpi_flat *f, uint64_t at)
 {

@@ -239,6 +239,7 @@ int shmpi_dt_fill_iov(const void *buf, MPI_Datatype t, uint64_t offset,
                       uint64_t *covered)
 {
     struct shmpi_dt_walk w = {.op = SHMPI_WALK_IOV, .iov = iov, .iov_max = max};
-    *covered = shmpi_dt_walk(t->flat, (unsigned char *)buf, offset, len, &w);
+    *covered = shmpi_dt_walk(shmpi_dt_flat_of(t), (unsigned char *)buf,
+                             offset, len, &w);
     return w.iov_used;
 }

@@ -409,7 +409,7 @@ void shmpi_dt_pack(const void *buf, MPI_Datatype t, uint64_t offset, void *out,
         return;
     }
     struct shmpi_dt_walk w = {.op = SHMPI_WALK_PACK, .packed = out};
-    shmpi_dt_walk(t->flat, (unsigned char *)buf, offset, len, &w);
+    shmpi_dt_walk(shmpi_dt_flat_of(t), (unsigned char *)buf, offset, len, &w);
 }
 
 void shmpi_dt_unpack(void *buf, MPI_Datatype t, uint64_t offset, const void *in,
@@ -423,7 +423,7 @@ void shmpi_dt_unpack(void *buf, MPI_Datatype t, uint64_t offset, const void *in,
     }
     struct shmpi_dt_walk w = {.op = SHMPI_WALK_UNPACK,
                            .packed = (unsigned char *)in};
-    shmpi_dt_walk(t->flat, buf, offset, len, &w);
+    shmpi_dt_walk(shmpi_dt_flat_of(t), buf, offset, len, &w);
 }
 
 /* Both sides scattered: their iovec lists, a batch at a time, are merged

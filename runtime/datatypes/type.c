@@ -82,8 +82,10 @@ static void destroy(MPI_Datatype t)
     shmpi_attr_delete_all(&t->attrs, t);
     release_children(&t->map);
     shmpi_dt_free_contents(t->contents);
-    if (t->flat)
-        shmpi_dt_flat_free(t->flat);
+    struct shmpi_flat *flat =
+        atomic_load_explicit(&t->flat, memory_order_relaxed);
+    if (flat) /* relaxed: the last reference's acquire ordered it */
+        shmpi_dt_flat_free(flat);
     shmpi_fint_drop(SHMPI_FINT_DATATYPE, &t->fint);
     t->magic = 0;
     free(t);
@@ -112,13 +114,12 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Datatype t = *datatype;
-    if (t->committed)           /* predefined types are born committed */
-        return MPI_SUCCESS;
+    /* predefined types are born committed; another thread may be
+       committing t too: shmpi_dt_compile returns once t is committed */
     rc = shmpi_dt_compile(t);
     if (rc != MPI_SUCCESS)
         return shmpi_raise(MPI_COMM_NULL, rc, fn,
                            "cannot compile the datatype");
-    t->committed = 1;
     return MPI_SUCCESS;
 }
 
