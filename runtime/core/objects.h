@@ -10,8 +10,10 @@
 #ifndef SHMPI_OBJECTS_H
 #define SHMPI_OBJECTS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
+#include "core/lock_type.h"
 #include "mpi.h"
 #include "shm_arena/arena.h"
 
@@ -35,7 +37,8 @@ enum shmpi_errhandler_kind {
 struct shmpi_errhandler {
     uint32_t magic;
     enum shmpi_errhandler_kind kind;
-    int refs;                  /* handles + objects using it */
+    _Atomic int refs;          /* handles + objects using it + raises
+                                  running its function (errhandler.c) */
     int predefined;            /* never deallocated */
     MPI_Comm_errhandler_function *comm_fn;
     MPI_Win_errhandler_function *win_fn;
@@ -109,6 +112,8 @@ struct shmpi_group {
    structure they need. */
 struct shmpi_info {
     uint32_t magic;
+    struct shmpi_core_lock lock; /* under mt, the members below but magic
+                                  and predefined (info.c) */
     int predefined;            /* MPI_INFO_ENV: never deallocated */
     int n, cap;                /* entries used, allocated */
     struct shmpi_info_entry *entries;  /* private to info.c */
@@ -186,8 +191,27 @@ void shmpi_core_comm_retain(MPI_Comm comm);
 void shmpi_core_comm_release(MPI_Comm comm);
 void shmpi_core_comm_on_last_release(void (*fn)(struct shmpi_comm *comm));
 
-/* errhandler.c */
+/* objects.c: an object's name (communicator, window, datatype: a
+   char[MPI_MAX_OBJECT_NAME] member) set from src, cut to
+   MPI_MAX_OBJECT_NAME - 1 characters, and copied out (out has room for
+   MPI_MAX_OBJECT_NAME; the length is returned) - under
+   shmpi_proc.names_lock, so that threads may name and read one object
+   at once (proc.h says what the lock-free readers of a name see). */
+void shmpi_core_name_set(char *name, const char *src);
+int shmpi_core_name_get(const char *name, char *out);
+
+/* errhandler.c: the count of a handler (no-ops on the predefined ones);
+   the last release frees it. */
 void shmpi_core_errhandler_retain(struct shmpi_errhandler *eh);
 void shmpi_core_errhandler_release(struct shmpi_errhandler *eh);
+/* The handler in *slot (an object's `errhandler` member) with a
+   reference for the caller, who releases it: read under the errh lock,
+   so that a concurrent swap cannot free it in between. */
+struct shmpi_errhandler *
+shmpi_core_errhandler_hold(struct shmpi_errhandler *const *slot);
+/* *slot = eh (retained), the handler it replaces released once the lock
+   is left. */
+void shmpi_core_errhandler_swap(struct shmpi_errhandler **slot,
+                                struct shmpi_errhandler *eh);
 
 #endif
