@@ -63,13 +63,16 @@ struct shmpi_comm {
                                   (world) or a scan of world_ranks (self) */
     struct shmpi_group *group; /* holds one reference; world and self
                                   create theirs when first asked */
-    struct shmpi_errhandler *errhandler;
+    struct shmpi_errhandler *errhandler; /* holds one reference; read and
+                                  set through shmpi_core_errhandler_hold
+                                  and _swap (errh_lock under mt) */
     struct shmpi_coll *coll;   /* collectives' state and shared area
                                   (coll/coll.h); NULL: one process, or
                                   collectives over messages */
     struct shmpi_topo *topo;   /* process topology (comm/topo.h), or NULL;
                                   owned, freed with the communicator */
-    struct shmpi_attr *attrs;  /* cached attributes (core/attr.h) */
+    struct shmpi_attr *attrs;  /* cached attributes (core/attr.h; the
+                                  attr lock under mt) */
     int env_attrs;             /* carries the predefined attributes:
                                   world and its dups (comm/comm_attr.c) */
     uint32_t nbc_seq;          /* nonblocking collectives started here
@@ -85,7 +88,7 @@ struct shmpi_comm {
     MPI_Comm local;            /* an intracommunicator of the local group
                                   on a context of its own, for the local
                                   steps of the intercomm collectives; owned */
-    char name[MPI_MAX_OBJECT_NAME];
+    char name[MPI_MAX_OBJECT_NAME]; /* shmpi_core_name_set/get */
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
