@@ -35,6 +35,7 @@ int shmpi_comm_init_predefined(struct shmpi_proc *p)
     st->env.io = MPI_ANY_SOURCE;       /* every rank can do I/O */
     st->env.wtime_is_global = 1;       /* one CLOCK_MONOTONIC */
     st->env.appnum = 0;                /* one application per job */
+    st->env.universe_size = p->size;   /* no processes can be spawned */
     p->comm = st;
     shmpi_comm_world.rank = p->rank;
     shmpi_comm_world.size = p->size;

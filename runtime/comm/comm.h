@@ -10,6 +10,7 @@
 #ifndef SHMPI_COMM_H
 #define SHMPI_COMM_H
 
+#include "core/lock_type.h"
 #include "core/objects.h"
 #include "core/proc.h"
 
@@ -17,17 +18,23 @@
 
 /* This rank's communicator state: shmpi_proc.comm, allocated by
    shmpi_comm_init_predefined at MPI_Init and kept until the process
-   exits.  Process-private; one caller at a time (MPI_THREAD_SERIALIZED,
-   init/init.c): each member says what would need guarding. */
+   exits.  Process-private; each member says what guards it under
+   MPI_THREAD_MULTIPLE. */
 struct shmpi_comm_state {
     /* comm_attr.c: the values the predefined attributes point to.  Set
-       at init; universe_size and lastusedcode are rewritten by every
-       MPI_Comm_get_attr of them, so concurrent callers would race on the
-       int a program reads through the returned pointer. */
+       at init and then only read, but for lastusedcode, which every
+       MPI_Comm_get_attr of it brings up to date - a relaxed atomic
+       store, and only when the value changed (MPI_Add_error_class on
+       some thread), so that concurrent readers of the unchanged value
+       do not write at all.  The program reads them through the pointer
+       it got, as plain ints. */
     struct {
-        int tag_ub, host, io, wtime_is_global, universe_size,
-            lastusedcode, appnum;
+        int tag_ub, host, io, wtime_is_global, universe_size, appnum;
+        _Atomic int lastusedcode;
     } env;
+    /* comm_create.c: under mt, `retired` under this lock (a leaf: a
+       communicator taken off the list is freed once it is left). */
+    struct shmpi_core_lock lock;
     /* comm_create.c: freed communicators a posted receive still refers
        to; every MPI_Comm_free and communicator creation sweeps it. */
     struct shmpi_comm_retired {

@@ -100,6 +100,19 @@ static const char *predefined_name(int keyval)
     }
 }
 
+/* MPI_LASTUSEDCODE's value, brought up to date.  Relaxed: the int is
+   its own message (the program reads it as a plain int; an _Atomic int
+   has int's size and representation here, lock-free). */
+static int *last_used_code(struct shmpi_comm_state *st)
+{
+    int now = shmpi_core_last_used_code();
+    if (atomic_load_explicit(&st->env.lastusedcode, memory_order_relaxed) !=
+        now)
+        atomic_store_explicit(&st->env.lastusedcode, now,
+                              memory_order_relaxed);
+    return (int *)&st->env.lastusedcode;
+}
+
 /* The value of predefined key `keyval` on comm, or NULL if comm does not
    carry it. */
 static int *predefined_value(MPI_Comm comm, int keyval)
@@ -112,14 +125,11 @@ static int *predefined_value(MPI_Comm comm, int keyval)
     case MPI_HOST: return &st->env.host;
     case MPI_IO: return &st->env.io;
     case MPI_WTIME_IS_GLOBAL: return &st->env.wtime_is_global;
-    case MPI_UNIVERSE_SIZE:
-        st->env.universe_size = shmpi_comm_world.size;
-        return &st->env.universe_size;
+    case MPI_UNIVERSE_SIZE: return &st->env.universe_size;
     case MPI_LASTUSEDCODE:
         if (comm != MPI_COMM_WORLD)
             return NULL;
-        st->env.lastusedcode = shmpi_core_last_used_code();
-        return &st->env.lastusedcode;
+        return last_used_code(st);
     case MPI_APPNUM: return &st->env.appnum;
     default: return NULL;
     }
@@ -263,7 +273,7 @@ static int get_attr(const char *fn, MPI_Comm comm, int comm_keyval,
     }
     if (shmpi_attr_keyval_check(comm_keyval, SHMPI_ATTR_COMM) != MPI_SUCCESS)
         return raise_keyval(comm, fn, comm_keyval);
-    *flag = shmpi_attr_get(comm->attrs, comm_keyval, (void **)attribute_val);
+    *flag = shmpi_attr_get(&comm->attrs, comm_keyval, (void **)attribute_val);
     return MPI_SUCCESS;
 }
 
@@ -306,7 +316,7 @@ int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 int shmpi_comm_copy_attrs(MPI_Comm oldcomm, MPI_Comm newcomm, const char *fn)
 {
     newcomm->env_attrs = oldcomm->env_attrs;
-    int rc = shmpi_attr_copy_all(oldcomm->attrs, oldcomm, &newcomm->attrs);
+    int rc = shmpi_attr_copy_all(&oldcomm->attrs, oldcomm, &newcomm->attrs);
     if (rc == MPI_SUCCESS)
         return rc;
     /* the new communicator never reaches the program: what was copied

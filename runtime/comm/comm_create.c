@@ -61,6 +61,7 @@
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/fint.h"
+#include "core/lock.h"
 #include "core/pmpi.h"
 #include "pt2pt/internal.h"
 #include "pt2pt/pt2pt.h"
@@ -105,8 +106,8 @@ int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
         .magic = SHMPI_MAGIC_COMM, .refs = 1, .rank = group->rank,
         .size = group->size,
         .context = context, .world_ranks = group->ranks, .from_world = index,
-        .group = group, .errhandler = parent->errhandler};
-    shmpi_core_errhandler_retain(c->errhandler);
+        .group = group,
+        .errhandler = shmpi_core_errhandler_hold(&parent->errhandler)};
     *out = c;
     return MPI_SUCCESS;
 }
@@ -137,17 +138,33 @@ static int posted_on(const struct shmpi_comm *c)
     return 0;
 }
 
+/* A retired communicator that no posted receive refers to any more,
+   taken off the list (order does not matter there), or NULL.  The list
+   is under shmpi_proc.comm->lock; the communicator is freed with the
+   lock left, since freeing an intercommunicator releases its local
+   communicator, whose last release comes back to retire.  posted_on
+   reads pt2pt's posted queue, which is safe only while point-to-point
+   is one thread at a time (below MULTIPLE it is); it will go through
+   the communicator's lane once pt2pt has lanes. */
+static struct shmpi_comm *take_dead(struct shmpi_comm_state *st)
+{
+    struct shmpi_comm_retired *retired = &st->retired;
+    struct shmpi_comm *dead = NULL;
+    shmpi_core_lock(&st->lock);
+    for (int i = 0; i < retired->n && !dead; i++)
+        if (!posted_on(retired->comms[i])) {
+            dead = retired->comms[i];
+            retired->comms[i] = retired->comms[--retired->n];
+        }
+    shmpi_core_unlock(&st->lock);
+    return dead;
+}
+
 static void sweep_retired(void)
 {
-    struct shmpi_comm_retired *retired = &shmpi_proc.comm->retired;
-    int kept = 0;
-    for (int i = 0; i < retired->n; i++) {
-        if (posted_on(retired->comms[i]))
-            retired->comms[kept++] = retired->comms[i];
-        else
-            destroy(retired->comms[i]);
-    }
-    retired->n = kept;
+    struct shmpi_comm *c;
+    while ((c = take_dead(shmpi_proc.comm)))
+        destroy(c);
 }
 
 /* The last reference went (core/objects.c calls this, registered by
@@ -155,22 +172,28 @@ static void sweep_retired(void)
    refers to it. */
 static void retire(struct shmpi_comm *c)
 {
-    struct shmpi_comm_retired *retired = &shmpi_proc.comm->retired;
+    struct shmpi_comm_state *st = shmpi_proc.comm;
+    struct shmpi_comm_retired *retired = &st->retired;
     sweep_retired();
     if (!posted_on(c)) {
         destroy(c);
         return;
     }
+    shmpi_core_lock(&st->lock);
     if (retired->n == retired->cap) {
         int cap = retired->cap ? 2 * retired->cap : 8;
         struct shmpi_comm **grown =
             realloc(retired->comms, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return; /* keep it allocated for good: a small leak, no crash */
-        retired->comms = grown;
-        retired->cap = cap;
+        if (grown) {
+            retired->comms = grown;
+            retired->cap = cap;
+        }
     }
-    retired->comms[retired->n++] = c;
+    /* without memory, c stays allocated for good: a small leak, no
+       crash */
+    if (retired->n < retired->cap)
+        retired->comms[retired->n++] = c;
+    shmpi_core_unlock(&st->lock);
 }
 
 void shmpi_comm_register_retire(void)

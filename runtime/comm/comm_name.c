@@ -11,8 +11,6 @@
  * too, and cuts a longer name to MPI_MAX_OBJECT_NAME - 1 characters, as
  * Open MPI and MPICH do.
  */
-#include <string.h>
-
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -28,9 +26,7 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
     if (!comm_name)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "comm_name is NULL");
-    size_t n = strnlen(comm_name, sizeof comm->name - 1);
-    memcpy(comm->name, comm_name, n);
-    comm->name[n] = '\0';
+    shmpi_core_name_set(comm->name, comm_name);
     return MPI_SUCCESS;
 }
 
@@ -44,8 +40,6 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     if (!comm_name || !resultlen)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "%s is NULL",
                            comm_name ? "resultlen" : "comm_name");
-    size_t n = strlen(comm->name);
-    memcpy(comm_name, comm->name, n + 1);
-    *resultlen = (int)n;
+    *resultlen = shmpi_core_name_get(comm->name, comm_name);
     return MPI_SUCCESS;
 }

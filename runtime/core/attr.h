@@ -20,8 +20,10 @@
  * before it hands it to shmpi_attr_set/get/delete.  Callback results are
  * passed back as they are: the caller raises them.
  *
- * Not thread-safe yet: the keyval table and the lists assume one thread
- * in MPI at a time.
+ * Threads: the functions below may be called by several threads at once
+ * (MPI_THREAD_MULTIPLE); they take the attr lock themselves, never
+ * across a callback (attr.c says how).  The lists are passed by address
+ * so that the head, too, is read under the lock.
  */
 #ifndef SHMPI_ATTR_H
 #define SHMPI_ATTR_H
@@ -69,16 +71,17 @@ struct shmpi_attr;
 int shmpi_attr_set(struct shmpi_attr **list, void *object, int keyval,
                    void *value);
 /* 1 and *value if keyval is set on the object, else 0. */
-int shmpi_attr_get(const struct shmpi_attr *list, int keyval, void **value);
+int shmpi_attr_get(struct shmpi_attr *const *list, int keyval, void **value);
 /* Runs the delete callback and removes the attribute (which stays if the
    callback fails).  A key that is not set is not an error. */
 int shmpi_attr_delete(struct shmpi_attr **list, void *object, int keyval);
 /* For a dup: each attribute of `from` (oldest first) goes through its
    copy callback with old_object, and is appended to *to when the
    callback sets its flag.  Stops at the first failing callback and
-   returns its code; *to then holds what was copied so far, for the
-   caller's delete_all. */
-int shmpi_attr_copy_all(const struct shmpi_attr *from, void *old_object,
+   returns its code (MPI_ERR_NO_MEM without memory for the walk); *to
+   then holds what was copied so far, for the caller's delete_all.  *to
+   is the new object's, which no other thread knows yet. */
+int shmpi_attr_copy_all(struct shmpi_attr *const *from, void *old_object,
                         struct shmpi_attr **to);
 /* Deletes every attribute (newest first), all of them even if some
    delete callbacks fail; returns the first failure, else MPI_SUCCESS. */

@@ -7,11 +7,25 @@
  * handler still attached somewhere only drops the program's reference
  * (8.3.4).  The two predefined handlers are not counted at all: they
  * exist for the whole run, and freeing a handle to one only nulls it.
+ *
+ * Threads (MPI_THREAD_MULTIPLE): the count is atomic - an increment is
+ * relaxed (whoever adds a reference holds one already, or reads the
+ * handler under the errh lock, which the reference it copies keeps
+ * alive), a decrement acq_rel (its release publishes this thread's last
+ * use of the handler; the acquire of the one that reaches zero orders
+ * the free after every other thread's use).  Below MULTIPLE the same
+ * count is a relaxed load and store: plain moves, no locked
+ * instruction.  The handler pointer of a communicator or window is
+ * swapped and read under shmpi_proc.errh_lock (hold, swap), and a raise
+ * holds a reference for the duration of the program's function, so a
+ * handler set or freed by another thread meanwhile stays alive until
+ * the function returns.
  */
 #include <stdlib.h>
 
 #include "core/error.h"
 #include "core/fint.h"
+#include "core/lock.h"
 #include "core/objects.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -29,17 +43,55 @@ struct shmpi_errhandler shmpi_errors_return = {
 
 void shmpi_core_errhandler_retain(struct shmpi_errhandler *eh)
 {
-    if (!eh->predefined)
-        eh->refs++;
+    if (eh->predefined)
+        return;
+    if (shmpi_proc.mt)
+        atomic_fetch_add_explicit(&eh->refs, 1, memory_order_relaxed);
+    else
+        atomic_store_explicit(
+            &eh->refs,
+            atomic_load_explicit(&eh->refs, memory_order_relaxed) + 1,
+            memory_order_relaxed);
 }
 
 void shmpi_core_errhandler_release(struct shmpi_errhandler *eh)
 {
-    if (!eh->predefined && --eh->refs == 0) {
+    if (eh->predefined)
+        return;
+    int left;
+    if (shmpi_proc.mt) {
+        left = atomic_fetch_sub_explicit(&eh->refs, 1,
+                                         memory_order_acq_rel) - 1;
+    } else {
+        left = atomic_load_explicit(&eh->refs, memory_order_relaxed) - 1;
+        atomic_store_explicit(&eh->refs, left, memory_order_relaxed);
+    }
+    if (left == 0) {
         shmpi_fint_drop(SHMPI_FINT_ERRHANDLER, &eh->fint);
         eh->magic = 0;
         free(eh);
     }
+}
+
+struct shmpi_errhandler *
+shmpi_core_errhandler_hold(struct shmpi_errhandler *const *slot)
+{
+    shmpi_core_lock(&shmpi_proc.errh_lock);
+    struct shmpi_errhandler *eh = *slot;
+    shmpi_core_errhandler_retain(eh);
+    shmpi_core_unlock(&shmpi_proc.errh_lock);
+    return eh;
+}
+
+void shmpi_core_errhandler_swap(struct shmpi_errhandler **slot,
+                                struct shmpi_errhandler *eh)
+{
+    shmpi_core_errhandler_retain(eh);
+    shmpi_core_lock(&shmpi_proc.errh_lock);
+    struct shmpi_errhandler *old = *slot;
+    *slot = eh;
+    shmpi_core_unlock(&shmpi_proc.errh_lock);
+    shmpi_core_errhandler_release(old);
 }
 
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
@@ -71,9 +123,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
         return shmpi_raise(comm, MPI_ERR_ARG, name,
                            "the error handler was made by "
                            "MPI_Win_create_errhandler: it is for windows");
-    shmpi_core_errhandler_retain(errhandler);
-    shmpi_core_errhandler_release(comm->errhandler);
-    comm->errhandler = errhandler;
+    shmpi_core_errhandler_swap(&comm->errhandler, errhandler);
     return MPI_SUCCESS;
 }
 
@@ -86,8 +136,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     if (!errhandler)
         return shmpi_raise(comm, MPI_ERR_ARG, name, "errhandler is NULL");
     /* the caller gets a new reference and frees it (8.3.1) */
-    shmpi_core_errhandler_retain(comm->errhandler);
-    *errhandler = comm->errhandler;
+    *errhandler = shmpi_core_errhandler_hold(&comm->errhandler);
     return MPI_SUCCESS;
 }
 

@@ -8,6 +8,10 @@
  * class and its string.
  *
  * State: the added classes and codes are shmpi_proc.added (core/proc.h).
+ * Threads: they are added under added.lock and read without it - every
+ * error report looks its code up, the fatal path too - from chunks that
+ * never move (proc.h says why that is safe); an added string is
+ * replaced and copied out under the lock.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -18,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/lock.h"
 #include "core/objects.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -108,11 +113,22 @@ static int is_predefined(int code)
     return code >= 0 && code <= MPI_ERR_WIN_COUNTER;
 }
 
+/* Entry i of shmpi_proc.added: chunk k holds 16 << k entries, from
+   16 (2^k - 1) on. */
+static struct shmpi_added_code *added_entry(int i)
+{
+    unsigned j = (unsigned)i / 16 + 1;
+    int k = 31 - __builtin_clz(j);
+    return &shmpi_proc.added.chunk[k][i - 16 * ((1 << k) - 1)];
+}
+
 static struct shmpi_added_code *find_added(int code)
 {
-    int i = code - MPI_ERR_LASTCODE - 1;
-    const struct shmpi_added_codes *added = &shmpi_proc.added;
-    return i >= 0 && i < added->n ? &added->code[i] : NULL;
+    long i = (long)code - MPI_ERR_LASTCODE - 1;
+    /* acquire: the entries below n, and their chunks, were written
+       before the release store of n in add_code */
+    int n = atomic_load_explicit(&shmpi_proc.added.n, memory_order_acquire);
+    return i >= 0 && i < n ? added_entry((int)i) : NULL;
 }
 
 static int code_exists(int code)
@@ -122,7 +138,8 @@ static int code_exists(int code)
 
 int shmpi_core_last_used_code(void)
 {
-    return MPI_ERR_LASTCODE + shmpi_proc.added.n;
+    return MPI_ERR_LASTCODE +
+           atomic_load_explicit(&shmpi_proc.added.n, memory_order_relaxed);
 }
 
 const char *shmpi_core_error_class_name(int code)
@@ -217,7 +234,9 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
     va_end(ap);
     if (!shmpi_comm_ok(comm))
         comm = MPI_COMM_WORLD;
-    struct shmpi_errhandler *eh = comm->errhandler;
+    /* held through the program's function: another thread may set
+       comm's handler and free this one meanwhile (errhandler.c) */
+    struct shmpi_errhandler *eh = shmpi_core_errhandler_hold(&comm->errhandler);
     switch (eh->kind) {
     case SHMPI_EH_FATAL:
         shmpi_core_fatal(code, fn, what);
@@ -229,6 +248,7 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
     case SHMPI_EH_WIN_FN: /* refused by MPI_Comm_set_errhandler */
         break;
     }
+    shmpi_core_errhandler_release(eh);
     return code;
 }
 
@@ -255,14 +275,29 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "%d is not an error code", errorcode);
     struct shmpi_added_code *a = find_added(errorcode);
-    if (a)
+    if (a) {
+        shmpi_core_lock(&shmpi_proc.added.lock);
         snprintf(string, MPI_MAX_ERROR_STRING, "%s",
                  a->string ? a->string : "");
-    else
+        shmpi_core_unlock(&shmpi_proc.added.lock);
+    } else
         snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s",
                  predefined[errorcode].name, predefined[errorcode].text);
     *resultlen = (int)strlen(string);
     return MPI_SUCCESS;
+}
+
+/* With added.lock held: room for entry n (a new chunk when n starts
+   one); 0, or -1 without memory or numbers. */
+static int added_room(struct shmpi_added_codes *added, int n)
+{
+    unsigned j = (unsigned)n / 16 + 1;
+    int k = 31 - __builtin_clz(j);
+    if (k >= SHMPI_ADDED_CHUNKS || n >= INT32_MAX - MPI_ERR_LASTCODE - 1)
+        return -1;
+    if (!added->chunk[k])
+        added->chunk[k] = malloc(((size_t)16 << k) * sizeof *added->chunk[k]);
+    return added->chunk[k] ? 0 : -1;
 }
 
 static int add_code(int class, int *out, const char *fn)
@@ -270,15 +305,20 @@ static int add_code(int class, int *out, const char *fn)
     if (!out)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "output is NULL");
     struct shmpi_added_codes *added = &shmpi_proc.added;
-    struct shmpi_added_code *grown =
-        realloc(added->code, (added->n + 1) * sizeof *added->code);
-    if (!grown)
+    shmpi_core_lock(&added->lock);
+    int n = atomic_load_explicit(&added->n, memory_order_relaxed);
+    int ok = added_room(added, n) == 0;
+    int code = MPI_ERR_LASTCODE + 1 + n;
+    if (ok) {
+        *added_entry(n) =
+            (struct shmpi_added_code){class < 0 ? code : class, NULL};
+        /* release: publishes the entry and its chunk to find_added */
+        atomic_store_explicit(&added->n, n + 1, memory_order_release);
+    }
+    shmpi_core_unlock(&added->lock);
+    if (!ok)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
                            "no memory for another error code");
-    added->code = grown;
-    int code = MPI_ERR_LASTCODE + 1 + added->n;
-    added->code[added->n++] =
-        (struct shmpi_added_code){class < 0 ? code : class, NULL};
     *out = code;
     return MPI_SUCCESS;
 }
@@ -318,7 +358,10 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     char *copy = strdup(string);
     if (!copy)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "strdup");
-    free(a->string);
+    shmpi_core_lock(&shmpi_proc.added.lock);
+    char *old = a->string;
     a->string = copy;
+    shmpi_core_unlock(&shmpi_proc.added.lock);
+    free(old);
     return MPI_SUCCESS;
 }

@@ -3,12 +3,17 @@
  * fint.c - the tables of handle numbers (fint.h), and the conversions of
  * the two kinds of handles that live in core: error handlers and info
  * objects (MPI-3.1 17.2.4).
+ *
+ * Threads: each table's lock (fint.h) is taken by every function here
+ * that touches the table; MPI_ERR_NO_MEM is raised after it is left
+ * (the error handler is the program's code, which may convert handles).
  */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "core/error.h"
 #include "core/fint.h"
+#include "core/lock.h"
 #include "core/objects.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -38,26 +43,42 @@ static int take_index(struct shmpi_fint_table *t)
     return t->n++;
 }
 
-MPI_Fint shmpi_fint_number(const struct shmpi_fint_kind *k, void *obj,
-                           int *fint, const char *fn)
+/* With the table's lock held: the number of obj, or -1 without memory
+   (*why says what ran out). */
+static MPI_Fint number(const struct shmpi_fint_kind *k,
+                       struct shmpi_fint_table *t, void *obj, int *fint,
+                       const char **why)
 {
+    if (*fint)
+        return *fint;
     for (int i = 1; i < k->npredefined; i++)
         if (k->predefined[i] == obj)
             return *fint = i;
-    struct shmpi_fint_table *t = &shmpi_proc.fint[k->id];
     int i = take_index(t);
+    *why = "out of memory for the table of Fortran handles";
     if (i < 0)
-        return shmpi_fint_raise_bad(MPI_ERR_NO_MEM, fn,
-                                    "out of memory for the table of "
-                                    "Fortran handles");
+        return -1;
     if (i > INT32_MAX - k->npredefined) {  /* 2^31 live handles */
         t->free[t->nfree++] = i;
-        return shmpi_fint_raise_bad(MPI_ERR_NO_MEM, fn,
-                                    "every Fortran integer is in use");
+        *why = "every Fortran integer is in use";
+        return -1;
     }
     t->base = k->npredefined;
     t->obj[i] = obj;
     return *fint = k->npredefined + i;
+}
+
+MPI_Fint shmpi_fint_of(const struct shmpi_fint_kind *k, void *obj,
+                       int *fint, const char *fn)
+{
+    if (*fint && !shmpi_proc.mt)
+        return *fint;
+    struct shmpi_fint_table *t = &shmpi_proc.fint[k->id];
+    const char *why = NULL;
+    shmpi_core_lock(&t->lock);
+    MPI_Fint f = number(k, t, obj, fint, &why);
+    shmpi_core_unlock(&t->lock);
+    return f >= 0 ? f : shmpi_fint_raise_bad(MPI_ERR_NO_MEM, fn, why);
 }
 
 void *shmpi_fint_object(const struct shmpi_fint_kind *k, MPI_Fint f)
@@ -66,11 +87,12 @@ void *shmpi_fint_object(const struct shmpi_fint_kind *k, MPI_Fint f)
         return k->invalid;
     if (f < k->npredefined)
         return k->predefined[f];
-    const struct shmpi_fint_table *t = &shmpi_proc.fint[k->id];
+    struct shmpi_fint_table *t = &shmpi_proc.fint[k->id];
     int i = f - k->npredefined;   /* f >= npredefined: no overflow */
-    if (i >= t->n || !t->obj[i])
-        return k->invalid;
-    return t->obj[i];
+    shmpi_core_lock(&t->lock);
+    void *obj = i < t->n && t->obj[i] ? t->obj[i] : k->invalid;
+    shmpi_core_unlock(&t->lock);
+    return obj;
 }
 
 MPI_Fint shmpi_fint_raise_bad(int class, const char *fn, const char *what)
@@ -84,12 +106,14 @@ MPI_Fint shmpi_fint_raise_bad(int class, const char *fn, const char *what)
 void shmpi_fint_forget(enum shmpi_fint_kind_id id, int *fint)
 {
     struct shmpi_fint_table *t = &shmpi_proc.fint[id];
+    shmpi_core_lock(&t->lock);
     int i = *fint - t->base;
     *fint = 0;
-    if (t->base == 0 || i < 0 || i >= t->n || !t->obj[i])
-        return;
-    t->obj[i] = NULL;
-    t->free[t->nfree++] = i;
+    if (t->base != 0 && i >= 0 && i < t->n && t->obj[i]) {
+        t->obj[i] = NULL;
+        t->free[t->nfree++] = i;
+    }
+    shmpi_core_unlock(&t->lock);
 }
 
 void shmpi_fint_finalize(void)

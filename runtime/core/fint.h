@@ -29,12 +29,17 @@
  * "an invalid handle" (17.2.4); the null handle would have been one that
  * MPI_Wait or MPI_Info_* accept silently.
  *
- * The tables are per process (struct shmpi_proc), freed at MPI_Finalize,
- * and assume one thread in MPI at a time, as the rest of shmpi today.
+ * The tables are per process (struct shmpi_proc), freed at MPI_Finalize.
+ * Threads (MPI_THREAD_MULTIPLE): each table has its lock, which c2f,
+ * f2c and the giving back take (a table grows by realloc, so even a
+ * lookup needs it); under mt, c2f takes it even for a handle already
+ * numbered, since its `fint` is written under the lock by whichever
+ * thread numbered it first.
  */
 #ifndef SHMPI_FINT_H
 #define SHMPI_FINT_H
 
+#include "core/lock_type.h"
 #include "mpi.h"
 
 enum shmpi_fint_kind_id {
@@ -55,6 +60,7 @@ struct shmpi_fint_kind {
 /* The program's objects of one kind (struct shmpi_proc.fint[id]):
    obj[i] has number npredefined + i, or is NULL when i is free. */
 struct shmpi_fint_table {
+    struct shmpi_core_lock lock; /* under mt, the members below */
     void **obj;
     int base;                  /* the kind's npredefined, once used */
     int n, cap;                /* numbers handed out so far, allocated */
@@ -63,16 +69,12 @@ struct shmpi_fint_table {
 };
 
 /* The number of obj, a valid non-null handle of kind k whose object
-   keeps *fint; fn names the call for the out-of-memory error, after
-   which the result is -1. */
-MPI_Fint shmpi_fint_number(const struct shmpi_fint_kind *k, void *obj,
-                           int *fint, const char *fn);
-
-static inline MPI_Fint shmpi_fint_of(const struct shmpi_fint_kind *k,
-                                     void *obj, int *fint, const char *fn)
-{
-    return *fint ? *fint : shmpi_fint_number(k, obj, fint, fn);
-}
+   keeps *fint (numbered now if it has none); fn names the call for the
+   out-of-memory error, after which the result is -1.  Under
+   MPI_THREAD_MULTIPLE, *fint is read under the table's lock: the
+   thread that numbers an object writes it there. */
+MPI_Fint shmpi_fint_of(const struct shmpi_fint_kind *k, void *obj,
+                       int *fint, const char *fn);
 
 /* The handle numbered f: the null handle for 0, k->invalid for a number
    that names no live object. */

@@ -18,6 +18,14 @@
  *
  * Errors are raised on MPI_COMM_WORLD: an info object belongs to no
  * communicator (8.3).
+ *
+ * Threads (MPI_THREAD_MULTIPLE): each object has its lock, taken by
+ * every call that reads or changes its entries, so threads may share an
+ * info object, reading it and setting keys at once; a value is copied
+ * out under the lock.  MPI_Info_dup holds the source's lock while it
+ * fills the copy, which no other thread can know yet.  Freeing an
+ * object that another thread still uses is the program's error, as for
+ * every handle.  Errors are raised with no lock held.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +33,7 @@
 #include "core/error.h"
 #include "core/fint.h"
 #include "core/info.h"
+#include "core/lock.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 
@@ -87,8 +96,9 @@ static int grow(struct shmpi_info *info)
     return MPI_SUCCESS;
 }
 
-int shmpi_info_set(struct shmpi_info *info, const char *key,
-                   const char *value)
+/* shmpi_info_set with info's lock held (or info private). */
+static int set_entry(struct shmpi_info *info, const char *key,
+                     const char *value)
 {
     char *v = strdup(value);
     if (!v)
@@ -109,10 +119,24 @@ int shmpi_info_set(struct shmpi_info *info, const char *key,
     return MPI_SUCCESS;
 }
 
+int shmpi_info_set(struct shmpi_info *info, const char *key,
+                   const char *value)
+{
+    shmpi_core_lock(&info->lock);
+    int rc = set_entry(info, key, value);
+    shmpi_core_unlock(&info->lock);
+    return rc;
+}
+
 const char *shmpi_info_get(MPI_Info info, const char *key)
 {
+    if (info == MPI_INFO_NULL)
+        return NULL;
+    shmpi_core_lock(&info->lock);
     struct shmpi_info_entry *e = find(info, key);
-    return e ? e->value : NULL;
+    const char *v = e ? e->value : NULL;
+    shmpi_core_unlock(&info->lock);
+    return v;
 }
 
 int shmpi_info_get_bool(MPI_Info info, const char *key, int dflt)
@@ -210,15 +234,19 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     int rc = check_info_key(info, key, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    shmpi_core_lock(&info->lock);
     struct shmpi_info_entry *e = find(info, key);
+    if (e) {
+        free(e->key);
+        free(e->value);
+        struct shmpi_info_entry *end = info->entries + info->n;
+        memmove(e, e + 1, (size_t)(end - (e + 1)) * sizeof *e);
+        info->n--;
+    }
+    shmpi_core_unlock(&info->lock);
     if (!e)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_INFO_NOKEY, fn,
                            "key \"%s\" is not set", key);
-    free(e->key);
-    free(e->value);
-    struct shmpi_info_entry *end = info->entries + info->n;
-    memmove(e, e + 1, (size_t)(end - (e + 1)) * sizeof *e);
-    info->n--;
     return MPI_SUCCESS;
 }
 
@@ -243,13 +271,15 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen,
     if (!value || !flag)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "%s is NULL",
                            value ? "flag" : "value");
-    const char *v = shmpi_info_get(info, key);
-    *flag = v != NULL;
-    if (v) {
-        size_t n = strnlen(v, (size_t)valuelen);
-        memcpy(value, v, n);
+    shmpi_core_lock(&info->lock);
+    struct shmpi_info_entry *e = find(info, key);
+    *flag = e != NULL;
+    if (e) {
+        size_t n = strnlen(e->value, (size_t)valuelen);
+        memcpy(value, e->value, n);
         value[n] = '\0';
     }
+    shmpi_core_unlock(&info->lock);
     return MPI_SUCCESS;
 }
 
@@ -264,10 +294,12 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
     if (!valuelen || !flag)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "%s is NULL",
                            valuelen ? "flag" : "valuelen");
-    const char *v = shmpi_info_get(info, key);
-    *flag = v != NULL;
-    if (v)
-        *valuelen = (int)strlen(v);
+    shmpi_core_lock(&info->lock);
+    struct shmpi_info_entry *e = find(info, key);
+    *flag = e != NULL;
+    if (e)
+        *valuelen = (int)strlen(e->value);
+    shmpi_core_unlock(&info->lock);
     return MPI_SUCCESS;
 }
 
@@ -280,7 +312,9 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
         return rc;
     if (!nkeys)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "nkeys is NULL");
+    shmpi_core_lock(&info->lock);
     *nkeys = info->n;
+    shmpi_core_unlock(&info->lock);
     return MPI_SUCCESS;
 }
 
@@ -292,13 +326,17 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     int rc = check_info(info, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (n < 0 || n >= info->n)
-        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
-                           "n = %d, but the info object has %d key%s", n,
-                           info->n, info->n == 1 ? "" : "s");
     if (!key)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "key is NULL");
-    strcpy(key, info->entries[n].key);
+    shmpi_core_lock(&info->lock);
+    int nkeys = info->n;
+    if (n >= 0 && n < nkeys)
+        strcpy(key, info->entries[n].key);
+    shmpi_core_unlock(&info->lock);
+    if (n < 0 || n >= nkeys)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "n = %d, but the info object has %d key%s", n,
+                           nkeys, nkeys == 1 ? "" : "s");
     return MPI_SUCCESS;
 }
 
@@ -317,13 +355,15 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "newinfo is NULL");
     struct shmpi_info *copy = shmpi_info_new();
+    shmpi_core_lock(&info->lock);
     for (int i = 0; copy && i < info->n; i++) {
-        if (shmpi_info_set(copy, info->entries[i].key,
-                           info->entries[i].value) != MPI_SUCCESS) {
+        if (set_entry(copy, info->entries[i].key, info->entries[i].value) !=
+            MPI_SUCCESS) {
             shmpi_info_destroy(copy);
             copy = NULL;
         }
     }
+    shmpi_core_unlock(&info->lock);
     if (!copy)
         return no_mem(fn);
     *newinfo = copy;

@@ -21,13 +21,15 @@ struct shmpi_info *shmpi_info_new(void);
 void shmpi_info_destroy(struct shmpi_info *info);
 
 /* Sets key to value, replacing an earlier value in place (the key keeps
-   its position).  MPI_SUCCESS, or MPI_ERR_NO_MEM (not raised; info is
-   unchanged). */
+   its position); takes info's lock.  MPI_SUCCESS, or MPI_ERR_NO_MEM (not
+   raised; info is unchanged). */
 int shmpi_info_set(struct shmpi_info *info, const char *key,
                    const char *value);
 
 /* The value of key, or NULL if it is not set (or info is MPI_INFO_NULL).
-   Valid until the key is set again or deleted. */
+   Valid until the key is set again or deleted: a room reads the hints
+   of an info object the program passed to the call running, which the
+   program may not change from another thread meanwhile. */
 const char *shmpi_info_get(MPI_Info info, const char *key);
 
 /* A boolean hint: 1 for "true", 0 for "false" (the spellings 9 requires

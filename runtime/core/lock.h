@@ -39,11 +39,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "core/lock_type.h"
 #include "core/proc.h"
-
-struct shmpi_core_lock {
-    _Atomic uint32_t word;
-};
 
 void shmpi_core_mutex_lock_slow(struct shmpi_core_lock *l);
 void shmpi_core_mutex_wake(struct shmpi_core_lock *l);

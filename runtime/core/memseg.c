@@ -20,6 +20,11 @@
  *   - larger: a segment of its own, rounded to whole pages.
  *
  * State: the segments and slabs are shmpi_proc.memseg (core/proc.h).
+ * Threads (MPI_THREAD_MULTIPLE): its lock guards the lists, the slabs'
+ * bitmaps and the pool, and every segment is mapped under it, since
+ * shmpi_core_mem_grant's allowance (memlimit.c) is one read-modify-write
+ * that MPI_Alloc_mem's callers must not interleave; a segment is
+ * unmapped with the lock left.  Errors are raised with the lock left.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +36,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/lock.h"
 #include "core/objects.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -211,8 +217,10 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_INFO, fn,
                            "invalid info object");
     void *p = NULL;
+    shmpi_core_lock(&shmpi_proc.memseg.lock);
     int rc = (size_t)size <= SMALL_MAX ? alloc_small((size_t)size, &p)
                                        : alloc_large((size_t)size, &p);
+    shmpi_core_unlock(&shmpi_proc.memseg.lock);
     if (rc != 0)
         return no_mem(fn, size, rc);
     *(void **)baseptr = p;
@@ -236,17 +244,17 @@ static int free_small(unsigned char *p)
     return 0;
 }
 
-static int free_large(unsigned char *p)
+/* With the lock held: the large segment at p, unlinked, or NULL. */
+static struct shmpi_memseg *unlink_large(unsigned char *p)
 {
     struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
     for (struct shmpi_memseg **pp = &mem->large; *pp; pp = &(*pp)->next)
         if ((*pp)->base == p) {
             struct shmpi_memseg *s = *pp;
             *pp = s->next;
-            unmap_segment(s);
-            return 1;
+            return s;
         }
-    return 0;
+    return NULL;
 }
 
 static const struct shmpi_memseg *
@@ -263,21 +271,30 @@ segment_holding(const struct shmpi_memseg *list, const unsigned char *p,
 int shmpi_core_memseg_find(const void *p, size_t bytes, int *fd,
                            uint64_t *offset)
 {
-    const struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
+    struct shmpi_memseg_state *mem = &shmpi_proc.memseg;
+    shmpi_core_lock(&mem->lock);
     const struct shmpi_memseg *s = segment_holding(mem->large, p, bytes);
     if (!s)
         s = segment_holding(mem->pools, p, bytes);
-    if (!s)
-        return 0;
-    *fd = s->fd;
-    *offset = (uint64_t)((const unsigned char *)p - s->base);
-    return 1;
+    if (s) {
+        *fd = s->fd;
+        *offset = (uint64_t)((const unsigned char *)p - s->base);
+    }
+    shmpi_core_unlock(&mem->lock);
+    return s != NULL;
 }
 
 int PMPI_Free_mem(void *base)
 {
     SHMPI_REQUIRE_INIT("MPI_Free_mem");
-    if (free_small(base) || free_large(base))
+    struct shmpi_core_lock *lock = &shmpi_proc.memseg.lock;
+    shmpi_core_lock(lock);
+    int small = free_small(base);
+    struct shmpi_memseg *s = small ? NULL : unlink_large(base);
+    shmpi_core_unlock(lock);
+    if (s)
+        unmap_segment(s);
+    if (small || s)
         return MPI_SUCCESS;
     return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BASE, "MPI_Free_mem",
                        "%p was not returned by MPI_Alloc_mem (or was "

@@ -16,6 +16,9 @@
  * world and self exists, and those two are never counted): freeing what
  * a communicator holds is comm's work, and base does not call up.
  */
+#include <string.h>
+
+#include "core/lock.h"
 #include "core/objects.h"
 #include "core/proc.h"
 #include "core/ref.h"
@@ -47,4 +50,22 @@ void shmpi_core_comm_release(MPI_Comm c)
     if (c != MPI_COMM_WORLD && c != MPI_COMM_SELF &&
         shmpi_core_ref_dec(&c->refs))
         shmpi_proc.hooks.last_release(c);
+}
+
+void shmpi_core_name_set(char *name, const char *src)
+{
+    size_t n = strnlen(src, MPI_MAX_OBJECT_NAME - 1);
+    shmpi_core_lock(&shmpi_proc.names_lock);
+    memcpy(name, src, n);
+    name[n] = '\0';
+    shmpi_core_unlock(&shmpi_proc.names_lock);
+}
+
+int shmpi_core_name_get(const char *name, char *out)
+{
+    shmpi_core_lock(&shmpi_proc.names_lock);
+    size_t n = strlen(name);
+    memcpy(out, name, n + 1);
+    shmpi_core_unlock(&shmpi_proc.names_lock);
+    return (int)n;
 }

@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "core/lock_type.h"
 #include "mpi.h"
 #include "shm_arena/arena.h"
 
@@ -36,7 +37,8 @@ enum shmpi_errhandler_kind {
 struct shmpi_errhandler {
     uint32_t magic;
     enum shmpi_errhandler_kind kind;
-    int refs;                  /* handles + objects using it */
+    _Atomic int refs;          /* handles + objects using it + raises
+                                  running its function (errhandler.c) */
     int predefined;            /* never deallocated */
     MPI_Comm_errhandler_function *comm_fn;
     MPI_Win_errhandler_function *win_fn;
@@ -62,13 +64,16 @@ struct shmpi_comm {
     struct shmpi_group *_Atomic group; /* holds one reference; world and
                                   self create theirs when first asked and
                                   publish it once (comm/group.c) */
-    struct shmpi_errhandler *errhandler;
+    struct shmpi_errhandler *errhandler; /* holds one reference; read and
+                                  set through shmpi_core_errhandler_hold
+                                  and _swap (errh_lock under mt) */
     struct shmpi_coll *coll;   /* collectives' state and shared area
                                   (coll/coll.h); NULL: one process, or
                                   collectives over messages */
     struct shmpi_topo *topo;   /* process topology (comm/topo.h), or NULL;
                                   owned, freed with the communicator */
-    struct shmpi_attr *attrs;  /* cached attributes (core/attr.h) */
+    struct shmpi_attr *attrs;  /* cached attributes (core/attr.h; the
+                                  attr lock under mt) */
     int env_attrs;             /* carries the predefined attributes:
                                   world and its dups (comm/comm_attr.c) */
     uint32_t nbc_seq;          /* nonblocking collectives started here
@@ -84,7 +89,7 @@ struct shmpi_comm {
     MPI_Comm local;            /* an intracommunicator of the local group
                                   on a context of its own, for the local
                                   steps of the intercomm collectives; owned */
-    char name[MPI_MAX_OBJECT_NAME];
+    char name[MPI_MAX_OBJECT_NAME]; /* shmpi_core_name_set/get */
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
@@ -113,6 +118,8 @@ struct shmpi_group {
    structure they need. */
 struct shmpi_info {
     uint32_t magic;
+    struct shmpi_core_lock lock; /* under mt, the members below but magic
+                                  and predefined (info.c) */
     int predefined;            /* MPI_INFO_ENV: never deallocated */
     int n, cap;                /* entries used, allocated */
     struct shmpi_info_entry *entries;  /* private to info.c */
@@ -192,8 +199,27 @@ void shmpi_core_comm_retain(MPI_Comm comm);
 void shmpi_core_comm_release(MPI_Comm comm);
 void shmpi_core_comm_on_last_release(void (*fn)(struct shmpi_comm *comm));
 
-/* errhandler.c */
+/* objects.c: an object's name (communicator, window, datatype: a
+   char[MPI_MAX_OBJECT_NAME] member) set from src, cut to
+   MPI_MAX_OBJECT_NAME - 1 characters, and copied out (out has room for
+   MPI_MAX_OBJECT_NAME; the length is returned) - under
+   shmpi_proc.names_lock, so that threads may name and read one object
+   at once (proc.h says what the lock-free readers of a name see). */
+void shmpi_core_name_set(char *name, const char *src);
+int shmpi_core_name_get(const char *name, char *out);
+
+/* errhandler.c: the count of a handler (no-ops on the predefined ones);
+   the last release frees it. */
 void shmpi_core_errhandler_retain(struct shmpi_errhandler *eh);
 void shmpi_core_errhandler_release(struct shmpi_errhandler *eh);
+/* The handler in *slot (an object's `errhandler` member) with a
+   reference for the caller, who releases it: read under the errh lock,
+   so that a concurrent swap cannot free it in between. */
+struct shmpi_errhandler *
+shmpi_core_errhandler_hold(struct shmpi_errhandler *const *slot);
+/* *slot = eh (retained), the handler it replaces released once the lock
+   is left. */
+void shmpi_core_errhandler_swap(struct shmpi_errhandler **slot,
+                                struct shmpi_errhandler *eh);
 
 #endif

@@ -10,7 +10,11 @@
  * member says who may touch it and when; "one caller at a time" means
  * what MPI_THREAD_SERIALIZED promises today (init/init.c grants no more),
  * so that member is what a lock, an atomic or a per-thread copy must
- * guard before MPI_THREAD_MULTIPLE can be offered.
+ * guard before MPI_THREAD_MULTIPLE can be offered.  "Under mt, X" names
+ * what guards a member when the program asked for MULTIPLE (mt below):
+ * the locks of core/lock.h, one per family, taken only by the calls
+ * that touch the family; each is a leaf (nothing else is locked while
+ * it is held) unless its comment says otherwise.
  *
  * Layers: proc.h is core and includes nothing above core.  A room above
  * core keeps its state in a struct of its own, declared in its own
@@ -47,6 +51,7 @@
 #include <stdint.h>
 
 #include "core/fint.h"
+#include "core/lock_type.h"
 #include "core/tunables.h"
 #include "mpi.h"
 #include "shm_arena/arena.h"
@@ -68,19 +73,35 @@ struct shmpi_wait_policy {
 
 /* core/attr.c: keyval id SHMPI_FIRST_USER_KEYVAL + i is slot[i]. */
 struct shmpi_keyval_table {
+    struct shmpi_core_lock lock; /* the attr lock: the table, the keyvals'
+                                   counts and every object's attribute
+                                   list (attr.c) */
     struct shmpi_keyval **slot; /* NULL once released */
     int used, cap;
 };
 
 /* core/error.c: classes and codes added by the program; entry i is code
-   MPI_ERR_LASTCODE + 1 + i. */
+   MPI_ERR_LASTCODE + 1 + i, in chunk[k] for the k with
+   16 (2^k - 1) <= i < 16 (2^(k+1) - 1).  Chunks are allocated as the
+   numbers grow and never move or go, so that a reader on any thread
+   (every error report names a class) needs no lock: it loads n with
+   acquire, and the entries below n, with the chunk pointers that hold
+   them, were written before the release store that published n.  An
+   entry's class never changes; its string is replaced under `lock`,
+   which the writers of n take too. */
+#define SHMPI_ADDED_CHUNKS 24
 struct shmpi_added_codes {
-    struct shmpi_added_code *code;
-    int n;
+    struct shmpi_core_lock lock;
+    struct shmpi_added_code *chunk[SHMPI_ADDED_CHUNKS];
+    _Atomic int n;
 };
 
-/* core/memseg.c: MPI_Alloc_mem's bookkeeping, private to this rank. */
+/* core/memseg.c: MPI_Alloc_mem's bookkeeping, private to this rank;
+   under mt, all of it under `lock`, which MPI_Alloc_mem holds across
+   the mapping of a segment: shmpi_core_mem_grant (memlimit.c) runs with
+   it held, and must not take it. */
 struct shmpi_memseg_state {
+    struct shmpi_core_lock lock;
     struct shmpi_memseg *large; /* one allocation each */
     struct shmpi_memseg *pools; /* cut into slabs */
     size_t pool_used;           /* bytes of pools->base already slabs */
@@ -163,16 +184,29 @@ struct shmpi_proc {
     uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */
     /* core/fint.c: every MPI_*_c2f that numbers a handle and every free
-       of a numbered one; one caller at a time. */
+       of a numbered one; under mt, each table under its own lock, f2c
+       too (a table grows by realloc). */
     struct shmpi_fint_table fint[SHMPI_FINT_KINDS]; /* Fortran integers
                                       of handles (core/fint.h) */
     /* core/tunables.c: loaded once in MPI_Init (or by the launcher),
        then only read. */
     struct shmpi_tun_set tun;      /* the tunables in effect
                                       (core/tunables.h) */
-    /* datatypes/f90.c: MPI_Type_create_f90_*; one caller at a time. */
+    /* datatypes/f90.c: MPI_Type_create_f90_*; under mt, under
+       f90_lock. */
+    struct shmpi_core_lock f90_lock;
     MPI_Datatype *f90_types;       /* MPI_Type_create_f90_* made so far */
     int nf90_types;
+    /* core/errhandler.c: under mt, the error-handler pointer of every
+       communicator and window: set swaps it, get and every raise read
+       it and take a reference, all under this lock (errhandler.c). */
+    struct shmpi_core_lock errh_lock;
+    /* Under mt, the names of communicators, windows and datatypes (the
+       name arrays of their objects): MPI_*_set_name and MPI_*_get_name
+       under this lock.  Error messages read a name without it: a
+       concurrent rename may garble the text, never overrun the array
+       (its last byte is always NUL). */
+    struct shmpi_core_lock names_lock;
 
     /* core/wait.c: set once by shmpi_core_wait_configure in MPI_Init, then
        only read (by every waiting call, on any thread). */
@@ -181,15 +215,15 @@ struct shmpi_proc {
        only read (rma/acclock.c). */
     int fence_registered;
     /* core/attr.c: keyval create/free and every attribute call look it
-       up and grow it; one caller at a time. */
+       up and grow it; under mt, under keyvals.lock. */
     struct shmpi_keyval_table keyvals;
-    /* core/error.c: MPI_Add_error_class/code/string grow it, every error
-       report and MPI_Error_string read it; one caller at a time.  Growing
-       moves `code` (realloc): a reader on another thread would need it
-       guarded. */
+    /* core/error.c: MPI_Add_error_class/code/string grow it under
+       added.lock, every error report and MPI_Error_class read it without
+       a lock (chunks never move: above), MPI_Error_string under it. */
     struct shmpi_added_codes added;
-    /* core/memseg.c: MPI_Alloc_mem and MPI_Free_mem, one caller at a
-       time; rma windows over that memory look segments up through it. */
+    /* core/memseg.c: MPI_Alloc_mem and MPI_Free_mem; rma windows over
+       that memory look segments up through it; under mt, under
+       memseg.lock. */
     struct shmpi_memseg_state memseg;
     /* core/memlimit.c: bytes shmpi_core_mem_grant may still grant unchecked;
        a read-modify-write by each allocating call, from any thread:

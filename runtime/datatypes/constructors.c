@@ -446,7 +446,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
    committed state of the original. */
 static int dup_state(const char *fn, MPI_Datatype oldtype, MPI_Datatype t)
 {
-    int rc = shmpi_attr_copy_all(oldtype->attrs, oldtype, &t->attrs);
+    int rc = shmpi_attr_copy_all(&oldtype->attrs, oldtype, &t->attrs);
     if (rc == MPI_ERR_NO_MEM)
         return shmpi_raise(MPI_COMM_NULL, rc, fn,
                            "out of memory copying the attributes");

@@ -22,12 +22,20 @@
  * the same (combiner, p, r) always returns the same handle, as the
  * standard advises: the types are kept for the life of the process
  * (shmpi_proc.f90_types), never freed, like the other predefined types.
+ *
+ * Threads (MPI_THREAD_MULTIPLE): the list is searched and grown under
+ * shmpi_proc.f90_lock.  A new type is built with the lock left (building
+ * may raise, and the error handler is the program's code); two threads
+ * asking for the same new kind at once both build one, and the one that
+ * finds the other's in the list when it comes back drops its own, so
+ * each (combiner, p, r) still has one handle.
  */
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/lock.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "datatypes/derived.h"
@@ -57,7 +65,8 @@ static const struct {
 };
 enum { NREALS = sizeof reals / sizeof reals[0] };
 
-/* The type made before from the same arguments, or NULL. */
+/* The type made before from the same arguments, or NULL; with f90_lock
+   held. */
 static MPI_Datatype find(int combiner, int p, int r)
 {
     for (int i = 0; i < shmpi_proc.nf90_types; i++) {
@@ -95,23 +104,52 @@ static void set_name(MPI_Datatype t, int p, int r)
                  sp, sr);
 }
 
+/* The type of (combiner, p, r) if the list has it, else NULL. */
+static MPI_Datatype lookup(int combiner, int p, int r)
+{
+    shmpi_core_lock(&shmpi_proc.f90_lock);
+    MPI_Datatype t = find(combiner, p, r);
+    shmpi_core_unlock(&shmpi_proc.f90_lock);
+    return t;
+}
+
+/* t, just built, goes into the list, unless another thread has put the
+   same kind there meanwhile: then *newtype is that one and t is
+   dropped.  MPI_SUCCESS or MPI_ERR_NO_MEM (not raised). */
+static int publish(MPI_Datatype t, int p, int r, MPI_Datatype *newtype)
+{
+    int rc = MPI_SUCCESS;
+    shmpi_core_lock(&shmpi_proc.f90_lock);
+    MPI_Datatype had = find(t->combiner, p, r);
+    MPI_Datatype *list = had ? NULL
+                             : realloc(shmpi_proc.f90_types,
+                                       (size_t)(shmpi_proc.nf90_types + 1) *
+                                           sizeof *list);
+    if (list) {
+        t->predefined = 1;  /* only now: a dropped t is released */
+        shmpi_proc.f90_types = list;
+        list[shmpi_proc.nf90_types++] = t;
+    } else if (!had) {
+        rc = MPI_ERR_NO_MEM;
+    }
+    shmpi_core_unlock(&shmpi_proc.f90_lock);
+    if (had || rc != MPI_SUCCESS)
+        shmpi_dt_release(t);
+    if (rc == MPI_SUCCESS)
+        *newtype = had ? had : t;
+    return rc;
+}
+
 /* One element of base, predefined, with (p, r) as its contents. */
 static int make(const char *fn, int combiner, int p, int r,
                 MPI_Datatype base, MPI_Datatype *newtype)
 {
-    MPI_Datatype t = find(combiner, p, r);
+    MPI_Datatype t = lookup(combiner, p, r);
     if (t) {
         *newtype = t;
         return MPI_SUCCESS;
     }
     int is_int = combiner == MPI_COMBINER_F90_INTEGER;
-    MPI_Datatype *list = realloc(shmpi_proc.f90_types,
-                                 (size_t)(shmpi_proc.nf90_types + 1) *
-                                     sizeof *list);
-    if (!list)
-        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_NO_MEM, fn,
-                           "out of memory");
-    shmpi_proc.f90_types = list;
     int rc = shmpi_dt_make(fn, combiner, shmpi_dt_regular(1, 1, 0, 0, base),
                            is_int ? 1 : 2, 0, 0, NULL, &t);
     if (rc != MPI_SUCCESS)
@@ -127,10 +165,10 @@ static int make(const char *fn, int combiner, int p, int r,
         return shmpi_raise(MPI_COMM_NULL, rc, fn, "out of memory");
     }
     t->committed = 1;
-    t->predefined = 1;
     set_name(t, p, r);
-    list[shmpi_proc.nf90_types++] = t;
-    *newtype = t;
+    if (publish(t, p, r, newtype) != MPI_SUCCESS)
+        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_NO_MEM, fn,
+                           "out of memory");
     return MPI_SUCCESS;
 }
 

@@ -6,9 +6,8 @@
  * one with the empty name; MPI_Type_dup does not copy names.  Names
  * longer than MPI_MAX_OBJECT_NAME - 1 characters are cut.
  */
-#include <string.h>
-
 #include "core/error.h"
+#include "core/objects.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "datatypes/derived.h"
@@ -26,9 +25,7 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
     if (!type_name)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
                            "type_name is NULL");
-    size_t len = strnlen(type_name, MPI_MAX_OBJECT_NAME - 1);
-    memcpy(datatype->name, type_name, len);
-    datatype->name[len] = '\0';
+    shmpi_core_name_set(datatype->name, type_name);
     return MPI_SUCCESS;
 }
 
@@ -43,8 +40,6 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name,
     if (!type_name || !resultlen)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
                            "type_name or resultlen is NULL");
-    size_t len = strlen(datatype->name);
-    memcpy(type_name, datatype->name, len + 1);
-    *resultlen = (int)len;
+    *resultlen = shmpi_core_name_get(datatype->name, type_name);
     return MPI_SUCCESS;
 }

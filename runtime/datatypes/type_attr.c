@@ -124,7 +124,7 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
     if (!attribute_val || !flag)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
                            "attribute_val or flag is NULL");
-    *flag = shmpi_attr_get(datatype->attrs, type_keyval,
+    *flag = shmpi_attr_get(&datatype->attrs, type_keyval,
                            (void **)attribute_val);
     return MPI_SUCCESS;
 }

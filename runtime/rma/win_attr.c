@@ -172,7 +172,7 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
     }
     if (shmpi_attr_keyval_check(win_keyval, SHMPI_ATTR_WIN) != MPI_SUCCESS)
         return raise_keyval(win, fn, win_keyval);
-    *flag = shmpi_attr_get(win->attrs, win_keyval, (void **)attribute_val);
+    *flag = shmpi_attr_get(&win->attrs, win_keyval, (void **)attribute_val);
     return MPI_SUCCESS;
 }
 

@@ -60,7 +60,8 @@ int shmpi_win_raise(MPI_Win win, int code, const char *fn, const char *fmt,
         return shmpi_raise(MPI_COMM_WORLD, code, fn, "%s", what);
     win_label(win, label, sizeof label);
     snprintf(text, sizeof text, "%s: %s", label, what);
-    struct shmpi_errhandler *eh = win->errhandler;
+    /* held through the program's function (core/errhandler.c) */
+    struct shmpi_errhandler *eh = shmpi_core_errhandler_hold(&win->errhandler);
     switch (eh->kind) {
     case SHMPI_EH_FATAL:
         shmpi_core_fatal(code, fn, text);
@@ -72,6 +73,7 @@ int shmpi_win_raise(MPI_Win win, int code, const char *fn, const char *fmt,
     case SHMPI_EH_COMM_FN: /* refused by MPI_Win_set_errhandler */
         break;
     }
+    shmpi_core_errhandler_release(eh);
     return code;
 }
 
@@ -118,9 +120,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
                                "MPI_Comm_create_errhandler: it is for "
                                "communicators (use "
                                "MPI_Win_create_errhandler)");
-    shmpi_core_errhandler_retain(errhandler);
-    shmpi_core_errhandler_release(win->errhandler);
-    win->errhandler = errhandler;
+    shmpi_core_errhandler_swap(&win->errhandler, errhandler);
     return MPI_SUCCESS;
 }
 
@@ -133,8 +133,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     if (!errhandler)
         return shmpi_win_raise(win, MPI_ERR_ARG, fn, "errhandler is NULL");
     /* a new reference, which the caller frees (8.3.1) */
-    shmpi_core_errhandler_retain(win->errhandler);
-    *errhandler = win->errhandler;
+    *errhandler = shmpi_core_errhandler_hold(&win->errhandler);
     return MPI_SUCCESS;
 }
 

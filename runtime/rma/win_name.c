@@ -9,7 +9,6 @@
  * longer name is cut to MPI_MAX_OBJECT_NAME - 1 characters, as for
  * communicators.
  */
-#include <string.h>
 
 #include "comm/comm.h"
 #include "core/error.h"
@@ -28,9 +27,7 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
         return shmpi_win_raise_bad(win, fn);
     if (!win_name)
         return shmpi_win_raise(win, MPI_ERR_ARG, fn, "win_name is NULL");
-    size_t n = strnlen(win_name, sizeof win->name - 1);
-    memcpy(win->name, win_name, n);
-    win->name[n] = '\0';
+    shmpi_core_name_set(win->name, win_name);
     return MPI_SUCCESS;
 }
 
@@ -44,9 +41,7 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
     if (!win_name || !resultlen)
         return shmpi_win_raise(win, MPI_ERR_ARG, fn, "%s is NULL",
                                win_name ? "resultlen" : "win_name");
-    size_t n = strlen(win->name);
-    memcpy(win_name, win->name, n + 1);
-    *resultlen = (int)n;
+    *resultlen = shmpi_core_name_get(win->name, win_name);
     return MPI_SUCCESS;
 }
 
