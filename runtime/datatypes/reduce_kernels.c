@@ -396,27 +396,34 @@ static const struct {
    (one load of the mask instead of two tables: measured 2026-11-28 with
    callgrind, MPI_Accumulate of one MPI_LONG + flush cost 445 instructions
    with the tables, 432 before the peers' table existed).  The row is
-   stored last, so that whoever sees it sees the masks. */
+   stored last, with release, and loaded with acquire, so that whoever
+   sees it sees the masks; threads (MPI_THREAD_MULTIPLE) that fill them
+   in at once store the same values, hence the relaxed atomics. */
 static int row_of(MPI_Datatype type)
 {
-    if (type->kernel_row == 0) {
+    int known = atomic_load_explicit(&type->kernel_row, memory_order_acquire);
+    if (known == 0) {
         int row = -1;
         for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
             if (types[i].type == type)
                 row = (int)i;
         for (int use = 0; row >= 0 && use < 2; use++)
-            type->op_masks[use] = (uint16_t)(allowed[types[row].group] |
-                                             peers[use][types[row].peer]);
-        type->kernel_row = row + 1;
+            atomic_store_explicit(&type->op_masks[use],
+                                  (uint16_t)(allowed[types[row].group] |
+                                             peers[use][types[row].peer]),
+                                  memory_order_relaxed);
+        known = row + 1;
+        atomic_store_explicit(&type->kernel_row, known, memory_order_release);
     }
-    return type->kernel_row - 1;
+    return known - 1;
 }
 
 shmpi_kernel *shmpi_op_kernel_find(enum shmpi_op_code op, MPI_Datatype type,
                                enum shmpi_op_use use)
 {
     int i = op > SHMPI_OP_LAST_KERNEL ? -1 : row_of(type);
-    if (i < 0 || !(type->op_masks[use] >> op & 1))
+    if (i < 0 || !(atomic_load_explicit(&type->op_masks[use],
+                                        memory_order_relaxed) >> op & 1))
         return NULL;
     return kernels[types[i].kind][op];
 }
