@@ -8,6 +8,7 @@
  *
  *   static struct shmpi_core_lock l;     zero is unlocked
  *   shmpi_core_lock(&l); ... shmpi_core_unlock(&l);
+ *   if (shmpi_core_mutex_trylock(&l)) { ... shmpi_core_mutex_unlock(&l); }
  *
  * shmpi_core_lock does nothing unless shmpi_proc.mt (the program asked
  * for MPI_THREAD_MULTIPLE): below MULTIPLE one caller at a time is the
@@ -57,6 +58,17 @@ static inline void shmpi_core_mutex_unlock(struct shmpi_core_lock *l)
 {
     if (atomic_exchange_explicit(&l->word, 0, memory_order_release) == 2)
         shmpi_core_mutex_wake(l);
+}
+
+/* 1 with l now held (acquire), or 0 at once if another thread holds it.
+   A load first: a failing CAS would take the line from the holder. */
+static inline int shmpi_core_mutex_trylock(struct shmpi_core_lock *l)
+{
+    uint32_t free_ = 0;
+    return atomic_load_explicit(&l->word, memory_order_relaxed) == 0 &&
+           atomic_compare_exchange_strong_explicit(
+               &l->word, &free_, 1, memory_order_acquire,
+               memory_order_relaxed);
 }
 
 static inline void shmpi_core_lock(struct shmpi_core_lock *l)

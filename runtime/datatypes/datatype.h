@@ -150,9 +150,11 @@ struct shmpi_datatype {
     /* predefined types, for rma/atomic.c, indexed by predefined op code
        (enum shmpi_op_code): the instruction chosen for one element, 0
        until chosen; and the ops MPI_Fetch_and_op found valid with this
-       type, so that a loop checks the pair once */
-    uint8_t atomic_how[16];
-    uint16_t fop_checked;
+       type, so that a loop checks the pair once.  Atomics: threads
+       (MPI_THREAD_MULTIPLE) fill them in at once, with the same values,
+       relaxed */
+    _Atomic uint8_t atomic_how[16];
+    _Atomic uint16_t fop_checked;
     struct shmpi_attr *attrs;
     char name[MPI_MAX_OBJECT_NAME];
     int fint;                  /* its Fortran integer, or 0 (fint.h) */

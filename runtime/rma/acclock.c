@@ -67,6 +67,31 @@
  * exclusive holder's wait is short and cannot deadlock; when ranks
  * outnumber CPUs it yields, for the holder may be preempted.  A lease
  * itself is never waited for.
+ *
+ * SEVERAL THREADS (MPI_THREAD_MULTIPLE).  atomic_on is one word per
+ * origin, written with plain stores: two threads of one origin would
+ * overwrite each other's BUSY - the second to finish clears it while the
+ * first still runs its instruction, and an exclusive holder that reads
+ * the cleared word combines an element under it.  So under MULTIPLE an
+ * origin never announces: shmpi_rma_atomic_enter_slow takes acc_lock
+ * shared at once (SHMPI_ATOMIC_LOCKED) and returns before any store of
+ * atomic_on, and leave gives the word back without one, so this
+ * origin's atomic_on stays 0 from the window's creation on.  Then the
+ * inline fast path (acclock.h) never finds its lease there and always
+ * comes here, and the exclusive holder's wait passes over this origin;
+ * what excludes its atomics from an element-wise accumulate is the
+ * word itself: a shared take is a seq_cst CAS that fails while EXCL is
+ * set, an exclusive one a CAS from 0 that fails while a shared holder
+ * counts in it, and a release is a release (lockword.c) - so either the
+ * exclusive holder comes after the atomic's release and sees its
+ * effect, or the atomic comes after the exclusive release.  Other
+ * origins, at any level, keep their leases and announcements against
+ * the same word: the argument above never relied on an origin
+ * announcing.  Each atomic then costs two read-modify-writes of the
+ * target's acc_lock line, shared by every origin of the target;
+ * one announce slot per thread would give the fence-free path back.
+ * Below MULTIPLE this costs nothing: the branch on shmpi_proc.mt is on
+ * the slow path only.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -98,6 +123,10 @@ static int lease_taken(MPI_Win win, int target)
 
 uint32_t shmpi_rma_atomic_enter_slow(MPI_Win win, int target)
 {
+    if (shmpi_proc.mt) { /* SEVERAL THREADS above: no announcing */
+        shmpi_rma_word_lock(win, target, 1, 0);
+        return SHMPI_ATOMIC_LOCKED;
+    }
     _Atomic uint32_t *mine = atomic_on(win, win->comm->rank);
     uint32_t lease = (uint32_t)target + 1;
     atomic_store_explicit(mine, lease | SHMPI_ATOMIC_BUSY,

@@ -11,7 +11,10 @@
  * origin's own atomic_on and a load of the target's acc_no_leases, and
  * no fence: the first exclusive holder of the target's acc_lock fences
  * every CPU for it.  Without one, enter announces itself with a seq_cst
- * store (an xchg) and may take a lease for the next time.
+ * store (an xchg) and may take a lease for the next time.  Under
+ * MPI_THREAD_MULTIPLE an origin has no lease ever and takes acc_lock
+ * shared instead (acclock.c, SEVERAL THREADS): decided in the slow path,
+ * so the inline path below is the same at every level.
  */
 #ifndef SHMPI_RMA_ACCLOCK_H
 #define SHMPI_RMA_ACCLOCK_H

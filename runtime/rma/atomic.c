@@ -64,10 +64,13 @@ static enum how choose_fully(MPI_Op op, MPI_Datatype t)
 static inline enum how choose(MPI_Op op, MPI_Datatype t,
                               shmpi_kernel **kernel)
 {
-    uint8_t *known = &t->atomic_how[op->code];
-    if (!*known)
-        *known = (uint8_t)(choose_fully(op, t) + 1);
-    enum how how = (enum how)(*known - 1);
+    _Atomic uint8_t *known = &t->atomic_how[op->code];
+    uint8_t k = atomic_load_explicit(known, memory_order_relaxed);
+    if (!k) { /* threads that race here store the same value */
+        k = (uint8_t)(choose_fully(op, t) + 1);
+        atomic_store_explicit(known, k, memory_order_relaxed);
+    }
+    enum how how = (enum how)(k - 1);
     if (how == CAS_LOOP)
         *kernel = shmpi_op_kernel_find(op->code, t, SHMPI_OP_FOR_ACCUMULATE);
     return how;
@@ -204,7 +207,9 @@ static int check_type(MPI_Win win, MPI_Datatype t, int for_cas,
 static int fop_checked(MPI_Op op, MPI_Datatype t)
 {
     return shmpi_datatype_ok(t) && shmpi_op_ok(op) &&
-           op->code < SHMPI_OP_USER && (t->fop_checked >> op->code & 1);
+           op->code < SHMPI_OP_USER &&
+           (atomic_load_explicit(&t->fop_checked, memory_order_relaxed) >>
+                op->code & 1);
 }
 
 /* The checked call's work: the range, then one instruction or the
@@ -246,7 +251,9 @@ fetch_and_op_fully(const void *origin_addr, void *result_addr,
         target_rank == MPI_PROC_NULL)
         return rc;
     if (!checked) /* no store into the type on every call */
-        datatype->fop_checked |= (uint16_t)(1u << op->code);
+        atomic_fetch_or_explicit(&datatype->fop_checked,
+                                 (uint16_t)(1u << op->code),
+                                 memory_order_relaxed);
     return fetch_and_op_at(origin_addr, result_addr, datatype, target_rank,
                            target_disp, op, win, fn);
 }

@@ -104,7 +104,7 @@ int shmpi_rma_check_rank(MPI_Win win, int rank, const char *fn)
 
 const char *shmpi_rma_epoch_name(MPI_Win win)
 {
-    switch (win->access) {
+    switch (shmpi_rma_access(win)) {
     case SHMPI_EPOCH_NONE:
         return "no access epoch";
     case SHMPI_EPOCH_FENCE:
@@ -124,7 +124,7 @@ const char *shmpi_rma_epoch_name(MPI_Win win)
 /* How to end the access epoch this process is in. */
 static const char *way_out(MPI_Win win)
 {
-    switch (win->access) {
+    switch (shmpi_rma_access(win)) {
     case SHMPI_EPOCH_FENCE:
         return "end it with MPI_Win_fence(MPI_MODE_NOSUCCEED, win)";
     case SHMPI_EPOCH_PSCW:
@@ -174,7 +174,7 @@ static int outside(MPI_Win win, int target, const char *fn)
 
 static int not_covered(MPI_Win win, int target, const char *fn)
 {
-    switch (win->access) {
+    switch (shmpi_rma_access(win)) {
     case SHMPI_EPOCH_LOCK:
         return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "target %d is not locked: this passive-"
@@ -225,11 +225,15 @@ int shmpi_rma_enter_epoch_fully(MPI_Win win, int target, int kind,
 {
     if (target != MPI_PROC_NULL && (target < 0 || target >= win->comm->size))
         return shmpi_rma_check_rank(win, target, fn);
-    switch (win->access) {
+    switch (shmpi_rma_access(win)) {
     case SHMPI_EPOCH_NONE:
         return outside(win, target, fn);
     case SHMPI_EPOCH_FENCE:
-        win->fence_open = 1;
+        /* every thread's first call of the epoch stores the same 1:
+           relaxed, and only when it is not 1 yet (no line written by
+           each put of a fence epoch) */
+        if (!atomic_load_explicit(&win->fence_open, memory_order_relaxed))
+            atomic_store_explicit(&win->fence_open, 1, memory_order_relaxed);
         return MPI_SUCCESS;
     case SHMPI_EPOCH_LOCK_ALL:
         return MPI_SUCCESS;
@@ -242,8 +246,10 @@ int shmpi_rma_enter_epoch_fully(MPI_Win win, int target, int kind,
             return MPI_SUCCESS;
         return not_in_sync_ops(win, target, kind, fn);
     case SHMPI_EPOCH_PSCW:
+        /* acquire: pairs with shmpi_rma_await_post's release (pscw.c) */
         if (target == MPI_PROC_NULL ||
-            win->epoch_part[target] == SHMPI_TARGET_OPEN)
+            atomic_load_explicit(&win->epoch_part[target],
+                                 memory_order_acquire) == SHMPI_TARGET_OPEN)
             return MPI_SUCCESS;
         if (win->epoch_part[target] == SHMPI_TARGET_AWAIT_POST) {
             shmpi_rma_await_post(win, target);

@@ -83,8 +83,13 @@ int PMPI_Win_fence(int assert, MPI_Win win)
         atomic_thread_fence(memory_order_seq_cst);
     else if ((rc = PMPI_Barrier(win->comm)) != MPI_SUCCESS)
         return rc;
-    win->access = assert & MPI_MODE_NOSUCCEED ? SHMPI_EPOCH_NONE
-                                              : SHMPI_EPOCH_FENCE;
-    win->fence_open = 0;
+    /* no other thread of this process calls fence on win now (a
+       collective, 11.5.1), but another may open a passive-target epoch
+       on win after this fence's barrier: win->lock orders the two */
+    shmpi_core_lock(&win->lock);
+    shmpi_rma_set_access(win, assert & MPI_MODE_NOSUCCEED ? SHMPI_EPOCH_NONE
+                                                          : SHMPI_EPOCH_FENCE);
+    atomic_store_explicit(&win->fence_open, 0, memory_order_relaxed);
+    shmpi_core_unlock(&win->lock);
     return MPI_SUCCESS;
 }

@@ -54,7 +54,9 @@ static int check_locks_allowed(MPI_Win win, const char *fn)
 }
 
 /* Take t's lock word (unless NOCHECK) and record the lock in
-   epoch_part[]. */
+   epoch_part[].  Without win->lock: the take may wait for another
+   process, and a thread of this one may hold what that process waits
+   for (see PMPI_Win_lock). */
 static int take(MPI_Win win, int t, int type, int nocheck, const char *fn)
 {
     if (!nocheck)
@@ -69,7 +71,8 @@ static int take(MPI_Win win, int t, int type, int nocheck, const char *fn)
                                "not be locked and exposed at once (11.5.3)",
                                t);
     }
-    win->epoch_part[t] = (uint8_t)(type | (nocheck ? SHMPI_LOCK_NOCHECK : 0));
+    shmpi_rma_part_set(win, t,
+                       (uint8_t)(type | (nocheck ? SHMPI_LOCK_NOCHECK : 0)));
     return MPI_SUCCESS;
 }
 
@@ -82,7 +85,7 @@ static void give_back(MPI_Win win, int t)
     else
         shmpi_rma_word_unlock(win, t, 0,
                               (l & ~SHMPI_LOCK_NOCHECK) == MPI_LOCK_EXCLUSIVE);
-    win->epoch_part[t] = 0;
+    shmpi_rma_part_set(win, t, 0);
 }
 
 static int check_lock_args(MPI_Win win, int type, int rank, int assert,
@@ -100,6 +103,31 @@ static int check_lock_args(MPI_Win win, int type, int rank, int assert,
     return shmpi_rma_check_assert(win, assert, MPI_MODE_NOCHECK, fn);
 }
 
+/* May this process lock rank now?  Checked without win->lock (access and
+   epoch_part are atomics, win.h), and the lock word is then taken
+   without it (take), so two threads locking two targets at once (11.5.3
+   allows a process several lock epochs, on different targets) wait for
+   the two words side by side, and a thread unlocking a third target
+   meanwhile is not held up - the process another one waits for may be
+   waiting for exactly that unlock.  Only the record takes win->lock.
+   Between check and record another thread may lock other targets;
+   locking the same target, or opening another kind of epoch, at the
+   same time is the program's error (11.5.3, 11.5), which shmpi does not
+   always catch then, but which breaks no count here: nlocked counts the
+   locks recorded, and unlock gives back only a lock it finds. */
+static int check_may_lock(MPI_Win win, int rank, const char *fn)
+{
+    if (win->access == SHMPI_EPOCH_LOCK && win->epoch_part[rank])
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
+                               "MPI_Win_lock(%d) while this process already "
+                               "holds a lock on %d: call MPI_Win_unlock(%d) "
+                               "first (11.5.3: each lock epoch must target "
+                               "a different process)", rank, rank, rank);
+    if (win->access != SHMPI_EPOCH_LOCK)
+        return shmpi_rma_check_no_access(win, fn);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_lock";
@@ -109,21 +137,30 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
         rc = check_locks_allowed(win, fn);
     if (rc != MPI_SUCCESS || rank == MPI_PROC_NULL)
         return rc;
-    if (win->access == SHMPI_EPOCH_LOCK && win->epoch_part[rank])
+    if ((rc = check_may_lock(win, rank, fn)) ||
+        (rc = take(win, rank, lock_type, assert & MPI_MODE_NOCHECK, fn)))
+        return rc;
+    shmpi_core_lock(&win->lock);
+    if (win->nlocked++ == 0) /* access changes: see win.h, THE EPOCH STATE */
+        shmpi_rma_set_access(win, SHMPI_EPOCH_LOCK);
+    atomic_store_explicit(&win->fence_open, 0, memory_order_relaxed);
+    shmpi_core_unlock(&win->lock);
+    return MPI_SUCCESS;
+}
+
+/* Does this process hold a lock on rank? */
+static int check_locked(MPI_Win win, int rank, const char *fn)
+{
+    if (win->access == SHMPI_EPOCH_LOCK_ALL)
         return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
-                               "MPI_Win_lock(%d) while this process already "
-                               "holds a lock on %d: call MPI_Win_unlock(%d) "
-                               "first (11.5.3: each lock epoch must target "
-                               "a different process)", rank, rank, rank);
-    if (win->access != SHMPI_EPOCH_LOCK &&
-        (rc = shmpi_rma_check_no_access(win, fn)) != MPI_SUCCESS)
-        return rc;
-    rc = take(win, rank, lock_type, assert & MPI_MODE_NOCHECK, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    win->nlocked++;
-    win->access = SHMPI_EPOCH_LOCK;
-    win->fence_open = 0;
+                               "MPI_Win_unlock(%d) inside the epoch of "
+                               "MPI_Win_lock_all: end that with "
+                               "MPI_Win_unlock_all", rank);
+    if (win->access != SHMPI_EPOCH_LOCK || !win->epoch_part[rank])
+        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
+                               "MPI_Win_unlock(%d) without MPI_Win_lock(%d)"
+                               " (this process is in %s)", rank, rank,
+                               shmpi_rma_epoch_name(win));
     return MPI_SUCCESS;
 }
 
@@ -136,20 +173,19 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
         rc = shmpi_rma_check_rank(win, rank, fn);
     if (rc != MPI_SUCCESS || rank == MPI_PROC_NULL)
         return rc;
-    if (win->access == SHMPI_EPOCH_LOCK_ALL)
-        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
-                               "MPI_Win_unlock(%d) inside the epoch of "
-                               "MPI_Win_lock_all: end that with "
-                               "MPI_Win_unlock_all", rank);
-    if (win->access != SHMPI_EPOCH_LOCK || !win->epoch_part[rank])
-        return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
-                               "MPI_Win_unlock(%d) without MPI_Win_lock(%d)"
-                               " (this process is in %s)", rank, rank,
-                               shmpi_rma_epoch_name(win));
-    give_back(win, rank);
-    if (--win->nlocked == 0)
-        win->access = SHMPI_EPOCH_NONE;
-    return MPI_SUCCESS;
+    if ((rc = check_locked(win, rank, fn)))
+        return rc;
+    /* checked again under the lock: two threads unlocking one target at
+       once (an error of the program) give it back once */
+    shmpi_core_lock(&win->lock);
+    int held = win->epoch_part[rank] != 0;
+    if (held) {
+        give_back(win, rank);
+        if (--win->nlocked == 0)
+            shmpi_rma_set_access(win, SHMPI_EPOCH_NONE);
+    }
+    shmpi_core_unlock(&win->lock);
+    return held ? MPI_SUCCESS : check_locked(win, rank, fn);
 }
 
 int PMPI_Win_lock_all(int assert, MPI_Win win)
@@ -165,6 +201,8 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
         rc = shmpi_rma_check_no_access(win, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* the words are taken without win->lock, as in MPI_Win_lock; another
+       thread may open no epoch on win meanwhile (11.5) */
     for (int t = 0; t < win->comm->size; t++) {
         rc = take(win, t, MPI_LOCK_SHARED, assert & MPI_MODE_NOCHECK, fn);
         if (rc != MPI_SUCCESS) {
@@ -173,8 +211,10 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
             return rc;
         }
     }
-    win->access = SHMPI_EPOCH_LOCK_ALL;
-    win->fence_open = 0;
+    shmpi_core_lock(&win->lock);
+    shmpi_rma_set_access(win, SHMPI_EPOCH_LOCK_ALL);
+    atomic_store_explicit(&win->fence_open, 0, memory_order_relaxed);
+    shmpi_core_unlock(&win->lock);
     return MPI_SUCCESS;
 }
 
@@ -193,8 +233,10 @@ int PMPI_Win_unlock_all(MPI_Win win)
                                win->access == SHMPI_EPOCH_LOCK
                                    ? ": end it with MPI_Win_unlock"
                                    : "");
+    shmpi_core_lock(&win->lock);
     for (int t = 0; t < win->comm->size; t++)
         give_back(win, t);
-    win->access = SHMPI_EPOCH_NONE;
+    shmpi_rma_set_access(win, SHMPI_EPOCH_NONE);
+    shmpi_core_unlock(&win->lock);
     return MPI_SUCCESS;
 }

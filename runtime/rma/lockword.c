@@ -45,11 +45,27 @@
  * that can admit a waiter rings: an exclusive release, or the last
  * shared one (while shared holders remain, only exclusive takers wait,
  * and they need 0).
+ *
+ * Several threads (MPI_THREAD_MULTIPLE).  lock_waiting is one word per
+ * member, and two threads of one process may wait at once for different
+ * words (two targets locked by two threads, an accumulate lock): each
+ * storing its own code would hide the other's, whose releaser would not
+ * ring.  So under MULTIPLE a waiter stores SHMPI_WIN_WAITING_ANY -
+ * "ring me at any release of this window's words that finds sleepers" -
+ * and the window counts its waiting threads (win->lock_waiters, under
+ * win->lock); the first stores ANY, the last stores 0.  The argument
+ * above holds for each thread: its store of ANY, or the earlier one of
+ * another thread that is still waiting, happens before its increment of
+ * sleepers (the window lock orders the two threads), and 0 is stored
+ * only once no thread of the process waits.  A release of a word may
+ * then ring a process that waits for another word of the window: a
+ * needless wake-up, no lost one.
  */
 #include "rma/sync.h"
 
+#include "core/lock.h"
 #include "core/wait.h"
-#include "pt2pt/progress.h"
+#include "rma/state.h"
 
 struct lockword {
     _Atomic uint32_t *word;
@@ -88,15 +104,29 @@ struct take_wait {
 
 /* Polls with a load and tries the CAS only when it could succeed: a
    failing CAS would take the line away from the holder each time. */
-static int taken_or_progress(void *arg)
+static int taken(void *arg)
 {
     struct take_wait *t = arg;
     uint32_t v = atomic_load_explicit(t->word, memory_order_seq_cst);
     int takeable = t->exclusive ? v == 0 : !(v & SHMPI_WIN_LOCK_EXCL);
-    if (takeable && try_take(t->word, t->exclusive))
-        return 1;
-    shmpi_p2p_progress();
-    return 0;
+    return takeable && try_take(t->word, t->exclusive);
+}
+
+/* This process's lock_waiting says code (ANY under MULTIPLE: see the
+   top comment), or, code 0, no longer. */
+static void say_waiting(MPI_Win win, uint32_t code)
+{
+    _Atomic uint32_t *mine =
+        &shmpi_win_ctl_of(win, win->comm->rank)->lock_waiting;
+    if (__builtin_expect(!shmpi_proc.mt, 1)) {
+        atomic_store_explicit(mine, code, memory_order_relaxed);
+        return;
+    }
+    shmpi_core_mutex_lock(&win->lock);
+    if (code ? win->lock_waiters++ == 0 : --win->lock_waiters == 0)
+        atomic_store_explicit(mine, code ? SHMPI_WIN_WAITING_ANY : 0,
+                              memory_order_relaxed);
+    shmpi_core_mutex_unlock(&win->lock);
 }
 
 void shmpi_rma_word_lock(MPI_Win win, int target, int acc, int exclusive)
@@ -105,14 +135,12 @@ void shmpi_rma_word_lock(MPI_Win win, int target, int acc, int exclusive)
     if (try_take(lw.word, exclusive))
         return;
     /* the slow path: register (see the top comment), then wait */
-    _Atomic uint32_t *mine =
-        &shmpi_win_ctl_of(win, win->comm->rank)->lock_waiting;
-    atomic_store_explicit(mine, lw.code, memory_order_relaxed);
+    say_waiting(win, lw.code);
     atomic_fetch_add_explicit(lw.sleepers, 1, memory_order_seq_cst);
     struct take_wait t = {lw.word, exclusive};
-    shmpi_core_wait_until(taken_or_progress, &t);
+    shmpi_rma_wait(taken, &t, 1);
     atomic_fetch_sub_explicit(lw.sleepers, 1, memory_order_relaxed);
-    atomic_store_explicit(mine, 0, memory_order_relaxed);
+    say_waiting(win, 0);
 }
 
 /* Ring every member waiting for this word.  The seq_cst load of sleepers
@@ -121,10 +149,12 @@ void shmpi_rma_word_lock(MPI_Win win, int target, int acc, int exclusive)
    here. */
 static void wake_waiters(MPI_Win win, uint32_t code)
 {
-    for (int m = 0; m < win->comm->size; m++)
-        if (atomic_load_explicit(&shmpi_win_ctl_of(win, m)->lock_waiting,
-                                 memory_order_relaxed) == code)
+    for (int m = 0; m < win->comm->size; m++) {
+        uint32_t w = atomic_load_explicit(
+            &shmpi_win_ctl_of(win, m)->lock_waiting, memory_order_relaxed);
+        if (w == code || w == SHMPI_WIN_WAITING_ANY)
             shmpi_core_doorbell_ring(shmpi_comm_to_world(win->comm, m));
+    }
 }
 
 void shmpi_rma_word_unlock(MPI_Win win, int target, int acc, int exclusive)

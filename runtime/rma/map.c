@@ -69,7 +69,9 @@
  * moved for another window cannot move either (peers of that window map
  * the first memfd).
  *
- * State: this process's extents are shmpi_proc.rma->extents (state.h).
+ * State: this process's extents are shmpi_proc.rma->extents (state.h),
+ * changed and searched under the rma lock (MPI_THREAD_MULTIPLE: threads
+ * making, attaching or freeing windows at once).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -121,9 +123,11 @@ int shmpi_rma_map_alloc(size_t bytes, void **base, struct shmpi_share *share)
         free(e);
         return rc;
     }
+    shmpi_core_lock(&shmpi_proc.rma->lock);
     *e = (struct shmpi_extent){*base, len, fd, NULL, 1, 0,
                                shmpi_proc.rma->extents};
     shmpi_proc.rma->extents = e;
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
     *share = (struct shmpi_share){fd, 0, e};
     return 0;
 }
@@ -320,7 +324,7 @@ static void share_extent(struct shmpi_extent *e, uintptr_t at,
     *share = (struct shmpi_share){e->fd, at - (uintptr_t)e->start, e};
 }
 
-int shmpi_rma_map_share(void *base, size_t bytes, struct shmpi_share *share)
+static int share_locked(void *base, size_t bytes, struct shmpi_share *share)
 {
     uintptr_t pg = page_size(), at = (uintptr_t)base;
     uintptr_t lo = at & ~(pg - 1), hi = (at + bytes + pg - 1) & ~(pg - 1);
@@ -358,11 +362,17 @@ int shmpi_rma_map_share(void *base, size_t bytes, struct shmpi_share *share)
     return 0;
 }
 
-void shmpi_rma_map_release(struct shmpi_share *share)
+int shmpi_rma_map_share(void *base, size_t bytes, struct shmpi_share *share)
 {
-    struct shmpi_extent *e = share->extent;
-    share->extent = NULL;
-    if (!e || --e->refs > 0)
+    shmpi_core_lock(&shmpi_proc.rma->lock);
+    int rc = share_locked(base, bytes, share);
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
+    return rc;
+}
+
+static void release_locked(struct shmpi_extent *e)
+{
+    if (--e->refs > 0)
         return;
     struct shmpi_extent **pp = &shmpi_proc.rma->extents;
     while (*pp != e)
@@ -374,6 +384,17 @@ void shmpi_rma_map_release(struct shmpi_share *share)
         munmap(e->start, e->len);
     close(e->fd);
     free(e);
+}
+
+void shmpi_rma_map_release(struct shmpi_share *share)
+{
+    struct shmpi_extent *e = share->extent;
+    share->extent = NULL;
+    if (!e)
+        return;
+    shmpi_core_lock(&shmpi_proc.rma->lock);
+    release_locked(e);
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
 }
 
 /* ------------------------------------------------------------------ */

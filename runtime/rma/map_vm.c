@@ -31,6 +31,19 @@
  * the window before it asked (range.c), as it does before process_vm.
  *
  * State: the mailbox and the peers are shmpi_proc.rma->vm (state.h).
+ *
+ * SEVERAL THREADS (MPI_THREAD_MULTIPLE).  Threads of one origin that
+ * reach one target's mailbox take its lock in turn like origins of
+ * different processes (it is a futex mutex, whoever waits); the helper
+ * rings the origin's doorbell, which wakes whichever of its threads
+ * sleeps there (state.c: one at a time does).  The list of peers is
+ * read by every access without a lock and grows when a window is made
+ * (shmpi_rma_vm_connect, under the rma lock): a node is written whole,
+ * then pushed with a release store of the head; a reader's acquire load
+ * of the head sees every node as it was pushed.  A node's mbox is set
+ * later, once (a window made after process_vm failed), with a release
+ * store that the readers load with acquire: the mapping is made before.
+ * Nodes are never removed or freed, so a reader never sees one go.
  */
 #include <errno.h>
 #include <limits.h>
@@ -45,6 +58,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "core/lock.h"
 #include "core/proc.h"
 #include "core/wait.h"
 #include "rma/map.h"
@@ -74,7 +88,8 @@ struct shmpi_vm_mbox {
 struct shmpi_vm_peer {
     pid_t pid;
     int vm_ok;                 /* process_vm works on it */
-    struct shmpi_vm_mbox *mbox; /* mapped here once process_vm failed */
+    /* mapped here once process_vm failed; set once (release) */
+    struct shmpi_vm_mbox *_Atomic mbox;
     struct shmpi_win_view view;
     struct shmpi_vm_peer *next;
 };
@@ -92,14 +107,16 @@ static long futex(_Atomic uint32_t *word, int op, uint32_t val)
 
 int shmpi_rma_vm_mailbox(void)
 {
+    shmpi_core_lock(&shmpi_proc.rma->lock);
     if (!vm()->own) {
         void *p;
         if (shmpi_rma_map_segment(sizeof(struct shmpi_vm_mbox), &p,
-                                  &vm()->own_fd) != 0)
-            return -1;
-        vm()->own = p;
+                                  &vm()->own_fd) == 0)
+            vm()->own = p;
     }
-    return vm()->own_fd;
+    int fd = vm()->own ? vm()->own_fd : -1;
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
+    return fd;
 }
 
 /* ------------------------------------------------------------------ */
@@ -150,9 +167,8 @@ static void *helper(void *arg)
 
 void shmpi_rma_vm_warn(void)
 {
-    if (vm()->warned)
-        return;
-    vm()->warned = 1;
+    if (atomic_exchange_explicit(&vm()->warned, 1, memory_order_relaxed))
+        return; /* one line, whichever thread comes first */
     fprintf(stderr,
             "shmpi: rank %d: warning: the kernel refuses process_vm_readv/"
             "writev between the ranks (seccomp, Yama ptrace_scope, a "
@@ -162,7 +178,7 @@ void shmpi_rma_vm_warn(void)
             shmpi_proc.rank);
 }
 
-int shmpi_rma_vm_serve(void)
+static int serve_locked(void)
 {
     if (vm()->serving || !vm()->own)
         return 0;
@@ -180,19 +196,37 @@ int shmpi_rma_vm_serve(void)
     return rc;
 }
 
+int shmpi_rma_vm_serve(void)
+{
+    shmpi_core_lock(&shmpi_proc.rma->lock);
+    int rc = serve_locked();
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* The origin's side                                                   */
 /* ------------------------------------------------------------------ */
 
+/* Lock-free (SEVERAL THREADS above): acquire, the nodes as pushed. */
 static struct shmpi_vm_peer *peer(pid_t pid)
 {
-    for (struct shmpi_vm_peer *p = vm()->peers; p; p = p->next)
+    for (struct shmpi_vm_peer *p =
+             atomic_load_explicit(&vm()->peers, memory_order_acquire);
+         p; p = p->next)
         if (p->pid == pid)
             return p;
     return NULL;
 }
 
-int shmpi_rma_vm_connect(pid_t pid, uint64_t probe, int mbox_fd)
+/* The peer's mailbox if it is reached through one, else NULL. */
+static struct shmpi_vm_mbox *mbox_of(pid_t pid)
+{
+    struct shmpi_vm_peer *p = peer(pid);
+    return p ? atomic_load_explicit(&p->mbox, memory_order_acquire) : NULL;
+}
+
+static int connect_locked(pid_t pid, uint64_t probe, int mbox_fd)
 {
     struct shmpi_vm_peer *p = peer(pid);
     if (!p) {
@@ -202,16 +236,28 @@ int shmpi_rma_vm_connect(pid_t pid, uint64_t probe, int mbox_fd)
         struct iovec l = {&byte, 1}, r = {(void *)(uintptr_t)probe, 1};
         p->pid = pid;
         p->vm_ok = process_vm_readv(pid, &l, 1, &r, 1, 0) == 1;
-        p->next = vm()->peers;
-        vm()->peers = p;
+        p->next = atomic_load_explicit(&vm()->peers, memory_order_relaxed);
+        /* release: the node is whole before a reader can reach it */
+        atomic_store_explicit(&vm()->peers, p, memory_order_release);
     }
-    if (!p->vm_ok && !p->mbox && mbox_fd >= 0) {
+    if (!p->vm_ok && !atomic_load_explicit(&p->mbox, memory_order_relaxed) &&
+        mbox_fd >= 0) {
         unsigned char *at;
         if (shmpi_rma_map_peer(pid, mbox_fd, 0, sizeof(struct shmpi_vm_mbox),
                                &at, &p->view) == 0)
-            p->mbox = (struct shmpi_vm_mbox *)at;
+            /* release: mapped before a reader uses it */
+            atomic_store_explicit(&p->mbox, (struct shmpi_vm_mbox *)at,
+                                  memory_order_release);
     }
     return p->vm_ok;
+}
+
+int shmpi_rma_vm_connect(pid_t pid, uint64_t probe, int mbox_fd)
+{
+    shmpi_core_lock(&shmpi_proc.rma->lock);
+    int ok = connect_locked(pid, probe, mbox_fd);
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
+    return ok;
 }
 
 static void mbox_lock(struct shmpi_vm_mbox *m)
@@ -252,7 +298,7 @@ static int post(struct shmpi_vm_mbox *m)
     atomic_thread_fence(memory_order_seq_cst); /* see helper() */
     if (atomic_load_explicit(&m->helper_sleeps, memory_order_relaxed))
         futex(&m->state, FUTEX_WAKE, 1);
-    shmpi_core_wait_until(request_done, m);
+    shmpi_rma_wait(request_done, m, 0);
     atomic_store_explicit(&m->state, MBOX_IDLE, memory_order_relaxed);
     return m->result;
 }
@@ -343,10 +389,9 @@ ssize_t shmpi_win_vm_writev(pid_t pid, const struct iovec *local,
                             unsigned long nlocal, const struct iovec *remote,
                             unsigned long nremote)
 {
-    const struct shmpi_vm_peer *p = peer(pid);
-    if (p && p->mbox)
-        return through_mbox(p->mbox, MBOX_WRITE, local, nlocal, remote,
-                            nremote);
+    struct shmpi_vm_mbox *m = mbox_of(pid);
+    if (m)
+        return through_mbox(m, MBOX_WRITE, local, nlocal, remote, nremote);
     return process_vm_writev(pid, local, nlocal, remote, nremote, 0);
 }
 
@@ -354,9 +399,8 @@ ssize_t shmpi_win_vm_readv(pid_t pid, const struct iovec *local,
                            unsigned long nlocal, const struct iovec *remote,
                            unsigned long nremote)
 {
-    const struct shmpi_vm_peer *p = peer(pid);
-    if (p && p->mbox)
-        return through_mbox(p->mbox, MBOX_READ, local, nlocal, remote,
-                            nremote);
+    struct shmpi_vm_mbox *m = mbox_of(pid);
+    if (m)
+        return through_mbox(m, MBOX_READ, local, nlocal, remote, nremote);
     return process_vm_readv(pid, local, nlocal, remote, nremote, 0);
 }

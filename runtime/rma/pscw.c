@@ -51,7 +51,7 @@
 #include "comm/comm.h"
 #include "core/pmpi.h"
 #include "core/wait.h"
-#include "pt2pt/progress.h"
+#include "rma/state.h"
 
 SHMPI_WEAK_ALIAS(Win_post)
 SHMPI_WEAK_ALIAS(Win_start)
@@ -123,8 +123,10 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     if ((rc = check_not_locked(win, fn)) != MPI_SUCCESS)
         return rc;
     shmpi_group_retain(group);
+    shmpi_core_lock(&win->lock);
     win->post_group = group;
     win->completes_expected += (uint32_t)group->size;
+    shmpi_core_unlock(&win->lock);
     if (assert & MPI_MODE_NOCHECK)
         return MPI_SUCCESS;
     int me = win->comm->rank;
@@ -150,12 +152,9 @@ static int all_completed(const struct completes_wait *w)
     return (int32_t)(c - w->expected) >= 0;
 }
 
-static int completed_or_progress(void *arg)
+static int completed(void *arg)
 {
-    if (all_completed(arg))
-        return 1;
-    shmpi_p2p_progress();
-    return 0;
+    return all_completed(arg);
 }
 
 static struct completes_wait completes_of(MPI_Win win)
@@ -169,8 +168,11 @@ static void end_exposure(MPI_Win win)
 {
     atomic_store_explicit(&shmpi_win_ctl_of(win, win->comm->rank)->exposed,
                           0, memory_order_release);
-    shmpi_group_release(win->post_group);
+    shmpi_core_lock(&win->lock);
+    MPI_Group g = win->post_group;
     win->post_group = MPI_GROUP_NULL;
+    shmpi_core_unlock(&win->lock);
+    shmpi_group_release(g);
 }
 
 static int check_exposed(MPI_Win win, const char *fn)
@@ -192,7 +194,7 @@ int PMPI_Win_wait(MPI_Win win)
         return rc;
     struct completes_wait w = completes_of(win);
     if (!all_completed(&w))
-        shmpi_core_wait_until(completed_or_progress, &w);
+        shmpi_rma_wait(completed, &w, 1);
     end_exposure(win);
     return MPI_SUCCESS;
 }
@@ -209,7 +211,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
     struct completes_wait w = completes_of(win);
     *flag = all_completed(&w);
     if (!*flag) {
-        shmpi_p2p_progress();
+        shmpi_rma_progress();
         *flag = all_completed(&w);
     }
     if (*flag)
@@ -233,22 +235,36 @@ static int post_arrived(const struct post_wait *w)
     return (int32_t)(p - w->seen) >= 0;
 }
 
-static int posted_or_progress(void *arg)
+static int posted(void *arg)
 {
-    if (post_arrived(arg))
-        return 1;
-    shmpi_p2p_progress();
-    return 0;
+    return post_arrived(arg);
 }
 
+/* Several threads may access one target of the epoch at once, and each
+   of its first calls waits here: the post is consumed (posts_seen) and
+   the target opened once, by the first of them to come back, under
+   win->lock - which none holds while it waits (the post may be this
+   process's own, from a thread that needs the lock).  Release: a thread
+   that finds the target OPEN (epoch.c, acquire) sees the window as of
+   the post, as the thread whose acquire load saw the post does. */
 void shmpi_rma_await_post(MPI_Win win, int target)
 {
-    struct post_wait w = {
-        shmpi_win_posted(win, win->comm->rank, target),
-        ++win->posts_seen[target]};
+    shmpi_core_lock(&win->lock);
+    int awaited = win->epoch_part[target] == SHMPI_TARGET_AWAIT_POST;
+    struct post_wait w = {shmpi_win_posted(win, win->comm->rank, target),
+                          win->posts_seen[target] + 1};
+    shmpi_core_unlock(&win->lock);
+    if (!awaited)
+        return;
     if (!post_arrived(&w))
-        shmpi_core_wait_until(posted_or_progress, &w);
-    win->epoch_part[target] = SHMPI_TARGET_OPEN;
+        shmpi_rma_wait(posted, &w, 1);
+    shmpi_core_lock(&win->lock);
+    if (win->epoch_part[target] == SHMPI_TARGET_AWAIT_POST) {
+        win->posts_seen[target] = w.seen;
+        atomic_store_explicit(&win->epoch_part[target], SHMPI_TARGET_OPEN,
+                              memory_order_release);
+    }
+    shmpi_core_unlock(&win->lock);
 }
 
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
@@ -266,12 +282,14 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
         return rc;
     uint8_t state = assert & MPI_MODE_NOCHECK ? SHMPI_TARGET_OPEN
                                               : SHMPI_TARGET_AWAIT_POST;
-    for (int i = 0; i < group->size; i++)
-        win->epoch_part[win_rank(win, group, i)] = state;
     shmpi_group_retain(group);
+    shmpi_core_lock(&win->lock);
+    for (int i = 0; i < group->size; i++)
+        shmpi_rma_part_set(win, win_rank(win, group, i), state);
     win->start_group = group;
-    win->access = SHMPI_EPOCH_PSCW;
-    win->fence_open = 0;
+    shmpi_rma_set_access(win, SHMPI_EPOCH_PSCW);
+    atomic_store_explicit(&win->fence_open, 0, memory_order_relaxed);
+    shmpi_core_unlock(&win->lock);
     return MPI_SUCCESS;
 }
 
@@ -287,19 +305,23 @@ int PMPI_Win_complete(MPI_Win win)
                                "MPI_Win_complete without MPI_Win_start "
                                "(this process is in %s)",
                                shmpi_rma_epoch_name(win));
+    /* no thread accesses the epoch's targets any more (11.5.2: complete
+       ends the epoch), so its state is this call's alone but for the
+       lock that other threads' epoch calls on win take */
     MPI_Group g = win->start_group;
     for (int i = 0; i < g->size; i++) {
         int t = win_rank(win, g, i);
-        if (win->epoch_part[t] == SHMPI_TARGET_AWAIT_POST)
-            shmpi_rma_await_post(win, t);
-        win->epoch_part[t] = SHMPI_TARGET_CLOSED;
+        shmpi_rma_await_post(win, t);
+        shmpi_rma_part_set(win, t, SHMPI_TARGET_CLOSED);
         /* release: this origin's accesses to t are done */
         atomic_fetch_add_explicit(&shmpi_win_ctl_of(win, t)->completed, 1,
                                   memory_order_release);
         shmpi_core_doorbell_ring(shmpi_comm_to_world(win->comm, t));
     }
-    shmpi_group_release(g);
+    shmpi_core_lock(&win->lock);
     win->start_group = MPI_GROUP_NULL;
-    win->access = SHMPI_EPOCH_NONE;
+    shmpi_rma_set_access(win, SHMPI_EPOCH_NONE);
+    shmpi_core_unlock(&win->lock);
+    shmpi_group_release(g);
     return MPI_SUCCESS;
 }

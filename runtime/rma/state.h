@@ -5,17 +5,23 @@
  * exits (windows a program never freed still name its extents, and the
  * mailbox's helper thread runs on).
  *
- * Process-private.  Every member is touched by one MPI caller at a time
- * (MPI_THREAD_SERIALIZED, init/init.c) - window creation and freeing,
- * attach/detach, the first access to a peer, counter allocation - so
- * each one would need a lock (or, for windows_made, an atomic) before
- * MPI_THREAD_MULTIPLE.  The mailbox's helper thread (map_vm.c) does not
- * touch this structure: it is handed the mailbox itself.
+ * Process-private.  Under MPI_THREAD_MULTIPLE several threads may make
+ * RMA calls at once, so every change of a member is made holding `lock`
+ * (core/lock.h: nothing below MULTIPLE): window creation and freeing,
+ * attach/detach (extents), the first access to a peer (vm), counter
+ * allocation and freeing (sync_own), windows_made.  Readers that run on
+ * every RMA call do not take it: vm.peers is an append-only list whose
+ * nodes are published with release (map_vm.c says how), and a window's
+ * own state is guarded by the window (win.h).  The mailbox's helper
+ * thread (map_vm.c) does not touch this structure: it is handed the
+ * mailbox itself.
  */
 #ifndef SHMPI_RMA_STATE_H
 #define SHMPI_RMA_STATE_H
 
 #include <stdint.h>
+
+#include "core/lock.h"
 
 struct shmpi_extent;
 struct shmpi_vm_mbox;
@@ -23,6 +29,12 @@ struct shmpi_vm_peer;
 struct shmpi_sync_own;
 
 struct shmpi_rma_state {
+    /* held for every change of the members below */
+    struct shmpi_core_lock lock;
+    /* under MULTIPLE, the one thread of this process whose RMA wait
+       turns the pt2pt progress engine and may sleep; the others poll
+       (shmpi_rma_wait, state.c) */
+    struct shmpi_core_lock turn;
     /* map.c: this process's extents (memory shared or moved for
        windows); window creation, attach, detach and free. */
     struct shmpi_extent *extents;
@@ -31,9 +43,11 @@ struct shmpi_rma_state {
         struct shmpi_vm_mbox *own; /* this process's mailbox, or NULL */
         int own_fd;
         int serving;               /* the helper thread runs */
-        int warned;
-        struct shmpi_vm_peer *peers; /* reached by process_vm or mailbox;
-                                      looked up by every such access */
+        _Atomic int warned;        /* its line was printed (exchange) */
+        /* reached by process_vm or mailbox; looked up by every such
+           access without the lock: pushed at the head, never removed,
+           the head stored with release (map_vm.c) */
+        struct shmpi_vm_peer *_Atomic peers;
     } vm;
     /* sync_counter.c: the owner's parts of this process's counter slots,
        [sync_per_rank], made at the first allocation; the slots
@@ -41,10 +55,26 @@ struct shmpi_rma_state {
     struct shmpi_sync_own *sync_own;
     /* win_new.c: windows this process made as member 0; with the rank,
        the window's id, unique in the job while the window lives. */
-    uint32_t windows_made;
+    _Atomic uint32_t windows_made;
 };
 
 /* MPI_Init: shmpi_proc.rma.  0, or -1 if out of memory. */
 int shmpi_rma_init(void);
+
+/* state.c: every RMA call that blocks waits here, until ready(arg) -
+   a poll that changes nothing but what it waits for (takes a lock word,
+   sees a count) - returns non-zero; the pt2pt progress engine turns
+   meanwhile when `progress` says so (a rank waiting for a lock still
+   serves the messages its peers need, lockword.c).  Below MULTIPLE it
+   is shmpi_core_wait_until.  Under MULTIPLE one waiting thread of the
+   process at a time (the one holding `turn`) runs that, turning the
+   engine and maybe sleeping on the doorbell; the others poll ready()
+   alone, yielding the CPU now and then, and never touch pt2pt - so RMA
+   waits of several threads never run the engine at once. */
+void shmpi_rma_wait(int (*ready)(void *), void *arg, int progress);
+/* state.c: one turn of the pt2pt progress engine for a poll that found
+   nothing (MPI_Win_test); under MULTIPLE only if no other RMA wait or
+   poll of this process has the turn (shmpi_rma_wait). */
+void shmpi_rma_progress(void);
 
 #endif

@@ -34,6 +34,18 @@ enum {
    lock word is held and unlock releases none. */
 #define SHMPI_LOCK_NOCHECK 0x80
 
+/* The epoch state's stores (win.h, THE EPOCH STATE): relaxed; the
+   synchronization calls make them holding win->lock, or (lock.c's take)
+   where the standard excludes every other writer of that entry. */
+static inline void shmpi_rma_set_access(MPI_Win win, enum shmpi_win_epoch e)
+{
+    atomic_store_explicit(&win->access, e, memory_order_relaxed);
+}
+static inline void shmpi_rma_part_set(MPI_Win win, int target, uint8_t v)
+{
+    atomic_store_explicit(&win->epoch_part[target], v, memory_order_relaxed);
+}
+
 /* epoch.c: MPI_ERR_WIN (through MPI_COMM_WORLD's handler, as there is no
    window to take one from) unless win is a live window. */
 int shmpi_rma_check_win(MPI_Win win, const char *fn);

@@ -7,6 +7,14 @@
  * of the feature.
  *
  * State: the owner's parts are shmpi_proc.rma->sync_own (state.h).
+ *
+ * Several threads (MPI_THREAD_MULTIPLE).  Signalling is one atomic add
+ * on the arena and a doorbell ring: any number of threads, of any
+ * processes, may signal one counter at once.  The owner's table changes
+ * (allocation, freeing, a window's counters moved) under the rma lock;
+ * arming and waiting on one counter are its one request's, which the
+ * standard keeps to one thread at a time (a request is not waited for
+ * by two threads, 12.4.2).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +96,8 @@ struct shmpi_sync_slot *shmpi_rma_sync_find(MPI_Sync h, int *owner)
     return s;
 }
 
-int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out, char *err,
-                         size_t errlen)
+static int alloc_locked(MPI_Win win, int n, MPI_Sync *out, char *err,
+                        size_t errlen)
 {
     struct shmpi_rma_state *rma = shmpi_proc.rma;
     if (!rma->sync_own &&
@@ -128,6 +136,15 @@ int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out, char *err,
     return MPI_SUCCESS;
 }
 
+int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out, char *err,
+                         size_t errlen)
+{
+    shmpi_core_lock(&shmpi_proc.rma->lock);
+    int rc = alloc_locked(win, n, out, err, errlen);
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
+    return rc;
+}
+
 struct shmpi_sync_own *shmpi_rma_sync_own_of(MPI_Sync h)
 {
     struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
@@ -145,7 +162,7 @@ int shmpi_rma_sync_mine(MPI_Win win, MPI_Sync h)
     return s && owner == shmpi_proc.rank && s->win_id == win->id;
 }
 
-void shmpi_rma_sync_release(MPI_Sync h)
+static void release_locked(MPI_Sync h)
 {
     struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
     struct shmpi_sync_own *o = shmpi_rma_sync_own_of(h);
@@ -159,29 +176,36 @@ void shmpi_rma_sync_release(MPI_Sync h)
     o->used = 0;
 }
 
+void shmpi_rma_sync_release(MPI_Sync h)
+{
+    shmpi_core_lock(&shmpi_proc.rma->lock);
+    release_locked(h);
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
+}
+
 void shmpi_rma_sync_release_window(MPI_Win win)
 {
+    shmpi_core_lock(&shmpi_proc.rma->lock);
     struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
-    if (!own)
-        return;
-    for (uint32_t i = 0; i < per_rank(); i++) {
+    for (uint32_t i = 0; own && i < per_rank(); i++) {
         struct shmpi_sync_slot *s = slot_at(first_own() + i);
         if (own[i].used && s->win_id == win->id)
-            shmpi_rma_sync_release((MPI_Sync)atomic_load_explicit(
+            release_locked((MPI_Sync)atomic_load_explicit(
                 &s->handle, memory_order_relaxed));
     }
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
 }
 
 void shmpi_rma_sync_move_window(uint64_t old_id, uint64_t new_id)
 {
+    shmpi_core_lock(&shmpi_proc.rma->lock);
     struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
-    if (!own)
-        return;
-    for (uint32_t i = 0; i < per_rank(); i++) {
+    for (uint32_t i = 0; own && i < per_rank(); i++) {
         struct shmpi_sync_slot *s = slot_at(first_own() + i);
         if (own[i].used && s->win_id == old_id)
             s->win_id = new_id; /* nobody else has this window's id yet */
     }
+    shmpi_core_unlock(&shmpi_proc.rma->lock);
 }
 
 void shmpi_rma_sync_signal(struct shmpi_sync_slot *slot, int owner)

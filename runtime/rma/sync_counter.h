@@ -129,6 +129,8 @@ void shmpi_rma_sync_register_kind(void);
    completion closes its part. */
 int shmpi_rma_sync_cover(MPI_Win win, int target, int mode, const char *fn);
 void shmpi_rma_sync_uncover(MPI_Win win, int target, int mode);
+/* MPI_Start and the end of a sync request: win->sync->active += by. */
+void shmpi_rma_sync_count_active(MPI_Win win, int by);
 /* The window's sync requests: made (init) and gone (Request_free). */
 int shmpi_rma_sync_link(MPI_Win win, struct shmpi_sync_req *s);
 void shmpi_rma_sync_unlink(MPI_Win win, struct shmpi_sync_req *s);

@@ -28,19 +28,33 @@ static const int kind_bits[3] = {MPI_MODE_WIN_PUT, MPI_MODE_WIN_GET,
 
 int shmpi_rma_sync_link(MPI_Win win, struct shmpi_sync_req *s)
 {
-    if (!win->sync && !(win->sync = calloc(1, sizeof *win->sync)))
-        return MPI_ERR_NO_MEM;
-    s->next = win->sync->reqs;
-    win->sync->reqs = s;
-    return MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    shmpi_core_lock(&win->lock);
+    if (!win->sync && !(win->sync = calloc(1, sizeof *win->sync))) {
+        rc = MPI_ERR_NO_MEM;
+    } else {
+        s->next = win->sync->reqs;
+        win->sync->reqs = s;
+    }
+    shmpi_core_unlock(&win->lock);
+    return rc;
 }
 
 void shmpi_rma_sync_unlink(MPI_Win win, struct shmpi_sync_req *s)
 {
+    shmpi_core_lock(&win->lock);
     struct shmpi_sync_req **p = &win->sync->reqs;
     while (*p != s)
         p = &(*p)->next;
     *p = s->next;
+    shmpi_core_unlock(&win->lock);
+}
+
+void shmpi_rma_sync_count_active(MPI_Win win, int by)
+{
+    shmpi_core_lock(&win->lock);
+    win->sync->active += by;
+    shmpi_core_unlock(&win->lock);
 }
 
 int shmpi_rma_sync_cover(MPI_Win win, int target, int mode, const char *fn)
@@ -48,21 +62,28 @@ int shmpi_rma_sync_cover(MPI_Win win, int target, int mode, const char *fn)
     if (!mode || target == MPI_PROC_NULL)
         return MPI_SUCCESS;
     struct shmpi_win_sync *ws = win->sync;
+    int rc;
+    /* checked before win->lock, as MPI_Win_lock does (lock.c): errors
+       are raised without it */
+    if (win->access != SHMPI_EPOCH_SYNC_OPS &&
+        (rc = shmpi_rma_check_no_access(win, fn)))
+        return rc;
+    shmpi_core_lock(&win->lock);
+    if (!ws->cover &&
+        !(ws->cover = calloc((size_t)win->comm->size, sizeof *ws->cover))) {
+        shmpi_core_unlock(&win->lock);
+        return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
+                               "no memory for the sync_ops epoch");
+    }
     if (win->access != SHMPI_EPOCH_SYNC_OPS) {
-        int rc = shmpi_rma_check_no_access(win, fn);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        if (!ws->cover &&
-            !(ws->cover = calloc((size_t)win->comm->size, sizeof *ws->cover)))
-            return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
-                                   "no memory for the sync_ops epoch");
-        win->access = SHMPI_EPOCH_SYNC_OPS;
-        win->fence_open = 0;
+        shmpi_rma_set_access(win, SHMPI_EPOCH_SYNC_OPS);
+        atomic_store_explicit(&win->fence_open, 0, memory_order_relaxed);
     }
     for (int k = 0; k < 3; k++)
         ws->cover[target][k] += (mode & kind_bits[k]) != 0;
-    win->epoch_part[target] |= (uint8_t)mode;
+    shmpi_rma_part_set(win, target, (uint8_t)(win->epoch_part[target] | mode));
     ws->covering++;
+    shmpi_core_unlock(&win->lock);
     return MPI_SUCCESS;
 }
 
@@ -71,11 +92,14 @@ void shmpi_rma_sync_uncover(MPI_Win win, int target, int mode)
     if (!mode || target == MPI_PROC_NULL)
         return;
     struct shmpi_win_sync *ws = win->sync;
+    shmpi_core_lock(&win->lock);
     for (int k = 0; k < 3; k++)
         if ((mode & kind_bits[k]) && !--ws->cover[target][k])
-            win->epoch_part[target] &= (uint8_t)~kind_bits[k];
+            shmpi_rma_part_set(win, target, (uint8_t)(win->epoch_part[target] &
+                                                      ~kind_bits[k]));
     if (!--ws->covering)
-        win->access = SHMPI_EPOCH_NONE;
+        shmpi_rma_set_access(win, SHMPI_EPOCH_NONE);
+    shmpi_core_unlock(&win->lock);
 }
 
 int shmpi_rma_sync_check_change(MPI_Win win, const char *fn)

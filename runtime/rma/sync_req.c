@@ -232,7 +232,7 @@ static void activate(struct shmpi_sync_req *s)
     r->active = 1;
     r->complete = 0;
     r->error = MPI_SUCCESS;
-    s->win->sync->active++;
+    shmpi_rma_sync_count_active(s->win, 1);
 }
 
 /* MPI_Start. */
@@ -300,7 +300,7 @@ static int sync_poll(struct shmpi_request *r)
 static void deactivate(struct shmpi_sync_req *s)
 {
     s->req->active = 0;
-    s->win->sync->active--;
+    shmpi_rma_sync_count_active(s->win, -1);
     if (s->is_ops)
         shmpi_rma_sync_uncover(s->win, s->target, s->mode);
     else

@@ -66,6 +66,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include "core/lock.h"
 #include "core/objects.h"
 #include "shm_arena/arena.h"
 
@@ -74,6 +75,11 @@
 /* Passive-target lock word (struct shmpi_win_ctl.lock). */
 #define SHMPI_WIN_LOCK_EXCL 0x80000000u   /* held exclusively */
 /* low 31 bits: number of shared holders (lock_all counts as one) */
+
+/* In struct shmpi_win_ctl.lock_waiting: threads of the member wait for
+   some lock words of the window (lockword.c); no code is this
+   ((target + 1) << 1 | 1 would need target = 2^31 - 2) */
+#define SHMPI_WIN_WAITING_ANY UINT32_MAX
 
 /* One member's synchronization words, in the control segment. */
 struct shmpi_win_ctl {
@@ -99,14 +105,18 @@ struct shmpi_win_ctl {
        MPI_Win_complete; MPI_Win_wait waits for the count it expects */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t completed;
     /* which lock word this member waits for in lockword.c's slow path,
-       ((target + 1) << 1 | is_acc_lock), 0 when none: an unlocker that
-       sees sleepers rings the doorbells of just these members */
+       ((target + 1) << 1 | is_acc_lock), 0 when none, or
+       SHMPI_WIN_WAITING_ANY when threads of it wait (MULTIPLE): an
+       unlocker that sees sleepers rings the doorbells of just these
+       members */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t lock_waiting;
     /* this member as origin: target + 1 after it was granted a lease
        on target (which acc_no_leases may have ended since), |
        SHMPI_ATOMIC_BUSY while its one-instruction accumulate changes
        target's memory, else 0 (acclock.h).  Own line: written
-       twice per atomic by this member alone, so it stays in its cache */
+       twice per atomic by this member alone, so it stays in its cache.
+       Always 0 under MPI_THREAD_MULTIPLE, where one word cannot say
+       what several threads do (acclock.c) */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t atomic_on;
     /* then, PSCW, this member as origin: posted[t], bumped by target
        t's MPI_Win_post naming this member (shmpi_win_posted) */
@@ -172,13 +182,33 @@ struct shmpi_win {
     struct shmpi_win_ctl *ctl; /* control segment: [comm->size] blocks
                                   of ctl_bytes each (shmpi_win_ctl_of) */
     size_t ctl_bytes;
+    /* THE EPOCH STATE below (to completes_expected) and lock_waiters,
+       under MPI_THREAD_MULTIPLE.  The synchronization calls change it
+       holding `lock` (core/lock.h: nothing below MULTIPLE), never across
+       a wait for another process (lock.c, pscw.c say why).  The RMA
+       calls read it without the lock: the standard orders each of them
+       after the synchronization call that opened its epoch and before
+       the one that closes it (a program may not unlock a target while
+       another thread still calls Put on it, 11.5), so what they read is
+       stable while they run - but for the changes other threads make at
+       the same time to *other* targets' entries (two threads locking
+       two targets, 11.5.3), to fence_open (every first call after a
+       fence) and to a PSCW target's entry (the first access waits for
+       its post): those are atomics, stored relaxed (the ordering that
+       matters comes from the lock words and counters of the shared
+       control block).  `access` is an atomic too, stored (relaxed) only
+       when the kind of epoch changes - which no RMA call of another
+       thread can overlap - so that a synchronization call may check it
+       before it takes the lock and raise an error without holding it. */
+    struct shmpi_core_lock lock;
+    int lock_waiters;          /* threads in lockword.c's slow path */
     /* access epoch of this process as origin */
-    enum shmpi_win_epoch access;
-    int fence_open;            /* access == FENCE and this process made
+    _Atomic(enum shmpi_win_epoch) access;
+    _Atomic int fence_open;    /* access == FENCE and this process made
                                   RMA calls since that fence: the epoch
                                   is really open (until then MPI_Win_lock
                                   or MPI_Win_start may replace it) */
-    uint8_t *epoch_part;       /* [size]: each target's part in the
+    _Atomic uint8_t *epoch_part; /* [size]: each target's part in the
                                   access epoch, 0 when none, read by the
                                   kind of epoch (win->access; rma/sync.h):
                                   LOCK, LOCK_ALL: MPI_LOCK_SHARED or
@@ -289,13 +319,22 @@ const char *shmpi_win_maker(MPI_Win w);
    sync_ops epoch (sync_epoch.c) must cover. */
 int shmpi_rma_enter_epoch_fully(MPI_Win win, int target, int kind,
                                 const char *fn);
+/* The access epoch (relaxed: see THE EPOCH STATE above). */
+static inline enum shmpi_win_epoch shmpi_rma_access(MPI_Win win)
+{
+    return atomic_load_explicit(&win->access, memory_order_relaxed);
+}
 /* Its good path inline: a passive-target epoch that covers target (a
    program that locks once and flushes runs only this). */
 static inline int shmpi_rma_epoch_covers(MPI_Win win, int target)
 {
-    return (unsigned)target < (unsigned)win->comm->size &&
-           (win->access == SHMPI_EPOCH_LOCK_ALL ||
-            (win->access == SHMPI_EPOCH_LOCK && win->epoch_part[target]));
+    if ((unsigned)target >= (unsigned)win->comm->size)
+        return 0;
+    enum shmpi_win_epoch a = shmpi_rma_access(win);
+    return a == SHMPI_EPOCH_LOCK_ALL ||
+           (a == SHMPI_EPOCH_LOCK &&
+            atomic_load_explicit(&win->epoch_part[target],
+                                 memory_order_relaxed));
 }
 static inline int shmpi_rma_enter_epoch(MPI_Win win, int target, int kind,
                                         const char *fn)

@@ -150,6 +150,13 @@ struct shmpi_win_dyn {
     uint32_t nempty, empty_cap;
     struct peer *peers;        /* [comm->size]; of oneself only the
                                   region found last is used */
+    /* MPI_THREAD_MULTIPLE: held by attach and detach (this process's
+       table and shares have one writer at a time) and by every lookup
+       (the peers' caches above are filled on first use); nothing below
+       MULTIPLE.  Errors of attach and detach are raised holding it: an
+       error handler that itself attached, detached or accessed this
+       window would wait for itself. */
+    struct shmpi_core_lock lock;
 };
 
 /* ------------------------------------------------------------------ */
@@ -533,13 +540,9 @@ static struct region entry_of(uint64_t base, uint64_t size,
     return r;
 }
 
-int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+static int attach(MPI_Win win, void *base, MPI_Aint size, const char *fn)
 {
-    static const char *fn = "MPI_Win_attach";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc = check_dynamic(win, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    int rc;
     if (size < 0)
         return shmpi_win_raise(win, MPI_ERR_SIZE, fn, "size %ld is negative",
                                (long)size);
@@ -567,6 +570,19 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     return MPI_SUCCESS;
 }
 
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    static const char *fn = "MPI_Win_attach";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_dynamic(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    shmpi_core_lock(&win->dyn->lock);
+    rc = attach(win, base, size, fn);
+    shmpi_core_unlock(&win->dyn->lock);
+    return rc;
+}
+
 /* Detaches the region of size 0 at base: 1, or 0 if there is none. */
 static int detach_empty(struct shmpi_win_dyn *d, uint64_t base)
 {
@@ -578,13 +594,8 @@ static int detach_empty(struct shmpi_win_dyn *d, uint64_t base)
     return 0;
 }
 
-int PMPI_Win_detach(MPI_Win win, const void *base)
+static int detach(MPI_Win win, const void *base, const char *fn)
 {
-    static const char *fn = "MPI_Win_detach";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc = check_dynamic(win, fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
     struct shmpi_win_dyn *d = win->dyn;
     uint64_t at = (uintptr_t)base;
     uint32_t f = atomic_load_explicit(&d->head->first, memory_order_relaxed);
@@ -602,6 +613,19 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
                            "no memory attached to this window starts at %p "
                            "(detach takes the base given to "
                            "MPI_Win_attach)", base);
+}
+
+int PMPI_Win_detach(MPI_Win win, const void *base)
+{
+    static const char *fn = "MPI_Win_detach";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_dynamic(win, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    shmpi_core_lock(&win->dyn->lock);
+    rc = detach(win, base, fn);
+    shmpi_core_unlock(&win->dyn->lock);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -885,8 +909,8 @@ static int find_slow(MPI_Win w, int target, const struct table_head *h,
     return 1;
 }
 
-int shmpi_win_region_find(MPI_Win w, int target, uint64_t addr,
-                          uint64_t len, unsigned char **local)
+static int region_find(MPI_Win w, int target, uint64_t addr, uint64_t len,
+                       unsigned char **local)
 {
     const struct table_head *h = table_of(w, target);
     if (!h)
@@ -904,8 +928,19 @@ int shmpi_win_region_find(MPI_Win w, int target, uint64_t addr,
     return find_slow(w, target, h, addr, len, local);
 }
 
-int shmpi_win_region_nearest(MPI_Win w, int target, uint64_t start,
-                             uint64_t end, uint64_t *base, uint64_t *size)
+int shmpi_win_region_find(MPI_Win w, int target, uint64_t addr,
+                          uint64_t len, unsigned char **local)
+{
+    if (__builtin_expect(!shmpi_proc.mt, 1))
+        return region_find(w, target, addr, len, local);
+    shmpi_core_mutex_lock(&w->dyn->lock);
+    int found = region_find(w, target, addr, len, local);
+    shmpi_core_mutex_unlock(&w->dyn->lock);
+    return found;
+}
+
+static int region_nearest(MPI_Win w, int target, uint64_t start,
+                          uint64_t end, uint64_t *base, uint64_t *size)
 {
     const struct table_head *h = table_of(w, target);
     if (!h)
@@ -926,4 +961,13 @@ int shmpi_win_region_nearest(MPI_Win w, int target, uint64_t start,
         *size = r.size;
     }
     return 1;
+}
+
+int shmpi_win_region_nearest(MPI_Win w, int target, uint64_t start,
+                             uint64_t end, uint64_t *base, uint64_t *size)
+{
+    shmpi_core_lock(&w->dyn->lock);
+    int found = region_nearest(w, target, start, end, base, size);
+    shmpi_core_unlock(&w->dyn->lock);
+    return found;
 }

@@ -305,8 +305,11 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
     if (keep)
         w->shared.len = shared_bytes; /* it follows the blocks */
     if (me == 0) { /* unique in the job while the window lives */
+        /* relaxed: only the number must be new (threads may make
+           windows on different communicators at once) */
         mine->id = (uint64_t)shmpi_proc.rank << 32 |
-                   ++shmpi_proc.rma->windows_made;
+                   (atomic_fetch_add_explicit(&shmpi_proc.rma->windows_made, 1,
+                                              memory_order_relaxed) + 1);
     }
     if (me == 0 && mine->status == MPI_SUCCESS)
         make_control(w, mine, keep);
