@@ -29,6 +29,7 @@
 #include "core/objects.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "core/ref.h"
 
 SHMPI_WEAK_ALIAS(Comm_create_errhandler)
 SHMPI_WEAK_ALIAS(Comm_set_errhandler)
@@ -43,34 +44,17 @@ struct shmpi_errhandler shmpi_errors_return = {
 
 void shmpi_core_errhandler_retain(struct shmpi_errhandler *eh)
 {
-    if (eh->predefined)
-        return;
-    if (shmpi_proc.mt)
-        atomic_fetch_add_explicit(&eh->refs, 1, memory_order_relaxed);
-    else
-        atomic_store_explicit(
-            &eh->refs,
-            atomic_load_explicit(&eh->refs, memory_order_relaxed) + 1,
-            memory_order_relaxed);
+    if (!eh->predefined)
+        shmpi_core_ref_inc(&eh->refs);
 }
 
 void shmpi_core_errhandler_release(struct shmpi_errhandler *eh)
 {
-    if (eh->predefined)
+    if (eh->predefined || !shmpi_core_ref_dec(&eh->refs))
         return;
-    int left;
-    if (shmpi_proc.mt) {
-        left = atomic_fetch_sub_explicit(&eh->refs, 1,
-                                         memory_order_acq_rel) - 1;
-    } else {
-        left = atomic_load_explicit(&eh->refs, memory_order_relaxed) - 1;
-        atomic_store_explicit(&eh->refs, left, memory_order_relaxed);
-    }
-    if (left == 0) {
-        shmpi_fint_drop(SHMPI_FINT_ERRHANDLER, &eh->fint);
-        eh->magic = 0;
-        free(eh);
-    }
+    shmpi_fint_drop(SHMPI_FINT_ERRHANDLER, &eh->fint);
+    eh->magic = 0;
+    free(eh);
 }
 
 struct shmpi_errhandler *

@@ -2,7 +2,8 @@
 /*
  * ref.h - the reference counts of the objects a rank's threads share:
  * communicators (objects.c), groups (comm/group.c), datatypes
- * (datatypes/type.c) and reduction ops (datatypes/ops.c).
+ * (datatypes/type.c), reduction ops (datatypes/ops.c) and error
+ * handlers (errhandler.c).
  *
  *   _Atomic int refs;                     in the object, 1 at birth
  *   shmpi_core_ref_inc(&o->refs);         take a reference
