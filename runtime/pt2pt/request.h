@@ -48,7 +48,8 @@ struct shmpi_request {
                                   generalized request is completed by
                                   another thread) */
     uint8_t user_freed;        /* MPI_Request_free while active */
-    uint8_t on_stack;          /* blocking call's own request: never freed */
+    uint8_t on_stack;          /* never freed: a blocking call's own
+                                  request, or pt2pt->sent */
     uint8_t persistent;        /* from a *_init call; MPI_Start restarts it */
     uint8_t active;            /* started and not yet completed+waited */
     MPI_Comm comm;
