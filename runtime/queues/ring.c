@@ -161,16 +161,10 @@ int shmpi_ring_ask_for_space(struct shmpi_ring_tx *tx, size_t len)
     return has_room_rereading_tail(tx, room_for(tx, len));
 }
 
-int shmpi_ring_publish(struct shmpi_ring_rx *rx)
+/* The store of point 2 and the consumer's half of point 4 (the
+   quarter-at-a-time test of point 3 is shmpi_ring_publish, ring.h). */
+int shmpi_ring_publish_now(struct shmpi_ring_rx *rx)
 {
-    /* Lazily: only once a quarter of the ring was consumed since the
-       last store.  A producer waits only when it lacks room for a record
-       plus a possible wrap plus a prefix, at most half the ring and a
-       prefix (shmpi_ring_max_body), so nearly half the ring lies between
-       the published tail and its head: consuming that moves us past a
-       quarter, and we publish. */
-    if (rx->pos - rx->published < rx->size / 4)
-        return 0;
     rx->published = rx->pos;
     atomic_store_explicit(&rx->ring->tail, rx->pos, memory_order_release);
     atomic_thread_fence(memory_order_seq_cst);

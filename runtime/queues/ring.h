@@ -173,7 +173,19 @@ static inline void shmpi_ring_consume(struct shmpi_ring_rx *rx)
 
 /* Hand consumed space back, a quarter of the ring at a time; returns 1
    if the producer waits for it (the caller then rings the producer's
-   doorbell). */
-int shmpi_ring_publish(struct shmpi_ring_rx *rx);
+   doorbell).  Lazily: only once a quarter of the ring was consumed
+   since the last store.  A producer waits only when it lacks room for
+   a record plus a possible wrap plus a prefix, at most half the ring
+   and a prefix (shmpi_ring_max_body), so nearly half the ring lies
+   between the published tail and its head: consuming that moves us
+   past a quarter, and we publish.  The test is inline: it is all a
+   receiver does per record most of the time. */
+int shmpi_ring_publish_now(struct shmpi_ring_rx *rx);
+static inline int shmpi_ring_publish(struct shmpi_ring_rx *rx)
+{
+    if (rx->pos - rx->published < rx->size / 4)
+        return 0;
+    return shmpi_ring_publish_now(rx);
+}
 
 #endif
