@@ -4,13 +4,15 @@
  * for counting instructions per message with callgrind: counts repeat
  * whatever the machine does, where times on this shared VM do not.
  *
- *   pt2pt-count [SIZE [WINDOW [WINDOWS [p|u|l]]]]   (8 64 100 p)
+ *   pt2pt-count [SIZE [WINDOW [WINDOWS [p|u|r|l]]]]   (8 64 100 p)
  *
  *   p  receiver posts WINDOW MPI_Irecv; then the sender's WINDOW MPI_Isend
  *      and MPI_Waitall; then the receiver's MPI_Waitall (every message is
  *      in its ring, each meets a posted receive)
  *   u  the sender first; the receiver takes the messages in (MPI_Iprobe of
  *      another tag) before its MPI_Irecv: every message is unexpected
+ *   r  the sender first; then the receiver's MPI_Irecv and MPI_Waitall,
+ *      the messages still in the ring: a receiver behind its sender
  *   l  osu_bw's order: the receiver waits while the messages arrive (the
  *      wait's polls are counted too, so this one varies from run to run)
  *
@@ -74,14 +76,15 @@ static void window(int rank, char mode, int w, int size, int v)
             count_isends(w, size);
             count_waitall(w);
         }
-    } else if (mode == 'u') {
+    } else if (mode == 'u' || mode == 'r') {
         if (rank == 0) {
             count_isends(w, size);
             count_waitall(w);
             atomic_store(flag, v + 1);
         } else {
             wait_for(v + 1);
-            MPI_Iprobe(0, 99, MPI_COMM_WORLD, &f, MPI_STATUS_IGNORE);
+            if (mode == 'u')
+                MPI_Iprobe(0, 99, MPI_COMM_WORLD, &f, MPI_STATUS_IGNORE);
             count_irecvs(w, size);
             count_waitall(w);
             atomic_store(flag, v + 3);
@@ -114,7 +117,7 @@ int main(int argc, char **argv)
     int windows = argc > 3 ? atoi(argv[3]) : 100;
     char mode = argc > 4 ? argv[4][0] : 'p';
     if (np != 2 || size < 0 || size > (int)sizeof sbuf || w < 1 ||
-        w > MAX_WINDOW || windows < 1 || (mode != 'p' && mode != 'u' &&
+        w > MAX_WINDOW || windows < 1 || (mode != 'p' && mode != 'u' && mode != 'r' &&
                                           mode != 'l')) {
         if (rank == 0)
             fprintf(stderr, "usage (2 ranks): pt2pt-count [SIZE (<= 64K) "

@@ -5,7 +5,7 @@
 # to the nonblocking path saves, measured the same way whatever else runs
 # on the machine.  Run by name: perf/run-perf pt2pt-count.
 # Knobs: COUNT_SIZES (default "1 8 64 1024"), COUNT_WINDOW (64),
-# COUNT_WINDOWS (100), COUNT_MODES ("p u"; pt2pt-count.c says what each is).
+# COUNT_WINDOWS (100), COUNT_MODES ("p u r"; pt2pt-count.c says what each is).
 set -u
 . "$(dirname "$0")/common.sh"
 unset SHMPI_NP SHMPI_RANK SHMPI_SIZE SHMPI_ARENA_FD
@@ -18,7 +18,7 @@ trap 'rm -rf "$out"' EXIT
 echo "| size | mode | MPI_Isend | sender's MPI_Waitall | MPI_Irecv | receiver's MPI_Waitall |"
 echo "| ---: | --- | ---: | ---: | ---: | ---: |"
 for size in ${COUNT_SIZES:-1 8 64 1024}; do
-    for mode in ${COUNT_MODES:-p u}; do
+    for mode in ${COUNT_MODES:-p u r}; do
         rm -f "$out"/cg.*
         "$ROOT/mpirun" -np 2 valgrind -q --tool=callgrind --collect-atstart=no \
             --toggle-collect=count_isends --toggle-collect=count_irecvs \

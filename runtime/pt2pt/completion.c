@@ -339,6 +339,33 @@ static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
     return failed ? raise_in_status(who, fn) : MPI_SUCCESS;
 }
 
+/* Waitall and Testall once every request is done: finish_completed
+   without the bookkeeping of indices and of who failed first, as long
+   as the requests are sends and receives that succeeded; from the first
+   other one on, finish_completed does the rest (the ones before it did
+   not fail, so the first failure it finds is the first of all).
+   2026-11-29, perf/run-perf pt2pt-count, 1 B: the receiver's MPI_Waitall
+   320 -> 271 instructions per message, the sender's 104 -> 55. */
+static int finish_all(int count, MPI_Request reqs[], MPI_Status st[],
+                      const char *fn)
+{
+    for (int i = 0; i < count; i++) {
+        struct shmpi_request *r = reqs[i];
+        MPI_Status *s = st == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &st[i];
+        if (r == MPI_REQUEST_NULL || r->ops || r->persistent || r->error)
+            return finish_completed(count - i, reqs + i,
+                                    st == MPI_STATUSES_IGNORE ? st : s, NULL,
+                                    NULL, fn);
+        if (s != MPI_STATUS_IGNORE) {
+            *s = r->status;
+            s->MPI_ERROR = MPI_SUCCESS;
+        }
+        shmpi_p2p_request_release(r);
+        reqs[i] = MPI_REQUEST_NULL;
+    }
+    return MPI_SUCCESS;
+}
+
 int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
     static const char *fn = "MPI_Waitall";
@@ -348,7 +375,7 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
         return rc;
     struct all_wait w = {count, reqs, 0};
     shmpi_core_wait_until(all_done, &w);
-    return finish_completed(count, reqs, statuses, NULL, NULL, fn);
+    return finish_all(count, reqs, statuses, fn);
 }
 
 int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
@@ -367,7 +394,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
         shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
-    return finish_completed(count, reqs, statuses, NULL, NULL, fn);
+    return finish_all(count, reqs, statuses, fn);
 }
 
 static int finish_some(int incount, MPI_Request reqs[], int *outcount,

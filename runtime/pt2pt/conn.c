@@ -233,6 +233,10 @@ int shmpi_p2p_init(void)
         pt->chunk = body;
     pt->ring_min = tun->value[SHMPI_TUN_RING_MIN_KB]; /* in bytes */
     pt->grow_after = (uint32_t)tun->value[SHMPI_TUN_RING_GROW_AFTER];
+    pt->sent = (struct shmpi_request){
+        .magic = SHMPI_MAGIC_REQUEST, .kind = SHMPI_REQ_SEND, .on_stack = 1,
+        .active = 1, .complete = 1};
+    shmpi_p2p_status_empty(&pt->sent.status);
     for (int i = 0; i < n; i++) {
         pt->peers[i].eager_limit = pt->eager_limit;
         pt->peers[i].chunk = pt->chunk;

@@ -8,6 +8,8 @@
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "pt2pt/check.h"
+#include "pt2pt/fastpath.h"
+#include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
 
 SHMPI_WEAK_ALIAS(Isend)
@@ -31,6 +33,25 @@ static struct shmpi_request *new_request(const char *fn, MPI_Request *req,
     return r;
 }
 
+/* A standard or ready send that the fast path finished at once (its
+   data is in the ring, nothing about it is left to do or to cancel)
+   needs no request of its own: the handle is pt2pt->sent, complete,
+   which MPI_Wait and the others finish as any completed send (its status
+   is an empty one, as an eager send's) and never release.  2026-11-29,
+   perf/run-perf pt2pt-count, 1 B: MPI_Isend 509 -> 273 instructions,
+   the sender's MPI_Waitall 129 -> 104 per message.  MPICH hands out
+   one prebuilt complete request the same way. */
+static int send_at_once(const void *buf, int count, MPI_Datatype dt,
+                        int dest, int tag, MPI_Comm comm, MPI_Request *req,
+                        int mode)
+{
+    if (mode == SHMPI_MODE_SYNC || dest == MPI_PROC_NULL || !req ||
+        !shmpi_p2p_fast_send(buf, count, dt, dest, tag, comm))
+        return 0;
+    *req = &shmpi_proc.pt2pt->sent;
+    return 1;
+}
+
 static int send_nonblocking(const char *fn, const void *buf, int count,
                             MPI_Datatype dt, int dest, int tag,
                             MPI_Comm comm, MPI_Request *req, int mode)
@@ -39,6 +60,8 @@ static int send_nonblocking(const char *fn, const void *buf, int count,
     int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (send_at_once(buf, count, dt, dest, tag, comm, req, mode))
+        return MPI_SUCCESS;
     struct shmpi_request *r = new_request(fn, req, SHMPI_REQ_SEND, buf, count,
                                           dt, dest, tag, comm, &rc);
     if (!r)

@@ -139,6 +139,12 @@ struct shmpi_pt2pt {
     /* request.c: released requests, linked through next; every call
        that makes or releases a request (on the send/receive paths) */
     struct shmpi_request *free_requests;
+    /* nonblocking.c: the request an MPI_Isend or MPI_Irsend hands out
+       when the fast path (fastpath.c) already put its message in the
+       ring: complete, never released (on_stack), never written after
+       MPI_Init but for its Fortran number, shared by every such
+       handle. */
+    struct shmpi_request sent;
     /* claim.c: where shmpi_p2p_claim_take looks first; every cancellable
        send.  The claim words themselves are in the arena (atomics). */
     uint32_t claim_cursor;

@@ -71,7 +71,7 @@ void shmpi_p2p_request_release(struct shmpi_request *r)
     shmpi_proc.pt2pt->free_requests = r;
 }
 
-void shmpi_p2p_request_complete(struct shmpi_request *r)
+void shmpi_p2p_request_complete_more(struct shmpi_request *r)
 {
     if (r->claim) { /* matched, or never published: the word is ours */
         shmpi_p2p_claim_free(r->claim);

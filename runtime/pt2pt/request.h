@@ -48,7 +48,8 @@ struct shmpi_request {
                                   generalized request is completed by
                                   another thread) */
     uint8_t user_freed;        /* MPI_Request_free while active */
-    uint8_t on_stack;          /* blocking call's own request: never freed */
+    uint8_t on_stack;          /* never freed: a blocking call's own
+                                  request, or pt2pt->sent */
     uint8_t persistent;        /* from a *_init call; MPI_Start restarts it */
     uint8_t active;            /* started and not yet completed+waited */
     MPI_Comm comm;
@@ -89,7 +90,19 @@ struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind);
    shmpi_p2p_request_make (start.h), which writes what its path reads. */
 struct shmpi_request *shmpi_p2p_request_alloc(void);
 void shmpi_p2p_request_release(struct shmpi_request *r);
-void shmpi_p2p_request_complete(struct shmpi_request *r);
+/* Complete r: its claim word freed, its on_complete called, released
+   if the program freed it.  Inline when there is none of the three: a
+   plain receive or send (2026-11-29, perf/run-perf pt2pt-count, 1 B:
+   6 to 7 instructions less per message on the receiver than a
+   call). */
+void shmpi_p2p_request_complete_more(struct shmpi_request *r);
+static inline void shmpi_p2p_request_complete(struct shmpi_request *r)
+{
+    if (__builtin_expect(r->claim || r->on_complete || r->user_freed, 0))
+        shmpi_p2p_request_complete_more(r);
+    else
+        r->complete = 1;
+}
 
 /* Valid handle of an active or inactive request? */
 static inline int shmpi_request_ok(MPI_Request r)

@@ -40,26 +40,10 @@
  */
 #include "queues/ring.h"
 
-/* set in prefix.bytes of a wrap record */
-#define WRAP_FLAG 0x80000000u
-
 static uint64_t rec_bytes(size_t body)
 {
     return (SHMPI_REC_PREFIX + body + SHMPI_REC_ALIGN - 1) &
            ~(uint64_t)(SHMPI_REC_ALIGN - 1);
-}
-
-static struct shmpi_rec_prefix *at(struct shmpi_ring *ring, uint64_t off)
-{
-    return (struct shmpi_rec_prefix *)(ring->data + off);
-}
-
-/* off + n, n <= size, back into [0, size): the offsets of the data are
-   kept by addition, with no division (ring.h) */
-static uint64_t advance(uint64_t off, uint64_t n, uint64_t size)
-{
-    off += n;
-    return off >= size ? off - size : off;
 }
 
 void shmpi_ring_tx_init(struct shmpi_ring_tx *tx, struct shmpi_ring *ring,
@@ -115,15 +99,15 @@ static int has_room_rereading_tail(struct shmpi_ring_tx *tx, uint64_t total)
    free). */
 static void seal_next(struct shmpi_ring_tx *tx, uint64_t next)
 {
-    atomic_store_explicit(&at(tx->ring, next)->seq, tx->seq,
-                          memory_order_relaxed);
+    atomic_store_explicit(&shmpi_ring_prefix_at(tx->ring, next)->seq,
+                          tx->seq, memory_order_relaxed);
 }
 
 static void put_wrap(struct shmpi_ring_tx *tx)
 {
-    struct shmpi_rec_prefix *p = at(tx->ring, tx->head_at);
+    struct shmpi_rec_prefix *p = shmpi_ring_prefix_at(tx->ring, tx->head_at);
     uint64_t rest = tx->size - tx->head_at;
-    p->bytes = (uint32_t)rest | WRAP_FLAG;
+    p->bytes = (uint32_t)rest | SHMPI_REC_WRAP;
     seal_next(tx, 0);
     atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
     tx->head += rest;
@@ -137,9 +121,9 @@ void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
         return NULL;
     if (tx->head_at + need > tx->size)
         put_wrap(tx);
-    struct shmpi_rec_prefix *p = at(tx->ring, tx->head_at);
+    struct shmpi_rec_prefix *p = shmpi_ring_prefix_at(tx->ring, tx->head_at);
     p->bytes = (uint32_t)need;
-    seal_next(tx, advance(tx->head_at, need, tx->size));
+    seal_next(tx, shmpi_ring_advance(tx->head_at, need, tx->size));
     return (unsigned char *)p + SHMPI_REC_PREFIX;
 }
 
@@ -152,7 +136,7 @@ void *shmpi_ring_reserve_leaving(struct shmpi_ring_tx *tx, size_t len,
 {
     uint64_t need = rec_bytes(len);
     uint64_t start = tx->head_at + need > tx->size ? 0 : tx->head_at;
-    uint64_t next = advance(start, need, tx->size);
+    uint64_t next = shmpi_ring_advance(start, need, tx->size);
     uint64_t after = rec_bytes(spare);
     if (next + after > tx->size)
         after += tx->size - next;
@@ -166,7 +150,7 @@ void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body)
     struct shmpi_rec_prefix *p =
         (struct shmpi_rec_prefix *)((unsigned char *)body - SHMPI_REC_PREFIX);
     tx->head += p->bytes;
-    tx->head_at = advance(tx->head_at, p->bytes, tx->size);
+    tx->head_at = shmpi_ring_advance(tx->head_at, p->bytes, tx->size);
     atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
 }
 
@@ -177,39 +161,10 @@ int shmpi_ring_ask_for_space(struct shmpi_ring_tx *tx, size_t len)
     return has_room_rereading_tail(tx, room_for(tx, len));
 }
 
-void *shmpi_ring_peek(struct shmpi_ring_rx *rx)
+/* The store of point 2 and the consumer's half of point 4 (the
+   quarter-at-a-time test of point 3 is shmpi_ring_publish, ring.h). */
+int shmpi_ring_publish_now(struct shmpi_ring_rx *rx)
 {
-    for (;;) {
-        struct shmpi_rec_prefix *p = at(rx->ring, rx->pos_at);
-        if (atomic_load_explicit(&p->seq, memory_order_acquire) !=
-            rx->seq + 1)
-            return NULL;
-        if (!(p->bytes & WRAP_FLAG))
-            return (unsigned char *)p + SHMPI_REC_PREFIX;
-        rx->pos += p->bytes & ~WRAP_FLAG; /* to the start of the data */
-        rx->pos_at = 0;
-        rx->seq++;
-    }
-}
-
-void shmpi_ring_consume(struct shmpi_ring_rx *rx)
-{
-    uint32_t bytes = at(rx->ring, rx->pos_at)->bytes;
-    rx->pos += bytes;
-    rx->pos_at = advance(rx->pos_at, bytes, rx->size);
-    rx->seq++;
-}
-
-int shmpi_ring_publish(struct shmpi_ring_rx *rx)
-{
-    /* Lazily: only once a quarter of the ring was consumed since the
-       last store.  A producer waits only when it lacks room for a record
-       plus a possible wrap plus a prefix, at most half the ring and a
-       prefix (shmpi_ring_max_body), so nearly half the ring lies between
-       the published tail and its head: consuming that moves us past a
-       quarter, and we publish. */
-    if (rx->pos - rx->published < rx->size / 4)
-        return 0;
     rx->published = rx->pos;
     atomic_store_explicit(&rx->ring->tail, rx->pos, memory_order_release);
     atomic_thread_fence(memory_order_seq_cst);

@@ -116,15 +116,76 @@ void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body);
    returns 1 if space appeared meanwhile (then do not sleep). */
 int shmpi_ring_ask_for_space(struct shmpi_ring_tx *tx, size_t len);
 
+/* set in prefix.bytes of a wrap record */
+#define SHMPI_REC_WRAP 0x80000000u
+
+/* The prefix at offset off of the data. */
+static inline struct shmpi_rec_prefix *
+shmpi_ring_prefix_at(struct shmpi_ring *ring, uint64_t off)
+{
+    return (struct shmpi_rec_prefix *)(ring->data + off);
+}
+
+/* off + n, n <= size, back into [0, size): the offsets of the data are
+   kept by addition, with no division */
+static inline uint64_t shmpi_ring_advance(uint64_t off, uint64_t n,
+                                          uint64_t size)
+{
+    off += n;
+    return off >= size ? off - size : off;
+}
+
 /* The next record body, or NULL if none has been published.  Not a
    pure look: wrap records on the way are consumed (they carry no body,
-   so peeking again still returns the same record). */
-void *shmpi_ring_peek(struct shmpi_ring_rx *rx);
-/* Done with the body returned by peek. */
-void shmpi_ring_consume(struct shmpi_ring_rx *rx);
+   so peeking again still returns the same record).  Inline, with
+   consume: they are the receiver's work per record, 8 instructions of
+   each message more as calls (2026-11-29, perf/run-perf pt2pt-count,
+   1 B, the receiver's MPI_Waitall).  Ordering (ring.c, point 1): the
+   ACQUIRE load of seq, equal to the one expected, makes the body the
+   producer wrote before its RELEASE store of it visible; the seal
+   stamped there before makes anything else - an older lap's bytes -
+   read as "not yet". */
+static inline void *shmpi_ring_peek(struct shmpi_ring_rx *rx)
+{
+    for (;;) {
+        struct shmpi_rec_prefix *p =
+            shmpi_ring_prefix_at(rx->ring, rx->pos_at);
+        if (atomic_load_explicit(&p->seq, memory_order_acquire) !=
+            rx->seq + 1)
+            return NULL;
+        if (!(p->bytes & SHMPI_REC_WRAP))
+            return (unsigned char *)p + SHMPI_REC_PREFIX;
+        rx->pos += p->bytes & ~SHMPI_REC_WRAP; /* to the start of the data */
+        rx->pos_at = 0;
+        rx->seq++;
+    }
+}
+
+/* Done with the body returned by peek: only our private position moves
+   (the space goes back with shmpi_ring_publish). */
+static inline void shmpi_ring_consume(struct shmpi_ring_rx *rx)
+{
+    uint32_t bytes = shmpi_ring_prefix_at(rx->ring, rx->pos_at)->bytes;
+    rx->pos += bytes;
+    rx->pos_at = shmpi_ring_advance(rx->pos_at, bytes, rx->size);
+    rx->seq++;
+}
+
 /* Hand consumed space back, a quarter of the ring at a time; returns 1
    if the producer waits for it (the caller then rings the producer's
-   doorbell). */
-int shmpi_ring_publish(struct shmpi_ring_rx *rx);
+   doorbell).  Lazily: only once a quarter of the ring was consumed
+   since the last store.  A producer waits only when it lacks room for
+   a record plus a possible wrap plus a prefix, at most half the ring
+   and a prefix (shmpi_ring_max_body), so nearly half the ring lies
+   between the published tail and its head: consuming that moves us
+   past a quarter, and we publish.  The test is inline: it is all a
+   receiver does per record most of the time. */
+int shmpi_ring_publish_now(struct shmpi_ring_rx *rx);
+static inline int shmpi_ring_publish(struct shmpi_ring_rx *rx)
+{
+    if (rx->pos - rx->published < rx->size / 4)
+        return 0;
+    return shmpi_ring_publish_now(rx);
+}
 
 #endif
