@@ -141,12 +141,19 @@ static const char *way_out(MPI_Win win)
     return "";
 }
 
-int shmpi_rma_check_no_access(MPI_Win win, const char *fn)
+/* `access` is read once: under MPI_THREAD_MULTIPLE other threads may
+   open and close epochs of kind `joins` meanwhile (two threads locking
+   two targets), and a second read could find one opened after the first
+   found none. */
+int shmpi_rma_check_no_access(MPI_Win win, enum shmpi_win_epoch joins,
+                              const char *fn)
 {
-    if (win->access == SHMPI_EPOCH_NONE ||
-        (win->access == SHMPI_EPOCH_FENCE && !win->fence_open))
+    enum shmpi_win_epoch access =
+        atomic_load_explicit(&win->access, memory_order_relaxed);
+    if (access == SHMPI_EPOCH_NONE || access == joins ||
+        (access == SHMPI_EPOCH_FENCE && !win->fence_open))
         return MPI_SUCCESS;
-    if (win->access == SHMPI_EPOCH_FENCE)
+    if (access == SHMPI_EPOCH_FENCE)
         return shmpi_win_raise(win, MPI_ERR_RMA_SYNC, fn,
                                "called while a fence epoch is open (RMA "
                                "calls since the last MPI_Win_fence): "

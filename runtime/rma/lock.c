@@ -123,9 +123,7 @@ static int check_may_lock(MPI_Win win, int rank, const char *fn)
                                "holds a lock on %d: call MPI_Win_unlock(%d) "
                                "first (11.5.3: each lock epoch must target "
                                "a different process)", rank, rank, rank);
-    if (win->access != SHMPI_EPOCH_LOCK)
-        return shmpi_rma_check_no_access(win, fn);
-    return MPI_SUCCESS;
+    return shmpi_rma_check_no_access(win, SHMPI_EPOCH_LOCK, fn);
 }
 
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
@@ -198,7 +196,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     if (rc == MPI_SUCCESS)
         rc = check_locks_allowed(win, fn);
     if (rc == MPI_SUCCESS)
-        rc = shmpi_rma_check_no_access(win, fn);
+        rc = shmpi_rma_check_no_access(win, SHMPI_EPOCH_NONE, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     /* the words are taken without win->lock, as in MPI_Win_lock; another

@@ -277,7 +277,7 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     if (rc == MPI_SUCCESS)
         rc = shmpi_rma_check_assert(win, assert, MPI_MODE_NOCHECK, fn);
     if (rc == MPI_SUCCESS)
-        rc = shmpi_rma_check_no_access(win, fn);
+        rc = shmpi_rma_check_no_access(win, SHMPI_EPOCH_NONE, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     uint8_t state = assert & MPI_MODE_NOCHECK ? SHMPI_TARGET_OPEN

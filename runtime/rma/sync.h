@@ -58,8 +58,12 @@ int shmpi_rma_check_rank(MPI_Win win, int rank, const char *fn);
    epoch", "the access epoch of MPI_Win_start", ... */
 const char *shmpi_rma_epoch_name(MPI_Win win);
 /* epoch.c: MPI_ERR_RMA_SYNC if an open access epoch forbids opening
-   another one with fn (start, lock, lock_all): the message says which. */
-int shmpi_rma_check_no_access(MPI_Win win, const char *fn);
+   another one with fn (start, lock, lock_all, a sync_ops request): the
+   message says which.  An epoch of kind `joins` does not forbid it (the
+   locks of other targets for MPI_Win_lock, other sync_ops requests for
+   MPI_Start); SHMPI_EPOCH_NONE when any open epoch does. */
+int shmpi_rma_check_no_access(MPI_Win win, enum shmpi_win_epoch joins,
+                              const char *fn);
 
 /* pscw.c: wait for target's MPI_Win_post of this epoch, then open it. */
 void shmpi_rma_await_post(MPI_Win win, int target);

@@ -65,8 +65,7 @@ int shmpi_rma_sync_cover(MPI_Win win, int target, int mode, const char *fn)
     int rc;
     /* checked before win->lock, as MPI_Win_lock does (lock.c): errors
        are raised without it */
-    if (win->access != SHMPI_EPOCH_SYNC_OPS &&
-        (rc = shmpi_rma_check_no_access(win, fn)))
+    if ((rc = shmpi_rma_check_no_access(win, SHMPI_EPOCH_SYNC_OPS, fn)))
         return rc;
     shmpi_core_lock(&win->lock);
     if (!ws->cover &&
