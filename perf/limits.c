@@ -4,7 +4,8 @@
  * next to the MPI runs so that every pt2pt figure can be read against them.
  * Plain C11 + Linux, no MPI.
  *
- *   limits [-t cacheline,memcpy,pvreadv] [-T MS] [-b BATCHES]
+ *   limits [-t cacheline,memcpy,pvreadv,stream] [-T MS] [-b BATCHES]
+ *          [-r RING_BYTES] [-P NEAR_NS]
  *
  *   cacheline  one cache line bounced between two processes pinned to two
  *              different CPUs: A writes an odd value, B spins until it sees
@@ -20,8 +21,31 @@
  *              single copy Open MPI's and MPICH's CMA paths use; reported in
  *              GB/s for 1 MiB and 16 MiB, and the cost of one 64-byte call
  *              in us (the fixed cost per call).
+ *   stream     one-way streaming of SIZE-byte records (1 B .. 16 KiB)
+ *              between two processes pinned to the two CPUs, through a ring
+ *              of -r bytes in shared memory (default 256 KiB: faster at 4
+ *              and 16 KiB than 64 KiB, the size of shmpi's hot rings in
+ *              pt2pt.c's bw test, and as fast below), and no MPI: the
+ *              producer copies the payload in from a private buffer and
+ *              publishes the record with a release store of its flag word
+ *              (records back to back, flag in the first 8 bytes, rounded
+ *              up to 16 bytes: 1 and 8 B payloads make 16 B records); the
+ *              consumer polls the next record's flag (acquire), copies the
+ *              payload out to a private buffer, and gives the space back
+ *              through a consumer index.  It is the best a simple ring can
+ *              do: what any shared-memory MPI's streaming of SIZE-byte
+ *              messages pays at least (the same copies in and out, the
+ *              same cache lines crossing), without headers, matching or
+ *              requests.  Reported: payload bytes per second in GB/s, like
+ *              pt2pt.c's bw, and, since the machine has two states (below),
+ *              one line per timed batch labelled as pt2pt.c labels its
+ *              batches: the same probe, 1000 cache-line round trips
+ *              between the two processes, before the first batch and after
+ *              each; near when both sides read below -P NEAR_NS (default
+ *              150), far when both read at or above, else mixed:
+ *                batch stream SIZE GBPS GB/s STATE PROBE_BEFORE PROBE_AFTER
  *
- * -t picks the tests (default all three).  `limits -t cacheline -T 20 -b 5`
+ * -t picks the tests (default all four).  `limits -t cacheline -T 20 -b 5`
  * is the quick probe (~40 ms) pt2pt.sh runs before and after every MPI run:
  * on this VM the crossing flipped, every few seconds, between ~50 ns and
  * ~230 ns (2026-11-22, that probe in a loop; the hypervisor moves the two vCPUs nearer or farther apart), and
@@ -94,11 +118,10 @@ static void report(const char *test, long size, long iters, double *v,
 }
 
 /*
- * Run fn(arg, n) timed: calibrate n by doubling until a run takes a tenth
- * of the target, then nbatches runs of target/nbatches each.  secs[b] gets
- * the seconds of batch b; returns the iterations per batch.
+ * The iterations of fn(arg, n) a batch takes: n doubled until a run takes
+ * a tenth of the target, then scaled to target/nbatches.
  */
-static long timed(double (*fn)(void *, long), void *arg, double *secs)
+static long calibrate(double (*fn)(void *, long), void *arg)
 {
     long n = 1;
     double t;
@@ -109,8 +132,15 @@ static long timed(double (*fn)(void *, long), void *arg, double *secs)
         n *= 2;
     }
     long iters = (long)(target_s / nbatches / (t / (double)n));
-    if (iters < 1)
-        iters = 1;
+    return iters < 1 ? 1 : iters;
+}
+
+/* Run fn(arg, n) timed: calibrated, then nbatches runs of target/nbatches
+   each.  secs[b] gets the seconds of batch b; returns the iterations per
+   batch. */
+static long timed(double (*fn)(void *, long), void *arg, double *secs)
+{
+    long iters = calibrate(fn, arg);
     for (int b = 0; b < nbatches; b++)
         secs[b] = fn(arg, iters);
     return iters;
@@ -279,9 +309,250 @@ static void pvreadv(void)
     munmap(addr, 4096);
 }
 
+/* ------------------------------------------------------------ stream */
+
+/*
+ * One shared mapping: the control lines, then the ring.  Positions are
+ * absolute byte counts (never wrap); a record at position p lives at
+ * p % ring_bytes (a power of two: a mask, no division per record).  The
+ * flag of a record is p | 1 ("a record starts here"), or p | 2 ("no room
+ * before the end: go to the next lap"); the payload pattern (0x5a bytes)
+ * never reads as either.
+ */
+enum { OP_STREAM = 1, OP_PROBE, OP_STOP };
+
+struct stream_shm {
+    _Alignas(64) _Atomic long cmd; /* bumped by the producer, after op and n */
+    long op, n, size, ring;
+    _Alignas(64) _Atomic long done; /* = cmd when the consumer finished it */
+    _Alignas(64) _Atomic long head; /* bytes the consumer gave back */
+    struct line probe;
+    _Alignas(4096) char ring_mem[];
+};
+
+static long ring_bytes = 256 << 10;
+static double near_ns = 150;
+static const long probe_rounds = 1000;
+
+static long rec_bytes(long size) { return (8 + size + 15) & ~15L; }
+
+/* Producer: n records of size bytes copied in from src + 8 (the private
+   buffers are used from 8 bytes into a line, as the payload starts after
+   its flag, so that memcpy sees source and destination equally aligned:
+   16 KiB records streamed 10-12 GB/s near from page-aligned private
+   buffers, 15-16 from these, 2026-11-29, side by side).  The consumer's
+   head is read (acquire: the space it frees was read before it gave it
+   back) only when the space known free runs out.  Inlined into each call
+   with a constant size: the copy of a short payload is then a move or two
+   rather than a call to memcpy (1 B, 8 B and 256 B stream 2-4x faster,
+   2026-11-29, variants of this file side by side). */
+static inline __attribute__((always_inline)) void
+produce(struct stream_shm *m, const char *src, long size, long n, long *tail,
+        long *head)
+{
+    const long rec = rec_bytes(size), ring = m->ring, mask = ring - 1;
+    long t = *tail, h = *head;
+    for (long i = 0; i < n; i++) {
+        long off = t & mask, need = off + rec > ring ? ring - off + rec : rec;
+        while (t + need - h > ring)
+            h = atomic_load_explicit(&m->head, memory_order_acquire);
+        if (need != rec) { /* the lap's end: a skip flag, then lap start */
+            atomic_store_explicit((_Atomic long *)(m->ring_mem + off), t | 2,
+                                  memory_order_release);
+            t += ring - off;
+            off = 0;
+        }
+        char *r = m->ring_mem + off;
+        memcpy(r + 8, src + 8, (size_t)size);
+        /* release: the payload is visible before the flag that says so */
+        atomic_store_explicit((_Atomic long *)r, t | 1, memory_order_release);
+        t += rec;
+    }
+    *tail = t, *head = h;
+}
+
+/* Consumer: n records copied out to dst.  The head goes back to the
+   producer once per STREAM_GIVE_BACK of the ring and whenever the next
+   record is not there yet (nothing to do but wait anyway), not per record:
+   a store per record to a line the producer reads keeps that line moving
+   between the CPUs: once per record streamed 1 and 64 B records 2-20x
+   slower (2026-11-29, 64 KiB ring, side by side).  Pausing in the wait
+   or not made no difference measured; prefetching the record's lines, or
+   lines ahead, before the copies made none or cost. */
+static inline __attribute__((always_inline)) void
+consume(struct stream_shm *m, char *dst, long size, long n, long *pos)
+{
+    const long rec = rec_bytes(size), ring = m->ring, mask = ring - 1;
+    const long chunk = ring / 4;
+    long p = *pos, given = p;
+    for (long i = 0; i < n; i++) {
+        for (;;) {
+            _Atomic long *f = (_Atomic long *)(m->ring_mem + (p & mask));
+            /* acquire: the payload after the flag is read after it */
+            long v = atomic_load_explicit(f, memory_order_acquire);
+            if (v == (p | 1))
+                break;
+            if (v == (p | 2)) {
+                p += ring - (p & mask);
+                continue;
+            }
+            if (given != p) { /* release: the records were read */
+                atomic_store_explicit(&m->head, p, memory_order_release);
+                given = p;
+            }
+            while (atomic_load_explicit(f, memory_order_relaxed) == v)
+                __builtin_ia32_pause();
+        }
+        memcpy(dst + 8, m->ring_mem + (p & mask) + 8, (size_t)size);
+        __asm__ volatile("" ::: "memory"); /* every copy happens */
+        p += rec;
+        if (p - given >= chunk) {
+            atomic_store_explicit(&m->head, p, memory_order_release);
+            given = p;
+        }
+    }
+    atomic_store_explicit(&m->head, p, memory_order_release);
+    *pos = p;
+}
+
+static void stream_child(struct stream_shm *m)
+{
+    long seen = 0, pos = 0;
+    char *dst = touched(1 << 20, 4);
+    pin(cpu_b);
+    for (;;) {
+        long c;
+        while ((c = atomic_load_explicit(&m->cmd, memory_order_acquire)) == seen)
+            __builtin_ia32_pause();
+        seen = c;
+        if (m->op == OP_STOP)
+            _exit(0);
+        if (m->op == OP_STREAM)
+            switch (m->size) { /* the sizes streamed, as constants */
+            case 1: consume(m, dst, 1, m->n, &pos); break;
+            case 8: consume(m, dst, 8, m->n, &pos); break;
+            case 64: consume(m, dst, 64, m->n, &pos); break;
+            case 256: consume(m, dst, 256, m->n, &pos); break;
+            default: consume(m, dst, m->size, m->n, &pos); break;
+            }
+        else if (m->op == OP_PROBE) /* answer until the producer says -1 */
+            for (long v; (v = atomic_load_explicit(&m->probe.v,
+                                                   memory_order_acquire)) != -1;)
+                if (v & 1)
+                    atomic_store_explicit(&m->probe.v, v + 1, memory_order_release);
+        atomic_store_explicit(&m->done, c, memory_order_release);
+    }
+}
+
+struct stream_run {
+    struct stream_shm *m;
+    char *src;
+    long size, tail, head;
+};
+
+/* Tell the consumer what to do (release: op, n and size before cmd). */
+static void stream_cmd(struct stream_shm *m, long op, long n, long size)
+{
+    m->op = op, m->n = n, m->size = size;
+    atomic_store_explicit(&m->cmd, atomic_load(&m->cmd) + 1, memory_order_release);
+}
+
+static void stream_wait(struct stream_shm *m)
+{
+    long c = atomic_load_explicit(&m->cmd, memory_order_relaxed);
+    while (atomic_load_explicit(&m->done, memory_order_acquire) != c)
+        ;
+}
+
+/* n records, from the command to the consumer's "done" (one crossing more
+   than the records themselves). */
+static double stream_run(void *arg, long n)
+{
+    struct stream_run *s = arg;
+    double t0 = now();
+    stream_cmd(s->m, OP_STREAM, n, s->size);
+    switch (s->size) { /* as the consumer's */
+    case 1: produce(s->m, s->src, 1, n, &s->tail, &s->head); break;
+    case 8: produce(s->m, s->src, 8, n, &s->tail, &s->head); break;
+    case 64: produce(s->m, s->src, 64, n, &s->tail, &s->head); break;
+    case 256: produce(s->m, s->src, 256, n, &s->tail, &s->head); break;
+    default: produce(s->m, s->src, s->size, n, &s->tail, &s->head); break;
+    }
+    stream_wait(s->m);
+    return now() - t0;
+}
+
+/* The state probe of pt2pt.c: 1000 cache-line round trips, ns one way. */
+static double stream_probe(struct stream_shm *m)
+{
+    atomic_store(&m->probe.v, 0);
+    stream_cmd(m, OP_PROBE, 0, 0);
+    double t = bounce(&m->probe, probe_rounds);
+    atomic_store_explicit(&m->probe.v, -1, memory_order_release);
+    stream_wait(m);
+    return t / (2.0 * probe_rounds) * 1e9;
+}
+
+static const char *state_of(double before, double after)
+{
+    return before < near_ns && after < near_ns     ? "near"
+           : before >= near_ns && after >= near_ns ? "far"
+                                                   : "mixed";
+}
+
+static void stream_size(struct stream_run *s, long size)
+{
+    double secs[MAX_BATCHES], v[MAX_BATCHES], pr[MAX_BATCHES + 1];
+    s->size = size;
+    long iters = calibrate(stream_run, s);
+    pr[0] = stream_probe(s->m);
+    for (int b = 0; b < nbatches; b++) {
+        secs[b] = stream_run(s, iters);
+        pr[b + 1] = stream_probe(s->m);
+    }
+    for (int b = 0; b < nbatches; b++) {
+        v[b] = (double)size * iters / secs[b] / 1e9;
+        printf("batch stream %ld %.4g GB/s %s %.0f %.0f\n", size, v[b],
+               state_of(pr[b], pr[b + 1]), pr[b], pr[b + 1]);
+    }
+    report("stream", size, iters, v, "GB/s");
+}
+
+static void stream(void)
+{
+    if (cpu_b < 0) {
+        printf("# stream: needs two CPUs; skipped\n");
+        return;
+    }
+    size_t len = sizeof(struct stream_shm) + (size_t)ring_bytes;
+    struct stream_shm *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    struct stream_run s = {m, touched(1 << 20, 0x5a), 0, 0, 0};
+    if (m == MAP_FAILED || !s.src) {
+        perror("limits: stream setup");
+        return;
+    }
+    m->ring = ring_bytes;
+    memset(m->ring_mem, 0, (size_t)ring_bytes);
+    printf("# stream: ring %ld bytes; records: an 8-byte flag, then the "
+           "payload, rounded up to 16 bytes\n", ring_bytes);
+    pid_t pid = fork();
+    if (pid == 0)
+        stream_child(m);
+    pin(cpu_a);
+    const long sizes[] = {1, 8, 64, 256, 1 << 10, 4 << 10, 16 << 10};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        if (rec_bytes(sizes[i]) <= ring_bytes / 2)
+            stream_size(&s, sizes[i]);
+    stream_cmd(m, OP_STOP, 0, 0);
+    waitpid(pid, NULL, 0);
+    munmap(m, len);
+    free(s.src);
+}
+
 int main(int argc, char **argv)
 {
-    const char *tests = "cacheline,memcpy,pvreadv";
+    const char *tests = "cacheline,memcpy,pvreadv,stream";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-t") && i + 1 < argc)
             tests = argv[++i];
@@ -289,14 +560,19 @@ int main(int argc, char **argv)
             target_s = atof(argv[++i]) / 1000;
         else if (!strcmp(argv[i], "-b") && i + 1 < argc)
             nbatches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-r") && i + 1 < argc)
+            ring_bytes = atol(argv[++i]);
+        else if (!strcmp(argv[i], "-P") && i + 1 < argc)
+            near_ns = atof(argv[++i]);
         else {
-            fprintf(stderr, "usage: limits [-t cacheline,memcpy,pvreadv] [-T MS] "
-                            "[-b BATCHES]\n");
+            fprintf(stderr, "usage: limits [-t cacheline,memcpy,pvreadv,stream] "
+                            "[-T MS] [-b BATCHES] [-r RING_BYTES] [-P NEAR_NS]\n");
             return 2;
         }
     }
-    if (target_s <= 0 || nbatches < 1 || nbatches > MAX_BATCHES) {
-        fprintf(stderr, "limits: bad -T or -b\n");
+    if (target_s <= 0 || nbatches < 1 || nbatches > MAX_BATCHES ||
+        ring_bytes < 4096 || (ring_bytes & (ring_bytes - 1)) || near_ns <= 0) {
+        fprintf(stderr, "limits: bad -T, -b, -r or -P\n");
         return 2;
     }
     cpu_set_t s;
@@ -319,5 +595,7 @@ int main(int argc, char **argv)
         memcpy_bw(sizes[i]);
     if (strstr(tests, "pvreadv"))
         pvreadv();
+    if (strstr(tests, "stream"))
+        stream();
     return 0;
 }

@@ -9,7 +9,12 @@
 #     ompi    mpirun.openmpi --allow-run-as-root -np 2 --bind-to core
 #                 --mca btl self,vader pt2pt-ompi -s SIZE
 #     mpich   mpiexec.mpich -launcher fork -np 2 -bind-to core pt2pt-mpich -s SIZE
-#     limits  perf/bin/limits (cache line, memcpy, process_vm_readv)
+#     limits  perf/bin/limits (cache line, memcpy, process_vm_readv, and
+#             the stream limit: 1 B .. 16 KiB records through a plain ring
+#             between the two CPUs, each batch labelled near or far by the
+#             same probe; its GB/s per state end each bw table as "ring
+#             limit GB/s" and "shmpi / limit", and the goals say, per size
+#             and state, how near shmpi came to it)
 #   np=8 ring, 8 B Sendrecv to the right, from the left (not pinned: 8 ranks
 #   share the 2 cores whatever the launcher does):
 #     shmpi   ./mpirun -np 8 pt2pt-shmpi -t ring
@@ -110,11 +115,12 @@ run() {
     [ -n "${failed[$phase-$impl-$size]:-}" ] && return
     noisy_run "$f.txt" "$f.err" "$@"
     [ "$round" = warm ] && [ $RUN_RC -eq 0 ] && return
-    # pt2pt: one row per timed batch (and its probe); limits: one per figure
+    # pt2pt and the stream limit: one row per timed batch (and its probe);
+    # the other limits: one per figure
     [ "$round" != warm ] && awk -v OFS='\t' -v p="$phase" -v i="$impl" -v r="$round" '
         /^#/ { next }
         $1 == "batch" && NF == 8 { print p, i, r, $2, $3, $4, $5, $6; if ($7 >= 0) print "probe", i, r, "cacheline", 64, $7, "ns", "-"; next }
-        p == "lim" && NF == 8 { print p, i, r, $1, $2, $5, $8, "-" }' "$f.txt" >>"$raw"
+        p == "lim" && NF == 8 && $1 != "stream" { print p, i, r, $1, $2, $5, $8, "-" }' "$f.txt" >>"$raw"
     [ "$round" != warm ] &&
         printf '%s\t%s\t%s\tNOISE\t%s\t%s\t%s\t-\n' "$phase" "$impl" "$round" "$size" "$RUN_OTHERS" "$RUN_TRIES" >>"$raw"
     if [ $RUN_RC -ne 0 ]; then
@@ -155,7 +161,7 @@ for m in shmpi base ompi mpich; do wanted $m && have $m && impls+=("$m"); done
 k=0
 for r in "${rounds[@]}"; do
     note "pt2pt: round $r (np=2)"
-    wanted limits && run lim limits "$r" all "$BIN/limits"
+    wanted limits && run lim limits "$r" all "$BIN/limits" -P "$near_ns"
     for s in "${size_list[@]}"; do
         n=${#impls[@]}
         for ((j = 0; j < n; j++)); do
@@ -223,16 +229,20 @@ $1 == "probe" { pv[++np_] = $6; next }
     if ($1 == "p2" && !(($5) in seen)) { seen[$5] = 1; order[++ns] = $5 }
     if ($1 == "p2") nstate[$2, $8]++
     if ($1 == "p2") nruns[$2]++
+    if ($1 == "lim" && $4 == "stream") { hlim = 1; nstate["limits", $8]++ }
 }
 # With a baseline (blabel), its lat and bw columns follow those of shmpi, a
 # "shmpi / baseline" column follows each "shmpi / best".
-function table(st, title,    n, s, ls, lo_, lm, bs, bo, bm, bl, bb, rl, rb, lb, bb_, rlb, rbb, hb) {
+# With the stream limit (hlim), "ring limit GB/s" and "shmpi / limit" end
+# each row.
+function table(st, title,    n, s, ls, lo_, lm, bs, bo, bm, bl, bb, rl, rb, lb, bb_, rlb, rbb, hb, li, rli) {
     hb = blabel != ""
     print ""; print title; print ""
-    printf "| size | shmpi lat µs |%s Open MPI lat µs | MPICH lat µs | shmpi / best lat |%s shmpi bw GB/s |%s Open MPI bw GB/s | MPICH bw GB/s | shmpi / best bw |%s\n",
+    printf "| size | shmpi lat µs |%s Open MPI lat µs | MPICH lat µs | shmpi / best lat |%s shmpi bw GB/s |%s Open MPI bw GB/s | MPICH bw GB/s | shmpi / best bw |%s%s\n",
         hb ? " " blabel " lat µs |" : "", hb ? " shmpi / baseline lat |" : "",
-        hb ? " " blabel " bw GB/s |" : "", hb ? " shmpi / baseline bw |" : ""
-    print "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" (hb ? " ---: | ---: | ---: | ---: |" : "")
+        hb ? " " blabel " bw GB/s |" : "", hb ? " shmpi / baseline bw |" : "",
+        hlim ? " ring limit GB/s | shmpi / limit |" : ""
+    print "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" (hb ? " ---: | ---: | ---: | ---: |" : "") (hlim ? " ---: | ---: |" : "")
     for (n = 1; n <= ns; n++) {
         s = order[n]
         ls = get("p2", "shmpi", "lat", s, st); lo_ = get("p2", "ompi", "lat", s, st); lm = get("p2", "mpich", "lat", s, st)
@@ -242,13 +252,14 @@ function table(st, title,    n, s, ls, lo_, lm, bs, bo, bm, bl, bb, rl, rb, lb, 
         bb = ""; if (num(bo)) bb = bo; if (num(bm) && (bb == "" || bm > bb)) bb = bm
         rl = num(ls) && bl > 0 ? ls / bl : ""; rb = num(bs) && bb > 0 && s > 0 ? bs / bb : ""
         rlb = num(ls) && num(lb) && lb > 0 ? ls / lb : ""; rbb = num(bs) && num(bb_) && bb_ > 0 && s > 0 ? bs / bb_ : ""
-        ratl[st, s] = rl; ratb[st, s] = rb; basel[st, s] = rlb; baseb[st, s] = rbb
-        printf "| %s | %s |%s %s | %s | %s |%s %s |%s %s | %s | %s |%s\n", hsize(s),
+        li = get("lim", "limits", "stream", s, st); rli = num(bs) && num(li) && li > 0 ? bs * 0.001 / li : ""
+        ratl[st, s] = rl; ratb[st, s] = rb; basel[st, s] = rlb; baseb[st, s] = rbb; ratlim[st, s] = rli
+        printf "| %s | %s |%s %s | %s | %s |%s %s |%s %s | %s | %s |%s%s\n", hsize(s),
             show(ls, 1), hb ? " " show(lb, 1) " |" : "", show(lo_, 1), show(lm, 1), times(rl),
             hb ? " " times(rlb) " |" : "",
             (s > 0 ? show(bs, 0.001) : "–"), hb ? " " (s > 0 ? show(bb_, 0.001) : "–") " |" : "",
             (s > 0 ? show(bo, 0.001) : "–"), (s > 0 ? show(bm, 0.001) : "–"), times(rb),
-            hb ? " " times(rbb) " |" : ""
+            hb ? " " times(rbb) " |" : "", hlim ? " " show(li, 1) " | " times(rli) " |" : ""
     }
 }
 # the line of the baseline summary for NAME: the ratios in arr at size s
@@ -261,6 +272,23 @@ function vsbase(name, arr, s,    st, line, x, r) {
         if (r != "") line = line (line == "" ? "" : "; ") sprintf("%s %.2f×", st, r)
     }
     printf "- %s: %s\n", name, line == "" ? "cannot tell (no state in which both were measured)" : line
+}
+# the streaming goal at size s: >= 1.3x the better peer, or, where that
+# lies beyond the machine, shmpi within 10 % of the ring limit, per state
+# (more than 10 % above it: the ring is no limit there, and proves nothing)
+function streamgoal(s,    st, line, x, r, q, w) {
+    line = ""
+    split("near far", S, " ")
+    for (x = 1; x <= 2; x++) {
+        st = S[x]; r = ratb[st, s]; q = ratlim[st, s]
+        if (r == "" && q == "") continue
+        w = r == "" ? "" : sprintf("%.2f× the better peer", r)
+        if (q != "") w = w (w == "" ? "" : ", ") (q > 1.1 ? sprintf("shmpi %.0f %% above the ring limit (so at this size the ring is no limit)", (q - 1) * 100) \
+            : q >= 0.9 ? sprintf("shmpi within %.0f %% of the machine'"'"'s ring limit in that state", (q > 1 ? q - 1 : 1 - q) * 100) \
+            : sprintf("shmpi %.0f %% below the machine'"'"'s ring limit in that state", (1 - q) * 100))
+        line = line (line == "" ? "" : "; ") st " " w " (" ((r != "" && r >= 1.3) || (q != "" && q >= 0.9 && q <= 1.1) ? "met" : "NOT met") ")"
+    }
+    if (line != "") printf "- streaming at %s ≥ 1.3× the better peer, or within 10 %% of the ring limit: %s\n", hsize(s), line
 }
 function goal(what, r, cmp, lim, st) {
     if (r == "") return ""
@@ -284,6 +312,7 @@ END {
             counts = counts sprintf("%s%s %d near, %d far, %d mixed", counts == "" ? "" : "; ", I[x] == "base" ? blabel : I[x],
                 nstate[I[x], "near"], nstate[I[x], "far"], nstate[I[x], "mixed"])
         print ""
+        if (hlim) counts = counts sprintf("; ring limit %d near, %d far, %d mixed", nstate["limits", "near"], nstate["limits", "far"], nstate["limits", "mixed"])
         print "Timed batches per state: " counts
         table("near", "Near state (cache-line probe < " thr " ns before and after the batch): medians over those batches")
         table("far", "Far state (probe ≥ " thr " ns before and after the batch): medians over those batches")
@@ -348,6 +377,7 @@ END {
     goals("8 B latency ≤ 0.7× the better peer", 8, "le", 0.7, "lat")
     goals("bandwidth at 1 MiB ≥ 1.2× the better peer", 1048576, "ge", 1.2, "bw")
     goals("bandwidth at 16 MiB ≥ 1.2× the better peer", 16777216, "ge", 1.2, "bw")
+    if (hlim) for (n = 1; n <= ns; n++) if (order[n] > 0 && order[n] <= 16384) streamgoal(order[n])
     if (ring_np != "")
         printf "- np=%s ring ≤ 0.35× Open MPI: %s\n", ring_np, num(rs) && num(ro) ? sprintf("%.3f× (%s)", rs / ro, rs / ro <= 0.35 ? "met" : "NOT met") : "cannot tell"
     if (blabel != "") {
