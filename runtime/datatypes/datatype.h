@@ -119,8 +119,10 @@ struct shmpi_datatype {
                                  thread may read it */
     unsigned predefined : 1;  /* named: never freed, no contents */
     unsigned leaf : 1;        /* a basic type: `map` is unused */
-    unsigned marked : 1;      /* lb/ub come from explicit markers
-                                 (MPI_Type_create_resized), 4.1.6 */
+    unsigned lb_marked : 1;   /* lb comes from explicit markers (4.1.6):
+                                 MPI_Type_create_resized sets both, the
+                                 MPI-1 markers MPI_LB and MPI_UB one each */
+    unsigned ub_marked : 1;   /* ub likewise */
     unsigned handle_sync : 1; /* MPI_HANDLE_SYNC, and nothing else: see
                                  SHMPI_HANDLE_SYNC_RULE below */
     int combiner;             /* MPI_COMBINER_* */

@@ -7,13 +7,21 @@
  * copy k at d + k * e; a regular list adds disp0 + i * stride on top.  So
  * a block's copies start anywhere in [lo, hi], and the new type's
  *   true_lb = min(lo + child true_lb), true_ub = max(hi + child true_ub)
- * over the children that hold data.  Bounds markers (from
- * MPI_Type_create_resized, anywhere below) are "sticky" (4.1.6): when
- * any child carries them, lb = min(lo + child lb) and ub = max(hi + child
- * ub) over the marked children only.  Without markers lb = true_lb and
- * the extent is the true extent rounded up to the largest alignment of
- * the basic types (the epsilon of 4.1.6), which is what a C compiler
- * gives a struct or an array of them.
+ * over the children that hold data.  Bounds markers are "sticky"
+ * (4.1.6): when any child carries an lb marker, lb = min(lo + child lb)
+ * over the children so marked, and likewise ub = max(hi + child ub) over
+ * those with an ub marker.  MPI_Type_create_resized gives a type both
+ * markers; the MPI-1 pseudo-types MPI_LB and MPI_UB (MPI-2.2 4.1.6)
+ * each give one, so a type may have one bound marked and the other
+ * not.  Without an lb marker lb = true_lb; without an ub marker ub is
+ * the end of the data, plus the epsilon that rounds the extent (ub -
+ * lb) up to the largest alignment of the basic types, which is what a C
+ * compiler gives a struct or an array of them.  (MPI-2.2 writes these
+ * bounds as min and max over "the entries", but markers occupy no
+ * space: the bound that no marker sets comes from the data, as in Open
+ * MPI and MPICH, e.g. {MPI_UB at -8, int at 0} has lb 0 and extent -8.
+ * MPI-2.2 puts the epsilon on ub even when lb is marked, as Open MPI
+ * does: {MPI_LB at -4, double at 0} has extent 16; MPICH gives 12.)
  *
  * The epsilon is computed from the basic entries, as the standard
  * defines it, not from the children's padded extents: the two agree
@@ -30,10 +38,11 @@
 struct acc {
     MPI_Count size, nelems;
     MPI_Aint true_lo, true_hi;       /* when has_data */
-    MPI_Aint mark_lo, mark_hi;       /* when has_marks */
+    MPI_Aint mark_lo;                /* when has_lb_mark */
+    MPI_Aint mark_hi;                /* when has_ub_mark */
     MPI_Aint align;
     MPI_Datatype basic;              /* of the blocks seen so far */
-    int seen, has_data, has_marks, mixed, overflow;
+    int seen, has_data, has_lb_mark, has_ub_mark, mixed, overflow;
 };
 
 #define OVF(expr) (a->overflow |= (expr))
@@ -70,13 +79,20 @@ static void add_copies(struct acc *a, MPI_Datatype c, MPI_Count copies,
         a->has_data = 1;
         a->align = max_aint(a->align, c->align);
     }
-    if (c->marked) {
+    if (c->lb_marked) {
         OVF(__builtin_add_overflow(lo, c->lb, &low));
-        OVF(__builtin_add_overflow(hi, c->ub, &high));
-        a->mark_lo = a->has_marks ? min_aint(a->mark_lo, low) : low;
-        a->mark_hi = a->has_marks ? max_aint(a->mark_hi, high) : high;
-        a->has_marks = 1;
+        a->mark_lo = a->has_lb_mark ? min_aint(a->mark_lo, low) : low;
+        a->has_lb_mark = 1;
     }
+    if (c->ub_marked) {
+        OVF(__builtin_add_overflow(hi, c->ub, &high));
+        a->mark_hi = a->has_ub_mark ? max_aint(a->mark_hi, high) : high;
+        a->has_ub_mark = 1;
+    }
+    /* MPI_LB and MPI_UB (the only basic types without data) are no
+       element: a struct of ints between them is still made of ints */
+    if (c->leaf && c->size == 0)
+        return;
     if (a->seen && a->basic != c->basic)
         a->mixed = 1;
     a->basic = c->basic;
@@ -109,15 +125,19 @@ static void add_map(struct acc *a, const struct shmpi_dt_blocks *m)
                   m->disps[i], 1, 0);
 }
 
-/* lb, ub and extent without markers: lb at the data, the extent
-   rounded up to the alignment (epsilon). */
-static void natural_bounds(struct acc *a, MPI_Datatype t)
+/* ub without an ub marker: the end of the data, and the epsilon that
+   rounds the extent up to the alignment.  An extent that is not
+   positive (an lb marker above the data) is left as it is. */
+static void natural_ub(struct acc *a, MPI_Datatype t)
 {
-    MPI_Aint span = t->true_ub - t->true_lb;    /* checked by the caller */
-    MPI_Aint rounded;
+    MPI_Aint span, rounded;
+    OVF(__builtin_sub_overflow(t->true_ub, t->lb, &span));
+    if (a->overflow || span <= 0) {
+        t->ub = t->true_ub;
+        return;
+    }
     OVF(__builtin_add_overflow(span, t->align - 1, &rounded));
     rounded -= rounded % t->align;
-    t->lb = t->true_lb;
     OVF(__builtin_add_overflow(t->lb, rounded, &t->ub));
 }
 
@@ -137,13 +157,13 @@ int shmpi_dt_layout(MPI_Datatype t)
     t->true_lb = a->has_data ? a->true_lo : 0;
     t->true_ub = a->has_data ? a->true_hi : 0;
     OVF(__builtin_sub_overflow(t->true_ub, t->true_lb, &(MPI_Aint){0}));
-    t->marked = a->has_marks;
-    if (a->has_marks) {
-        t->lb = a->mark_lo;
+    t->lb_marked = a->has_lb_mark;
+    t->ub_marked = a->has_ub_mark;
+    t->lb = a->has_lb_mark ? a->mark_lo : t->true_lb;
+    if (a->has_ub_mark)
         t->ub = a->mark_hi;
-    } else if (!a->overflow) {
-        natural_bounds(a, t);
-    }
+    else
+        natural_ub(a, t);
     OVF(__builtin_sub_overflow(t->ub, t->lb, &t->extent));
     return a->overflow ? MPI_ERR_ARG : MPI_SUCCESS;
 }
@@ -152,7 +172,7 @@ int shmpi_dt_set_bounds(MPI_Datatype t, MPI_Aint lb, MPI_Aint extent)
 {
     if (__builtin_add_overflow(lb, extent, &t->ub))
         return MPI_ERR_ARG;
-    t->marked = 1;
+    t->lb_marked = t->ub_marked = 1;
     t->lb = lb;
     t->extent = extent;
     return MPI_SUCCESS;
