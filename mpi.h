@@ -589,6 +589,65 @@ SHMPI_API_DEPRECATED(int, Attr_get, (MPI_Comm comm, int keyval,
 SHMPI_API_DEPRECATED(int, Attr_delete, (MPI_Comm comm, int keyval),
                      "MPI_Comm_delete_attr");
 /* --- end of the MPI-1 attribute interface --- */
+
+/* --- The MPI-1 names removed in MPI-3.0 (MPI-3.1 16.2 lists them; they
+   work as MPI-2.2 defined them: man pages, shmpi(7) DEPRECATED NAMES).
+   Each use warns naming its replacement, unless the program defines
+   SHMPI_NO_DEPRECATION_WARNINGS, as above.  MPI_LB and MPI_UB are the
+   bound markers of MPI-2.2 4.1.6.  The _INTEGER combiners are those of
+   the Fortran calls, which shmpi has not: no type returns them, a
+   decoder written for them still builds. */
+#if (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(SHMPI_NO_DEPRECATION_WARNINGS)
+#define SHMPI_OUTDATED(message) __attribute__((deprecated(message)))
+#else
+#define SHMPI_OUTDATED(message)
+#endif
+#define SHMPI_REMOVED_IN_30(old, use) \
+    SHMPI_OUTDATED(old " was removed in MPI-3.0: use " use)
+#define SHMPI_API_REMOVED(ret, name, params, use)                    \
+    ret MPI_##name params SHMPI_REMOVED_IN_30("MPI_" #name, use);     \
+    ret PMPI_##name params SHMPI_REMOVED_IN_30("PMPI_" #name, use)
+extern struct shmpi_datatype shmpi_dt_LB
+    SHMPI_REMOVED_IN_30("MPI_LB", "MPI_Type_create_resized");
+extern struct shmpi_datatype shmpi_dt_UB
+    SHMPI_REMOVED_IN_30("MPI_UB", "MPI_Type_create_resized");
+#define MPI_LB (&shmpi_dt_LB)
+#define MPI_UB (&shmpi_dt_UB)
+enum {
+    MPI_COMBINER_HVECTOR_INTEGER SHMPI_REMOVED_IN_30(
+        "MPI_COMBINER_HVECTOR_INTEGER", "MPI_COMBINER_HVECTOR") = 17,
+    MPI_COMBINER_HINDEXED_INTEGER SHMPI_REMOVED_IN_30(
+        "MPI_COMBINER_HINDEXED_INTEGER", "MPI_COMBINER_HINDEXED") = 18,
+    MPI_COMBINER_STRUCT_INTEGER SHMPI_REMOVED_IN_30(
+        "MPI_COMBINER_STRUCT_INTEGER", "MPI_COMBINER_STRUCT") = 19
+};
+SHMPI_API_REMOVED(int, Address, (void *location, MPI_Aint *address),
+                  "MPI_Get_address");
+SHMPI_API_REMOVED(int, Type_extent, (MPI_Datatype datatype,
+                                     MPI_Aint *extent),
+                  "MPI_Type_get_extent");
+SHMPI_API_REMOVED(int, Type_lb, (MPI_Datatype datatype,
+                                 MPI_Aint *displacement),
+                  "MPI_Type_get_extent");
+SHMPI_API_REMOVED(int, Type_ub, (MPI_Datatype datatype,
+                                 MPI_Aint *displacement),
+                  "MPI_Type_get_extent");
+SHMPI_API_REMOVED(int, Type_hvector, (int count, int blocklength,
+                                      MPI_Aint stride, MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype),
+                  "MPI_Type_create_hvector");
+SHMPI_API_REMOVED(int, Type_hindexed,
+                  (int count, int array_of_blocklengths[],
+                   MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                   MPI_Datatype *newtype),
+                  "MPI_Type_create_hindexed");
+SHMPI_API_REMOVED(int, Type_struct,
+                  (int count, int array_of_blocklengths[],
+                   MPI_Aint array_of_displacements[],
+                   MPI_Datatype array_of_types[], MPI_Datatype *newtype),
+                  "MPI_Type_create_struct");
+/* --- end of the MPI-1 names removed in MPI-3.0 --- */
 SHMPI_API(int, Barrier, (MPI_Comm comm));
 SHMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
 SHMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));

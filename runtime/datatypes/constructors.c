@@ -9,7 +9,9 @@
  * and hvector are one regular list of a few words, whatever their
  * counts; the indexed family and struct give one entry per block; resized
  * and dup are one block of their old type.  The arguments themselves are
- * kept as given, for MPI_Type_get_contents.
+ * kept as given, for MPI_Type_get_contents.  The MPI-1 hvector,
+ * hindexed and struct (mpi1.c) are the same constructors under their old
+ * names (shmpi_dt_hvector ...: derived.h).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -132,13 +134,21 @@ int PMPI_Type_vector(int count, int blocklength, int stride,
                        oldtype, newtype);
 }
 
+int shmpi_dt_hvector(const char *fn, int count, int blocklength,
+                     MPI_Aint stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype)
+{
+    return make_vector(fn, MPI_COMBINER_HVECTOR, count, blocklength, stride,
+                       oldtype, newtype);
+}
+
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                              MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static const char fn[] = "MPI_Type_create_hvector";
     SHMPI_REQUIRE_INIT(fn);
-    return make_vector(fn, MPI_COMBINER_HVECTOR, count, blocklength, stride,
-                       oldtype, newtype);
+    return shmpi_dt_hvector(fn, count, blocklength, stride, oldtype,
+                            newtype);
 }
 
 /* --------------------------------------------- indexed family, struct */
@@ -356,18 +366,25 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
     return make_blocks(fn, &a, newtype);
 }
 
+int shmpi_dt_hindexed(const char *fn, int count, const int blocklengths[],
+                      const MPI_Aint displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype *newtype)
+{
+    struct block_args a = {.combiner = MPI_COMBINER_HINDEXED,
+                           .arrays = LENS | HDISPS, .count = count,
+                           .blocklens = blocklengths,
+                           .hdisps = displacements, .oldtype = oldtype};
+    return make_blocks(fn, &a, newtype);
+}
+
 int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[],
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static const char fn[] = "MPI_Type_create_hindexed";
     SHMPI_REQUIRE_INIT(fn);
-    struct block_args a = {.combiner = MPI_COMBINER_HINDEXED,
-                           .arrays = LENS | HDISPS, .count = count,
-                           .blocklens = array_of_blocklengths,
-                           .hdisps = array_of_displacements,
-                           .oldtype = oldtype};
-    return make_blocks(fn, &a, newtype);
+    return shmpi_dt_hindexed(fn, count, array_of_blocklengths,
+                             array_of_displacements, oldtype, newtype);
 }
 
 int PMPI_Type_create_indexed_block(int count, int blocklength,
@@ -400,6 +417,17 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
     return make_blocks(fn, &a, newtype);
 }
 
+int shmpi_dt_struct(const char *fn, int count, const int blocklengths[],
+                    const MPI_Aint displacements[],
+                    const MPI_Datatype types[], MPI_Datatype *newtype)
+{
+    struct block_args a = {.combiner = MPI_COMBINER_STRUCT,
+                           .arrays = LENS | HDISPS | TYPES, .count = count,
+                           .blocklens = blocklengths,
+                           .hdisps = displacements, .types = types};
+    return make_blocks(fn, &a, newtype);
+}
+
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                             const MPI_Aint array_of_displacements[],
                             const MPI_Datatype array_of_types[],
@@ -407,12 +435,8 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
 {
     static const char fn[] = "MPI_Type_create_struct";
     SHMPI_REQUIRE_INIT(fn);
-    struct block_args a = {.combiner = MPI_COMBINER_STRUCT,
-                           .arrays = LENS | HDISPS | TYPES, .count = count,
-                           .blocklens = array_of_blocklengths,
-                           .hdisps = array_of_displacements,
-                           .types = array_of_types};
-    return make_blocks(fn, &a, newtype);
+    return shmpi_dt_struct(fn, count, array_of_blocklengths,
+                           array_of_displacements, array_of_types, newtype);
 }
 
 /* ------------------------------------------------------- resized, dup */

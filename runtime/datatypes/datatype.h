@@ -23,6 +23,8 @@
  *   derived.h, build.c, layout.c   making a derived type: its block list
  *                              normalized, its size and bounds
  *   constructors.c, subarray.c     the constructors
+ *   mpi1.c                     the MPI-1 constructors and queries that
+ *                              MPI-3.0 removed, under their old names
  *   contents.c, names.c, queries.c, type_attr.c
  *                              what a type tells: envelope and contents,
  *                              name, size and extent, attributes
@@ -219,10 +221,11 @@ void shmpi_dt_flat_free(struct shmpi_flat *flat);
 int shmpi_dt_compile_predefined(void);
 
 /* predefined.c: MPI_DATATYPE_NULL, then every predefined type in the
-   order of mpi.h's SHMPI_DATATYPES list, then MPI_HANDLE_SYNC: the types
-   MPI_Init compiles, and their Fortran numbers (the index, type_f2c.c). */
+   order of mpi.h's SHMPI_DATATYPES list, then MPI_HANDLE_SYNC, MPI_LB
+   and MPI_UB: the types MPI_Init compiles, and their Fortran numbers
+   (the index, type_f2c.c). */
 #define SHMPI_DT_PLUS_ONE(name) +1
-enum { SHMPI_DT_NNUMBERED = 2 SHMPI_DATATYPES(SHMPI_DT_PLUS_ONE) };
+enum { SHMPI_DT_NNUMBERED = 4 SHMPI_DATATYPES(SHMPI_DT_PLUS_ONE) };
 #undef SHMPI_DT_PLUS_ONE
 extern void *const shmpi_dt_numbered[SHMPI_DT_NNUMBERED];
 

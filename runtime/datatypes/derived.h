@@ -22,6 +22,28 @@ int shmpi_dt_check_arg(MPI_Datatype t, const char *fn, const char *what);
    (datatype.h). */
 int shmpi_dt_check_oldtype(MPI_Datatype t, const char *fn, const char *what);
 
+/* queries.c: the datatype and the (one or two) output pointers of a
+   query (MPI_Type_size ... MPI_Type_get_extent, MPI-1's MPI_Type_lb ...);
+   MPI_SUCCESS, or raises for fn. */
+int shmpi_dt_check_query(const char *fn, MPI_Datatype t, const void *out1,
+                         const void *out2);
+/* queries.c: MPI_Get_address (and MPI-1's MPI_Address) for fn. */
+int shmpi_dt_address(const char *fn, const void *location,
+                     MPI_Aint *address);
+
+/* constructors.c: MPI_Type_create_hvector, _hindexed and _struct,
+   raising errors for fn, so that their MPI-1 forms (mpi1.c: same
+   arguments, same combiners) report under their own names. */
+int shmpi_dt_hvector(const char *fn, int count, int blocklength,
+                     MPI_Aint stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype);
+int shmpi_dt_hindexed(const char *fn, int count, const int blocklengths[],
+                      const MPI_Aint displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype *newtype);
+int shmpi_dt_struct(const char *fn, int count, const int blocklengths[],
+                    const MPI_Aint displacements[],
+                    const MPI_Datatype types[], MPI_Datatype *newtype);
+
 /* type.c: a zeroed derived type of this combiner holding one reference
    (the caller's), or NULL when out of memory. */
 MPI_Datatype shmpi_dt_alloc(int combiner);

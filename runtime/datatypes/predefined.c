@@ -11,7 +11,14 @@
  * elements see a value and an int; for reductions a pair is one unit,
  * hence `basic` is the pair itself.  `flat` stays NULL: the compiled form
  * of a named type is the engine's business (compile.c).
+ *
+ * MPI_LB and MPI_UB, the MPI-1 bound markers (removed in MPI-3.0, kept
+ * as deprecated names: mpi.h), are basic types of no size and no
+ * element whose only effect is the marker each carries (layout.c).
+ * mpi.h marks their objects deprecated; this file defines and lists
+ * them, so it asks for no warnings.
  */
+#define SHMPI_NO_DEPRECATION_WARNINGS
 #include <complex.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -133,8 +140,15 @@ struct shmpi_datatype shmpi_dt_HANDLE_SYNC = {
           _Alignof(MPI_Sync), 1),
     .leaf = 1, .handle_sync = 1};
 
+/* The MPI-1 markers: nothing to move, one bound each. */
+struct shmpi_datatype shmpi_dt_LB = {NAMED(LB, 0, 0, 0, 1, 0), .leaf = 1,
+                                     .lb_marked = 1};
+struct shmpi_datatype shmpi_dt_UB = {NAMED(UB, 0, 0, 0, 1, 0), .leaf = 1,
+                                     .ub_marked = 1};
+
 #define SHMPI_DT_ADDRESS(name) &shmpi_dt_##name,
 void *const shmpi_dt_numbered[SHMPI_DT_NNUMBERED] = {
     MPI_DATATYPE_NULL, SHMPI_DATATYPES(SHMPI_DT_ADDRESS)
-    &shmpi_dt_HANDLE_SYNC};   /* the extension's, not in the list */
+    &shmpi_dt_HANDLE_SYNC,    /* the extension's, not in the list */
+    &shmpi_dt_LB, &shmpi_dt_UB};  /* the MPI-1 markers, not either */
 #undef SHMPI_DT_ADDRESS

@@ -24,9 +24,8 @@ SHMPI_WEAK_ALIAS(Aint_add)
 SHMPI_WEAK_ALIAS(Aint_diff)
 SHMPI_WEAK_ALIAS(Type_match_size)
 
-/* The datatype and the (one or two) output pointers of a query. */
-static int check_query(const char *fn, MPI_Datatype t, const void *out1,
-                       const void *out2)
+int shmpi_dt_check_query(const char *fn, MPI_Datatype t, const void *out1,
+                         const void *out2)
 {
     int rc = shmpi_dt_check_arg(t, fn, "datatype");
     if (rc == MPI_SUCCESS && (!out1 || !out2))
@@ -39,7 +38,7 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
     static const char fn[] = "MPI_Type_size";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_query(fn, datatype, size, size);
+    int rc = shmpi_dt_check_query(fn, datatype, size, size);
     if (rc == MPI_SUCCESS)   /* 4.1.5: MPI_UNDEFINED when it does not fit */
         *size = datatype->size > INT_MAX ? MPI_UNDEFINED
                                          : (int)datatype->size;
@@ -50,7 +49,7 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     static const char fn[] = "MPI_Type_size_x";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_query(fn, datatype, size, size);
+    int rc = shmpi_dt_check_query(fn, datatype, size, size);
     if (rc == MPI_SUCCESS)
         *size = datatype->size;
     return rc;
@@ -61,7 +60,7 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb,
 {
     static const char fn[] = "MPI_Type_get_extent";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_query(fn, datatype, lb, extent);
+    int rc = shmpi_dt_check_query(fn, datatype, lb, extent);
     if (rc == MPI_SUCCESS) {
         *lb = datatype->lb;
         *extent = datatype->extent;
@@ -74,7 +73,7 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
 {
     static const char fn[] = "MPI_Type_get_extent_x";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_query(fn, datatype, lb, extent);
+    int rc = shmpi_dt_check_query(fn, datatype, lb, extent);
     if (rc == MPI_SUCCESS) {
         *lb = datatype->lb;
         *extent = datatype->extent;
@@ -87,7 +86,7 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
 {
     static const char fn[] = "MPI_Type_get_true_extent";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_query(fn, datatype, true_lb, true_extent);
+    int rc = shmpi_dt_check_query(fn, datatype, true_lb, true_extent);
     if (rc == MPI_SUCCESS) {
         *true_lb = datatype->true_lb;
         *true_extent = datatype->true_ub - datatype->true_lb;
@@ -100,7 +99,7 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
 {
     static const char fn[] = "MPI_Type_get_true_extent_x";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = check_query(fn, datatype, true_lb, true_extent);
+    int rc = shmpi_dt_check_query(fn, datatype, true_lb, true_extent);
     if (rc == MPI_SUCCESS) {
         *true_lb = datatype->true_lb;
         *true_extent = datatype->true_ub - datatype->true_lb;
@@ -110,15 +109,21 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
 
 /* Addresses are the machine's: MPI_BOTTOM is 0 and an address is the
    pointer's value (4.1.12, advice to implementors). */
-int PMPI_Get_address(const void *location, MPI_Aint *address)
+int shmpi_dt_address(const char *fn, const void *location,
+                     MPI_Aint *address)
 {
-    static const char fn[] = "MPI_Get_address";
-    SHMPI_REQUIRE_INIT(fn);
     if (!address)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
                            "address is NULL");
     *address = (MPI_Aint)location;
     return MPI_SUCCESS;
+}
+
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    static const char fn[] = "MPI_Get_address";
+    SHMPI_REQUIRE_INIT(fn);
+    return shmpi_dt_address(fn, location, address);
 }
 
 /* Plain arithmetic, done unsigned so that no pair of arguments is

@@ -5,9 +5,9 @@
  *
  * MPI_DATATYPE_NULL and MPI_OP_NULL are 0.  The predefined datatypes are
  * numbered from 1 in the order of mpi.h's SHMPI_DATATYPES list (MPI_CHAR
- * 1, MPI_SHORT 2, ... MPI_2INTEGER), then MPI_HANDLE_SYNC; the predefined
- * operations from 1 in mpi.h's order (MPI_MAX 1 ... MPI_NO_OP 14).  The
- * datatypes' list is shmpi_dt_numbered (predefined.c), which MPI_Init
+ * 1, MPI_SHORT 2, ... MPI_2INTEGER), then MPI_HANDLE_SYNC, MPI_LB and
+ * MPI_UB; the predefined operations from 1 in mpi.h's order (MPI_MAX 1
+ * ... MPI_NO_OP 14).  The datatypes' list is shmpi_dt_numbered (predefined.c), which MPI_Init
  * also compiles.  The types of MPI_Type_create_f90_* are predefined too,
  * but made on demand: they are numbered like the program's types, once,
  * and keep their number to the end.
