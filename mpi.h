@@ -591,12 +591,15 @@ SHMPI_API_DEPRECATED(int, Attr_delete, (MPI_Comm comm, int keyval),
 /* --- end of the MPI-1 attribute interface --- */
 
 /* --- The MPI-1 names removed in MPI-3.0 (MPI-3.1 16.2 lists them; they
-   work as MPI-2.2 defined them: man pages, shmpi(7) DEPRECATED NAMES).
-   Each use warns naming its replacement, unless the program defines
-   SHMPI_NO_DEPRECATION_WARNINGS, as above.  MPI_LB and MPI_UB are the
-   bound markers of MPI-2.2 4.1.6.  The _INTEGER combiners are those of
-   the Fortran calls, which shmpi has not: no type returns them, a
-   decoder written for them still builds. */
+   work as MPI-2.2 defined them: man pages, shmpi(7) DEPRECATED NAMES),
+   and the error-handler typedefs deprecated since MPI-2.2 (MPI-3.1
+   15.1).  Each use warns naming its replacement, unless the program
+   defines SHMPI_NO_DEPRECATION_WARNINGS, as above.  MPI_LB and MPI_UB
+   are the bound markers of MPI-2.2 4.1.6.  The _INTEGER combiners are
+   those of the Fortran calls, which shmpi has not: no type returns
+   them, a decoder written for them still builds.  MPI_Handler_function
+   is MPI_Comm_errhandler_function under its old name; the calls are
+   declared with the new one, so that only a program's own use warns. */
 #if (defined(__GNUC__) || defined(__clang__)) && \
     !defined(SHMPI_NO_DEPRECATION_WARNINGS)
 #define SHMPI_OUTDATED(message) __attribute__((deprecated(message)))
@@ -608,6 +611,18 @@ SHMPI_API_DEPRECATED(int, Attr_delete, (MPI_Comm comm, int keyval),
 #define SHMPI_API_REMOVED(ret, name, params, use)                    \
     ret MPI_##name params SHMPI_REMOVED_IN_30("MPI_" #name, use);     \
     ret PMPI_##name params SHMPI_REMOVED_IN_30("PMPI_" #name, use)
+typedef MPI_Comm_errhandler_function MPI_Handler_function
+    SHMPI_REMOVED_IN_30("MPI_Handler_function",
+                        "MPI_Comm_errhandler_function");
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn
+    SHMPI_OUTDATED("deprecated since MPI-2.2: use "
+                   "MPI_Comm_errhandler_function");
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn
+    SHMPI_OUTDATED("deprecated since MPI-2.2: use "
+                   "MPI_Win_errhandler_function");
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn
+    SHMPI_OUTDATED("deprecated since MPI-2.2: use "
+                   "MPI_File_errhandler_function");
 extern struct shmpi_datatype shmpi_dt_LB
     SHMPI_REMOVED_IN_30("MPI_LB", "MPI_Type_create_resized");
 extern struct shmpi_datatype shmpi_dt_UB
@@ -647,6 +662,16 @@ SHMPI_API_REMOVED(int, Type_struct,
                    MPI_Aint array_of_displacements[],
                    MPI_Datatype array_of_types[], MPI_Datatype *newtype),
                   "MPI_Type_create_struct");
+SHMPI_API_REMOVED(int, Errhandler_create,
+                  (MPI_Comm_errhandler_function *function,
+                   MPI_Errhandler *errhandler),
+                  "MPI_Comm_create_errhandler");
+SHMPI_API_REMOVED(int, Errhandler_set, (MPI_Comm comm,
+                                        MPI_Errhandler errhandler),
+                  "MPI_Comm_set_errhandler");
+SHMPI_API_REMOVED(int, Errhandler_get, (MPI_Comm comm,
+                                        MPI_Errhandler *errhandler),
+                  "MPI_Comm_get_errhandler");
 /* --- end of the MPI-1 names removed in MPI-3.0 --- */
 SHMPI_API(int, Barrier, (MPI_Comm comm));
 SHMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));

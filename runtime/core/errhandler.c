@@ -20,6 +20,13 @@
  * holds a reference for the duration of the program's function, so a
  * handler set or freed by another thread meanwhile stays alive until
  * the function returns.
+ *
+ * The MPI-1 calls MPI_Errhandler_create, _set and _get (removed in
+ * MPI-3.0, kept in mpi.h with a deprecation warning) are
+ * MPI_Comm_create_errhandler, _set_errhandler and _get_errhandler under
+ * their old names, which MPI-2.2 8.3 defines alike (MPI_Handler_function
+ * is MPI_Comm_errhandler_function): the same code, errors reported under
+ * the name the program called.
  */
 #include <stdlib.h>
 
@@ -36,6 +43,9 @@ SHMPI_WEAK_ALIAS(Comm_set_errhandler)
 SHMPI_WEAK_ALIAS(Comm_get_errhandler)
 SHMPI_WEAK_ALIAS(Comm_call_errhandler)
 SHMPI_WEAK_ALIAS(Errhandler_free)
+SHMPI_WEAK_ALIAS(Errhandler_create)
+SHMPI_WEAK_ALIAS(Errhandler_set)
+SHMPI_WEAK_ALIAS(Errhandler_get)
 
 struct shmpi_errhandler shmpi_errors_are_fatal = {
     SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_FATAL, 1, 1, NULL, NULL, 0};
@@ -78,10 +88,10 @@ void shmpi_core_errhandler_swap(struct shmpi_errhandler **slot,
     shmpi_core_errhandler_release(old);
 }
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
-                                MPI_Errhandler *errhandler)
+static int create_errhandler(const char *name,
+                             MPI_Comm_errhandler_function *fn,
+                             MPI_Errhandler *errhandler)
 {
-    static const char *name = "MPI_Comm_create_errhandler";
     SHMPI_REQUIRE_INIT(name);
     if (!fn || !errhandler)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, name,
@@ -95,9 +105,21 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+                                MPI_Errhandler *errhandler)
 {
-    static const char *name = "MPI_Comm_set_errhandler";
+    return create_errhandler("MPI_Comm_create_errhandler", fn, errhandler);
+}
+
+int PMPI_Errhandler_create(MPI_Comm_errhandler_function *function,
+                           MPI_Errhandler *errhandler)
+{
+    return create_errhandler("MPI_Errhandler_create", function, errhandler);
+}
+
+static int set_errhandler(const char *name, MPI_Comm comm,
+                          MPI_Errhandler errhandler)
+{
     SHMPI_REQUIRE_INIT(name);
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, name, "invalid communicator");
@@ -111,9 +133,19 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    static const char *name = "MPI_Comm_get_errhandler";
+    return set_errhandler("MPI_Comm_set_errhandler", comm, errhandler);
+}
+
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return set_errhandler("MPI_Errhandler_set", comm, errhandler);
+}
+
+static int get_errhandler(const char *name, MPI_Comm comm,
+                          MPI_Errhandler *errhandler)
+{
     SHMPI_REQUIRE_INIT(name);
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, name, "invalid communicator");
@@ -122,6 +154,16 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     /* the caller gets a new reference and frees it (8.3.1) */
     *errhandler = shmpi_core_errhandler_hold(&comm->errhandler);
     return MPI_SUCCESS;
+}
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return get_errhandler("MPI_Comm_get_errhandler", comm, errhandler);
+}
+
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return get_errhandler("MPI_Errhandler_get", comm, errhandler);
 }
 
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
