@@ -591,7 +591,7 @@ SHMPI_API_DEPRECATED(int, Attr_delete, (MPI_Comm comm, int keyval),
 /* --- end of the MPI-1 attribute interface --- */
 
 /* --- The MPI-1 names removed in MPI-3.0 (MPI-3.1 16.2 lists them; they
-   work as MPI-2.2 defined them: man pages, shmpi(7) DEPRECATED NAMES),
+   work as MPI-2.2 defined them: man pages, shmpi(7) WHAT IS IMPLEMENTED),
    and the error-handler typedefs deprecated since MPI-2.2 (MPI-3.1
    15.1).  Each use warns naming its replacement, unless the program
    defines SHMPI_NO_DEPRECATION_WARNINGS, as above.  MPI_LB and MPI_UB
