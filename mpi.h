@@ -81,6 +81,11 @@ extern struct shmpi_message shmpi_message_no_proc;
 #define MPI_ERRORS_RETURN    (&shmpi_errors_return)
 #define MPI_INFO_ENV         (&shmpi_info_env)
 #define MPI_MESSAGE_NO_PROC  (&shmpi_message_no_proc)
+/* --- MPI-4.0 9.3: like MPI_Abort on the communicator, window or file
+   the error came from (in shmpi, as MPI_Abort, the whole job) --- */
+extern struct shmpi_errhandler shmpi_errors_abort;
+#define MPI_ERRORS_ABORT     (&shmpi_errors_abort)
+/* --- end of MPI_ERRORS_ABORT --- */
 
 /* ------------------------------------------------------------------ */
 /* Status                                                              */
@@ -183,6 +188,12 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 #define MPI_ERR_RMA_FLAVOR             57
 #define MPI_ERR_WIN_COUNTER            58  /* shmpi extension: sync
                                               counters, below */
+/* --- MPI-4.0 and MPI-4.1 error classes (MPI-4.1 9.4, table 9.1) --- */
+#define MPI_ERR_PROC_ABORTED           59
+#define MPI_ERR_VALUE_TOO_LARGE        60
+#define MPI_ERR_SESSION                61
+#define MPI_ERR_ERRHANDLER             62
+/* --- end of the MPI-4 error classes --- */
 #define MPI_ERR_LASTCODE               63  /* user classes start above */
 
 /* ------------------------------------------------------------------ */

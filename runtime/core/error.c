@@ -35,8 +35,12 @@ SHMPI_WEAK_ALIAS(Add_error_string)
 
 struct class_text { const char *name, *text; };
 
+/* The highest predefined class; MPI_ERR_LASTCODE stays above it. */
+#define LAST_CLASS MPI_ERR_ERRHANDLER
+_Static_assert(LAST_CLASS < MPI_ERR_LASTCODE, "MPI_ERR_LASTCODE too low");
+
 /* Indexed by class; the order is mpi.h's. */
-static const struct class_text predefined[MPI_ERR_WIN_COUNTER + 1] = {
+static const struct class_text predefined[LAST_CLASS + 1] = {
 #define C(cls, text) [cls] = {#cls, text}
     C(MPI_SUCCESS, "no error"),
     C(MPI_ERR_BUFFER, "invalid buffer pointer"),
@@ -98,6 +102,12 @@ static const struct class_text predefined[MPI_ERR_WIN_COUNTER + 1] = {
     C(MPI_ERR_RMA_FLAVOR, "wrong window flavor"),
     /* shmpi's sync counters (shmpi_sync(7)) */
     C(MPI_ERR_WIN_COUNTER, "synchronization counter driven below zero"),
+    /* MPI-4.0, MPI-4.1 */
+    C(MPI_ERR_PROC_ABORTED, "operation failed because a peer process "
+                            "aborted"),
+    C(MPI_ERR_VALUE_TOO_LARGE, "value too large to store"),
+    C(MPI_ERR_SESSION, "invalid session handle"),
+    C(MPI_ERR_ERRHANDLER, "invalid error handler"),
 #undef C
 };
 
@@ -110,7 +120,7 @@ struct shmpi_added_code {
 
 static int is_predefined(int code)
 {
-    return code >= 0 && code <= MPI_ERR_WIN_COUNTER;
+    return code >= 0 && code <= LAST_CLASS;
 }
 
 /* Entry i of shmpi_proc.added: chunk k holds 16 << k entries, from
@@ -239,6 +249,7 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
     struct shmpi_errhandler *eh = shmpi_core_errhandler_hold(&comm->errhandler);
     switch (eh->kind) {
     case SHMPI_EH_FATAL:
+    case SHMPI_EH_ABORT: /* MPI_Abort(comm) ends the job, so the same */
         shmpi_core_fatal(code, fn, what);
     case SHMPI_EH_RETURN:
         break;
