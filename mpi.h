@@ -912,6 +912,16 @@ SHMPI_API(int, Status_f082f, (const MPI_F08_status *f08_status,
                               MPI_Fint *f_status));
 /* --- end of the handle conversions --- */
 
+/* --- MPI-4.0 and MPI-4.1 functions beside point-to-point --- */
+/* The public fields of a status through calls (MPI-4.1 3.2.5) */
+SHMPI_API(int, Status_get_source, (MPI_Status *status, int *source));
+SHMPI_API(int, Status_set_source, (MPI_Status *status, int source));
+SHMPI_API(int, Status_get_tag, (MPI_Status *status, int *tag));
+SHMPI_API(int, Status_set_tag, (MPI_Status *status, int tag));
+SHMPI_API(int, Status_get_error, (MPI_Status *status, int *error));
+SHMPI_API(int, Status_set_error, (MPI_Status *status, int error));
+/* --- end of the MPI-4.0 and MPI-4.1 functions --- */
+
 /* Collective operations (5) */
 SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,
                        int root, MPI_Comm comm));
