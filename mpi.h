@@ -920,6 +920,10 @@ SHMPI_API(int, Status_get_tag, (MPI_Status *status, int *tag));
 SHMPI_API(int, Status_set_tag, (MPI_Status *status, int tag));
 SHMPI_API(int, Status_get_error, (MPI_Status *status, int *error));
 SHMPI_API(int, Status_set_error, (MPI_Status *status, int error));
+/* Info objects (MPI-4.0 10.4 and 11.2.1) */
+SHMPI_API(int, Info_get_string, (MPI_Info info, const char *key,
+                                 int *buflen, char *value, int *flag));
+SHMPI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
 /* --- end of the MPI-4.0 and MPI-4.1 functions --- */
 
 /* Collective operations (5) */

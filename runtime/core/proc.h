@@ -144,6 +144,8 @@ struct shmpi_proc {
     _Atomic int finalized;     /* MPI_Finalize returned */
     /* Set once by MPI_Init, then only read: */
     int thread_level;          /* what MPI_Init_thread provided */
+    int thread_requested;      /* what it was asked for (MPI_INFO_ENV's
+                                  thread_level, core/info_env.c) */
     int mt;                    /* MPI_THREAD_MULTIPLE was asked for: the
                                   locks of core/lock.h are taken */
     /* core/error.c: 0, then 1 for good once a thread has started to end
