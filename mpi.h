@@ -924,6 +924,10 @@ SHMPI_API(int, Status_set_error, (MPI_Status *status, int error));
 SHMPI_API(int, Info_get_string, (MPI_Info info, const char *key,
                                  int *buflen, char *value, int *flag));
 SHMPI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
+/* Taking back added error classes, codes and strings (MPI-4.1 9.5) */
+SHMPI_API(int, Remove_error_class, (int errorclass));
+SHMPI_API(int, Remove_error_code, (int errorcode));
+SHMPI_API(int, Remove_error_string, (int errorcode));
 /* --- end of the MPI-4.0 and MPI-4.1 functions --- */
 
 /* Collective operations (5) */

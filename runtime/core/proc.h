@@ -88,7 +88,9 @@ struct shmpi_keyval_table {
    acquire, and the entries below n, with the chunk pointers that hold
    them, were written before the release store that published n.  An
    entry's class never changes; its string is replaced under `lock`,
-   which the writers of n take too. */
+   which the writers of n take too.  MPI_Remove_error_class/code mark
+   an entry removed (an atomic flag, set under `lock`); its number is
+   never given again. */
 #define SHMPI_ADDED_CHUNKS 24
 struct shmpi_added_codes {
     struct shmpi_core_lock lock;
