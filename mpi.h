@@ -928,6 +928,10 @@ SHMPI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
 SHMPI_API(int, Remove_error_class, (int errorclass));
 SHMPI_API(int, Remove_error_code, (int errorcode));
 SHMPI_API(int, Remove_error_string, (int errorcode));
+/* The pair type of MPI_MINLOC/MPI_MAXLOC for a value and an index type */
+SHMPI_API(int, Type_get_value_index, (MPI_Datatype value_type,
+                                      MPI_Datatype index_type,
+                                      MPI_Datatype *pair_type));
 /* --- end of the MPI-4.0 and MPI-4.1 functions --- */
 
 /* Collective operations (5) */
