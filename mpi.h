@@ -246,6 +246,11 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 
 /* Communicator split types. */
 #define MPI_COMM_TYPE_SHARED 1
+/* --- MPI-4.0's hardware split types (7.4.2; info key
+   "mpi_hw_resource_type") --- */
+#define MPI_COMM_TYPE_HW_GUIDED   2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
+/* --- end of the hardware split types --- */
 
 /* Datatype decoding combiners (4.1.13, table 4.1). */
 #define MPI_COMBINER_NAMED            1
@@ -932,6 +937,8 @@ SHMPI_API(int, Remove_error_string, (int errorcode));
 SHMPI_API(int, Type_get_value_index, (MPI_Datatype value_type,
                                       MPI_Datatype index_type,
                                       MPI_Datatype *pair_type));
+/* The hardware levels MPI_COMM_TYPE_HW_GUIDED knows (MPI-4.1) */
+SHMPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
 /* --- end of the MPI-4.0 and MPI-4.1 functions --- */
 
 /* Collective operations (5) */
