@@ -398,12 +398,12 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 /* Taking them back (MPI-4.1)                                          */
 /* ------------------------------------------------------------------ */
 
-/* With added.lock held: the first code (not a class) still in class
-   cls, or 0. */
+/* With added.lock held: the first code (not a class) still in the
+   added class cls, or 0; its codes have higher numbers than itself. */
 static int first_code_of(int cls)
 {
     int n = atomic_load_explicit(&shmpi_proc.added.n, memory_order_relaxed);
-    for (int i = 0; i < n; i++) {
+    for (int i = cls - MPI_ERR_LASTCODE; i < n; i++) {
         int code = MPI_ERR_LASTCODE + 1 + i;
         struct shmpi_added_code *a = find_added(code);
         if (a && a->class == cls && code != cls)
