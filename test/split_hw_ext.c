@@ -272,6 +272,20 @@ static void errors(void)
         CHECK_MPI(MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN));
         CHECK_CLASS(MPI_Comm_split_type(inter, MPI_COMM_TYPE_HW_UNGUIDED, 0,
                                         MPI_INFO_NULL, &c), MPI_ERR_COMM);
+        /* HW_GUIDED splits each side, as SHARED does */
+        MPI_Info info;
+        int flag, rsize;
+        CHECK_MPI(MPI_Info_create(&info));
+        CHECK_MPI(MPI_Info_set(info, "mpi_hw_resource_type", "machine"));
+        CHECK_MPI(MPI_Comm_split_type(inter, MPI_COMM_TYPE_HW_GUIDED, 0, info,
+                                      &c));
+        CHECK_MPI(MPI_Info_free(&info));
+        CHECK(c != MPI_COMM_NULL, "HW_GUIDED machine on an intercomm: NULL");
+        CHECK_MPI(MPI_Comm_test_inter(c, &flag));
+        CHECK_MPI(MPI_Comm_remote_size(c, &rsize));
+        CHECK(flag && rsize == size / 2 + (rank % 2 ? size % 2 : 0),
+              "intercomm split: inter %d, remote size %d", flag, rsize);
+        CHECK_MPI(MPI_Comm_free(&c));
         CHECK_MPI(MPI_Comm_free(&inter));
         CHECK_MPI(MPI_Comm_free(&half));
     }
