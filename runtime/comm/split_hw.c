@@ -52,6 +52,7 @@
 #include <strings.h>
 
 #include "comm/comm.h"
+#include "core/affinity.h"
 #include "core/error.h"
 #include "core/info.h"
 #include "core/pmpi.h"
@@ -174,25 +175,17 @@ static int instance_of(int cpu, int l)
    memory or affinity. */
 static int my_instances(int inst[NLEVELS])
 {
-    int ncpu = CPU_SETSIZE;
-    cpu_set_t *set = NULL;
-    size_t size = 0;
-    for (;; ncpu *= 2) { /* as large a set as the kernel needs */
-        set = CPU_ALLOC((size_t)ncpu);
-        size = CPU_ALLOC_SIZE((size_t)ncpu);
-        if (!set)
-            return -1;
-        if (sched_getaffinity(0, size, set) == 0)
-            break;
-        CPU_FREE(set);
-        if (ncpu > (1 << 22))
-            return -1;
-    }
+    size_t size;
+    int ncpus;
+    cpu_set_t *set = shmpi_core_affinity(&size, &ncpus);
+    if (!set)
+        return -1;
     for (int l = 0; l < NLEVELS; l++)
         inst[l] = INT_MIN; /* no CPU seen yet */
-    for (int cpu = 0; cpu < ncpu; cpu++) {
+    for (int cpu = 0; ncpus > 0 && cpu < (int)size * 8; cpu++) {
         if (!CPU_ISSET_S((size_t)cpu, size, set))
             continue;
+        ncpus--;
         for (int l = 0; l < NLEVELS; l++) {
             if (inst[l] != INT_MIN && inst[l] < 0)
                 continue; /* decided */
