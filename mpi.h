@@ -81,6 +81,11 @@ extern struct shmpi_message shmpi_message_no_proc;
 #define MPI_ERRORS_RETURN    (&shmpi_errors_return)
 #define MPI_INFO_ENV         (&shmpi_info_env)
 #define MPI_MESSAGE_NO_PROC  (&shmpi_message_no_proc)
+/* --- MPI-4.0 9.3: like MPI_Abort on the communicator, window or file
+   the error came from (in shmpi, as MPI_Abort, the whole job) --- */
+extern struct shmpi_errhandler shmpi_errors_abort;
+#define MPI_ERRORS_ABORT     (&shmpi_errors_abort)
+/* --- end of MPI_ERRORS_ABORT --- */
 
 /* ------------------------------------------------------------------ */
 /* Status                                                              */
@@ -183,6 +188,12 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 #define MPI_ERR_RMA_FLAVOR             57
 #define MPI_ERR_WIN_COUNTER            58  /* shmpi extension: sync
                                               counters, below */
+/* --- MPI-4.0 and MPI-4.1 error classes (MPI-4.1 9.4, table 9.1) --- */
+#define MPI_ERR_PROC_ABORTED           59
+#define MPI_ERR_VALUE_TOO_LARGE        60
+#define MPI_ERR_SESSION                61
+#define MPI_ERR_ERRHANDLER             62
+/* --- end of the MPI-4 error classes --- */
 #define MPI_ERR_LASTCODE               63  /* user classes start above */
 
 /* ------------------------------------------------------------------ */
@@ -235,6 +246,11 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 
 /* Communicator split types. */
 #define MPI_COMM_TYPE_SHARED 1
+/* --- MPI-4.0's hardware split types (7.4.2; info key
+   "mpi_hw_resource_type") --- */
+#define MPI_COMM_TYPE_HW_GUIDED   2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
+/* --- end of the hardware split types --- */
 
 /* Datatype decoding combiners (4.1.13, table 4.1). */
 #define MPI_COMBINER_NAMED            1
@@ -984,6 +1000,30 @@ SHMPI_API(int, Status_f2f08, (const MPI_Fint *f_status,
 SHMPI_API(int, Status_f082f, (const MPI_F08_status *f08_status,
                               MPI_Fint *f_status));
 /* --- end of the handle conversions --- */
+
+/* --- MPI-4.0 and MPI-4.1 functions beside point-to-point --- */
+/* The public fields of a status through calls (MPI-4.1 3.2.5) */
+SHMPI_API(int, Status_get_source, (MPI_Status *status, int *source));
+SHMPI_API(int, Status_set_source, (MPI_Status *status, int source));
+SHMPI_API(int, Status_get_tag, (MPI_Status *status, int *tag));
+SHMPI_API(int, Status_set_tag, (MPI_Status *status, int tag));
+SHMPI_API(int, Status_get_error, (MPI_Status *status, int *error));
+SHMPI_API(int, Status_set_error, (MPI_Status *status, int error));
+/* Info objects (MPI-4.0 10.4 and 11.2.1) */
+SHMPI_API(int, Info_get_string, (MPI_Info info, const char *key,
+                                 int *buflen, char *value, int *flag));
+SHMPI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
+/* Taking back added error classes, codes and strings (MPI-4.1 9.5) */
+SHMPI_API(int, Remove_error_class, (int errorclass));
+SHMPI_API(int, Remove_error_code, (int errorcode));
+SHMPI_API(int, Remove_error_string, (int errorcode));
+/* The pair type of MPI_MINLOC/MPI_MAXLOC for a value and an index type */
+SHMPI_API(int, Type_get_value_index, (MPI_Datatype value_type,
+                                      MPI_Datatype index_type,
+                                      MPI_Datatype *pair_type));
+/* The hardware levels MPI_COMM_TYPE_HW_GUIDED knows (MPI-4.1) */
+SHMPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
+/* --- end of the MPI-4.0 and MPI-4.1 functions --- */
 
 /* Collective operations (5) */
 SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,

@@ -104,6 +104,18 @@ int shmpi_comm_dup(MPI_Comm comm, MPI_Comm *newcomm, const char *fn);
 int shmpi_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
                      const char *fn);
 
+/* split_hw.c: the colors of MPI_Comm_split_type's hardware levels.
+   HW_GUIDED: this process's instance of the level info's
+   "mpi_hw_resource_type" names, or MPI_UNDEFINED (local).  HW_UNGUIDED:
+   collective over the intracommunicator comm; *level is the largest
+   level that splits comm into strict subsets (-1: none, and *color
+   MPI_UNDEFINED), *color this process's instance of it; MPI_SUCCESS or
+   an error raised on comm.  The name of a level, for info. */
+int shmpi_comm_hw_guided_color(MPI_Info info);
+int shmpi_comm_hw_unguided_color(MPI_Comm comm, int *color, int *level,
+                                 const char *fn);
+const char *shmpi_comm_hw_level_name(int level);
+
 /* comm_attr.c: MPI_Comm_dup's part: newcomm gets what the copy callbacks
    keep of oldcomm's attributes.  On failure newcomm has none again (the
    caller frees it) and the error is raised on oldcomm. */

@@ -6,7 +6,8 @@
  * MPI_Comm_split_type and MPI_Comm_create are splits (comm_create.c).
  * Every process of a job shares memory with every other, so
  * MPI_COMM_TYPE_SHARED puts all the processes that ask for it in one
- * part.  MPI_Comm_create's groups are disjoint (a process in a group
+ * part; MPI-4.0's MPI_COMM_TYPE_HW_GUIDED and _HW_UNGUIDED take their
+ * colors from the hardware (split_hw.c).  MPI_Comm_create's groups are disjoint (a process in a group
  * passes that group, 6.4.2), so a group is named by the parent rank of
  * its first member, and ordered by the rank in it: the split's color
  * and key.  The split then gives every part its own collective area, and
@@ -33,12 +34,44 @@
 #include "coll/coll.h"
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/info.h"
 #include "core/pmpi.h"
 #include "pt2pt/internal.h"
 
 SHMPI_WEAK_ALIAS(Comm_split_type)
 SHMPI_WEAK_ALIAS(Comm_create)
 SHMPI_WEAK_ALIAS(Comm_create_group)
+
+/* This process's color; *rc an error already raised (the process
+   still takes part in the split, without a color, as one with a bad
+   argument does). */
+static int split_type_color(MPI_Comm comm, int split_type, MPI_Info info,
+                            int *level, int *rc, const char *fn)
+{
+    int color = MPI_UNDEFINED;
+    *level = -1;
+    if (split_type == MPI_COMM_TYPE_SHARED)
+        color = 0;
+    else if (split_type == MPI_COMM_TYPE_HW_GUIDED)
+        color = shmpi_comm_hw_guided_color(info);
+    else if (split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+        *rc = shmpi_comm_hw_unguided_color(comm, &color, level, fn);
+    return color;
+}
+
+static const char *bad_split_type(MPI_Comm comm, int split_type)
+{
+    if (split_type != MPI_COMM_TYPE_SHARED &&
+        split_type != MPI_COMM_TYPE_HW_GUIDED &&
+        split_type != MPI_COMM_TYPE_HW_UNGUIDED &&
+        split_type != MPI_UNDEFINED)
+        return "is not MPI_COMM_TYPE_SHARED, _HW_GUIDED, _HW_UNGUIDED "
+               "nor MPI_UNDEFINED";
+    if (split_type == MPI_COMM_TYPE_HW_UNGUIDED && comm->is_inter)
+        return "(MPI_COMM_TYPE_HW_UNGUIDED) is not supported on an "
+               "intercommunicator";
+    return NULL;
+}
 
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
                          MPI_Info info, MPI_Comm *newcomm)
@@ -47,23 +80,34 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
-    int bad_type = split_type != MPI_COMM_TYPE_SHARED &&
-                   split_type != MPI_UNDEFINED;
+    const char *bad_type = bad_split_type(comm, split_type);
     int bad_info = info != MPI_INFO_NULL && !shmpi_info_ok(info);
-    /* a process with a bad argument still takes part, without a color */
-    int color = split_type == MPI_COMM_TYPE_SHARED && !bad_info
-                    ? 0 : MPI_UNDEFINED;
+    int level = -1, rc_color = MPI_SUCCESS;
+    int color = bad_type || bad_info
+                    ? MPI_UNDEFINED
+                    : split_type_color(comm, split_type, info, &level,
+                                       &rc_color, fn);
     MPI_Comm c;
     int rc = shmpi_comm_split(comm, color, key, newcomm ? &c : NULL, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (bad_type)
-        return shmpi_raise(comm, MPI_ERR_ARG, fn,
-                           "split_type %d is neither MPI_COMM_TYPE_SHARED "
-                           "nor MPI_UNDEFINED", split_type);
+    if (rc_color != MPI_SUCCESS) /* without a color: c is MPI_COMM_NULL */
+        return rc_color;
+    if (bad_type) /* HW_UNGUIDED's only fault is an intercommunicator */
+        return shmpi_raise(comm,
+                           split_type == MPI_COMM_TYPE_HW_UNGUIDED
+                               ? MPI_ERR_COMM : MPI_ERR_ARG,
+                           fn, "split_type %d %s", split_type, bad_type);
     if (bad_info)
         return shmpi_raise(comm, MPI_ERR_INFO, fn,
                            "info is not a valid info object");
+    if (c != MPI_COMM_NULL && level >= 0 && info != MPI_INFO_NULL &&
+        shmpi_info_set(info, "mpi_hw_resource_type",
+                       shmpi_comm_hw_level_name(level)) != MPI_SUCCESS) {
+        shmpi_core_comm_release(c);
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                           "no memory to record the level in info");
+    }
     *newcomm = c;
     return MPI_SUCCESS;
 }

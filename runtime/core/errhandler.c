@@ -5,7 +5,7 @@
  * A handler is reference counted: the handle the program holds counts
  * one, each communicator using it counts one, so MPI_Errhandler_free on a
  * handler still attached somewhere only drops the program's reference
- * (8.3.4).  The two predefined handlers are not counted at all: they
+ * (8.3.4).  The three predefined handlers are not counted at all: they
  * exist for the whole run, and freeing a handle to one only nulls it.
  *
  * Threads (MPI_THREAD_MULTIPLE): the count is atomic - an increment is
@@ -51,6 +51,8 @@ struct shmpi_errhandler shmpi_errors_are_fatal = {
     SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_FATAL, 1, 1, NULL, NULL, 0};
 struct shmpi_errhandler shmpi_errors_return = {
     SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_RETURN, 1, 1, NULL, NULL, 0};
+struct shmpi_errhandler shmpi_errors_abort = {
+    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_ABORT, 1, 1, NULL, NULL, 0};
 
 void shmpi_core_errhandler_retain(struct shmpi_errhandler *eh)
 {

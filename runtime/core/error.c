@@ -5,13 +5,17 @@
  *
  * Predefined codes are their classes.  Classes and codes added at run
  * time share one numbering above MPI_ERR_LASTCODE; each remembers its
- * class and its string.
+ * class and its string.  MPI-4.1's MPI_Remove_error_class, _code and
+ * _string take them back, in the order the standard requires (a code's
+ * string before the code, a class's codes before the class): a removed
+ * number is no code any more, and is never given again, so that a stale
+ * copy of it in the program can never name a newer code.
  *
  * State: the added classes and codes are shmpi_proc.added (core/proc.h).
- * Threads: they are added under added.lock and read without it - every
- * error report looks its code up, the fatal path too - from chunks that
- * never move (proc.h says why that is safe); an added string is
- * replaced and copied out under the lock.
+ * Threads: they are added and removed under added.lock and read without
+ * it - every error report looks its code up, the fatal path too - from
+ * chunks that never move (proc.h says why that is safe); an added
+ * string is replaced, removed and copied out under the lock.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -32,11 +36,18 @@ SHMPI_WEAK_ALIAS(Error_class)
 SHMPI_WEAK_ALIAS(Add_error_class)
 SHMPI_WEAK_ALIAS(Add_error_code)
 SHMPI_WEAK_ALIAS(Add_error_string)
+SHMPI_WEAK_ALIAS(Remove_error_class)
+SHMPI_WEAK_ALIAS(Remove_error_code)
+SHMPI_WEAK_ALIAS(Remove_error_string)
 
 struct class_text { const char *name, *text; };
 
+/* The highest predefined class; MPI_ERR_LASTCODE stays above it. */
+#define LAST_CLASS MPI_ERR_ERRHANDLER
+_Static_assert(LAST_CLASS < MPI_ERR_LASTCODE, "MPI_ERR_LASTCODE too low");
+
 /* Indexed by class; the order is mpi.h's. */
-static const struct class_text predefined[MPI_ERR_WIN_COUNTER + 1] = {
+static const struct class_text predefined[LAST_CLASS + 1] = {
 #define C(cls, text) [cls] = {#cls, text}
     C(MPI_SUCCESS, "no error"),
     C(MPI_ERR_BUFFER, "invalid buffer pointer"),
@@ -98,6 +109,12 @@ static const struct class_text predefined[MPI_ERR_WIN_COUNTER + 1] = {
     C(MPI_ERR_RMA_FLAVOR, "wrong window flavor"),
     /* shmpi's sync counters (shmpi_sync(7)) */
     C(MPI_ERR_WIN_COUNTER, "synchronization counter driven below zero"),
+    /* MPI-4.0, MPI-4.1 */
+    C(MPI_ERR_PROC_ABORTED, "operation failed because a peer process "
+                            "aborted"),
+    C(MPI_ERR_VALUE_TOO_LARGE, "value too large to store"),
+    C(MPI_ERR_SESSION, "invalid session handle"),
+    C(MPI_ERR_ERRHANDLER, "invalid error handler"),
 #undef C
 };
 
@@ -106,11 +123,13 @@ static const struct class_text predefined[MPI_ERR_WIN_COUNTER + 1] = {
 struct shmpi_added_code {
     int class;                 /* itself, for an added class */
     char *string;              /* NULL until MPI_Add_error_string */
+    _Atomic int removed;       /* MPI_Remove_error_class/code: set under
+                                  added.lock, read without it */
 };
 
 static int is_predefined(int code)
 {
-    return code >= 0 && code <= MPI_ERR_WIN_COUNTER;
+    return code >= 0 && code <= LAST_CLASS;
 }
 
 /* Entry i of shmpi_proc.added: chunk k holds 16 << k entries, from
@@ -128,7 +147,13 @@ static struct shmpi_added_code *find_added(int code)
     /* acquire: the entries below n, and their chunks, were written
        before the release store of n in add_code */
     int n = atomic_load_explicit(&shmpi_proc.added.n, memory_order_acquire);
-    return i >= 0 && i < n ? added_entry((int)i) : NULL;
+    if (i < 0 || i >= n)
+        return NULL;
+    struct shmpi_added_code *a = added_entry((int)i);
+    /* relaxed: a code that one thread removes while another uses it is
+       the program's error; the flag only has to be read whole */
+    return atomic_load_explicit(&a->removed, memory_order_relaxed) ? NULL
+                                                                   : a;
 }
 
 static int code_exists(int code)
@@ -239,6 +264,7 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
     struct shmpi_errhandler *eh = shmpi_core_errhandler_hold(&comm->errhandler);
     switch (eh->kind) {
     case SHMPI_EH_FATAL:
+    case SHMPI_EH_ABORT: /* MPI_Abort(comm) ends the job, so the same */
         shmpi_core_fatal(code, fn, what);
     case SHMPI_EH_RETURN:
         break;
@@ -310,8 +336,10 @@ static int add_code(int class, int *out, const char *fn)
     int ok = added_room(added, n) == 0;
     int code = MPI_ERR_LASTCODE + 1 + n;
     if (ok) {
-        *added_entry(n) =
-            (struct shmpi_added_code){class < 0 ? code : class, NULL};
+        struct shmpi_added_code *a = added_entry(n);
+        a->class = class < 0 ? code : class;
+        a->string = NULL;
+        atomic_init(&a->removed, 0);
         /* release: publishes the entry and its chunk to find_added */
         atomic_store_explicit(&added->n, n + 1, memory_order_release);
     }
@@ -363,5 +391,98 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     a->string = copy;
     shmpi_core_unlock(&shmpi_proc.added.lock);
     free(old);
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Taking them back (MPI-4.1)                                          */
+/* ------------------------------------------------------------------ */
+
+/* With added.lock held: the first code (not a class) still in the
+   added class cls, or 0; its codes have higher numbers than itself. */
+static int first_code_of(int cls)
+{
+    int n = atomic_load_explicit(&shmpi_proc.added.n, memory_order_relaxed);
+    for (int i = cls - MPI_ERR_LASTCODE; i < n; i++) {
+        int code = MPI_ERR_LASTCODE + 1 + i;
+        struct shmpi_added_code *a = find_added(code);
+        if (a && a->class == cls && code != cls)
+            return code;
+    }
+    return 0;
+}
+
+/* With added.lock held: why code may not be removed as a class
+   (want_class) or a code, or NULL. */
+static const char *why_not_removable(int code, int want_class)
+{
+    struct shmpi_added_code *a = find_added(code);
+    if (!a)
+        return is_predefined(code) ? "predefined, and cannot be removed"
+                                   : "not an error code or class (never "
+                                     "added, or removed already)";
+    if (want_class && a->class != code)
+        return "a code, not a class: MPI_Remove_error_code removes it";
+    if (!want_class && a->class == code)
+        return "a class, not a code: MPI_Remove_error_class removes it";
+    if (want_class && first_code_of(code))
+        return "still the class of codes the program added; remove "
+               "them first (MPI_Remove_error_code)";
+    if (!want_class && a->string)
+        return "still has its string; remove it first "
+               "(MPI_Remove_error_string)";
+    return NULL;
+}
+
+static int remove_code(int code, int want_class, const char *fn)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_added_codes *added = &shmpi_proc.added;
+    shmpi_core_lock(&added->lock);
+    const char *why = why_not_removable(code, want_class);
+    char *string = NULL;
+    if (!why) {
+        struct shmpi_added_code *a = find_added(code);
+        string = a->string; /* a class's own string goes with it */
+        a->string = NULL;
+        atomic_store_explicit(&a->removed, 1, memory_order_relaxed);
+    }
+    shmpi_core_unlock(&added->lock);
+    free(string);
+    if (why)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "%d is %s", code,
+                           why);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Remove_error_class(int errorclass)
+{
+    return remove_code(errorclass, 1, "MPI_Remove_error_class");
+}
+
+int PMPI_Remove_error_code(int errorcode)
+{
+    return remove_code(errorcode, 0, "MPI_Remove_error_code");
+}
+
+int PMPI_Remove_error_string(int errorcode)
+{
+    static const char *fn = "MPI_Remove_error_string";
+    SHMPI_REQUIRE_INIT(fn);
+    shmpi_core_lock(&shmpi_proc.added.lock);
+    struct shmpi_added_code *a = find_added(errorcode);
+    char *string = a ? a->string : NULL;
+    if (string)
+        a->string = NULL;
+    shmpi_core_unlock(&shmpi_proc.added.lock);
+    if (!string)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "%d %s",
+                           errorcode,
+                           a ? "has no string added by MPI_Add_error_string"
+                           : is_predefined(errorcode)
+                               ? "is predefined: its string cannot be removed"
+                               : "is not an error code or class (never "
+                                 "added, or removed already)");
+    free(string);
     return MPI_SUCCESS;
 }

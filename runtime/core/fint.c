@@ -132,9 +132,9 @@ void shmpi_fint_finalize(void)
 
 static struct shmpi_errhandler invalid_errhandler;
 static const struct shmpi_fint_kind errhandlers = {
-    SHMPI_FINT_ERRHANDLER, 3,
+    SHMPI_FINT_ERRHANDLER, 4,
     (void *const[]){MPI_ERRHANDLER_NULL, MPI_ERRORS_ARE_FATAL,
-                    MPI_ERRORS_RETURN},
+                    MPI_ERRORS_RETURN, MPI_ERRORS_ABORT},
     &invalid_errhandler};
 
 MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * info.c - info objects (MPI-3.1 9): MPI_Info_create, _set, _get,
- * _get_valuelen, _get_nkeys, _get_nthkey, _delete, _dup and _free.
+ * _get_valuelen, _get_nkeys, _get_nthkey, _delete, _dup and _free; and
+ * MPI-4.0's MPI_Info_get_string.
  *
  * An info object is a small array of (key, value) pairs, each string
  * allocated on its own, in the order the keys were first set: that is
@@ -42,6 +43,7 @@ SHMPI_WEAK_ALIAS(Info_set)
 SHMPI_WEAK_ALIAS(Info_delete)
 SHMPI_WEAK_ALIAS(Info_get)
 SHMPI_WEAK_ALIAS(Info_get_valuelen)
+SHMPI_WEAK_ALIAS(Info_get_string)
 SHMPI_WEAK_ALIAS(Info_get_nkeys)
 SHMPI_WEAK_ALIAS(Info_get_nthkey)
 SHMPI_WEAK_ALIAS(Info_dup)
@@ -299,6 +301,44 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
     *flag = e != NULL;
     if (e)
         *valuelen = (int)strlen(e->value);
+    shmpi_core_unlock(&info->lock);
+    return MPI_SUCCESS;
+}
+
+/* MPI-4.0 10.4: *buflen is the size of value,
+   NUL included, on entry, and the size the whole value needs on return;
+   a value that does not fit is cut to *buflen - 1 characters, still
+   NUL-terminated; *buflen 0 leaves value alone (it may be NULL then).
+   A key that is not set leaves value and *buflen as they were. */
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
+                         char *value, int *flag)
+{
+    static const char fn[] = "MPI_Info_get_string";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_info_key(info, key, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!buflen || !flag)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "%s is NULL",
+                           buflen ? "flag" : "buflen");
+    if (*buflen < 0)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "*buflen %d is negative", *buflen);
+    if (*buflen > 0 && !value)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "value is NULL, and *buflen is %d", *buflen);
+    shmpi_core_lock(&info->lock);
+    struct shmpi_info_entry *e = find(info, key);
+    *flag = e != NULL;
+    if (e) {
+        size_t len = strlen(e->value);
+        if (*buflen > 0) {
+            size_t n = len < (size_t)*buflen ? len : (size_t)*buflen - 1;
+            memcpy(value, e->value, n);
+            value[n] = '\0';
+        }
+        *buflen = (int)len + 1;
+    }
     shmpi_core_unlock(&info->lock);
     return MPI_SUCCESS;
 }

@@ -30,6 +30,8 @@ enum shmpi_magic {
 enum shmpi_errhandler_kind {
     SHMPI_EH_FATAL,            /* MPI_ERRORS_ARE_FATAL */
     SHMPI_EH_RETURN,           /* MPI_ERRORS_RETURN */
+    SHMPI_EH_ABORT,            /* MPI_ERRORS_ABORT: as MPI_Abort on the
+                                  object, which ends the job (environ.c) */
     SHMPI_EH_COMM_FN,          /* from MPI_Comm_create_errhandler */
     SHMPI_EH_WIN_FN,           /* from MPI_Win_create_errhandler */
 };

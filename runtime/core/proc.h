@@ -88,7 +88,9 @@ struct shmpi_keyval_table {
    acquire, and the entries below n, with the chunk pointers that hold
    them, were written before the release store that published n.  An
    entry's class never changes; its string is replaced under `lock`,
-   which the writers of n take too. */
+   which the writers of n take too.  MPI_Remove_error_class/code mark
+   an entry removed (an atomic flag, set under `lock`); its number is
+   never given again. */
 #define SHMPI_ADDED_CHUNKS 24
 struct shmpi_added_codes {
     struct shmpi_core_lock lock;
@@ -144,6 +146,8 @@ struct shmpi_proc {
     _Atomic int finalized;     /* MPI_Finalize returned */
     /* Set once by MPI_Init, then only read: */
     int thread_level;          /* what MPI_Init_thread provided */
+    int thread_requested;      /* what it was asked for (MPI_INFO_ENV's
+                                  thread_level, core/info_env.c) */
     int mt;                    /* MPI_THREAD_MULTIPLE was asked for: the
                                   locks of core/lock.h are taken */
     /* core/error.c: 0, then 1 for good once a thread has started to end

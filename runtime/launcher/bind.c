@@ -15,7 +15,6 @@
  * allocates memory, on a CPU it is not bound to.  libnuma only names the
  * NUMA node of each core for --report-bindings.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <numa.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/affinity.h"
 #include "launcher/job.h"
 
 #define SYSCPU "/sys/devices/system/cpu/cpu%d/topology/%s"
@@ -32,25 +32,11 @@ static int cpu_limit(const struct shmpi_ln_topo *t)
     return (int)(t->setsize * 8);
 }
 
-/* The calling thread's affinity, in a set as large as the kernel needs. */
+/* The calling thread's affinity (core/affinity.h). */
 int shmpi_ln_topo_read(struct shmpi_ln_topo *t)
 {
-    for (int n = 1024; n <= (1 << 22); n *= 2) {
-        cpu_set_t *set = CPU_ALLOC((size_t)n);
-        if (!set)
-            return -1;
-        size_t size = CPU_ALLOC_SIZE((size_t)n);
-        if (sched_getaffinity(0, size, set) == 0) {
-            t->allowed = set;
-            t->setsize = size;
-            t->ncpus = CPU_COUNT_S(size, set);
-            return 0;
-        }
-        CPU_FREE(set);
-        if (errno != EINVAL)
-            return -1;
-    }
-    return -1;
+    t->allowed = shmpi_core_affinity(&t->setsize, &t->ncpus);
+    return t->allowed ? 0 : -1;
 }
 
 static int read_small_file(const char *path, char *buf, size_t size)

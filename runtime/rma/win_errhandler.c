@@ -64,6 +64,7 @@ int shmpi_win_raise(MPI_Win win, int code, const char *fn, const char *fmt,
     struct shmpi_errhandler *eh = shmpi_core_errhandler_hold(&win->errhandler);
     switch (eh->kind) {
     case SHMPI_EH_FATAL:
+    case SHMPI_EH_ABORT: /* MPI_Abort ends the job, so the same */
         shmpi_core_fatal(code, fn, text);
     case SHMPI_EH_RETURN:
         break;

@@ -27,6 +27,8 @@
  *   nofinalize RANK    RANK returns 0 from main without MPI_Finalize
  *   fatal RANK         RANK calls MPI_Comm_rank(MPI_COMM_WORLD, NULL)
  *                      under the default MPI_ERRORS_ARE_FATAL
+ *   errors-abort RANK  RANK sets MPI_ERRORS_ABORT on MPI_COMM_SELF and
+ *                      calls MPI_Comm_rank(MPI_COMM_SELF, NULL)
  *   fatal-pair RANK K  (MPI_Init_thread asks for MPI_THREAD_MULTIPLE)
  *                      RANK starts a second thread, and both fail at the
  *                      same moment (a barrier of the two): K 0 both call
@@ -471,6 +473,11 @@ int main(int argc, char **argv)
         } else if (!strcmp(mode, "fatal")) {
             MPI_Comm_rank(MPI_COMM_WORLD, NULL);
             fprintf(stderr, "victim: the fatal error returned\n");
+            return 0;
+        } else if (!strcmp(mode, "errors-abort")) {
+            MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ABORT);
+            MPI_Comm_rank(MPI_COMM_SELF, NULL);
+            fprintf(stderr, "victim: MPI_ERRORS_ABORT returned\n");
             return 0;
         } else if (!strcmp(mode, "fatal-pair")) {
             pthread_t t;
