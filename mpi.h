@@ -183,7 +183,8 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 #define MPI_ERR_RMA_FLAVOR             57
 #define MPI_ERR_WIN_COUNTER            58  /* shmpi extension: sync
                                               counters, below */
-#define MPI_ERR_LASTCODE               63  /* user classes start above */
+#define MPI_ERR_LASTCODE               95  /* user classes start above;
+                                              MPI_T_ERR_*: 64-79 */
 
 /* ------------------------------------------------------------------ */
 /* Assorted constants                                                  */
@@ -1285,6 +1286,32 @@ SHMPI_API(int, Status_set_elements_x, (MPI_Status *status,
                                        MPI_Datatype datatype,
                                        MPI_Count count));
 SHMPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
+
+/* ------------------------------------------------------------------ */
+/* The MPI tool information interface (MPI-3.1 chapter 14):           */
+/* runtime/tool/, shmpi_mpit(7).  Usable before MPI_Init and after    */
+/* MPI_Finalize.                                                      */
+/* ------------------------------------------------------------------ */
+/* Its return codes (14.3.9), error classes like the others, below
+   MPI_ERR_LASTCODE: MPI_Error_string names them. */
+#define MPI_T_ERR_MEMORY               64
+#define MPI_T_ERR_NOT_INITIALIZED      65
+#define MPI_T_ERR_CANNOT_INIT          66
+#define MPI_T_ERR_INVALID_INDEX        67
+#define MPI_T_ERR_INVALID_ITEM         68
+#define MPI_T_ERR_INVALID_HANDLE       69
+#define MPI_T_ERR_OUT_OF_HANDLES       70
+#define MPI_T_ERR_OUT_OF_SESSIONS      71
+#define MPI_T_ERR_INVALID_SESSION      72
+#define MPI_T_ERR_CVAR_SET_NOT_NOW     73
+#define MPI_T_ERR_CVAR_SET_NEVER       74
+#define MPI_T_ERR_PVAR_NO_STARTSTOP    75
+#define MPI_T_ERR_PVAR_NO_WRITE        76
+#define MPI_T_ERR_PVAR_NO_ATOMIC       77
+#define MPI_T_ERR_INVALID_NAME         78
+#define MPI_T_ERR_INVALID              79
+
+/* --- end of the tool information interface --- */
 
 #ifdef __cplusplus
 }

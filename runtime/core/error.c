@@ -36,7 +36,7 @@ SHMPI_WEAK_ALIAS(Add_error_string)
 struct class_text { const char *name, *text; };
 
 /* Indexed by class; the order is mpi.h's. */
-static const struct class_text predefined[MPI_ERR_WIN_COUNTER + 1] = {
+static const struct class_text predefined[MPI_T_ERR_INVALID + 1] = {
 #define C(cls, text) [cls] = {#cls, text}
     C(MPI_SUCCESS, "no error"),
     C(MPI_ERR_BUFFER, "invalid buffer pointer"),
@@ -98,6 +98,26 @@ static const struct class_text predefined[MPI_ERR_WIN_COUNTER + 1] = {
     C(MPI_ERR_RMA_FLAVOR, "wrong window flavor"),
     /* shmpi's sync counters (shmpi_sync(7)) */
     C(MPI_ERR_WIN_COUNTER, "synchronization counter driven below zero"),
+    /* the tool information interface's return codes (MPI-3.1 14.3.9) */
+    C(MPI_T_ERR_MEMORY, "out of memory"),
+    C(MPI_T_ERR_NOT_INITIALIZED, "the tool interface is not initialized"),
+    C(MPI_T_ERR_CANNOT_INIT, "the tool interface cannot be initialized"),
+    C(MPI_T_ERR_INVALID_INDEX, "index out of range, or not valid now"),
+    C(MPI_T_ERR_INVALID_ITEM, "item index out of range"),
+    C(MPI_T_ERR_INVALID_HANDLE, "invalid handle"),
+    C(MPI_T_ERR_OUT_OF_HANDLES, "no more handles available"),
+    C(MPI_T_ERR_OUT_OF_SESSIONS, "no more sessions available"),
+    C(MPI_T_ERR_INVALID_SESSION, "invalid session"),
+    C(MPI_T_ERR_CVAR_SET_NOT_NOW, "the control variable cannot be set now"),
+    C(MPI_T_ERR_CVAR_SET_NEVER, "the control variable can never be set"),
+    C(MPI_T_ERR_PVAR_NO_STARTSTOP,
+      "the performance variable cannot be started or stopped"),
+    C(MPI_T_ERR_PVAR_NO_WRITE,
+      "the performance variable cannot be written or reset"),
+    C(MPI_T_ERR_PVAR_NO_ATOMIC,
+      "the performance variable cannot be read and reset atomically"),
+    C(MPI_T_ERR_INVALID_NAME, "no variable or category has this name"),
+    C(MPI_T_ERR_INVALID, "invalid use of the interface or bad parameter"),
 #undef C
 };
 
@@ -110,7 +130,8 @@ struct shmpi_added_code {
 
 static int is_predefined(int code)
 {
-    return code >= 0 && code <= MPI_ERR_WIN_COUNTER;
+    return (code >= 0 && code <= MPI_ERR_WIN_COUNTER) ||
+           (code >= MPI_T_ERR_MEMORY && code <= MPI_T_ERR_INVALID);
 }
 
 /* Entry i of shmpi_proc.added: chunk k holds 16 << k entries, from
