@@ -67,8 +67,8 @@ struct shmpi_slab;
 
 /* core/wait.c: how long a blocked call spins and yields before it sleeps. */
 struct shmpi_wait_policy {
-    long spin_ns;              /* SHMPI_SPIN_US, in ns */
-    int yields;                /* SHMPI_YIELDS */
+    _Atomic long spin_ns;      /* SHMPI_SPIN_US, in ns */
+    _Atomic int yields;        /* SHMPI_YIELDS */
 };
 
 /* core/attr.c: keyval id SHMPI_FIRST_USER_KEYVAL + i is slot[i]. */
@@ -106,6 +106,10 @@ struct shmpi_memseg_state {
     struct shmpi_memseg *pools; /* cut into slabs */
     size_t pool_used;           /* bytes of pools->base already slabs */
     struct shmpi_slab *slabs;
+    _Atomic uint64_t mapped;    /* bytes of all segments, large and pools:
+                                   written under `lock`, read by MPI_T
+                                   from any thread (relaxed: one number,
+                                   nothing published with it) */
 };
 
 /* coll/area.c: the collectives' tunables.  Only base types, read by
@@ -208,8 +212,10 @@ struct shmpi_proc {
        (its last byte is always NUL). */
     struct shmpi_core_lock names_lock;
 
-    /* core/wait.c: set once by shmpi_core_wait_configure in MPI_Init, then
-       only read (by every waiting call, on any thread). */
+    /* core/wait.c: set by shmpi_core_wait_configure in MPI_Init; read by
+       every waiting call, on any thread, and written by MPI_T_cvar_write
+       (tool/cvar.c), from any thread: its members are atomics, relaxed
+       (wait.c says why that is enough). */
     struct shmpi_wait_policy wait;
     /* core/fence.c: set once by shmpi_core_fence_register in MPI_Init, then
        only read (rma/acclock.c). */
