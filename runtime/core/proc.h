@@ -60,6 +60,7 @@ struct shmpi_nbc;
 struct shmpi_pt2pt;
 struct shmpi_comm_state;
 struct shmpi_rma_state;
+struct shmpi_tool;
 struct shmpi_keyval;
 struct shmpi_added_code;
 struct shmpi_memseg;
@@ -217,6 +218,13 @@ struct shmpi_proc {
        (tool/cvar.c), from any thread: its members are atomics, relaxed
        (wait.c says why that is enough). */
     struct shmpi_wait_policy wait;
+    /* tool/: the state of MPI_T (tool/tool.h), made by the first
+       MPI_T_init_thread - before MPI_Init, or after MPI_Finalize - and
+       freed by the last MPI_T_finalize; always under tool_lock
+       (shmpi_core_mutex_lock, whatever the thread level: MPI_T has a
+       level of its own). */
+    struct shmpi_core_lock tool_lock;
+    struct shmpi_tool *tool;
     /* core/fence.c: set once by shmpi_core_fence_register in MPI_Init, then
        only read (rma/acclock.c). */
     int fence_registered;
