@@ -1289,8 +1289,8 @@ SHMPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
 
 /* ------------------------------------------------------------------ */
 /* The MPI tool information interface (MPI-3.1 chapter 14):           */
-/* runtime/tool/, shmpi_mpit(7).  Usable before MPI_Init and after    */
-/* MPI_Finalize.                                                      */
+/* runtime/tool/, shmpi(7) TOOL INFORMATION INTERFACE.  Usable before */
+/* MPI_Init and after MPI_Finalize.                                   */
 /* ------------------------------------------------------------------ */
 /* Its return codes (14.3.9), error classes like the others, below
    MPI_ERR_LASTCODE: MPI_Error_string names them. */
