@@ -54,11 +54,6 @@ static int position(MPI_T_enum e)
     return i;
 }
 
-int shmpi_tool_enum_valid(MPI_T_enum e)
-{
-    return position(e) >= 0;
-}
-
 static int choices(int i)
 {
     if (i == YES_NO)

@@ -63,7 +63,7 @@ struct shmpi_tool_pvar {
 /* The arena, once MPI_Init has mapped it; NULL before.  Acquire: the
    pointer and the header's fields were written before MPI_Init's
    release store of `initialized`. */
-static const struct shmpi_arena_header *arena(void)
+static struct shmpi_arena_header *arena(void)
 {
     return atomic_load_explicit(&shmpi_proc.initialized,
                                 memory_order_acquire)
@@ -86,8 +86,8 @@ static uint64_t arena_fixed(void)
 /* Relaxed: one count, nothing read through it. */
 static uint64_t coll_areas_used(void)
 {
-    struct shmpi_arena_header *h = shmpi_proc.arena;
-    if (!arena())
+    struct shmpi_arena_header *h = arena();
+    if (!h)
         return 0;
     uint64_t n = 0;
     for (uint32_t w = 0; w * 64 < h->coll_areas; w++) {
@@ -108,10 +108,9 @@ static uint64_t alloc_mem_bytes(void)
 
 static uint64_t contexts(void)
 {
-    struct shmpi_arena_header *h = shmpi_proc.arena;
-    return arena() ? atomic_load_explicit(&h->contexts_used,
-                                          memory_order_relaxed)
-                   : 0;
+    struct shmpi_arena_header *h = arena();
+    return h ? atomic_load_explicit(&h->contexts_used, memory_order_relaxed)
+             : 0;
 }
 
 static const struct pvar {

@@ -80,10 +80,8 @@ enum shmpi_tool_cat {
 int shmpi_tool_cvar_count(void);
 enum shmpi_tool_cat shmpi_tool_cvar_category(int i);
 
-/* enum.c: the enumeration of tunable id, or MPI_T_ENUM_NULL; whether
-   e is one of ours. */
+/* enum.c: the enumeration of tunable id, or MPI_T_ENUM_NULL. */
 MPI_T_enum shmpi_tool_enum_of(int id);
-int shmpi_tool_enum_valid(MPI_T_enum e);
 
 /* pvar.c: the number of performance variables; the category of one;
    the sessions and their handles freed (the last MPI_T_finalize). */
