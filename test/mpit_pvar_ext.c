@@ -1,4 +1,4 @@
-/* mpit_pvar_ext: shmpi's performance variables - the arena's size and fixed part (0 before MPI_Init), MPI_Alloc_mem's mapped bytes following an allocation and its free, the collective areas in use growing with a communicator, and the counter shmpi_comm_contexts counting communicators made only while started, with stop, reset, write and an atomic readreset; exact error codes for what a variable does not allow and for bad sessions and handles. */
+/* mpit_pvar_ext: shmpi's performance variables - the arena's size and fixed part (0 before MPI_Init), MPI_Alloc_mem's mapped bytes following an allocation and its free, the collective areas in use growing with a communicator, the flow-control state going to yes with a message held over a bound of 0 and back with its receive, and the counter shmpi_comm_contexts counting communicators made only while started, with stop, reset, write and an atomic readreset; exact error codes for what a variable does not allow and for bad sessions and handles. */
 /* shmpi-test: np=1,2,3 timeout=30 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
@@ -20,8 +20,10 @@ static MPI_T_pvar_handle handle(const char *name, int var_class)
     T_RC(MPI_T_pvar_get_info(i, NULL, NULL, NULL, &cls, &dt, NULL, NULL,
                              NULL, &bind, &readonly, &continuous, &atomic),
          MPI_SUCCESS);
-    CHECK(cls == var_class && dt == MPI_UNSIGNED_LONG_LONG &&
-          bind == MPI_T_BIND_NO_OBJECT, "%s: info", name);
+    CHECK(cls == var_class && bind == MPI_T_BIND_NO_OBJECT &&
+          dt == (cls == MPI_T_PVAR_CLASS_STATE ? MPI_INT
+                                               : MPI_UNSIGNED_LONG_LONG),
+          "%s: info", name);
     MPI_T_pvar_handle h;
     T_RC(MPI_T_pvar_handle_alloc(s, i, NULL, &h, &count), MPI_SUCCESS);
     CHECK(count == 1, "%s: count %d", name, count);
@@ -100,6 +102,45 @@ static void coll_areas(int size)
     CHECK_MPI(MPI_Comm_free(&c));
 }
 
+/* With SHMPI_UNEXPECTED_MB=0 (main), one message held before its
+   receive puts rank 1 over its bound, and the receive takes it back. */
+static void unexpected_over(int rank, int size)
+{
+    MPI_T_pvar_handle h = handle("shmpi_unexpected_over",
+                                 MPI_T_PVAR_CLASS_STATE);
+    int over = -1, flag = 0, v = rank;
+    MPI_T_enum e;
+    int i, num = 0, value, len = 8;
+    char name[8];
+    T_RC(MPI_T_pvar_get_index("shmpi_unexpected_over",
+                              MPI_T_PVAR_CLASS_STATE, &i), MPI_SUCCESS);
+    T_RC(MPI_T_pvar_get_info(i, NULL, NULL, NULL, NULL, NULL, &e, NULL,
+                             NULL, NULL, NULL, NULL, NULL), MPI_SUCCESS);
+    T_RC(MPI_T_enum_get_info(e, &num, NULL, NULL), MPI_SUCCESS);
+    T_RC(MPI_T_enum_get_item(e, 1, &value, name, &len), MPI_SUCCESS);
+    CHECK(num == 2 && value == 1 && strcmp(name, "yes") == 0,
+          "the state's enumeration: %d items, item 1 %d '%s'", num, value,
+          name);
+    T_RC(MPI_T_pvar_read(s, h, &over), MPI_SUCCESS);
+    CHECK(over == 0, "over its bound with nothing held: %d", over);
+    if (size == 1)
+        return;
+    if (rank == 0)
+        CHECK_MPI(MPI_Send(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    if (rank != 1)
+        return;
+    while (!flag) /* progress takes the message in, unexpected */
+        CHECK_MPI(MPI_Iprobe(0, 5, MPI_COMM_WORLD, &flag,
+                             MPI_STATUS_IGNORE));
+    T_RC(MPI_T_pvar_read(s, h, &over), MPI_SUCCESS);
+    CHECK(over == 1, "one message held, bound 0: over is %d", over);
+    CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE));
+    T_RC(MPI_T_pvar_read(s, h, &over), MPI_SUCCESS);
+    CHECK(over == 0, "after its receive: over is %d", over);
+}
+
 static void contexts(void)
 {
     MPI_T_pvar_handle h = handle("shmpi_comm_contexts",
@@ -168,15 +209,18 @@ static void bad(void)
 
 int main(int argc, char **argv)
 {
-    int provided, size;
+    int provided, size, rank;
     T_RC(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided), MPI_SUCCESS);
     before_init();
+    setenv("SHMPI_UNEXPECTED_MB", "0", 1); /* each rank's own */
     CHECK_MPI(MPI_Init(&argc, &argv));
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     T_RC(MPI_T_pvar_session_create(&s), MPI_SUCCESS);
     arena();
     alloc_mem();
     coll_areas(size);
+    unexpected_over(rank, size);
     contexts();
     bad();
     T_RC(MPI_T_pvar_session_free(&s), MPI_SUCCESS);

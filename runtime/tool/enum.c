@@ -8,7 +8,8 @@
  * as values (the kept form); a tunable whose default is "unset" (its
  * default is decided at run time: SHMPI_BIND_TO) has an item "unset",
  * value -1, besides.  Every BOOL tunable shares the enumeration
- * "shmpi_yes_no": no = 0, yes = 1.  The handle of tunable id's is
+ * "shmpi_yes_no": no = 0, yes = 1, which performance variables of class
+ * MPI_T_PVAR_CLASS_STATE use too (pvar.c).  The handle of tunable id's is
  * &enums[id], yes_no's &enums[SHMPI_TUN_COUNT]: the table's contents
  * never matter, only where a handle points, so that a new CHOICE
  * tunable gets its enumeration without another list to keep.
@@ -33,12 +34,17 @@ MPI_T_enum shmpi_tool_enum_of(int id)
 {
     switch (shmpi_tun_table[id].type) {
     case SHMPI_TUN_BOOL:
-        return (MPI_T_enum)&enums[YES_NO];
+        return shmpi_tool_enum_yes_no();
     case SHMPI_TUN_CHOICE:
         return (MPI_T_enum)&enums[id];
     default:
         return MPI_T_ENUM_NULL;
     }
+}
+
+MPI_T_enum shmpi_tool_enum_yes_no(void)
+{
+    return (MPI_T_enum)&enums[YES_NO];
 }
 
 /* The position of e in enums, or -1 when e is not an enumeration. */

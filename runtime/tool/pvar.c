@@ -6,8 +6,9 @@
  * Only what can be read without adding a single instruction to a
  * message path: numbers the job's arena already keeps as atomics or as
  * fields written once before any rank runs, and the one MPI_Alloc_mem
- * keeps (core/memseg.c).  Every value is an MPI_UNSIGNED_LONG_LONG,
- * bound to no object.  Before MPI_Init there is no arena: the arena's
+ * keeps (core/memseg.c).  Every value is an MPI_UNSIGNED_LONG_LONG but
+ * a state's (class MPI_T_PVAR_CLASS_STATE), which 14.3.7 wants an
+ * MPI_INT of an enumeration; all are bound to no object.  Before MPI_Init there is no arena: the arena's
  * variables read 0 then (after MPI_Finalize the arena is still mapped,
  * and they read what it holds).
  *
@@ -106,6 +107,17 @@ static uint64_t alloc_mem_bytes(void)
                                 memory_order_relaxed);
 }
 
+/* This rank's flow-control word (pt2pt/flow.c says when pt2pt sets and
+   clears it), read as the senders read it: relaxed, from its slot. */
+static uint64_t unexpected_over(void)
+{
+    struct shmpi_arena_header *h = arena();
+    return h ? atomic_load_explicit(
+                   &shmpi_arena_slot(h, shmpi_proc.rank)->unexpected_over,
+                   memory_order_relaxed) != 0
+             : 0;
+}
+
 static uint64_t contexts(void)
 {
     struct shmpi_arena_header *h = arena();
@@ -137,6 +149,11 @@ static const struct pvar {
      SHMPI_TOOL_CAT_MEMORY, 1, 1, 0, alloc_mem_bytes,
      "bytes of shared memory MPI_Alloc_mem has mapped in this process "
      "(large blocks a segment each, small ones in 1 MiB pools)"},
+    {"shmpi_unexpected_over", MPI_T_PVAR_CLASS_STATE, SHMPI_TOOL_CAT_PT2PT,
+     1, 1, 0, unexpected_over,
+     "yes while the memory this rank holds for messages that arrived before "
+     "their receive is over SHMPI_UNEXPECTED_MB (senders then send it every "
+     "message by rendezvous), until it falls to three quarters of it"},
     {"shmpi_comm_contexts", MPI_T_PVAR_CLASS_COUNTER, SHMPI_TOOL_CAT_COMM,
      0, 0, 1, contexts,
      "communicator contexts the job handed out while the handle was "
@@ -210,10 +227,11 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len,
     shmpi_tool_string(p->name, name, name_len);
     set(verbosity, MPI_T_VERBOSITY_USER_BASIC);
     set(var_class, p->var_class);
+    int state = p->var_class == MPI_T_PVAR_CLASS_STATE;
     if (datatype)
-        *datatype = MPI_UNSIGNED_LONG_LONG;
+        *datatype = state ? MPI_INT : MPI_UNSIGNED_LONG_LONG;
     if (enumtype)
-        *enumtype = MPI_T_ENUM_NULL;
+        *enumtype = state ? shmpi_tool_enum_yes_no() : MPI_T_ENUM_NULL;
     shmpi_tool_string(p->desc, desc, desc_len);
     set(bind, MPI_T_BIND_NO_OBJECT);
     set(readonly, p->readonly);
@@ -436,10 +454,15 @@ static int enter_one(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
     return rc;
 }
 
-static void put(void *buf, uint64_t v)
+/* v into buf as variable i's datatype. */
+static void put(int i, void *buf, uint64_t v)
 {
     unsigned long long u = v;
-    memcpy(buf, &u, sizeof u);
+    int state = (int)v;
+    if (pvars[i].var_class == MPI_T_PVAR_CLASS_STATE)
+        memcpy(buf, &state, sizeof state);
+    else
+        memcpy(buf, &u, sizeof u);
 }
 
 int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
@@ -448,7 +471,7 @@ int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
     int rc = enter_one(session, handle, buf);
     if (rc != MPI_SUCCESS)
         return rc;
-    put(buf, value(handle, pvars[handle->index].now()));
+    put(handle->index, buf, value(handle, pvars[handle->index].now()));
     shmpi_tool_leave();
     return MPI_SUCCESS;
 }
@@ -484,7 +507,7 @@ int PMPI_T_pvar_readreset(MPI_T_pvar_session session,
         rc = MPI_T_ERR_PVAR_NO_ATOMIC;
     } else {
         uint64_t now = p->now();
-        put(buf, value(handle, now));
+        put(handle->index, buf, value(handle, now));
         handle->acc = 0;
         handle->base = now;
     }

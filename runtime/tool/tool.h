@@ -80,8 +80,10 @@ enum shmpi_tool_cat {
 int shmpi_tool_cvar_count(void);
 enum shmpi_tool_cat shmpi_tool_cvar_category(int i);
 
-/* enum.c: the enumeration of tunable id, or MPI_T_ENUM_NULL. */
+/* enum.c: the enumeration of tunable id, or MPI_T_ENUM_NULL; the
+   yes/no one. */
 MPI_T_enum shmpi_tool_enum_of(int id);
+MPI_T_enum shmpi_tool_enum_yes_no(void);
 
 /* pvar.c: the number of performance variables; the category of one;
    the sessions and their handles freed (the last MPI_T_finalize). */
