@@ -10,8 +10,9 @@
  * programs take): MPI_T's thread level is its own (14.3.4), and a tool
  * thread may call it while the program's thread is in MPI.  No call is
  * on a message path, so a plain mutex is enough.  What a variable's
- * value is read from is either immutable once MPI_Init has set it, or
- * an atomic: the lock guards MPI_T's own tables, not those values.
+ * value is read from is immutable once MPI_Init has set it (read after
+ * the acquire load of shmpi_proc.initialized), an atomic, or the
+ * environment: the lock guards MPI_T's own tables, not those values.
  *
  * The variables:
  *   control variables  the tunables table (core/tunables.c), one cvar a
