@@ -194,7 +194,8 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 #define MPI_ERR_SESSION                61
 #define MPI_ERR_ERRHANDLER             62
 /* --- end of the MPI-4 error classes --- */
-#define MPI_ERR_LASTCODE               63  /* user classes start above */
+#define MPI_ERR_LASTCODE               95  /* user classes start above;
+                                              MPI_T_ERR_*: 64-79 */
 
 /* ------------------------------------------------------------------ */
 /* Assorted constants                                                  */
@@ -1409,6 +1410,141 @@ SHMPI_API(int, Status_set_elements_x, (MPI_Status *status,
                                        MPI_Datatype datatype,
                                        MPI_Count count));
 SHMPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
+
+/* ------------------------------------------------------------------ */
+/* The MPI tool information interface (MPI-3.1 chapter 14):           */
+/* runtime/tool/, shmpi(7) TOOL INFORMATION INTERFACE.  Usable before */
+/* MPI_Init and after MPI_Finalize.                                   */
+/* ------------------------------------------------------------------ */
+/* Its return codes (14.3.9), error classes like the others, below
+   MPI_ERR_LASTCODE: MPI_Error_string names them. */
+#define MPI_T_ERR_MEMORY               64
+#define MPI_T_ERR_NOT_INITIALIZED      65
+#define MPI_T_ERR_CANNOT_INIT          66
+#define MPI_T_ERR_INVALID_INDEX        67
+#define MPI_T_ERR_INVALID_ITEM         68
+#define MPI_T_ERR_INVALID_HANDLE       69
+#define MPI_T_ERR_OUT_OF_HANDLES       70
+#define MPI_T_ERR_OUT_OF_SESSIONS      71
+#define MPI_T_ERR_INVALID_SESSION      72
+#define MPI_T_ERR_CVAR_SET_NOT_NOW     73
+#define MPI_T_ERR_CVAR_SET_NEVER       74
+#define MPI_T_ERR_PVAR_NO_STARTSTOP    75
+#define MPI_T_ERR_PVAR_NO_WRITE        76
+#define MPI_T_ERR_PVAR_NO_ATOMIC       77
+#define MPI_T_ERR_INVALID_NAME         78
+#define MPI_T_ERR_INVALID              79
+
+typedef struct shmpi_tool_enum    *MPI_T_enum;
+typedef struct shmpi_tool_cvar    *MPI_T_cvar_handle;
+typedef struct shmpi_tool_pvar    *MPI_T_pvar_handle;
+typedef struct shmpi_tool_session *MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL          ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL   ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL   ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES   ((MPI_T_pvar_handle)1)
+#define MPI_T_PVAR_SESSION_NULL  ((MPI_T_pvar_session)0)
+
+#define MPI_T_VERBOSITY_USER_BASIC     1   /* 14.3.1 */
+#define MPI_T_VERBOSITY_USER_DETAIL    2
+#define MPI_T_VERBOSITY_USER_ALL       3
+#define MPI_T_VERBOSITY_TUNER_BASIC    4
+#define MPI_T_VERBOSITY_TUNER_DETAIL   5
+#define MPI_T_VERBOSITY_TUNER_ALL      6
+#define MPI_T_VERBOSITY_MPIDEV_BASIC   7
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL  8
+#define MPI_T_VERBOSITY_MPIDEV_ALL     9
+
+#define MPI_T_BIND_NO_OBJECT       0      /* 14.3.2 */
+#define MPI_T_BIND_MPI_COMM        1
+#define MPI_T_BIND_MPI_DATATYPE    2
+#define MPI_T_BIND_MPI_ERRHANDLER  3
+#define MPI_T_BIND_MPI_FILE        4
+#define MPI_T_BIND_MPI_GROUP       5
+#define MPI_T_BIND_MPI_OP          6
+#define MPI_T_BIND_MPI_REQUEST     7
+#define MPI_T_BIND_MPI_WIN         8
+#define MPI_T_BIND_MPI_MESSAGE     9
+#define MPI_T_BIND_MPI_INFO        10
+
+#define MPI_T_SCOPE_CONSTANT  0           /* 14.3.6 */
+#define MPI_T_SCOPE_READONLY  1
+#define MPI_T_SCOPE_LOCAL     2
+#define MPI_T_SCOPE_GROUP     3
+#define MPI_T_SCOPE_GROUP_EQ  4
+#define MPI_T_SCOPE_ALL       5
+#define MPI_T_SCOPE_ALL_EQ    6
+
+#define MPI_T_PVAR_CLASS_STATE          0 /* 14.3.7 */
+#define MPI_T_PVAR_CLASS_LEVEL          1
+#define MPI_T_PVAR_CLASS_SIZE           2
+#define MPI_T_PVAR_CLASS_PERCENTAGE     3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK  4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK   5
+#define MPI_T_PVAR_CLASS_COUNTER        6
+#define MPI_T_PVAR_CLASS_AGGREGATE      7
+#define MPI_T_PVAR_CLASS_TIMER          8
+#define MPI_T_PVAR_CLASS_GENERIC        9
+
+SHMPI_API(int, T_init_thread, (int required, int *provided));
+SHMPI_API(int, T_finalize, (void));
+SHMPI_API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name,
+                                 int *name_len));
+SHMPI_API(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value,
+                                 char *name, int *name_len));
+SHMPI_API(int, T_cvar_get_num, (int *num_cvar));
+SHMPI_API(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len,
+                                 int *verbosity, MPI_Datatype *datatype,
+                                 MPI_T_enum *enumtype, char *desc,
+                                 int *desc_len, int *bind, int *scope));
+SHMPI_API(int, T_cvar_get_index, (const char *name, int *cvar_index));
+SHMPI_API(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle,
+                                     MPI_T_cvar_handle *handle, int *count));
+SHMPI_API(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle));
+SHMPI_API(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf));
+SHMPI_API(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf));
+SHMPI_API(int, T_pvar_get_num, (int *num_pvar));
+SHMPI_API(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len,
+                                 int *verbosity, int *var_class,
+                                 MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                                 char *desc, int *desc_len, int *bind,
+                                 int *readonly, int *continuous,
+                                 int *atomic));
+SHMPI_API(int, T_pvar_get_index, (const char *name, int var_class,
+                                  int *pvar_index));
+SHMPI_API(int, T_pvar_session_create, (MPI_T_pvar_session *session));
+SHMPI_API(int, T_pvar_session_free, (MPI_T_pvar_session *session));
+SHMPI_API(int, T_pvar_handle_alloc, (MPI_T_pvar_session session,
+                                     int pvar_index, void *obj_handle,
+                                     MPI_T_pvar_handle *handle, int *count));
+SHMPI_API(int, T_pvar_handle_free, (MPI_T_pvar_session session,
+                                    MPI_T_pvar_handle *handle));
+SHMPI_API(int, T_pvar_start, (MPI_T_pvar_session session,
+                              MPI_T_pvar_handle handle));
+SHMPI_API(int, T_pvar_stop, (MPI_T_pvar_session session,
+                             MPI_T_pvar_handle handle));
+SHMPI_API(int, T_pvar_read, (MPI_T_pvar_session session,
+                             MPI_T_pvar_handle handle, void *buf));
+SHMPI_API(int, T_pvar_write, (MPI_T_pvar_session session,
+                              MPI_T_pvar_handle handle, const void *buf));
+SHMPI_API(int, T_pvar_reset, (MPI_T_pvar_session session,
+                              MPI_T_pvar_handle handle));
+SHMPI_API(int, T_pvar_readreset, (MPI_T_pvar_session session,
+                                  MPI_T_pvar_handle handle, void *buf));
+SHMPI_API(int, T_category_get_num, (int *num_cat));
+SHMPI_API(int, T_category_get_info, (int cat_index, char *name,
+                                     int *name_len, char *desc, int *desc_len,
+                                     int *num_cvars, int *num_pvars,
+                                     int *num_categories));
+SHMPI_API(int, T_category_get_index, (const char *name, int *cat_index));
+SHMPI_API(int, T_category_get_cvars, (int cat_index, int len,
+                                      int indices[]));
+SHMPI_API(int, T_category_get_pvars, (int cat_index, int len,
+                                      int indices[]));
+SHMPI_API(int, T_category_get_categories, (int cat_index, int len,
+                                           int indices[]));
+SHMPI_API(int, T_category_changed, (int *stamp));
+/* --- end of the tool information interface --- */
 
 #ifdef __cplusplus
 }

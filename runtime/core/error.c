@@ -42,12 +42,13 @@ SHMPI_WEAK_ALIAS(Remove_error_string)
 
 struct class_text { const char *name, *text; };
 
-/* The highest predefined class; MPI_ERR_LASTCODE stays above it. */
+/* The highest predefined MPI class; the MPI_T codes (64-79) lie between
+   it and MPI_ERR_LASTCODE. */
 #define LAST_CLASS MPI_ERR_ERRHANDLER
 _Static_assert(LAST_CLASS < MPI_ERR_LASTCODE, "MPI_ERR_LASTCODE too low");
 
 /* Indexed by class; the order is mpi.h's. */
-static const struct class_text predefined[LAST_CLASS + 1] = {
+static const struct class_text predefined[MPI_T_ERR_INVALID + 1] = {
 #define C(cls, text) [cls] = {#cls, text}
     C(MPI_SUCCESS, "no error"),
     C(MPI_ERR_BUFFER, "invalid buffer pointer"),
@@ -115,6 +116,26 @@ static const struct class_text predefined[LAST_CLASS + 1] = {
     C(MPI_ERR_VALUE_TOO_LARGE, "value too large to store"),
     C(MPI_ERR_SESSION, "invalid session handle"),
     C(MPI_ERR_ERRHANDLER, "invalid error handler"),
+    /* the tool information interface's return codes (MPI-3.1 14.3.9) */
+    C(MPI_T_ERR_MEMORY, "out of memory"),
+    C(MPI_T_ERR_NOT_INITIALIZED, "the tool interface is not initialized"),
+    C(MPI_T_ERR_CANNOT_INIT, "the tool interface cannot be initialized"),
+    C(MPI_T_ERR_INVALID_INDEX, "index out of range, or not valid now"),
+    C(MPI_T_ERR_INVALID_ITEM, "item index out of range"),
+    C(MPI_T_ERR_INVALID_HANDLE, "invalid handle"),
+    C(MPI_T_ERR_OUT_OF_HANDLES, "no more handles available"),
+    C(MPI_T_ERR_OUT_OF_SESSIONS, "no more sessions available"),
+    C(MPI_T_ERR_INVALID_SESSION, "invalid session"),
+    C(MPI_T_ERR_CVAR_SET_NOT_NOW, "the control variable cannot be set now"),
+    C(MPI_T_ERR_CVAR_SET_NEVER, "the control variable can never be set"),
+    C(MPI_T_ERR_PVAR_NO_STARTSTOP,
+      "the performance variable cannot be started or stopped"),
+    C(MPI_T_ERR_PVAR_NO_WRITE,
+      "the performance variable cannot be written or reset"),
+    C(MPI_T_ERR_PVAR_NO_ATOMIC,
+      "the performance variable cannot be read and reset atomically"),
+    C(MPI_T_ERR_INVALID_NAME, "no variable or category has this name"),
+    C(MPI_T_ERR_INVALID, "invalid use of the interface or bad parameter"),
 #undef C
 };
 
@@ -129,7 +150,8 @@ struct shmpi_added_code {
 
 static int is_predefined(int code)
 {
-    return code >= 0 && code <= LAST_CLASS;
+    return (code >= 0 && code <= LAST_CLASS) ||
+           (code >= MPI_T_ERR_MEMORY && code <= MPI_T_ERR_INVALID);
 }
 
 /* Entry i of shmpi_proc.added: chunk k holds 16 << k entries, from

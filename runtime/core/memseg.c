@@ -102,6 +102,8 @@ static int map_segment(size_t bytes, struct shmpi_memseg **out)
     }
     s->base = base;
     s->bytes = bytes;
+    atomic_fetch_add_explicit(&shmpi_proc.memseg.mapped, bytes,
+                              memory_order_relaxed);
     *out = s;
     return 0;
 }
@@ -109,6 +111,8 @@ static int map_segment(size_t bytes, struct shmpi_memseg **out)
 static void unmap_segment(struct shmpi_memseg *s)
 {
     munmap(s->base, s->bytes);
+    atomic_fetch_sub_explicit(&shmpi_proc.memseg.mapped, s->bytes,
+                              memory_order_relaxed);
     close(s->fd);
     free(s);
 }

@@ -60,6 +60,7 @@ struct shmpi_nbc;
 struct shmpi_pt2pt;
 struct shmpi_comm_state;
 struct shmpi_rma_state;
+struct shmpi_tool;
 struct shmpi_keyval;
 struct shmpi_added_code;
 struct shmpi_memseg;
@@ -67,8 +68,8 @@ struct shmpi_slab;
 
 /* core/wait.c: how long a blocked call spins and yields before it sleeps. */
 struct shmpi_wait_policy {
-    long spin_ns;              /* SHMPI_SPIN_US, in ns */
-    int yields;                /* SHMPI_YIELDS */
+    _Atomic long spin_ns;      /* SHMPI_SPIN_US, in ns */
+    _Atomic int yields;        /* SHMPI_YIELDS */
 };
 
 /* core/attr.c: keyval id SHMPI_FIRST_USER_KEYVAL + i is slot[i]. */
@@ -108,6 +109,10 @@ struct shmpi_memseg_state {
     struct shmpi_memseg *pools; /* cut into slabs */
     size_t pool_used;           /* bytes of pools->base already slabs */
     struct shmpi_slab *slabs;
+    _Atomic uint64_t mapped;    /* bytes of all segments, large and pools:
+                                   written under `lock`, read by MPI_T
+                                   from any thread (relaxed: one number,
+                                   nothing published with it) */
 };
 
 /* coll/area.c: the collectives' tunables.  Only base types, read by
@@ -212,9 +217,18 @@ struct shmpi_proc {
        (its last byte is always NUL). */
     struct shmpi_core_lock names_lock;
 
-    /* core/wait.c: set once by shmpi_core_wait_configure in MPI_Init, then
-       only read (by every waiting call, on any thread). */
+    /* core/wait.c: set by shmpi_core_wait_configure in MPI_Init; read by
+       every waiting call, on any thread, and written by MPI_T_cvar_write
+       (tool/cvar.c), from any thread: its members are atomics, relaxed
+       (wait.c says why that is enough). */
     struct shmpi_wait_policy wait;
+    /* tool/: the state of MPI_T (tool/tool.h), made by the first
+       MPI_T_init_thread - before MPI_Init, or after MPI_Finalize - and
+       freed by the last MPI_T_finalize; always under tool_lock
+       (shmpi_core_mutex_lock, whatever the thread level: MPI_T has a
+       level of its own). */
+    struct shmpi_core_lock tool_lock;
+    struct shmpi_tool *tool;
     /* core/fence.c: set once by shmpi_core_fence_register in MPI_Init, then
        only read (rma/acclock.c). */
     int fence_registered;

@@ -11,15 +11,15 @@
  * with the values in effect; man/man7/shmpi.7 (ENVIRONMENT) documents
  * it, and test/tunables-doc.sh checks that the two agree.
  *
- * The table is also what MPI_T control variables can later be made of:
- * MPI_T_cvar_get_info wants a name (name), a description (help), a
- * datatype (every value is a uint64_t: MPI_UNSIGNED_LONG_LONG; a choice
- * is an MPI_T_enum whose items are `choices`), a verbosity (all of these
- * are MPI_T_VERBOSITY_USER_BASIC), a binding (all MPI_T_BIND_NO_OBJECT)
- * and a scope: every value is read once, at MPI_Init or at the launch,
- * so all are MPI_T_SCOPE_READONLY after MPI_Init, and SHMPI_TUN_JOB
- * entries are MPI_T_SCOPE_ALL_EQ besides (scope below).  The values in
- * effect are in shmpi_proc.tun (core/proc.h), with where each came from.
+ * The table is also what the MPI_T control variables are (tool/cvar.c):
+ * one per tunable, in this order, with its name, its help as the
+ * description, the kept form as an MPI_UNSIGNED_LONG_LONG (a choice or
+ * a BOOL an MPI_INT with an enumeration, tool/enum.c), and scope
+ * MPI_T_SCOPE_READONLY - every value is read once, at MPI_Init or at
+ * the launch - but for SHMPI_SPIN_US and SHMPI_YIELDS, which a tool may
+ * change at run time (MPI_T_SCOPE_LOCAL, core/wait.h).  A new tunable
+ * needs a category there too.  The values in effect are in
+ * shmpi_proc.tun (core/proc.h), with where each came from.
  *
  * Layering: this is core.  shm_arena, below, reads no variable: whoever
  * creates an arena (the launcher, or a singleton's MPI_Init) loads the

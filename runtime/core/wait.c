@@ -22,7 +22,12 @@
  *                  trip costs far more)
  *
  * State: the spin and yield policy is shmpi_proc.wait (core/proc.h),
- * set once by shmpi_core_wait_configure.
+ * set by shmpi_core_wait_configure at MPI_Init and by MPI_T_cvar_write
+ * (tool/cvar.c) whenever a tool asks, from any thread.  Its members are
+ * atomics loaded relaxed: each is one number read whole, nothing else
+ * is published with it, and a wait that runs with the old value a
+ * little longer is still correct (the policy paces spinning, it never
+ * decides whether a wait ends).
  */
 #include "core/wait.h"
 
@@ -41,9 +46,20 @@
 
 void shmpi_core_wait_configure(const struct shmpi_tun_set *tun)
 {
-    struct shmpi_wait_policy *policy = &shmpi_proc.wait;
-    policy->spin_ns = 1000 * (long)tun->value[SHMPI_TUN_SPIN_US];
-    policy->yields = (int)tun->value[SHMPI_TUN_YIELDS];
+    shmpi_core_wait_set_spin(tun->value[SHMPI_TUN_SPIN_US]);
+    shmpi_core_wait_set_yields(tun->value[SHMPI_TUN_YIELDS]);
+}
+
+void shmpi_core_wait_set_spin(uint64_t us)
+{
+    atomic_store_explicit(&shmpi_proc.wait.spin_ns, 1000 * (long)us,
+                          memory_order_relaxed);
+}
+
+void shmpi_core_wait_set_yields(uint64_t yields)
+{
+    atomic_store_explicit(&shmpi_proc.wait.yields, (int)yields,
+                          memory_order_relaxed);
 }
 
 static long now_ns(void)
@@ -57,7 +73,9 @@ static long now_ns(void)
    progress moved something: a transfer in full swing never sleeps. */
 static int spin(int (*done)(void *), void *arg)
 {
-    if (shmpi_proc.wait.spin_ns <= 0)
+    long spin_ns = atomic_load_explicit(&shmpi_proc.wait.spin_ns,
+                                        memory_order_relaxed);
+    if (spin_ns <= 0)
         return done(arg);
     /* the clock is read after the first polls, not before: a wait that
        is over at once (a sync request completes in its first poll)
@@ -73,7 +91,7 @@ static int spin(int (*done)(void *), void *arg)
         long now = now_ns();
         if (deadline < 0 || seen != shmpi_proc.progress_events) {
             seen = shmpi_proc.progress_events;
-            deadline = now + shmpi_proc.wait.spin_ns;
+            deadline = now + spin_ns;
         } else if (now > deadline) {
             return 0;
         }
@@ -99,7 +117,9 @@ static int sleep_once(struct shmpi_doorbell *bell, int (*done)(void *),
 
 static int yield_some(int (*done)(void *), void *arg)
 {
-    for (int i = 0; i < shmpi_proc.wait.yields; i++) {
+    int yields = atomic_load_explicit(&shmpi_proc.wait.yields,
+                                      memory_order_relaxed);
+    for (int i = 0; i < yields; i++) {
         sched_yield();
         if (done(arg))
             return 1;

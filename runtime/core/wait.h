@@ -21,6 +21,8 @@
 #ifndef SHMPI_WAIT_H
 #define SHMPI_WAIT_H
 
+#include <stdint.h>
+
 /* Between two polls of memory another core writes: the pause lets that
    core keep the line long enough to finish writing it.  A poll loop
    without it took the line back after the writer's first store, so the
@@ -41,6 +43,11 @@ static inline void shmpi_cpu_relax(void)
    in effect, whose defaults depend on whether ranks outnumber CPUs. */
 struct shmpi_tun_set;
 void shmpi_core_wait_configure(const struct shmpi_tun_set *tun);
+/* And at any time after (MPI_T_cvar_write, tool/cvar.c), from any
+   thread: SHMPI_SPIN_US in us, SHMPI_YIELDS; within the tunables'
+   ranges. */
+void shmpi_core_wait_set_spin(uint64_t us);
+void shmpi_core_wait_set_yields(uint64_t yields);
 
 /* Returns once done(arg) returned non-zero. */
 void shmpi_core_wait_until(int (*done)(void *arg), void *arg);
