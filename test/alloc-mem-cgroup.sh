@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # alloc-mem-cgroup: in a memory cgroup of 512 MiB, MPI_Alloc_mem of 2 GiB gives MPI_ERR_NO_MEM (no OOM kill) and 64 MiB per rank still works, and a rank taking 1 MiB blocks until refused is refused, not killed; skipped where no child memory cgroup can be made.
 # shmpi-test: timeout=60
+# shmpi-test-skip tsan: ThreadSanitizer's shadow of the memory a rank touches is charged to the 512 MiB cgroup too, after the library's check of what the cgroup has left, so the rank that takes 1 MiB blocks up to the limit is killed by the cgroup's OOM killer instead of refused (make check-tsan, 2026-11-29).
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 HOG=$TEST_BIN/memhog

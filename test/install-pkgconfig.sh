@@ -7,10 +7,9 @@
 command -v pkg-config >/dev/null || fail "pkg-config is not installed (Debian package pkg-config)"
 cd "$TEST_TMPDIR" || fail "cannot cd to $TEST_TMPDIR"
 inst=$TEST_TMPDIR/inst
-san=
-[ -e "$SHMPI_ROOT/lib/.flavor-san" ] && san=1
+# shellcheck disable=SC2046
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-    make -s -C "$SHMPI_ROOT" install SANITIZE="$san" PREFIX="$inst" \
+    make -s -C "$SHMPI_ROOT" install $(tree_flavor) PREFIX="$inst" \
     >install.log 2>&1 || { cat install.log; fail "make install PREFIX=$inst failed"; }
 
 version=$(sed -n 's/.*SHMPI_VERSION_STRING "\(.*\)"/\1/p' "$SHMPI_ROOT/mpi.h")

@@ -57,10 +57,9 @@ build_and_run "$TEST_TMPDIR/a b/$evil" "in the tree"
 
 # An install (make install with a space in PREFIX), then moved under such
 # a name: the wrappers find the install relative to themselves.
-san=
-[ -e "$SHMPI_ROOT/lib/.flavor-san" ] && san=1
+# shellcheck disable=SC2046
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-    make -s -C "$SHMPI_ROOT" install SANITIZE="$san" PREFIX="$TEST_TMPDIR/c d/inst" \
+    make -s -C "$SHMPI_ROOT" install $(tree_flavor) PREFIX="$TEST_TMPDIR/c d/inst" \
     >"$TEST_TMPDIR/install.log" 2>&1 ||
     { cat "$TEST_TMPDIR/install.log"; fail "make install PREFIX='$TEST_TMPDIR/c d/inst' failed"; }
 for w in mpicc mpicxx mpic++ mpirun mpiexec; do

@@ -22,6 +22,7 @@
 #   expect_shm_clean         no new entry in /dev/shm since the start
 #   fail MSG                 print MSG (and the job's output), exit 1
 #   pass                     print PASS line, exit 0
+#   tree_flavor              make's arguments for the flavor lib/ holds
 set -u
 
 SHMPI_ROOT=${SHMPI_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -49,6 +50,18 @@ for src in "$SHMPI_ROOT"/test/helpers/*.c; do
             "$src" || { echo "cannot build $bin"; exit 1; }
     fi
 done
+
+# make's arguments for the flavor lib/ holds (make SANITIZE=1, make
+# check-tsan), for a test that runs `make install`: with other ones, make
+# would relink lib/ and ./mpirun as another flavor under the tests still
+# to run, and rebuild the helpers above against it.
+tree_flavor() {
+    if [ -e "$SHMPI_ROOT/lib/.flavor-san" ]; then
+        echo SANITIZE=1
+    elif [ -e "$SHMPI_ROOT/lib/.flavor-tsan" ]; then
+        echo SANITIZE=thread CC=clang
+    fi
+}
 
 shm_start=$(ls -A /dev/shm | LC_ALL=C sort)
 job_pid=
