@@ -160,7 +160,9 @@ struct shmpi_proc {
     struct shmpi_core_lock runtime_lock;
     int runtime_users;
     /* Set once by MPI_Init, then only read: */
-    int thread_level;          /* what MPI_Init_thread provided */
+    int thread_level;          /* what MPI_Init_thread provided (before
+                                  it, what the session that brought the
+                                  runtime up got; init/init.c) */
     int thread_requested;      /* what it was asked for (MPI_INFO_ENV's
                                   thread_level, core/info_env.c) */
     int mt;                    /* MPI_THREAD_MULTIPLE was asked for: the
