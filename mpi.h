@@ -1546,6 +1546,52 @@ SHMPI_API(int, T_category_get_categories, (int cat_index, int len,
 SHMPI_API(int, T_category_changed, (int *stamp));
 /* --- end of the tool information interface --- */
 
+/* --- the Sessions Model (MPI-4.0 11.3) and MPI_Comm_idup_with_info ---
+   A session is a handle of its own (man MPI_Session_init); the process
+   sets it offers are "mpi://WORLD" and "mpi://SELF". */
+typedef struct shmpi_session *MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)0)
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+typedef void MPI_Session_errhandler_function(MPI_Session *, int *, ...);
+SHMPI_API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler,
+                              MPI_Session *session));
+SHMPI_API(int, Session_finalize, (MPI_Session *session));
+SHMPI_API(int, Session_get_num_psets, (MPI_Session session, MPI_Info info,
+                                       int *npset_names));
+SHMPI_API(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info,
+                                      int n, int *pset_len, char *pset_name));
+SHMPI_API(int, Session_get_info, (MPI_Session session, MPI_Info *info_used));
+SHMPI_API(int, Session_get_pset_info, (MPI_Session session,
+                                       const char *pset_name,
+                                       MPI_Info *info));
+SHMPI_API(int, Session_create_errhandler,
+          (MPI_Session_errhandler_function *session_errhandler_fn,
+           MPI_Errhandler *errhandler));
+SHMPI_API(int, Session_set_errhandler, (MPI_Session session,
+                                        MPI_Errhandler errhandler));
+SHMPI_API(int, Session_get_errhandler, (MPI_Session session,
+                                        MPI_Errhandler *errhandler));
+SHMPI_API(int, Session_call_errhandler, (MPI_Session session,
+                                         int errorcode));
+SHMPI_API(int, Group_from_session_pset, (MPI_Session session,
+                                         const char *pset_name,
+                                         MPI_Group *newgroup));
+SHMPI_API(int, Comm_create_from_group, (MPI_Group group,
+                                        const char *stringtag, MPI_Info info,
+                                        MPI_Errhandler errhandler,
+                                        MPI_Comm *newcomm));
+SHMPI_API(int, Intercomm_create_from_groups,
+          (MPI_Group local_group, int local_leader, MPI_Group remote_group,
+           int remote_leader, const char *stringtag, MPI_Info info,
+           MPI_Errhandler errhandler, MPI_Comm *newintercomm));
+SHMPI_API(MPI_Fint, Session_c2f, (MPI_Session session));
+SHMPI_API(MPI_Session, Session_f2c, (MPI_Fint session));
+SHMPI_API(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info,
+                                     MPI_Comm *newcomm,
+                                     MPI_Request *request));
+/* --- end of the Sessions Model --- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,17 +22,25 @@
  * error at once but still runs its part of the schedule, on a request
  * the program never sees, so that the others complete (MPI_Comm_dup
  * does the same after its exchange).
+ *
+ * MPI_Comm_idup_with_info (MPI-4.0) is the same with info's hints
+ * instead of comm's, as MPI_Comm_dup_with_info (comm_info.c): shmpi
+ * keeps no communicator hint, so that is the check of info.  A bad info
+ * is raised like a failed copy: the schedule still runs, so that the
+ * others complete.
  */
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "comm/comm.h"
 #include "core/attr.h"
 #include "core/error.h"
+#include "core/info.h"
 #include "core/pmpi.h"
 #include "coll/reduction.h"
 #include "coll/sched.h"
 
 SHMPI_WEAK_ALIAS(Comm_idup)
+SHMPI_WEAK_ALIAS(Comm_idup_with_info)
 
 struct idup {
     MPI_Comm c;                /* the new communicator, not yet opened;
@@ -103,9 +111,25 @@ static int prepare(MPI_Comm comm, struct idup *d, int *copied,
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+/* The duplicate's object, or none (raised, *copied) when info is bad. */
+static int prepare_with(MPI_Comm comm, MPI_Info info, struct idup *d,
+                        int *copied, const char *fn)
 {
-    static const char fn[] = "MPI_Comm_idup";
+    if (prepare(comm, d, copied, fn) != MPI_SUCCESS)
+        return MPI_ERR_NO_MEM;
+    if (*copied == MPI_SUCCESS && info != MPI_INFO_NULL &&
+        !shmpi_info_ok(info)) {
+        forget(d->c);
+        d->c = NULL;
+        *copied = shmpi_raise(comm, MPI_ERR_INFO, fn,
+                              "info is not a valid info object");
+    }
+    return MPI_SUCCESS;
+}
+
+static int idup(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                MPI_Request *request, const char *fn)
+{
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
@@ -117,7 +141,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     struct shmpi_nbc *s = shmpi_nbc_new(comm);
     struct idup *d = s ? shmpi_nbc_scratch(s, NULL, sizeof *d) : NULL;
     int copied = MPI_SUCCESS;
-    if (!d || prepare(comm, d, &copied, fn) != MPI_SUCCESS) {
+    if (!d || prepare_with(comm, info, d, &copied, fn) != MPI_SUCCESS) {
         if (s)
             shmpi_nbc_discard(s);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
@@ -145,4 +169,15 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     }
     *request = r;
     return MPI_SUCCESS;
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup(comm, MPI_INFO_NULL, newcomm, request, "MPI_Comm_idup");
+}
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info,
+                             MPI_Comm *newcomm, MPI_Request *request)
+{
+    return idup(comm, info, newcomm, request, "MPI_Comm_idup_with_info");
 }

@@ -48,11 +48,11 @@ SHMPI_WEAK_ALIAS(Errhandler_set)
 SHMPI_WEAK_ALIAS(Errhandler_get)
 
 struct shmpi_errhandler shmpi_errors_are_fatal = {
-    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_FATAL, 1, 1, NULL, NULL, 0};
+    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_FATAL, 1, 1, NULL, NULL, 0, NULL};
 struct shmpi_errhandler shmpi_errors_return = {
-    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_RETURN, 1, 1, NULL, NULL, 0};
+    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_RETURN, 1, 1, NULL, NULL, 0, NULL};
 struct shmpi_errhandler shmpi_errors_abort = {
-    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_ABORT, 1, 1, NULL, NULL, 0};
+    SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_ABORT, 1, 1, NULL, NULL, 0, NULL};
 
 void shmpi_core_errhandler_retain(struct shmpi_errhandler *eh)
 {
@@ -102,7 +102,7 @@ static int create_errhandler(const char *name,
     if (!eh)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, name, "malloc");
     *eh = (struct shmpi_errhandler){SHMPI_MAGIC_ERRHANDLER, SHMPI_EH_COMM_FN,
-                                    1, 0, fn, NULL, 0};
+                                    1, 0, fn, NULL, 0, NULL};
     *errhandler = eh;
     return MPI_SUCCESS;
 }
@@ -127,10 +127,15 @@ static int set_errhandler(const char *name, MPI_Comm comm,
         return shmpi_raise(comm, MPI_ERR_COMM, name, "invalid communicator");
     if (!shmpi_errhandler_ok(errhandler))
         return shmpi_raise(comm, MPI_ERR_ARG, name, "invalid error handler");
-    if (errhandler->kind == SHMPI_EH_WIN_FN)
+    if (errhandler->kind == SHMPI_EH_WIN_FN ||
+        errhandler->kind == SHMPI_EH_SESSION_FN)
         return shmpi_raise(comm, MPI_ERR_ARG, name,
-                           "the error handler was made by "
-                           "MPI_Win_create_errhandler: it is for windows");
+                           "the error handler was made by MPI_%s_create_"
+                           "errhandler: it is for %s",
+                           errhandler->kind == SHMPI_EH_WIN_FN ? "Win"
+                                                               : "Session",
+                           errhandler->kind == SHMPI_EH_WIN_FN ? "windows"
+                                                               : "sessions");
     shmpi_core_errhandler_swap(&comm->errhandler, errhandler);
     return MPI_SUCCESS;
 }

@@ -272,6 +272,33 @@ _Noreturn void shmpi_core_fatal(int code, const char *fn, const char *what)
     _exit(cls > 0 && cls < 256 ? cls : 1);
 }
 
+/* The handler eh, held by the caller, called for an error of a
+   communicator (*comm, when eh is a communicator's) or a session
+   (*session, when eh is a session's): the setters refuse a handler of
+   another kind, so the one that does not apply is never called. */
+static int call_handler(struct shmpi_errhandler *eh, MPI_Comm *comm,
+                        MPI_Session *session, int code, const char *fn,
+                        const char *what)
+{
+    switch (eh->kind) {
+    case SHMPI_EH_FATAL:
+    case SHMPI_EH_ABORT: /* MPI_Abort ends the job, so the same */
+        shmpi_core_fatal(code, fn, what);
+    case SHMPI_EH_RETURN:
+        break;
+    case SHMPI_EH_COMM_FN:
+        eh->comm_fn(comm, &code);
+        break;
+    case SHMPI_EH_SESSION_FN:
+        eh->session_fn(session, &code);
+        break;
+    case SHMPI_EH_WIN_FN: /* refused by the setters of both */
+        break;
+    }
+    shmpi_core_errhandler_release(eh);
+    return code;
+}
+
 int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
 {
     char what[MPI_MAX_ERROR_STRING];
@@ -284,20 +311,40 @@ int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt, ...)
     /* held through the program's function: another thread may set
        comm's handler and free this one meanwhile (errhandler.c) */
     struct shmpi_errhandler *eh = shmpi_core_errhandler_hold(&comm->errhandler);
-    switch (eh->kind) {
-    case SHMPI_EH_FATAL:
-    case SHMPI_EH_ABORT: /* MPI_Abort(comm) ends the job, so the same */
-        shmpi_core_fatal(code, fn, what);
-    case SHMPI_EH_RETURN:
-        break;
-    case SHMPI_EH_COMM_FN:
-        eh->comm_fn(&comm, &code);
-        break;
-    case SHMPI_EH_WIN_FN: /* refused by MPI_Comm_set_errhandler */
-        break;
-    }
-    shmpi_core_errhandler_release(eh);
-    return code;
+    MPI_Session none = MPI_SESSION_NULL;
+    return call_handler(eh, &comm, &none, code, fn, what);
+}
+
+int shmpi_raise_session(MPI_Session session, int code, const char *fn,
+                        const char *fmt, ...)
+{
+    char what[MPI_MAX_ERROR_STRING];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (!shmpi_session_ok(session))
+        return shmpi_raise(MPI_COMM_WORLD, code, fn, "%s", what);
+    struct shmpi_errhandler *eh =
+        shmpi_core_errhandler_hold(&session->errhandler);
+    MPI_Comm none = MPI_COMM_NULL;
+    return call_handler(eh, &none, &session, code, fn, what);
+}
+
+int shmpi_raise_handler(MPI_Errhandler eh, int code, const char *fn,
+                        const char *fmt, ...)
+{
+    char what[MPI_MAX_ERROR_STRING];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (!shmpi_errhandler_ok(eh) || eh->kind == SHMPI_EH_WIN_FN)
+        return shmpi_raise(MPI_COMM_WORLD, code, fn, "%s", what);
+    shmpi_core_errhandler_retain(eh);
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Session session = MPI_SESSION_NULL;
+    return call_handler(eh, &comm, &session, code, fn, what);
 }
 
 int PMPI_Error_class(int errorcode, int *errorclass)

@@ -16,6 +16,18 @@
 
 int shmpi_raise(MPI_Comm comm, int code, const char *fn, const char *fmt,
                 ...) __attribute__((format(printf, 4, 5)));
+/* The same through a session's handler (MPI-4.0 11.3: errors of the
+   session calls go there; MPI_COMM_WORLD's if session is invalid), and
+   through a handler given to a call that makes its object
+   (MPI_Comm_create_from_group: the function of a communicator handler
+   gets MPI_COMM_NULL; MPI_COMM_WORLD's when errhandler is no handler
+   that such a call takes). */
+int shmpi_raise_session(MPI_Session session, int code, const char *fn,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int shmpi_raise_handler(MPI_Errhandler errhandler, int code, const char *fn,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Print "rank R: fn: what (CLASS)" and end the job; used by the fatal
    handler and for calls made outside MPI_Init..MPI_Finalize. */

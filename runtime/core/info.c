@@ -196,10 +196,20 @@ static int no_mem(const char *fn)
 /* Creating, setting, deleting                                         */
 /* ------------------------------------------------------------------ */
 
+/* MPI-4.0 11.4.1: the info calls work before MPI_Init and after
+   MPI_Finalize, so that a program can build the hints of
+   MPI_Session_init; they need nothing of the runtime.  A fork() of a
+   rank is still refused. */
+#define INFO_ENTRY(fn)                                                    \
+    do {                                                                  \
+        if (shmpi_proc.forked_from)                                       \
+            shmpi_core_not_initialized(fn);                               \
+    } while (0)
+
 int PMPI_Info_create(MPI_Info *info)
 {
     static const char fn[] = "MPI_Info_create";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     if (!info)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "info is NULL");
     struct shmpi_info *i = shmpi_info_new();
@@ -212,7 +222,7 @@ int PMPI_Info_create(MPI_Info *info)
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     static const char fn[] = "MPI_Info_set";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     int rc = check_info_key(info, key, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -232,7 +242,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
     static const char fn[] = "MPI_Info_delete";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     int rc = check_info_key(info, key, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -263,7 +273,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen,
                   char *value, int *flag)
 {
     static const char fn[] = "MPI_Info_get";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     int rc = check_info_key(info, key, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -289,7 +299,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
                            int *flag)
 {
     static const char fn[] = "MPI_Info_get_valuelen";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     int rc = check_info_key(info, key, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -314,7 +324,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
                          char *value, int *flag)
 {
     static const char fn[] = "MPI_Info_get_string";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     int rc = check_info_key(info, key, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -346,7 +356,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
     static const char fn[] = "MPI_Info_get_nkeys";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     int rc = check_info(info, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -362,7 +372,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     static const char fn[] = "MPI_Info_get_nthkey";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     int rc = check_info(info, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -387,7 +397,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     static const char fn[] = "MPI_Info_dup";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     int rc = check_info(info, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -413,7 +423,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 int PMPI_Info_free(MPI_Info *info)
 {
     static const char fn[] = "MPI_Info_free";
-    SHMPI_REQUIRE_INIT(fn);
+    INFO_ENTRY(fn);
     if (!info)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "info is NULL");
     int rc = check_info(*info, fn);

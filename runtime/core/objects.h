@@ -25,6 +25,7 @@ enum shmpi_magic {
     SHMPI_MAGIC_GROUP = 0x47525550u,       /* "GRUP" */
     SHMPI_MAGIC_INFO = 0x494e464fu,        /* "INFO" */
     SHMPI_MAGIC_MESSAGE = 0x4d534720u,     /* "MSG " */
+    SHMPI_MAGIC_SESSION = 0x53455353u,     /* "SESS" */
 };
 
 enum shmpi_errhandler_kind {
@@ -34,6 +35,7 @@ enum shmpi_errhandler_kind {
                                   object, which ends the job (environ.c) */
     SHMPI_EH_COMM_FN,          /* from MPI_Comm_create_errhandler */
     SHMPI_EH_WIN_FN,           /* from MPI_Win_create_errhandler */
+    SHMPI_EH_SESSION_FN,       /* from MPI_Session_create_errhandler */
 };
 
 struct shmpi_errhandler {
@@ -44,6 +46,19 @@ struct shmpi_errhandler {
     int predefined;            /* never deallocated */
     MPI_Comm_errhandler_function *comm_fn;
     MPI_Win_errhandler_function *win_fn;
+    int fint;                  /* its Fortran integer, or 0 (fint.h) */
+    MPI_Session_errhandler_function *session_fn;
+};
+
+/* A session (MPI-4.0 11.3; init/session.c).  Its handler is read and
+   set as a communicator's (hold, swap); the rest is set at
+   MPI_Session_init and then only read, until MPI_Session_finalize. */
+struct shmpi_session {
+    uint32_t magic;
+    struct shmpi_errhandler *errhandler; /* holds one reference */
+    int thread_level;          /* provided, from its "thread_level" hint */
+    MPI_Info info;             /* the hints it was given, a copy (or
+                                  MPI_INFO_NULL) */
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };
 
@@ -181,6 +196,11 @@ static inline int shmpi_group_ok(MPI_Group g)
 static inline int shmpi_info_ok(MPI_Info i)
 {
     return i != MPI_INFO_NULL && i->magic == SHMPI_MAGIC_INFO;
+}
+
+static inline int shmpi_session_ok(MPI_Session s)
+{
+    return s != MPI_SESSION_NULL && s->magic == SHMPI_MAGIC_SESSION;
 }
 
 static inline int shmpi_errhandler_ok(MPI_Errhandler e)

@@ -35,6 +35,8 @@ _Noreturn void shmpi_core_not_initialized(const char *fn)
         shmpi_core_not_the_rank(fn, p->rank, p->forked_from,
             "a child a rank made with fork() cannot use MPI");
     shmpi_core_fatal(MPI_ERR_OTHER, fn,
-                     p->finalized ? "called after MPI_Finalize"
-                                  : "called before MPI_Init");
+                     p->finalized ? "called after MPI_Finalize (or the "
+                                    "last MPI_Session_finalize)"
+                                  : "called before MPI_Init (or "
+                                    "MPI_Session_init)");
 }

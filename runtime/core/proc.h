@@ -147,10 +147,22 @@ struct shmpi_proc {
        MPI_Init or MPI_Finalize: stored with release once everything
        before is set (the members above and below included), loaded with
        acquire - on x86 both are plain moves. */
-    _Atomic int initialized;   /* MPI_Init returned */
-    _Atomic int finalized;     /* MPI_Finalize returned */
+    _Atomic int initialized;   /* the runtime is up: MPI_Init or the
+                                  first MPI_Session_init returned */
+    _Atomic int finalized;     /* the runtime is down: the last of
+                                  MPI_Finalize and MPI_Session_finalize
+                                  returned */
+    _Atomic int world_init;    /* MPI_Init returned (MPI_Initialized) */
+    _Atomic int world_final;   /* MPI_Finalize returned (MPI_Finalized) */
+    /* init/init.c: the World Model and the sessions now open, the users
+       of the runtime; under runtime_lock (a mutex whatever the thread
+       level: sessions may start on any thread). */
+    struct shmpi_core_lock runtime_lock;
+    int runtime_users;
     /* Set once by MPI_Init, then only read: */
-    int thread_level;          /* what MPI_Init_thread provided */
+    int thread_level;          /* what MPI_Init_thread provided (before
+                                  it, what the session that brought the
+                                  runtime up got; init/init.c) */
     int thread_requested;      /* what it was asked for (MPI_INFO_ENV's
                                   thread_level, core/info_env.c) */
     int mt;                    /* MPI_THREAD_MULTIPLE was asked for: the

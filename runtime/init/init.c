@@ -34,6 +34,28 @@
  * schedules' progress hook (shmpi_nbc_init; core/hooks.h).  No MPI
  * call can run before init() returns, so none can miss a hook.
  *
+ * The World Model and sessions in one process (MPI-4.0 11.3): what a
+ * rank needs whichever model it uses - its place in the job, the arena,
+ * its claim on its rank, every room's state - is "the runtime", brought
+ * up by the first of MPI_Init, MPI_Init_thread and MPI_Session_init
+ * (shmpi_init_runtime_enter) and taken down by the last of MPI_Finalize
+ * and MPI_Session_finalize (shmpi_init_runtime_leave): a count of users
+ * under a mutex, so that threads starting and ending sessions at once
+ * agree on who is first and who is last.  Taking it down ends the
+ * rank's part in the job (MPI_Finalize's barrier over MPI_COMM_WORLD,
+ * the slot marked finalized), so it cannot come up again: a
+ * MPI_Session_init after that is an error.  shmpi_proc.initialized and
+ * .finalized say whether the runtime is up (every call's entry check);
+ * MPI_Initialized and MPI_Finalized answer for the World Model alone
+ * (world_init, world_final), as 11.2.1 and 11.3 ask.
+ *
+ * Thread levels: the runtime takes the locks of process state (mt) when
+ * the call that brings it up asks for MULTIPLE; each model then gets the
+ * level it asks for up to SERIALIZED, its own (MPI_Query_thread answers
+ * for MPI_Init_thread, MPI_Session_get_info's "thread_level" for a
+ * session), so that several levels coexist without any of them being
+ * more than the library gives.
+ *
  * State: this rank's is shmpi_proc (core/proc.c; core/proc.h says who
  * may touch each member); MPI_Init makes each room's part of it.
  */
@@ -53,7 +75,9 @@
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
+#include "core/lock.h"
 #include "datatypes/datatype.h"
+#include "init/init.h"
 #include "launcher/launch.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
@@ -256,15 +280,18 @@ static void hide_job_from_children(struct shmpi_proc *p)
     fcntl(p->arena_fd, F_SETFD, FD_CLOEXEC);
 }
 
-static int init(int *argc, char ***argv, int required, int *provided)
+/* Only SERIALIZED is honest for now: nothing is locked, but no call
+   depends on which thread makes it.  MULTIPLE is not done yet. */
+int shmpi_init_thread_level(int required)
 {
-    struct shmpi_proc *p = &shmpi_proc;
-    if (p->forked_from)
-        shmpi_core_not_initialized(shmpi_proc.init_fn);
-    if (p->initialized || p->finalized)
-        init_failed(p->finalized ? "called after MPI_Finalize"
-                                 : "MPI is already initialized (MPI_Init may "
-                                   "be called once)");
+    int level = required < MPI_THREAD_SERIALIZED ? required
+                                                 : MPI_THREAD_SERIALIZED;
+    return level < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : level;
+}
+
+static void bring_up(struct shmpi_proc *p, int *argc, char ***argv,
+                     int required)
+{
     find_place_in_job(p, argc, argv);
     attach_or_create_arena(p);
     if (!p->singleton)
@@ -286,12 +313,7 @@ static int init(int *argc, char ***argv, int required, int *provided)
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
     shmpi_nbc_init();
-    /* Only SERIALIZED is honest for now: nothing is locked, but no call
-       depends on which thread makes it.  MULTIPLE is not done yet. */
-    p->thread_level = required < MPI_THREAD_SERIALIZED ? required
-                                                       : MPI_THREAD_SERIALIZED;
-    if (p->thread_level < MPI_THREAD_SINGLE)
-        p->thread_level = MPI_THREAD_SINGLE;
+    p->thread_level = shmpi_init_thread_level(required);
     p->main_thread = pthread_self();
     /* The locks of process state are taken as soon as the program asks
        for MULTIPLE, so that what is already made thread-safe runs so
@@ -301,34 +323,13 @@ static int init(int *argc, char ***argv, int required, int *provided)
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_INITIALIZED,
                           memory_order_release);
     atomic_store_explicit(&p->initialized, 1, memory_order_release);
-    if (provided)
-        *provided = p->thread_level;
-    return MPI_SUCCESS;
 }
 
-int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+/* The rank's part in the job ends: sends still waiting for ring space
+   go out first; after the barrier everyone is done with everyone
+   else's shared state. */
+static void take_down(struct shmpi_proc *p)
 {
-    shmpi_proc.init_fn = "MPI_Init_thread";
-    return init(argc, argv, required, provided);
-}
-
-int PMPI_Init(int *argc, char ***argv)
-{
-    shmpi_proc.init_fn = "MPI_Init";
-    return init(argc, argv, MPI_THREAD_SINGLE, NULL);
-}
-
-int PMPI_Finalize(void)
-{
-    struct shmpi_proc *p = &shmpi_proc;
-    SHMPI_REQUIRE_INIT("MPI_Finalize");
-    /* 8.7.1: first of all, MPI_COMM_SELF is freed as by MPI_Comm_free:
-       its attributes' delete callbacks run, newest first, while all of
-       MPI still works for them.  A failing one is reported, and the
-       finalization goes on. */
-    int rc = shmpi_comm_delete_attrs(MPI_COMM_SELF, "MPI_Finalize");
-    /* Sends still waiting for ring space go out first; after the barrier
-       everyone is done with everyone else's shared state. */
     shmpi_p2p_progress_flush_backlog();
     shmpi_p2p_bsend_drain();
     PMPI_Barrier(MPI_COMM_WORLD);
@@ -336,6 +337,84 @@ int PMPI_Finalize(void)
                           memory_order_release);
     shmpi_fint_finalize();
     atomic_store_explicit(&p->finalized, 1, memory_order_release);
+}
+
+int shmpi_init_runtime_enter(const char *fn, int *argc, char ***argv,
+                             int required)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    if (p->forked_from)
+        shmpi_core_not_initialized(fn);
+    shmpi_core_mutex_lock(&p->runtime_lock);
+    int up = !atomic_load_explicit(&p->finalized, memory_order_relaxed);
+    if (up && p->runtime_users++ == 0) {
+        p->init_fn = fn;
+        bring_up(p, argc, argv, required);
+    }
+    shmpi_core_mutex_unlock(&p->runtime_lock);
+    return up ? 0 : -1;
+}
+
+void shmpi_init_runtime_leave(void)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    shmpi_core_mutex_lock(&p->runtime_lock);
+    if (--p->runtime_users == 0)
+        take_down(p);
+    shmpi_core_mutex_unlock(&p->runtime_lock);
+}
+
+static int init(const char *fn, int *argc, char ***argv, int required,
+                int *provided)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    shmpi_proc.init_fn = fn;
+    if (p->forked_from)
+        shmpi_core_not_initialized(fn);
+    if (p->world_init || p->world_final)
+        init_failed(p->world_final ? "called after MPI_Finalize"
+                                   : "MPI is already initialized (MPI_Init "
+                                     "may be called once)");
+    if (shmpi_init_runtime_enter(fn, argc, argv, required) != 0)
+        init_failed("the last MPI_Session_finalize ended MPI in this "
+                    "process; it cannot start again");
+    /* MPI_Query_thread's and MPI_Is_thread_main's, also when a session
+       brought the runtime up */
+    p->thread_level = shmpi_init_thread_level(required);
+    p->main_thread = pthread_self();
+    atomic_store_explicit(&p->world_init, 1, memory_order_release);
+    if (provided)
+        *provided = p->thread_level;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    return init("MPI_Init_thread", argc, argv, required, provided);
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    return init("MPI_Init", argc, argv, MPI_THREAD_SINGLE, NULL);
+}
+
+int PMPI_Finalize(void)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    SHMPI_REQUIRE_INIT("MPI_Finalize");
+    if (!p->world_init || p->world_final)
+        shmpi_core_fatal(MPI_ERR_OTHER, "MPI_Finalize",
+                         p->world_final ? "called twice"
+                                        : "called without MPI_Init (a "
+                                          "session ends with "
+                                          "MPI_Session_finalize)");
+    /* 8.7.1: first of all, MPI_COMM_SELF is freed as by MPI_Comm_free:
+       its attributes' delete callbacks run, newest first, while all of
+       MPI still works for them.  A failing one is reported, and the
+       finalization goes on. */
+    int rc = shmpi_comm_delete_attrs(MPI_COMM_SELF, "MPI_Finalize");
+    atomic_store_explicit(&p->world_final, 1, memory_order_release);
+    shmpi_init_runtime_leave();
     return rc;
 }
 
@@ -364,7 +443,7 @@ int PMPI_Initialized(int *flag)
     if (!flag)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Initialized",
                            "flag is NULL");
-    *flag = atomic_load_explicit(&shmpi_proc.initialized,
+    *flag = atomic_load_explicit(&shmpi_proc.world_init,
                                  memory_order_acquire);
     return MPI_SUCCESS;
 }
@@ -374,7 +453,7 @@ int PMPI_Finalized(int *flag)
     if (!flag)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Finalized",
                            "flag is NULL");
-    *flag = atomic_load_explicit(&shmpi_proc.finalized,
+    *flag = atomic_load_explicit(&shmpi_proc.world_final,
                                  memory_order_acquire);
     return MPI_SUCCESS;
 }

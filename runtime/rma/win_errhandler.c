@@ -72,6 +72,7 @@ int shmpi_win_raise(MPI_Win win, int code, const char *fn, const char *fmt,
         eh->win_fn(&win, &code);
         break;
     case SHMPI_EH_COMM_FN: /* refused by MPI_Win_set_errhandler */
+    case SHMPI_EH_SESSION_FN:
         break;
     }
     shmpi_core_errhandler_release(eh);
@@ -115,12 +116,16 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     if (!shmpi_errhandler_ok(errhandler))
         return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                "errhandler is not a valid error handler");
-    if (errhandler->kind == SHMPI_EH_COMM_FN)
+    if (errhandler->kind == SHMPI_EH_COMM_FN ||
+        errhandler->kind == SHMPI_EH_SESSION_FN)
         return shmpi_win_raise(win, MPI_ERR_ARG, fn,
                                "the error handler was made by "
-                               "MPI_Comm_create_errhandler: it is for "
-                               "communicators (use "
-                               "MPI_Win_create_errhandler)");
+                               "MPI_%s_create_errhandler: it is for %s "
+                               "(use MPI_Win_create_errhandler)",
+                               errhandler->kind == SHMPI_EH_COMM_FN
+                                   ? "Comm" : "Session",
+                               errhandler->kind == SHMPI_EH_COMM_FN
+                                   ? "communicators" : "sessions");
     shmpi_core_errhandler_swap(&win->errhandler, errhandler);
     return MPI_SUCCESS;
 }

@@ -30,7 +30,7 @@
 
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617236ull /* "shmpiar6": bump when the layout changes */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617237ull /* "shmpiar7": bump when the layout changes */
 
 /* Life cycle of one rank, written by the rank, read by the launcher. */
 enum shmpi_rank_state {
@@ -102,6 +102,28 @@ struct shmpi_rank_slot {
 #define SHMPI_COLL_AREAS_MAX 1024
 #define SHMPI_COLL_HEAD_BYTES (4 * SHMPI_CACHELINE)
 #define SHMPI_COLL_CTL_BYTES SHMPI_CACHELINE
+
+/* The rendezvous of communicators made without a parent
+   (MPI_Comm_create_from_group, MPI_Intercomm_create_from_groups:
+   runtime/comm/comm_rdv.c says how they are used).  A slot is one such
+   creation in progress, found by its string tag and its first member;
+   the table and every slot are under rdv_lock, but gen, which members
+   wait on.  The shape is laid out here, below comm, as the collective
+   areas' is; comm/comm_rdv.c checks its limits against these. */
+#define SHMPI_ARENA_RDV_SLOTS 64
+#define SHMPI_ARENA_RDV_TAG 256      /* MPI_MAX_STRINGTAG_LEN */
+#define SHMPI_ARENA_RDV_IDS 5
+struct shmpi_arena_rdv {
+    _Alignas(SHMPI_CACHELINE) uint64_t key; /* hash of tag and groups; 0:
+                                               the slot is free */
+    int32_t first;            /* world rank of the first member */
+    uint32_t members;         /* processes that take part */
+    uint32_t joined;          /* of them, arrived so far */
+    _Atomic uint32_t gen;     /* + 1 when the last one arrives */
+    uint32_t ids[SHMPI_ARENA_RDV_IDS]; /* contexts and areas, taken by
+                                          the first to arrive */
+    char tag[SHMPI_ARENA_RDV_TAG];
+};
 
 /* Job-wide tunables kept in the header, by their id in core/tunables.h. */
 #define SHMPI_ARENA_TUNABLES 32
@@ -193,6 +215,10 @@ struct shmpi_arena_header {
     uint64_t tunables_from_env;
     /* communicator contexts handed out so far (comm/), starts at 0 */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t contexts_used;
+    /* the rendezvous table above, and its lock (a spin lock word: 0
+       free, 1 taken; comm/comm_rdv.c) */
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t rdv_lock;
+    struct shmpi_arena_rdv rdv[SHMPI_ARENA_RDV_SLOTS];
     /* first rank to abort wins: stores its rank + 1 with a CAS */
     _Alignas(SHMPI_CACHELINE) _Atomic int32_t first_abort;
     /* bit i: collective area i belongs to a communicator */
