@@ -71,7 +71,7 @@ static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb,
         if (err == MPI_SUCCESS)
             err = shmpi_p2p_request_wait(&s, MPI_STATUS_IGNORE);
         else if (rb && !r.complete) /* the request on this stack goes */
-            shmpi_p2p_queue_remove(&shmpi_proc.pt2pt->posted, &r);
+            shmpi_p2p_queue_remove(&r.lane->posted, &r);
         if (err != MPI_SUCCESS)
             return err;
     }

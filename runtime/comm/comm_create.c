@@ -131,8 +131,8 @@ static void destroy(struct shmpi_comm *c)
 
 static int posted_on(const struct shmpi_comm *c)
 {
-    for (struct shmpi_request *r = shmpi_proc.pt2pt->posted.head; r;
-         r = r->next)
+    for (struct shmpi_request *r = shmpi_p2p_lane_of(c->context)->posted.head;
+         r; r = r->next)
         if (r->comm == c)
             return 1;
     return 0;

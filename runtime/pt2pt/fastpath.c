@@ -38,10 +38,10 @@
 int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
                         int tag, MPI_Comm comm)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
     int world = shmpi_comm_peer_to_world(comm, dest);
     uint64_t nbytes = (uint64_t)count * (uint64_t)dt->size;
-    struct shmpi_peer *peer = &pt->peers[world];
+    struct shmpi_peer *peer = &l->peers[world];
     if (!peer->tx.ring || peer->envelopes.head || nbytes > peer->eager_limit ||
         !shmpi_datatype_contiguous(dt) || shmpi_p2p_receiver_over(world))
         return 0;
@@ -86,12 +86,12 @@ static int take(struct shmpi_peer *peer, int src, const void *rec,
 int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
                         int tag, MPI_Comm comm, MPI_Status *status)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    if (source < 0 || !shmpi_datatype_contiguous(dt) || pt->posted.head)
+    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
+    if (source < 0 || !shmpi_datatype_contiguous(dt) || l->posted.head)
         return 0;
     int world = shmpi_comm_peer_to_world(comm, source);
-    struct shmpi_peer *peer = &pt->peers[world];
-    if (world == shmpi_proc.rank || pt->unexpected[world].head)
+    struct shmpi_peer *peer = &l->peers[world];
+    if (world == shmpi_proc.rank || l->unexpected[world].head)
         return 0;
     if (!peer->rx.ring) /* a cold pair: the general way */
         return 0;

@@ -40,7 +40,8 @@ static int take(void *arg)
 {
     struct mprobe *p = arg;
     for (int pass = 0; pass < 2; pass++) {
-        p->found = shmpi_p2p_find_unexpected(shmpi_proc.pt2pt, p->context,
+        p->found = shmpi_p2p_find_unexpected(shmpi_p2p_lane_of(p->context),
+                                             p->context,
                                           p->source, p->tag, 1);
         if (p->found || pass)
             break;
@@ -68,7 +69,7 @@ static int make_message(const char *fn, MPI_Comm comm, struct mprobe *p,
 {
     struct shmpi_message *m = malloc(sizeof *m);
     if (!m) {
-        shmpi_p2p_unexpected_push(shmpi_proc.pt2pt, p->found);
+        shmpi_p2p_unexpected_push(shmpi_p2p_lane_of(p->context), p->found);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
     }
     *m = (struct shmpi_message){SHMPI_MAGIC_MESSAGE, comm, p->found, 0};

@@ -24,7 +24,8 @@ struct probe {
 
 static int look(struct probe *p)
 {
-    p->found = shmpi_p2p_find_unexpected(shmpi_proc.pt2pt, p->context,
+    p->found = shmpi_p2p_find_unexpected(shmpi_p2p_lane_of(p->context),
+                                         p->context,
                                       p->source, p->tag, 0);
     return p->found != NULL;
 }

@@ -8,7 +8,7 @@
  * is done with it (it completed); whichever comes last releases it.
  * The table of the kinds' operations is here too (request.h).
  *
- * State: the free list is shmpi_proc.pt2pt->free_requests (pt2pt.h); the
+ * State: the free lists are the lanes' free_requests (pt2pt.h); the
  * kinds' table is written only while MPI_Init registers the kinds, then
  * only read, so it stays here beside the code that fills it.
  */
@@ -32,23 +32,25 @@ void shmpi_p2p_request_register(enum shmpi_req_kind kind,
     kind_ops[kind] = ops;
 }
 
-struct shmpi_request *shmpi_p2p_request_alloc(void)
+struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    struct shmpi_request *r = pt->free_requests;
+    struct shmpi_request *r = l->free_requests;
     if (r)
-        pt->free_requests = r->next;
-    else
-        r = malloc(sizeof *r);
+        l->free_requests = r->next;
+    else if (!(r = malloc(sizeof *r)))
+        return NULL;
+    r->lane = l;
     return r;
 }
 
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind)
 {
-    struct shmpi_request *r = shmpi_p2p_request_alloc();
+    struct shmpi_lane *l = shmpi_p2p_lane_of(0);
+    struct shmpi_request *r = shmpi_p2p_request_alloc(l);
     if (!r)
         return NULL;
     memset(r, 0, sizeof *r);
+    r->lane = l;
     r->magic = SHMPI_MAGIC_REQUEST;
     r->kind = (uint8_t)kind;
     if (kind > SHMPI_REQ_RECV) /* sends and receives have none */
@@ -67,8 +69,8 @@ void shmpi_p2p_request_release(struct shmpi_request *r)
         shmpi_dt_release(r->datatype);
     shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
     r->magic = 0;
-    r->next = shmpi_proc.pt2pt->free_requests;
-    shmpi_proc.pt2pt->free_requests = r;
+    r->next = r->lane->free_requests;
+    r->lane->free_requests = r;
 }
 
 void shmpi_p2p_request_complete_more(struct shmpi_request *r)

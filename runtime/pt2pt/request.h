@@ -40,6 +40,7 @@ struct shmpi_greq {
 };
 
 struct shmpi_req_ops;
+struct shmpi_lane;
 
 struct shmpi_request {
     uint32_t magic;
@@ -81,6 +82,10 @@ struct shmpi_request {
        once by shmpi_p2p_request_new, so that finding them is one load from
        the request itself */
     const struct shmpi_req_ops *ops;
+    /* the lane (pt2pt.h) of its context, whose free list it goes back
+       to; lane 0 for the kinds with no communicator of their own until
+       shmpi_p2p_request_fill gives them one */
+    struct shmpi_lane *lane;
 };
 
 /* A request of kind, active, every field zero but its kind's: what
@@ -88,7 +93,7 @@ struct shmpi_request {
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind);
 /* Memory for a request, from the free list, nothing in it set: for
    shmpi_p2p_request_make (start.h), which writes what its path reads. */
-struct shmpi_request *shmpi_p2p_request_alloc(void);
+struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l);
 void shmpi_p2p_request_release(struct shmpi_request *r);
 /* Complete r: its claim word freed, its on_complete called, released
    if the program freed it.  Inline when there is none of the three: a

@@ -45,6 +45,7 @@ void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, int count,
         if (r->datatype)
             shmpi_dt_release(r->datatype);
     }
+    r->lane = shmpi_p2p_lane_of(comm->context);
     set_args(r, buf, count, datatype, peer, tag, comm);
 }
 
@@ -61,7 +62,8 @@ struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
                                              MPI_Datatype datatype, int peer,
                                              int tag, MPI_Comm comm)
 {
-    struct shmpi_request *r = shmpi_p2p_request_alloc();
+    struct shmpi_request *r =
+        shmpi_p2p_request_alloc(shmpi_p2p_lane_of(comm->context));
     if (!r)
         return NULL;
     r->magic = SHMPI_MAGIC_REQUEST;
@@ -87,7 +89,7 @@ int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode)
     if (rc == 0)
         return MPI_SUCCESS;
     return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "%s",
-                       shmpi_proc.pt2pt->outbox.why);
+                       r->lane->outbox.why);
 }
 
 void shmpi_p2p_start_recv(struct shmpi_request *r)
