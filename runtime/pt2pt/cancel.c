@@ -70,13 +70,15 @@ int PMPI_Cancel(MPI_Request *req)
     const struct shmpi_req_ops *o = shmpi_request_ops(r);
     if (o && o->cancel)
         return o->cancel(r, fn);
-    if (r->complete)
+    shmpi_p2p_lane_enter(l);
+    if (shmpi_request_is_complete(r))
         ; /* too late: it completes normally */
     else if (r->kind == SHMPI_REQ_RECV &&
              shmpi_p2p_queue_remove(&l->posted, r))
         complete_cancelled(r);
     else if (r->kind == SHMPI_REQ_SEND)
         cancel_send(l, r);
+    shmpi_p2p_lane_leave(l);
     return MPI_SUCCESS;
 }
 

@@ -35,10 +35,9 @@
    general way takes over: how long that is depends on the CPU's pause */
 #define SPIN_POLLS 512
 
-int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
-                        int tag, MPI_Comm comm)
+static int fast_send(struct shmpi_lane *l, const void *buf, int count,
+                     MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
-    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
     int world = shmpi_comm_peer_to_world(comm, dest);
     uint64_t nbytes = (uint64_t)count * (uint64_t)dt->size;
     struct shmpi_peer *peer = &l->peers[world];
@@ -55,6 +54,18 @@ int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
     shmpi_ring_commit(&peer->tx, rec);
     shmpi_core_doorbell_ring(world);
     return 1;
+}
+
+/* The lane is held for the whole of it: under MULTIPLE the ring's tx end
+   is shared by the threads that send to that peer in that lane. */
+int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+                        int tag, MPI_Comm comm)
+{
+    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
+    shmpi_p2p_lane_enter(l);
+    int sent = fast_send(l, buf, count, dt, dest, tag, comm);
+    shmpi_p2p_lane_leave(l);
+    return sent;
 }
 
 /* Take record rec, the next of world rank src's ring, if it is our
@@ -83,10 +94,10 @@ static int take(struct shmpi_peer *peer, int src, const void *rec,
     return 1;
 }
 
-int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
-                        int tag, MPI_Comm comm, MPI_Status *status)
+static int fast_recv(struct shmpi_lane *l, void *buf, int count,
+                     MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                     MPI_Status *status)
 {
-    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
     if (source < 0 || !shmpi_datatype_contiguous(dt) || l->posted.head)
         return 0;
     int world = shmpi_comm_peer_to_world(comm, source);
@@ -96,7 +107,9 @@ int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
     if (!peer->rx.ring) /* a cold pair: the general way */
         return 0;
     uint64_t capacity = (uint64_t)count * (uint64_t)dt->size;
-    int polls = shmpi_proc.oversubscribed ? 1 : SPIN_POLLS;
+    /* under MULTIPLE one look: the lane is held, and the other threads
+       of the rank must not wait for it while we spin */
+    int polls = shmpi_proc.oversubscribed || shmpi_proc.mt ? 1 : SPIN_POLLS;
     for (int i = 0; i < polls; i++) {
         const void *rec = shmpi_ring_peek(&peer->rx);
         if (rec) /* ours, or something else first: the general way */
@@ -105,4 +118,14 @@ int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
         shmpi_cpu_relax();
     }
     return 0;
+}
+
+int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
+                        int tag, MPI_Comm comm, MPI_Status *status)
+{
+    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
+    shmpi_p2p_lane_enter(l);
+    int got = fast_recv(l, buf, count, dt, source, tag, comm, status);
+    shmpi_p2p_lane_leave(l);
+    return got;
 }

@@ -206,13 +206,30 @@ static int progress_lane(struct shmpi_lane *l)
     return events;
 }
 
+/* Under MULTIPLE a lane another thread holds is skipped: that thread
+   is progressing it (lane.h: it rings the doorbell when it leaves, if
+   this try made a waiter give up).  The hooks run with lane 0 held:
+   the schedules of coll (one list per rank while there is one lane)
+   are touched only under it. */
 int shmpi_p2p_progress(void)
 {
+    struct shmpi_lane *lanes = shmpi_proc.pt2pt->lanes;
     int events = 0;
-    for (int i = 0; i < SHMPI_P2P_NLANES; i++)
-        events += progress_lane(&shmpi_proc.pt2pt->lanes[i]);
-    events += shmpi_progress_hooks();
-    shmpi_proc.progress_events += (uint64_t)events;
+    for (int i = 0; i < SHMPI_P2P_NLANES; i++) {
+        if (!shmpi_p2p_lane_try(&lanes[i]))
+            continue;
+        events += progress_lane(&lanes[i]);
+        if (i == 0)
+            events += shmpi_progress_hooks();
+        shmpi_p2p_lane_leave(&lanes[i]);
+    }
+    /* relaxed: a count of "something moved" that waiters compare
+       (wait.c); one writer per lane, under it */
+    atomic_store_explicit(
+        &shmpi_proc.progress_events,
+        atomic_load_explicit(&shmpi_proc.progress_events,
+                             memory_order_relaxed) + (uint64_t)events,
+        memory_order_relaxed);
     return events;
 }
 
@@ -220,10 +237,14 @@ static int backlog_empty(void *arg)
 {
     (void)arg;
     shmpi_p2p_progress();
-    for (int i = 0; i < SHMPI_P2P_NLANES; i++)
-        if (shmpi_proc.pt2pt->lanes[i].nbacklog)
-            return 0;
-    return 1;
+    int left = 0;
+    for (int i = 0; i < SHMPI_P2P_NLANES; i++) {
+        struct shmpi_lane *l = &shmpi_proc.pt2pt->lanes[i];
+        shmpi_p2p_lane_enter(l);
+        left |= l->nbacklog;
+        shmpi_p2p_lane_leave(l);
+    }
+    return !left;
 }
 
 void shmpi_p2p_progress_flush_backlog(void)

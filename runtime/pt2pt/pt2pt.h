@@ -9,6 +9,7 @@
 #define SHMPI_PT2PT_H
 
 #include "core/proc.h"
+#include "pt2pt/lane.h"
 #include "pt2pt/proto.h"
 #include "pt2pt/request.h"
 #include "queues/mpsc.h"
@@ -117,6 +118,7 @@ struct shmpi_bsend_buffer {
    rings, a mailbox and outbox per (rank, lane)) touches no matching
    code.  Every member is its lane's (lane.h says who may touch it). */
 struct shmpi_lane {
+    struct shmpi_lane_lock lock; /* lane.h: who may touch the rest */
     struct shmpi_peer *peers;  /* indexed by world rank */
     struct shmpi_outbox_tx outbox; /* records to cold peers (conn.c) */
     struct shmpi_mpsc_rx mailbox;  /* records from cold peers */
@@ -175,6 +177,22 @@ struct shmpi_pt2pt {
        engine frees blocks as their copies are delivered */
     struct shmpi_bsend_buffer bsend;
 };
+
+/* lane.h's lock of a lane. */
+static inline void shmpi_p2p_lane_enter(struct shmpi_lane *l)
+{
+    shmpi_p2p_lane_lock(&l->lock);
+}
+
+static inline int shmpi_p2p_lane_try(struct shmpi_lane *l)
+{
+    return shmpi_p2p_lane_trylock(&l->lock);
+}
+
+static inline void shmpi_p2p_lane_leave(struct shmpi_lane *l)
+{
+    shmpi_p2p_lane_unlock(&l->lock);
+}
 
 /* The lane of a context: a communicator's two contexts (point-to-point
    and the library's own, context + 1) share one. */

@@ -112,15 +112,20 @@ static int pull_lane(struct shmpi_lane *l)
 int shmpi_p2p_pull_stalled(void)
 {
     int pulled = 0;
-    for (int i = 0; i < SHMPI_P2P_NLANES; i++)
-        pulled += pull_lane(&shmpi_proc.pt2pt->lanes[i]);
+    for (int i = 0; i < SHMPI_P2P_NLANES; i++) {
+        struct shmpi_lane *l = &shmpi_proc.pt2pt->lanes[i];
+        if (!shmpi_p2p_lane_try(l))
+            continue; /* its holder progresses it */
+        pulled += pull_lane(l);
+        shmpi_p2p_lane_leave(l);
+    }
     return pulled;
 }
 
 /* A receive matched a pulled message (already off the unexpected queue). */
 void shmpi_p2p_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u)
 {
-    if (u->pull->complete)
+    if (shmpi_request_is_complete(u->pull))
         deliver_pulled(r, u);
     else
         u->waiter = r; /* pull_done delivers */

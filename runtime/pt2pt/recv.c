@@ -50,6 +50,7 @@ static void tell_sender_matched(struct shmpi_lane *l,
 void shmpi_p2p_deliver_eager(struct shmpi_request *r,
                              const struct shmpi_envelope *env, const void *data)
 {
+    struct shmpi_lane *l = r->lane; /* r may go once finish_recv is done */
     set_envelope_status(r, env);
     uint64_t n = env->nbytes < r->nbytes ? env->nbytes : r->nbytes;
     /* a contiguous buffer takes the bytes without a call (2026-11-29:
@@ -61,7 +62,7 @@ void shmpi_p2p_deliver_eager(struct shmpi_request *r,
         shmpi_dt_unpack(r->buf, r->datatype, 0, data, n);
     finish_recv(r, n);
     if (env->sync)
-        tell_sender_matched(r->lane, env);
+        tell_sender_matched(l, env);
 }
 
 void shmpi_p2p_deliver_rts(struct shmpi_request *r,
@@ -128,12 +129,13 @@ static int take_from_ring(struct shmpi_lane *l, struct shmpi_request *r)
         !shmpi_envelope_matches(m.context, r->peer, m.tag, r->context,
                                 r->peer, r->tag))
         return 0;
-    struct shmpi_envelope env = {r->peer, m.tag, m.nbytes, m.cookie,
+    int src = r->peer; /* r may go once delivered */
+    struct shmpi_envelope env = {src, m.tag, m.nbytes, m.cookie,
                                  (m.flags & SHMPI_MSG_SYNC) != 0, NULL};
     shmpi_p2p_deliver_eager(r, &env, data);
     shmpi_ring_consume(rx);
     if (shmpi_ring_publish(rx))
-        shmpi_core_doorbell_ring(r->peer);
+        shmpi_core_doorbell_ring(src);
     return 1;
 }
 

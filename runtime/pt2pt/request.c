@@ -34,10 +34,12 @@ void shmpi_p2p_request_register(enum shmpi_req_kind kind,
 
 struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l)
 {
+    shmpi_p2p_lane_enter(l);
     struct shmpi_request *r = l->free_requests;
     if (r)
         l->free_requests = r->next;
-    else if (!(r = malloc(sizeof *r)))
+    shmpi_p2p_lane_leave(l);
+    if (!r && !(r = malloc(sizeof *r)))
         return NULL;
     r->lane = l;
     return r;
@@ -69,8 +71,11 @@ void shmpi_p2p_request_release(struct shmpi_request *r)
         shmpi_dt_release(r->datatype);
     shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
     r->magic = 0;
-    r->next = r->lane->free_requests;
-    r->lane->free_requests = r;
+    struct shmpi_lane *l = r->lane;
+    shmpi_p2p_lane_enter(l);
+    r->next = l->free_requests;
+    l->free_requests = r;
+    shmpi_p2p_lane_leave(l);
 }
 
 void shmpi_p2p_request_complete_more(struct shmpi_request *r)
@@ -79,10 +84,18 @@ void shmpi_p2p_request_complete_more(struct shmpi_request *r)
         shmpi_p2p_claim_free(r->claim);
         r->claim = 0;
     }
-    r->complete = 1;
-    if (r->on_complete)
-        r->on_complete(r);
-    else if (r->user_freed)
+    if (shmpi_proc.mt)
+        r->lane->lock.completed = 1; /* under the lane: lane.h */
+    /* read before the release store: from then on a waiter may hand r
+       out and its memory go (a blocking call's request is on its
+       stack); only a request nobody waits for (the program freed it,
+       or the library owns it: on_complete) is touched after */
+    void (*on_complete)(struct shmpi_request *) = r->on_complete;
+    int freed = r->user_freed;
+    shmpi_request_set_complete(r);
+    if (on_complete)
+        on_complete(r);
+    else if (freed)
         shmpi_p2p_request_release(r);
 }
 

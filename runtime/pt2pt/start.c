@@ -24,7 +24,7 @@ static void set_args(struct shmpi_request *r, const void *buf, int count,
     r->peer = peer == MPI_ANY_SOURCE || peer == MPI_PROC_NULL
                   ? peer : shmpi_comm_peer_to_world(comm, peer);
     r->tag = tag;
-    r->complete = 0;
+    atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
     r->error = MPI_SUCCESS;
     shmpi_p2p_status_empty(&r->status);
 }
@@ -69,6 +69,7 @@ struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
     r->magic = SHMPI_MAGIC_REQUEST;
     r->kind = (uint8_t)kind;
     r->user_freed = r->on_stack = r->persistent = 0;
+    atomic_store_explicit(&r->handed, 0, memory_order_relaxed);
     r->active = 1;
     r->mode = SHMPI_MODE_STANDARD;
     r->claim = 0;
@@ -85,7 +86,9 @@ struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
 int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode)
 {
     r->mode = mode;
+    shmpi_p2p_lane_enter(r->lane);
     int rc = shmpi_p2p_send_post_or_queue(r);
+    shmpi_p2p_lane_leave(r->lane);
     if (rc == 0)
         return MPI_SUCCESS;
     return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "%s",
@@ -94,10 +97,20 @@ int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode)
 
 void shmpi_p2p_start_recv(struct shmpi_request *r)
 {
+    shmpi_p2p_lane_enter(r->lane);
     if (r->peer == MPI_PROC_NULL)
         shmpi_p2p_complete_proc_null(r);
     else
         shmpi_p2p_recv_match_or_post(r);
+    shmpi_p2p_lane_leave(r->lane);
+}
+
+int shmpi_p2p_recv_withdraw(struct shmpi_request *r)
+{
+    shmpi_p2p_lane_enter(r->lane);
+    int posted = shmpi_p2p_queue_remove(&r->lane->posted, r);
+    shmpi_p2p_lane_leave(r->lane);
+    return posted;
 }
 
 void shmpi_p2p_complete_proc_null(struct shmpi_request *r)
@@ -105,5 +118,7 @@ void shmpi_p2p_complete_proc_null(struct shmpi_request *r)
     r->status.MPI_SOURCE = MPI_PROC_NULL;
     r->status.MPI_TAG = MPI_ANY_TAG;
     r->status.shmpi_nbytes = 0;
+    shmpi_p2p_lane_enter(r->lane);
     shmpi_p2p_request_complete(r);
+    shmpi_p2p_lane_leave(r->lane);
 }

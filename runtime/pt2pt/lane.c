@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lane.c - the lane lock under MPI_THREAD_MULTIPLE (lane.h).
+ *
+ * A thread's tag is the address of a thread-local byte: distinct for
+ * every live thread, never 0, and no system call to learn.
+ *
+ * Memory ordering.
+ *   - The lane's state is published by the mutex (core/lock.h): its
+ *     release exchange on unlock, the next holder's acquire CAS.
+ *   - missed and the unlock form a Dekker pair, a seq_cst fence on each
+ *     side:
+ *       try that fails:  missed = 1; fence; try the mutex again
+ *       leave:           unlock;      fence; if (missed) ring
+ *     Either the second try sees the mutex free (and takes it), or the
+ *     leaver sees missed and rings the doorbell (an exchange takes the
+ *     mark, so a try that fails against the next holder meanwhile keeps
+ *     its own).  The ring wakes the waiter: a waiter about to sleep
+ *     counted itself in the doorbell's sleepers, then fenced (wait.c),
+ *     before it wrote missed = 1; the leaver read that 1 before the
+ *     ring's fence, so the ring's load sees the count.  A waiter that had
+ *     not counted itself yet polls again before it sleeps.  And a waiter
+ *     that read the doorbell's seq after the ring's increment (release)
+ *     sees the unlock before it too (its fence acquires), so its second
+ *     try does not fail against this holder.
+ *   - completed is written and read under the lane; the ring's own fence
+ *     (shmpi_core_doorbell_ring) pairs with the waiter's, as for any
+ *     publisher (wait.c): the request's release store of `complete` came
+ *     before it.
+ */
+#include "pt2pt/lane.h"
+
+#include "core/lock.h"
+#include "core/wait.h"
+
+static _Thread_local char tag_byte;
+
+static uintptr_t self(void)
+{
+    return (uintptr_t)&tag_byte;
+}
+
+static void own(struct shmpi_lane_lock *k, uintptr_t me)
+{
+    atomic_store_explicit(&k->owner, me, memory_order_relaxed);
+    k->depth = 1;
+}
+
+void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
+{
+    uintptr_t me = self();
+    if (atomic_load_explicit(&k->owner, memory_order_relaxed) == me) {
+        k->depth++;
+        return;
+    }
+    shmpi_core_mutex_lock(&k->mutex);
+    own(k, me);
+}
+
+int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
+{
+    uintptr_t me = self();
+    if (atomic_load_explicit(&k->owner, memory_order_relaxed) == me) {
+        k->depth++;
+        return 1;
+    }
+    if (!shmpi_core_mutex_trylock(&k->mutex)) {
+        atomic_store_explicit(&k->missed, 1, memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!shmpi_core_mutex_trylock(&k->mutex))
+            return 0;
+    }
+    own(k, me);
+    return 1;
+}
+
+void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
+{
+    if (--k->depth)
+        return;
+    int completed = k->completed;
+    k->completed = 0;
+    atomic_store_explicit(&k->owner, 0, memory_order_relaxed);
+    shmpi_core_mutex_unlock(&k->mutex);
+    atomic_thread_fence(memory_order_seq_cst);
+    /* an exchange, not a store of 0: a try that fails against the next
+       holder meanwhile must not lose its mark unless this ring is after
+       it */
+    if (atomic_load_explicit(&k->missed, memory_order_relaxed) &&
+        atomic_exchange_explicit(&k->missed, 0, memory_order_relaxed))
+        completed = 1;
+    if (completed)
+        shmpi_core_doorbell_ring(shmpi_proc.rank);
+}
