@@ -286,18 +286,15 @@ static int init(int *argc, char ***argv, int required, int *provided)
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
     shmpi_nbc_init();
-    /* Only SERIALIZED is honest for now: nothing is locked, but no call
-       depends on which thread makes it.  MULTIPLE is not done yet. */
-    p->thread_level = required < MPI_THREAD_SERIALIZED ? required
-                                                       : MPI_THREAD_SERIALIZED;
-    if (p->thread_level < MPI_THREAD_SINGLE)
-        p->thread_level = MPI_THREAD_SINGLE;
+    /* Every level is provided.  Below MULTIPLE no call depends on which
+       thread makes it and nothing is locked (one at a time is the
+       program's promise); under MULTIPLE (mt) the process state is
+       locked where threads share it (core/lock.h, pt2pt/lane.h). */
+    p->thread_level = required < MPI_THREAD_SINGLE     ? MPI_THREAD_SINGLE
+                      : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE
+                                                       : required;
     p->main_thread = pthread_self();
-    /* The locks of process state are taken as soon as the program asks
-       for MULTIPLE, so that what is already made thread-safe runs so
-       while the rest is being made so; what is provided stays the
-       honest level above. */
-    p->mt = required == MPI_THREAD_MULTIPLE;
+    p->mt = p->thread_level == MPI_THREAD_MULTIPLE;
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_INITIALIZED,
                           memory_order_release);
     atomic_store_explicit(&p->initialized, 1, memory_order_release);
