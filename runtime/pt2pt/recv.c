@@ -50,7 +50,6 @@ static void tell_sender_matched(struct shmpi_lane *l,
 void shmpi_p2p_deliver_eager(struct shmpi_request *r,
                              const struct shmpi_envelope *env, const void *data)
 {
-    struct shmpi_lane *l = r->lane; /* r may go once finish_recv is done */
     set_envelope_status(r, env);
     uint64_t n = env->nbytes < r->nbytes ? env->nbytes : r->nbytes;
     /* a contiguous buffer takes the bytes without a call (2026-11-29:
@@ -60,9 +59,11 @@ void shmpi_p2p_deliver_eager(struct shmpi_request *r,
         shmpi_copy_short(r->buf, data, n);
     else if (n)
         shmpi_dt_unpack(r->buf, r->datatype, 0, data, n);
-    finish_recv(r, n);
+    /* the sender hears of the match before r completes: a waiter may
+       hand r out (and its memory go) as soon as it has */
     if (env->sync)
-        tell_sender_matched(l, env);
+        tell_sender_matched(r->lane, env);
+    finish_recv(r, n);
 }
 
 void shmpi_p2p_deliver_rts(struct shmpi_request *r,
