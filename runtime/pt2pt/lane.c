@@ -2,8 +2,11 @@
 /*
  * lane.c - the lane lock under MPI_THREAD_MULTIPLE (lane.h).
  *
- * A thread's tag is the address of a thread-local byte: distinct for
- * every live thread, never 0, and no system call to learn.
+ * A thread's tag is its thread pointer (the TLS base: %fs on x86-64,
+ * tpidr_el0 on arm64): distinct for every live thread, never 0, one
+ * load.  (The address of a _Thread_local variable costs a call to
+ * __tls_get_addr in a shared library: 2026-11-29, perf/run-perf
+ * pt2pt-count COUNT_LEVEL=multiple.)
  *
  * Memory ordering.
  *   - The lane's state is published by the mutex (core/lock.h): its
@@ -33,11 +36,9 @@
 #include "core/lock.h"
 #include "core/wait.h"
 
-static _Thread_local char tag_byte;
-
 static uintptr_t self(void)
 {
-    return (uintptr_t)&tag_byte;
+    return (uintptr_t)__builtin_thread_pointer();
 }
 
 static void own(struct shmpi_lane_lock *k, uintptr_t me)
