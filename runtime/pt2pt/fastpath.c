@@ -120,9 +120,17 @@ fast_recv(struct shmpi_lane *l, void *buf, int count,
     if (!peer->rx.ring) /* a cold pair: the general way */
         return 0;
     uint64_t capacity = (uint64_t)count * (uint64_t)dt->size;
-    /* under MULTIPLE one look: the lane is held, and the other threads
-       of the rank must not wait for it while we spin */
-    int polls = shmpi_proc.oversubscribed || shmpi_proc.mt ? 1 : SPIN_POLLS;
+    /* under MULTIPLE the lane is held: one look while another thread of
+       the rank waits (it may need the lane to progress); a thread alone
+       in MPI spins as below it (8 B latency with one thread, MULTIPLE:
+       0.17-0.39 us with one look against 0.10-0.14 at SINGLE,
+       2026-11-29, perf/threads -t lat) */
+    int polls = shmpi_proc.oversubscribed ||
+                        (shmpi_proc.mt &&
+                         atomic_load_explicit(&shmpi_proc.wait.waiting,
+                                              memory_order_relaxed) > 0)
+                    ? 1
+                    : SPIN_POLLS;
     for (int i = 0; i < polls; i++) {
         const void *rec = shmpi_ring_peek(&peer->rx);
         if (rec) /* ours, or something else first: the general way */
