@@ -28,6 +28,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -108,7 +109,14 @@ static void window(int rank, char mode, int w, int size, int v)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* a 5th argument "multiple": the same counts under
+       MPI_THREAD_MULTIPLE with one thread (what the locks cost) */
+    int multiple = argc > 5 && strcmp(argv[5], "multiple") == 0;
+    int provided = MPI_THREAD_SINGLE;
+    if (multiple)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
     int rank, np;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -118,10 +126,13 @@ int main(int argc, char **argv)
     char mode = argc > 4 ? argv[4][0] : 'p';
     if (np != 2 || size < 0 || size > (int)sizeof sbuf || w < 1 ||
         w > MAX_WINDOW || windows < 1 || (mode != 'p' && mode != 'u' && mode != 'r' &&
-                                          mode != 'l')) {
+                                          mode != 'l') ||
+        (multiple && provided != MPI_THREAD_MULTIPLE)) {
         if (rank == 0)
             fprintf(stderr, "usage (2 ranks): pt2pt-count [SIZE (<= 64K) "
-                            "[WINDOW (<= 1024) [WINDOWS [p|u|l]]]]\n");
+                            "[WINDOW (<= 1024) [WINDOWS [p|u|r|l [multiple]]]]]"
+                            " (multiple: MPI_THREAD_MULTIPLE must be "
+                            "provided)\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     char name[64];

@@ -5,7 +5,9 @@
 # to the nonblocking path saves, measured the same way whatever else runs
 # on the machine.  Run by name: perf/run-perf pt2pt-count.
 # Knobs: COUNT_SIZES (default "1 8 64 1024"), COUNT_WINDOW (64),
-# COUNT_WINDOWS (100), COUNT_MODES ("p u r"; pt2pt-count.c says what each is).
+# COUNT_WINDOWS (100), COUNT_MODES ("p u r"; pt2pt-count.c says what each is),
+# COUNT_LEVEL (single; "multiple": MPI_Init_thread(MPI_THREAD_MULTIPLE),
+# one thread - what the thread locks cost).
 set -u
 . "$(dirname "$0")/common.sh"
 unset SHMPI_NP SHMPI_RANK SHMPI_SIZE SHMPI_ARENA_FD
@@ -23,7 +25,8 @@ for size in ${COUNT_SIZES:-1 8 64 1024}; do
         "$ROOT/mpirun" -np 2 valgrind -q --tool=callgrind --collect-atstart=no \
             --toggle-collect=count_isends --toggle-collect=count_irecvs \
             --toggle-collect=count_waitall --callgrind-out-file="$out/cg.%q{SHMPI_RANK}" \
-            "$BIN/pt2pt-count" "$size" "$w" "$n" "$mode" >/dev/null ||
+            "$BIN/pt2pt-count" "$size" "$w" "$n" "$mode" \
+            "${COUNT_LEVEL:-single}" >/dev/null ||
             { echo "| $size | $mode | FAIL | | | |"; continue; }
         # Ir per message of each counted function, inclusive
         per() { callgrind_annotate --inclusive=yes "$out/cg.$1" 2>/dev/null |

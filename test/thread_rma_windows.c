@@ -111,10 +111,7 @@ int main(int argc, char **argv)
 {
     int provided;
     CHECK_MPI(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
-    /* shmpi provides MPI_THREAD_SERIALIZED until point-to-point is
-       thread-safe, but takes its RMA locks whenever MULTIPLE was asked
-       for; Open MPI and MPICH provide MULTIPLE. */
-    CHECK(provided >= MPI_THREAD_SERIALIZED, "provided %d", provided);
+    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
     MPI_Aint bytes = (MPI_Aint)size * SLOT * sizeof(int);

@@ -103,7 +103,7 @@ static void send_one(struct sender *s, uint32_t id)
 {
     uint32_t claim;
     unsigned polls = 0;
-    while (!(claim = shmpi_p2p_claim_take())) {
+    while (!(claim = shmpi_p2p_claim_take(shmpi_p2p_lane_of(0)))) {
         take_completions(s); /* the table is full: words come back */
         unit_pause(&polls);
     }

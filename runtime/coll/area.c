@@ -276,8 +276,10 @@ static int open_area(MPI_Comm comm, uint32_t index, char *err, size_t errlen)
 
 int shmpi_coll_attach(MPI_Comm comm, uint32_t index)
 {
+    /* coll_attach_why is written only on failure (and emptied by the
+       caller that reports it, comm/comm_create.c): under
+       MPI_THREAD_MULTIPLE threads attach areas at once */
     comm->coll = NULL;
-    shmpi_proc.coll_attach_why[0] = 0;
     if (index == SHMPI_COLL_NO_AREA)
         return MPI_SUCCESS;
     if (open_area(comm, index, shmpi_proc.coll_attach_why,

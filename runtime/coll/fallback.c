@@ -70,8 +70,8 @@ static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb,
         err = shmpi_p2p_start_send(fn, &s, SHMPI_MODE_STANDARD);
         if (err == MPI_SUCCESS)
             err = shmpi_p2p_request_wait(&s, MPI_STATUS_IGNORE);
-        else if (rb && !r.complete) /* the request on this stack goes */
-            shmpi_p2p_queue_remove(&shmpi_proc.pt2pt->posted, &r);
+        else if (rb) /* the request on this stack goes */
+            shmpi_p2p_recv_withdraw(&r);
         if (err != MPI_SUCCESS)
             return err;
     }

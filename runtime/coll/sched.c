@@ -16,9 +16,12 @@
  * exactly while the list of active schedules is not empty: with no
  * schedule, progress calls nothing of coll.
  *
- * Everything here is this rank's private memory, touched only by the
- * thread inside MPI: the messages carry the cross-process ordering (the
- * pt2pt engine's rings), so no atomics are needed.
+ * Everything here is this rank's private memory: the messages carry the
+ * cross-process ordering (the pt2pt engine's rings), so no atomics are
+ * needed.  Under MPI_THREAD_MULTIPLE the list of active schedules, the
+ * hook's arming and every running schedule are under pt2pt's lane 0
+ * (pt2pt/lane.h): the progress engine runs the hooks with it held, and
+ * shmpi_nbc_start takes it.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -298,7 +301,8 @@ static void begin_round(struct shmpi_nbc *s)
             else if (shmpi_p2p_start_send("MPI nonblocking collective", r,
                                           SHMPI_MODE_STANDARD) != MPI_SUCCESS) {
                 fail(s, MPI_ERR_NO_MEM);
-                r->complete = 1; /* never started: nothing to wait for */
+                /* never started: nothing to wait for */
+                shmpi_request_set_complete(r);
             }
         }
 }
@@ -306,7 +310,7 @@ static void begin_round(struct shmpi_nbc *s)
 static int messages_done(const struct shmpi_nbc *s)
 {
     for (int i = 0; i < s->nmsgs; i++)
-        if (!s->msgs[i].complete)
+        if (!shmpi_request_is_complete(&s->msgs[i]))
             return 0;
     return 1;
 }
@@ -382,7 +386,7 @@ static void finish(struct shmpi_nbc *s)
     shmpi_p2p_request_complete(r);
 }
 
-int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
+static int nbc_start(struct shmpi_nbc *s, MPI_Request *req)
 {
     struct shmpi_request *r = NULL;
     if (shmpi_nbc_round(s) != MPI_SUCCESS ||
@@ -407,6 +411,15 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
     shmpi_proc.nbc_active = s;
     shmpi_progress_hook_arm(shmpi_proc.nbc_hook, 1);
     return MPI_SUCCESS;
+}
+
+int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
+{
+    struct shmpi_lane *l = shmpi_p2p_lane_of(0);
+    shmpi_p2p_lane_enter(l);
+    int rc = nbc_start(s, req);
+    shmpi_p2p_lane_leave(l);
+    return rc;
 }
 
 /* 5.12: cancelling a nonblocking collective is erroneous.  The only

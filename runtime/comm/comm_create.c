@@ -129,10 +129,11 @@ static void destroy(struct shmpi_comm *c)
 /* Freed communicators that a posted receive still refers to:
    shmpi_proc.comm->retired (comm.h). */
 
+/* The caller holds c's lane (pt2pt/lane.h). */
 static int posted_on(const struct shmpi_comm *c)
 {
-    for (struct shmpi_request *r = shmpi_proc.pt2pt->posted.head; r;
-         r = r->next)
+    for (struct shmpi_request *r = shmpi_p2p_lane_of(c->context)->posted.head;
+         r; r = r->next)
         if (r->comm == c)
             return 1;
     return 0;
@@ -143,13 +144,16 @@ static int posted_on(const struct shmpi_comm *c)
    is under shmpi_proc.comm->lock; the communicator is freed with the
    lock left, since freeing an intercommunicator releases its local
    communicator, whose last release comes back to retire.  posted_on
-   reads pt2pt's posted queue, which is safe only while point-to-point
-   is one thread at a time (below MULTIPLE it is); it will go through
-   the communicator's lane once pt2pt has lanes. */
+   reads pt2pt's posted queue under the lane, taken before the lock
+   (the order pt2pt keeps: a request released under the lane may
+   release the last reference of a communicator and come here); there
+   is one lane, so every retired communicator's lane is this one. */
 static struct shmpi_comm *take_dead(struct shmpi_comm_state *st)
 {
     struct shmpi_comm_retired *retired = &st->retired;
     struct shmpi_comm *dead = NULL;
+    struct shmpi_lane *l = shmpi_p2p_lane_of(0);
+    shmpi_p2p_lane_enter(l);
     shmpi_core_lock(&st->lock);
     for (int i = 0; i < retired->n && !dead; i++)
         if (!posted_on(retired->comms[i])) {
@@ -157,6 +161,7 @@ static struct shmpi_comm *take_dead(struct shmpi_comm_state *st)
             retired->comms[i] = retired->comms[--retired->n];
         }
     shmpi_core_unlock(&st->lock);
+    shmpi_p2p_lane_leave(l);
     return dead;
 }
 
@@ -175,7 +180,11 @@ static void retire(struct shmpi_comm *c)
     struct shmpi_comm_state *st = shmpi_proc.comm;
     struct shmpi_comm_retired *retired = &st->retired;
     sweep_retired();
-    if (!posted_on(c)) {
+    struct shmpi_lane *l = shmpi_p2p_lane_of(c->context);
+    shmpi_p2p_lane_enter(l);
+    int posted = posted_on(c);
+    shmpi_p2p_lane_leave(l);
+    if (!posted) {
         destroy(c);
         return;
     }

@@ -70,6 +70,10 @@ struct shmpi_slab;
 struct shmpi_wait_policy {
     _Atomic long spin_ns;      /* SHMPI_SPIN_US, in ns */
     _Atomic int yields;        /* SHMPI_YIELDS */
+    /* under mt: threads of this rank in shmpi_core_wait_until.  With
+       more than one, threads share this rank's cores: none spins (they
+       yield and sleep at once), and a poll that finds nothing yields */
+    _Atomic int waiting;
 };
 
 /* core/attr.c: keyval id SHMPI_FIRST_USER_KEYVAL + i is slot[i]. */
@@ -200,9 +204,9 @@ struct shmpi_proc {
     struct shmpi_nbc *nbc_active;  /* schedules running (coll/sched.h) */
     int nbc_hook;                  /* their progress hook's number in
                                       `hooks`, set once by shmpi_nbc_init */
-    /* pt2pt/progress.c adds, core/wait.c reads; one caller at a time
-       (under threads: an atomic, relaxed, since it only paces spinning) */
-    uint64_t progress_events;      /* things progress moved, ever; waiters
+    /* pt2pt/progress.c adds (a relaxed load and store, under the lane),
+       core/wait.c reads (relaxed): it only paces spinning and sleeping */
+    _Atomic uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */
     /* core/fint.c: every MPI_*_c2f that numbers a handle and every free
        of a numbered one; under mt, each table under its own lock, f2c

@@ -21,13 +21,23 @@
  *                  the CPU to a runnable rank at once; a futex round
  *                  trip costs far more)
  *
+ * Threads (MPI_THREAD_MULTIPLE): every thread of a rank sleeps on the
+ * rank's doorbell, and a ring wakes them all.  Under mt a thread that
+ * waits counts itself in shmpi_proc.wait.waiting; while another thread
+ * of the rank waits too, nobody spins (the threads share the rank's
+ * cores: a spinning thread would keep the one that progresses off its
+ * CPU) and a poll that found nothing yields.  done() may find the
+ * progress engine held by another thread and return 0 at once
+ * (pt2pt/lane.h): that thread rings the doorbell when it leaves.
+ *
  * State: the spin and yield policy is shmpi_proc.wait (core/proc.h),
  * set by shmpi_core_wait_configure at MPI_Init and by MPI_T_cvar_write
  * (tool/cvar.c) whenever a tool asks, from any thread.  Its members are
  * atomics loaded relaxed: each is one number read whole, nothing else
  * is published with it, and a wait that runs with the old value a
  * little longer is still correct (the policy paces spinning, it never
- * decides whether a wait ends).
+ * decides whether a wait ends).  `waiting`, the threads in a wait, is
+ * an atomic too.
  */
 #include "core/wait.h"
 
@@ -69,19 +79,32 @@ static long now_ns(void)
     return t.tv_sec * 1000000000L + t.tv_nsec;
 }
 
+static uint64_t events_now(void)
+{
+    return atomic_load_explicit(&shmpi_proc.progress_events,
+                                memory_order_relaxed);
+}
+
+/* Under mt: another thread of this rank waits too. */
+static int threads_share(void)
+{
+    return shmpi_proc.mt && atomic_load_explicit(&shmpi_proc.wait.waiting,
+                                                 memory_order_relaxed) > 1;
+}
+
 /* Spin while done() is false, for up to spin_ns since the last time
    progress moved something: a transfer in full swing never sleeps. */
 static int spin(int (*done)(void *), void *arg)
 {
     long spin_ns = atomic_load_explicit(&shmpi_proc.wait.spin_ns,
                                         memory_order_relaxed);
-    if (spin_ns <= 0)
+    if (spin_ns <= 0 || threads_share())
         return done(arg);
     /* the clock is read after the first polls, not before: a wait that
        is over at once (a sync request completes in its first poll)
        costs no clock read */
     long deadline = -1;
-    uint64_t seen = shmpi_proc.progress_events;
+    uint64_t seen = events_now();
     for (;;) {
         for (int i = 0; i < 64; i++) {
             if (done(arg))
@@ -89,8 +112,8 @@ static int spin(int (*done)(void *), void *arg)
             shmpi_cpu_relax();
         }
         long now = now_ns();
-        if (deadline < 0 || seen != shmpi_proc.progress_events) {
-            seen = shmpi_proc.progress_events;
+        if (deadline < 0 || seen != events_now()) {
+            seen = events_now();
             deadline = now + spin_ns;
         } else if (now > deadline) {
             return 0;
@@ -104,11 +127,11 @@ static int sleep_once(struct shmpi_doorbell *bell, int (*done)(void *),
     atomic_fetch_add_explicit(&bell->sleepers, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
     uint32_t old = atomic_load_explicit(&bell->seq, memory_order_relaxed);
-    uint64_t events = shmpi_proc.progress_events;
+    uint64_t events = events_now();
     int ok = done(arg);
     /* sleep only if nothing moved: progress works in batches, and what
        is left of a batch wakes nobody */
-    if (!ok && events == shmpi_proc.progress_events)
+    if (!ok && events == events_now())
         syscall(SYS_futex, (uint32_t *)&bell->seq, FUTEX_WAIT, old, NULL,
                 NULL, 0);
     atomic_fetch_sub_explicit(&bell->sleepers, 1, memory_order_relaxed);
@@ -127,8 +150,7 @@ static int yield_some(int (*done)(void *), void *arg)
     return 0;
 }
 
-/* After a wake-up, spin again: whoever woke us is likely to send more. */
-void shmpi_core_wait_until(int (*done)(void *), void *arg)
+static void wait_loop(int (*done)(void *), void *arg)
 {
     struct shmpi_doorbell *bell = &shmpi_proc.slot->doorbell;
     while (!spin(done, arg) && !yield_some(done, arg)) {
@@ -139,9 +161,25 @@ void shmpi_core_wait_until(int (*done)(void *), void *arg)
     }
 }
 
+/* After a wake-up, spin again: whoever woke us is likely to send more. */
+void shmpi_core_wait_until(int (*done)(void *), void *arg)
+{
+    if (!__builtin_expect(shmpi_proc.mt, 0)) {
+        wait_loop(done, arg);
+        return;
+    }
+    atomic_fetch_add_explicit(&shmpi_proc.wait.waiting, 1,
+                              memory_order_relaxed);
+    wait_loop(done, arg);
+    atomic_fetch_sub_explicit(&shmpi_proc.wait.waiting, 1,
+                              memory_order_relaxed);
+}
+
 void shmpi_core_poll_idle(void)
 {
-    if (shmpi_proc.oversubscribed)
+    if (shmpi_proc.oversubscribed ||
+        (shmpi_proc.mt && atomic_load_explicit(&shmpi_proc.wait.waiting,
+                                               memory_order_relaxed) > 0))
         sched_yield();
 }
 

@@ -57,7 +57,9 @@ void shmpi_core_wait_until(int (*done)(void *arg), void *arg);
    in a spin loop): when ranks outnumber CPUs, the rank waited for may
    need this CPU, so it is handed over (sched_yield); else nothing.
    Without it a polling rank keeps its CPU for a whole time slice,
-   milliseconds, while the rank it polls for cannot run. */
+   milliseconds, while the rank it polls for cannot run.  Under
+   MPI_THREAD_MULTIPLE it also yields while another thread of the rank
+   waits (it may be the one that progresses). */
 void shmpi_core_poll_idle(void);
 
 /* Wake rank `rank` of MPI_COMM_WORLD if it sleeps in shmpi_core_wait_until. */

@@ -280,12 +280,18 @@ static void hide_job_from_children(struct shmpi_proc *p)
     fcntl(p->arena_fd, F_SETFD, FD_CLOEXEC);
 }
 
-/* Only SERIALIZED is honest for now: nothing is locked, but no call
-   depends on which thread makes it.  MULTIPLE is not done yet. */
+/* Every level is provided.  Below MULTIPLE no call depends on which
+   thread makes it and nothing is locked (one at a time is the program's
+   promise); under MULTIPLE (mt) the process state is locked where
+   threads share it (core/lock.h, pt2pt/lane.h).  The locks are switched
+   on only by the call that brings the runtime up (bring_up sets mt
+   first): switching them on later, with other threads possibly inside
+   MPI, would be unsafe, so a later MPI_Init_thread or session that asks
+   for MULTIPLE gets SERIALIZED. */
 int shmpi_init_thread_level(int required)
 {
-    int level = required < MPI_THREAD_SERIALIZED ? required
-                                                 : MPI_THREAD_SERIALIZED;
+    int max = shmpi_proc.mt ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
+    int level = required < max ? required : max;
     return level < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : level;
 }
 
@@ -313,13 +319,9 @@ static void bring_up(struct shmpi_proc *p, int *argc, char ***argv,
         shmpi_info_env_init(required) != MPI_SUCCESS)
         init_failed("out of memory");
     shmpi_nbc_init();
+    p->mt = required >= MPI_THREAD_MULTIPLE;
     p->thread_level = shmpi_init_thread_level(required);
     p->main_thread = pthread_self();
-    /* The locks of process state are taken as soon as the program asks
-       for MULTIPLE, so that what is already made thread-safe runs so
-       while the rest is being made so; what is provided stays the
-       honest level above. */
-    p->mt = required == MPI_THREAD_MULTIPLE;
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_INITIALIZED,
                           memory_order_release);
     atomic_store_explicit(&p->initialized, 1, memory_order_release);

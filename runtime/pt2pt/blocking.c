@@ -117,7 +117,7 @@ static int sendrecv(const char *fn, struct shmpi_request *s,
         shmpi_p2p_complete_proc_null(s);
     else if ((rc = shmpi_p2p_start_send(fn, s, SHMPI_MODE_STANDARD))) {
         /* only under MPI_ERRORS_RETURN: r lives on our caller's stack */
-        if (!shmpi_p2p_queue_remove(&shmpi_proc.pt2pt->posted, r))
+        if (!shmpi_p2p_recv_withdraw(r))
             shmpi_p2p_request_wait(r, MPI_STATUS_IGNORE); /* already matched */
         return rc;
     }

@@ -42,6 +42,14 @@ static struct shmpi_bsend_buffer *attached(void)
     return &shmpi_proc.pt2pt->bsend;
 }
 
+/* The attached buffer and its blocks are under lane 0 (lane.h): the
+   progress engine gives blocks back under the lane of the copy, which is
+   lane 0 while there is one lane. */
+static struct shmpi_lane *bsend_lane(void)
+{
+    return shmpi_p2p_lane_of(0);
+}
+
 /* First fit: the offset of a free run of `bytes`, or (size_t)-1. */
 static size_t find_space(size_t bytes, struct shmpi_bsend_block ***link)
 {
@@ -92,7 +100,7 @@ static void copy_delivered(struct shmpi_request *r)
 }
 
 /* Start the buffered send described by r; r itself completes at once. */
-int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r)
+static int bsend_start(const char *fn, struct shmpi_request *r)
 {
     size_t need = (size_t)r->nbytes + MPI_BSEND_OVERHEAD;
     struct shmpi_bsend_block *b =
@@ -126,6 +134,14 @@ int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r)
     int rc = shmpi_p2p_start_send(fn, copy, SHMPI_MODE_STANDARD);
     if (rc == MPI_SUCCESS)
         shmpi_p2p_request_complete(r);
+    return rc;
+}
+
+int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r)
+{
+    shmpi_p2p_lane_enter(bsend_lane());
+    int rc = bsend_start(fn, r);
+    shmpi_p2p_lane_leave(bsend_lane());
     return rc;
 }
 
@@ -172,10 +188,20 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
     return MPI_SUCCESS;
 }
 
+static int attach(const char *fn, void *buffer, int size);
+
 int PMPI_Buffer_attach(void *buffer, int size)
 {
     static const char *fn = "MPI_Buffer_attach";
     SHMPI_REQUIRE_INIT(fn);
+    shmpi_p2p_lane_enter(bsend_lane());
+    int rc = attach(fn, buffer, size);
+    shmpi_p2p_lane_leave(bsend_lane());
+    return rc;
+}
+
+static int attach(const char *fn, void *buffer, int size)
+{
     if (attached()->is_attached)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
                            "a buffer is already attached (detach it first)");
@@ -191,13 +217,21 @@ int PMPI_Buffer_attach(void *buffer, int size)
     return MPI_SUCCESS;
 }
 
+static int none_used(void)
+{
+    shmpi_p2p_lane_enter(bsend_lane());
+    int none = attached()->used == NULL;
+    shmpi_p2p_lane_leave(bsend_lane());
+    return none;
+}
+
 static int all_delivered(void *arg)
 {
     (void)arg;
-    if (!attached()->used)
+    if (none_used())
         return 1;
     shmpi_p2p_progress();
-    return attached()->used == NULL;
+    return none_used();
 }
 
 /* Wait until every buffered message has left the buffer. */
@@ -214,10 +248,12 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "buffer_addr or size is NULL");
     shmpi_p2p_bsend_drain();
+    shmpi_p2p_lane_enter(bsend_lane());
     *(void **)buffer_addr = attached()->base; /* NULL if none was attached */
     *size = (int)attached()->size;
     attached()->is_attached = 0;
     attached()->base = NULL;
     attached()->size = 0;
+    shmpi_p2p_lane_leave(bsend_lane());
     return MPI_SUCCESS;
 }

@@ -32,25 +32,25 @@ static void complete_cancelled(struct shmpi_request *r)
     shmpi_p2p_request_complete(r);
 }
 
-static int take_local(struct shmpi_pt2pt *pt, struct shmpi_request *r)
+static int take_local(struct shmpi_lane *l, struct shmpi_request *r)
 {
-    struct shmpi_unexp_queue *q = &pt->unexpected[shmpi_proc.rank];
+    struct shmpi_unexp_queue *q = &l->unexpected[shmpi_proc.rank];
     for (struct shmpi_unexpected *u = q->head; u; u = u->next)
         if (u->local_send == r) {
-            shmpi_p2p_unexpected_remove(pt, u);
+            shmpi_p2p_unexpected_remove(l, u);
             shmpi_p2p_unexpected_free(u);
             return 1;
         }
     return 0;
 }
 
-static void cancel_send(struct shmpi_pt2pt *pt, struct shmpi_request *r)
+static void cancel_send(struct shmpi_lane *l, struct shmpi_request *r)
 {
     if (r->peer == shmpi_proc.rank) {
-        if (take_local(pt, r))
+        if (take_local(l, r))
             complete_cancelled(r);
-    } else if (shmpi_p2p_queue_remove(&pt->peers[r->peer].envelopes, r)) {
-        pt->peers[r->peer].waiting -= shmpi_p2p_envelope_bytes(r);
+    } else if (shmpi_p2p_queue_remove(&l->peers[r->peer].envelopes, r)) {
+        l->peers[r->peer].waiting -= shmpi_p2p_envelope_bytes(r);
         complete_cancelled(r); /* its claim was never published */
     } else if (shmpi_p2p_claim_cancel(r->claim)) {
         r->claim = 0;          /* the receiver frees the word */
@@ -66,17 +66,19 @@ int PMPI_Cancel(MPI_Request *req)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
                            "not an active request");
     struct shmpi_request *r = *req;
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_lane *l = r->lane;
     const struct shmpi_req_ops *o = shmpi_request_ops(r);
     if (o && o->cancel)
         return o->cancel(r, fn);
-    if (r->complete)
+    shmpi_p2p_lane_enter(l);
+    if (shmpi_request_is_complete(r))
         ; /* too late: it completes normally */
     else if (r->kind == SHMPI_REQ_RECV &&
-             shmpi_p2p_queue_remove(&pt->posted, r))
+             shmpi_p2p_queue_remove(&l->posted, r))
         complete_cancelled(r);
     else if (r->kind == SHMPI_REQ_SEND)
-        cancel_send(pt, r);
+        cancel_send(l, r);
+    shmpi_p2p_lane_leave(l);
     return MPI_SUCCESS;
 }
 

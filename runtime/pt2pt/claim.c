@@ -47,17 +47,16 @@ static int have_table(void)
     return 1;
 }
 
-uint32_t shmpi_p2p_claim_take(void)
+uint32_t shmpi_p2p_claim_take(struct shmpi_lane *l)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     if (!have_table())
         return 0;
     for (int i = 0; i < SHMPI_CLAIMS; i++) {
-        uint32_t c = (pt->claim_cursor + (uint32_t)i) % SHMPI_CLAIMS + 1;
+        uint32_t c = (l->claim_cursor + (uint32_t)i) % SHMPI_CLAIMS + 1;
         _Atomic uint32_t *w = word(shmpi_proc.rank, c);
         if (atomic_load_explicit(w, memory_order_acquire) == CLAIM_FREE) {
             atomic_store_explicit(w, CLAIM_PENDING, memory_order_relaxed);
-            pt->claim_cursor = c;
+            l->claim_cursor = c;
             return c;
         }
     }

@@ -24,7 +24,8 @@
 
 /* Sender side.  0 means "no claim": the send cannot be cancelled once
    its envelope is in the ring (the table was full). */
-uint32_t shmpi_p2p_claim_take(void);
+struct shmpi_lane;
+uint32_t shmpi_p2p_claim_take(struct shmpi_lane *l);
 void shmpi_p2p_claim_free(uint32_t claim);     /* never published, or done */
 int shmpi_p2p_claim_cancel(uint32_t claim);    /* 1: cancelled, 0: matched */
 

@@ -206,6 +206,36 @@ static uint64_t max_body(const struct shmpi_arena_header *a)
     return m;
 }
 
+/* A lane's ends of the channels (one lane today: the rank's outbox and
+   mailbox are its). */
+static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    struct shmpi_arena_header *a = p->arena;
+    int n = p->size;
+    l->peers = calloc((size_t)n, sizeof *l->peers);
+    l->hot = calloc(a->fast_rings + 1, sizeof *l->hot);
+    l->backlog = calloc((size_t)n, sizeof *l->backlog);
+    l->unexpected = calloc((size_t)n, sizeof *l->unexpected);
+    if (!l->peers || !l->hot || !l->backlog || !l->unexpected)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        l->peers[i].lane = l;
+        l->peers[i].rank = i;
+        l->peers[i].eager_limit = pt->eager_limit;
+        l->peers[i].chunk = pt->chunk;
+    }
+    if (n > 1) {
+        shmpi_outbox_tx_init(&l->outbox, arena_base(),
+                             a->outbox_offset + (uint64_t)p->rank *
+                                                    a->outbox_bytes,
+                             a->outbox_bytes, shmpi_p2p_outbox_flag(p->rank),
+                             p->rank, p->arena_fd);
+        shmpi_mpsc_rx_init(&l->mailbox, arena_base(), mailbox_of(p->rank));
+    }
+    return 0;
+}
+
 int shmpi_p2p_init(void)
 {
     struct shmpi_pt2pt *pt = calloc(1, sizeof *pt);
@@ -214,12 +244,6 @@ int shmpi_p2p_init(void)
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_arena_header *a = p->arena;
     int n = p->size;
-    pt->peers = calloc((size_t)n, sizeof *pt->peers);
-    pt->hot = calloc(a->fast_rings + 1, sizeof *pt->hot);
-    pt->backlog = calloc((size_t)n, sizeof *pt->backlog);
-    pt->unexpected = calloc((size_t)n, sizeof *pt->unexpected);
-    if (!pt->peers || !pt->hot || !pt->backlog || !pt->unexpected)
-        return -1;
     uint64_t body = n > 1 ? max_body(a) - sizeof(struct shmpi_msg) : 0;
     const struct shmpi_tun_set *tun = &p->tun;
     pt->eager_limit = tun->value[SHMPI_TUN_EAGER_LIMIT];
@@ -235,29 +259,16 @@ int shmpi_p2p_init(void)
     pt->grow_after = (uint32_t)tun->value[SHMPI_TUN_RING_GROW_AFTER];
     pt->sent = (struct shmpi_request){
         .magic = SHMPI_MAGIC_REQUEST, .kind = SHMPI_REQ_SEND, .on_stack = 1,
-        .active = 1, .complete = 1};
+        .active = 1, .complete = 1, .lane = &pt->lanes[0]};
     shmpi_p2p_status_empty(&pt->sent.status);
-    for (int i = 0; i < n; i++) {
-        pt->peers[i].eager_limit = pt->eager_limit;
-        pt->peers[i].chunk = pt->chunk;
-    }
-    if (n > 1) {
-        shmpi_outbox_tx_init(&pt->outbox, arena_base(),
-                             a->outbox_offset + (uint64_t)p->rank *
-                                                    a->outbox_bytes,
-                             a->outbox_bytes, shmpi_p2p_outbox_flag(p->rank),
-                             p->rank, p->arena_fd);
-        shmpi_mpsc_rx_init(&pt->mailbox, arena_base(), mailbox_of(p->rank));
-    }
+    for (int i = 0; i < SHMPI_P2P_NLANES; i++)
+        if (lane_init(pt, &pt->lanes[i]) != 0)
+            return -1;
     shmpi_proc.pt2pt = pt;
     shmpi_core_stall_hook_set(shmpi_p2p_pull_stalled);
     return 0;
 }
 
-static int peer_rank(const struct shmpi_peer *peer)
-{
-    return (int)(peer - shmpi_proc.pt2pt->peers);
-}
 
 /* A hot ring only saves time, and it keeps its pages for the rest of
    the job: take one only while a quarter of /dev/shm stays free after
@@ -335,8 +346,9 @@ static void use_ring(struct shmpi_peer *peer, int dst, uint32_t slot,
 static void try_hot(struct shmpi_peer *peer, int dst)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_outbox_tx *ob = &peer->lane->outbox;
     int err;
-    struct shmpi_msg *m = shmpi_outbox_reserve(&pt->outbox, sizeof *m, &err);
+    struct shmpi_msg *m = shmpi_outbox_reserve(ob, sizeof *m, &err);
     if (!m)
         return; /* outbox full now: another time */
     uint64_t bytes = ring_bytes_for(peer->max_record, 0, pt->ring_min);
@@ -347,7 +359,7 @@ static void try_hot(struct shmpi_peer *peer, int dst)
     }
     *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT, .nbytes = bytes,
                             .offset = (uint64_t)slot, .cookie = 0};
-    shmpi_outbox_post(&pt->outbox, m, mailbox_of(dst));
+    shmpi_outbox_post(ob, m, mailbox_of(dst));
     use_ring(peer, dst, (uint32_t)slot, 0, bytes);
 }
 
@@ -410,7 +422,7 @@ static void ring_too_small(struct shmpi_peer *peer, uint64_t len, int full)
         peer->full_head = peer->tx.head;
     if (++peer->fulls < pt->grow_after)
         return;
-    if (move_ring(peer, peer_rank(peer), ring_bytes_for(len, 0, 2 * bytes)) <
+    if (move_ring(peer, peer->rank, ring_bytes_for(len, 0, 2 * bytes)) <
         1)
         peer->fulls = 0; /* not now: try again grow_after times on */
 }
@@ -428,7 +440,7 @@ static void ring_backlog(struct shmpi_peer *peer)
         peer->tx.head < peer->retry_head ||
         (peer->tx.head == peer->retry_head && peer->tx.head))
         return;
-    int moved = move_ring(peer, peer_rank(peer),
+    int moved = move_ring(peer, peer->rank,
                           ring_bytes_for(0, peer->waiting, 2 * bytes));
     if (moved == 0)
         peer->retry_head = peer->tx.head + peer->tx.size;
@@ -442,10 +454,10 @@ void shmpi_p2p_ring_fit(struct shmpi_peer *peer, uint64_t nbytes)
         ring_too_small(peer, sizeof(struct shmpi_msg) + nbytes, 0);
 }
 
-int shmpi_p2p_peer_connect_cold(int dst)
+int shmpi_p2p_peer_connect_cold(struct shmpi_peer *peer)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    struct shmpi_peer *peer = &pt->peers[dst];
+    int dst = peer->rank;
     if (peer->cold_records >= pt->fast_after && !peer->stays_cold &&
         shmpi_proc.arena->fast_rings && !peer->envelopes.head &&
         !peer->streams.head && !peer->ctl_head) {
@@ -454,7 +466,8 @@ int shmpi_p2p_peer_connect_cold(int dst)
             return 0;
     }
     /* pages for the next record of any size: reserve cannot then fail */
-    return shmpi_outbox_prepare(&pt->outbox, max_body(shmpi_proc.arena));
+    return shmpi_outbox_prepare(&peer->lane->outbox,
+                                max_body(shmpi_proc.arena));
 }
 
 /* A record of len bytes in the pair's ring.  While the ring may still
@@ -484,7 +497,7 @@ void *shmpi_p2p_chan_reserve(struct shmpi_peer *peer, size_t len)
             body = ring_reserve(peer, len);
         return body;
     }
-    struct shmpi_outbox_tx *ob = &shmpi_proc.pt2pt->outbox;
+    struct shmpi_outbox_tx *ob = &peer->lane->outbox;
     int err;
     void *body = shmpi_outbox_reserve(ob, len, &err);
     if (!body && !err && shmpi_outbox_ask_for_space(ob, len))
@@ -500,8 +513,8 @@ void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body)
         shmpi_ring_commit(&peer->tx, body);
         return;
     }
-    shmpi_outbox_post(&shmpi_proc.pt2pt->outbox, body,
-                      mailbox_of(peer_rank(peer)));
+    shmpi_outbox_post(&peer->lane->outbox, body,
+                      mailbox_of(peer->rank));
     peer->cold_records++;
 }
 
@@ -524,22 +537,22 @@ static void leave_half(int src, uint32_t slot, uint32_t half, uint64_t bytes)
                           memory_order_release);
 }
 
-void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot,
+void shmpi_p2p_hot_accept(struct shmpi_lane *l, int src, uint32_t slot,
                           uint32_t half, uint64_t bytes)
 {
-    struct shmpi_peer *peer = &pt->peers[src];
+    struct shmpi_peer *peer = &l->peers[src];
     if (peer->rx.ring)
         leave_half(src, slot, !half, peer->rx.size + SHMPI_RING_HEADER);
     else
-        pt->hot[pt->nhot++] = src;
+        l->hot[l->nhot++] = src;
     shmpi_ring_rx_init(&peer->rx, ring_at(shmpi_proc.rank, slot, half),
                        bytes);
 }
 
-void shmpi_p2p_backlog_add(struct shmpi_pt2pt *pt, int rank)
+void shmpi_p2p_backlog_add(struct shmpi_lane *l, int rank)
 {
-    if (pt->peers[rank].has_backlog)
+    if (l->peers[rank].has_backlog)
         return;
-    pt->peers[rank].has_backlog = 1;
-    pt->backlog[pt->nbacklog++] = rank;
+    l->peers[rank].has_backlog = 1;
+    l->backlog[l->nbacklog++] = rank;
 }

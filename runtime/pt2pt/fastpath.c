@@ -35,13 +35,15 @@
    general way takes over: how long that is depends on the CPU's pause */
 #define SPIN_POLLS 512
 
-int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
-                        int tag, MPI_Comm comm)
+/* always_inline: out of line it cost MPI_Isend 7 instructions a message
+   (2026-11-29, perf/run-perf pt2pt-count) */
+static inline __attribute__((always_inline)) int
+fast_send(struct shmpi_lane *l, const void *buf, int count,
+                     MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int world = shmpi_comm_peer_to_world(comm, dest);
     uint64_t nbytes = (uint64_t)count * (uint64_t)dt->size;
-    struct shmpi_peer *peer = &pt->peers[world];
+    struct shmpi_peer *peer = &l->peers[world];
     if (!peer->tx.ring || peer->envelopes.head || nbytes > peer->eager_limit ||
         !shmpi_datatype_contiguous(dt) || shmpi_p2p_receiver_over(world))
         return 0;
@@ -55,6 +57,27 @@ int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
     shmpi_ring_commit(&peer->tx, rec);
     shmpi_core_doorbell_ring(world);
     return 1;
+}
+
+/* The lane is held for the whole of it: under MULTIPLE the ring's tx end
+   is shared by the threads that send to that peer in that lane. */
+static __attribute__((noinline)) int
+fast_send_mt(struct shmpi_lane *l, const void *buf, int count, MPI_Datatype dt,
+             int dest, int tag, MPI_Comm comm)
+{
+    shmpi_p2p_lane_enter_mt(&l->lock);
+    int sent = fast_send(l, buf, count, dt, dest, tag, comm);
+    shmpi_p2p_lane_leave_mt(&l->lock);
+    return sent;
+}
+
+int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+                        int tag, MPI_Comm comm)
+{
+    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
+    if (__builtin_expect(shmpi_proc.mt, 0))
+        return fast_send_mt(l, buf, count, dt, dest, tag, comm);
+    return fast_send(l, buf, count, dt, dest, tag, comm);
 }
 
 /* Take record rec, the next of world rank src's ring, if it is our
@@ -83,20 +106,31 @@ static int take(struct shmpi_peer *peer, int src, const void *rec,
     return 1;
 }
 
-int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
-                        int tag, MPI_Comm comm, MPI_Status *status)
+static inline __attribute__((always_inline)) int
+fast_recv(struct shmpi_lane *l, void *buf, int count,
+                     MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                     MPI_Status *status)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    if (source < 0 || !shmpi_datatype_contiguous(dt) || pt->posted.head)
+    if (source < 0 || !shmpi_datatype_contiguous(dt) || l->posted.head)
         return 0;
     int world = shmpi_comm_peer_to_world(comm, source);
-    struct shmpi_peer *peer = &pt->peers[world];
-    if (world == shmpi_proc.rank || pt->unexpected[world].head)
+    struct shmpi_peer *peer = &l->peers[world];
+    if (world == shmpi_proc.rank || l->unexpected[world].head)
         return 0;
     if (!peer->rx.ring) /* a cold pair: the general way */
         return 0;
     uint64_t capacity = (uint64_t)count * (uint64_t)dt->size;
-    int polls = shmpi_proc.oversubscribed ? 1 : SPIN_POLLS;
+    /* under MULTIPLE the lane is held: one look while another thread of
+       the rank waits (it may need the lane to progress); a thread alone
+       in MPI spins as below it (8 B latency with one thread, MULTIPLE:
+       0.17-0.39 us with one look against 0.10-0.14 at SINGLE,
+       2026-11-29, perf/threads -t lat) */
+    int polls = shmpi_proc.oversubscribed ||
+                        (shmpi_proc.mt &&
+                         atomic_load_explicit(&shmpi_proc.wait.waiting,
+                                              memory_order_relaxed) > 0)
+                    ? 1
+                    : SPIN_POLLS;
     for (int i = 0; i < polls; i++) {
         const void *rec = shmpi_ring_peek(&peer->rx);
         if (rec) /* ours, or something else first: the general way */
@@ -105,4 +139,16 @@ int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
         shmpi_cpu_relax();
     }
     return 0;
+}
+
+int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
+                        int tag, MPI_Comm comm, MPI_Status *status)
+{
+    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
+    if (!__builtin_expect(shmpi_proc.mt, 0))
+        return fast_recv(l, buf, count, dt, source, tag, comm, status);
+    shmpi_p2p_lane_enter_mt(&l->lock);
+    int got = fast_recv(l, buf, count, dt, source, tag, comm, status);
+    shmpi_p2p_lane_leave_mt(&l->lock);
+    return got;
 }

@@ -14,6 +14,7 @@
 #include "core/proc.h"
 #include "core/wait.h"
 #include "datatypes/datatype.h"
+#include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
 
 SHMPI_WEAK_ALIAS(Grequest_start)
@@ -60,10 +61,15 @@ int PMPI_Grequest_complete(MPI_Request request)
     static const char *fn = "MPI_Grequest_complete";
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_request_ok(request) || request->kind != SHMPI_REQ_GREQ ||
-        request->complete)
+        shmpi_request_is_complete(request))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
                            "not an incomplete generalized request");
+    /* under the lane: MPI_Request_free of it (greq_free) reads
+       `complete` and sets user_freed under it, and exactly one of the two
+       runs complete_freed */
+    shmpi_p2p_lane_enter(request->lane);
     shmpi_p2p_request_complete(request);
+    shmpi_p2p_lane_leave(request->lane);
     /* another thread may be asleep in MPI_Wait on it */
     shmpi_core_doorbell_ring(shmpi_proc.rank);
     return MPI_SUCCESS;
@@ -124,7 +130,7 @@ static int greq_finish(struct shmpi_request *r)
 /* 12.2: the callback is told whether MPI_Grequest_complete came yet. */
 static int greq_cancel(struct shmpi_request *r, const char *fn)
 {
-    r->greq.cancel(r->greq.extra_state, r->complete);
+    r->greq.cancel(r->greq.extra_state, shmpi_request_is_complete(r));
     return MPI_SUCCESS;
 }
 
@@ -133,7 +139,7 @@ static int greq_cancel(struct shmpi_request *r, const char *fn)
 static void greq_free(struct shmpi_request *r)
 {
     r->user_freed = 1;
-    if (r->complete)
+    if (shmpi_request_is_complete(r))
         complete_freed(r);
 }
 

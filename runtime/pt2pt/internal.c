@@ -84,8 +84,7 @@ static int sendrecv_on(MPI_Comm comm, uint32_t context, const void *sbuf,
         /* (a handler that returns) take the receive back off the posted
            queue before its request, on this stack, goes away; internal
            receive is still posted unless it completed */
-        if (!r.complete)
-            shmpi_p2p_queue_remove(&shmpi_proc.pt2pt->posted, &r);
+        shmpi_p2p_recv_withdraw(&r);
         return rc;
     }
     rc = finish(comm, &s, fn);

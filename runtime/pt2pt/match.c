@@ -83,20 +83,20 @@ static struct shmpi_unexpected *scan(struct shmpi_unexp_queue *q,
     return NULL;
 }
 
-struct shmpi_unexpected *shmpi_p2p_find_unexpected(struct shmpi_pt2pt *pt,
+struct shmpi_unexpected *shmpi_p2p_find_unexpected(struct shmpi_lane *l,
                                                    uint32_t context, int source,
                                                    int tag, int take)
 {
     if (source >= 0)
-        return scan(&pt->unexpected[source], context, tag, take);
+        return scan(&l->unexpected[source], context, tag, take);
     int n = shmpi_proc.size;
     for (int i = 0; i < n; i++) {
-        int s = (pt->next_unexpected + i) % n;
-        struct shmpi_unexpected *u = scan(&pt->unexpected[s], context, tag,
+        int s = (l->next_unexpected + i) % n;
+        struct shmpi_unexpected *u = scan(&l->unexpected[s], context, tag,
                                           take);
         if (u) {
             if (take)
-                pt->next_unexpected = (s + 1) % n;
+                l->next_unexpected = (s + 1) % n;
             return u;
         }
     }
@@ -104,10 +104,10 @@ struct shmpi_unexpected *shmpi_p2p_find_unexpected(struct shmpi_pt2pt *pt,
 }
 
 /* Take u off its queue; 0 if it was not there. */
-int shmpi_p2p_unexpected_remove(struct shmpi_pt2pt *pt,
+int shmpi_p2p_unexpected_remove(struct shmpi_lane *l,
                                 struct shmpi_unexpected *u)
 {
-    struct shmpi_unexp_queue *q = &pt->unexpected[u->source];
+    struct shmpi_unexp_queue *q = &l->unexpected[u->source];
     struct shmpi_unexpected *prev = NULL;
     for (struct shmpi_unexpected *v = q->head; v; prev = v, v = v->next)
         if (v == u) {
@@ -117,10 +117,10 @@ int shmpi_p2p_unexpected_remove(struct shmpi_pt2pt *pt,
     return 0;
 }
 
-void shmpi_p2p_unexpected_push(struct shmpi_pt2pt *pt,
+void shmpi_p2p_unexpected_push(struct shmpi_lane *l,
                                struct shmpi_unexpected *u)
 {
-    struct shmpi_unexp_queue *q = &pt->unexpected[u->source];
+    struct shmpi_unexp_queue *q = &l->unexpected[u->source];
     u->next = NULL;
     if (q->tail)
         q->tail->next = u;

@@ -39,9 +39,14 @@ struct mprobe {
 static int take(void *arg)
 {
     struct mprobe *p = arg;
+    struct shmpi_lane *l = shmpi_p2p_lane_of(p->context);
     for (int pass = 0; pass < 2; pass++) {
-        p->found = shmpi_p2p_find_unexpected(shmpi_proc.pt2pt, p->context,
-                                          p->source, p->tag, 1);
+        /* taken off the queue under the lane: the entry is this
+           thread's from then on */
+        shmpi_p2p_lane_enter(l);
+        p->found = shmpi_p2p_find_unexpected(l, p->context, p->source,
+                                             p->tag, 1);
+        shmpi_p2p_lane_leave(l);
         if (p->found || pass)
             break;
         shmpi_p2p_progress();
@@ -68,7 +73,10 @@ static int make_message(const char *fn, MPI_Comm comm, struct mprobe *p,
 {
     struct shmpi_message *m = malloc(sizeof *m);
     if (!m) {
-        shmpi_p2p_unexpected_push(shmpi_proc.pt2pt, p->found);
+        struct shmpi_lane *l = shmpi_p2p_lane_of(p->context);
+        shmpi_p2p_lane_enter(l);
+        shmpi_p2p_unexpected_push(l, p->found);
+        shmpi_p2p_lane_leave(l);
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
     }
     *m = (struct shmpi_message){SHMPI_MAGIC_MESSAGE, comm, p->found, 0};
@@ -151,7 +159,9 @@ static int start_mrecv(const char *fn, void *buf, int count, MPI_Datatype dt,
     } else {
         shmpi_p2p_request_fill(r, buf, count, dt, MPI_ANY_SOURCE, MPI_ANY_TAG,
                                comm);
+        shmpi_p2p_lane_enter(r->lane);
         shmpi_p2p_recv_unexpected(r, m->unexpected);
+        shmpi_p2p_lane_leave(r->lane);
         shmpi_core_comm_release(m->comm);
         shmpi_fint_drop(SHMPI_FINT_MESSAGE, &m->fint);
         free(m);

@@ -101,7 +101,8 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag,
 static void reset(struct shmpi_request *r)
 {
     r->active = 1;
-    r->complete = 0;
+    atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->handed, 0, memory_order_relaxed);
     r->error = MPI_SUCCESS;
     r->granted = r->moved = r->rcookie = r->msg_bytes = 0;
     shmpi_p2p_status_empty(&r->status);
@@ -140,7 +141,7 @@ static int start_checked(const char *fn, struct shmpi_request *r)
     int was_active = shmpi_request_ok(r) && r->active;
     int rc = start_one(fn, r);
     if (rc != MPI_SUCCESS && !was_active && shmpi_request_ok(r) &&
-        r->persistent && !r->complete)
+        r->persistent && !shmpi_request_is_complete(r))
         r->active = 0;
     return rc;
 }

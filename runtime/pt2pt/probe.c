@@ -19,14 +19,27 @@ struct probe {
     uint32_t context;
     int source;                /* world rank, or -1 for any */
     int tag;
-    struct shmpi_unexpected *found;
+    /* the envelope of the message found, copied under the lane: under
+       MULTIPLE another thread may receive the message and free its entry
+       as soon as the lane is left */
+    int found_source;          /* world rank */
+    int found_tag;
+    uint64_t found_nbytes;
 };
 
 static int look(struct probe *p)
 {
-    p->found = shmpi_p2p_find_unexpected(shmpi_proc.pt2pt, p->context,
-                                      p->source, p->tag, 0);
-    return p->found != NULL;
+    struct shmpi_lane *l = shmpi_p2p_lane_of(p->context);
+    shmpi_p2p_lane_enter(l);
+    const struct shmpi_unexpected *u =
+        shmpi_p2p_find_unexpected(l, p->context, p->source, p->tag, 0);
+    if (u) {
+        p->found_source = u->source;
+        p->found_tag = u->tag;
+        p->found_nbytes = u->nbytes;
+    }
+    shmpi_p2p_lane_leave(l);
+    return u != NULL;
 }
 
 static int probe_done(void *arg)
@@ -37,15 +50,15 @@ static int probe_done(void *arg)
     return look(arg);
 }
 
-static void probe_status(MPI_Comm comm, const struct shmpi_unexpected *u,
+static void probe_status(MPI_Comm comm, const struct probe *p,
                          MPI_Status *status)
 {
     if (status == MPI_STATUS_IGNORE)
         return;
-    status->MPI_SOURCE = shmpi_comm_peer_from_world(comm, u->source);
-    status->MPI_TAG = u->tag;
+    status->MPI_SOURCE = shmpi_comm_peer_from_world(comm, p->found_source);
+    status->MPI_TAG = p->found_tag;
     status->shmpi_cancelled = 0;
-    status->shmpi_nbytes = (MPI_Count)u->nbytes;
+    status->shmpi_nbytes = (MPI_Count)p->found_nbytes;
 }
 
 /* Check the arguments (raising what is wrong), then set p to the
@@ -84,7 +97,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         return MPI_SUCCESS;
     }
     shmpi_core_wait_until(probe_done, &p);
-    probe_status(comm, p.found, status);
+    probe_status(comm, &p, status);
     return MPI_SUCCESS;
 }
 
@@ -106,7 +119,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
     }
     *flag = probe_done(&p);
     if (*flag)
-        probe_status(comm, p.found, status);
+        probe_status(comm, &p, status);
     else
         shmpi_core_poll_idle();
     return MPI_SUCCESS;

@@ -32,11 +32,11 @@
 
 /* Keep a message no receive wanted yet (a large one may be pulled in
    later, pull.c). */
-static void stash_unexpected(struct shmpi_pt2pt *pt, int src,
+static void stash_unexpected(struct shmpi_lane *l, int src,
                              const struct shmpi_msg *m, const void *payload)
 {
     uint64_t data = m->type == SHMPI_MSG_EAGER ? m->nbytes : 0;
-    struct shmpi_unexpected *u = shmpi_p2p_unexpected_alloc(data);
+    struct shmpi_unexpected *u = shmpi_p2p_unexpected_alloc(l, data);
     if (!u)
         shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress",
                          "no memory to hold a message that arrived before its "
@@ -46,54 +46,54 @@ static void stash_unexpected(struct shmpi_pt2pt *pt, int src,
         .type = m->type, .sync = (m->flags & SHMPI_MSG_SYNC) != 0,
         .claim = m->claim, .nbytes = m->nbytes, .cookie = m->cookie};
     memcpy(u->data, payload, data);
-    shmpi_p2p_unexpected_push(pt, u);
+    shmpi_p2p_unexpected_push(l, u);
 }
 
-static void handle_envelope(struct shmpi_pt2pt *pt, int src,
+static void handle_envelope(struct shmpi_lane *l, int src,
                             const struct shmpi_msg *m, const void *data)
 {
     struct shmpi_request *prev;
     struct shmpi_request *r =
-        shmpi_p2p_find_posted(pt, m->context, src, m->tag, &prev);
+        shmpi_p2p_find_posted(l, m->context, src, m->tag, &prev);
     struct shmpi_envelope env = {src, m->tag, m->nbytes, m->cookie,
                                  (m->flags & SHMPI_MSG_SYNC) != 0, NULL};
     if (!r) {
-        stash_unexpected(pt, src, m, data);
+        stash_unexpected(l, src, m, data);
         return;
     }
     if (!shmpi_p2p_claim_match(src, m->claim))
         return; /* cancelled by its sender: the receive stays posted */
-    shmpi_p2p_unlink_posted(pt, prev, r);
+    shmpi_p2p_unlink_posted(l, prev, r);
     if (m->type == SHMPI_MSG_EAGER)
         shmpi_p2p_deliver_eager(r, &env, data);
     else
         shmpi_p2p_deliver_rts(r, &env);
 }
 
-static void handle_cts(struct shmpi_pt2pt *pt, int src,
+static void handle_cts(struct shmpi_lane *l, int src,
                        const struct shmpi_msg *m)
 {
     struct shmpi_request *s = (struct shmpi_request *)(uintptr_t)m->cookie;
     s->granted = m->nbytes;
     s->rcookie = m->rcookie;
     s->moved = 0;
-    shmpi_p2p_queue_push(&pt->peers[src].streams, s);
-    shmpi_p2p_backlog_add(pt, src);
+    shmpi_p2p_queue_push(&l->peers[src].streams, s);
+    shmpi_p2p_backlog_add(l, src);
 }
 
 /* A record's body, from a ring or the mailbox (proto.h's reader: SHORT
    comes out as EAGER). */
-static void handle(struct shmpi_pt2pt *pt, int src, const void *rec)
+static void handle(struct shmpi_lane *l, int src, const void *rec)
 {
     struct shmpi_msg m;
     const void *data = shmpi_p2p_msg_read(rec, &m);
     switch (m.type) {
     case SHMPI_MSG_EAGER:
     case SHMPI_MSG_RTS:
-        handle_envelope(pt, src, &m, data);
+        handle_envelope(l, src, &m, data);
         break;
     case SHMPI_MSG_CTS:
-        handle_cts(pt, src, &m);
+        handle_cts(l, src, &m);
         break;
     case SHMPI_MSG_DATA:
         shmpi_p2p_recv_data(&m, data);
@@ -103,7 +103,7 @@ static void handle(struct shmpi_pt2pt *pt, int src, const void *rec)
             (struct shmpi_request *)(uintptr_t)m.cookie);
         break;
     case SHMPI_MSG_CONNECT:
-        shmpi_p2p_hot_accept(pt, src, (uint32_t)m.offset,
+        shmpi_p2p_hot_accept(l, src, (uint32_t)m.offset,
                              (uint32_t)m.cookie, m.nbytes);
         break;
     }
@@ -113,18 +113,18 @@ static void handle(struct shmpi_pt2pt *pt, int src, const void *rec)
    order each sender pushed them; each is finished (done) at once - its
    data was copied or matched - and its owner woken if it waits for
    outbox space. */
-static int drain_mailbox(struct shmpi_pt2pt *pt)
+static int drain_mailbox(struct shmpi_lane *l)
 {
     int n = 0;
     uint64_t off;
-    if (!shmpi_mpsc_maybe_nonempty(&pt->mailbox))
+    if (!shmpi_mpsc_maybe_nonempty(&l->mailbox))
         return 0;
-    while (n < BATCH && (off = shmpi_mpsc_pop(&pt->mailbox))) {
+    while (n < BATCH && (off = shmpi_mpsc_pop(&l->mailbox))) {
         struct shmpi_outbox_rec *rec =
-            shmpi_outbox_rec_at(pt->mailbox.base, off);
+            shmpi_outbox_rec_at(l->mailbox.base, off);
         int src = rec->src;
-        handle(pt, src, shmpi_outbox_body(rec));
-        pt->peers[src].cold_records++; /* toward a ring to src (conn.c) */
+        handle(l, src, shmpi_outbox_body(rec));
+        l->peers[src].cold_records++; /* toward a ring to src (conn.c) */
         if (shmpi_outbox_done(rec, shmpi_p2p_outbox_flag(src)))
             shmpi_core_doorbell_ring(src);
         n++;
@@ -132,16 +132,16 @@ static int drain_mailbox(struct shmpi_pt2pt *pt)
     return n;
 }
 
-static int drain(struct shmpi_pt2pt *pt, int src)
+static int drain(struct shmpi_lane *l, int src)
 {
-    struct shmpi_ring_rx *rx = &pt->peers[src].rx;
+    struct shmpi_ring_rx *rx = &l->peers[src].rx;
     int n = 0;
     const void *rec;
     while (n < BATCH && (rec = shmpi_ring_peek(rx))) {
         /* consume only moves our private position: the record stays ours
            to read until publish hands its space back, after handle */
         shmpi_ring_consume(rx);
-        handle(pt, src, rec); /* CONNECT moves rx to the pair's new ring */
+        handle(l, src, rec); /* CONNECT moves rx to the pair's new ring */
         n++;
     }
     /* space goes back once per batch: handing each quarter back as soon
@@ -157,9 +157,9 @@ static int drain(struct shmpi_pt2pt *pt, int src)
 }
 
 /* Flush what waits for peer `rank`; 1 when nothing is left. */
-static int serve_peer(struct shmpi_pt2pt *pt, int rank, int *events)
+static int serve_peer(struct shmpi_lane *l, int rank, int *events)
 {
-    struct shmpi_peer *peer = &pt->peers[rank];
+    struct shmpi_peer *peer = &l->peers[rank];
     if (!shmpi_p2p_flush_controls(peer))
         return 0;
     struct shmpi_request *r;
@@ -176,35 +176,60 @@ static int serve_peer(struct shmpi_pt2pt *pt, int rank, int *events)
     return !peer->envelopes.head && !peer->streams.head;
 }
 
-static int serve_backlog(struct shmpi_pt2pt *pt)
+static int serve_backlog(struct shmpi_lane *l)
 {
     int events = 0, kept = 0;
-    for (int i = 0; i < pt->nbacklog; i++) {
-        int rank = pt->backlog[i];
-        if (serve_peer(pt, rank, &events))
-            pt->peers[rank].has_backlog = 0;
+    for (int i = 0; i < l->nbacklog; i++) {
+        int rank = l->backlog[i];
+        if (serve_peer(l, rank, &events))
+            l->peers[rank].has_backlog = 0;
         else
-            pt->backlog[kept++] = rank;
+            l->backlog[kept++] = rank;
     }
-    pt->nbacklog = kept;
+    l->nbacklog = kept;
     return events;
 }
 
+/* One turn over lane l's channels and backlog. */
+static int progress_lane(struct shmpi_lane *l)
+{
+    int events = 0;
+    if (l->mailbox.q) /* a job of one has none */
+        events += drain_mailbox(l);
+    int n = l->nhot;
+    for (int i = 0; i < n; i++)
+        events += drain(l, l->hot[(l->next_hot + i) % n]);
+    if (n)
+        l->next_hot = (l->next_hot + 1) % n;
+    if (l->nbacklog)
+        events += serve_backlog(l);
+    return events;
+}
+
+/* Under MULTIPLE a lane another thread holds is skipped: that thread
+   is progressing it (lane.h: it rings the doorbell when it leaves, if
+   this try made a waiter give up).  The hooks run with lane 0 held:
+   the schedules of coll (one list per rank while there is one lane)
+   are touched only under it. */
 int shmpi_p2p_progress(void)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_lane *lanes = shmpi_proc.pt2pt->lanes;
     int events = 0;
-    if (pt->mailbox.q) /* a job of one has none */
-        events += drain_mailbox(pt);
-    int n = pt->nhot;
-    for (int i = 0; i < n; i++)
-        events += drain(pt, pt->hot[(pt->next_hot + i) % n]);
-    if (n)
-        pt->next_hot = (pt->next_hot + 1) % n;
-    if (pt->nbacklog)
-        events += serve_backlog(pt);
-    events += shmpi_progress_hooks();
-    shmpi_proc.progress_events += (uint64_t)events;
+    for (int i = 0; i < SHMPI_P2P_NLANES; i++) {
+        if (!shmpi_p2p_lane_try(&lanes[i]))
+            continue;
+        events += progress_lane(&lanes[i]);
+        if (i == 0)
+            events += shmpi_progress_hooks();
+        shmpi_p2p_lane_leave(&lanes[i]);
+    }
+    /* relaxed: a count of "something moved" that waiters compare
+       (wait.c); one writer per lane, under it */
+    atomic_store_explicit(
+        &shmpi_proc.progress_events,
+        atomic_load_explicit(&shmpi_proc.progress_events,
+                             memory_order_relaxed) + (uint64_t)events,
+        memory_order_relaxed);
     return events;
 }
 
@@ -212,7 +237,14 @@ static int backlog_empty(void *arg)
 {
     (void)arg;
     shmpi_p2p_progress();
-    return shmpi_proc.pt2pt->nbacklog == 0;
+    int left = 0;
+    for (int i = 0; i < SHMPI_P2P_NLANES; i++) {
+        struct shmpi_lane *l = &shmpi_proc.pt2pt->lanes[i];
+        shmpi_p2p_lane_enter(l);
+        left |= l->nbacklog;
+        shmpi_p2p_lane_leave(l);
+    }
+    return !left;
 }
 
 void shmpi_p2p_progress_flush_backlog(void)

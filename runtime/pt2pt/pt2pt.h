@@ -9,6 +9,7 @@
 #define SHMPI_PT2PT_H
 
 #include "core/proc.h"
+#include "pt2pt/lane.h"
 #include "pt2pt/proto.h"
 #include "pt2pt/request.h"
 #include "queues/mpsc.h"
@@ -26,7 +27,10 @@ struct shmpi_ctl {
     struct shmpi_ctl *next;
 };
 
+struct shmpi_lane;
 struct shmpi_peer {
+    struct shmpi_lane *lane;   /* the lane this end belongs to */
+    int rank;                  /* the peer's world rank */
     struct shmpi_ring_tx tx;   /* the hot ring to the peer; tx.ring NULL:
                                   cold, through our outbox and its mailbox */
     struct shmpi_ring_rx rx;   /* the hot ring from the peer; rx.ring NULL:
@@ -101,15 +105,20 @@ struct shmpi_bsend_buffer {
     struct shmpi_bsend_block *used; /* sorted by offset */
 };
 
-/* This rank's point-to-point state: shmpi_proc.pt2pt, allocated by
-   shmpi_p2p_init and kept until the process exits.  Nothing in it is
-   shared with other processes (the rings are in the arena; these are
-   this rank's ends of them).  No member is locked: progress and the
-   calls that post or complete requests are one caller at a time
-   (MPI_THREAD_SERIALIZED, init/init.c), so every member below would need
-   a lock, an atomic or a per-thread split before MPI_THREAD_MULTIPLE. */
-struct shmpi_pt2pt {
-    /* the progress engine and the send/receive paths: */
+/* A lane: everything the progress engine and matching touch for the
+   messages of the communicators that map to it - this rank's ends of
+   the channels to its peers and what waits for them, its outbox and
+   mailbox, the rings it polls, the posted and unexpected queues, the
+   requests and unexpected entries kept for reuse, the claim cursor.
+   A message travels in the lane of its context (shmpi_p2p_lane_of),
+   at both ends, and is matched there only: MPI_ANY_SOURCE never
+   crosses communicators, so it never crosses lanes either.  A request
+   remembers its lane (shmpi_request.lane).  There is one lane today
+   (SHMPI_P2P_NLANES); the transport of several (per (pair, lane)
+   rings, a mailbox and outbox per (rank, lane)) touches no matching
+   code.  Every member is its lane's (lane.h says who may touch it). */
+struct shmpi_lane {
+    struct shmpi_lane_lock lock; /* lane.h: who may touch the rest */
     struct shmpi_peer *peers;  /* indexed by world rank */
     struct shmpi_outbox_tx outbox; /* records to cold peers (conn.c) */
     struct shmpi_mpsc_rx mailbox;  /* records from cold peers */
@@ -122,6 +131,28 @@ struct shmpi_pt2pt {
     struct shmpi_req_queue posted;
     struct shmpi_unexp_queue *unexpected; /* one FIFO per source */
     int next_unexpected;       /* MPI_ANY_SOURCE takes sources in turn */
+    /* request.c: released requests, linked through next */
+    struct shmpi_request *free_requests;
+    /* claim.c: where shmpi_p2p_claim_take looks first.  The claim words
+       themselves are in the arena (atomics). */
+    uint32_t claim_cursor;
+    /* unexpected.c: entries kept for reuse */
+    struct shmpi_unexp_cache unexp_cache;
+};
+
+/* The number of lanes: a constant while it is 1, so that finding a
+   lane costs nothing. */
+#define SHMPI_P2P_NLANES 1
+
+/* This rank's point-to-point state: shmpi_proc.pt2pt, allocated by
+   shmpi_p2p_init and kept until the process exits.  Nothing in it is
+   shared with other processes (the rings are in the arena; these are
+   this rank's ends of them).  What the lanes hold is theirs; the rest
+   is per rank: limits set once at init, the flow counters (under the
+   lane while there is one lane), the attached buffer (its own lock,
+   bsend.c) and the shared complete request `sent` (immutable). */
+struct shmpi_pt2pt {
+    struct shmpi_lane lanes[SHMPI_P2P_NLANES];
     uint64_t eager_limit;      /* SHMPI_EAGER_LIMIT; set once at init */
     uint64_t pull_limit;       /* SHMPI_PULL_LIMIT_MB, in bytes; ditto */
     uint64_t pulled_bytes;     /* held for receives not yet posted */
@@ -136,25 +167,39 @@ struct shmpi_pt2pt {
     uint64_t fast_after;       /* SHMPI_FAST_AFTER; ditto */
     uint64_t ring_min;         /* SHMPI_RING_MIN_KB, in bytes; ditto */
     uint32_t grow_after;       /* SHMPI_RING_GROW_AFTER; ditto */
-    /* request.c: released requests, linked through next; every call
-       that makes or releases a request (on the send/receive paths) */
-    struct shmpi_request *free_requests;
     /* nonblocking.c: the request an MPI_Isend or MPI_Irsend hands out
        when the fast path (fastpath.c) already put its message in the
        ring: complete, never released (on_stack), never written after
        MPI_Init but for its Fortran number, shared by every such
        handle. */
     struct shmpi_request sent;
-    /* claim.c: where shmpi_p2p_claim_take looks first; every cancellable
-       send.  The claim words themselves are in the arena (atomics). */
-    uint32_t claim_cursor;
-    /* unexpected.c: the progress engine (arrivals) and the receives that
-       take them */
-    struct shmpi_unexp_cache unexp_cache;
     /* bsend.c: MPI_Buffer_attach/detach and buffered sends; the progress
        engine frees blocks as their copies are delivered */
     struct shmpi_bsend_buffer bsend;
 };
+
+/* lane.h's lock of a lane. */
+static inline void shmpi_p2p_lane_enter(struct shmpi_lane *l)
+{
+    shmpi_p2p_lane_lock(&l->lock);
+}
+
+static inline int shmpi_p2p_lane_try(struct shmpi_lane *l)
+{
+    return shmpi_p2p_lane_trylock(&l->lock);
+}
+
+static inline void shmpi_p2p_lane_leave(struct shmpi_lane *l)
+{
+    shmpi_p2p_lane_unlock(&l->lock);
+}
+
+/* The lane of a context: a communicator's two contexts (point-to-point
+   and the library's own, context + 1) share one. */
+static inline struct shmpi_lane *shmpi_p2p_lane_of(uint32_t context)
+{
+    return &shmpi_proc.pt2pt->lanes[(context >> 1) % SHMPI_P2P_NLANES];
+}
 
 /* conn.c: MPI_Init; sets the stall hook (core/hooks.h).  0, or -1 when
    out of memory. */
@@ -163,13 +208,13 @@ int shmpi_p2p_init(void);
    (conn.c) moves the pair to a hot ring when its time has come, else
    reserves the outbox's pages for its next record.  0, or the errno of
    that reservation.  Inline: a hot pair's send pays no call. */
-int shmpi_p2p_peer_connect_cold(int world_rank);
-static inline int shmpi_p2p_peer_connect(int world_rank,
+int shmpi_p2p_peer_connect_cold(struct shmpi_peer *peer);
+static inline int shmpi_p2p_peer_connect(struct shmpi_lane *l, int world_rank,
                                          struct shmpi_peer **out)
 {
-    struct shmpi_peer *peer = &shmpi_proc.pt2pt->peers[world_rank];
+    struct shmpi_peer *peer = &l->peers[world_rank];
     *out = peer;
-    return peer->tx.ring ? 0 : shmpi_p2p_peer_connect_cold(world_rank);
+    return peer->tx.ring ? 0 : shmpi_p2p_peer_connect_cold(peer);
 }
 /* About the ring bytes a send's envelope record takes: its header, and
    its data if eager-sized.  peer->waiting adds them up for the sends
@@ -188,14 +233,14 @@ void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body);
 /* A CONNECT from world rank src: poll the ring of `bytes` in `half` of
    ring slot `slot` from now on (and give back the other half's pages,
    if src moved from there). */
-void shmpi_p2p_hot_accept(struct shmpi_pt2pt *pt, int src, uint32_t slot,
+void shmpi_p2p_hot_accept(struct shmpi_lane *l, int src, uint32_t slot,
                           uint32_t half, uint64_t bytes);
 /* A message of nbytes is over the peer's eager limit but not the job's:
    move the pair to a ring that takes it if one can be had. */
 void shmpi_p2p_ring_fit(struct shmpi_peer *peer, uint64_t nbytes);
 /* World rank's outbox flag (queues/outbox.h), in its post block. */
 struct shmpi_outbox_flag *shmpi_p2p_outbox_flag(int world_rank);
-void shmpi_p2p_backlog_add(struct shmpi_pt2pt *pt, int world_rank);
+void shmpi_p2p_backlog_add(struct shmpi_lane *l, int world_rank);
 
 /* Does a message (context, source, tag) match a receive that wants
    (want_context, want_source, want_tag)?  Sources are world ranks, a
@@ -248,10 +293,10 @@ struct shmpi_request *shmpi_p2p_find_posted_after(struct shmpi_request *after,
    here, inline, and costs the same however many receives wait behind
    it; the walk past the head is match.c's. */
 static inline struct shmpi_request *
-shmpi_p2p_find_posted(struct shmpi_pt2pt *pt, uint32_t context, int source,
+shmpi_p2p_find_posted(struct shmpi_lane *l, uint32_t context, int source,
                       int tag, struct shmpi_request **prev)
 {
-    struct shmpi_request *r = pt->posted.head;
+    struct shmpi_request *r = l->posted.head;
     *prev = NULL;
     if (!r || shmpi_envelope_matches(context, source, tag, r->context, r->peer,
                                      r->tag))
@@ -272,21 +317,21 @@ static inline void shmpi_p2p_queue_unlink(struct shmpi_req_queue *q,
         q->tail = prev;
 }
 
-static inline void shmpi_p2p_unlink_posted(struct shmpi_pt2pt *pt,
+static inline void shmpi_p2p_unlink_posted(struct shmpi_lane *l,
                                            struct shmpi_request *prev,
                                            struct shmpi_request *r)
 {
-    shmpi_p2p_queue_unlink(&pt->posted, prev, r);
+    shmpi_p2p_queue_unlink(&l->posted, prev, r);
 }
 /* The first message a receive (context, source, tag) matches; source -1
    takes the sources in turn.  Messages their senders cancelled are
    dropped on the way.  take: claim it and take it off the queue. */
-struct shmpi_unexpected *shmpi_p2p_find_unexpected(struct shmpi_pt2pt *pt,
+struct shmpi_unexpected *shmpi_p2p_find_unexpected(struct shmpi_lane *l,
                                                    uint32_t context, int source,
                                                    int tag, int take);
-int shmpi_p2p_unexpected_remove(struct shmpi_pt2pt *pt,
+int shmpi_p2p_unexpected_remove(struct shmpi_lane *l,
                                 struct shmpi_unexpected *u);
-void shmpi_p2p_unexpected_push(struct shmpi_pt2pt *pt,
+void shmpi_p2p_unexpected_push(struct shmpi_lane *l,
                                struct shmpi_unexpected *u);
 
 /* send.c */
@@ -297,7 +342,8 @@ void shmpi_p2p_unexpected_push(struct shmpi_pt2pt *pt,
 int shmpi_p2p_send_post_or_queue(struct shmpi_request *r);
 int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r);
 int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r);
-void shmpi_p2p_send_control(int world_rank, const struct shmpi_msg *m);
+void shmpi_p2p_send_control(struct shmpi_lane *l, int world_rank,
+                            const struct shmpi_msg *m);
 int shmpi_p2p_flush_controls(struct shmpi_peer *peer);
 
 /* What a receive needs to know of the message it matched. */
@@ -327,7 +373,8 @@ void shmpi_p2p_local_send(struct shmpi_request *s);
 /* unexpected.c: an entry with room for `payload` bytes of data (an
    EAGER message's nbytes, 0 otherwise), and giving it back (instead of
    malloc and free); the entry's type and nbytes must not change between */
-struct shmpi_unexpected *shmpi_p2p_unexpected_alloc(uint64_t payload);
+struct shmpi_unexpected *shmpi_p2p_unexpected_alloc(struct shmpi_lane *l,
+                                                    uint64_t payload);
 void shmpi_p2p_unexpected_free(struct shmpi_unexpected *u);
 
 /* pull.c */

@@ -61,7 +61,8 @@ static int pull_wanted(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
 
 /* Ask the sender for the data of u (the caller claimed the message);
    without memory for it, u just waits for its receive. */
-static int pull_start(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
+static int pull_start(struct shmpi_lane *l, struct shmpi_pt2pt *pt,
+                      struct shmpi_unexpected *u)
 {
     struct shmpi_request *pull = shmpi_p2p_request_new(SHMPI_REQ_RECV);
     unsigned char *data = pull ? malloc(u->nbytes ? u->nbytes : 1) : NULL;
@@ -81,28 +82,42 @@ static int pull_start(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
     shmpi_p2p_held_add(pt, u->nbytes);
     struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = u->nbytes,
                             .cookie = u->cookie, .rcookie = (uintptr_t)pull};
-    shmpi_p2p_send_control(u->source, &cts);
+    shmpi_p2p_send_control(l, u->source, &cts);
     return 1;
 }
 
-int shmpi_p2p_pull_stalled(void)
+/* Lane l's large unexpected messages. */
+static int pull_lane(struct shmpi_lane *l)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int pulled = 0;
     for (int s = 0; s < shmpi_proc.size; s++) {
-        struct shmpi_unexpected *u = pt->unexpected[s].head, *next;
+        struct shmpi_unexpected *u = l->unexpected[s].head, *next;
         for (; u; u = next) {
             next = u->next;
             if (!pull_wanted(pt, u))
                 continue;
             if (!shmpi_p2p_claim_match(u->source, u->claim)) {
-                shmpi_p2p_unexpected_remove(pt, u); /* cancelled: drop */
+                shmpi_p2p_unexpected_remove(l, u); /* cancelled: drop */
                 shmpi_p2p_unexpected_free(u);
                 continue;
             }
             u->claim = 0;
-            pulled += pull_start(pt, u);
+            pulled += pull_start(l, pt, u);
         }
+    }
+    return pulled;
+}
+
+int shmpi_p2p_pull_stalled(void)
+{
+    int pulled = 0;
+    for (int i = 0; i < SHMPI_P2P_NLANES; i++) {
+        struct shmpi_lane *l = &shmpi_proc.pt2pt->lanes[i];
+        if (!shmpi_p2p_lane_try(l))
+            continue; /* its holder progresses it */
+        pulled += pull_lane(l);
+        shmpi_p2p_lane_leave(l);
     }
     return pulled;
 }
@@ -110,7 +125,7 @@ int shmpi_p2p_pull_stalled(void)
 /* A receive matched a pulled message (already off the unexpected queue). */
 void shmpi_p2p_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u)
 {
-    if (u->pull->complete)
+    if (shmpi_request_is_complete(u->pull))
         deliver_pulled(r, u);
     else
         u->waiter = r; /* pull_done delivers */

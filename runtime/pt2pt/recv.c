@@ -36,14 +36,15 @@ static void finish_recv(struct shmpi_request *r, uint64_t delivered)
     shmpi_p2p_request_complete(r);
 }
 
-static void tell_sender_matched(const struct shmpi_envelope *env)
+static void tell_sender_matched(struct shmpi_lane *l,
+                                const struct shmpi_envelope *env)
 {
     if (env->local_send) {
         shmpi_p2p_request_complete(env->local_send);
         return;
     }
     struct shmpi_msg ack = {.type = SHMPI_MSG_ACK, .cookie = env->cookie};
-    shmpi_p2p_send_control(env->source, &ack);
+    shmpi_p2p_send_control(l, env->source, &ack);
 }
 
 void shmpi_p2p_deliver_eager(struct shmpi_request *r,
@@ -58,9 +59,11 @@ void shmpi_p2p_deliver_eager(struct shmpi_request *r,
         shmpi_copy_short(r->buf, data, n);
     else if (n)
         shmpi_dt_unpack(r->buf, r->datatype, 0, data, n);
-    finish_recv(r, n);
+    /* the sender hears of the match before r completes: a waiter may
+       hand r out (and its memory go) as soon as it has */
     if (env->sync)
-        tell_sender_matched(env);
+        tell_sender_matched(r->lane, env);
+    finish_recv(r, n);
 }
 
 void shmpi_p2p_deliver_rts(struct shmpi_request *r,
@@ -71,7 +74,7 @@ void shmpi_p2p_deliver_rts(struct shmpi_request *r,
     r->moved = 0;
     struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = r->granted,
                             .cookie = env->cookie, .rcookie = (uintptr_t)r};
-    shmpi_p2p_send_control(env->source, &cts);
+    shmpi_p2p_send_control(r->lane, env->source, &cts);
     if (r->granted == 0)
         finish_recv(r, 0);
 }
@@ -113,10 +116,10 @@ void shmpi_p2p_recv_unexpected(struct shmpi_request *r,
    before their messages arrive, mode p, pay 7 more for the look).  A claimed
    message (cancellable by its sender) and everything else is posted as
    before; the record is consumed only once delivered. */
-static int take_from_ring(struct shmpi_pt2pt *pt, struct shmpi_request *r)
+static int take_from_ring(struct shmpi_lane *l, struct shmpi_request *r)
 {
-    struct shmpi_ring_rx *rx = &pt->peers[r->peer].rx;
-    if (pt->posted.head || !rx->ring)
+    struct shmpi_ring_rx *rx = &l->peers[r->peer].rx;
+    if (l->posted.head || !rx->ring)
         return 0;
     const void *rec = shmpi_ring_peek(rx);
     if (!rec)
@@ -127,48 +130,49 @@ static int take_from_ring(struct shmpi_pt2pt *pt, struct shmpi_request *r)
         !shmpi_envelope_matches(m.context, r->peer, m.tag, r->context,
                                 r->peer, r->tag))
         return 0;
-    struct shmpi_envelope env = {r->peer, m.tag, m.nbytes, m.cookie,
+    int src = r->peer; /* r may go once delivered */
+    struct shmpi_envelope env = {src, m.tag, m.nbytes, m.cookie,
                                  (m.flags & SHMPI_MSG_SYNC) != 0, NULL};
     shmpi_p2p_deliver_eager(r, &env, data);
     shmpi_ring_consume(rx);
     if (shmpi_ring_publish(rx))
-        shmpi_core_doorbell_ring(r->peer);
+        shmpi_core_doorbell_ring(src);
     return 1;
 }
 
 void shmpi_p2p_recv_match_or_post(struct shmpi_request *r)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_lane *l = r->lane;
     /* a wildcard receive takes in what the rings hold first, so that it
        chooses among all senders, not just those already drained (a
        receive from one source gains nothing by it: its messages would
        only be copied aside) */
     if (r->peer < 0)
         shmpi_p2p_progress();
-    else if (!pt->unexpected[r->peer].head) {
+    else if (!l->unexpected[r->peer].head) {
         /* nothing from that source waits: post it without a search (a
            window of receives posted ahead of their messages, osu_bw's:
            2026-11-29, 47 instructions of each MPI_Irecv's 262 were
            the search of an empty queue), unless its message is there */
-        if (!take_from_ring(pt, r))
-            shmpi_p2p_queue_push(&pt->posted, r);
+        if (!take_from_ring(l, r))
+            shmpi_p2p_queue_push(&l->posted, r);
         return;
     }
     struct shmpi_unexpected *u =
-        shmpi_p2p_find_unexpected(pt, r->context, r->peer, r->tag, 1);
+        shmpi_p2p_find_unexpected(l, r->context, r->peer, r->tag, 1);
     if (u)
         shmpi_p2p_recv_unexpected(r, u);
     else
-        shmpi_p2p_queue_push(&pt->posted, r);
+        shmpi_p2p_queue_push(&l->posted, r);
 }
 
 /* A send to oneself: straight into the matching receive, or held as an
    unexpected message (a synchronous one completes when matched). */
 void shmpi_p2p_local_send(struct shmpi_request *s)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    struct shmpi_lane *l = s->lane;
     int sync = s->mode == SHMPI_MODE_SYNC;
-    struct shmpi_unexpected *u = shmpi_p2p_unexpected_alloc(s->nbytes);
+    struct shmpi_unexpected *u = shmpi_p2p_unexpected_alloc(l, s->nbytes);
     if (!u)
         shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI send to self",
                          "no memory to hold the message");
@@ -180,15 +184,15 @@ void shmpi_p2p_local_send(struct shmpi_request *s)
         shmpi_dt_pack(s->buf, s->datatype, 0, u->data, s->nbytes);
     struct shmpi_request *prev;
     struct shmpi_request *r =
-        shmpi_p2p_find_posted(pt, s->context, shmpi_proc.rank, s->tag, &prev);
+        shmpi_p2p_find_posted(l, s->context, shmpi_proc.rank, s->tag, &prev);
     if (r) {
-        shmpi_p2p_unlink_posted(pt, prev, r);
+        shmpi_p2p_unlink_posted(l, prev, r);
         struct shmpi_envelope env = {shmpi_proc.rank, s->tag, s->nbytes, 0,
                                      sync, u->local_send};
         shmpi_p2p_deliver_eager(r, &env, u->data);
         shmpi_p2p_unexpected_free(u);
     } else {
-        shmpi_p2p_unexpected_push(pt, u);
+        shmpi_p2p_unexpected_push(l, u);
     }
     if (!sync)
         shmpi_p2p_request_complete(s);

@@ -6,9 +6,11 @@
 #ifndef SHMPI_REQUEST_H
 #define SHMPI_REQUEST_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "core/objects.h"
+#include "core/proc.h"
 
 #define SHMPI_MAGIC_REQUEST 0x52455155u /* "REQU" */
 
@@ -40,13 +42,24 @@ struct shmpi_greq {
 };
 
 struct shmpi_req_ops;
+struct shmpi_lane;
 
 struct shmpi_request {
     uint32_t magic;
     uint8_t kind;              /* enum shmpi_req_kind */
-    volatile uint8_t complete; /* set once: status is final (volatile: a
-                                  generalized request is completed by
-                                  another thread) */
+    /* set once: status and data are final.  The completer writes them,
+       then stores 1 with release (shmpi_request_set_complete); a tester
+       loads it with acquire (shmpi_request_is_complete) before it reads
+       them: under MULTIPLE they are different threads, and a
+       generalized request is completed by whoever calls
+       MPI_Grequest_complete */
+    _Atomic uint8_t complete;
+    /* under MULTIPLE: the completion was handed out (status copied,
+       request released or made inactive) - claimed by one atomic
+       exchange, so that two threads completing one request (a Wait and
+       a Test: erroneous, 3.7.4, but harmless here) never both release
+       it */
+    _Atomic uint8_t handed;
     uint8_t user_freed;        /* MPI_Request_free while active */
     uint8_t on_stack;          /* never freed: a blocking call's own
                                   request, or pt2pt->sent */
@@ -81,6 +94,10 @@ struct shmpi_request {
        once by shmpi_p2p_request_new, so that finding them is one load from
        the request itself */
     const struct shmpi_req_ops *ops;
+    /* the lane (pt2pt.h) of its context, whose free list it goes back
+       to; lane 0 for the kinds with no communicator of their own until
+       shmpi_p2p_request_fill gives them one */
+    struct shmpi_lane *lane;
 };
 
 /* A request of kind, active, every field zero but its kind's: what
@@ -88,7 +105,7 @@ struct shmpi_request {
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind);
 /* Memory for a request, from the free list, nothing in it set: for
    shmpi_p2p_request_make (start.h), which writes what its path reads. */
-struct shmpi_request *shmpi_p2p_request_alloc(void);
+struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l);
 void shmpi_p2p_request_release(struct shmpi_request *r);
 /* Complete r: its claim word freed, its on_complete called, released
    if the program freed it.  Inline when there is none of the three: a
@@ -96,12 +113,26 @@ void shmpi_p2p_request_release(struct shmpi_request *r);
    6 to 7 instructions less per message on the receiver than a
    call). */
 void shmpi_p2p_request_complete_more(struct shmpi_request *r);
+static inline void shmpi_request_set_complete(struct shmpi_request *r)
+{
+    atomic_store_explicit(&r->complete, 1, memory_order_release);
+}
+
+static inline int shmpi_request_is_complete(struct shmpi_request *r)
+{
+    return atomic_load_explicit(&r->complete, memory_order_acquire);
+}
+
+/* Under MULTIPLE the completion also goes the long way: the lane is told
+   that a request completed, so that it rings the doorbell when it is
+   left (lane.h) - the waiter may be another thread, asleep. */
 static inline void shmpi_p2p_request_complete(struct shmpi_request *r)
 {
-    if (__builtin_expect(r->claim || r->on_complete || r->user_freed, 0))
+    if (__builtin_expect(r->claim || r->on_complete || r->user_freed ||
+                         shmpi_proc.mt, 0))
         shmpi_p2p_request_complete_more(r);
     else
-        r->complete = 1;
+        shmpi_request_set_complete(r);
 }
 
 /* Valid handle of an active or inactive request? */
@@ -134,8 +165,10 @@ static inline int shmpi_request_inactive(MPI_Request r)
  * request of the kind can exist (every call that makes one requires
  * MPI_Init), and never changed after.  The operations run in the process
  * that owns the request (requests live in its private memory), in the
- * thread making the MPI call, one call at a time (the thread level is at
- * most MPI_THREAD_SERIALIZED).  A NULL operation: the kind does what a
+ * thread making the MPI call.  Under MPI_THREAD_MULTIPLE they run
+ * without the request's lane held (pt2pt/lane.h), in several threads at
+ * once on different requests: what a kind shares between its requests
+ * is the kind's to lock.  A NULL operation: the kind does what a
  * send does there.
  */
 struct shmpi_req_ops {
@@ -187,7 +220,7 @@ shmpi_request_ops(const struct shmpi_request *r)
 /* Has an active request completed?  Sends and receives: the flag. */
 static inline int shmpi_request_done(struct shmpi_request *r)
 {
-    if (r->complete)
+    if (shmpi_request_is_complete(r))
         return 1;
     const struct shmpi_req_ops *o = shmpi_request_ops(r);
     return o && o->poll && o->poll(r);

@@ -78,7 +78,7 @@ int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
        as a large one does: cancellable there (a large one took its word
        when it started, shmpi_p2p_send_post_or_queue) */
     if (!eager && !r->claim)
-        r->claim = shmpi_p2p_claim_take();
+        r->claim = shmpi_p2p_claim_take(peer->lane);
     void *data = rec;
     if (compact) {
         data = shmpi_p2p_msg_put_short(rec, r->tag, r->context, r->nbytes);
@@ -126,23 +126,23 @@ int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
 
 int shmpi_p2p_send_post_or_queue(struct shmpi_request *r)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_peer *peer;
     if (r->peer == shmpi_proc.rank) {
         shmpi_p2p_local_send(r);
         return 0;
     }
-    int rc = shmpi_p2p_peer_connect(r->peer, &peer);
+    int rc = shmpi_p2p_peer_connect(r->lane, r->peer, &peer);
     if (rc != 0)
         return rc;
     /* a send that can wait at its receiver can be cancelled there */
-    if (r->mode == SHMPI_MODE_SYNC || r->nbytes > pt->eager_limit)
-        r->claim = shmpi_p2p_claim_take();
+    if (r->mode == SHMPI_MODE_SYNC ||
+        r->nbytes > shmpi_proc.pt2pt->eager_limit)
+        r->claim = shmpi_p2p_claim_take(r->lane);
     if (!peer->envelopes.head && shmpi_p2p_post_envelope(peer, r))
         return 0;
     shmpi_p2p_queue_push(&peer->envelopes, r);
     peer->waiting += shmpi_p2p_envelope_bytes(r);
-    shmpi_p2p_backlog_add(pt, r->peer);
+    shmpi_p2p_backlog_add(r->lane, r->peer);
     return 0;
 }
 
@@ -166,19 +166,19 @@ int shmpi_p2p_flush_controls(struct shmpi_peer *peer)
         sent = 1;
     }
     if (sent)
-        shmpi_core_doorbell_ring((int)(peer - shmpi_proc.pt2pt->peers));
+        shmpi_core_doorbell_ring(peer->rank);
     if (!peer->ctl_head)
         peer->ctl_tail = NULL;
     return peer->ctl_head == NULL;
 }
 
 /* CTS and ACK: never block (we may be inside progress); queue instead. */
-void shmpi_p2p_send_control(int rank, const struct shmpi_msg *msg)
+void shmpi_p2p_send_control(struct shmpi_lane *l, int rank,
+                            const struct shmpi_msg *msg)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     struct shmpi_peer *peer;
-    if (shmpi_p2p_peer_connect(rank, &peer) != 0)
-        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress", pt->outbox.why);
+    if (shmpi_p2p_peer_connect(l, rank, &peer) != 0)
+        shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress", l->outbox.why);
     if (!peer->ctl_head && put_control(peer, msg)) {
         shmpi_core_doorbell_ring(rank);
         return;
@@ -193,5 +193,5 @@ void shmpi_p2p_send_control(int rank, const struct shmpi_msg *msg)
     else
         peer->ctl_head = c;
     peer->ctl_tail = c;
-    shmpi_p2p_backlog_add(pt, rank);
+    shmpi_p2p_backlog_add(l, rank);
 }

@@ -12,7 +12,8 @@
 
 /* The call's arguments into r (its comm and datatype retained by the
    caller). */
-static void set_args(struct shmpi_request *r, const void *buf, int count,
+static inline __attribute__((always_inline)) void
+set_args(struct shmpi_request *r, const void *buf, int count,
                      MPI_Datatype datatype, int peer, int tag, MPI_Comm comm)
 {
     r->comm = comm;
@@ -24,7 +25,7 @@ static void set_args(struct shmpi_request *r, const void *buf, int count,
     r->peer = peer == MPI_ANY_SOURCE || peer == MPI_PROC_NULL
                   ? peer : shmpi_comm_peer_to_world(comm, peer);
     r->tag = tag;
-    r->complete = 0;
+    atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
     r->error = MPI_SUCCESS;
     shmpi_p2p_status_empty(&r->status);
 }
@@ -45,6 +46,7 @@ void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, int count,
         if (r->datatype)
             shmpi_dt_release(r->datatype);
     }
+    r->lane = shmpi_p2p_lane_of(comm->context);
     set_args(r, buf, count, datatype, peer, tag, comm);
 }
 
@@ -61,12 +63,14 @@ struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
                                              MPI_Datatype datatype, int peer,
                                              int tag, MPI_Comm comm)
 {
-    struct shmpi_request *r = shmpi_p2p_request_alloc();
+    struct shmpi_request *r =
+        shmpi_p2p_request_alloc(shmpi_p2p_lane_of(comm->context));
     if (!r)
         return NULL;
     r->magic = SHMPI_MAGIC_REQUEST;
     r->kind = (uint8_t)kind;
     r->user_freed = r->on_stack = r->persistent = 0;
+    atomic_store_explicit(&r->handed, 0, memory_order_relaxed);
     r->active = 1;
     r->mode = SHMPI_MODE_STANDARD;
     r->claim = 0;
@@ -80,17 +84,28 @@ struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
     return r;
 }
 
+static __attribute__((noinline)) int post_or_queue_mt(struct shmpi_request *r)
+{
+    struct shmpi_lane_lock *k = &r->lane->lock;
+    shmpi_p2p_lane_enter_mt(k);
+    int rc = shmpi_p2p_send_post_or_queue(r);
+    shmpi_p2p_lane_leave_mt(k);
+    return rc;
+}
+
 int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode)
 {
     r->mode = mode;
-    int rc = shmpi_p2p_send_post_or_queue(r);
+    int rc = __builtin_expect(shmpi_proc.mt, 0)
+                 ? post_or_queue_mt(r)
+                 : shmpi_p2p_send_post_or_queue(r);
     if (rc == 0)
         return MPI_SUCCESS;
     return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "%s",
-                       shmpi_proc.pt2pt->outbox.why);
+                       r->lane->outbox.why);
 }
 
-void shmpi_p2p_start_recv(struct shmpi_request *r)
+static void start_recv(struct shmpi_request *r)
 {
     if (r->peer == MPI_PROC_NULL)
         shmpi_p2p_complete_proc_null(r);
@@ -98,10 +113,38 @@ void shmpi_p2p_start_recv(struct shmpi_request *r)
         shmpi_p2p_recv_match_or_post(r);
 }
 
+static __attribute__((noinline)) void start_recv_mt(struct shmpi_request *r)
+{
+    struct shmpi_lane_lock *k = &r->lane->lock;
+    shmpi_p2p_lane_enter_mt(k);
+    start_recv(r);
+    shmpi_p2p_lane_leave_mt(k);
+}
+
+/* One branch for the lock (an enter and a leave cost MPI_Irecv 16
+   instructions, 2026-11-29, perf/run-perf pt2pt-count). */
+void shmpi_p2p_start_recv(struct shmpi_request *r)
+{
+    if (__builtin_expect(shmpi_proc.mt, 0))
+        start_recv_mt(r);
+    else
+        start_recv(r);
+}
+
+int shmpi_p2p_recv_withdraw(struct shmpi_request *r)
+{
+    shmpi_p2p_lane_enter(r->lane);
+    int posted = shmpi_p2p_queue_remove(&r->lane->posted, r);
+    shmpi_p2p_lane_leave(r->lane);
+    return posted;
+}
+
 void shmpi_p2p_complete_proc_null(struct shmpi_request *r)
 {
     r->status.MPI_SOURCE = MPI_PROC_NULL;
     r->status.MPI_TAG = MPI_ANY_TAG;
     r->status.shmpi_nbytes = 0;
+    shmpi_p2p_lane_enter(r->lane);
     shmpi_p2p_request_complete(r);
+    shmpi_p2p_lane_leave(r->lane);
 }

@@ -28,6 +28,9 @@ int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode);
 /* Start a receive: MPI_PROC_NULL completes at once, any other is
    matched or posted (recv.c). */
 void shmpi_p2p_start_recv(struct shmpi_request *r);
+/* Take a started receive back off its lane's posted queue (under the
+   lane): 1 if it was still posted, 0 if a message matched it. */
+int shmpi_p2p_recv_withdraw(struct shmpi_request *r);
 /* A request that completes at once: MPI_PROC_NULL peer (3.11). */
 void shmpi_p2p_complete_proc_null(struct shmpi_request *r);
 

@@ -29,9 +29,9 @@
 #define KEEP 64                /* cached entries per class */
 
 /* What is cached lives in this rank's private memory only. */
-static struct shmpi_unexp_cache *cache(void)
+static struct shmpi_unexp_cache *cache(struct shmpi_lane *l)
 {
-    return &shmpi_proc.pt2pt->unexp_cache;
+    return &l->unexp_cache;
 }
 
 static int class_of(uint64_t payload)
@@ -54,13 +54,14 @@ static uint64_t bytes_of(int c, uint64_t payload)
            (c < CLASSES ? SMALLEST << c : payload);
 }
 
-struct shmpi_unexpected *shmpi_p2p_unexpected_alloc(uint64_t payload)
+struct shmpi_unexpected *shmpi_p2p_unexpected_alloc(struct shmpi_lane *l,
+                                                    uint64_t payload)
 {
     int c = class_of(payload);
     struct shmpi_unexpected *u = NULL;
-    if (c < CLASSES && (u = cache()->free[c])) {
-        cache()->free[c] = u->next;
-        cache()->count[c]--;
+    if (c < CLASSES && (u = cache(l)->free[c])) {
+        cache(l)->free[c] = u->next;
+        cache(l)->count[c]--;
     } else {
         u = malloc(bytes_of(c, payload));
     }
@@ -71,13 +72,14 @@ struct shmpi_unexpected *shmpi_p2p_unexpected_alloc(uint64_t payload)
 
 void shmpi_p2p_unexpected_free(struct shmpi_unexpected *u)
 {
+    struct shmpi_lane *l = shmpi_p2p_lane_of(u->context);
     int c = class_of(payload_of(u));
     shmpi_p2p_held_sub(shmpi_proc.pt2pt, bytes_of(c, payload_of(u)));
-    if (c >= CLASSES || cache()->count[c] >= KEEP) {
+    if (c >= CLASSES || cache(l)->count[c] >= KEEP) {
         free(u);
         return;
     }
-    u->next = cache()->free[c];
-    cache()->free[c] = u;
-    cache()->count[c]++;
+    u->next = cache(l)->free[c];
+    cache(l)->free[c] = u;
+    cache(l)->count[c]++;
 }

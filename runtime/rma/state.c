@@ -4,7 +4,6 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <sched.h>
 #include <stdlib.h>
 
 #include "core/proc.h"
@@ -34,54 +33,17 @@ static int ready_or_progress(void *p)
     return 0;
 }
 
-/* Polls of a thread without the turn between two sched_yield calls. */
-#define POLLS_PER_YIELD 64
-
-/* MULTIPLE.  The pt2pt engine and shmpi_core_wait_until (which reads
-   the engine's counters and calls its stall hook) are one caller's at a
-   time until pt2pt is made thread-safe, so only the holder of the turn
-   runs them; the other waiters poll their own word, which is all they
-   wait for (lock words, post and complete counters, a mailbox's state
-   are shared memory that other processes write).  A waiter never blocks
-   on the turn itself: the holder may wait long (a lock held elsewhere),
-   and a thread that blocked behind it could not see its own word free -
-   nor release what the holder's lock waits for, through another rank.
-   The holder leaves the turn once its own wait is over; the next poll
-   of another waiter takes it. */
-static void wait_mt(struct rma_wait *w)
-{
-    struct shmpi_core_lock *turn = &shmpi_proc.rma->turn;
-    for (unsigned i = 1;; i++) {
-        if (shmpi_core_mutex_trylock(turn)) {
-            shmpi_core_wait_until(ready_or_progress, w);
-            shmpi_core_mutex_unlock(turn);
-            return;
-        }
-        if (w->ready(w->arg))
-            return;
-        if (shmpi_proc.oversubscribed || i % POLLS_PER_YIELD == 0)
-            sched_yield();
-        else
-            shmpi_cpu_relax();
-    }
-}
-
+/* The pt2pt engine is safe to turn from several threads (a lane
+   another thread holds is skipped: pt2pt/lane.h), and the wait loop
+   keeps threads of one rank from spinning against each other
+   (core/wait.c), so every thread's RMA wait is the plain one. */
 void shmpi_rma_progress(void)
 {
-    struct shmpi_core_lock *turn = &shmpi_proc.rma->turn;
-    if (__builtin_expect(!shmpi_proc.mt, 1)) {
-        shmpi_p2p_progress();
-    } else if (shmpi_core_mutex_trylock(turn)) {
-        shmpi_p2p_progress();
-        shmpi_core_mutex_unlock(turn);
-    }
+    shmpi_p2p_progress();
 }
 
 void shmpi_rma_wait(int (*ready)(void *), void *arg, int progress)
 {
     struct rma_wait w = {ready, arg, progress};
-    if (__builtin_expect(shmpi_proc.mt, 0))
-        wait_mt(&w);
-    else
-        shmpi_core_wait_until(ready_or_progress, &w);
+    shmpi_core_wait_until(ready_or_progress, &w);
 }

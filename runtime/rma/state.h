@@ -31,10 +31,6 @@ struct shmpi_sync_own;
 struct shmpi_rma_state {
     /* held for every change of the members below */
     struct shmpi_core_lock lock;
-    /* under MULTIPLE, the one thread of this process whose RMA wait
-       turns the pt2pt progress engine and may sleep; the others poll
-       (shmpi_rma_wait, state.c) */
-    struct shmpi_core_lock turn;
     /* map.c: this process's extents (memory shared or moved for
        windows); window creation, attach, detach and free. */
     struct shmpi_extent *extents;
@@ -66,15 +62,11 @@ int shmpi_rma_init(void);
    sees a count) - returns non-zero; the pt2pt progress engine turns
    meanwhile when `progress` says so (a rank waiting for a lock still
    serves the messages its peers need, lockword.c).  Below MULTIPLE it
-   is shmpi_core_wait_until.  Under MULTIPLE one waiting thread of the
-   process at a time (the one holding `turn`) runs that, turning the
-   engine and maybe sleeping on the doorbell; the others poll ready()
-   alone, yielding the CPU now and then, and never touch pt2pt - so RMA
-   waits of several threads never run the engine at once. */
+   is shmpi_core_wait_until, whatever the thread level: under MULTIPLE
+   the engine's polls skip a lane another thread holds (pt2pt/lane.h). */
 void shmpi_rma_wait(int (*ready)(void *), void *arg, int progress);
 /* state.c: one turn of the pt2pt progress engine for a poll that found
-   nothing (MPI_Win_test); under MULTIPLE only if no other RMA wait or
-   poll of this process has the turn (shmpi_rma_wait). */
+   nothing (MPI_Win_test). */
 void shmpi_rma_progress(void);
 
 #endif

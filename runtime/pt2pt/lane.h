@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lane.h - the lane lock: who may touch a lane's state (pt2pt.h, struct
+ * shmpi_lane) when several threads call MPI at once.
+ *
+ * Below MPI_THREAD_MULTIPLE (shmpi_proc.mt == 0) one thread at a time
+ * is the program's promise and every operation here is one predicted
+ * branch on a word SHMPI_REQUIRE_INIT has already loaded.  Under
+ * MULTIPLE a lane is a recursive mutex (core/lock.h's futex word, plus
+ * an owner and a depth): every pt2pt entry point takes the lane of what
+ * it touches around that part, and the internal calls it makes take it
+ * again (depth) - the progress hooks run inside progress, MPI_Comm_idup's
+ * copy callbacks re-enter MPI from there.  A lane is never held across a
+ * wait: a blocked call leaves it before shmpi_core_wait_until, whose
+ * polls take it with shmpi_p2p_lane_try and give up at once if another
+ * thread holds it (that thread is progressing the lane).
+ *
+ *   shmpi_p2p_lane_enter(l) ... shmpi_p2p_lane_leave(l)
+ *   if (shmpi_p2p_lane_try(l)) { ... shmpi_p2p_lane_leave(l); }
+ *
+ * Waking.  A thread whose poll finds the lane held may go to sleep on
+ * the rank's doorbell (core/wait.c) while the holder completes what it
+ * waits for, or leaves the lane with records unread.  Two flags make the
+ * holder ring the doorbell when it leaves, so that sleeper is not
+ * forgotten:
+ *   missed     a try failed while the lane was held (lane.c argues the
+ *              Dekker pair it forms with the unlock)
+ *   completed  a request completed under the lane (request.h): its
+ *              waiter may be another thread, asleep
+ * Ringing costs a fence and one load of the doorbell's sleeper count
+ * unless somebody sleeps (wait.h).
+ *
+ * Lock order: a lane, then the core process locks (core/lock.h).  Never
+ * two lanes at once.
+ */
+#ifndef SHMPI_P2P_LANE_H
+#define SHMPI_P2P_LANE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "core/lock_type.h"
+#include "core/proc.h"
+
+struct shmpi_lane_lock {
+    struct shmpi_core_lock mutex;
+    _Atomic uintptr_t owner;   /* the holding thread's tag (lane.c), or 0;
+                                  relaxed: only its own value matters to a
+                                  thread (a thread reads its own tag only
+                                  if it stored it, and stores 0 before it
+                                  unlocks) */
+    int depth;                 /* entries of the owner; the owner's only */
+    int completed;             /* under the lane: a request completed */
+    _Atomic uint32_t missed;   /* a try found the lane held */
+};
+
+struct shmpi_lane;
+void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k);
+int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k);
+void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k);
+
+static inline void shmpi_p2p_lane_lock(struct shmpi_lane_lock *k)
+{
+    if (__builtin_expect(shmpi_proc.mt, 0))
+        shmpi_p2p_lane_enter_mt(k);
+}
+
+static inline int shmpi_p2p_lane_trylock(struct shmpi_lane_lock *k)
+{
+    return !__builtin_expect(shmpi_proc.mt, 0) || shmpi_p2p_lane_try_mt(k);
+}
+
+static inline void shmpi_p2p_lane_unlock(struct shmpi_lane_lock *k)
+{
+    if (__builtin_expect(shmpi_proc.mt, 0))
+        shmpi_p2p_lane_leave_mt(k);
+}
+
+#endif
