@@ -1335,6 +1335,48 @@ SHMPI_API(int, Ineighbor_alltoallw, (const void *sendbuf,
                                      const MPI_Datatype recvtypes[],
                                      MPI_Comm comm, MPI_Request *request));
 
+/* Persistent neighborhood collectives (MPI-4.0 8.8) */
+SHMPI_API(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount,
+                                         MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount,
+                                         MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request));
+SHMPI_API(int, Neighbor_allgatherv_init, (const void *sendbuf,
+                                          int sendcount,
+                                          MPI_Datatype sendtype,
+                                          void *recvbuf,
+                                          const int recvcounts[],
+                                          const int displs[],
+                                          MPI_Datatype recvtype,
+                                          MPI_Comm comm, MPI_Info info,
+                                          MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Info info,
+                                        MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoallv_init, (const void *sendbuf,
+                                         const int sendcounts[],
+                                         const int sdispls[],
+                                         MPI_Datatype sendtype,
+                                         void *recvbuf,
+                                         const int recvcounts[],
+                                         const int rdispls[],
+                                         MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoallw_init, (const void *sendbuf,
+                                         const int sendcounts[],
+                                         const MPI_Aint sdispls[],
+                                         const MPI_Datatype sendtypes[],
+                                         void *recvbuf,
+                                         const int recvcounts[],
+                                         const MPI_Aint rdispls[],
+                                         const MPI_Datatype recvtypes[],
+                                         MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request));
+
 /* One-sided communication: windows (11.2), their hints, error handlers */
 SHMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit,
                             MPI_Info info, MPI_Comm comm, MPI_Win *win));
