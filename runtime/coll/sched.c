@@ -29,7 +29,10 @@
  * which is safe because a start's messages between two processes are
  * sent and received in schedule order, and messages on one context and
  * tag never overtake each other - the messages of start k+1 match only
- * after those of start k, as the rounds of one schedule already do.
+ * after those of start k, as the rounds of one schedule already do.  A
+ * request that outlives 2^24 more collectives on its communicator shares
+ * its tag with a later schedule (NBC_TAGS below); the two must not run
+ * at once (shmpi_coll(7), LIMITS).
  *
  * Everything here is this rank's private memory: the messages carry the
  * cross-process ordering (the pt2pt engine's rings), so no atomics are
