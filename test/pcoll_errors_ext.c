@@ -1,4 +1,4 @@
-/* pcoll_errors_ext: the argument errors of the persistent collectives' init calls (MPI-4.0 6.13), raised through the communicator's error handler with the classes of the blocking forms (bad root, negative count, Scan_init on an intercommunicator) and shmpi's for the rest (an invalid info: MPI_ERR_INFO; a NULL request pointer: MPI_ERR_ARG); a refused init leaves the processes agreeing on the next collective; MPI_Start of an active request and MPI_Cancel of one are MPI_ERR_REQUEST, and the request still completes with the right result. */
+/* pcoll_errors_ext: the argument errors of the persistent collectives' init calls (MPI-4.0 6.13), raised through the communicator's error handler with the classes of the blocking forms (bad root, negative count, Scan_init on an intercommunicator) and shmpi's for the rest (an invalid info: MPI_ERR_INFO; a NULL request pointer: MPI_ERR_ARG); a refused init leaves the processes agreeing on the next collective; MPI_Start of an active request and MPI_Cancel of one are MPI_ERR_REQUEST, and the request still completes with the right result; MPI_Request_free of an active one lets it complete unobserved. */
 /* shmpi-test: np=2,3 timeout=30 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
@@ -58,6 +58,33 @@ int main(int argc, char **argv)
     CHECK(sum == 10 * size, "sum %d after a restart", sum);
     CHECK_MPI(MPI_Request_free(&r));
     CHECK(calls == 6, "%d calls of the handler, expected 6", calls);
+
+    /* MPI_Request_free of an active one: it still completes, unobserved;
+       the last rank frees it before the root has even started */
+    volatile int got = -1;
+    CHECK_MPI(MPI_Bcast_init((void *)&got, 1, MPI_INT, 0, comm,
+                             MPI_INFO_NULL, &r));
+    if (rank == 0)
+        got = 42;
+    if (rank == size - 1 && rank != 0) {
+        CHECK_MPI(MPI_Start(&r));
+        CHECK_MPI(MPI_Request_free(&r));
+        CHECK(r == MPI_REQUEST_NULL, "Request_free left the handle");
+        CHECK_MPI(MPI_Send(NULL, 0, MPI_INT, 0, 9, MPI_COMM_WORLD));
+        int flag;
+        while (got != 42) /* progress until the freed bcast lands */
+            CHECK_MPI(MPI_Iprobe(0, 99, MPI_COMM_WORLD, &flag,
+                                 MPI_STATUS_IGNORE));
+    } else {
+        if (rank == 0 && size > 1)
+            CHECK_MPI(MPI_Recv(NULL, 0, MPI_INT, size - 1, 9, MPI_COMM_WORLD,
+                               MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Start(&r));
+        CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Request_free(&r));
+    }
+    CHECK(got == 42, "bcast gave %d", got);
+    CHECK_MPI(MPI_Barrier(comm));
 
     /* Scan is not defined on an intercommunicator (5.11) */
     MPI_Comm half, inter;
