@@ -1150,6 +1150,85 @@ SHMPI_API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count,
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                          MPI_Request *request));
 
+/* Persistent collectives (MPI-4.0 6.13): an inactive persistent request,
+   started by MPI_Start/MPI_Startall */
+SHMPI_API(int, Barrier_init, (MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request));
+SHMPI_API(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype,
+                            int root, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request));
+SHMPI_API(int, Gather_init, (const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request));
+SHMPI_API(int, Gatherv_init, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Scatter_init, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request));
+SHMPI_API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[],
+                               const int displs[], MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Allgather_init, (const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_API(int, Allgatherv_init, (const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Alltoall_init, (const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request));
+SHMPI_API(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_API(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[],
+                                const int sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, int root,
+                             MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request));
+SHMPI_API(int, Allreduce_init, (const void *sendbuf, void *recvbuf,
+                                int count, MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_API(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf,
+                                     const int recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request));
+SHMPI_API(int, Reduce_scatter_block_init, (const void *sendbuf,
+                                           void *recvbuf, int recvcount,
+                                           MPI_Datatype datatype, MPI_Op op,
+                                           MPI_Comm comm, MPI_Info info,
+                                           MPI_Request *request));
+SHMPI_API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             MPI_Info info, MPI_Request *request));
+
 /* Process topologies (7).  The weight arrays are declared as pointers,
    not arrays: GCC warns about MPI_UNWEIGHTED passed for an array. */
 SHMPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
@@ -1255,6 +1334,48 @@ SHMPI_API(int, Ineighbor_alltoallw, (const void *sendbuf,
                                      const MPI_Aint rdispls[],
                                      const MPI_Datatype recvtypes[],
                                      MPI_Comm comm, MPI_Request *request));
+
+/* Persistent neighborhood collectives (MPI-4.0 8.8) */
+SHMPI_API(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount,
+                                         MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount,
+                                         MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request));
+SHMPI_API(int, Neighbor_allgatherv_init, (const void *sendbuf,
+                                          int sendcount,
+                                          MPI_Datatype sendtype,
+                                          void *recvbuf,
+                                          const int recvcounts[],
+                                          const int displs[],
+                                          MPI_Datatype recvtype,
+                                          MPI_Comm comm, MPI_Info info,
+                                          MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Info info,
+                                        MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoallv_init, (const void *sendbuf,
+                                         const int sendcounts[],
+                                         const int sdispls[],
+                                         MPI_Datatype sendtype,
+                                         void *recvbuf,
+                                         const int recvcounts[],
+                                         const int rdispls[],
+                                         MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoallw_init, (const void *sendbuf,
+                                         const int sendcounts[],
+                                         const MPI_Aint sdispls[],
+                                         const MPI_Datatype sendtypes[],
+                                         void *recvbuf,
+                                         const int recvcounts[],
+                                         const MPI_Aint rdispls[],
+                                         const MPI_Datatype recvtypes[],
+                                         MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request));
 
 /* One-sided communication: windows (11.2), their hints, error handlers */
 SHMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit,
