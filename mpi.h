@@ -1026,6 +1026,23 @@ SHMPI_API(int, Type_get_value_index, (MPI_Datatype value_type,
 SHMPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
 /* --- end of the MPI-4.0 and MPI-4.1 functions --- */
 
+/* --- MPI-4.0 and MPI-4.1 point-to-point --- */
+/* Looking at completed requests without handing them out (MPI-4.1 3.7.3) */
+SHMPI_API(int, Request_get_status_any, (int count,
+                                        MPI_Request array_of_requests[],
+                                        int *index, int *flag,
+                                        MPI_Status *status));
+SHMPI_API(int, Request_get_status_all, (int count,
+                                        MPI_Request array_of_requests[],
+                                        int *flag,
+                                        MPI_Status array_of_statuses[]));
+SHMPI_API(int, Request_get_status_some, (int incount,
+                                         MPI_Request array_of_requests[],
+                                         int *outcount,
+                                         int array_of_indices[],
+                                         MPI_Status array_of_statuses[]));
+/* --- end of the MPI-4.0 and MPI-4.1 point-to-point --- */
+
 /* Collective operations (5) */
 SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,
                        int root, MPI_Comm comm));
