@@ -1027,6 +1027,16 @@ SHMPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
 /* --- end of the MPI-4.0 and MPI-4.1 functions --- */
 
 /* --- MPI-4.0 and MPI-4.1 point-to-point --- */
+/* A send and a receive under one request (MPI-4.0 3.10) */
+SHMPI_API(int, Isendrecv, (const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, int dest, int sendtag,
+                           void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int source, int recvtag,
+                           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Isendrecv_replace, (void *buf, int count,
+                                   MPI_Datatype datatype, int dest,
+                                   int sendtag, int source, int recvtag,
+                                   MPI_Comm comm, MPI_Request *request));
 /* Looking at completed requests without handing them out (MPI-4.1 3.7.3) */
 SHMPI_API(int, Request_get_status_any, (int count,
                                         MPI_Request array_of_requests[],
