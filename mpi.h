@@ -212,6 +212,8 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 
 #define MPI_BOTTOM          ((void *)0)
 #define MPI_IN_PLACE        ((void *)1)
+/* MPI-4.1 3.6: attached as a buffer, the library allocates as needed */
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
 #define MPI_UNWEIGHTED      ((int *)2)
 #define MPI_WEIGHTS_EMPTY   ((int *)3)
 #define MPI_ERRCODES_IGNORE ((int *)0)
@@ -1051,6 +1053,14 @@ SHMPI_API(int, Request_get_status_some, (int incount,
                                          int *outcount,
                                          int array_of_indices[],
                                          MPI_Status array_of_statuses[]));
+/* Buffers for buffered sends of one communicator, flushing (MPI-4.1 3.6) */
+SHMPI_API(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size));
+SHMPI_API(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr,
+                                    int *size));
+SHMPI_API(int, Comm_flush_buffer, (MPI_Comm comm));
+SHMPI_API(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Buffer_flush, (void));
+SHMPI_API(int, Buffer_iflush, (MPI_Request *request));
 /* --- end of the MPI-4.0 and MPI-4.1 point-to-point --- */
 
 /* Collective operations (5) */
