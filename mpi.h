@@ -212,6 +212,8 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 
 #define MPI_BOTTOM          ((void *)0)
 #define MPI_IN_PLACE        ((void *)1)
+/* MPI-4.1 3.6: attached as a buffer, the library allocates as needed */
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
 #define MPI_UNWEIGHTED      ((int *)2)
 #define MPI_WEIGHTS_EMPTY   ((int *)3)
 #define MPI_ERRCODES_IGNORE ((int *)0)
@@ -1025,6 +1027,41 @@ SHMPI_API(int, Type_get_value_index, (MPI_Datatype value_type,
 /* The hardware levels MPI_COMM_TYPE_HW_GUIDED knows (MPI-4.1) */
 SHMPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
 /* --- end of the MPI-4.0 and MPI-4.1 functions --- */
+
+/* --- MPI-4.0 and MPI-4.1 point-to-point --- */
+/* A send and a receive under one request (MPI-4.0 3.10) */
+SHMPI_API(int, Isendrecv, (const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, int dest, int sendtag,
+                           void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int source, int recvtag,
+                           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Isendrecv_replace, (void *buf, int count,
+                                   MPI_Datatype datatype, int dest,
+                                   int sendtag, int source, int recvtag,
+                                   MPI_Comm comm, MPI_Request *request));
+/* Looking at completed requests without handing them out (MPI-4.1 3.7.3) */
+SHMPI_API(int, Request_get_status_any, (int count,
+                                        MPI_Request array_of_requests[],
+                                        int *index, int *flag,
+                                        MPI_Status *status));
+SHMPI_API(int, Request_get_status_all, (int count,
+                                        MPI_Request array_of_requests[],
+                                        int *flag,
+                                        MPI_Status array_of_statuses[]));
+SHMPI_API(int, Request_get_status_some, (int incount,
+                                         MPI_Request array_of_requests[],
+                                         int *outcount,
+                                         int array_of_indices[],
+                                         MPI_Status array_of_statuses[]));
+/* Buffers for buffered sends of one communicator, flushing (MPI-4.1 3.6) */
+SHMPI_API(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size));
+SHMPI_API(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr,
+                                    int *size));
+SHMPI_API(int, Comm_flush_buffer, (MPI_Comm comm));
+SHMPI_API(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Buffer_flush, (void));
+SHMPI_API(int, Buffer_iflush, (MPI_Request *request));
+/* --- end of the MPI-4.0 and MPI-4.1 point-to-point --- */
 
 /* Collective operations (5) */
 SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,

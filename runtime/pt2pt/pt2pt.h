@@ -384,5 +384,7 @@ void shmpi_p2p_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u);
 /* bsend.c */
 int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r);
 void shmpi_p2p_bsend_drain(void);
+/* A communicator's last release: the buffer it had attached goes. */
+void shmpi_p2p_comm_buffer_free(MPI_Comm comm);
 
 #endif
