@@ -342,6 +342,16 @@ static struct shmpi_bsend_buffer *comm_buffer(MPI_Comm comm)
     return comm->bsend;
 }
 
+/* The buffer of comm, or NULL if none was ever attached: read under the
+   lane, which MPI_Comm_attach_buffer holds while it makes one. */
+static struct shmpi_bsend_buffer *attached_buffer(MPI_Comm comm)
+{
+    shmpi_p2p_lane_enter(bsend_lane());
+    struct shmpi_bsend_buffer *bb = comm->bsend;
+    shmpi_p2p_lane_leave(bsend_lane());
+    return bb;
+}
+
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
 {
     static const char *fn = "MPI_Comm_attach_buffer";
@@ -367,9 +377,7 @@ int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
     if (!buffer_addr || !size)
         return shmpi_raise(comm, MPI_ERR_ARG, fn,
                            "buffer_addr or size is NULL");
-    shmpi_p2p_lane_enter(bsend_lane());
-    struct shmpi_bsend_buffer *bb = comm->bsend;
-    shmpi_p2p_lane_leave(bsend_lane());
+    struct shmpi_bsend_buffer *bb = attached_buffer(comm);
     if (!bb) { /* never attached: as MPI_Buffer_detach without one */
         *(void **)buffer_addr = NULL;
         *size = 0;
@@ -401,9 +409,7 @@ int PMPI_Comm_flush_buffer(MPI_Comm comm)
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
                            "not a valid communicator");
-    shmpi_p2p_lane_enter(bsend_lane());
-    struct shmpi_bsend_buffer *bb = comm->bsend;
-    shmpi_p2p_lane_leave(bsend_lane());
+    struct shmpi_bsend_buffer *bb = attached_buffer(comm);
     if (bb)
         drain(bb);
     return MPI_SUCCESS;
@@ -454,8 +460,6 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *req)
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
                            "not a valid communicator");
-    shmpi_p2p_lane_enter(bsend_lane());
-    struct shmpi_bsend_buffer *bb = comm->bsend;
-    shmpi_p2p_lane_leave(bsend_lane());
+    struct shmpi_bsend_buffer *bb = attached_buffer(comm);
     return iflush(fn, comm, bb, req);
 }

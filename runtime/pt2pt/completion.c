@@ -490,11 +490,11 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     return finish_all(count, reqs, statuses, fn);
 }
 
-int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
-                 MPI_Status statuses[])
+/* Testall, and MPI_Request_get_status_all (peek: the requests left as
+   they are). */
+static int test_all(const char *fn, int count, MPI_Request reqs[], int *flag,
+                    MPI_Status statuses[], int peek)
 {
-    static const char *fn = "MPI_Testall";
-    SHMPI_REQUIRE_INIT(fn);
     int rc = check_requests(fn, count, reqs);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -506,7 +506,16 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
         shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
-    return finish_all(count, reqs, statuses, fn);
+    return peek ? hand_completed(count, reqs, statuses, NULL, NULL, fn,
+                                 peek_one)
+                : finish_all(count, reqs, statuses, fn);
+}
+
+int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
+                 MPI_Status statuses[])
+{
+    SHMPI_REQUIRE_INIT("MPI_Testall");
+    return test_all("MPI_Testall", count, reqs, flag, statuses, 0);
 }
 
 static int hand_some(int incount, MPI_Request reqs[], int *outcount,
@@ -655,20 +664,9 @@ int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index,
 int PMPI_Request_get_status_all(int count, MPI_Request reqs[], int *flag,
                                 MPI_Status statuses[])
 {
-    static const char *fn = "MPI_Request_get_status_all";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc = check_requests(fn, count, reqs);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!flag)
-        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "flag is NULL");
-    struct all_wait w = {count, reqs, 0};
-    *flag = all_done(&w);
-    if (!*flag) {
-        shmpi_core_poll_idle();
-        return MPI_SUCCESS;
-    }
-    return hand_completed(count, reqs, statuses, NULL, NULL, fn, peek_one);
+    SHMPI_REQUIRE_INIT("MPI_Request_get_status_all");
+    return test_all("MPI_Request_get_status_all", count, reqs, flag, statuses,
+                    1);
 }
 
 /* MPI-4.1 3.7.3: Testsome's answer, the requests left as they are. */
