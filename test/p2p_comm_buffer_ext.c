@@ -52,16 +52,12 @@ static void comm_buffer(void)
     CHECK_MPI(MPI_Bsend(big, BIG, MPI_CHAR, right, 1, dup));
     CHECK_CLASS(MPI_Bsend(big, 8, MPI_CHAR, right, 2, MPI_COMM_WORLD),
                 MPI_ERR_BUFFER);
+    /* Whether the copy is still in dup's buffer now depends on timing:
+       the receiver may pull a large message in before its receive is
+       posted (pt2pt/pull.c), which delivers the copy.  So the flush is
+       only checked to complete, once the message is received. */
     MPI_Request flush;
-    int flag = -1;
     CHECK_MPI(MPI_Comm_iflush_buffer(dup, &flush));
-    if (size > 1) { /* to oneself a message is delivered at once */
-        CHECK_MPI(MPI_Test(&flush, &flag, MPI_STATUS_IGNORE));
-        CHECK(!flag, "a flush complete before the receive was posted");
-        /* still in dup's buffer: no room there for another */
-        CHECK_CLASS(MPI_Bsend(big, 8, MPI_CHAR, right, 3, dup),
-                    MPI_ERR_BUFFER);
-    }
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     CHECK_MPI(MPI_Recv(in, BIG, MPI_CHAR, left, 1, dup, MPI_STATUS_IGNORE));
     CHECK(in[0] == 'z' && in[BIG - 1] == 'z', "received %c...%c", in[0],
