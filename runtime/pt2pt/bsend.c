@@ -13,11 +13,19 @@
  * MPI_Finalize) waits for that.
  *
  * State: the buffer and its blocks are shmpi_proc.pt2pt->bsend (pt2pt.h).
+ *
+ * Threads: the buffer is the rank's, the copies are sent in the lanes
+ * of their communicators, and the progress engine gives a block back
+ * under the lane of its copy.  So the buffer has a lock of its own,
+ * taken inside a lane (give_back) and never held while one is taken:
+ * the copy's send starts with it left, and a full buffer is progressed
+ * with it left.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/lock.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
@@ -42,12 +50,14 @@ static struct shmpi_bsend_buffer *attached(void)
     return &shmpi_proc.pt2pt->bsend;
 }
 
-/* The attached buffer and its blocks are under lane 0 (lane.h): the
-   progress engine gives blocks back under the lane of the copy, which is
-   lane 0 while there is one lane. */
-static struct shmpi_lane *bsend_lane(void)
+static void lock(void)
 {
-    return shmpi_p2p_lane_of(0);
+    shmpi_core_lock(&attached()->lock);
+}
+
+static void unlock(void)
+{
+    shmpi_core_unlock(&attached()->lock);
 }
 
 /* First fit: the offset of a free run of `bytes`, or (size_t)-1. */
@@ -66,31 +76,58 @@ static size_t find_space(size_t bytes, struct shmpi_bsend_block ***link)
                ? at : (size_t)-1;
 }
 
-static struct shmpi_bsend_block *take_space(size_t bytes)
+/* The buffer as a failed send reports it. */
+struct space_seen {
+    int is_attached;
+    size_t size;
+    unsigned char *base;
+};
+
+/* The block of `bytes`, or NULL (no room, no buffer, no memory); takes
+   the lock. */
+static struct shmpi_bsend_block *try_space(size_t bytes,
+                                           struct space_seen *seen)
 {
     struct shmpi_bsend_block **link;
-    size_t at = find_space(bytes, &link);
-    if (at == (size_t)-1) {
-        shmpi_p2p_progress(); /* delivered copies give space back */
-        at = find_space(bytes, &link);
+    lock();
+    *seen = (struct space_seen){attached()->is_attached, attached()->size,
+                                attached()->base};
+    if (!seen->is_attached) {
+        unlock();
+        return NULL;
     }
+    size_t at = find_space(bytes, &link);
     struct shmpi_bsend_block *b = at == (size_t)-1 ? NULL : malloc(sizeof *b);
     if (b) {
         *b = (struct shmpi_bsend_block){at, bytes, *link};
         *link = b;
+    }
+    unlock();
+    return b;
+}
+
+static struct shmpi_bsend_block *take_space(size_t bytes,
+                                            struct space_seen *seen)
+{
+    struct shmpi_bsend_block *b = try_space(bytes, seen);
+    if (!b && seen->is_attached) {
+        shmpi_p2p_progress(); /* delivered copies give space back */
+        b = try_space(bytes, seen);
     }
     return b;
 }
 
 static void give_back(struct shmpi_bsend_block *b)
 {
+    lock();
     for (struct shmpi_bsend_block **pp = &attached()->used; *pp;
          pp = &(*pp)->next)
         if (*pp == b) {
             *pp = b->next;
             free(b);
-            return;
+            break;
         }
+    unlock();
 }
 
 static void copy_delivered(struct shmpi_request *r)
@@ -103,22 +140,21 @@ static void copy_delivered(struct shmpi_request *r)
 static int bsend_start(const char *fn, struct shmpi_request *r)
 {
     size_t need = (size_t)r->nbytes + MPI_BSEND_OVERHEAD;
-    struct shmpi_bsend_block *b =
-        attached()->is_attached ? take_space(need) : NULL;
+    struct space_seen seen;
+    struct shmpi_bsend_block *b = take_space(need, &seen);
     if (!b)
         return shmpi_raise(r->comm, MPI_ERR_BUFFER, fn,
                            "%s: a %llu-byte message needs %zu bytes of "
                            "attached buffer (%zu attached)",
-                           attached()->is_attached ? "buffer full"
-                                                   : "no buffer attached",
-                           (unsigned long long)r->nbytes, need,
-                           attached()->size);
+                           seen.is_attached ? "buffer full"
+                                            : "no buffer attached",
+                           (unsigned long long)r->nbytes, need, seen.size);
     struct shmpi_request *copy = shmpi_p2p_request_new(SHMPI_REQ_SEND);
     if (!copy) {
         give_back(b);
         return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "no memory");
     }
-    unsigned char *data = attached()->base + b->offset;
+    unsigned char *data = seen.base + b->offset;
     if (r->nbytes)
         shmpi_dt_pack(r->buf, r->datatype, 0, data, r->nbytes);
     *copy = *r;
@@ -139,10 +175,7 @@ static int bsend_start(const char *fn, struct shmpi_request *r)
 
 int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r)
 {
-    shmpi_p2p_lane_enter(bsend_lane());
-    int rc = bsend_start(fn, r);
-    shmpi_p2p_lane_leave(bsend_lane());
-    return rc;
+    return bsend_start(fn, r);
 }
 
 static int bsend_common(const char *fn, const void *buf, int count,
@@ -194,9 +227,9 @@ int PMPI_Buffer_attach(void *buffer, int size)
 {
     static const char *fn = "MPI_Buffer_attach";
     SHMPI_REQUIRE_INIT(fn);
-    shmpi_p2p_lane_enter(bsend_lane());
+    lock();
     int rc = attach(fn, buffer, size);
-    shmpi_p2p_lane_leave(bsend_lane());
+    unlock();
     return rc;
 }
 
@@ -219,9 +252,9 @@ static int attach(const char *fn, void *buffer, int size)
 
 static int none_used(void)
 {
-    shmpi_p2p_lane_enter(bsend_lane());
+    lock();
     int none = attached()->used == NULL;
-    shmpi_p2p_lane_leave(bsend_lane());
+    unlock();
     return none;
 }
 
@@ -248,12 +281,12 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "buffer_addr or size is NULL");
     shmpi_p2p_bsend_drain();
-    shmpi_p2p_lane_enter(bsend_lane());
+    lock();
     *(void **)buffer_addr = attached()->base; /* NULL if none was attached */
     *size = (int)attached()->size;
     attached()->is_attached = 0;
     attached()->base = NULL;
     attached()->size = 0;
-    shmpi_p2p_lane_leave(bsend_lane());
+    unlock();
     return MPI_SUCCESS;
 }

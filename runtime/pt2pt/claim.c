@@ -2,7 +2,7 @@
 /*
  * claim.c - the claim words of cancellable sends (see claim.h).
  *
- * State: where the search starts is shmpi_proc.pt2pt->claim_cursor
+ * State: where the search starts is each lane's claim_cursor
  * (pt2pt.h); the words are in the arena.
  */
 #include <stdatomic.h>
@@ -47,12 +47,21 @@ static int have_table(void)
     return 1;
 }
 
+/* Lane l takes claims from its own share of the table, the claims
+   (k * share, (k + 1) * share] of lane k: a claim word is freed by
+   whoever holds it at the time (a receiver's match, the sender's
+   completion), but only l's holder takes a free word of l's share, so
+   the load and store below need no compare-and-swap across lanes.
+   With SHMPI_LANES 16, a lane has 64 cancellable sends in flight; a
+   send that finds none free is not cancellable (claim.h). */
 uint32_t shmpi_p2p_claim_take(struct shmpi_lane *l)
 {
     if (!have_table())
         return 0;
-    for (int i = 0; i < SHMPI_CLAIMS; i++) {
-        uint32_t c = (l->claim_cursor + (uint32_t)i) % SHMPI_CLAIMS + 1;
+    uint32_t share = SHMPI_CLAIMS / shmpi_p2p_nlanes();
+    uint32_t base = l->index * share;
+    for (uint32_t i = 0; i < share; i++) {
+        uint32_t c = base + (l->claim_cursor - base + i) % share + 1;
         _Atomic uint32_t *w = word(shmpi_proc.rank, c);
         if (atomic_load_explicit(w, memory_order_acquire) == CLAIM_FREE) {
             atomic_store_explicit(w, CLAIM_PENDING, memory_order_relaxed);
