@@ -386,12 +386,13 @@ static void finish(struct shmpi_nbc *s)
     shmpi_p2p_request_complete(r);
 }
 
-static int nbc_start(struct shmpi_nbc *s, MPI_Request *req)
+static int nbc_start(struct shmpi_nbc *s, struct shmpi_lane *l,
+                     MPI_Request *req)
 {
     struct shmpi_request *r = NULL;
     if (shmpi_nbc_round(s) != MPI_SUCCESS ||
         !reserve(&s->msgs, &s->msgs_cap, widest_round(s), sizeof *s->msgs) ||
-        !(r = shmpi_p2p_request_new(SHMPI_REQ_COLL))) {
+        !(r = shmpi_p2p_request_new_in(l, SHMPI_REQ_COLL))) {
         shmpi_nbc_discard(s);
         return MPI_ERR_NO_MEM;
     }
@@ -407,17 +408,34 @@ static int nbc_start(struct shmpi_nbc *s, MPI_Request *req)
         finish(s);
         return MPI_SUCCESS;
     }
-    s->next = shmpi_proc.nbc_active;
-    shmpi_proc.nbc_active = s;
-    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, 1);
+    s->next = shmpi_proc.nbc_active[l->index];
+    shmpi_proc.nbc_active[l->index] = s;
+    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, l->index, 1);
     return MPI_SUCCESS;
+}
+
+/* The lane a schedule lives in: its messages' lane, when they all talk
+   in one (every schedule on an intracommunicator: its internal
+   context), so that two threads' schedules on communicators of two
+   lanes never meet.  A schedule that talks in several (an
+   intercommunicator's, which talks on its local communicator too)
+   lives in lane 0, and starts messages of another lane with lane 0
+   held: lane 0 comes before any other in the lock order, and nothing
+   waits for lane 0 holding another (pt2pt/lane.h). */
+static struct shmpi_lane *lane_for(const struct shmpi_nbc *s)
+{
+    struct shmpi_lane *l = shmpi_p2p_lane_of(s->comm->context);
+    for (int i = 0; i < s->nops; i++)
+        if (s->ops[i].comm && shmpi_p2p_lane_of(s->ops[i].comm->context) != l)
+            return shmpi_p2p_lane_of(0);
+    return l;
 }
 
 int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
 {
-    struct shmpi_lane *l = shmpi_p2p_lane_of(0);
+    struct shmpi_lane *l = lane_for(s);
     shmpi_p2p_lane_enter(l);
-    int rc = nbc_start(s, req);
+    int rc = nbc_start(s, l, req);
     shmpi_p2p_lane_leave(l);
     return rc;
 }
@@ -483,15 +501,16 @@ int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
     return MPI_SUCCESS;
 }
 
-/* The list is taken off shmpi_proc while it is walked: a CALL step (the
-   attribute copy callbacks of MPI_Comm_idup) may re-enter MPI and start
-   or run schedules of its own, which then go on a list of their own. */
-static int progress_schedules(void)
+/* Lane k's schedules, with k held.  The list is taken off shmpi_proc
+   while it is walked: a CALL step (the attribute copy callbacks of
+   MPI_Comm_idup) may re-enter MPI and start or run schedules of its
+   own, which then go on a list of their own. */
+static int progress_schedules(unsigned k)
 {
-    struct shmpi_nbc *s, *list = shmpi_proc.nbc_active, *keep = NULL;
+    struct shmpi_nbc *s, *list = shmpi_proc.nbc_active[k], *keep = NULL;
     struct shmpi_nbc **tail = &keep;
     int rounds = 0;
-    shmpi_proc.nbc_active = NULL;
+    shmpi_proc.nbc_active[k] = NULL;
     while ((s = list)) {
         list = s->next;
         if (advance(s, &rounds)) {
@@ -501,9 +520,10 @@ static int progress_schedules(void)
             tail = &s->next;
         }
     }
-    *tail = shmpi_proc.nbc_active;
-    shmpi_proc.nbc_active = keep;
-    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, shmpi_proc.nbc_active != NULL);
+    *tail = shmpi_proc.nbc_active[k];
+    shmpi_proc.nbc_active[k] = keep;
+    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, k,
+                            shmpi_proc.nbc_active[k] != NULL);
     return rounds;
 }
 

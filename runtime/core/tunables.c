@@ -179,6 +179,8 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
         "the process that is the rank, set by the rank's program"},
 };
 
+_Static_assert(1u << 4 == SHMPI_ARENA_LANES_MAX,
+               "SHMPI_LANES's largest choice is the arena's most lanes");
 _Static_assert(SHMPI_TUN_COUNT <= SHMPI_ARENA_TUNABLES,
                "the arena header records every job-wide tunable by id");
 

@@ -219,8 +219,8 @@ static int progress_lane(struct shmpi_lane *l)
    another thread holds is skipped: that thread is progressing it
    (lane.h: it rings the doorbell when it leaves, if this try made a
    waiter give up); one lane at a time, never two held at once.  The
-   hooks run with lane 0 held: the schedules of coll are touched only
-   under it. */
+   hooks armed in a lane run with it held: coll's schedules of that lane
+   (coll/sched.c). */
 int shmpi_p2p_progress(void)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
@@ -232,8 +232,7 @@ int shmpi_p2p_progress(void)
         if (!shmpi_p2p_lane_try(l))
             continue;
         events += progress_lane(l);
-        if (l == pt->lanes)
-            events += shmpi_progress_hooks();
+        events += shmpi_progress_hooks(l->index);
         shmpi_p2p_lane_leave(l);
     }
     /* relaxed: a count of "something moved" that waiters compare

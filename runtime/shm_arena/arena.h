@@ -32,6 +32,9 @@
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
 #define SHMPI_ARENA_MAGIC 0x73686d7069617238ull /* "shmpiar8": bump when the layout changes */
 
+/* Point-to-point lanes per rank at most (SHMPI_LANES). */
+#define SHMPI_ARENA_LANES_MAX 16
+
 /* Life cycle of one rank, written by the rank, read by the launcher. */
 enum shmpi_rank_state {
     SHMPI_RANK_STARTED = 0,   /* forked, not yet in MPI_Init */
