@@ -168,8 +168,11 @@ static int bsend_start(const char *fn, struct shmpi_request *r)
     copy->owner = b;
     copy->on_complete = copy_delivered;
     int rc = shmpi_p2p_start_send(fn, copy, SHMPI_MODE_STANDARD);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) { /* under its lane: lane.h, `completed` */
+        shmpi_p2p_lane_enter(r->lane);
         shmpi_p2p_request_complete(r);
+        shmpi_p2p_lane_leave(r->lane);
+    }
     return rc;
 }
 
