@@ -108,7 +108,7 @@ int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
         .context = context, .world_ranks = group->ranks, .from_world = index,
         .group = group,
         .errhandler = shmpi_core_errhandler_hold(&parent->errhandler)};
-    shmpi_p2p_lane_use(context);
+    shmpi_p2p_comm_lane_set(c);
     *out = c;
     return MPI_SUCCESS;
 }
@@ -291,7 +291,7 @@ int shmpi_comm_open(MPI_Comm c, const struct shmpi_comm_ids *ids)
         return MPI_ERR_OTHER;
     }
     c->context = ids->context;
-    shmpi_p2p_lane_use(c->context);
+    shmpi_p2p_comm_lane_set(c);
     return c->is_inter ? open_local(c, ids->local_context, ids->area)
                        : shmpi_coll_attach(c, ids->area);
 }

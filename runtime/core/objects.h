@@ -73,6 +73,9 @@ struct shmpi_comm {
     uint32_t context;          /* messages match only within one context;
                                   context + 1 carries the library's own
                                   traffic on this communicator */
+    struct shmpi_lane *lane;   /* pt2pt's lane of context (pt2pt/pt2pt.h,
+                                  shmpi_p2p_comm_lane_set), set with it:
+                                  one load on the message path */
     const int *world_ranks;    /* rank i is world rank world_ranks[i];
                                   NULL: the identity (MPI_COMM_WORLD) */
     const int *from_world;     /* world rank w is rank from_world[w], or

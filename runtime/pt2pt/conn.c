@@ -299,16 +299,21 @@ int shmpi_p2p_init(void)
     for (uint32_t k = 0; k < a->lanes; k++)
         if (lane_init(pt, &pt->lanes[k], k) != 0)
             return -1;
-    pt->lanes_used = 1u; /* MPI_COMM_WORLD's (context 0) */
     shmpi_proc.pt2pt = pt;
+    shmpi_p2p_comm_lane_set(MPI_COMM_WORLD);
+    /* a message to oneself goes to its receive directly (recv.c): no
+       channel to progress, so MPI_COMM_SELF's lane is not marked used
+       and a program of one communicator turns one lane */
+    MPI_COMM_SELF->lane = shmpi_p2p_lane_of(MPI_COMM_SELF->context);
     shmpi_core_stall_hook_set(shmpi_p2p_pull_stalled);
     return 0;
 }
 
-void shmpi_p2p_lane_use(uint32_t context)
+void shmpi_p2p_comm_lane_set(MPI_Comm c)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    uint32_t bit = 1u << ((context >> 1) & pt->lane_mask);
+    c->lane = shmpi_p2p_lane_of(c->context);
+    uint32_t bit = 1u << c->lane->index;
     if (!(atomic_load_explicit(&pt->lanes_used, memory_order_relaxed) & bit))
         atomic_fetch_or_explicit(&pt->lanes_used, bit, memory_order_relaxed);
 }

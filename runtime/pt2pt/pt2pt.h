@@ -227,9 +227,19 @@ static inline uint32_t shmpi_p2p_nlanes(void)
     return shmpi_proc.pt2pt->lane_mask + 1;
 }
 
-/* A communicator of this rank on context `context` exists: progress
-   turns its lane from now on (conn.c). */
-void shmpi_p2p_lane_use(uint32_t context);
+/* Communicator c has its context: c->lane is set, and progress turns
+   that lane from now on (conn.c).  comm/ calls it where it sets a
+   context; MPI_Init for MPI_COMM_WORLD and MPI_COMM_SELF. */
+void shmpi_p2p_comm_lane_set(MPI_Comm c);
+
+/* The lane of a communicator's messages: c->lane, one load where
+   shmpi_p2p_lane_of costs six instructions (2026-11-29, perf/run-perf
+   pt2pt-count: MPI_Isend and MPI_Irecv of 1 B, 282 -> 288 and 234 ->
+   240 instructions with the mask, against the one-lane tree). */
+static inline struct shmpi_lane *shmpi_p2p_comm_lane(MPI_Comm c)
+{
+    return c->lane;
+}
 
 /* conn.c: MPI_Init; sets the stall hook (core/hooks.h).  0, or -1 when
    out of memory. */
