@@ -147,13 +147,17 @@ static int posted_on(const struct shmpi_comm *c)
    local communicator, whose last release comes back to retire.
    posted_on reads pt2pt's posted queue under the lane, taken before the
    lock (the order pt2pt keeps: a request released under the lane may
-   release the last reference of a communicator and come here). */
+   release the last reference of a communicator and come here).  Here
+   the caller may hold another lane (a release under a lane), so lanes
+   are only tried (pt2pt/lane.h: never wait for a lane holding one): a
+   busy one's communicators wait for the next sweep. */
 static struct shmpi_comm *take_dead_in(struct shmpi_comm_state *st,
                                        struct shmpi_lane *l)
 {
     struct shmpi_comm_retired *retired = &st->retired;
     struct shmpi_comm *dead = NULL;
-    shmpi_p2p_lane_enter(l);
+    if (!shmpi_p2p_lane_try(l))
+        return NULL;
     shmpi_core_lock(&st->lock);
     for (int i = 0; i < retired->n && !dead; i++)
         if (shmpi_p2p_lane_of(retired->comms[i]->context) == l &&
@@ -190,10 +194,14 @@ static void retire(struct shmpi_comm *c)
     struct shmpi_comm_state *st = shmpi_proc.comm;
     struct shmpi_comm_retired *retired = &st->retired;
     sweep_retired();
+    /* tried, as in take_dead_in: a lane another thread holds may have a
+       receive on c posted, so c is retired until a later sweep */
     struct shmpi_lane *l = shmpi_p2p_lane_of(c->context);
-    shmpi_p2p_lane_enter(l);
-    int posted = posted_on(c);
-    shmpi_p2p_lane_leave(l);
+    int posted = 1;
+    if (shmpi_p2p_lane_try(l)) {
+        posted = posted_on(c);
+        shmpi_p2p_lane_leave(l);
+    }
     if (!posted) {
         destroy(c);
         return;
