@@ -12,16 +12,16 @@
  * as it can every time it is polled.
  *
  * The progress engine polls the active schedules through a progress
- * hook (core/hooks.h), added by shmpi_nbc_init at MPI_Init and armed
- * exactly while the list of active schedules is not empty: with no
- * schedule, progress calls nothing of coll.
+ * hook (core/hooks.h), added by shmpi_nbc_init at MPI_Init and armed in
+ * a pt2pt lane exactly while that lane's list of active schedules is
+ * not empty: with no schedule, progress calls nothing of coll.
  *
  * Everything here is this rank's private memory: the messages carry the
  * cross-process ordering (the pt2pt engine's rings), so no atomics are
- * needed.  Under MPI_THREAD_MULTIPLE the list of active schedules, the
- * hook's arming and every running schedule are under pt2pt's lane 0
- * (pt2pt/lane.h): the progress engine runs the hooks with it held, and
- * shmpi_nbc_start takes it.
+ * needed.  Under MPI_THREAD_MULTIPLE a lane's list of active schedules,
+ * the hook's arming there and every schedule of the list are under that
+ * pt2pt lane (pt2pt/lane.h): the progress engine runs the hooks with it
+ * held, and shmpi_nbc_start takes it (lane_for says which).
  */
 #include <limits.h>
 #include <stdlib.h>
