@@ -142,9 +142,9 @@ struct shmpi_lane {
     int next_unexpected;       /* MPI_ANY_SOURCE takes sources in turn */
     /* request.c: released requests, linked through next */
     struct shmpi_request *free_requests;
-    /* claim.c: where shmpi_p2p_claim_take looks first, in this lane's
-       share of the rank's claim table.  The claim words themselves are
-       in the arena (atomics). */
+    /* claim.c: where shmpi_p2p_claim_take looks first in the rank's
+       claim table.  The claim words themselves are in the arena
+       (atomics). */
     uint32_t claim_cursor;
     /* unexpected.c: entries kept for reuse */
     struct shmpi_unexp_cache unexp_cache;
