@@ -231,7 +231,7 @@ static uint64_t max_body(const struct shmpi_arena_header *a)
 }
 
 /* Lane k's ends of the channels: the outbox and mailbox of (this rank,
-   k), its share of the claim table (claim.c). */
+   k); where it starts looking in the claim table (claim.c). */
 static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l,
                      uint32_t k)
 {
