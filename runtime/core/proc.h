@@ -207,7 +207,8 @@ struct shmpi_proc {
                                       running (coll/sched.h) */
     int nbc_hook;                  /* their progress hook's number in
                                       `hooks`, set once by shmpi_nbc_init */
-    /* pt2pt/progress.c adds (a relaxed load and store, under the lane),
+    /* pt2pt/progress.c adds (a relaxed load and store; under MULTIPLE,
+       where threads of two lanes add at once, a relaxed fetch_add),
        core/wait.c reads (relaxed): it only paces spinning and sleeping */
     _Atomic uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */
