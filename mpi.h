@@ -212,6 +212,8 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 
 #define MPI_BOTTOM          ((void *)0)
 #define MPI_IN_PLACE        ((void *)1)
+/* MPI-4.1 3.6: attached as a buffer, the library allocates as needed */
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
 #define MPI_UNWEIGHTED      ((int *)2)
 #define MPI_WEIGHTS_EMPTY   ((int *)3)
 #define MPI_ERRCODES_IGNORE ((int *)0)
@@ -1026,6 +1028,41 @@ SHMPI_API(int, Type_get_value_index, (MPI_Datatype value_type,
 SHMPI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
 /* --- end of the MPI-4.0 and MPI-4.1 functions --- */
 
+/* --- MPI-4.0 and MPI-4.1 point-to-point --- */
+/* A send and a receive under one request (MPI-4.0 3.10) */
+SHMPI_API(int, Isendrecv, (const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, int dest, int sendtag,
+                           void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int source, int recvtag,
+                           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Isendrecv_replace, (void *buf, int count,
+                                   MPI_Datatype datatype, int dest,
+                                   int sendtag, int source, int recvtag,
+                                   MPI_Comm comm, MPI_Request *request));
+/* Looking at completed requests without handing them out (MPI-4.1 3.7.3) */
+SHMPI_API(int, Request_get_status_any, (int count,
+                                        MPI_Request array_of_requests[],
+                                        int *index, int *flag,
+                                        MPI_Status *status));
+SHMPI_API(int, Request_get_status_all, (int count,
+                                        MPI_Request array_of_requests[],
+                                        int *flag,
+                                        MPI_Status array_of_statuses[]));
+SHMPI_API(int, Request_get_status_some, (int incount,
+                                         MPI_Request array_of_requests[],
+                                         int *outcount,
+                                         int array_of_indices[],
+                                         MPI_Status array_of_statuses[]));
+/* Buffers for buffered sends of one communicator, flushing (MPI-4.1 3.6) */
+SHMPI_API(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size));
+SHMPI_API(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr,
+                                    int *size));
+SHMPI_API(int, Comm_flush_buffer, (MPI_Comm comm));
+SHMPI_API(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Buffer_flush, (void));
+SHMPI_API(int, Buffer_iflush, (MPI_Request *request));
+/* --- end of the MPI-4.0 and MPI-4.1 point-to-point --- */
+
 /* Collective operations (5) */
 SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,
                        int root, MPI_Comm comm));
@@ -1150,6 +1187,85 @@ SHMPI_API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count,
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                          MPI_Request *request));
 
+/* Persistent collectives (MPI-4.0 6.13): an inactive persistent request,
+   started by MPI_Start/MPI_Startall */
+SHMPI_API(int, Barrier_init, (MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request));
+SHMPI_API(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype,
+                            int root, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request));
+SHMPI_API(int, Gather_init, (const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request));
+SHMPI_API(int, Gatherv_init, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Scatter_init, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request));
+SHMPI_API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[],
+                               const int displs[], MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Allgather_init, (const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_API(int, Allgatherv_init, (const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Alltoall_init, (const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request));
+SHMPI_API(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_API(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[],
+                                const int sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, int root,
+                             MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request));
+SHMPI_API(int, Allreduce_init, (const void *sendbuf, void *recvbuf,
+                                int count, MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_API(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf,
+                                     const int recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request));
+SHMPI_API(int, Reduce_scatter_block_init, (const void *sendbuf,
+                                           void *recvbuf, int recvcount,
+                                           MPI_Datatype datatype, MPI_Op op,
+                                           MPI_Comm comm, MPI_Info info,
+                                           MPI_Request *request));
+SHMPI_API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             MPI_Info info, MPI_Request *request));
+
 /* Process topologies (7).  The weight arrays are declared as pointers,
    not arrays: GCC warns about MPI_UNWEIGHTED passed for an array. */
 SHMPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
@@ -1255,6 +1371,48 @@ SHMPI_API(int, Ineighbor_alltoallw, (const void *sendbuf,
                                      const MPI_Aint rdispls[],
                                      const MPI_Datatype recvtypes[],
                                      MPI_Comm comm, MPI_Request *request));
+
+/* Persistent neighborhood collectives (MPI-4.0 8.8) */
+SHMPI_API(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount,
+                                         MPI_Datatype sendtype,
+                                         void *recvbuf, int recvcount,
+                                         MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request));
+SHMPI_API(int, Neighbor_allgatherv_init, (const void *sendbuf,
+                                          int sendcount,
+                                          MPI_Datatype sendtype,
+                                          void *recvbuf,
+                                          const int recvcounts[],
+                                          const int displs[],
+                                          MPI_Datatype recvtype,
+                                          MPI_Comm comm, MPI_Info info,
+                                          MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Info info,
+                                        MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoallv_init, (const void *sendbuf,
+                                         const int sendcounts[],
+                                         const int sdispls[],
+                                         MPI_Datatype sendtype,
+                                         void *recvbuf,
+                                         const int recvcounts[],
+                                         const int rdispls[],
+                                         MPI_Datatype recvtype,
+                                         MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoallw_init, (const void *sendbuf,
+                                         const int sendcounts[],
+                                         const MPI_Aint sdispls[],
+                                         const MPI_Datatype sendtypes[],
+                                         void *recvbuf,
+                                         const int recvcounts[],
+                                         const MPI_Aint rdispls[],
+                                         const MPI_Datatype recvtypes[],
+                                         MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request));
 
 /* One-sided communication: windows (11.2), their hints, error handlers */
 SHMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit,

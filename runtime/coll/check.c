@@ -12,6 +12,7 @@
 #include "coll/check.h"
 #include "coll/coll.h"
 #include "core/error.h"
+#include "core/info.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
 #include "coll/sched.h"
@@ -182,6 +183,15 @@ int shmpi_coll_check_request(const char *fn, MPI_Comm comm,
     if (!request)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
     return MPI_SUCCESS;
+}
+
+int shmpi_coll_check_init(const char *fn, MPI_Comm comm, MPI_Info info,
+                          const MPI_Request *request)
+{
+    if (info != MPI_INFO_NULL && !shmpi_info_ok(info))
+        return shmpi_raise(comm, MPI_ERR_INFO, fn,
+                           "info is not a valid info object");
+    return shmpi_coll_check_request(fn, comm, request);
 }
 
 int shmpi_coll_args_rooted(const char *fn, MPI_Comm comm, int root,

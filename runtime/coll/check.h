@@ -56,4 +56,10 @@ int shmpi_coll_refuse_call(MPI_Comm comm, int rc, int counted);
 int shmpi_coll_check_request(const char *fn, MPI_Comm comm,
                              const MPI_Request *request);
 
+/* The info and request arguments of a persistent collective's init
+   call (MPI-4.0 6.13): info MPI_INFO_NULL or a valid info object
+   (MPI_ERR_INFO), somewhere to put the request (MPI_ERR_ARG). */
+int shmpi_coll_check_init(const char *fn, MPI_Comm comm, MPI_Info info,
+                          const MPI_Request *request);
+
 #endif

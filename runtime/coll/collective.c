@@ -29,6 +29,14 @@ int shmpi_nbc_icollective(MPI_Comm comm, shmpi_nbc_data_fn *build,
     return shmpi_nbc_launch(comm, build_data, &d, request, fn);
 }
 
+int shmpi_nbc_pcollective(MPI_Comm comm, shmpi_nbc_data_fn *build,
+                          const struct shmpi_coll_args *a,
+                          MPI_Request *request, const char *fn)
+{
+    struct data_call d = {build, a};
+    return shmpi_nbc_plan(comm, build_data, &d, request, fn);
+}
+
 int shmpi_nbc_blocking(MPI_Comm comm, shmpi_nbc_data_fn *build,
                        const struct shmpi_coll_args *a, const char *fn)
 {

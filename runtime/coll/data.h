@@ -53,6 +53,12 @@ shmpi_nbc_data_fn shmpi_nbc_data_barrier, shmpi_nbc_data_bcast,
 int shmpi_nbc_icollective(MPI_Comm comm, shmpi_nbc_data_fn *build,
                           const struct shmpi_coll_args *a,
                           MPI_Request *request, const char *fn);
+/* A persistent collective's init call, after its checks: collective a
+   planned on comm into the inactive persistent request *request
+   (shmpi_nbc_plan).  MPI_SUCCESS or an error raised on comm under fn. */
+int shmpi_nbc_pcollective(MPI_Comm comm, shmpi_nbc_data_fn *build,
+                          const struct shmpi_coll_args *a,
+                          MPI_Request *request, const char *fn);
 /* A blocking call on an intercommunicator: the same schedule, run to its
    end. */
 int shmpi_nbc_blocking(MPI_Comm comm, shmpi_nbc_data_fn *build,

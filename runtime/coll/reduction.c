@@ -37,6 +37,13 @@ int shmpi_nbc_reduction_start(const char *fn, MPI_Comm comm,
     return shmpi_nbc_launch(comm, build, x, req, fn);
 }
 
+int shmpi_nbc_reduction_plan(const char *fn, MPI_Comm comm,
+                             const struct shmpi_coll_red *x,
+                             MPI_Request *req)
+{
+    return shmpi_nbc_plan(comm, build, x, req, fn);
+}
+
 int shmpi_nbc_reduction_run(const char *fn, MPI_Comm comm,
                             const struct shmpi_coll_red *x)
 {

@@ -72,6 +72,11 @@ int shmpi_nbc_build_inter_scatter(struct shmpi_nbc *s, MPI_Comm comm,
 int shmpi_nbc_reduction_start(const char *fn, MPI_Comm comm,
                               const struct shmpi_coll_red *x,
                               MPI_Request *req);
+/* x planned on comm into the inactive persistent request *req (the
+   persistent collectives, MPI-4.0 6.13). */
+int shmpi_nbc_reduction_plan(const char *fn, MPI_Comm comm,
+                             const struct shmpi_coll_red *x,
+                             MPI_Request *req);
 int shmpi_nbc_reduction_run(const char *fn, MPI_Comm comm,
                             const struct shmpi_coll_red *x);
 

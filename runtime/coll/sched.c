@@ -16,6 +16,24 @@
  * a pt2pt lane exactly while that lane's list of active schedules is
  * not empty: with no schedule, progress calls nothing of coll.
  *
+ * PERSISTENT SCHEDULES (MPI-4.0 6.13, the *_init collectives).  What is
+ * planned once, at init: the whole schedule - the algorithm, every
+ * operation with its peer, buffer, count and retained type and op, the
+ * rounds, the scratch buffers, the room for the widest round's requests
+ * - and its tag.  What each MPI_Start does (start_persistent): reset the
+ * running state (round 0, no error, the request active and not
+ * complete) and run it from its first round, allocating nothing.  The
+ * schedule lives as long as its request (the request's owner) and is
+ * discarded by MPI_Request_free.  The tag is taken at init, the one
+ * collective, ordered call: successive starts of one request reuse it,
+ * which is safe because a start's messages between two processes are
+ * sent and received in schedule order, and messages on one context and
+ * tag never overtake each other - the messages of start k+1 match only
+ * after those of start k, as the rounds of one schedule already do.  A
+ * request that outlives 2^24 more collectives on its communicator shares
+ * its tag with a later schedule (NBC_TAGS below); the two must not run
+ * at once (shmpi_coll(7), LIMITS).
+ *
  * Everything here is this rank's private memory: the messages carry the
  * cross-process ordering (the pt2pt engine's rings), so no atomics are
  * needed.  Under MPI_THREAD_MULTIPLE a lane's list of active schedules,
@@ -68,6 +86,7 @@ struct shmpi_nbc {
     void **scratch;
     int nscratch, scratch_cap;
     int error;                 /* first failure */
+    int persistent;            /* kept and rerun by MPI_Start (above) */
     struct shmpi_request *req; /* what the program waits on */
     struct shmpi_nbc *next;    /* in the active list */
 };
@@ -377,41 +396,24 @@ static int widest_round(const struct shmpi_nbc *s)
     return widest;
 }
 
+/* A persistent schedule stays with its request, unless the program
+   freed the request while it ran (coll_free): then both go. */
 static void finish(struct shmpi_nbc *s)
 {
     struct shmpi_request *r = s->req;
     r->error = s->error;
     r->status.MPI_ERROR = s->error;
-    shmpi_nbc_discard(s);
+    if (!s->persistent || r->user_freed)
+        shmpi_nbc_discard(s);
     shmpi_p2p_request_complete(r);
 }
 
-static int nbc_start(struct shmpi_nbc *s, struct shmpi_lane *l,
-                     MPI_Request *req)
+/* Planned once: the last round closed, room for the widest round's
+   messages.  0 when out of memory. */
+static int prepare(struct shmpi_nbc *s)
 {
-    struct shmpi_request *r = NULL;
-    if (shmpi_nbc_round(s) != MPI_SUCCESS ||
-        !reserve(&s->msgs, &s->msgs_cap, widest_round(s), sizeof *s->msgs) ||
-        !(r = shmpi_p2p_request_new_in(l, SHMPI_REQ_COLL))) {
-        shmpi_nbc_discard(s);
-        return MPI_ERR_NO_MEM;
-    }
-    r->comm = s->comm;
-    shmpi_core_comm_retain(s->comm);
-    shmpi_p2p_status_empty(&r->status);
-    s->req = r;
-    *req = r;
-    int rounds = 0;
-    if (s->nrounds)
-        begin_round(s);
-    if (advance(s, &rounds)) {
-        finish(s);
-        return MPI_SUCCESS;
-    }
-    s->next = shmpi_proc.nbc_active[l->index];
-    shmpi_proc.nbc_active[l->index] = s;
-    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, l->index, 1);
-    return MPI_SUCCESS;
+    return shmpi_nbc_round(s) == MPI_SUCCESS &&
+           reserve(&s->msgs, &s->msgs_cap, widest_round(s), sizeof *s->msgs);
 }
 
 /* The lane a schedule lives in: its messages' lane, when they all talk
@@ -431,6 +433,54 @@ static struct shmpi_lane *lane_for(const struct shmpi_nbc *s)
     return l;
 }
 
+/* The schedule's request, in the schedule's lane l: its lane is then
+   the lane every start, completion and free of it takes. */
+static struct shmpi_request *new_request(struct shmpi_nbc *s,
+                                         struct shmpi_lane *l)
+{
+    struct shmpi_request *r = shmpi_p2p_request_new_in(l, SHMPI_REQ_COLL);
+    if (!r)
+        return NULL;
+    r->comm = s->comm;
+    shmpi_core_comm_retain(s->comm);
+    shmpi_p2p_status_empty(&r->status);
+    s->req = r;
+    return r;
+}
+
+/* Run s from its first round (under its lane, its request's): to its end
+   if no message has to wait, else onto the lane's active list. */
+static void run(struct shmpi_nbc *s)
+{
+    int rounds = 0;
+    unsigned k = s->req->lane->index;
+    s->round = 0;
+    s->error = MPI_SUCCESS;
+    s->nmsgs = 0;
+    if (s->nrounds)
+        begin_round(s);
+    if (advance(s, &rounds)) {
+        finish(s);
+        return;
+    }
+    s->next = shmpi_proc.nbc_active[k];
+    shmpi_proc.nbc_active[k] = s;
+    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, k, 1);
+}
+
+static int nbc_start(struct shmpi_nbc *s, struct shmpi_lane *l,
+                     MPI_Request *req)
+{
+    struct shmpi_request *r = NULL;
+    if (!prepare(s) || !(r = new_request(s, l))) {
+        shmpi_nbc_discard(s);
+        return MPI_ERR_NO_MEM;
+    }
+    *req = r;
+    run(s);
+    return MPI_SUCCESS;
+}
+
 int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
 {
     struct shmpi_lane *l = lane_for(s);
@@ -440,17 +490,76 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
     return rc;
 }
 
-/* 5.12: cancelling a nonblocking collective is erroneous.  The only
-   operation of SHMPI_REQ_COLL (pt2pt/request.h): the request completes
-   by progress (progress_schedules, our progress hook) and is then handed
-   out and freed as a send is. */
+int shmpi_nbc_persist(struct shmpi_nbc *s, MPI_Request *req)
+{
+    struct shmpi_request *r = NULL;
+    if (!prepare(s) || !(r = new_request(s, lane_for(s)))) {
+        shmpi_nbc_discard(s);
+        return MPI_ERR_NO_MEM;
+    }
+    s->persistent = 1;
+    r->owner = s;
+    r->persistent = 1;
+    r->active = 0;
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Start of a persistent collective request: per start, only the
+   request's and the schedule's running state are reset (run). */
+static int start_persistent(struct shmpi_request *r, const char *fn)
+{
+    struct shmpi_lane *l = r->lane; /* the schedule's (new_request) */
+    shmpi_p2p_lane_enter(l);
+    int was_active = r->active;
+    if (!was_active) {
+        r->active = 1;
+        r->error = MPI_SUCCESS;
+        shmpi_p2p_status_empty(&r->status);
+        atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
+        atomic_store_explicit(&r->handed, 0, memory_order_relaxed);
+        run(r->owner);
+    }
+    shmpi_p2p_lane_leave(l);
+    if (was_active)
+        return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
+                           "the persistent collective request is already "
+                           "active (wait for it before starting it again)");
+    return MPI_SUCCESS;
+}
+
+/* 5.12: cancelling a nonblocking collective is erroneous; so is a
+   persistent one (MPI-4.0 6.13).  The request completes by progress
+   (progress_schedules, our progress hook) and is then handed out as a
+   send is: freed, or made inactive if persistent. */
 static int coll_cancel(struct shmpi_request *r, const char *fn)
 {
     return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
-                       "a nonblocking collective cannot be cancelled");
+                       "a nonblocking or persistent collective cannot be "
+                       "cancelled");
 }
 
-static const struct shmpi_req_ops coll_ops = {.cancel = coll_cancel};
+/* MPI_Request_free (under the request's lane, the schedule's, which
+   the running schedule is under too): a request that is done or inactive goes at
+   once, with its persistent schedule; a running one when its schedule
+   ends (finish). */
+static void coll_free(struct shmpi_request *r)
+{
+    if (r->active && !shmpi_request_is_complete(r)) {
+        r->user_freed = 1;
+        return;
+    }
+    if (r->owner)
+        shmpi_nbc_discard(r->owner);
+    r->owner = NULL;
+    shmpi_p2p_request_release(r);
+}
+
+static const struct shmpi_req_ops coll_ops = {
+    .start = start_persistent,
+    .cancel = coll_cancel,
+    .free = coll_free,
+};
 
 void shmpi_nbc_register_kind(void)
 {
@@ -485,17 +594,37 @@ int shmpi_nbc_refuse_call(MPI_Comm comm, int rc)
     return rc;
 }
 
+/* A schedule on comm built by build(s, comm, args) into *out;
+   MPI_SUCCESS, or an error (not raised) with nothing left. */
+static int build_on(MPI_Comm comm, shmpi_nbc_build_fn *build,
+                    const void *args, struct shmpi_nbc **out)
+{
+    struct shmpi_nbc *s = *out = shmpi_nbc_new(comm);
+    int rc = s ? build(s, comm, args) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS && s)
+        shmpi_nbc_discard(s);
+    return rc;
+}
+
 int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
                      const void *args, MPI_Request *req, const char *fn)
 {
-    struct shmpi_nbc *s = shmpi_nbc_new(comm);
-    int rc = s ? build(s, comm, args) : MPI_ERR_NO_MEM;
-    if (rc != MPI_SUCCESS) {
-        if (s)
-            shmpi_nbc_discard(s);
-    } else {
+    struct shmpi_nbc *s;
+    int rc = build_on(comm, build, args, &s);
+    if (rc == MPI_SUCCESS)
         rc = req ? shmpi_nbc_start(s, req) : shmpi_nbc_run(s);
-    }
+    if (rc != MPI_SUCCESS)
+        return shmpi_raise(comm, rc, fn, "%s", failure(rc));
+    return MPI_SUCCESS;
+}
+
+int shmpi_nbc_plan(MPI_Comm comm, shmpi_nbc_build_fn *build,
+                   const void *args, MPI_Request *req, const char *fn)
+{
+    struct shmpi_nbc *s;
+    int rc = build_on(comm, build, args, &s);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_nbc_persist(s, req);
     if (rc != MPI_SUCCESS)
         return shmpi_raise(comm, rc, fn, "%s", failure(rc));
     return MPI_SUCCESS;

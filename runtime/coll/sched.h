@@ -30,6 +30,9 @@
  * the schedule to another communicator (an intercommunicator's local
  * one, say) until the next call.
  *
+ * Persistent collectives (MPI-4.0 6.13) keep their schedule and run it
+ * again at every MPI_Start (shmpi_nbc_persist, shmpi_nbc_plan).
+ *
  * Errors: a message that fails (MPI_ERR_TRUNCATE) does not stop the
  * schedule - every round still runs, so that the peers are not left
  * waiting - and the first error is the request's.
@@ -83,6 +86,13 @@ void *shmpi_nbc_scratch(struct shmpi_nbc *s, MPI_Datatype type,
    MPI_SUCCESS, or MPI_ERR_NO_MEM (not raised) with the schedule
    discarded. */
 int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req);
+/* Keep it for MPI_Start (MPI-4.0 6.13, sched.c tells what is planned
+   once and what each start does): *req becomes an inactive persistent
+   request that owns s; each MPI_Start runs s from its first round, a
+   completing Wait/Test leaves the request inactive, MPI_Request_free
+   discards s.  MPI_SUCCESS, or MPI_ERR_NO_MEM (not raised) with the
+   schedule discarded. */
+int shmpi_nbc_persist(struct shmpi_nbc *s, MPI_Request *req);
 /* Throw away a schedule that was never started. */
 void shmpi_nbc_discard(struct shmpi_nbc *s);
 /* A blocking call that built a schedule: start it, wait for it; returns
@@ -97,6 +107,11 @@ typedef int shmpi_nbc_build_fn(struct shmpi_nbc *s, MPI_Comm comm,
                                const void *args);
 int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
                      const void *args, MPI_Request *req, const char *fn);
+
+/* The same for a persistent collective's init call: the schedule kept
+   in the inactive persistent request *req (shmpi_nbc_persist). */
+int shmpi_nbc_plan(MPI_Comm comm, shmpi_nbc_build_fn *build,
+                   const void *args, MPI_Request *req, const char *fn);
 
 /* A collective call on comm whose argument checks raised rc before it
    made its schedule: the other processes made theirs, with the next

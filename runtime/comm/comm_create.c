@@ -121,6 +121,7 @@ static void destroy(struct shmpi_comm *c)
             shmpi_core_comm_release(c->local);
     }
     shmpi_coll_detach(c);
+    shmpi_p2p_comm_buffer_free(c);
     shmpi_topo_free(c->topo);
     shmpi_core_errhandler_release(c->errhandler);
     shmpi_group_release(c->group);

@@ -6,7 +6,16 @@
  *
  * and their nonblocking forms (7.7): MPI_Ineighbor_allgather,
  * MPI_Ineighbor_allgatherv, MPI_Ineighbor_alltoall,
- * MPI_Ineighbor_alltoallv, MPI_Ineighbor_alltoallw.
+ * MPI_Ineighbor_alltoallv, MPI_Ineighbor_alltoallw,
+ *
+ * and their persistent forms (MPI-4.0 6.13, 8.8):
+ * MPI_Neighbor_allgather_init, MPI_Neighbor_allgatherv_init,
+ * MPI_Neighbor_alltoall_init, MPI_Neighbor_alltoallv_init,
+ * MPI_Neighbor_alltoallw_init, which plan the nonblocking form's
+ * schedule once, the neighbor lists and block addresses read from the
+ * topology then, into an inactive persistent request that MPI_Start
+ * reruns (coll/sched.c).  Their info must be MPI_INFO_NULL or valid
+ * (MPI_ERR_INFO); no hint is read.
  *
  * A process receives block i from sources[i] and sends block i to
  * destinations[i] (topo.h: the order 7.6 gives for each kind of
@@ -35,6 +44,7 @@
 #include "coll/check.h"
 #include "comm/comm.h"
 #include "core/error.h"
+#include "core/info.h"
 #include "core/pmpi.h"
 #include "datatypes/datatype.h"
 #include "coll/sched.h"
@@ -50,6 +60,11 @@ SHMPI_WEAK_ALIAS(Ineighbor_allgatherv)
 SHMPI_WEAK_ALIAS(Ineighbor_alltoall)
 SHMPI_WEAK_ALIAS(Ineighbor_alltoallv)
 SHMPI_WEAK_ALIAS(Ineighbor_alltoallw)
+SHMPI_WEAK_ALIAS(Neighbor_allgather_init)
+SHMPI_WEAK_ALIAS(Neighbor_allgatherv_init)
+SHMPI_WEAK_ALIAS(Neighbor_alltoall_init)
+SHMPI_WEAK_ALIAS(Neighbor_alltoallv_init)
+SHMPI_WEAK_ALIAS(Neighbor_alltoallw_init)
 
 /* Where the blocks of one side of a call are. */
 struct layout {
@@ -168,18 +183,32 @@ static int schedule(struct shmpi_nbc *s, MPI_Comm comm, const void *arg)
     return rc;
 }
 
-/* The common part of the ten calls: blocking when req is NULL. */
+/* How a call runs: blocking (req NULL), started into *req, or planned
+   into the inactive persistent request *req (keep). */
+struct how {
+    MPI_Request *req;
+    int keep;
+    const char *fn;
+};
+
+#define BLOCKING(fn) (&(const struct how){NULL, 0, (fn)})
+#define STARTED(req, fn) (&(const struct how){(req), 0, (fn)})
+#define PLANNED(req, fn) (&(const struct how){(req), 1, (fn)})
+
+/* The common part of the fifteen calls. */
 static int neighbor(MPI_Comm comm, const struct layout *out,
-                    const struct layout *in, MPI_Request *req,
-                    const char *fn)
+                    const struct layout *in, const struct how *how)
 {
     int rc;
+    const char *fn = how->fn;
     struct shmpi_topo *t = shmpi_topo_of(comm, 0, fn, &rc);
     if (!t || (rc = check_side(fn, comm, out, t->outdegree, "sendbuf")) ||
         (rc = check_side(fn, comm, in, t->indegree, "recvbuf")))
         return shmpi_nbc_refuse_call(comm, rc);
     struct exchange x = {t, out, in};
-    return shmpi_nbc_launch(comm, schedule, &x, req, fn);
+    if (how->keep)
+        return shmpi_nbc_plan(comm, schedule, &x, how->req, fn);
+    return shmpi_nbc_launch(comm, schedule, &x, how->req, fn);
 }
 
 /* ------------------------------------------------------------------ */
@@ -188,47 +217,47 @@ static int neighbor(MPI_Comm comm, const struct layout *out,
 
 static int allgather(const void *sendbuf, int sendcount,
                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req,
-                     const char *fn)
+                     MPI_Datatype recvtype, MPI_Comm comm,
+                     const struct how *how)
 {
     struct layout out = {.shape = SAME, .base = (void *)sendbuf,
                          .count = sendcount, .type = sendtype};
     struct layout in = {.shape = EACH, .base = recvbuf, .count = recvcount,
                         .type = recvtype};
-    return neighbor(comm, &out, &in, req, fn);
+    return neighbor(comm, &out, &in, how);
 }
 
 static int allgatherv(const void *sendbuf, int sendcount,
                       MPI_Datatype sendtype, void *recvbuf,
                       const int recvcounts[], const int displs[],
-                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req,
-                      const char *fn)
+                      MPI_Datatype recvtype, MPI_Comm comm,
+                      const struct how *how)
 {
     struct layout out = {.shape = SAME, .base = (void *)sendbuf,
                          .count = sendcount, .type = sendtype};
     struct layout in = {.shape = VECTOR, .base = recvbuf,
                         .counts = recvcounts, .displs = displs,
                         .type = recvtype};
-    return neighbor(comm, &out, &in, req, fn);
+    return neighbor(comm, &out, &in, how);
 }
 
 static int alltoall(const void *sendbuf, int sendcount,
                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *req,
-                    const char *fn)
+                    MPI_Datatype recvtype, MPI_Comm comm,
+                    const struct how *how)
 {
     struct layout out = {.shape = EACH, .base = (void *)sendbuf,
                          .count = sendcount, .type = sendtype};
     struct layout in = {.shape = EACH, .base = recvbuf, .count = recvcount,
                         .type = recvtype};
-    return neighbor(comm, &out, &in, req, fn);
+    return neighbor(comm, &out, &in, how);
 }
 
 static int alltoallv(const void *sendbuf, const int sendcounts[],
                      const int sdispls[], MPI_Datatype sendtype,
                      void *recvbuf, const int recvcounts[],
                      const int rdispls[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *req, const char *fn)
+                     MPI_Comm comm, const struct how *how)
 {
     struct layout out = {.shape = VECTOR, .base = (void *)sendbuf,
                          .counts = sendcounts, .displs = sdispls,
@@ -236,14 +265,14 @@ static int alltoallv(const void *sendbuf, const int sendcounts[],
     struct layout in = {.shape = VECTOR, .base = recvbuf,
                         .counts = recvcounts, .displs = rdispls,
                         .type = recvtype};
-    return neighbor(comm, &out, &in, req, fn);
+    return neighbor(comm, &out, &in, how);
 }
 
 static int alltoallw(const void *sendbuf, const int sendcounts[],
                      const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
                      void *recvbuf, const int recvcounts[],
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                     MPI_Comm comm, MPI_Request *req, const char *fn)
+                     MPI_Comm comm, const struct how *how)
 {
     struct layout out = {.shape = BYTES, .base = (void *)sendbuf,
                          .counts = sendcounts, .bytes = sdispls,
@@ -251,7 +280,7 @@ static int alltoallw(const void *sendbuf, const int sendcounts[],
     struct layout in = {.shape = BYTES, .base = recvbuf,
                         .counts = recvcounts, .bytes = rdispls,
                         .types = recvtypes};
-    return neighbor(comm, &out, &in, req, fn);
+    return neighbor(comm, &out, &in, how);
 }
 
 /* The I-forms' extra argument. */
@@ -264,6 +293,17 @@ static int alltoallw(const void *sendbuf, const int sendcounts[],
                                   MPI_ERR_ARG, fn, "request is NULL"));    \
     } while (0)
 
+/* The persistent forms' extra arguments (coll/check.h), refused as a
+   collective is. */
+#define CHECK_INIT(fn, comm, info, request)                                \
+    do {                                                                   \
+        int ci_rc_ = shmpi_comm_ok(comm)                                   \
+                         ? shmpi_coll_check_init(fn, comm, info, request)  \
+                         : MPI_SUCCESS;                                    \
+        if (ci_rc_ != MPI_SUCCESS)                                         \
+            return shmpi_nbc_refuse_call(comm, ci_rc_);                    \
+    } while (0)
+
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, void *recvbuf,
                             int recvcount, MPI_Datatype recvtype,
@@ -272,7 +312,7 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Neighbor_allgather";
     SHMPI_REQUIRE_INIT(fn);
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype, comm, NULL, fn);
+                     recvtype, comm, BLOCKING(fn));
 }
 
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
@@ -284,7 +324,7 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype, comm, request, fn);
+                     recvtype, comm, STARTED(request, fn));
 }
 
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
@@ -295,7 +335,7 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Neighbor_allgatherv";
     SHMPI_REQUIRE_INIT(fn);
     return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                      displs, recvtype, comm, NULL, fn);
+                      displs, recvtype, comm, BLOCKING(fn));
 }
 
 int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
@@ -308,7 +348,7 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
     return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                      displs, recvtype, comm, request, fn);
+                      displs, recvtype, comm, STARTED(request, fn));
 }
 
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
@@ -319,7 +359,7 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Neighbor_alltoall";
     SHMPI_REQUIRE_INIT(fn);
     return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                    recvtype, comm, NULL, fn);
+                    recvtype, comm, BLOCKING(fn));
 }
 
 int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
@@ -331,7 +371,7 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
     return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                    recvtype, comm, request, fn);
+                    recvtype, comm, STARTED(request, fn));
 }
 
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
@@ -343,7 +383,7 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Neighbor_alltoallv";
     SHMPI_REQUIRE_INIT(fn);
     return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                     recvcounts, rdispls, recvtype, comm, NULL, fn);
+                     recvcounts, rdispls, recvtype, comm, BLOCKING(fn));
 }
 
 int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
@@ -356,7 +396,8 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
     return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                     recvcounts, rdispls, recvtype, comm, request, fn);
+                     recvcounts, rdispls, recvtype, comm,
+                     STARTED(request, fn));
 }
 
 int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -368,7 +409,7 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Neighbor_alltoallw";
     SHMPI_REQUIRE_INIT(fn);
     return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                     recvcounts, rdispls, recvtypes, comm, NULL, fn);
+                     recvcounts, rdispls, recvtypes, comm, BLOCKING(fn));
 }
 
 int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -382,5 +423,77 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
     return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                     recvcounts, rdispls, recvtypes, comm, request, fn);
+                     recvcounts, rdispls, recvtypes, comm,
+                     STARTED(request, fn));
+}
+
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_allgather_init";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm, PLANNED(request, fn));
+}
+
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm,
+                                  MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_allgatherv_init";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                      displs, recvtype, comm, PLANNED(request, fn));
+}
+
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_alltoall_init";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                    recvtype, comm, PLANNED(request, fn));
+}
+
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                 const int sdispls[], MPI_Datatype sendtype,
+                                 void *recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallv_init";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                     recvcounts, rdispls, recvtype, comm,
+                     PLANNED(request, fn));
+}
+
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[],
+                                 const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[],
+                                 const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[],
+                                 MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallw_init";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                     recvcounts, rdispls, recvtypes, comm,
+                     PLANNED(request, fn));
 }

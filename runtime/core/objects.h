@@ -111,6 +111,8 @@ struct shmpi_comm {
                                   steps of the intercomm collectives; owned */
     char name[MPI_MAX_OBJECT_NAME]; /* shmpi_core_name_set/get */
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
+    struct shmpi_bsend_buffer *bsend; /* MPI_Comm_attach_buffer's, or NULL
+                                  (pt2pt/bsend.c, under its lock); owned */
 };
 
 /* A group of MPI_COMM_WORLD processes (comm/group.c).  Reference counted:

@@ -13,7 +13,8 @@
 #include "core/proc.h"
 
 /* wait: the policy before shmpi_core_wait_configure reads the tunables */
-struct shmpi_proc shmpi_proc = {.wait = {100000, 4}, .init_fn = "MPI_Init"};
+struct shmpi_proc shmpi_proc = {.wait = {.spin_ns = 100000, .yields = 4},
+                                .init_fn = "MPI_Init"};
 
 _Noreturn void shmpi_core_not_the_rank(const char *fn, int rank,
                                        int owner_pid,

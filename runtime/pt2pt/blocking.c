@@ -170,16 +170,9 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
         rc = shmpi_check_recv(fn, buf, count, dt, source, recvtag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* the outgoing data travels from a packed copy, so the receive may
-       overwrite buf at once */
-    uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
-    void *copy = malloc(bytes ? bytes : 1);
+    void *copy = shmpi_p2p_packed_copy(fn, comm, buf, count, dt, &rc);
     if (!copy)
-        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
-                           "no memory for a %llu-byte copy",
-                           (unsigned long long)bytes);
-    if (bytes)
-        shmpi_dt_pack(buf, dt, 0, copy, bytes);
+        return rc;
     struct shmpi_request s = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
     shmpi_p2p_request_fill(&s, copy, count, dt, dest, sendtag, comm);

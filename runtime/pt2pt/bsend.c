@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * bsend.c - buffered mode: MPI_Buffer_attach, MPI_Buffer_detach,
- * MPI_Bsend, MPI_Ibsend (MPI-3.1 3.6).
+ * MPI_Bsend, MPI_Ibsend (MPI-3.1 3.6); MPI-4.1's buffer of a
+ * communicator (MPI_Comm_attach_buffer, _detach_buffer, _flush_buffer,
+ * _iflush_buffer), MPI_Buffer_flush, MPI_Buffer_iflush and
+ * MPI_BUFFER_AUTOMATIC (MPI-4.1 3.6).
  *
  * A buffered send packs its message into the attached buffer and sends
  * from that copy with a request of its own, so the call returns at once
@@ -12,14 +15,26 @@
  * back when the copy has been delivered; MPI_Buffer_detach (and
  * MPI_Finalize) waits for that.
  *
- * State: the buffer and its blocks are shmpi_proc.pt2pt->bsend (pt2pt.h).
+ * Which buffer (MPI-4.1 3.6.1): the communicator's if one is attached
+ * to it, else the process's.  Attached as MPI_BUFFER_AUTOMATIC, a
+ * buffer has no memory of its own: each message's copy is malloc'd,
+ * and freed when delivered.  A flush waits until a buffer's messages
+ * are delivered, as a detach does, but leaves it attached; the
+ * nonblocking flush is a request (kind SHMPI_REQ_FLUSH) whose poll
+ * asks the same.
  *
- * Threads: the buffer is the rank's, the copies are sent in the lanes
+ * State: the process's buffer is shmpi_proc.pt2pt->bsend (pt2pt.h), a
+ * communicator's is its bsend (core/objects.h), allocated when first
+ * attached and freed with the communicator (shmpi_p2p_comm_buffer_free);
+ * a message's block knows its buffer.
+ *
+ * Threads: the buffers are the rank's, the copies are sent in the lanes
  * of their communicators, and the progress engine gives a block back
- * under the lane of its copy.  So the buffer has a lock of its own,
- * taken inside a lane (give_back) and never held while one is taken:
- * the copy's send starts with it left, and a full buffer is progressed
- * with it left.
+ * under the lane of its copy.  So one lock of the rank (the process
+ * buffer's, `lock` below) guards every buffer and block and the
+ * communicators' bsend pointers; it is taken inside lanes (give_back)
+ * and never held while a lane is taken or progress runs: a full buffer
+ * is progressed with it left, a copy's send starts with it left.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,79 +55,112 @@ SHMPI_WEAK_ALIAS(Buffer_detach)
 SHMPI_WEAK_ALIAS(Bsend)
 SHMPI_WEAK_ALIAS(Ibsend)
 
+SHMPI_WEAK_ALIAS(Buffer_flush)
+SHMPI_WEAK_ALIAS(Buffer_iflush)
+SHMPI_WEAK_ALIAS(Comm_attach_buffer)
+SHMPI_WEAK_ALIAS(Comm_detach_buffer)
+SHMPI_WEAK_ALIAS(Comm_flush_buffer)
+SHMPI_WEAK_ALIAS(Comm_iflush_buffer)
+
 struct shmpi_bsend_block {
     size_t offset, bytes;
+    unsigned char *data;            /* in the buffer, or malloc'd
+                                       (MPI_BUFFER_AUTOMATIC) */
+    struct shmpi_bsend_buffer *buffer;
     struct shmpi_bsend_block *next; /* sorted by offset */
 };
 
-static struct shmpi_bsend_buffer *attached(void)
+static struct shmpi_bsend_buffer *process_buffer(void)
 {
     return &shmpi_proc.pt2pt->bsend;
 }
 
+static int automatic(const struct shmpi_bsend_buffer *bb)
+{
+    return bb->base == (unsigned char *)MPI_BUFFER_AUTOMATIC;
+}
+
+/* The buffer a buffered send on comm uses (MPI-4.1 3.6.1), under the
+   lock below. */
+static struct shmpi_bsend_buffer *buffer_of(MPI_Comm comm)
+{
+    struct shmpi_bsend_buffer *bb = comm->bsend;
+    return bb && bb->is_attached ? bb : process_buffer();
+}
+
 static void lock(void)
 {
-    shmpi_core_lock(&attached()->lock);
+    shmpi_core_lock(&process_buffer()->lock);
 }
 
 static void unlock(void)
 {
-    shmpi_core_unlock(&attached()->lock);
+    shmpi_core_unlock(&process_buffer()->lock);
 }
 
-/* First fit: the offset of a free run of `bytes`, or (size_t)-1. */
-static size_t find_space(size_t bytes, struct shmpi_bsend_block ***link)
+/* First fit: the offset of a free run of `bytes`, or (size_t)-1.  An
+   automatic buffer's blocks all have offset 0 and bytes 0: the new one
+   goes first. */
+static size_t find_space(struct shmpi_bsend_buffer *bb, size_t bytes,
+                         struct shmpi_bsend_block ***link)
 {
     size_t at = 0;
-    struct shmpi_bsend_block **pp = &attached()->used;
+    struct shmpi_bsend_block **pp = &bb->used;
+    if (automatic(bb)) {
+        *link = pp;
+        return 0;
+    }
     for (; *pp; pp = &(*pp)->next) {
         if ((*pp)->offset - at >= bytes)
             break;
         at = (*pp)->offset + (*pp)->bytes;
     }
     *link = pp;
-    return attached()->size - at >= bytes && (*pp == NULL ||
-                                             (*pp)->offset - at >= bytes)
+    return bb->size - at >= bytes && (*pp == NULL ||
+                                      (*pp)->offset - at >= bytes)
                ? at : (size_t)-1;
 }
 
-/* The buffer as a failed send reports it. */
+/* The buffer as a failed send reports it, seen under the lock. */
 struct space_seen {
-    int is_attached;
+    int is_attached, automatic;
     size_t size;
-    unsigned char *base;
 };
 
-/* The block of `bytes`, or NULL (no room, no buffer, no memory); takes
-   the lock. */
-static struct shmpi_bsend_block *try_space(size_t bytes,
+/* A block of `bytes` in comm's buffer, or NULL (no room, no buffer, no
+   memory); takes the lock. */
+static struct shmpi_bsend_block *try_space(MPI_Comm comm, size_t bytes,
                                            struct space_seen *seen)
 {
     struct shmpi_bsend_block **link;
+    struct shmpi_bsend_block *b = NULL;
     lock();
-    *seen = (struct space_seen){attached()->is_attached, attached()->size,
-                                attached()->base};
-    if (!seen->is_attached) {
-        unlock();
-        return NULL;
-    }
-    size_t at = find_space(bytes, &link);
-    struct shmpi_bsend_block *b = at == (size_t)-1 ? NULL : malloc(sizeof *b);
-    if (b) {
-        *b = (struct shmpi_bsend_block){at, bytes, *link};
-        *link = b;
+    struct shmpi_bsend_buffer *bb = buffer_of(comm);
+    *seen = (struct space_seen){bb->is_attached, automatic(bb), bb->size};
+    size_t at = bb->is_attached ? find_space(bb, bytes, &link) : (size_t)-1;
+    if (at != (size_t)-1 && (b = malloc(sizeof *b))) {
+        *b = (struct shmpi_bsend_block){at, bytes, bb->base + at, bb, *link};
+        if (automatic(bb)) {
+            b->offset = b->bytes = 0;
+            if (!(b->data = malloc(bytes))) {
+                free(b);
+                b = NULL;
+            }
+        }
+        if (b)
+            *link = b;
     }
     unlock();
     return b;
 }
 
-static struct shmpi_bsend_block *take_space(size_t bytes,
+static struct shmpi_bsend_block *take_space(MPI_Comm comm, size_t bytes,
                                             struct space_seen *seen)
 {
-    struct shmpi_bsend_block *b = try_space(bytes, seen);
-    if (!b && seen->is_attached) {
+    struct shmpi_bsend_block *b = try_space(comm, bytes, seen);
+    if (!b && seen->is_attached && !seen->automatic) {
         shmpi_p2p_progress(); /* delivered copies give space back */
-        b = try_space(bytes, seen);
+        b = try_space(comm, bytes, seen);
     }
     return b;
 }
@@ -120,10 +168,12 @@ static struct shmpi_bsend_block *take_space(size_t bytes,
 static void give_back(struct shmpi_bsend_block *b)
 {
     lock();
-    for (struct shmpi_bsend_block **pp = &attached()->used; *pp;
+    for (struct shmpi_bsend_block **pp = &b->buffer->used; *pp;
          pp = &(*pp)->next)
         if (*pp == b) {
             *pp = b->next;
+            if (automatic(b->buffer))
+                free(b->data);
             free(b);
             break;
         }
@@ -141,7 +191,10 @@ static int bsend_start(const char *fn, struct shmpi_request *r)
 {
     size_t need = (size_t)r->nbytes + MPI_BSEND_OVERHEAD;
     struct space_seen seen;
-    struct shmpi_bsend_block *b = take_space(need, &seen);
+    struct shmpi_bsend_block *b = take_space(r->comm, need, &seen);
+    if (!b && seen.is_attached && seen.automatic)
+        return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn,
+                           "no memory for a %zu-byte buffered copy", need);
     if (!b)
         return shmpi_raise(r->comm, MPI_ERR_BUFFER, fn,
                            "%s: a %llu-byte message needs %zu bytes of "
@@ -154,7 +207,7 @@ static int bsend_start(const char *fn, struct shmpi_request *r)
         give_back(b);
         return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "no memory");
     }
-    unsigned char *data = seen.base + b->offset;
+    unsigned char *data = b->data;
     if (r->nbytes)
         shmpi_dt_pack(r->buf, r->datatype, 0, data, r->nbytes);
     *copy = *r;
@@ -224,56 +277,86 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
     return MPI_SUCCESS;
 }
 
-static int attach(const char *fn, void *buffer, int size);
+/* Attach (buffer, size) as bb; errors on who.  Taken and set under the
+   lock, raised with it left (an error handler may call MPI). */
+static int attach(const char *fn, MPI_Comm who, struct shmpi_bsend_buffer *bb,
+                  void *buffer, int size)
+{
+    if (buffer == MPI_BUFFER_AUTOMATIC) /* its size is not used (3.6) */
+        size = 0;
+    lock();
+    int was = bb->is_attached;
+    int ok = !was && size >= 0 && (buffer || size == 0);
+    if (ok) {
+        bb->is_attached = 1;
+        bb->base = buffer;
+        bb->size = (size_t)size;
+    }
+    unlock();
+    if (was)
+        return shmpi_raise(who, MPI_ERR_BUFFER, fn,
+                           "a buffer is already attached (detach it first)");
+    if (size < 0)
+        return shmpi_raise(who, MPI_ERR_ARG, fn, "size %d is negative", size);
+    if (!ok)
+        return shmpi_raise(who, MPI_ERR_BUFFER, fn, "buffer is NULL");
+    return MPI_SUCCESS;
+}
 
 int PMPI_Buffer_attach(void *buffer, int size)
 {
     static const char *fn = "MPI_Buffer_attach";
     SHMPI_REQUIRE_INIT(fn);
-    lock();
-    int rc = attach(fn, buffer, size);
-    unlock();
+    int rc = attach(fn, MPI_COMM_WORLD, process_buffer(), buffer, size);
     return rc;
 }
 
-static int attach(const char *fn, void *buffer, int size)
-{
-    if (attached()->is_attached)
-        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
-                           "a buffer is already attached (detach it first)");
-    if (size < 0)
-        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
-                           "size %d is negative", size);
-    if (!buffer && size > 0)
-        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
-                           "buffer is NULL");
-    attached()->is_attached = 1;
-    attached()->base = buffer;
-    attached()->size = (size_t)size;
-    return MPI_SUCCESS;
-}
-
-static int none_used(void)
+static int none_used(struct shmpi_bsend_buffer *bb)
 {
     lock();
-    int none = attached()->used == NULL;
+    int none = bb->used == NULL;
     unlock();
     return none;
 }
 
 static int all_delivered(void *arg)
 {
-    (void)arg;
-    if (none_used())
+    if (none_used(arg))
         return 1;
     shmpi_p2p_progress();
-    return none_used();
+    return none_used(arg);
 }
 
-/* Wait until every buffered message has left the buffer. */
+/* Wait until every message buffered in bb has been delivered. */
+static void drain(struct shmpi_bsend_buffer *bb)
+{
+    shmpi_core_wait_until(all_delivered, bb);
+}
+
+/* MPI_Finalize: the process's buffer, and those of the communicators
+   the program cannot free (a buffered copy holds its communicator, so
+   any other one lives until its copies are delivered). */
 void shmpi_p2p_bsend_drain(void)
 {
-    shmpi_core_wait_until(all_delivered, NULL);
+    drain(process_buffer());
+    MPI_Comm keep[] = {MPI_COMM_WORLD, MPI_COMM_SELF};
+    for (int i = 0; i < 2; i++)
+        if (keep[i]->bsend)
+            drain(keep[i]->bsend);
+}
+
+/* Detach bb once its messages are delivered (3.6: the detach blocks). */
+static void detach(struct shmpi_bsend_buffer *bb, void *buffer_addr, int *size)
+{
+    drain(bb);
+    lock();
+    /* NULL if none was attached; MPI_BUFFER_AUTOMATIC, size 0, if so */
+    *(void **)buffer_addr = bb->base;
+    *size = (int)bb->size;
+    bb->is_attached = 0;
+    bb->base = NULL;
+    bb->size = 0;
+    unlock();
 }
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
@@ -283,13 +366,137 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     if (!buffer_addr || !size)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "buffer_addr or size is NULL");
-    shmpi_p2p_bsend_drain();
-    lock();
-    *(void **)buffer_addr = attached()->base; /* NULL if none was attached */
-    *size = (int)attached()->size;
-    attached()->is_attached = 0;
-    attached()->base = NULL;
-    attached()->size = 0;
-    unlock();
+    detach(process_buffer(), buffer_addr, size);
     return MPI_SUCCESS;
+}
+
+/* The buffer of comm, made when first attached; NULL when out of memory
+   (under the lock). */
+static struct shmpi_bsend_buffer *comm_buffer(MPI_Comm comm)
+{
+    if (!comm->bsend)
+        comm->bsend = calloc(1, sizeof *comm->bsend);
+    return comm->bsend;
+}
+
+/* The buffer of comm, or NULL if none was ever attached: read under the
+   lock, which MPI_Comm_attach_buffer holds while it makes one. */
+static struct shmpi_bsend_buffer *attached_buffer(MPI_Comm comm)
+{
+    lock();
+    struct shmpi_bsend_buffer *bb = comm->bsend;
+    unlock();
+    return bb;
+}
+
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+{
+    static const char *fn = "MPI_Comm_attach_buffer";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
+                           "not a valid communicator");
+    lock();
+    struct shmpi_bsend_buffer *bb = comm_buffer(comm);
+    unlock();
+    int rc = bb ? attach(fn, comm, bb, buffer, size)
+                : shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
+    return rc;
+}
+
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+    static const char *fn = "MPI_Comm_detach_buffer";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
+                           "not a valid communicator");
+    if (!buffer_addr || !size)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn,
+                           "buffer_addr or size is NULL");
+    struct shmpi_bsend_buffer *bb = attached_buffer(comm);
+    if (!bb) { /* never attached: as MPI_Buffer_detach without one */
+        *(void **)buffer_addr = NULL;
+        *size = 0;
+        return MPI_SUCCESS;
+    }
+    detach(bb, buffer_addr, size);
+    return MPI_SUCCESS;
+}
+
+/* comm's last release (comm/comm_create.c): its copies, which held it,
+   are delivered. */
+void shmpi_p2p_comm_buffer_free(MPI_Comm comm)
+{
+    free(comm->bsend);
+    comm->bsend = NULL;
+}
+
+int PMPI_Buffer_flush(void)
+{
+    SHMPI_REQUIRE_INIT("MPI_Buffer_flush");
+    drain(process_buffer());
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_flush_buffer(MPI_Comm comm)
+{
+    static const char *fn = "MPI_Comm_flush_buffer";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
+                           "not a valid communicator");
+    struct shmpi_bsend_buffer *bb = attached_buffer(comm);
+    if (bb)
+        drain(bb);
+    return MPI_SUCCESS;
+}
+
+/* The nonblocking flush: complete once its buffer holds no message. */
+static int flush_poll(struct shmpi_request *r)
+{
+    struct shmpi_bsend_buffer *bb = r->owner;
+    if (bb && !none_used(bb))
+        return 0;
+    shmpi_request_set_complete(r);
+    return 1;
+}
+
+/* freed before it completed: nothing else refers to it */
+const struct shmpi_req_ops shmpi_p2p_flush_ops = {
+    .poll = flush_poll,
+    .free = shmpi_p2p_request_release,
+};
+
+static int iflush(const char *fn, MPI_Comm comm,
+                  struct shmpi_bsend_buffer *bb, MPI_Request *req)
+{
+    if (!req)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+    struct shmpi_request *r = shmpi_p2p_request_new(SHMPI_REQ_FLUSH);
+    if (!r)
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
+    /* its communicator, held: a communicator's buffer lives as long */
+    shmpi_p2p_request_fill(r, NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm);
+    r->owner = bb;
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_iflush(MPI_Request *req)
+{
+    static const char *fn = "MPI_Buffer_iflush";
+    SHMPI_REQUIRE_INIT(fn);
+    return iflush(fn, MPI_COMM_WORLD, process_buffer(), req);
+}
+
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *req)
+{
+    static const char *fn = "MPI_Comm_iflush_buffer";
+    SHMPI_REQUIRE_INIT(fn);
+    if (!shmpi_comm_ok(comm))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
+                           "not a valid communicator");
+    struct shmpi_bsend_buffer *bb = attached_buffer(comm);
+    return iflush(fn, comm, bb, req);
 }

@@ -22,6 +22,7 @@
 #include "core/proc.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/start.h"
 
 SHMPI_WEAK_ALIAS(Cancel)
 SHMPI_WEAK_ALIAS(Test_cancelled)
@@ -71,6 +72,13 @@ int PMPI_Cancel(MPI_Request *req)
     if (o && o->cancel)
         return o->cancel(r, fn);
     shmpi_p2p_lane_enter(l);
+    shmpi_p2p_cancel_locked(l, r);
+    shmpi_p2p_lane_leave(l);
+    return MPI_SUCCESS;
+}
+
+void shmpi_p2p_cancel_locked(struct shmpi_lane *l, struct shmpi_request *r)
+{
     if (shmpi_request_is_complete(r))
         ; /* too late: it completes normally */
     else if (r->kind == SHMPI_REQ_RECV &&
@@ -78,8 +86,6 @@ int PMPI_Cancel(MPI_Request *req)
         complete_cancelled(r);
     else if (r->kind == SHMPI_REQ_SEND)
         cancel_send(l, r);
-    shmpi_p2p_lane_leave(l);
-    return MPI_SUCCESS;
 }
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * completion.c - MPI_Wait, MPI_Test and their any/all/some forms,
- * MPI_Request_free, MPI_Request_get_status (MPI-3.1 3.7.3 - 3.7.5).
+ * MPI_Request_free, MPI_Request_get_status (MPI-3.1 3.7.3 - 3.7.5),
+ * and MPI-4.1's MPI_Request_get_status_any, _all, _some (3.7.3): the
+ * test forms that look at completed requests without handing them out.
  *
  * Waiting turns the progress engine (pt2pt/progress.c) until the requests
  * complete, spinning, yielding and then sleeping on the rank's doorbell
@@ -34,6 +36,9 @@ SHMPI_WEAK_ALIAS(Waitsome)
 SHMPI_WEAK_ALIAS(Testsome)
 SHMPI_WEAK_ALIAS(Request_free)
 SHMPI_WEAK_ALIAS(Request_get_status)
+SHMPI_WEAK_ALIAS(Request_get_status_any)
+SHMPI_WEAK_ALIAS(Request_get_status_all)
+SHMPI_WEAK_ALIAS(Request_get_status_some)
 
 static int one_done(void *arg)
 {
@@ -118,6 +123,29 @@ static int finish(MPI_Request *req, MPI_Status *status)
     shmpi_p2p_request_release(r);
     *req = MPI_REQUEST_NULL;
     return err;
+}
+
+/* The other way to end a look at a completed request: MPI_Request_get_status
+   and its MPI-4.1 forms fill the status, the kind's query first, and
+   leave the request as it is (neither released nor made inactive, its
+   completion not claimed: it is still the program's to hand out).  The
+   query runs only for a status that is wanted (12.2: query_fn each time
+   a status is asked for). */
+static int peek(struct shmpi_request *r, MPI_Status *status)
+{
+    const struct shmpi_req_ops *o = shmpi_request_ops(r);
+    int err = MPI_SUCCESS;
+    if (o && o->query && status != MPI_STATUS_IGNORE)
+        err = o->query(r);
+    copy_status(r, status);
+    return err;
+}
+
+/* peek as the calls on arrays report it: the operation's own error
+   first (3.7.5's MPI_ERROR of each status). */
+static int peek_one(MPI_Request *req, MPI_Status *status)
+{
+    return first_error((*req)->error, peek(*req, status));
 }
 
 int shmpi_p2p_request_wait(struct shmpi_request *r, MPI_Status *status)
@@ -334,10 +362,15 @@ static int raise_in_status(struct reporter who, const char *fn)
                        "field of its status");
 }
 
-/* Finish every completed, non-null request; errors go into statuses and
-   make the call return MPI_ERR_IN_STATUS (3.7.5). */
-static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
-                            int *indices, int *outcount, const char *fn)
+/* What is done with each completed request: finish (hand it out) or
+   peek_one (look at it). */
+typedef int hand_fn(MPI_Request *req, MPI_Status *status);
+
+/* Hand every completed, non-null request to hand; errors go into
+   statuses and make the call return MPI_ERR_IN_STATUS (3.7.5). */
+static int hand_completed(int count, MPI_Request reqs[], MPI_Status st[],
+                          int *indices, int *outcount, const char *fn,
+                          hand_fn *hand)
 {
     int failed = 0, n = 0;
     /* of the first request that failed */
@@ -353,7 +386,7 @@ static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
         if (!shmpi_request_done(reqs[i]))
             continue;
         struct reporter r_who = reporter_of(reqs[i]);
-        int err = finish(&reqs[i], s);
+        int err = hand(&reqs[i], s);
         if (s != MPI_STATUS_IGNORE)
             s->MPI_ERROR = err;
         if (err != MPI_SUCCESS && !failed)
@@ -366,6 +399,12 @@ static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
     if (outcount)
         *outcount = n;
     return failed ? raise_in_status(who, fn) : MPI_SUCCESS;
+}
+
+static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
+                            int *indices, int *outcount, const char *fn)
+{
+    return hand_completed(count, reqs, st, indices, outcount, fn, finish);
 }
 
 /* finish_all under MULTIPLE: each request claimed, and its lane held
@@ -451,11 +490,11 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     return finish_all(count, reqs, statuses, fn);
 }
 
-int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
-                 MPI_Status statuses[])
+/* Testall, and MPI_Request_get_status_all (peek: the requests left as
+   they are). */
+static int test_all(const char *fn, int count, MPI_Request reqs[], int *flag,
+                    MPI_Status statuses[], int peek)
 {
-    static const char *fn = "MPI_Testall";
-    SHMPI_REQUIRE_INIT(fn);
     int rc = check_requests(fn, count, reqs);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -467,11 +506,21 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
         shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
-    return finish_all(count, reqs, statuses, fn);
+    return peek ? hand_completed(count, reqs, statuses, NULL, NULL, fn,
+                                 peek_one)
+                : finish_all(count, reqs, statuses, fn);
 }
 
-static int finish_some(int incount, MPI_Request reqs[], int *outcount,
-                       int indices[], MPI_Status statuses[], const char *fn)
+int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
+                 MPI_Status statuses[])
+{
+    SHMPI_REQUIRE_INIT("MPI_Testall");
+    return test_all("MPI_Testall", count, reqs, flag, statuses, 0);
+}
+
+static int hand_some(int incount, MPI_Request reqs[], int *outcount,
+                     int indices[], MPI_Status statuses[], const char *fn,
+                     hand_fn *hand)
 {
     struct any_wait w = {incount, reqs, -1};
     find_completed(&w);
@@ -479,7 +528,8 @@ static int finish_some(int incount, MPI_Request reqs[], int *outcount,
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
-    return finish_completed(incount, reqs, statuses, indices, outcount, fn);
+    return hand_completed(incount, reqs, statuses, indices, outcount, fn,
+                          hand);
 }
 
 static int check_some(const char *fn, int incount, MPI_Request reqs[],
@@ -502,24 +552,39 @@ int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
         return rc;
     struct any_wait w = {incount, reqs, -1};
     shmpi_core_wait_until(any_done, &w);
-    return finish_some(incount, reqs, outcount, indices, statuses, fn);
+    return hand_some(incount, reqs, outcount, indices, statuses, fn, finish);
 }
 
-int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
-                  int indices[], MPI_Status statuses[])
+/* Testsome and MPI_Request_get_status_some: hand (finish or peek_one)
+   what has completed. */
+static int test_some(const char *fn, int incount, MPI_Request reqs[],
+                     int *outcount, int indices[], MPI_Status statuses[],
+                     hand_fn *hand)
 {
-    static const char *fn = "MPI_Testsome";
     SHMPI_REQUIRE_INIT(fn);
     int rc = check_some(fn, incount, reqs, outcount, indices);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* Testsome progresses only when nothing is complete: what it finds
+       complete it hands out, so the next call progresses.  A look hands
+       nothing out, and a program that calls it until more requests
+       complete would wait for ever: it progresses each time. */
+    if (hand == peek_one)
+        shmpi_p2p_progress();
     struct any_wait w = {incount, reqs, -1};
     if (!any_done(&w) && w.index == -1) {
         *outcount = 0;
         shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
-    return finish_some(incount, reqs, outcount, indices, statuses, fn);
+    return hand_some(incount, reqs, outcount, indices, statuses, fn, hand);
+}
+
+int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
+                  int indices[], MPI_Status statuses[])
+{
+    return test_some("MPI_Testsome", incount, reqs, outcount, indices,
+                     statuses, finish);
 }
 
 int PMPI_Request_free(MPI_Request *req)
@@ -563,10 +628,52 @@ int PMPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *status)
     *flag = one_done(req);
     if (!*flag)
         return MPI_SUCCESS;
-    const struct shmpi_req_ops *o = shmpi_request_ops(req);
-    int err = MPI_SUCCESS;
-    if (o && o->query && status != MPI_STATUS_IGNORE)
-        err = o->query(req);
-    copy_status(req, status);
+    int err = peek(req, status);
     return err ? raise_completion(reporter_of(req), err, fn) : MPI_SUCCESS;
+}
+
+/* MPI-4.1 3.7.3: Testany's answer, the request left as it is. */
+int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index,
+                                int *flag, MPI_Status *status)
+{
+    static const char *fn = "MPI_Request_get_status_any";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_requests(fn, count, reqs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!index || !flag)
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                           "index or flag is NULL");
+    struct any_wait w = {count, reqs, -1};
+    *flag = any_done(&w);
+    *index = w.index == -1 ? MPI_UNDEFINED : w.index;
+    if (!*flag) {
+        shmpi_core_poll_idle();
+        return MPI_SUCCESS;
+    }
+    if (w.index == MPI_UNDEFINED) {
+        shmpi_p2p_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    struct reporter who = reporter_of(reqs[w.index]);
+    int err = peek_one(&reqs[w.index], status);
+    return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
+}
+
+/* MPI-4.1 3.7.3: Testall's answer, the requests left as they are. */
+int PMPI_Request_get_status_all(int count, MPI_Request reqs[], int *flag,
+                                MPI_Status statuses[])
+{
+    SHMPI_REQUIRE_INIT("MPI_Request_get_status_all");
+    return test_all("MPI_Request_get_status_all", count, reqs, flag, statuses,
+                    1);
+}
+
+/* MPI-4.1 3.7.3: Testsome's answer, the requests left as they are. */
+int PMPI_Request_get_status_some(int incount, MPI_Request reqs[],
+                                 int *outcount, int indices[],
+                                 MPI_Status statuses[])
+{
+    return test_some("MPI_Request_get_status_some", incount, reqs, outcount,
+                     indices, statuses, peek_one);
 }

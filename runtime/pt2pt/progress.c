@@ -163,9 +163,18 @@ static int serve_peer(struct shmpi_lane *l, int rank, int *events)
     if (!shmpi_p2p_flush_controls(peer))
         return 0;
     struct shmpi_request *r;
-    while ((r = peer->envelopes.head) && shmpi_p2p_post_envelope(peer, r)) {
-        shmpi_p2p_queue_pop(&peer->envelopes);
-        peer->waiting -= shmpi_p2p_envelope_bytes(r);
+    while ((r = peer->envelopes.head)) {
+        /* what the pop and the count read of r is read before the post:
+           a send the post completes may be released at once by its
+           on_complete (a buffered send's copy, a part of MPI_Isendrecv),
+           and its next then links the free list */
+        uint64_t bytes = shmpi_p2p_envelope_bytes(r);
+        struct shmpi_request *next = r->next;
+        if (!shmpi_p2p_post_envelope(peer, r))
+            break;
+        if (!(peer->envelopes.head = next))
+            peer->envelopes.tail = NULL;
+        peer->waiting -= bytes;
         ++*events;
     }
     while ((r = peer->streams.head) && shmpi_p2p_stream_some(peer, r)) {

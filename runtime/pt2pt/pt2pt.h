@@ -100,8 +100,9 @@ struct shmpi_unexp_cache {
 /* bsend.c: the buffer of MPI_Buffer_attach and the messages in it. */
 struct shmpi_bsend_block;
 struct shmpi_bsend_buffer {
-    struct shmpi_core_lock lock; /* under mt: the rest; taken after a
-                                    lane, never before one (bsend.c) */
+    struct shmpi_core_lock lock; /* the process buffer's guards every
+                                    buffer under mt; taken after a lane,
+                                    never before one (bsend.c) */
     int is_attached;
     unsigned char *base;
     size_t size;
@@ -426,5 +427,7 @@ void shmpi_p2p_recv_pulled(struct shmpi_request *r, struct shmpi_unexpected *u);
 /* bsend.c */
 int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r);
 void shmpi_p2p_bsend_drain(void);
+/* A communicator's last release: the buffer it had attached goes. */
+void shmpi_p2p_comm_buffer_free(MPI_Comm comm);
 
 #endif

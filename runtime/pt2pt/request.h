@@ -23,6 +23,10 @@ enum shmpi_req_kind {
     SHMPI_REQ_COLL,            /* a nonblocking collective (coll/sched.h) */
     SHMPI_REQ_SYNC,            /* a sync counter's persistent request
                                   (rma/sync_counter.h); owner is its part */
+    SHMPI_REQ_SENDRECV,        /* MPI_Isendrecv(_replace): a send and a
+                                  receive of its own (isendrecv.c) */
+    SHMPI_REQ_FLUSH,           /* MPI_Buffer_iflush and the like: owner
+                                  is the buffer (bsend.c) */
     SHMPI_REQ_KINDS
 };
 
@@ -160,6 +164,9 @@ static inline int shmpi_request_inactive(MPI_Request r)
  * that makes requests of that kind lends pt2pt a table of just those, so
  * that pt2pt never calls up into coll/ or rma/:
  *
+ *   SHMPI_REQ_SENDRECV pt2pt/isendrecv.c; pt2pt's own, in the table from
+ *                    the start
+ *   SHMPI_REQ_FLUSH  pt2pt/bsend.c; the same
  *   SHMPI_REQ_GREQ   pt2pt/greq.c; pt2pt's own, in the table from the
  *                    start (request.c)
  *   SHMPI_REQ_COLL   coll/sched.c, from shmpi_coll_init (comm's part of
@@ -233,6 +240,10 @@ static inline int shmpi_request_done(struct shmpi_request *r)
 
 /* greq.c: the operations of SHMPI_REQ_GREQ. */
 extern const struct shmpi_req_ops shmpi_p2p_greq_ops;
+/* isendrecv.c: the operations of SHMPI_REQ_SENDRECV. */
+extern const struct shmpi_req_ops shmpi_p2p_sendrecv_ops;
+/* bsend.c: the operations of SHMPI_REQ_FLUSH. */
+extern const struct shmpi_req_ops shmpi_p2p_flush_ops;
 
 /* Set a status as MPI_Wait on a null request does (3.7.3). */
 void shmpi_p2p_status_empty(MPI_Status *s);

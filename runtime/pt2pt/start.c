@@ -2,6 +2,7 @@
 /*
  * start.c - from call arguments to a started request.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -137,6 +138,24 @@ int shmpi_p2p_recv_withdraw(struct shmpi_request *r)
     int posted = shmpi_p2p_queue_remove(&r->lane->posted, r);
     shmpi_p2p_lane_leave(r->lane);
     return posted;
+}
+
+/* The outgoing data of MPI_Sendrecv_replace and MPI_Isendrecv_replace
+   travels from a packed copy, so the receive may overwrite buf at once. */
+void *shmpi_p2p_packed_copy(const char *fn, MPI_Comm comm, const void *buf,
+                            int count, MPI_Datatype dt, int *rc)
+{
+    uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+    void *copy = malloc(bytes ? bytes : 1);
+    if (!copy) {
+        *rc = shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                          "no memory for a %llu-byte copy",
+                          (unsigned long long)bytes);
+        return NULL;
+    }
+    if (bytes)
+        shmpi_dt_pack(buf, dt, 0, copy, bytes);
+    return copy;
 }
 
 void shmpi_p2p_complete_proc_null(struct shmpi_request *r)

@@ -33,5 +33,14 @@ void shmpi_p2p_start_recv(struct shmpi_request *r);
 int shmpi_p2p_recv_withdraw(struct shmpi_request *r);
 /* A request that completes at once: MPI_PROC_NULL peer (3.11). */
 void shmpi_p2p_complete_proc_null(struct shmpi_request *r);
+/* MPI_Cancel of an active send or receive r, under its lane l
+   (cancel.c): cancelled if it still can be, else left to complete. */
+void shmpi_p2p_cancel_locked(struct shmpi_lane *l, struct shmpi_request *r);
+/* The packed copy of (buf, count, dt) that a send-receive in place sends
+   from, so that the receive may overwrite buf at once (malloc'd; freed
+   by the caller).  NULL and *rc the raised MPI_ERR_NO_MEM when out of
+   memory. */
+void *shmpi_p2p_packed_copy(const char *fn, MPI_Comm comm, const void *buf,
+                            int count, MPI_Datatype dt, int *rc);
 
 #endif
