@@ -90,7 +90,7 @@
  * State: the tunables are shmpi_proc.coll_tune (core/proc.h); each
  * communicator's collective state is its comm->coll, MPI_COMM_WORLD's
  * included (allocated here at MPI_Init); the schedules running are
- * shmpi_proc.nbc_active (sched.c).
+ * shmpi_proc.nbc_active, one list per pt2pt lane (sched.c).
  */
 #include <fcntl.h>
 #include <stdio.h>

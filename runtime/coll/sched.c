@@ -12,9 +12,9 @@
  * as it can every time it is polled.
  *
  * The progress engine polls the active schedules through a progress
- * hook (core/hooks.h), added by shmpi_nbc_init at MPI_Init and armed
- * exactly while the list of active schedules is not empty: with no
- * schedule, progress calls nothing of coll.
+ * hook (core/hooks.h), added by shmpi_nbc_init at MPI_Init and armed in
+ * a pt2pt lane exactly while that lane's list of active schedules is
+ * not empty: with no schedule, progress calls nothing of coll.
  *
  * PERSISTENT SCHEDULES (MPI-4.0 6.13, the *_init collectives).  What is
  * planned once, at init: the whole schedule - the algorithm, every
@@ -36,10 +36,10 @@
  *
  * Everything here is this rank's private memory: the messages carry the
  * cross-process ordering (the pt2pt engine's rings), so no atomics are
- * needed.  Under MPI_THREAD_MULTIPLE the list of active schedules, the
- * hook's arming and every running schedule are under pt2pt's lane 0
- * (pt2pt/lane.h): the progress engine runs the hooks with it held, and
- * shmpi_nbc_start takes it.
+ * needed.  Under MPI_THREAD_MULTIPLE a lane's list of active schedules,
+ * the hook's arming there and every schedule of the list are under that
+ * pt2pt lane (pt2pt/lane.h): the progress engine runs the hooks with it
+ * held, and shmpi_nbc_start takes it (lane_for says which).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -416,9 +416,29 @@ static int prepare(struct shmpi_nbc *s)
            reserve(&s->msgs, &s->msgs_cap, widest_round(s), sizeof *s->msgs);
 }
 
-static struct shmpi_request *new_request(struct shmpi_nbc *s)
+/* The lane a schedule lives in: its messages' lane, when they all talk
+   in one (every schedule on an intracommunicator: its internal
+   context), so that two threads' schedules on communicators of two
+   lanes never meet.  A schedule that talks in several (an
+   intercommunicator's, which talks on its local communicator too)
+   lives in lane 0, and starts messages of another lane with lane 0
+   held: lane 0 comes before any other in the lock order, and nothing
+   waits for lane 0 holding another (pt2pt/lane.h). */
+static struct shmpi_lane *lane_for(const struct shmpi_nbc *s)
 {
-    struct shmpi_request *r = shmpi_p2p_request_new(SHMPI_REQ_COLL);
+    struct shmpi_lane *l = shmpi_p2p_lane_of(s->comm->context);
+    for (int i = 0; i < s->nops; i++)
+        if (s->ops[i].comm && shmpi_p2p_lane_of(s->ops[i].comm->context) != l)
+            return shmpi_p2p_lane_of(0);
+    return l;
+}
+
+/* The schedule's request, in the schedule's lane l: its lane is then
+   the lane every start, completion and free of it takes. */
+static struct shmpi_request *new_request(struct shmpi_nbc *s,
+                                         struct shmpi_lane *l)
+{
+    struct shmpi_request *r = shmpi_p2p_request_new_in(l, SHMPI_REQ_COLL);
     if (!r)
         return NULL;
     r->comm = s->comm;
@@ -428,11 +448,12 @@ static struct shmpi_request *new_request(struct shmpi_nbc *s)
     return r;
 }
 
-/* Run s from its first round (under lane 0): to its end if no message
-   has to wait, else onto the active list. */
+/* Run s from its first round (under its lane, its request's): to its end
+   if no message has to wait, else onto the lane's active list. */
 static void run(struct shmpi_nbc *s)
 {
     int rounds = 0;
+    unsigned k = s->req->lane->index;
     s->round = 0;
     s->error = MPI_SUCCESS;
     s->nmsgs = 0;
@@ -442,15 +463,16 @@ static void run(struct shmpi_nbc *s)
         finish(s);
         return;
     }
-    s->next = shmpi_proc.nbc_active;
-    shmpi_proc.nbc_active = s;
-    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, 1);
+    s->next = shmpi_proc.nbc_active[k];
+    shmpi_proc.nbc_active[k] = s;
+    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, k, 1);
 }
 
-static int nbc_start(struct shmpi_nbc *s, MPI_Request *req)
+static int nbc_start(struct shmpi_nbc *s, struct shmpi_lane *l,
+                     MPI_Request *req)
 {
     struct shmpi_request *r = NULL;
-    if (!prepare(s) || !(r = new_request(s))) {
+    if (!prepare(s) || !(r = new_request(s, l))) {
         shmpi_nbc_discard(s);
         return MPI_ERR_NO_MEM;
     }
@@ -461,9 +483,9 @@ static int nbc_start(struct shmpi_nbc *s, MPI_Request *req)
 
 int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
 {
-    struct shmpi_lane *l = shmpi_p2p_lane_of(0);
+    struct shmpi_lane *l = lane_for(s);
     shmpi_p2p_lane_enter(l);
-    int rc = nbc_start(s, req);
+    int rc = nbc_start(s, l, req);
     shmpi_p2p_lane_leave(l);
     return rc;
 }
@@ -471,7 +493,7 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
 int shmpi_nbc_persist(struct shmpi_nbc *s, MPI_Request *req)
 {
     struct shmpi_request *r = NULL;
-    if (!prepare(s) || !(r = new_request(s))) {
+    if (!prepare(s) || !(r = new_request(s, lane_for(s)))) {
         shmpi_nbc_discard(s);
         return MPI_ERR_NO_MEM;
     }
@@ -487,7 +509,7 @@ int shmpi_nbc_persist(struct shmpi_nbc *s, MPI_Request *req)
    request's and the schedule's running state are reset (run). */
 static int start_persistent(struct shmpi_request *r, const char *fn)
 {
-    struct shmpi_lane *l = shmpi_p2p_lane_of(0);
+    struct shmpi_lane *l = r->lane; /* the schedule's (new_request) */
     shmpi_p2p_lane_enter(l);
     int was_active = r->active;
     if (!was_active) {
@@ -517,8 +539,8 @@ static int coll_cancel(struct shmpi_request *r, const char *fn)
                        "cancelled");
 }
 
-/* MPI_Request_free (under the request's lane, lane 0, which the running
-   schedules are under too): a request that is done or inactive goes at
+/* MPI_Request_free (under the request's lane, the schedule's, which
+   the running schedule is under too): a request that is done or inactive goes at
    once, with its persistent schedule; a running one when its schedule
    ends (finish). */
 static void coll_free(struct shmpi_request *r)
@@ -608,15 +630,16 @@ int shmpi_nbc_plan(MPI_Comm comm, shmpi_nbc_build_fn *build,
     return MPI_SUCCESS;
 }
 
-/* The list is taken off shmpi_proc while it is walked: a CALL step (the
-   attribute copy callbacks of MPI_Comm_idup) may re-enter MPI and start
-   or run schedules of its own, which then go on a list of their own. */
-static int progress_schedules(void)
+/* Lane k's schedules, with k held.  The list is taken off shmpi_proc
+   while it is walked: a CALL step (the attribute copy callbacks of
+   MPI_Comm_idup) may re-enter MPI and start or run schedules of its
+   own, which then go on a list of their own. */
+static int progress_schedules(unsigned k)
 {
-    struct shmpi_nbc *s, *list = shmpi_proc.nbc_active, *keep = NULL;
+    struct shmpi_nbc *s, *list = shmpi_proc.nbc_active[k], *keep = NULL;
     struct shmpi_nbc **tail = &keep;
     int rounds = 0;
-    shmpi_proc.nbc_active = NULL;
+    shmpi_proc.nbc_active[k] = NULL;
     while ((s = list)) {
         list = s->next;
         if (advance(s, &rounds)) {
@@ -626,9 +649,10 @@ static int progress_schedules(void)
             tail = &s->next;
         }
     }
-    *tail = shmpi_proc.nbc_active;
-    shmpi_proc.nbc_active = keep;
-    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, shmpi_proc.nbc_active != NULL);
+    *tail = shmpi_proc.nbc_active[k];
+    shmpi_proc.nbc_active[k] = keep;
+    shmpi_progress_hook_arm(shmpi_proc.nbc_hook, k,
+                            shmpi_proc.nbc_active[k] != NULL);
     return rounds;
 }
 

@@ -108,6 +108,7 @@ int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
         .context = context, .world_ranks = group->ranks, .from_world = index,
         .group = group,
         .errhandler = shmpi_core_errhandler_hold(&parent->errhandler)};
+    shmpi_p2p_comm_lane_set(c);
     *out = c;
     return MPI_SUCCESS;
 }
@@ -140,29 +141,42 @@ static int posted_on(const struct shmpi_comm *c)
     return 0;
 }
 
-/* A retired communicator that no posted receive refers to any more,
-   taken off the list (order does not matter there), or NULL.  The list
-   is under shmpi_proc.comm->lock; the communicator is freed with the
-   lock left, since freeing an intercommunicator releases its local
-   communicator, whose last release comes back to retire.  posted_on
-   reads pt2pt's posted queue under the lane, taken before the lock
-   (the order pt2pt keeps: a request released under the lane may
-   release the last reference of a communicator and come here); there
-   is one lane, so every retired communicator's lane is this one. */
-static struct shmpi_comm *take_dead(struct shmpi_comm_state *st)
+/* A retired communicator of lane l that no posted receive refers to
+   any more, taken off the list (order does not matter there), or NULL.
+   The list is under shmpi_proc.comm->lock; the communicator is freed
+   with the lock left, since freeing an intercommunicator releases its
+   local communicator, whose last release comes back to retire.
+   posted_on reads pt2pt's posted queue under the lane, taken before the
+   lock (the order pt2pt keeps: a request released under the lane may
+   release the last reference of a communicator and come here).  Here
+   the caller may hold another lane (a release under a lane), so lanes
+   are only tried (pt2pt/lane.h: never wait for a lane holding one): a
+   busy one's communicators wait for the next sweep. */
+static struct shmpi_comm *take_dead_in(struct shmpi_comm_state *st,
+                                       struct shmpi_lane *l)
 {
     struct shmpi_comm_retired *retired = &st->retired;
     struct shmpi_comm *dead = NULL;
-    struct shmpi_lane *l = shmpi_p2p_lane_of(0);
-    shmpi_p2p_lane_enter(l);
+    if (!shmpi_p2p_lane_try(l))
+        return NULL;
     shmpi_core_lock(&st->lock);
     for (int i = 0; i < retired->n && !dead; i++)
-        if (!posted_on(retired->comms[i])) {
+        if (shmpi_p2p_lane_of(retired->comms[i]->context) == l &&
+            !posted_on(retired->comms[i])) {
             dead = retired->comms[i];
             retired->comms[i] = retired->comms[--retired->n];
         }
     shmpi_core_unlock(&st->lock);
     shmpi_p2p_lane_leave(l);
+    return dead;
+}
+
+/* One lane after the other, never two at once (pt2pt/lane.h). */
+static struct shmpi_comm *take_dead(struct shmpi_comm_state *st)
+{
+    struct shmpi_comm *dead = NULL;
+    for (uint32_t k = 0; k < shmpi_p2p_nlanes() && !dead; k++)
+        dead = take_dead_in(st, &shmpi_proc.pt2pt->lanes[k]);
     return dead;
 }
 
@@ -181,10 +195,14 @@ static void retire(struct shmpi_comm *c)
     struct shmpi_comm_state *st = shmpi_proc.comm;
     struct shmpi_comm_retired *retired = &st->retired;
     sweep_retired();
+    /* tried, as in take_dead_in: a lane another thread holds may have a
+       receive on c posted, so c is retired until a later sweep */
     struct shmpi_lane *l = shmpi_p2p_lane_of(c->context);
-    shmpi_p2p_lane_enter(l);
-    int posted = posted_on(c);
-    shmpi_p2p_lane_leave(l);
+    int posted = 1;
+    if (shmpi_p2p_lane_try(l)) {
+        posted = posted_on(c);
+        shmpi_p2p_lane_leave(l);
+    }
     if (!posted) {
         destroy(c);
         return;
@@ -282,6 +300,7 @@ int shmpi_comm_open(MPI_Comm c, const struct shmpi_comm_ids *ids)
         return MPI_ERR_OTHER;
     }
     c->context = ids->context;
+    shmpi_p2p_comm_lane_set(c);
     return c->is_inter ? open_local(c, ids->local_context, ids->area)
                        : shmpi_coll_attach(c, ids->area);
 }

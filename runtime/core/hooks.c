@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "core/hooks.h"
 
-int shmpi_core_progress_hook_add(int (*fn)(void))
+int shmpi_core_progress_hook_add(int (*fn)(unsigned lane))
 {
     if (shmpi_proc.hooks.nprogress == SHMPI_PROGRESS_HOOKS_MAX)
         shmpi_core_fatal(MPI_ERR_INTERN, "MPI_Init",
@@ -15,12 +15,12 @@ int shmpi_core_progress_hook_add(int (*fn)(void))
     return shmpi_proc.hooks.nprogress++;
 }
 
-int shmpi_core_run_armed_hooks(void)
+int shmpi_core_run_armed_hooks(unsigned lane)
 {
     int events = 0;
     for (int h = 0; h < shmpi_proc.hooks.nprogress; h++)
-        if (shmpi_proc.hooks.armed & (1u << h))
-            events += shmpi_proc.hooks.progress[h]();
+        if (shmpi_proc.hooks.armed[lane] & (1u << h))
+            events += shmpi_proc.hooks.progress[h](lane);
     return events;
 }
 

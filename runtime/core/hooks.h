@@ -17,8 +17,9 @@
  *          when spinning and yielding moved nothing, before it sleeps.
  *   coll   shmpi_nbc_init adds a progress hook: the schedule engine of
  *          the nonblocking collectives (coll/sched.c).  The progress
- *          engine runs it after its own work, while coll has it armed
- *          (a schedule is active).
+ *          engine runs it after its own work on each of its lanes, with
+ *          the lane held, while coll has it armed in that lane (a
+ *          schedule of that lane is active).
  *
  * pt2pt's own progress needs no hook: only pt2pt and the rooms above it
  * call shmpi_p2p_progress, and they call it directly.
@@ -33,25 +34,27 @@
 #include "core/proc.h"   /* the registry is shmpi_proc.hooks */
 
 /* MPI_Init: a new progress hook, disarmed; returns its number h.  A
-   room arms h while it has work for fn (one store, from then until the
-   hook finds nothing left), so that an idle room costs no call. */
-int shmpi_core_progress_hook_add(int (*fn)(void));
+   room arms h in a lane while it has work for fn there (one store,
+   under the lane, from then until the hook finds nothing left), so that
+   an idle room costs no call. */
+int shmpi_core_progress_hook_add(int (*fn)(unsigned lane));
 
-static inline void shmpi_progress_hook_arm(int h, int on)
+static inline void shmpi_progress_hook_arm(int h, unsigned lane, int on)
 {
     if (on)
-        shmpi_proc.hooks.armed |= 1u << h;
+        shmpi_proc.hooks.armed[lane] |= 1u << h;
     else
-        shmpi_proc.hooks.armed &= ~(1u << h);
+        shmpi_proc.hooks.armed[lane] &= ~(1u << h);
 }
 
-/* The progress engine, after its own work: the armed hooks, in the
-   order they were added; how many things they moved. */
-int shmpi_core_run_armed_hooks(void);
-static inline int shmpi_progress_hooks(void)
+/* The progress engine, after its own work on a lane, with it held: the
+   hooks armed there, in the order they were added; how many things they
+   moved. */
+int shmpi_core_run_armed_hooks(unsigned lane);
+static inline int shmpi_progress_hooks(unsigned lane)
 {
-    return __builtin_expect(shmpi_proc.hooks.armed != 0, 0)
-               ? shmpi_core_run_armed_hooks()
+    return __builtin_expect(shmpi_proc.hooks.armed[lane] != 0, 0)
+               ? shmpi_core_run_armed_hooks(lane)
                : 0;
 }
 

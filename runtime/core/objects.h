@@ -73,6 +73,9 @@ struct shmpi_comm {
     uint32_t context;          /* messages match only within one context;
                                   context + 1 carries the library's own
                                   traffic on this communicator */
+    struct shmpi_lane *lane;   /* pt2pt's lane of context (pt2pt/pt2pt.h,
+                                  shmpi_p2p_comm_lane_set), set with it:
+                                  one load on the message path */
     const int *world_ranks;    /* rank i is world rank world_ranks[i];
                                   NULL: the identity (MPI_COMM_WORLD) */
     const int *from_world;     /* world rank w is rank from_world[w], or
@@ -109,7 +112,7 @@ struct shmpi_comm {
     char name[MPI_MAX_OBJECT_NAME]; /* shmpi_core_name_set/get */
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
     struct shmpi_bsend_buffer *bsend; /* MPI_Comm_attach_buffer's, or NULL
-                                  (pt2pt/bsend.c, under lane 0); owned */
+                                  (pt2pt/bsend.c, under its lock); owned */
 };
 
 /* A group of MPI_COMM_WORLD processes (comm/group.c).  Reference counted:

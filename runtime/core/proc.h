@@ -132,10 +132,12 @@ struct shmpi_coll_tune {
 #define SHMPI_PROGRESS_HOOKS_MAX 4
 struct shmpi_comm;
 struct shmpi_core_hooks {
-    unsigned armed;            /* bit h: progress hook h has work */
+    unsigned armed[SHMPI_ARENA_LANES_MAX]; /* bit h of armed[k]: progress
+                                  hook h has work in pt2pt's lane k
+                                  (written and read under that lane) */
     int nprogress;
-    int (*progress[SHMPI_PROGRESS_HOOKS_MAX])(void);  /* each returns how
-                                  many things it moved */
+    int (*progress[SHMPI_PROGRESS_HOOKS_MAX])(unsigned lane); /* each
+                                  returns how many things it moved */
     int (*stalled)(void);      /* returns how many things it started */
     void (*last_release)(struct shmpi_comm *); /* core/objects.c */
 };
@@ -200,11 +202,13 @@ struct shmpi_proc {
     struct shmpi_rma_state *rma;   /* extents, mailboxes, counters
                                       (rma/state.h) */
     /* coll/sched.c: nonblocking collectives started, and the progress
-       engine that runs them; one caller at a time. */
-    struct shmpi_nbc *nbc_active;  /* schedules running (coll/sched.h) */
+       engine that runs them; list k under pt2pt's lane k. */
+    struct shmpi_nbc *nbc_active[SHMPI_ARENA_LANES_MAX]; /* schedules
+                                      running (coll/sched.h) */
     int nbc_hook;                  /* their progress hook's number in
                                       `hooks`, set once by shmpi_nbc_init */
-    /* pt2pt/progress.c adds (a relaxed load and store, under the lane),
+    /* pt2pt/progress.c adds (a relaxed load and store; under MULTIPLE,
+       where threads of two lanes add at once, a relaxed fetch_add),
        core/wait.c reads (relaxed): it only paces spinning and sleeping */
     _Atomic uint64_t progress_events;      /* things progress moved, ever; waiters
                                       keep spinning while it grows */

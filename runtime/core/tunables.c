@@ -47,6 +47,10 @@
 /* in the order of the enums in tunables.h */
 static const char *const bind_choices[] = {
     [SHMPI_TUN_BIND_CORE] = "core", [SHMPI_TUN_BIND_NONE] = "none", NULL};
+/* SHMPI_LANES: a power of two, so that a context's lane is a mask
+   (pt2pt/pt2pt.h, shmpi_p2p_lane_of) and not a division on every
+   message; kept as its index, log2 of the count */
+static const char *const lanes_choices[] = {"1", "2", "4", "8", "16", NULL};
 static const char *const barrier_choices[] = {
     [SHMPI_TUN_BARRIER_DISSEMINATION] = "dissemination",
     [SHMPI_TUN_BARRIER_COUNTER] = "counter", NULL};
@@ -98,6 +102,10 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
         "SHMPI_OUTBOX_KB", SHMPI_TUN_SIZE, "KiB", KIB, 128 * KIB, 128 * KIB,
         16 * KIB, 1 * GIB, NULL, NULL, LAUNCHER, JOB,
         "each rank's outbox for pairs without a hot ring (whole pages)"},
+    [SHMPI_TUN_LANES] = {
+        "SHMPI_LANES", SHMPI_TUN_CHOICE, NULL, 0, 2, 2, 0, 4, lanes_choices,
+        NULL, LAUNCHER, JOB,
+        "point-to-point lanes per rank; a communicator's messages use one"},
     [SHMPI_TUN_SYNC_COUNTERS] = {
         "SHMPI_SYNC_COUNTERS", SHMPI_TUN_INT, "counters", 0, 256, 256, 1,
         (1u << 21) - 1, NULL, NULL, LAUNCHER, JOB,
@@ -171,6 +179,8 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
         "the process that is the rank, set by the rank's program"},
 };
 
+_Static_assert(1u << 4 == SHMPI_ARENA_LANES_MAX,
+               "SHMPI_LANES's largest choice is the arena's most lanes");
 _Static_assert(SHMPI_TUN_COUNT <= SHMPI_ARENA_TUNABLES,
                "the arena header records every job-wide tunable by id");
 
@@ -454,6 +464,7 @@ void shmpi_tun_arena_params(const struct shmpi_tun_set *s,
     p->ring_bytes = s->value[SHMPI_TUN_RING_KB];
     p->fast_rings = (uint32_t)s->value[SHMPI_TUN_FAST_RINGS];
     p->outbox_bytes = s->value[SHMPI_TUN_OUTBOX_KB];
+    p->lanes = 1u << s->value[SHMPI_TUN_LANES];
     p->sync_per_rank = (uint32_t)s->value[SHMPI_TUN_SYNC_COUNTERS];
     p->coll_areas = (uint32_t)s->value[SHMPI_TUN_COLL_AREAS];
     p->coll_slot_bytes = s->value[SHMPI_TUN_COLL_SLOT_KB];

@@ -27,11 +27,20 @@
  * communicator's is its bsend (core/objects.h), allocated when first
  * attached and freed with the communicator (shmpi_p2p_comm_buffer_free);
  * a message's block knows its buffer.
+ *
+ * Threads: the buffers are the rank's, the copies are sent in the lanes
+ * of their communicators, and the progress engine gives a block back
+ * under the lane of its copy.  So one lock of the rank (the process
+ * buffer's, `lock` below) guards every buffer and block and the
+ * communicators' bsend pointers; it is taken inside lanes (give_back)
+ * and never held while a lane is taken or progress runs: a full buffer
+ * is progressed with it left, a copy's send starts with it left.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/lock.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
@@ -72,19 +81,21 @@ static int automatic(const struct shmpi_bsend_buffer *bb)
 }
 
 /* The buffer a buffered send on comm uses (MPI-4.1 3.6.1), under the
-   lane below. */
+   lock below. */
 static struct shmpi_bsend_buffer *buffer_of(MPI_Comm comm)
 {
     struct shmpi_bsend_buffer *bb = comm->bsend;
     return bb && bb->is_attached ? bb : process_buffer();
 }
 
-/* The attached buffer and its blocks are under lane 0 (lane.h): the
-   progress engine gives blocks back under the lane of the copy, which is
-   lane 0 while there is one lane. */
-static struct shmpi_lane *bsend_lane(void)
+static void lock(void)
 {
-    return shmpi_p2p_lane_of(0);
+    shmpi_core_lock(&process_buffer()->lock);
+}
+
+static void unlock(void)
+{
+    shmpi_core_unlock(&process_buffer()->lock);
 }
 
 /* First fit: the offset of a free run of `bytes`, or (size_t)-1.  An
@@ -110,32 +121,53 @@ static size_t find_space(struct shmpi_bsend_buffer *bb, size_t bytes,
                ? at : (size_t)-1;
 }
 
-static struct shmpi_bsend_block *take_space(struct shmpi_bsend_buffer *bb,
-                                            size_t bytes)
+/* The buffer as a failed send reports it, seen under the lock. */
+struct space_seen {
+    int is_attached, automatic;
+    size_t size;
+};
+
+/* A block of `bytes` in comm's buffer, or NULL (no room, no buffer, no
+   memory); takes the lock. */
+static struct shmpi_bsend_block *try_space(MPI_Comm comm, size_t bytes,
+                                           struct space_seen *seen)
 {
     struct shmpi_bsend_block **link;
-    size_t at = find_space(bb, bytes, &link);
-    if (at == (size_t)-1) {
-        shmpi_p2p_progress(); /* delivered copies give space back */
-        at = find_space(bb, bytes, &link);
-    }
-    struct shmpi_bsend_block *b = at == (size_t)-1 ? NULL : malloc(sizeof *b);
-    if (!b)
-        return NULL;
-    *b = (struct shmpi_bsend_block){at, bytes, bb->base + at, bb, *link};
-    if (automatic(bb)) {
-        b->offset = b->bytes = 0;
-        if (!(b->data = malloc(bytes))) {
-            free(b);
-            return NULL;
+    struct shmpi_bsend_block *b = NULL;
+    lock();
+    struct shmpi_bsend_buffer *bb = buffer_of(comm);
+    *seen = (struct space_seen){bb->is_attached, automatic(bb), bb->size};
+    size_t at = bb->is_attached ? find_space(bb, bytes, &link) : (size_t)-1;
+    if (at != (size_t)-1 && (b = malloc(sizeof *b))) {
+        *b = (struct shmpi_bsend_block){at, bytes, bb->base + at, bb, *link};
+        if (automatic(bb)) {
+            b->offset = b->bytes = 0;
+            if (!(b->data = malloc(bytes))) {
+                free(b);
+                b = NULL;
+            }
         }
+        if (b)
+            *link = b;
     }
-    *link = b;
+    unlock();
+    return b;
+}
+
+static struct shmpi_bsend_block *take_space(MPI_Comm comm, size_t bytes,
+                                            struct space_seen *seen)
+{
+    struct shmpi_bsend_block *b = try_space(comm, bytes, seen);
+    if (!b && seen->is_attached && !seen->automatic) {
+        shmpi_p2p_progress(); /* delivered copies give space back */
+        b = try_space(comm, bytes, seen);
+    }
     return b;
 }
 
 static void give_back(struct shmpi_bsend_block *b)
 {
+    lock();
     for (struct shmpi_bsend_block **pp = &b->buffer->used; *pp;
          pp = &(*pp)->next)
         if (*pp == b) {
@@ -143,8 +175,9 @@ static void give_back(struct shmpi_bsend_block *b)
             if (automatic(b->buffer))
                 free(b->data);
             free(b);
-            return;
+            break;
         }
+    unlock();
 }
 
 static void copy_delivered(struct shmpi_request *r)
@@ -157,19 +190,18 @@ static void copy_delivered(struct shmpi_request *r)
 static int bsend_start(const char *fn, struct shmpi_request *r)
 {
     size_t need = (size_t)r->nbytes + MPI_BSEND_OVERHEAD;
-    struct shmpi_bsend_buffer *bb = buffer_of(r->comm);
-    struct shmpi_bsend_block *b = bb->is_attached ? take_space(bb, need)
-                                                  : NULL;
-    if (!b && automatic(bb))
+    struct space_seen seen;
+    struct shmpi_bsend_block *b = take_space(r->comm, need, &seen);
+    if (!b && seen.is_attached && seen.automatic)
         return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn,
                            "no memory for a %zu-byte buffered copy", need);
     if (!b)
         return shmpi_raise(r->comm, MPI_ERR_BUFFER, fn,
                            "%s: a %llu-byte message needs %zu bytes of "
                            "attached buffer (%zu attached)",
-                           bb->is_attached ? "buffer full"
-                                           : "no buffer attached",
-                           (unsigned long long)r->nbytes, need, bb->size);
+                           seen.is_attached ? "buffer full"
+                                            : "no buffer attached",
+                           (unsigned long long)r->nbytes, need, seen.size);
     struct shmpi_request *copy = shmpi_p2p_request_new(SHMPI_REQ_SEND);
     if (!copy) {
         give_back(b);
@@ -189,17 +221,17 @@ static int bsend_start(const char *fn, struct shmpi_request *r)
     copy->owner = b;
     copy->on_complete = copy_delivered;
     int rc = shmpi_p2p_start_send(fn, copy, SHMPI_MODE_STANDARD);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) { /* under its lane: lane.h, `completed` */
+        shmpi_p2p_lane_enter(r->lane);
         shmpi_p2p_request_complete(r);
+        shmpi_p2p_lane_leave(r->lane);
+    }
     return rc;
 }
 
 int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r)
 {
-    shmpi_p2p_lane_enter(bsend_lane());
-    int rc = bsend_start(fn, r);
-    shmpi_p2p_lane_leave(bsend_lane());
-    return rc;
+    return bsend_start(fn, r);
 }
 
 static int bsend_common(const char *fn, const void *buf, int count,
@@ -245,22 +277,29 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
     return MPI_SUCCESS;
 }
 
-/* Attach (buffer, size) as bb, under the lane; errors on who. */
+/* Attach (buffer, size) as bb; errors on who.  Taken and set under the
+   lock, raised with it left (an error handler may call MPI). */
 static int attach(const char *fn, MPI_Comm who, struct shmpi_bsend_buffer *bb,
                   void *buffer, int size)
 {
-    if (bb->is_attached)
-        return shmpi_raise(who, MPI_ERR_BUFFER, fn,
-                           "a buffer is already attached (detach it first)");
     if (buffer == MPI_BUFFER_AUTOMATIC) /* its size is not used (3.6) */
         size = 0;
+    lock();
+    int was = bb->is_attached;
+    int ok = !was && size >= 0 && (buffer || size == 0);
+    if (ok) {
+        bb->is_attached = 1;
+        bb->base = buffer;
+        bb->size = (size_t)size;
+    }
+    unlock();
+    if (was)
+        return shmpi_raise(who, MPI_ERR_BUFFER, fn,
+                           "a buffer is already attached (detach it first)");
     if (size < 0)
         return shmpi_raise(who, MPI_ERR_ARG, fn, "size %d is negative", size);
-    if (!buffer && size > 0)
+    if (!ok)
         return shmpi_raise(who, MPI_ERR_BUFFER, fn, "buffer is NULL");
-    bb->is_attached = 1;
-    bb->base = buffer;
-    bb->size = (size_t)size;
     return MPI_SUCCESS;
 }
 
@@ -268,17 +307,15 @@ int PMPI_Buffer_attach(void *buffer, int size)
 {
     static const char *fn = "MPI_Buffer_attach";
     SHMPI_REQUIRE_INIT(fn);
-    shmpi_p2p_lane_enter(bsend_lane());
     int rc = attach(fn, MPI_COMM_WORLD, process_buffer(), buffer, size);
-    shmpi_p2p_lane_leave(bsend_lane());
     return rc;
 }
 
 static int none_used(struct shmpi_bsend_buffer *bb)
 {
-    shmpi_p2p_lane_enter(bsend_lane());
+    lock();
     int none = bb->used == NULL;
-    shmpi_p2p_lane_leave(bsend_lane());
+    unlock();
     return none;
 }
 
@@ -312,14 +349,14 @@ void shmpi_p2p_bsend_drain(void)
 static void detach(struct shmpi_bsend_buffer *bb, void *buffer_addr, int *size)
 {
     drain(bb);
-    shmpi_p2p_lane_enter(bsend_lane());
+    lock();
     /* NULL if none was attached; MPI_BUFFER_AUTOMATIC, size 0, if so */
     *(void **)buffer_addr = bb->base;
     *size = (int)bb->size;
     bb->is_attached = 0;
     bb->base = NULL;
     bb->size = 0;
-    shmpi_p2p_lane_leave(bsend_lane());
+    unlock();
 }
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
@@ -334,7 +371,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 }
 
 /* The buffer of comm, made when first attached; NULL when out of memory
-   (under the lane). */
+   (under the lock). */
 static struct shmpi_bsend_buffer *comm_buffer(MPI_Comm comm)
 {
     if (!comm->bsend)
@@ -343,12 +380,12 @@ static struct shmpi_bsend_buffer *comm_buffer(MPI_Comm comm)
 }
 
 /* The buffer of comm, or NULL if none was ever attached: read under the
-   lane, which MPI_Comm_attach_buffer holds while it makes one. */
+   lock, which MPI_Comm_attach_buffer holds while it makes one. */
 static struct shmpi_bsend_buffer *attached_buffer(MPI_Comm comm)
 {
-    shmpi_p2p_lane_enter(bsend_lane());
+    lock();
     struct shmpi_bsend_buffer *bb = comm->bsend;
-    shmpi_p2p_lane_leave(bsend_lane());
+    unlock();
     return bb;
 }
 
@@ -359,11 +396,11 @@ int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
                            "not a valid communicator");
-    shmpi_p2p_lane_enter(bsend_lane());
+    lock();
     struct shmpi_bsend_buffer *bb = comm_buffer(comm);
+    unlock();
     int rc = bb ? attach(fn, comm, bb, buffer, size)
                 : shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
-    shmpi_p2p_lane_leave(bsend_lane());
     return rc;
 }
 

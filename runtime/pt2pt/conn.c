@@ -64,13 +64,31 @@
  * S writes, which is what the ring's consumer expects; the mailbox's
  * push (a release store) orders S's claim before D's first read.
  *
- * Memory a job uses for point-to-point, at most: per rank a post block
- * (mailbox, outbox flag, slot owners: 192 + 4 * SHMPI_FAST_RINGS bytes,
- * rounded to 64) and its outbox's high-water mark (at most
- * SHMPI_OUTBOX_KB, reserved 64 KiB at a time), plus np x
- * SHMPI_FAST_RINGS x SHMPI_RING_KB for the hot rings, only as pairs get
- * hot; a hot pair holds the ring its traffic needs, from
- * SHMPI_RING_MIN_KB to SHMPI_RING_KB (sized rings, above).
+ * Lanes.  All of the above is per lane (pt2pt.h): a rank has
+ * SHMPI_LANES endpoints, each with its post block (mailbox, outbox flag,
+ * slot owners), its outbox and its SHMPI_FAST_RINGS ring slots, in the
+ * arena at (rank, lane) (shm_arena/arena.h), and a pair's channel is
+ * per (pair, lane): S's lane k writes to D's lane k only, a message
+ * going in the lane of its communicator (shmpi_p2p_lane_of).  A slot's
+ * owner word names the sender; the lane is whose slots they are.  So
+ * the argument of the switch below holds per (pair, lane) as it stands:
+ * one lane's CONNECT is the last of that lane's mailbox records from S,
+ * and the order MPI keeps is per communicator, hence per lane.  Lanes
+ * share only the rank's doorbell: a sender in any lane rings it, and it
+ * wakes every thread of the rank that sleeps (a herd when many threads
+ * share a rank; one futex per waiter would wake only the one).
+ *
+ * Memory a job uses for point-to-point, at most: per (rank, lane used)
+ * a post block (mailbox, outbox flag, slot owners: 192 + 4 *
+ * SHMPI_FAST_RINGS bytes, rounded to 64; every lane's is reserved at
+ * launch) and its outbox's high-water mark (at most SHMPI_OUTBOX_KB,
+ * reserved 64 KiB at a time), plus np x L x SHMPI_FAST_RINGS x
+ * SHMPI_RING_KB for the hot rings, L the lanes the job's communicators
+ * use, only as pairs get hot; a hot pair holds the ring its traffic
+ * needs, from SHMPI_RING_MIN_KB to SHMPI_RING_KB (sized rings, above).
+ * A program of one communicator uses one lane and the memory it did
+ * before lanes; the address space each rank maps for rings and outboxes
+ * grows with SHMPI_LANES (arena.c halves the pieces past 64 GiB).
  *
  * Sized rings, measured (2026-11-29 03:12 UTC, SHMPI_FAST_AFTER=16
  * MEMORY_ONLY=shmpi MEMORY_NP="16 64" perf/run-perf memory, every pair
@@ -100,10 +118,9 @@
  * the receiver's fence per record, the general path of request and
  * progress); SHMPI_FAST_AFTER bounds how long a busy pair pays it.
  *
- * Threads (not implemented): the mailbox takes several producers as it
- * is; the outbox and a peer's channel state are one thread's - several
- * sending threads need an outbox each or a lock per peer around
- * reserve..commit, and the switch to a ring must be made under it.
+ * Threads: the mailbox takes several producers as it is; a lane's
+ * outbox and its peers' channel state are its holder's (lane.h), so
+ * reserve..commit and the switch to a ring are made under the lane.
  *
  * shmpi_p2p_init (MPI_Init) sets up this rank's engine and gives the
  * wait loop its stall hook, the pull of large messages (core/hooks.h).
@@ -159,21 +176,26 @@ static unsigned char *arena_base(void)
     return (unsigned char *)shmpi_proc.arena;
 }
 
-static struct shmpi_mpsc *mailbox_of(int rank)
+/* The mailbox of rank's lane. */
+static struct shmpi_mpsc *mailbox_of(int rank, uint32_t lane)
 {
-    return (struct shmpi_mpsc *)shmpi_arena_post(shmpi_proc.arena, rank);
+    return (struct shmpi_mpsc *)shmpi_arena_post(shmpi_proc.arena, rank,
+                                                 lane);
 }
 
-struct shmpi_outbox_flag *shmpi_p2p_outbox_flag(int rank)
+struct shmpi_outbox_flag *shmpi_p2p_outbox_flag(int rank, uint32_t lane)
 {
     return (struct shmpi_outbox_flag *)(shmpi_arena_post(shmpi_proc.arena,
-                                                         rank) +
+                                                         rank, lane) +
                                         SHMPI_POST_MAILBOX_BYTES);
 }
 
-static _Atomic uint32_t *slot_owner(int rank, uint32_t slot)
+/* The owner word of ring slot `slot` of rank's lane: the sender that
+   holds it (+ 1); the lane is the lane whose slots they are. */
+static _Atomic uint32_t *slot_owner(int rank, uint32_t lane, uint32_t slot)
 {
-    return (_Atomic uint32_t *)(shmpi_arena_post(shmpi_proc.arena, rank) +
+    return (_Atomic uint32_t *)(shmpi_arena_post(shmpi_proc.arena, rank,
+                                                 lane) +
                                 SHMPI_POST_SLOTS_AT) +
            slot;
 }
@@ -182,13 +204,15 @@ static _Atomic uint32_t *slot_owner(int rank, uint32_t slot)
    slot's second half (sized rings, at the top). */
 #define OWNER_HALF 0x80000000u
 
-/* A slot spans twice SHMPI_RING_KB: a ring in either half. */
-static struct shmpi_ring *ring_at(int dst, uint32_t slot, uint32_t half)
+/* A slot spans twice SHMPI_RING_KB: a ring in either half.  Slots are
+   per (receiver, lane). */
+static struct shmpi_ring *ring_at(int dst, uint32_t lane, uint32_t slot,
+                                  uint32_t half)
 {
     struct shmpi_arena_header *a = shmpi_proc.arena;
+    uint64_t end = (uint64_t)dst * a->lanes + lane;
     return (struct shmpi_ring *)((char *)a + a->rings_offset +
-                                 (((uint64_t)dst * a->fast_rings + slot) * 2 +
-                                  half) *
+                                 ((end * a->fast_rings + slot) * 2 + half) *
                                      a->ring_bytes);
 }
 
@@ -206,13 +230,16 @@ static uint64_t max_body(const struct shmpi_arena_header *a)
     return m;
 }
 
-/* A lane's ends of the channels (one lane today: the rank's outbox and
-   mailbox are its). */
-static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l)
+/* Lane k's ends of the channels: the outbox and mailbox of (this rank,
+   k); where it starts looking in the claim table (claim.c). */
+static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l,
+                     uint32_t k)
 {
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_arena_header *a = p->arena;
     int n = p->size;
+    l->index = k;
+    l->claim_cursor = k * (SHMPI_CLAIMS / (pt->lane_mask + 1));
     l->peers = calloc((size_t)n, sizeof *l->peers);
     l->hot = calloc(a->fast_rings + 1, sizeof *l->hot);
     l->backlog = calloc((size_t)n, sizeof *l->backlog);
@@ -226,23 +253,31 @@ static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l)
         l->peers[i].chunk = pt->chunk;
     }
     if (n > 1) {
+        uint64_t end = (uint64_t)p->rank * a->lanes + k;
         shmpi_outbox_tx_init(&l->outbox, arena_base(),
-                             a->outbox_offset + (uint64_t)p->rank *
-                                                    a->outbox_bytes,
-                             a->outbox_bytes, shmpi_p2p_outbox_flag(p->rank),
-                             p->rank, p->arena_fd);
-        shmpi_mpsc_rx_init(&l->mailbox, arena_base(), mailbox_of(p->rank));
+                             a->outbox_offset + end * a->outbox_bytes,
+                             a->outbox_bytes,
+                             shmpi_p2p_outbox_flag(p->rank, k), p->rank,
+                             p->arena_fd);
+        shmpi_mpsc_rx_init(&l->mailbox, arena_base(), mailbox_of(p->rank, k));
     }
     return 0;
 }
 
 int shmpi_p2p_init(void)
 {
-    struct shmpi_pt2pt *pt = calloc(1, sizeof *pt);
-    if (!pt)
-        return -1;
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_arena_header *a = p->arena;
+    /* lanes have lines of their own: aligned, not calloc's 16 bytes */
+    size_t bytes = sizeof(struct shmpi_pt2pt) +
+                   a->lanes * sizeof(struct shmpi_lane);
+    struct shmpi_pt2pt *pt = aligned_alloc(
+        SHMPI_CACHELINE, (bytes + SHMPI_CACHELINE - 1) & ~(size_t)
+                                                            (SHMPI_CACHELINE - 1));
+    if (!pt)
+        return -1;
+    memset(pt, 0, bytes);
+    pt->lane_mask = a->lanes - 1;
     int n = p->size;
     uint64_t body = n > 1 ? max_body(a) - sizeof(struct shmpi_msg) : 0;
     const struct shmpi_tun_set *tun = &p->tun;
@@ -261,12 +296,26 @@ int shmpi_p2p_init(void)
         .magic = SHMPI_MAGIC_REQUEST, .kind = SHMPI_REQ_SEND, .on_stack = 1,
         .active = 1, .complete = 1, .lane = &pt->lanes[0]};
     shmpi_p2p_status_empty(&pt->sent.status);
-    for (int i = 0; i < SHMPI_P2P_NLANES; i++)
-        if (lane_init(pt, &pt->lanes[i]) != 0)
+    for (uint32_t k = 0; k < a->lanes; k++)
+        if (lane_init(pt, &pt->lanes[k], k) != 0)
             return -1;
     shmpi_proc.pt2pt = pt;
+    shmpi_p2p_comm_lane_set(MPI_COMM_WORLD);
+    /* a message to oneself goes to its receive directly (recv.c): no
+       channel to progress, so MPI_COMM_SELF's lane is not marked used
+       and a program of one communicator turns one lane */
+    MPI_COMM_SELF->lane = shmpi_p2p_lane_of(MPI_COMM_SELF->context);
     shmpi_core_stall_hook_set(shmpi_p2p_pull_stalled);
     return 0;
+}
+
+void shmpi_p2p_comm_lane_set(MPI_Comm c)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    c->lane = shmpi_p2p_lane_of(c->context);
+    uint32_t bit = 1u << c->lane->index;
+    if (!(atomic_load_explicit(&pt->lanes_used, memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(&pt->lanes_used, bit, memory_order_relaxed);
 }
 
 
@@ -289,7 +338,7 @@ static int room_for_ring(int fd, uint64_t bytes)
 /* Take one of dst's free slots and reserve the first `bytes` of its
    pages: the slot, or -1 (none free, or no room: the pair stays as it
    is). */
-static int claim_slot(int dst, uint64_t bytes)
+static int claim_slot(int dst, uint32_t lane, uint64_t bytes)
 {
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_arena_header *a = p->arena;
@@ -298,13 +347,15 @@ static int claim_slot(int dst, uint64_t bytes)
     for (uint32_t i = 0; i < a->fast_rings; i++) {
         uint32_t expect = 0;
         if (!atomic_compare_exchange_strong_explicit(
-                slot_owner(dst, i), &expect, (uint32_t)p->rank + 1,
+                slot_owner(dst, lane, i), &expect, (uint32_t)p->rank + 1,
                 memory_order_acq_rel, memory_order_relaxed))
             continue;
-        if (posix_fallocate(p->arena_fd, file_offset(ring_at(dst, i, 0)),
+        if (posix_fallocate(p->arena_fd,
+                            file_offset(ring_at(dst, lane, i, 0)),
                             (off_t)bytes) == 0)
             return (int)i;
-        atomic_store_explicit(slot_owner(dst, i), 0, memory_order_release);
+        atomic_store_explicit(slot_owner(dst, lane, i), 0,
+                              memory_order_release);
         return -1;
     }
     return -1;
@@ -331,7 +382,8 @@ static void use_ring(struct shmpi_peer *peer, int dst, uint32_t slot,
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     uint64_t body = shmpi_ring_max_body(bytes) - sizeof(struct shmpi_msg);
-    shmpi_ring_tx_init(&peer->tx, ring_at(dst, slot, half), bytes);
+    shmpi_ring_tx_init(&peer->tx, ring_at(dst, peer->lane->index, slot, half),
+                       bytes);
     peer->tx_slot = slot;
     peer->tx_half = half;
     peer->eager_limit = pt->eager_limit < body ? pt->eager_limit : body;
@@ -352,14 +404,14 @@ static void try_hot(struct shmpi_peer *peer, int dst)
     if (!m)
         return; /* outbox full now: another time */
     uint64_t bytes = ring_bytes_for(peer->max_record, 0, pt->ring_min);
-    int slot = claim_slot(dst, bytes);
+    int slot = claim_slot(dst, peer->lane->index, bytes);
     if (slot < 0) {
         peer->stays_cold = 1; /* the record is not posted: space unused */
         return;
     }
     *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT, .nbytes = bytes,
                             .offset = (uint64_t)slot, .cookie = 0};
-    shmpi_outbox_post(ob, m, mailbox_of(dst));
+    shmpi_outbox_post(ob, m, mailbox_of(dst, peer->lane->index));
     use_ring(peer, dst, (uint32_t)slot, 0, bytes);
 }
 
@@ -381,8 +433,9 @@ static void try_hot(struct shmpi_peer *peer, int dst)
    head has moved), 0 if no pages can be had. */
 static int move_ring(struct shmpi_peer *peer, int dst, uint64_t bytes)
 {
-    uint32_t owner = atomic_load_explicit(slot_owner(dst, peer->tx_slot),
-                                          memory_order_acquire);
+    uint32_t lane = peer->lane->index;
+    uint32_t owner = atomic_load_explicit(
+        slot_owner(dst, lane, peer->tx_slot), memory_order_acquire);
     uint32_t other = !peer->tx_half;
     if (!(owner & OWNER_HALF) != !peer->tx_half)
         return -1; /* D has not left the other half yet */
@@ -393,7 +446,7 @@ static int move_ring(struct shmpi_peer *peer, int dst, uint64_t bytes)
     struct shmpi_msg *m = shmpi_ring_reserve(&peer->tx, sizeof *m);
     if (!m)
         return -1;
-    struct shmpi_ring *ring = ring_at(dst, peer->tx_slot, other);
+    struct shmpi_ring *ring = ring_at(dst, lane, peer->tx_slot, other);
     if (posix_fallocate(shmpi_proc.arena_fd, file_offset(ring),
                         (off_t)bytes) != 0)
         return 0;
@@ -514,7 +567,7 @@ void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body)
         return;
     }
     shmpi_outbox_post(&peer->lane->outbox, body,
-                      mailbox_of(peer->rank));
+                      mailbox_of(peer->rank, peer->lane->index));
     peer->cold_records++;
 }
 
@@ -525,14 +578,15 @@ void shmpi_p2p_chan_commit(struct shmpi_peer *peer, void *body)
    the owner word says, with release, which half we read now: src's
    next move waits for that word (move_ring).  If the punch fails the
    ring is zeroed by hand. */
-static void leave_half(int src, uint32_t slot, uint32_t half, uint64_t bytes)
+static void leave_half(int src, uint32_t lane, uint32_t slot, uint32_t half,
+                       uint64_t bytes)
 {
     struct shmpi_proc *p = &shmpi_proc;
-    struct shmpi_ring *ring = ring_at(p->rank, slot, half);
+    struct shmpi_ring *ring = ring_at(p->rank, lane, slot, half);
     if (fallocate(p->arena_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
                   file_offset(ring), (off_t)bytes) != 0)
         memset(ring, 0, bytes);
-    atomic_store_explicit(slot_owner(p->rank, slot),
+    atomic_store_explicit(slot_owner(p->rank, lane, slot),
                           ((uint32_t)src + 1) | (half ? 0 : OWNER_HALF),
                           memory_order_release);
 }
@@ -542,11 +596,12 @@ void shmpi_p2p_hot_accept(struct shmpi_lane *l, int src, uint32_t slot,
 {
     struct shmpi_peer *peer = &l->peers[src];
     if (peer->rx.ring)
-        leave_half(src, slot, !half, peer->rx.size + SHMPI_RING_HEADER);
+        leave_half(src, l->index, slot, !half,
+                   peer->rx.size + SHMPI_RING_HEADER);
     else
         l->hot[l->nhot++] = src;
-    shmpi_ring_rx_init(&peer->rx, ring_at(shmpi_proc.rank, slot, half),
-                       bytes);
+    shmpi_ring_rx_init(&peer->rx,
+                       ring_at(shmpi_proc.rank, l->index, slot, half), bytes);
 }
 
 void shmpi_p2p_backlog_add(struct shmpi_lane *l, int rank)

@@ -74,7 +74,7 @@ fast_send_mt(struct shmpi_lane *l, const void *buf, int count, MPI_Datatype dt,
 int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
                         int tag, MPI_Comm comm)
 {
-    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
+    struct shmpi_lane *l = shmpi_p2p_comm_lane(comm);
     if (__builtin_expect(shmpi_proc.mt, 0))
         return fast_send_mt(l, buf, count, dt, dest, tag, comm);
     return fast_send(l, buf, count, dt, dest, tag, comm);
@@ -144,7 +144,7 @@ fast_recv(struct shmpi_lane *l, void *buf, int count,
 int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
                         int tag, MPI_Comm comm, MPI_Status *status)
 {
-    struct shmpi_lane *l = shmpi_p2p_lane_of(comm->context);
+    struct shmpi_lane *l = shmpi_p2p_comm_lane(comm);
     if (!__builtin_expect(shmpi_proc.mt, 0))
         return fast_recv(l, buf, count, dt, source, tag, comm, status);
     shmpi_p2p_lane_enter_mt(&l->lock);

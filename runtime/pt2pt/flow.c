@@ -65,21 +65,54 @@
  *     did (test/p2p_bigexchange_ext.c), and the bound covers the rest.
  *   - the size-class cache of freed entries (unexpected.c), at most 64
  *     per class.
+ *
+ * Lanes.  `held` and `pulled_bytes` are per rank, while the lanes that
+ * add to them run at once under MPI_THREAD_MULTIPLE: atomic adds, never
+ * lost.  The bound is a bound, not an ordering: a crossing seen late by
+ * the thread of another lane lets one more message in, no more.  What
+ * must not happen is the word left wrong for good - set while the rank
+ * holds little (every small message an RTS, until another entry is
+ * freed, which may never come), or clear while it holds much.  Two
+ * threads crossing at once, one up, one down, could store their
+ * decisions in either order.  So a crossing does not store what it saw:
+ * shmpi_p2p_flow_publish, under flow_lock (one publisher at a time),
+ * reads `held` afresh (an RMW reads the latest value), stores its
+ * decision in held_over and the word, and reads `held` again until the
+ * two agree.  Against a thread whose add or sub does not publish
+ * because it read held_over before that store, seq_cst: in the single
+ * order S, its RMW on `held` and its load of held_over both come before
+ * the publisher's store of held_over, hence before the publisher's next
+ * RMW read of `held`, which therefore sees its change and decides
+ * again.  Below MULTIPLE there is one thread and these are the plain
+ * adds they were, with a lock prefix.
  */
+#include "core/lock.h"
 #include "pt2pt/flow.h"
 
-void shmpi_p2p_flow_publish(struct shmpi_pt2pt *pt, int over)
+void shmpi_p2p_flow_publish(struct shmpi_pt2pt *pt)
 {
-    pt->held_over = over;
-    /* relaxed: ordered for senders by the release (ring tail, outbox
-       `done`) of the space this rank consumes next (see above) */
-    atomic_store_explicit(&shmpi_proc.slot->unexpected_over, (uint32_t)over,
-                          memory_order_relaxed);
+    uint64_t low = pt->held_limit - pt->held_limit / 4;
+    shmpi_core_lock(&pt->flow_lock);
+    for (;;) {
+        uint64_t held = atomic_fetch_add(&pt->held, 0);
+        int was = atomic_load(&pt->held_over);
+        int over = held > pt->held_limit || (was && held > low);
+        if (over == was)
+            break;
+        atomic_store(&pt->held_over, over);
+        /* relaxed: ordered for senders by the release (ring tail, outbox
+           `done`) of the space this rank consumes next (see above) */
+        atomic_store_explicit(&shmpi_proc.slot->unexpected_over,
+                              (uint32_t)over, memory_order_relaxed);
+    }
+    shmpi_core_unlock(&pt->flow_lock);
 }
 
-int shmpi_p2p_pull_fits(const struct shmpi_pt2pt *pt, uint64_t bytes)
+/* relaxed: a bound (see above) */
+int shmpi_p2p_pull_fits(struct shmpi_pt2pt *pt, uint64_t bytes)
 {
-    if (pt->pulled_bytes == 0)
+    if (atomic_load_explicit(&pt->pulled_bytes, memory_order_relaxed) == 0)
         return bytes <= pt->pull_limit;
-    return pt->held + bytes <= pt->held_limit;
+    return atomic_load_explicit(&pt->held, memory_order_relaxed) + bytes <=
+           pt->held_limit;
 }

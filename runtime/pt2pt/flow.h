@@ -25,24 +25,28 @@ static inline int shmpi_p2p_receiver_over(int world)
 }
 
 /* Receiver: the word changes only when the amount held crosses the
-   bound going up, or falls to the low-water mark going down. */
-void shmpi_p2p_flow_publish(struct shmpi_pt2pt *pt, int over);
+   bound going up, or falls to the low-water mark going down.  `held` is
+   one counter per rank that the lanes add to at once (flow.c argues the
+   orderings); seq_cst RMWs cost what relaxed ones do on x86 (lock xadd)
+   and are paid per unexpected message only. */
+void shmpi_p2p_flow_publish(struct shmpi_pt2pt *pt);
 
 static inline void shmpi_p2p_held_add(struct shmpi_pt2pt *pt, uint64_t bytes)
 {
-    pt->held += bytes;
-    if (pt->held > pt->held_limit && !pt->held_over)
-        shmpi_p2p_flow_publish(pt, 1);
+    uint64_t held = atomic_fetch_add(&pt->held, bytes) + bytes;
+    if (held > pt->held_limit && !atomic_load(&pt->held_over))
+        shmpi_p2p_flow_publish(pt);
 }
 
 static inline void shmpi_p2p_held_sub(struct shmpi_pt2pt *pt, uint64_t bytes)
 {
-    pt->held -= bytes;
-    if (pt->held_over && pt->held <= pt->held_limit - pt->held_limit / 4)
-        shmpi_p2p_flow_publish(pt, 0);
+    uint64_t held = atomic_fetch_sub(&pt->held, bytes) - bytes;
+    if (atomic_load(&pt->held_over) &&
+        held <= pt->held_limit - pt->held_limit / 4)
+        shmpi_p2p_flow_publish(pt);
 }
 
 /* pull.c: may a stalled wait take in `bytes` more of a large message? */
-int shmpi_p2p_pull_fits(const struct shmpi_pt2pt *pt, uint64_t bytes);
+int shmpi_p2p_pull_fits(struct shmpi_pt2pt *pt, uint64_t bytes);
 
 #endif

@@ -31,7 +31,13 @@
  * unless somebody sleeps (wait.h).
  *
  * Lock order: a lane, then the core process locks (core/lock.h).  Never
- * two lanes at once.
+ * two lanes at once, but for one case: lane 0, then another - a
+ * schedule of coll that talks in several lanes (an intercommunicator's,
+ * coll/sched.c) lives in lane 0 and starts its messages in their lanes
+ * with lane 0 held.  So nothing may wait for lane 0 while it holds
+ * another (a request made under lane k comes from lane k's free list:
+ * shmpi_p2p_request_new_in); tries (the polls of waits) wait for
+ * nothing and may be made holding anything.
  */
 #ifndef SHMPI_P2P_LANE_H
 #define SHMPI_P2P_LANE_H

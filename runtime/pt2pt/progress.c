@@ -125,7 +125,7 @@ static int drain_mailbox(struct shmpi_lane *l)
         int src = rec->src;
         handle(l, src, shmpi_outbox_body(rec));
         l->peers[src].cold_records++; /* toward a ring to src (conn.c) */
-        if (shmpi_outbox_done(rec, shmpi_p2p_outbox_flag(src)))
+        if (shmpi_outbox_done(rec, shmpi_p2p_outbox_flag(src, l->index)))
             shmpi_core_doorbell_ring(src);
         n++;
     }
@@ -215,30 +215,47 @@ static int progress_lane(struct shmpi_lane *l)
     return events;
 }
 
-/* Under MULTIPLE a lane another thread holds is skipped: that thread
-   is progressing it (lane.h: it rings the doorbell when it leaves, if
-   this try made a waiter give up).  The hooks run with lane 0 held:
-   the schedules of coll (one list per rank while there is one lane)
-   are touched only under it. */
+/* Every lane a communicator of this rank uses, not only the caller's
+   (MPI-3.1 3.7.4 and 3.8: a wait must let every pending operation
+   progress): rank 0 Isend(large, comm B) then Recv(comm A) while rank 1
+   Recv(B) then Send(A) - rank 0 must stream B's data while it waits on
+   A, or both wait forever (test/p2p_lanes_progress.c).  A turn of an
+   idle lane is one load of its mailbox's line; lanes no communicator of
+   this rank maps to are not looked at (lanes_used: a message can only
+   come in a lane of a communicator this rank belongs to, made before
+   any of its messages could be sent here), so a program of one
+   communicator turns one lane, as before lanes.  Under MULTIPLE a lane
+   another thread holds is skipped: that thread is progressing it
+   (lane.h: it rings the doorbell when it leaves, if this try made a
+   waiter give up); one lane at a time, never two held at once.  The
+   hooks armed in a lane run with it held: coll's schedules of that lane
+   (coll/sched.c). */
 int shmpi_p2p_progress(void)
 {
-    struct shmpi_lane *lanes = shmpi_proc.pt2pt->lanes;
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int events = 0;
-    for (int i = 0; i < SHMPI_P2P_NLANES; i++) {
-        if (!shmpi_p2p_lane_try(&lanes[i]))
+    uint32_t used =
+        atomic_load_explicit(&pt->lanes_used, memory_order_relaxed);
+    for (; used; used &= used - 1) {
+        struct shmpi_lane *l = &pt->lanes[__builtin_ctz(used)];
+        if (!shmpi_p2p_lane_try(l))
             continue;
-        events += progress_lane(&lanes[i]);
-        if (i == 0)
-            events += shmpi_progress_hooks();
-        shmpi_p2p_lane_leave(&lanes[i]);
+        events += progress_lane(l);
+        events += shmpi_progress_hooks(l->index);
+        shmpi_p2p_lane_leave(l);
     }
     /* relaxed: a count of "something moved" that waiters compare
-       (wait.c); one writer per lane, under it */
-    atomic_store_explicit(
-        &shmpi_proc.progress_events,
-        atomic_load_explicit(&shmpi_proc.progress_events,
-                             memory_order_relaxed) + (uint64_t)events,
-        memory_order_relaxed);
+       (wait.c); under MULTIPLE threads progressing two lanes both add
+       (an add, lost by neither); below it one thread, a plain add */
+    if (__builtin_expect(shmpi_proc.mt, 0))
+        atomic_fetch_add_explicit(&shmpi_proc.progress_events,
+                                  (uint64_t)events, memory_order_relaxed);
+    else
+        atomic_store_explicit(
+            &shmpi_proc.progress_events,
+            atomic_load_explicit(&shmpi_proc.progress_events,
+                                 memory_order_relaxed) + (uint64_t)events,
+            memory_order_relaxed);
     return events;
 }
 
@@ -247,7 +264,7 @@ static int backlog_empty(void *arg)
     (void)arg;
     shmpi_p2p_progress();
     int left = 0;
-    for (int i = 0; i < SHMPI_P2P_NLANES; i++) {
+    for (uint32_t i = 0; i < shmpi_p2p_nlanes(); i++) {
         struct shmpi_lane *l = &shmpi_proc.pt2pt->lanes[i];
         shmpi_p2p_lane_enter(l);
         left |= l->nbacklog;

@@ -8,6 +8,7 @@
 #ifndef SHMPI_PT2PT_H
 #define SHMPI_PT2PT_H
 
+#include "core/lock_type.h"
 #include "core/proc.h"
 #include "pt2pt/lane.h"
 #include "pt2pt/proto.h"
@@ -99,6 +100,9 @@ struct shmpi_unexp_cache {
 /* bsend.c: the buffer of MPI_Buffer_attach and the messages in it. */
 struct shmpi_bsend_block;
 struct shmpi_bsend_buffer {
+    struct shmpi_core_lock lock; /* the process buffer's guards every
+                                    buffer under mt; taken after a lane,
+                                    never before one (bsend.c) */
     int is_attached;
     unsigned char *base;
     size_t size;
@@ -113,12 +117,18 @@ struct shmpi_bsend_buffer {
    A message travels in the lane of its context (shmpi_p2p_lane_of),
    at both ends, and is matched there only: MPI_ANY_SOURCE never
    crosses communicators, so it never crosses lanes either.  A request
-   remembers its lane (shmpi_request.lane).  There is one lane today
-   (SHMPI_P2P_NLANES); the transport of several (per (pair, lane)
-   rings, a mailbox and outbox per (rank, lane)) touches no matching
-   code.  Every member is its lane's (lane.h says who may touch it). */
+   remembers its lane (shmpi_request.lane).  Each lane is a whole
+   endpoint of the transport (conn.c): a mailbox and an outbox per
+   (rank, lane), ring slots per (receiver, lane), so two threads on two
+   communicators of different lanes share no word of it but the
+   doorbell.  Every member is its lane's (lane.h says who may touch
+   it).  A lane has cache lines of its own: its lock is written by
+   every entry. */
 struct shmpi_lane {
+    _Alignas(SHMPI_CACHELINE)
     struct shmpi_lane_lock lock; /* lane.h: who may touch the rest */
+    uint32_t index;            /* which lane: its post block, outbox and
+                                  ring slots in the arena (conn.c) */
     struct shmpi_peer *peers;  /* indexed by world rank */
     struct shmpi_outbox_tx outbox; /* records to cold peers (conn.c) */
     struct shmpi_mpsc_rx mailbox;  /* records from cold peers */
@@ -133,36 +143,40 @@ struct shmpi_lane {
     int next_unexpected;       /* MPI_ANY_SOURCE takes sources in turn */
     /* request.c: released requests, linked through next */
     struct shmpi_request *free_requests;
-    /* claim.c: where shmpi_p2p_claim_take looks first.  The claim words
-       themselves are in the arena (atomics). */
+    /* claim.c: where shmpi_p2p_claim_take looks first in the rank's
+       claim table.  The claim words themselves are in the arena
+       (atomics). */
     uint32_t claim_cursor;
     /* unexpected.c: entries kept for reuse */
     struct shmpi_unexp_cache unexp_cache;
 };
 
-/* The number of lanes: a constant while it is 1, so that finding a
-   lane costs nothing. */
-#define SHMPI_P2P_NLANES 1
-
 /* This rank's point-to-point state: shmpi_proc.pt2pt, allocated by
    shmpi_p2p_init and kept until the process exits.  Nothing in it is
    shared with other processes (the rings are in the arena; these are
    this rank's ends of them).  What the lanes hold is theirs; the rest
-   is per rank: limits set once at init, the flow counters (under the
-   lane while there is one lane), the attached buffer (its own lock,
-   bsend.c) and the shared complete request `sent` (immutable). */
+   is per rank: limits set once at init, the flow counters (atomics,
+   flow.h), the attached buffer (its own lock, bsend.c) and the shared
+   complete request `sent` (immutable). */
 struct shmpi_pt2pt {
-    struct shmpi_lane lanes[SHMPI_P2P_NLANES];
+    uint32_t lane_mask;        /* SHMPI_LANES - 1 (a power of two); set
+                                  once at init */
+    /* the lanes a communicator of this rank uses (bit i: lane i), which
+       progress turns (progress.c); set by shmpi_p2p_lane_use, relaxed:
+       a thread that uses a communicator set its bit itself or learnt of
+       the communicator through a synchronisation that orders the set */
+    _Atomic uint32_t lanes_used;
     uint64_t eager_limit;      /* SHMPI_EAGER_LIMIT; set once at init */
     uint64_t pull_limit;       /* SHMPI_PULL_LIMIT_MB, in bytes; ditto */
-    uint64_t pulled_bytes;     /* held for receives not yet posted */
+    _Atomic uint64_t pulled_bytes; /* held for receives not yet posted */
     /* flow.c: memory held for messages before their receive (unexpected
        entries with their payload room, pulled data), its bound
        (SHMPI_UNEXPECTED_MB, in bytes; set once at init) and whether this
-       rank last published itself over it */
-    uint64_t held;
+       rank last published itself over it (changed under flow_lock) */
+    _Atomic uint64_t held;
     uint64_t held_limit;
-    int held_over;
+    _Atomic int held_over;
+    struct shmpi_core_lock flow_lock;
     uint64_t chunk;            /* SHMPI_CHUNK; set once at init */
     uint64_t fast_after;       /* SHMPI_FAST_AFTER; ditto */
     uint64_t ring_min;         /* SHMPI_RING_MIN_KB, in bytes; ditto */
@@ -176,6 +190,7 @@ struct shmpi_pt2pt {
     /* bsend.c: MPI_Buffer_attach/detach and buffered sends; the progress
        engine frees blocks as their copies are delivered */
     struct shmpi_bsend_buffer bsend;
+    struct shmpi_lane lanes[]; /* lane_mask + 1 of them */
 };
 
 /* lane.h's lock of a lane. */
@@ -195,10 +210,36 @@ static inline void shmpi_p2p_lane_leave(struct shmpi_lane *l)
 }
 
 /* The lane of a context: a communicator's two contexts (point-to-point
-   and the library's own, context + 1) share one. */
+   and the library's own, context + 1) share one, and every rank
+   computes the same for a message (SHMPI_LANES is the job's).  Contexts
+   come from a job-wide counter, two at a time (comm/), so successive
+   communicators land on successive lanes: the threads of a program
+   that dups a communicator per thread get distinct lanes, up to
+   SHMPI_LANES of them.  A mask, not a division (tunables.c keeps the
+   count a power of two): two instructions on every send and receive. */
 static inline struct shmpi_lane *shmpi_p2p_lane_of(uint32_t context)
 {
-    return &shmpi_proc.pt2pt->lanes[(context >> 1) % SHMPI_P2P_NLANES];
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    return &pt->lanes[(context >> 1) & pt->lane_mask];
+}
+
+static inline uint32_t shmpi_p2p_nlanes(void)
+{
+    return shmpi_proc.pt2pt->lane_mask + 1;
+}
+
+/* Communicator c has its context: c->lane is set, and progress turns
+   that lane from now on (conn.c).  comm/ calls it where it sets a
+   context; MPI_Init for MPI_COMM_WORLD and MPI_COMM_SELF. */
+void shmpi_p2p_comm_lane_set(MPI_Comm c);
+
+/* The lane of a communicator's messages: c->lane, one load where
+   shmpi_p2p_lane_of costs six instructions (2026-11-29, perf/run-perf
+   pt2pt-count: MPI_Isend and MPI_Irecv of 1 B, 282 -> 288 and 234 ->
+   240 instructions with the mask, against the one-lane tree). */
+static inline struct shmpi_lane *shmpi_p2p_comm_lane(MPI_Comm c)
+{
+    return c->lane;
 }
 
 /* conn.c: MPI_Init; sets the stall hook (core/hooks.h).  0, or -1 when
@@ -238,8 +279,10 @@ void shmpi_p2p_hot_accept(struct shmpi_lane *l, int src, uint32_t slot,
 /* A message of nbytes is over the peer's eager limit but not the job's:
    move the pair to a ring that takes it if one can be had. */
 void shmpi_p2p_ring_fit(struct shmpi_peer *peer, uint64_t nbytes);
-/* World rank's outbox flag (queues/outbox.h), in its post block. */
-struct shmpi_outbox_flag *shmpi_p2p_outbox_flag(int world_rank);
+/* The outbox flag (queues/outbox.h) of world rank's lane, in its post
+   block. */
+struct shmpi_outbox_flag *shmpi_p2p_outbox_flag(int world_rank,
+                                                uint32_t lane);
 void shmpi_p2p_backlog_add(struct shmpi_lane *l, int world_rank);
 
 /* Does a message (context, source, tag) match a receive that wants

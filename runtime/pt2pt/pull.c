@@ -38,7 +38,8 @@ static void deliver_pulled(struct shmpi_request *r,
     struct shmpi_envelope env = {u->source, u->tag, u->nbytes, u->cookie, 0,
                                  NULL};
     shmpi_p2p_deliver_eager(r, &env, u->pulled);
-    shmpi_proc.pt2pt->pulled_bytes -= u->nbytes;
+    atomic_fetch_sub_explicit(&shmpi_proc.pt2pt->pulled_bytes, u->nbytes,
+                              memory_order_relaxed); /* a bound: flow.c */
     shmpi_p2p_held_sub(shmpi_proc.pt2pt, u->nbytes);
     shmpi_p2p_request_release(u->pull);
     free(u->pulled);
@@ -64,7 +65,7 @@ static int pull_wanted(struct shmpi_pt2pt *pt, struct shmpi_unexpected *u)
 static int pull_start(struct shmpi_lane *l, struct shmpi_pt2pt *pt,
                       struct shmpi_unexpected *u)
 {
-    struct shmpi_request *pull = shmpi_p2p_request_new(SHMPI_REQ_RECV);
+    struct shmpi_request *pull = shmpi_p2p_request_new_in(l, SHMPI_REQ_RECV);
     unsigned char *data = pull ? malloc(u->nbytes ? u->nbytes : 1) : NULL;
     if (!data) {
         if (pull)
@@ -78,7 +79,8 @@ static int pull_start(struct shmpi_lane *l, struct shmpi_pt2pt *pt,
     pull->nbytes = pull->granted = pull->msg_bytes = u->nbytes;
     pull->owner = u;
     pull->on_complete = pull_done;
-    pt->pulled_bytes += u->nbytes;
+    atomic_fetch_add_explicit(&pt->pulled_bytes, u->nbytes,
+                              memory_order_relaxed); /* a bound: flow.c */
     shmpi_p2p_held_add(pt, u->nbytes);
     struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = u->nbytes,
                             .cookie = u->cookie, .rcookie = (uintptr_t)pull};
@@ -112,7 +114,7 @@ static int pull_lane(struct shmpi_lane *l)
 int shmpi_p2p_pull_stalled(void)
 {
     int pulled = 0;
-    for (int i = 0; i < SHMPI_P2P_NLANES; i++) {
+    for (uint32_t i = 0; i < shmpi_p2p_nlanes(); i++) {
         struct shmpi_lane *l = &shmpi_proc.pt2pt->lanes[i];
         if (!shmpi_p2p_lane_try(l))
             continue; /* its holder progresses it */

@@ -66,7 +66,12 @@ struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l)
 
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind)
 {
-    struct shmpi_lane *l = shmpi_p2p_lane_of(0);
+    return shmpi_p2p_request_new_in(shmpi_p2p_lane_of(0), kind);
+}
+
+struct shmpi_request *shmpi_p2p_request_new_in(struct shmpi_lane *l,
+                                               enum shmpi_req_kind kind)
+{
     struct shmpi_request *r = shmpi_p2p_request_alloc(l);
     if (!r)
         return NULL;

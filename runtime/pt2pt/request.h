@@ -105,8 +105,13 @@ struct shmpi_request {
 };
 
 /* A request of kind, active, every field zero but its kind's: what
-   every maker of a request starts from. */
+   every maker of a request starts from.  Its lane is lane 0 (its call
+   sets another when it has a communicator, start.c) or, _in, l: a
+   caller that holds lane l asks for l, never two lanes at once
+   (lane.h). */
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind);
+struct shmpi_request *shmpi_p2p_request_new_in(struct shmpi_lane *l,
+                                               enum shmpi_req_kind kind);
 /* Memory for a request, from the free list, nothing in it set: for
    shmpi_p2p_request_make (start.h), which writes what its path reads. */
 struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l);

@@ -47,7 +47,7 @@ void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, int count,
         if (r->datatype)
             shmpi_dt_release(r->datatype);
     }
-    r->lane = shmpi_p2p_lane_of(comm->context);
+    r->lane = shmpi_p2p_comm_lane(comm);
     set_args(r, buf, count, datatype, peer, tag, comm);
 }
 
@@ -65,7 +65,7 @@ struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
                                              int tag, MPI_Comm comm)
 {
     struct shmpi_request *r =
-        shmpi_p2p_request_alloc(shmpi_p2p_lane_of(comm->context));
+        shmpi_p2p_request_alloc(shmpi_p2p_comm_lane(comm));
     if (!r)
         return NULL;
     r->magic = SHMPI_MAGIC_REQUEST;

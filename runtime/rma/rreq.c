@@ -29,6 +29,7 @@
  */
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
 #include "rma/xfer.h"
 
@@ -59,7 +60,11 @@ static int finish(struct shmpi_request *r, int rc, MPI_Request *request)
         return rc;
     }
     shmpi_p2p_status_empty(&r->status);
+    /* under its lane: a completion writes the lane's `completed`
+       (pt2pt/lane.h), which another thread may be reading */
+    shmpi_p2p_lane_enter(r->lane);
     shmpi_p2p_request_complete(r);
+    shmpi_p2p_lane_leave(r->lane);
     *request = r;
     return MPI_SUCCESS;
 }

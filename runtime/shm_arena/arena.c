@@ -44,7 +44,8 @@ static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 /*
  * Size of each of `count` sparse pieces (hot rings: SHMPI_RING_KB and
- * SHMPI_FAST_RINGS per rank; outboxes: SHMPI_OUTBOX_KB, one per rank;
+ * SHMPI_FAST_RINGS per (rank, lane); outboxes: SHMPI_OUTBOX_KB, one per
+ * (rank, lane);
  * core/tunables.c): the creator's, in pages, shrunk for very large jobs
  * so that the region stays within 64 GiB of address space, never below
  * 16 KiB.  Only what is used takes memory.
@@ -111,29 +112,31 @@ static void layout(struct shmpi_arena_header *h, int nranks,
     h->slots_offset =
         round_up(sizeof(struct shmpi_arena_header), SHMPI_CACHELINE);
     h->fast_rings = nranks > 1 ? p->fast_rings : 0;
+    h->lanes = p->lanes ? p->lanes : 1;
+    size_t ends = (size_t)nranks * h->lanes; /* pt2pt endpoints */
     h->post_offset =
         h->slots_offset + (size_t)nranks * sizeof(struct shmpi_rank_slot);
     h->post_stride = SHMPI_POST_SLOTS_AT +
                      round_up((size_t)h->fast_rings * sizeof(uint32_t),
                               SHMPI_CACHELINE);
     h->fixed_bytes =
-        round_up(h->post_offset + (size_t)nranks * h->post_stride, 4096);
+        round_up(h->post_offset + ends * h->post_stride, 4096);
     h->claims_offset = h->fixed_bytes;
     h->sync_offset = h->claims_offset + SHMPI_ARENA_CLAIMS_BYTES * nranks;
     h->sync_per_rank = sync_per_rank_for(nranks, p->sync_per_rank);
     h->outbox_offset = round_up(
         h->sync_offset + shmpi_arena_sync_bytes(h) * nranks, 4096);
     h->outbox_bytes =
-        nranks > 1 ? piece_bytes_for((size_t)nranks, p->outbox_bytes) : 0;
-    h->rings_offset = h->outbox_offset + (size_t)nranks * h->outbox_bytes;
+        nranks > 1 ? piece_bytes_for(ends, p->outbox_bytes) : 0;
+    h->rings_offset = h->outbox_offset + ends * h->outbox_bytes;
     /* a slot is two rings' worth of address space: pt2pt moves a pair
        to a larger ring in the slot's other half (pt2pt/conn.c) */
     h->ring_bytes = h->fast_rings
-                        ? piece_bytes_for((size_t)nranks * h->fast_rings * 2,
+                        ? piece_bytes_for(ends * h->fast_rings * 2,
                                           p->ring_bytes)
                         : 0;
     coll_layout(h, h->rings_offset +
-                       (size_t)nranks * h->fast_rings * 2 * h->ring_bytes,
+                       ends * h->fast_rings * 2 * h->ring_bytes,
                 p);
     h->bytes = h->coll_offset + (size_t)h->coll_areas * h->coll_area_bytes;
 }

@@ -30,7 +30,10 @@
 
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617237ull /* "shmpiar7": bump when the layout changes */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617238ull /* "shmpiar8": bump when the layout changes */
+
+/* Point-to-point lanes per rank at most (SHMPI_LANES). */
+#define SHMPI_ARENA_LANES_MAX 16
 
 /* Life cycle of one rank, written by the rank, read by the launcher. */
 enum shmpi_rank_state {
@@ -80,7 +83,8 @@ struct shmpi_rank_slot {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t unexpected_over;
 };
 
-/* Each rank's post block (pt2pt/conn.c): its mailbox (queues/mpsc.h, two
+/* The post block of each (rank, lane) (pt2pt/conn.c; a lane is an
+   endpoint of its own, pt2pt/pt2pt.h): its mailbox (queues/mpsc.h, two
    cache lines), its outbox's waiting flag (queues/outbox.h, one line),
    then the owner words of its hot-ring slots, one uint32_t per slot
    (fast_rings of them, rounded up to a line).  pt2pt checks its
@@ -137,8 +141,10 @@ struct shmpi_arena_params {
     uint64_t ring_bytes;      /* per hot ring; rounded up to pages, and
                                  halved in large jobs (arena.c) */
     uint32_t fast_rings;      /* hot-ring slots per receiver */
-    uint64_t outbox_bytes;    /* per rank; rounded up to pages, halved in
-                                 large jobs */
+    uint64_t outbox_bytes;    /* per (rank, lane); rounded up to pages,
+                                 halved in large jobs */
+    uint32_t lanes;           /* point-to-point lanes per rank: a power of
+                                 two, 1 to 16 (SHMPI_LANES) */
     uint32_t sync_per_rank;   /* capped so that a job has < 2^21 */
     uint32_t coll_areas;      /* at most SHMPI_COLL_AREAS_MAX */
     uint64_t coll_slot_bytes; /* rounded up to 8 KiB, halved in large jobs */
@@ -146,7 +152,9 @@ struct shmpi_arena_params {
 
 /*
  * Layout: header | slots[nranks] | post blocks | claim tables | sync
- * counters | outboxes | hot rings | collective areas.
+ * counters | outboxes | hot rings | collective areas.  Point-to-point
+ * has `lanes` endpoints per rank (pt2pt/pt2pt.h): a post block, an
+ * outbox and fast_rings ring slots per (rank, lane).
  *
  * Reserved (fallocate) at creation: only the fixed part, [0,
  * fixed_bytes) = header, slots and post blocks (every sender pushes into
@@ -165,8 +173,10 @@ struct shmpi_arena_params {
  *     collectives need more of it (coll/area.c), all punched out again
  *     when the last member frees the area.
  * So a job pays for what it uses, the launch stays O(nranks), and
- * point-to-point memory is O(nranks): a post block and at most an outbox
- * per rank, at most fast_rings rings per receiver.
+ * point-to-point memory is O(nranks x lanes): a post block and at most
+ * an outbox per (rank, lane), at most fast_rings rings per (receiver,
+ * lane) - of which a job pays only for the lanes its communicators use
+ * (a post block of each is in the fixed part: a few cache lines).
  *
  * Mapped: the launcher maps [0, fixed_bytes), all it reads; a rank maps
  * [0, coll_offset) at MPI_Init (the fixed part, the tables, the outboxes
@@ -183,8 +193,9 @@ struct shmpi_arena_header {
     int32_t launcher_pid;     /* the process that started the ranks (their
                                  common ancestor); 0 in a singleton's own */
     uint64_t slots_offset;    /* -> struct shmpi_rank_slot[nranks] */
-    uint64_t post_offset;     /* -> rank r's post block at post_offset +
-                                 r * post_stride */
+    uint64_t post_offset;     /* -> the post block of rank r, lane l at
+                                 post_offset + (r * lanes + l) *
+                                 post_stride */
     uint64_t post_stride;
     uint64_t claims_offset;   /* -> per sender: _Atomic uint32_t
                                  [SHMPI_CLAIMS] (pt2pt/claim.c) */
@@ -193,15 +204,19 @@ struct shmpi_arena_header {
     uint32_t sync_per_rank;
     uint64_t fixed_bytes;     /* [0, fixed_bytes) was fallocate'd at
                                  creation; what the launcher maps */
-    uint64_t outbox_offset;   /* -> rank r's outbox at outbox_offset +
-                                 r * outbox_bytes */
+    uint64_t outbox_offset;   /* -> the outbox of rank r, lane l at
+                                 outbox_offset + (r * lanes + l) *
+                                 outbox_bytes */
     uint64_t outbox_bytes;
-    uint64_t rings_offset;    /* -> hot-ring slot i of receiver d at
-                                 rings_offset + (d * fast_rings + i) *
-                                 2 * ring_bytes: two halves of a ring's
-                                 size each (pt2pt/conn.c) */
+    uint64_t rings_offset;    /* -> hot-ring slot i of receiver d, lane l
+                                 at rings_offset + ((d * lanes + l) *
+                                 fast_rings + i) * 2 * ring_bytes: two
+                                 halves of a ring's size each
+                                 (pt2pt/conn.c) */
     uint64_t ring_bytes;
     uint32_t fast_rings;
+    uint32_t lanes;           /* point-to-point lanes per rank, a power
+                                 of two */
     uint64_t coll_offset;     /* -> collective area i at coll_offset +
                                  i * coll_area_bytes (coll/coll.h) */
     uint64_t coll_area_bytes;
@@ -282,12 +297,12 @@ shmpi_arena_slot(struct shmpi_arena_header *hdr, int rank)
     return (struct shmpi_rank_slot *)((char *)hdr + hdr->slots_offset) + rank;
 }
 
-/* Rank r's post block (see SHMPI_POST_MAILBOX_BYTES). */
+/* The post block of rank r's lane l (see SHMPI_POST_MAILBOX_BYTES). */
 static inline unsigned char *shmpi_arena_post(struct shmpi_arena_header *hdr,
-                                              int rank)
+                                              int rank, uint32_t lane)
 {
     return (unsigned char *)hdr + hdr->post_offset +
-           (size_t)rank * hdr->post_stride;
+           ((size_t)rank * hdr->lanes + lane) * hdr->post_stride;
 }
 
 #endif

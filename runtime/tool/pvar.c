@@ -8,7 +8,10 @@
  * fields written once before any rank runs, and the one MPI_Alloc_mem
  * keeps (core/memseg.c).  Every value is an MPI_UNSIGNED_LONG_LONG but
  * a state's (class MPI_T_PVAR_CLASS_STATE), which 14.3.7 wants an
- * MPI_INT of an enumeration; all are bound to no object.  Before MPI_Init there is no arena: the arena's
+ * MPI_INT of an enumeration; all are bound to no object but
+ * shmpi_comm_lane, bound to a communicator (MPI_T_BIND_MPI_COMM: its
+ * handle holds a reference to the communicator, released when the
+ * handle is freed).  Before MPI_Init there is no arena: the arena's
  * variables read 0 then (after MPI_Finalize the arena is still mapped,
  * and they read what it holds).
  *
@@ -30,6 +33,7 @@
 #include <string.h>
 
 #include "core/pmpi.h"
+#include "pt2pt/pt2pt.h"
 #include "shm_arena/arena.h"
 #include "tool/tool.h"
 
@@ -54,6 +58,8 @@ struct shmpi_tool_session {
 
 struct shmpi_tool_pvar {
     int index;
+    MPI_Comm comm;               /* bound to it (holds a reference), or
+                                    NULL */
     int started;                 /* non-continuous: counting now */
     uint64_t acc;                /* counted while started, before `base` */
     uint64_t base;               /* the variable's value at the last
@@ -125,6 +131,14 @@ static uint64_t contexts(void)
              : 0;
 }
 
+/* The point-to-point lane comm's messages travel in (pt2pt/pt2pt.h):
+   fixed when the communicator is made; 0 before MPI_Init, when there
+   are no lanes yet (the arena tells: see arena()). */
+static uint64_t comm_lane(MPI_Comm comm)
+{
+    return arena() ? shmpi_p2p_lane_of(comm->context)->index : 0;
+}
+
 static const struct pvar {
     const char *name;
     int var_class;
@@ -132,33 +146,54 @@ static const struct pvar {
     int continuous, readonly, atomic;
     uint64_t (*now)(void);
     const char *desc;
+    uint64_t (*of_comm)(MPI_Comm); /* instead of now: bound to a
+                                      communicator */
 } pvars[] = {
     {"shmpi_arena_bytes", MPI_T_PVAR_CLASS_SIZE, SHMPI_TOOL_CAT_ARENA, 1,
      1, 0, arena_bytes,
      "size of the job's shared-memory arena, in bytes (sparse: pages are "
-     "taken as they are first touched); 0 before MPI_Init"},
+     "taken as they are first touched); 0 before MPI_Init", NULL},
     {"shmpi_arena_fixed_bytes", MPI_T_PVAR_CLASS_SIZE,
      SHMPI_TOOL_CAT_ARENA, 1, 1, 0, arena_fixed,
      "bytes of the arena's fixed part (header, rank slots, post blocks), "
-     "reserved when it was made; 0 before MPI_Init"},
+     "reserved when it was made; 0 before MPI_Init", NULL},
     {"shmpi_coll_areas_used", MPI_T_PVAR_CLASS_LEVEL, SHMPI_TOOL_CAT_COLL,
      1, 1, 0, coll_areas_used,
      "collective areas the job's communicators hold now (of "
-     "SHMPI_COLL_AREAS); 0 before MPI_Init"},
+     "SHMPI_COLL_AREAS); 0 before MPI_Init", NULL},
     {"shmpi_alloc_mem_bytes", MPI_T_PVAR_CLASS_LEVEL,
      SHMPI_TOOL_CAT_MEMORY, 1, 1, 0, alloc_mem_bytes,
      "bytes of shared memory MPI_Alloc_mem has mapped in this process "
-     "(large blocks a segment each, small ones in 1 MiB pools)"},
+     "(large blocks a segment each, small ones in 1 MiB pools)", NULL},
     {"shmpi_unexpected_over", MPI_T_PVAR_CLASS_STATE, SHMPI_TOOL_CAT_PT2PT,
      1, 1, 0, unexpected_over,
      "yes while the memory this rank holds for messages that arrived before "
      "their receive is over SHMPI_UNEXPECTED_MB (senders then send it every "
-     "message by rendezvous), until it falls to three quarters of it"},
+     "message by rendezvous), until it falls to three quarters of it", NULL},
     {"shmpi_comm_contexts", MPI_T_PVAR_CLASS_COUNTER, SHMPI_TOOL_CAT_COMM,
      0, 0, 1, contexts,
      "communicator contexts the job handed out while the handle was "
-     "started (one per communicator made, by any process of the job)"},
+     "started (one per communicator made, by any process of the job)", NULL},
+    {"shmpi_comm_lane", MPI_T_PVAR_CLASS_GENERIC, SHMPI_TOOL_CAT_PT2PT, 1,
+     1, 0, NULL,
+     "the point-to-point lane (0 to SHMPI_LANES - 1) the communicator's "
+     "messages travel in; threads on communicators of different lanes "
+     "do not contend", comm_lane},
 };
+
+/* Variable i's value now, for handle h's object. */
+static uint64_t now_of(const struct shmpi_tool_pvar *h)
+{
+    const struct pvar *p = &pvars[h->index];
+    return p->of_comm ? p->of_comm(h->comm) : p->now();
+}
+
+static void handle_free(struct shmpi_tool_pvar *h)
+{
+    if (h->comm)
+        shmpi_core_comm_release(h->comm);
+    free(h);
+}
 
 #define NPVARS ((int)(sizeof pvars / sizeof pvars[0]))
 
@@ -177,7 +212,7 @@ static void free_handles(struct shmpi_tool_session *s)
     while (s->handles) {
         struct shmpi_tool_pvar *h = s->handles;
         s->handles = h->next;
-        free(h);
+        handle_free(h);
     }
 }
 
@@ -233,7 +268,7 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len,
     if (enumtype)
         *enumtype = state ? shmpi_tool_enum_yes_no() : MPI_T_ENUM_NULL;
     shmpi_tool_string(p->desc, desc, desc_len);
-    set(bind, MPI_T_BIND_NO_OBJECT);
+    set(bind, p->of_comm ? MPI_T_BIND_MPI_COMM : MPI_T_BIND_NO_OBJECT);
     set(readonly, p->readonly);
     set(continuous, p->continuous);
     set(atomic, p->atomic);
@@ -321,12 +356,19 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
         rc = MPI_T_ERR_INVALID_INDEX;
     else if (!handle || !count)
         rc = MPI_T_ERR_INVALID;
+    else if (pvars[pvar_index].of_comm &&
+             (!obj_handle || !shmpi_comm_ok(*(MPI_Comm *)obj_handle)))
+        rc = MPI_T_ERR_INVALID_HANDLE; /* 14.3.7: no such object */
     else if (!(h = calloc(1, sizeof *h)))
         rc = MPI_T_ERR_MEMORY;
     if (h) {
         h->index = pvar_index;
+        if (pvars[pvar_index].of_comm) {
+            h->comm = *(MPI_Comm *)obj_handle;
+            shmpi_core_comm_retain(h->comm);
+        }
         h->started = pvars[pvar_index].continuous;
-        h->base = pvars[pvar_index].now();
+        h->base = now_of(h);
         h->next = session->handles;
         session->handles = h;
         *handle = h;
@@ -359,7 +401,7 @@ int PMPI_T_pvar_handle_free(MPI_T_pvar_session session,
         rc = MPI_T_ERR_INVALID_HANDLE;
     if (at) {
         *at = (*handle)->next;
-        free(*handle);
+        handle_free(*handle);
         *handle = MPI_T_PVAR_HANDLE_NULL;
     }
     shmpi_tool_leave();
@@ -388,7 +430,7 @@ static int apply(struct shmpi_tool_pvar *h, enum op op)
         return MPI_T_ERR_PVAR_NO_WRITE;
     if ((op == START && h->started) || (op == STOP && !h->started))
         return MPI_SUCCESS; /* already so: its count goes on as it was */
-    uint64_t now = p->now();
+    uint64_t now = now_of(h);
     if (op == STOP)
         h->acc = value(h, now);
     if (op == RESET)
@@ -471,7 +513,7 @@ int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
     int rc = enter_one(session, handle, buf);
     if (rc != MPI_SUCCESS)
         return rc;
-    put(handle->index, buf, value(handle, pvars[handle->index].now()));
+    put(handle->index, buf, value(handle, now_of(handle)));
     shmpi_tool_leave();
     return MPI_SUCCESS;
 }
@@ -488,7 +530,7 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
         unsigned long long v;
         memcpy(&v, buf, sizeof v);
         handle->acc = v;
-        handle->base = pvars[handle->index].now();
+        handle->base = now_of(handle);
     }
     shmpi_tool_leave();
     return rc;
@@ -506,7 +548,7 @@ int PMPI_T_pvar_readreset(MPI_T_pvar_session session,
     } else if (!p->atomic) {
         rc = MPI_T_ERR_PVAR_NO_ATOMIC;
     } else {
-        uint64_t now = p->now();
+        uint64_t now = now_of(handle);
         put(handle->index, buf, value(handle, now));
         handle->acc = 0;
         handle->base = now;
