@@ -140,14 +140,19 @@ static void pvars(void)
             continue;
         printf("  %s = ", name);
         MPI_T_pvar_handle h;
-        if (bind == MPI_T_BIND_NO_OBJECT &&
-            MPI_T_pvar_handle_alloc(s, i, NULL, &h, &count) == MPI_SUCCESS) {
+        /* a variable of a communicator is shown for MPI_COMM_WORLD */
+        MPI_Comm world = MPI_COMM_WORLD;
+        void *obj = bind == MPI_T_BIND_MPI_COMM ? &world : NULL;
+        if ((bind == MPI_T_BIND_NO_OBJECT || obj) &&
+            MPI_T_pvar_handle_alloc(s, i, obj, &h, &count) == MPI_SUCCESS) {
             void *buf = room(dt, count);
             if (buf && MPI_T_pvar_read(s, h, buf) == MPI_SUCCESS)
                 show(dt, buf, e);
             else
                 printf("(cannot be read)");
             free(buf);
+            if (obj)
+                printf(" (of MPI_COMM_WORLD)");
             MPI_T_pvar_handle_free(s, &h);
         } else {
             printf("(bound to an object)");
