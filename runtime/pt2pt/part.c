@@ -15,7 +15,8 @@
  * segment, made at MPI_Psend_init and mapped by its receiver when they
  * match:
  *
- *   struct seg: matched, consumed, flag[sender's partitions], staging
+ *   struct seg: matched, consumed, flag[2][sender's partitions],
+ *               staging area 0, staging area 1
  *
  * MPI_Pready(i) packs partition i straight into its place in the staging
  * area and stores the round number in flag[i] with release (then rings
@@ -38,16 +39,22 @@
  * arrived when every sender partition that overlaps it has.
  *
  * Rounds.  Both requests count their MPI_Starts (`round`, from 1); a
- * flag holding the current round says "this round's data is there".  The
- * staging area is reused by the next round: the sender may pack round
- * r only once the receiver has unpacked round r - 1, which it says by
- * storing r - 1 into `consumed` (release, after its last unpack); the
- * sender loads it with acquire before it overwrites a partition.
- * Partitions readied before that wait in their state word and are
- * packed by the sender's next Pready, Test or Wait.  So round 1 is
- * never held up; a later round waits for the receiver to have finished
- * the previous one, which a program that restarts both sides in step
- * does anyway.
+ * flag holding the current round says "this round's data is there".
+ * There are two staging areas (and two sets of flags), used by odd and
+ * even rounds, so that the sender may pack round r + 1 while the
+ * receiver still unpacks round r.  It may pack round r only once the
+ * receiver has unpacked round r - 2 from the same area, which the
+ * receiver says by storing r - 2 into `consumed` (release, after its
+ * last unpack of that round); the sender loads it with acquire before
+ * it overwrites a partition.  A send's round r completes only once
+ * the receiver has completed round r - 1, so when the program readies
+ * a partition of round r + 1 the area is always free: MPI_Pready packs
+ * at once, never leaving a partition for a later call to move (a
+ * sender blocked elsewhere - waiting for a message from the receiver
+ * that waits for the partition - would never move it).  Waiting for the
+ * receiver's previous round cannot deadlock a correct program: the
+ * receiver has to complete round r - 1 before it can start round r,
+ * with or without the sender.
  *
  * Matching (4.2.1/4.2.2): the init calls are local and match by
  * (communicator, source, tag) in the order of the init calls, and only
@@ -111,15 +118,16 @@ SHMPI_WEAK_ALIAS(Pready_range)
 SHMPI_WEAK_ALIAS(Pready_list)
 SHMPI_WEAK_ALIAS(Parrived)
 
-/* The segment's head, shared by the pair; the staging area follows the
-   flags at a cache line (seg_stage). */
+/* The segment's head, shared by the pair; the staging areas follow the
+   flags, each on a cache line of its own (stage_of). */
 struct seg {
     _Atomic uint32_t matched;  /* SEG_MATCHED / SEG_REFUSED, by the
                                   receiver (release) */
     uint32_t unused;
     _Atomic uint64_t consumed; /* rounds the receiver has unpacked */
-    _Atomic uint64_t flag[];   /* per sender partition: the last round
-                                  packed into it (release) */
+    _Atomic uint64_t flag[];   /* per staging area (2) and sender
+                                  partition: the last round packed into
+                                  it (release) */
 };
 #define SEG_MATCHED 1u
 #define SEG_REFUSED 2u         /* the sizes differ: both sides fail */
@@ -165,7 +173,9 @@ struct shmpi_p2p_part {
     uint64_t round;            /* MPI_Starts so far */
     struct seg *seg;
     size_t seg_bytes;
-    unsigned char *stage;
+    unsigned char *stage;      /* the first staging area */
+    uint64_t stride;           /* from one staging area to the other */
+    uint64_t sparts;           /* the sender's partitions */
     _Atomic uint64_t *state;   /* per partition (top comment) */
     _Atomic uint64_t done;     /* partitions moved this round */
     _Atomic uint8_t finished;  /* this round's completion is claimed */
@@ -174,7 +184,7 @@ struct shmpi_p2p_part {
     struct shmpi_request ann;  /* the announcement's send */
     struct hello msg;
     /* receiver */
-    uint64_t sparts, spart_bytes; /* the sender's partitioning */
+    uint64_t spart_bytes;      /* packed bytes of a sender partition */
     int err;                   /* a failed match */
     _Atomic int mapstate;
     _Atomic(struct shmpi_p2p_part_pipe *) hello; /* matched (release) */
@@ -184,10 +194,26 @@ struct shmpi_p2p_part {
     struct shmpi_p2p_part *next; /* in the waiting list */
 };
 
+static uint64_t line_up(uint64_t n)
+{
+    return (n + 63) & ~(uint64_t)63;
+}
+
 static size_t stage_offset(uint64_t sparts)
 {
-    return (sizeof(struct seg) + sparts * sizeof(uint64_t) + 63) &
-           ~(size_t)63;
+    return line_up(sizeof(struct seg) + 2 * sparts * sizeof(uint64_t));
+}
+
+/* Round r's staging area and sender partition i's flag in it. */
+static unsigned char *stage_of(struct shmpi_p2p_part *P, uint64_t r)
+{
+    return P->stage + (r & 1) * P->stride;
+}
+
+static _Atomic uint64_t *flag_of(struct shmpi_p2p_part *P, uint64_t r,
+                                 uint64_t i)
+{
+    return &P->seg->flag[(r & 1) * P->sparts + i];
 }
 
 static struct shmpi_p2p_part_match *matcher(void)
@@ -360,6 +386,7 @@ static int map_segment(struct shmpi_p2p_part *P,
     P->sparts = p->msg.parts;
     P->spart_bytes = p->msg.part_bytes;
     P->stage = (unsigned char *)a + stage_offset(p->msg.parts);
+    P->stride = line_up(P->total);
     return MPI_SUCCESS;
 }
 
@@ -408,7 +435,8 @@ static int landed(struct shmpi_p2p_part *P, int j)
         return 1;
     uint64_t a = (uint64_t)j * P->part_bytes, b = a + P->part_bytes;
     for (uint64_t i = a / P->spart_bytes; i <= (b - 1) / P->spart_bytes; i++)
-        if (atomic_load_explicit(&P->seg->flag[i], memory_order_acquire) !=
+        if (atomic_load_explicit(flag_of(P, P->round, i),
+                                 memory_order_acquire) !=
             P->round)
             return 0;
     return 1;
@@ -460,8 +488,8 @@ static int try_unpack(struct shmpi_p2p_part *P, int j)
                                                  memory_order_relaxed))
         return 0;
     uint64_t off = (uint64_t)j * P->part_bytes;
-    shmpi_dt_unpack(P->req->buf, P->req->datatype, off, P->stage + off,
-                    P->part_bytes);
+    shmpi_dt_unpack(P->req->buf, P->req->datatype, off,
+                    stage_of(P, P->round) + off, P->part_bytes);
     /* release: a thread whose MPI_Parrived reads 2r (acquire) may read
        the partition */
     atomic_store_explicit(&P->state[j], mine, memory_order_release);
@@ -496,7 +524,9 @@ static void send_maybe_done(struct shmpi_p2p_part *P)
         return;
     uint32_t how = atomic_load_explicit(&P->seg->matched,
                                         memory_order_acquire);
-    if (!how)
+    if (!how || (how == SEG_MATCHED &&
+                 atomic_load_explicit(&P->seg->consumed,
+                                      memory_order_acquire) + 1 < P->round))
         return;
     complete_round(P, how == SEG_MATCHED ? MPI_SUCCESS : MPI_ERR_TRUNCATE);
 }
@@ -505,9 +535,12 @@ static void send_maybe_done(struct shmpi_p2p_part *P)
 static void push(struct shmpi_p2p_part *P, int i)
 {
     uint64_t ready = 3 * P->round - 2;
-    /* acquire: the receiver's last unpack of round - 1 came before its
-       release store of consumed; overwriting its bytes must follow */
-    if (atomic_load_explicit(&P->seg->consumed, memory_order_acquire) + 1 <
+    /* acquire: the receiver's last unpack of round - 2, from the same
+       staging area, came before its release store of consumed;
+       overwriting its bytes must follow.  Never false after the first
+       two rounds: round - 1 completed only once consumed >= round - 2
+       (send_maybe_done). */
+    if (atomic_load_explicit(&P->seg->consumed, memory_order_acquire) + 2 <
         P->round)
         return;
     if (!atomic_compare_exchange_strong_explicit(&P->state[i], &ready,
@@ -516,10 +549,11 @@ static void push(struct shmpi_p2p_part *P, int i)
                                                  memory_order_relaxed))
         return;
     uint64_t off = (uint64_t)i * P->part_bytes;
-    shmpi_dt_pack(P->req->buf, P->req->datatype, off, P->stage + off,
-                  P->part_bytes);
+    shmpi_dt_pack(P->req->buf, P->req->datatype, off,
+                  stage_of(P, P->round) + off, P->part_bytes);
     /* release: the receiver acquires the flag before it unpacks */
-    atomic_store_explicit(&P->seg->flag[i], P->round, memory_order_release);
+    atomic_store_explicit(flag_of(P, P->round, (uint64_t)i), P->round,
+                          memory_order_release);
     shmpi_core_doorbell_ring(P->req->peer);
     atomic_store_explicit(&P->state[i], ready + 2, memory_order_relaxed);
     if (atomic_fetch_add_explicit(&P->done, 1, memory_order_acq_rel) + 1 ==
@@ -731,7 +765,7 @@ static int make_part(const char *fn, const void *buf, int partitions,
 static int announce(const char *fn, struct shmpi_p2p_part *P, int dest,
                     int tag, MPI_Comm comm)
 {
-    size_t bytes = stage_offset((uint64_t)P->parts) + P->total;
+    size_t bytes = stage_offset((uint64_t)P->parts) + 2 * line_up(P->total);
     void *base;
     int fd;
     if (shmpi_core_memfd_map(bytes, "shmpi-part", &base, &fd) != 0)
@@ -741,6 +775,8 @@ static int announce(const char *fn, struct shmpi_p2p_part *P, int dest,
     P->seg = base;
     P->seg_bytes = bytes;
     P->stage = (unsigned char *)base + stage_offset((uint64_t)P->parts);
+    P->stride = line_up(P->total);
+    P->sparts = (uint64_t)P->parts;
     P->fd = fd;
     P->msg = (struct hello){.tag = tag, .pid = (int32_t)getpid(), .fd = fd,
                             .parts = (uint64_t)P->parts,
