@@ -432,5 +432,8 @@ int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r);
 void shmpi_p2p_bsend_drain(void);
 /* A communicator's last release: the buffer it had attached goes. */
 void shmpi_p2p_comm_buffer_free(MPI_Comm comm);
+/* bsend.c: MPI_Session_finalize: the session's buffered messages
+   delivered, its buffer freed. */
+void shmpi_p2p_session_buffer_free(MPI_Session session);
 
 #endif
