@@ -30,7 +30,7 @@ static void drain_from_left(MPI_Comm c, int n)
     }
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
     static char out[4 * MSG], sbuf[MSG + MPI_BSEND_OVERHEAD],
         cbuf[4 * (MSG + MPI_BSEND_OVERHEAD)];
