@@ -1,4 +1,4 @@
-/* p2p_part_errors_ext: wrong uses of partitioned requests get the right error classes under MPI_ERRORS_RETURN: MPI_Pready (and _range, _list) on an inactive request (MPI_ERR_REQUEST), a partition out of range or readied twice (MPI_ERR_ARG), MPI_Pready on a receive and MPI_Parrived on a send (MPI_ERR_REQUEST), MPI_Request_free and MPI_Cancel of an active one (MPI_ERR_REQUEST), bad init arguments (partitions, count, rank, tag, MPI_ANY_SOURCE); after the errors the pair still communicates. */
+/* p2p_part_errors_ext: wrong uses of partitioned requests get the right error classes under MPI_ERRORS_RETURN: MPI_Pready (and _range, _list) on an inactive request (MPI_ERR_REQUEST), a partition out of range or readied twice (MPI_ERR_ARG), MPI_Pready on a receive and MPI_Parrived on a send (MPI_ERR_REQUEST), MPI_Request_free and MPI_Cancel of an active one (MPI_ERR_REQUEST), bad init arguments (partitions, count, rank, tag, MPI_ANY_SOURCE); a send and a receive of different sizes both fail with MPI_ERR_TRUNCATE; after the errors the pair still communicates. */
 /* shmpi-test: np=2 timeout=60 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
@@ -83,12 +83,32 @@ static void receiver(void)
     CHECK_MPI(MPI_Request_free(&r));
 }
 
+/* 4 ints sent, 5 expected: the round fails at both ends. */
+static void size_mismatch(void)
+{
+    int b[5] = {0};
+    MPI_Request r;
+    if (rank == 0) {
+        CHECK_MPI(MPI_Psend_init(b, 2, 2, MPI_INT, 1, 9, MPI_COMM_WORLD,
+                                 MPI_INFO_NULL, &r));
+        CHECK_MPI(MPI_Start(&r));
+        CHECK_MPI(MPI_Pready_range(0, 1, r));
+    } else {
+        CHECK_MPI(MPI_Precv_init(b, 5, 1, MPI_INT, 0, 9, MPI_COMM_WORLD,
+                                 MPI_INFO_NULL, &r));
+        CHECK_MPI(MPI_Start(&r));
+    }
+    CHECK_CLASS(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_ERR_TRUNCATE);
+    CHECK_MPI(MPI_Request_free(&r));
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     init_errors();
+    size_mismatch();
     if (rank == 0)
         sender();
     else
