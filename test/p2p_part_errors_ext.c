@@ -1,4 +1,4 @@
-/* p2p_part_errors_ext: wrong uses of partitioned requests get the right error classes under MPI_ERRORS_RETURN: MPI_Pready (and _range, _list) on an inactive request (MPI_ERR_REQUEST), a partition out of range or readied twice (MPI_ERR_ARG), MPI_Pready on a receive and MPI_Parrived on a send (MPI_ERR_REQUEST), MPI_Request_free and MPI_Cancel of an active one (MPI_ERR_REQUEST), bad init arguments (partitions, count, rank, tag, MPI_ANY_SOURCE); a send and a receive of different sizes both fail with MPI_ERR_TRUNCATE; after the errors the pair still communicates. */
+/* p2p_part_errors_ext: wrong uses of partitioned requests get the right error classes under MPI_ERRORS_RETURN: MPI_Pready (and _range, _list) on an inactive request (MPI_ERR_REQUEST), a partition out of range or readied twice (MPI_ERR_ARG), MPI_Pready on a receive and MPI_Parrived on a send (MPI_ERR_REQUEST), MPI_Request_free and MPI_Cancel of an active one (MPI_ERR_REQUEST), bad init arguments (no partitions, count, rank, tag, MPI_ANY_SOURCE); a send and a receive of different sizes both fail with MPI_ERR_TRUNCATE; after the errors the pair still communicates. */
 /* shmpi-test: np=2 timeout=60 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
@@ -11,7 +11,7 @@ static int buf[PARTS];
 static void init_errors(void)
 {
     MPI_Request r;
-    CHECK_CLASS(MPI_Psend_init(buf, -1, 1, MPI_INT, 1 - rank, 0,
+    CHECK_CLASS(MPI_Psend_init(buf, 0, 1, MPI_INT, 1 - rank, 0,
                                MPI_COMM_WORLD, MPI_INFO_NULL, &r),
                 MPI_ERR_ARG);
     CHECK_CLASS(MPI_Psend_init(buf, PARTS, -1, MPI_INT, 1 - rank, 0,

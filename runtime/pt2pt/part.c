@@ -507,9 +507,6 @@ static int recv_poll(struct shmpi_p2p_part *P)
         complete_round(P, P->err);
         return 1;
     }
-    if (P->parts == 0 &&
-        atomic_load_explicit(&P->done, memory_order_relaxed) == 0)
-        recv_round_done(P);
     for (int j = 0; j < P->parts; j++)
         try_unpack(P, j);
     return shmpi_request_is_complete(P->req);
@@ -604,7 +601,7 @@ static int part_start(struct shmpi_request *r, const char *fn)
         shmpi_request_set_complete(r);
         return MPI_SUCCESS;
     }
-    part_poll(r); /* a receive matches; a send of no partitions ends */
+    part_poll(r); /* a receive matches as early as it can */
     return MPI_SUCCESS;
 }
 
@@ -683,9 +680,9 @@ static int check_init(const char *fn, const void *buf, int partitions,
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
                            "not a valid communicator");
-    if (partitions < 0)
+    if (partitions <= 0) /* erroneous (MPI-4.0 4.2.2) */
         return shmpi_raise(comm, MPI_ERR_ARG, fn,
-                           "partitions %d is negative", partitions);
+                           "partitions %d is not positive", partitions);
     if (count < 0)
         return shmpi_raise(comm, MPI_ERR_COUNT, fn,
                            "count %lld is negative", (long long)count);
@@ -703,6 +700,10 @@ static int check_init(const char *fn, const void *buf, int partitions,
     rc = shmpi_dt_check_buffer(fn, comm, buf, elems ? 1 : 0, dt);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (buf == MPI_BOTTOM && elems) /* 4.2.3: not supported */
+        return shmpi_raise(comm, MPI_ERR_BUFFER, fn,
+                           "buf is MPI_BOTTOM (partitioned communication "
+                           "takes no absolute addresses)");
     if (peer != MPI_PROC_NULL &&
         (peer < 0 || peer >= shmpi_comm_peer_count(comm)))
         return shmpi_raise(comm, MPI_ERR_RANK, fn,
@@ -731,8 +732,7 @@ static int make_part(const char *fn, const void *buf, int partitions,
 {
     struct shmpi_request *r = shmpi_p2p_request_new(SHMPI_REQ_PART);
     struct shmpi_p2p_part *P = calloc(1, sizeof *P);
-    _Atomic uint64_t *state =
-        calloc(partitions ? (size_t)partitions : 1, sizeof *state);
+    _Atomic uint64_t *state = calloc((size_t)partitions, sizeof *state);
     if (!r || !P || !state) {
         if (r)
             shmpi_p2p_request_release(r);
@@ -749,7 +749,7 @@ static int make_part(const char *fn, const void *buf, int partitions,
     P->req = r;
     P->send = send;
     P->parts = partitions;
-    P->part_bytes = partitions ? total / (uint64_t)partitions : 0;
+    P->part_bytes = total / (uint64_t)partitions;
     P->total = total;
     P->state = state;
     P->fd = -1;
