@@ -153,7 +153,8 @@ struct shmpi_p2p_part_pipe {
 };
 
 /* Per (context, source) a rank has received partitioned messages from:
-   the pipes posted (kept equal to the receives waiting, sync()). */
+   the pipes posted (kept equal to the receives waiting,
+   sync_matches). */
 struct shmpi_p2p_part_key {
     uint32_t context;
     int source;
