@@ -1,4 +1,4 @@
-/* p2p_part_ext: MPI-4.0 partitioned communication between pairs of ranks, the two sides partitioned differently (8 x 5 ints sent, received as 4 x 10 and as 5 x 8, whose boundaries fall inside the sender's partitions), restarted 300 times with MPI_Start/MPI_Startall, partitions readied in a different order each round, completed by MPI_Wait, MPI_Test and MPI_Waitall; every round's data and the receive's status are right. */
+/* p2p_part_ext: MPI-4.0 partitioned communication between pairs of ranks, the two sides partitioned differently (8 x 5 ints sent, received as 4 x 10 and as 5 x 8, whose boundaries fall inside the sender's partitions), restarted 300 times with MPI_Start/MPI_Startall, partitions readied in a different order each round, completed by MPI_Wait, MPI_Test and MPI_Waitall (after MPI_Request_get_status saw the receive complete, every fourth round); every round's data and the receive's status are right. */
 /* shmpi-test: np=2,4 timeout=60 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
@@ -69,6 +69,15 @@ static void receiver(int from)
         else {
             CHECK_MPI(MPI_Start(&r[1]));
             CHECK_MPI(MPI_Start(&r[0]));
+        }
+        if (round % 4 == 3) { /* looked at first, left to the wait */
+            int flag = 0;
+            while (!flag)
+                CHECK_MPI(MPI_Request_get_status(r[1], &flag, &st[1]));
+            CHECK(st[1].MPI_SOURCE == from && st[1].MPI_TAG == 2,
+                  "round %d: MPI_Request_get_status gave source %d tag %d",
+                  round, st[1].MPI_SOURCE, st[1].MPI_TAG);
+            CHECK(r[1] != MPI_REQUEST_NULL, "get_status freed the request");
         }
         CHECK_MPI(MPI_Waitall(2, r, st));
         for (int i = 0; i < N; i++) {
