@@ -1061,6 +1061,21 @@ SHMPI_API(int, Comm_flush_buffer, (MPI_Comm comm));
 SHMPI_API(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request));
 SHMPI_API(int, Buffer_flush, (void));
 SHMPI_API(int, Buffer_iflush, (MPI_Request *request));
+/* Partitioned communication (MPI-4.0 4) */
+SHMPI_API(int, Psend_init, (const void *buf, int partitions, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request));
+SHMPI_API(int, Precv_init, (void *buf, int partitions, MPI_Count count,
+                            MPI_Datatype datatype, int source, int tag,
+                            MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request));
+SHMPI_API(int, Pready, (int partition, MPI_Request request));
+SHMPI_API(int, Pready_range, (int partition_low, int partition_high,
+                              MPI_Request request));
+SHMPI_API(int, Pready_list, (int length, const int array_of_partitions[],
+                             MPI_Request request));
+SHMPI_API(int, Parrived, (MPI_Request request, int partition, int *flag));
 /* --- end of the MPI-4.0 and MPI-4.1 point-to-point --- */
 
 /* Collective operations (5) */
@@ -1743,6 +1758,14 @@ SHMPI_API(int, Intercomm_create_from_groups,
           (MPI_Group local_group, int local_leader, MPI_Group remote_group,
            int remote_leader, const char *stringtag, MPI_Info info,
            MPI_Errhandler errhandler, MPI_Comm *newintercomm));
+/* Buffers for buffered sends of a session (MPI-4.1 3.6) */
+SHMPI_API(int, Session_attach_buffer, (MPI_Session session, void *buffer,
+                                       int size));
+SHMPI_API(int, Session_detach_buffer, (MPI_Session session,
+                                       void *buffer_addr, int *size));
+SHMPI_API(int, Session_flush_buffer, (MPI_Session session));
+SHMPI_API(int, Session_iflush_buffer, (MPI_Session session,
+                                       MPI_Request *request));
 SHMPI_API(MPI_Fint, Session_c2f, (MPI_Session session));
 SHMPI_API(MPI_Session, Session_f2c, (MPI_Fint session));
 SHMPI_API(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info,

@@ -107,7 +107,8 @@ int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
         .size = group->size,
         .context = context, .world_ranks = group->ranks, .from_world = index,
         .group = group,
-        .errhandler = shmpi_core_errhandler_hold(&parent->errhandler)};
+        .errhandler = shmpi_core_errhandler_hold(&parent->errhandler),
+        .session = group->session ? group->session : parent->session};
     shmpi_p2p_comm_lane_set(c);
     *out = c;
     return MPI_SUCCESS;

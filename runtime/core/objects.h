@@ -60,6 +60,9 @@ struct shmpi_session {
     MPI_Info info;             /* the hints it was given, a copy (or
                                   MPI_INFO_NULL) */
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
+    struct shmpi_bsend_buffer *bsend; /* MPI_Session_attach_buffer's, or
+                                  NULL (pt2pt/bsend.c, under its lock);
+                                  owned, freed by MPI_Session_finalize */
 };
 
 struct shmpi_comm {
@@ -113,6 +116,10 @@ struct shmpi_comm {
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
     struct shmpi_bsend_buffer *bsend; /* MPI_Comm_attach_buffer's, or NULL
                                   (pt2pt/bsend.c, under its lock); owned */
+    struct shmpi_session *session; /* the session it derives from (its
+                                  group's, or its parent's), or NULL: the
+                                  World Model; not held (the program frees
+                                  it before the session, 11.3.1) */
 };
 
 /* A group of MPI_COMM_WORLD processes (comm/group.c).  Reference counted:
@@ -132,6 +139,8 @@ struct shmpi_group {
                                   readers acquire): world rank -> member,
                                   or MPI_UNDEFINED */
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
+    struct shmpi_session *session; /* MPI_Group_from_session_pset's
+                                  session, or NULL; not held */
 };
 
 /* An info object (core/info.c): (key, value) strings in the order the

@@ -32,6 +32,7 @@
 #include "core/info.h"
 #include "core/pmpi.h"
 #include "init/init.h"
+#include "pt2pt/pt2pt.h"
 
 SHMPI_WEAK_ALIAS(Session_init)
 SHMPI_WEAK_ALIAS(Session_finalize)
@@ -156,6 +157,7 @@ int PMPI_Session_finalize(MPI_Session *session)
     struct shmpi_session *s = *session;
     if (!shmpi_session_ok(s))
         return bad_session(s, fn);
+    shmpi_p2p_session_buffer_free(s);
     if (s->info != MPI_INFO_NULL)
         PMPI_Info_free(&s->info);
     shmpi_fint_drop(SHMPI_FINT_SESSION, &s->fint);
@@ -303,6 +305,24 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 
+/* A group of its own (of world's or self's members) that knows the
+   session, so that communicators made from it use the session's buffer
+   (pt2pt/bsend.c); NULL if out of memory. */
+static struct shmpi_group *session_group(MPI_Session session, int pset)
+{
+    struct shmpi_group *of =
+        shmpi_comm_get_group(pset == 0 ? MPI_COMM_WORLD : MPI_COMM_SELF);
+    struct shmpi_group *g = of ? shmpi_group_alloc(of->size) : NULL;
+    if (g) {
+        memcpy(g->ranks, of->ranks, (size_t)of->size * sizeof *g->ranks);
+        shmpi_group_finish(g);
+        g->session = session;
+    }
+    if (of)
+        shmpi_group_release(of);
+    return g;
+}
+
 int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
                                  MPI_Group *newgroup)
 {
@@ -315,8 +335,7 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     if (!newgroup)
         return shmpi_raise_session(session, MPI_ERR_ARG, fn,
                                    "newgroup is NULL");
-    struct shmpi_group *g =
-        shmpi_comm_get_group(i == 0 ? MPI_COMM_WORLD : MPI_COMM_SELF);
+    struct shmpi_group *g = session_group(session, i);
     if (!g)
         return shmpi_raise_session(session, MPI_ERR_NO_MEM, fn,
                                    "no memory for a group");

@@ -4,7 +4,9 @@
  * MPI_Bsend, MPI_Ibsend (MPI-3.1 3.6); MPI-4.1's buffer of a
  * communicator (MPI_Comm_attach_buffer, _detach_buffer, _flush_buffer,
  * _iflush_buffer), MPI_Buffer_flush, MPI_Buffer_iflush and
- * MPI_BUFFER_AUTOMATIC (MPI-4.1 3.6).
+ * MPI_BUFFER_AUTOMATIC (MPI-4.1 3.6); the buffer of a session
+ * (MPI_Session_attach_buffer, _detach_buffer, _flush_buffer,
+ * _iflush_buffer, MPI-4.1 3.6).
  *
  * A buffered send packs its message into the attached buffer and sends
  * from that copy with a request of its own, so the call returns at once
@@ -16,7 +18,9 @@
  * MPI_Finalize) waits for that.
  *
  * Which buffer (MPI-4.1 3.6.1): the communicator's if one is attached
- * to it, else the process's.  Attached as MPI_BUFFER_AUTOMATIC, a
+ * to it, else its session's if it derives from a session (comm->session:
+ * made from a group of MPI_Group_from_session_pset, or from such a
+ * communicator) and one is attached to that, else the process's.  Attached as MPI_BUFFER_AUTOMATIC, a
  * buffer has no memory of its own: each message's copy is malloc'd,
  * and freed when delivered.  A flush waits until a buffer's messages
  * are delivered, as a detach does, but leaves it attached; the
@@ -25,7 +29,8 @@
  *
  * State: the process's buffer is shmpi_proc.pt2pt->bsend (pt2pt.h), a
  * communicator's is its bsend (core/objects.h), allocated when first
- * attached and freed with the communicator (shmpi_p2p_comm_buffer_free);
+ * attached and freed with the communicator (shmpi_p2p_comm_buffer_free),
+ * a session's the same, freed by MPI_Session_finalize;
  * a message's block knows its buffer.
  *
  * Threads: the buffers are the rank's, the copies are sent in the lanes
@@ -61,6 +66,10 @@ SHMPI_WEAK_ALIAS(Comm_attach_buffer)
 SHMPI_WEAK_ALIAS(Comm_detach_buffer)
 SHMPI_WEAK_ALIAS(Comm_flush_buffer)
 SHMPI_WEAK_ALIAS(Comm_iflush_buffer)
+SHMPI_WEAK_ALIAS(Session_attach_buffer)
+SHMPI_WEAK_ALIAS(Session_detach_buffer)
+SHMPI_WEAK_ALIAS(Session_flush_buffer)
+SHMPI_WEAK_ALIAS(Session_iflush_buffer)
 
 struct shmpi_bsend_block {
     size_t offset, bytes;
@@ -85,6 +94,9 @@ static int automatic(const struct shmpi_bsend_buffer *bb)
 static struct shmpi_bsend_buffer *buffer_of(MPI_Comm comm)
 {
     struct shmpi_bsend_buffer *bb = comm->bsend;
+    if (bb && bb->is_attached)
+        return bb;
+    bb = comm->session ? comm->session->bsend : NULL;
     return bb && bb->is_attached ? bb : process_buffer();
 }
 
@@ -277,10 +289,17 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
     return MPI_SUCCESS;
 }
 
-/* Attach (buffer, size) as bb; errors on who.  Taken and set under the
-   lock, raised with it left (an error handler may call MPI). */
-static int attach(const char *fn, MPI_Comm who, struct shmpi_bsend_buffer *bb,
-                  void *buffer, int size)
+/* Errors of a call on a session go to its handler, the others to
+   who's. */
+#define RAISE_ON(who, session, code, fn, ...)                             \
+    ((session) ? shmpi_raise_session((session), (code), (fn), __VA_ARGS__) \
+               : shmpi_raise((who), (code), (fn), __VA_ARGS__))
+
+/* Attach (buffer, size) as bb; errors on who, or on session if it is
+   not NULL.  Taken and set under the lock, raised with it left (an
+   error handler may call MPI). */
+static int attach(const char *fn, MPI_Comm who, MPI_Session session,
+                  struct shmpi_bsend_buffer *bb, void *buffer, int size)
 {
     if (buffer == MPI_BUFFER_AUTOMATIC) /* its size is not used (3.6) */
         size = 0;
@@ -294,12 +313,13 @@ static int attach(const char *fn, MPI_Comm who, struct shmpi_bsend_buffer *bb,
     }
     unlock();
     if (was)
-        return shmpi_raise(who, MPI_ERR_BUFFER, fn,
-                           "a buffer is already attached (detach it first)");
+        return RAISE_ON(who, session, MPI_ERR_BUFFER, fn,
+                        "a buffer is already attached (detach it first)");
     if (size < 0)
-        return shmpi_raise(who, MPI_ERR_ARG, fn, "size %d is negative", size);
+        return RAISE_ON(who, session, MPI_ERR_ARG, fn,
+                        "size %d is negative", size);
     if (!ok)
-        return shmpi_raise(who, MPI_ERR_BUFFER, fn, "buffer is NULL");
+        return RAISE_ON(who, session, MPI_ERR_BUFFER, fn, "buffer is NULL");
     return MPI_SUCCESS;
 }
 
@@ -307,7 +327,8 @@ int PMPI_Buffer_attach(void *buffer, int size)
 {
     static const char *fn = "MPI_Buffer_attach";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = attach(fn, MPI_COMM_WORLD, process_buffer(), buffer, size);
+    int rc = attach(fn, MPI_COMM_WORLD, NULL, process_buffer(), buffer,
+                    size);
     return rc;
 }
 
@@ -370,23 +391,34 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     return MPI_SUCCESS;
 }
 
-/* The buffer of comm, made when first attached; NULL when out of memory
-   (under the lock). */
-static struct shmpi_bsend_buffer *comm_buffer(MPI_Comm comm)
-{
-    if (!comm->bsend)
-        comm->bsend = calloc(1, sizeof *comm->bsend);
-    return comm->bsend;
-}
-
-/* The buffer of comm, or NULL if none was ever attached: read under the
-   lock, which MPI_Comm_attach_buffer holds while it makes one. */
-static struct shmpi_bsend_buffer *attached_buffer(MPI_Comm comm)
+/* The buffer of a communicator or session (*slot), made when first
+   attached; NULL when out of memory. */
+static struct shmpi_bsend_buffer *
+own_buffer(struct shmpi_bsend_buffer **slot)
 {
     lock();
-    struct shmpi_bsend_buffer *bb = comm->bsend;
+    if (!*slot)
+        *slot = calloc(1, sizeof **slot);
+    struct shmpi_bsend_buffer *bb = *slot;
     unlock();
     return bb;
+}
+
+/* The buffer of a communicator or session, or NULL if none was ever
+   attached: read under the lock, which own_buffer holds while it makes
+   one. */
+static struct shmpi_bsend_buffer *
+attached_in(struct shmpi_bsend_buffer **slot)
+{
+    lock();
+    struct shmpi_bsend_buffer *bb = *slot;
+    unlock();
+    return bb;
+}
+
+static struct shmpi_bsend_buffer *attached_buffer(MPI_Comm comm)
+{
+    return attached_in(&comm->bsend);
 }
 
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
@@ -396,10 +428,8 @@ int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
                            "not a valid communicator");
-    lock();
-    struct shmpi_bsend_buffer *bb = comm_buffer(comm);
-    unlock();
-    int rc = bb ? attach(fn, comm, bb, buffer, size)
+    struct shmpi_bsend_buffer *bb = own_buffer(&comm->bsend);
+    int rc = bb ? attach(fn, comm, NULL, bb, buffer, size)
                 : shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
     return rc;
 }
@@ -499,4 +529,76 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *req)
                            "not a valid communicator");
     struct shmpi_bsend_buffer *bb = attached_buffer(comm);
     return iflush(fn, comm, bb, req);
+}
+
+/* ------------------------------------------------------------------ */
+/* A session's buffer (MPI-4.1 3.6)                                    */
+/* ------------------------------------------------------------------ */
+
+#define SESSION_ENTRY(s, fn)                                              \
+    do {                                                                  \
+        SHMPI_REQUIRE_INIT(fn);                                           \
+        if (!shmpi_session_ok(s))                                         \
+            return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_SESSION, fn,       \
+                               "not a valid session");                    \
+    } while (0)
+
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    static const char *fn = "MPI_Session_attach_buffer";
+    SESSION_ENTRY(session, fn);
+    struct shmpi_bsend_buffer *bb = own_buffer(&session->bsend);
+    return bb ? attach(fn, MPI_COMM_WORLD, session, bb, buffer, size)
+              : shmpi_raise_session(session, MPI_ERR_NO_MEM, fn,
+                                    "no memory");
+}
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr,
+                               int *size)
+{
+    static const char *fn = "MPI_Session_detach_buffer";
+    SESSION_ENTRY(session, fn);
+    if (!buffer_addr || !size)
+        return shmpi_raise_session(session, MPI_ERR_ARG, fn,
+                                   "buffer_addr or size is NULL");
+    struct shmpi_bsend_buffer *bb = attached_in(&session->bsend);
+    if (!bb) { /* never attached: as MPI_Buffer_detach without one */
+        *(void **)buffer_addr = NULL;
+        *size = 0;
+        return MPI_SUCCESS;
+    }
+    detach(bb, buffer_addr, size);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    static const char *fn = "MPI_Session_flush_buffer";
+    SESSION_ENTRY(session, fn);
+    struct shmpi_bsend_buffer *bb = attached_in(&session->bsend);
+    if (bb)
+        drain(bb);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *req)
+{
+    static const char *fn = "MPI_Session_iflush_buffer";
+    SESSION_ENTRY(session, fn);
+    if (!req)
+        return shmpi_raise_session(session, MPI_ERR_ARG, fn,
+                                   "request pointer is NULL");
+    /* the request's communicator: self, which outlives the session */
+    return iflush(fn, MPI_COMM_SELF, attached_in(&session->bsend), req);
+}
+
+/* MPI_Session_finalize: the program freed the session's communicators
+   (11.3.1), so no new message comes into the buffer. */
+void shmpi_p2p_session_buffer_free(MPI_Session session)
+{
+    if (!session->bsend)
+        return;
+    drain(session->bsend);
+    free(session->bsend);
+    session->bsend = NULL;
 }

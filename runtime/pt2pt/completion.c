@@ -596,6 +596,11 @@ int PMPI_Request_free(MPI_Request *req)
                            "not a valid request");
     struct shmpi_request *r = *req;
     const struct shmpi_req_ops *o = shmpi_request_ops(r);
+    if (r->kind == SHMPI_REQ_PART) {
+        int rc = shmpi_p2p_part_free_check(r, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
     /* under the lane: progress reads user_freed when it completes r */
     struct shmpi_lane *l = r->lane;
     shmpi_p2p_lane_enter(l);

@@ -38,6 +38,8 @@ enum shmpi_internal_tag {
     SHMPI_TAG_INTER_TABLE,     /* intercommunicators: a leader's news to
                                   its group */
     SHMPI_TAG_INTER_RANKS,     /* MPI_Intercomm_create: the remote group */
+    SHMPI_TAG_PART,            /* a partitioned send's announcement
+                                  (pt2pt/part.c) */
     SHMPI_TAG_NBC = 1 << 24,   /* + the schedule's number: nonblocking
                                   collectives (coll/sched.c), up to 2^25 */
 };

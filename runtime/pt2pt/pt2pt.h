@@ -11,6 +11,7 @@
 #include "core/lock_type.h"
 #include "core/proc.h"
 #include "pt2pt/lane.h"
+#include "pt2pt/part.h"
 #include "pt2pt/proto.h"
 #include "pt2pt/request.h"
 #include "queues/mpsc.h"
@@ -190,6 +191,8 @@ struct shmpi_pt2pt {
     /* bsend.c: MPI_Buffer_attach/detach and buffered sends; the progress
        engine frees blocks as their copies are delivered */
     struct shmpi_bsend_buffer bsend;
+    /* part.c: partitioned receives and the sends announced to them */
+    struct shmpi_p2p_part_match part;
     struct shmpi_lane lanes[]; /* lane_mask + 1 of them */
 };
 
@@ -429,5 +432,8 @@ int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r);
 void shmpi_p2p_bsend_drain(void);
 /* A communicator's last release: the buffer it had attached goes. */
 void shmpi_p2p_comm_buffer_free(MPI_Comm comm);
+/* bsend.c: MPI_Session_finalize: the session's buffered messages
+   delivered, its buffer freed. */
+void shmpi_p2p_session_buffer_free(MPI_Session session);
 
 #endif

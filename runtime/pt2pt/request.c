@@ -26,6 +26,7 @@ static const struct shmpi_req_ops *kind_ops[SHMPI_REQ_KINDS] = {
     [SHMPI_REQ_GREQ] = &shmpi_p2p_greq_ops,
     [SHMPI_REQ_SENDRECV] = &shmpi_p2p_sendrecv_ops,
     [SHMPI_REQ_FLUSH] = &shmpi_p2p_flush_ops,
+    [SHMPI_REQ_PART] = &shmpi_p2p_part_ops,
 };
 
 void shmpi_p2p_request_register(enum shmpi_req_kind kind,

@@ -27,6 +27,8 @@ enum shmpi_req_kind {
                                   receive of its own (isendrecv.c) */
     SHMPI_REQ_FLUSH,           /* MPI_Buffer_iflush and the like: owner
                                   is the buffer (bsend.c) */
+    SHMPI_REQ_PART,            /* MPI_Psend_init, MPI_Precv_init: owner
+                                  is its struct shmpi_p2p_part (part.c) */
     SHMPI_REQ_KINDS
 };
 
@@ -167,6 +169,7 @@ static inline int shmpi_request_inactive(MPI_Request r)
  *   SHMPI_REQ_SENDRECV pt2pt/isendrecv.c; pt2pt's own, in the table from
  *                    the start
  *   SHMPI_REQ_FLUSH  pt2pt/bsend.c; the same
+ *   SHMPI_REQ_PART   pt2pt/part.c; the same
  *   SHMPI_REQ_GREQ   pt2pt/greq.c; pt2pt's own, in the table from the
  *                    start (request.c)
  *   SHMPI_REQ_COLL   coll/sched.c, from shmpi_coll_init (comm's part of
