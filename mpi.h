@@ -1063,6 +1063,91 @@ SHMPI_API(int, Buffer_flush, (void));
 SHMPI_API(int, Buffer_iflush, (MPI_Request *request));
 /* --- end of the MPI-4.0 and MPI-4.1 point-to-point --- */
 
+/* --- MPI-4.0 large-count forms (_c) of point-to-point, datatypes, pack,
+   status and reductions (MPI-4.0 2.5.8, 19.2): counts are MPI_Count,
+   displacements MPI_Aint (MPI_Count where they may be either) --- */
+SHMPI_API(int, Send_c, (const void *buf, MPI_Count count,
+                        MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm));
+SHMPI_API(int, Bsend_c, (const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+SHMPI_API(int, Ssend_c, (const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+SHMPI_API(int, Rsend_c, (const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+SHMPI_API(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                        int source, int tag, MPI_Comm comm,
+                        MPI_Status *status));
+SHMPI_API(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, int dest, int sendtag,
+                            void *recvbuf, MPI_Count recvcount,
+                            MPI_Datatype recvtype, int source, int recvtag,
+                            MPI_Comm comm, MPI_Status *status));
+SHMPI_API(int, Sendrecv_replace_c, (void *buf, MPI_Count count,
+                                    MPI_Datatype datatype, int dest,
+                                    int sendtag, int source, int recvtag,
+                                    MPI_Comm comm, MPI_Status *status));
+SHMPI_API(int, Isend_c, (const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ibsend_c, (const void *buf, MPI_Count count,
+                          MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Issend_c, (const void *buf, MPI_Count count,
+                          MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Irsend_c, (const void *buf, MPI_Count count,
+                          MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                         int source, int tag, MPI_Comm comm,
+                         MPI_Request *request));
+SHMPI_API(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount,
+                             MPI_Datatype sendtype, int dest, int sendtag,
+                             void *recvbuf, MPI_Count recvcount,
+                             MPI_Datatype recvtype, int source, int recvtag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Isendrecv_replace_c, (void *buf, MPI_Count count,
+                                     MPI_Datatype datatype, int dest,
+                                     int sendtag, int source, int recvtag,
+                                     MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Message *message, MPI_Status *status));
+SHMPI_API(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Message *message, MPI_Request *request));
+SHMPI_API(int, Send_init_c, (const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Bsend_init_c, (const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ssend_init_c, (const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Rsend_init_c, (const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Recv_init_c, (void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int source, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Buffer_attach_c, (void *buffer, MPI_Count size));
+SHMPI_API(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
+SHMPI_API(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer,
+                                      MPI_Count size));
+SHMPI_API(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr,
+                                      MPI_Count *size));
+SHMPI_API(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype,
+                             MPI_Count *count));
+SHMPI_API(int, Get_elements_c, (const MPI_Status *status,
+                                MPI_Datatype datatype, MPI_Count *count));
+SHMPI_API(int, Status_set_elements_c, (MPI_Status *status,
+                                       MPI_Datatype datatype,
+                                       MPI_Count count));
+/* --- end of the large-count forms --- */
+
 /* Collective operations (5) */
 SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,
                        int root, MPI_Comm comm));

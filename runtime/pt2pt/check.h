@@ -15,10 +15,10 @@
 
 /* check.c: the whole checks of a send's and a receive's arguments,
    which say what was wrong. */
-int shmpi_p2p_check_send_fully(const char *fn, const void *buf, int count,
+int shmpi_p2p_check_send_fully(const char *fn, const void *buf, MPI_Count count,
                                MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm);
-int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, int count,
+int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, MPI_Count count,
                                MPI_Datatype datatype, int source, int tag,
                                MPI_Comm comm);
 
@@ -27,7 +27,7 @@ int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, int count,
    8 B ping-pong, 2026-11-22, commit e71c29b).  Anything
    else - MPI_PROC_NULL, MPI_ANY_SOURCE and MPI_ANY_TAG included - goes
    to the whole check. */
-static inline int shmpi_args_plain(const void *buf, int count,
+static inline int shmpi_args_plain(const void *buf, MPI_Count count,
                                    MPI_Datatype datatype, int peer, int tag,
                                    MPI_Comm comm)
 {
@@ -42,7 +42,7 @@ static inline int shmpi_args_plain(const void *buf, int count,
 }
 
 static inline int shmpi_check_send(const char *fn, const void *buf,
-                                   int count, MPI_Datatype datatype,
+                                   MPI_Count count, MPI_Datatype datatype,
                                    int dest, int tag, MPI_Comm comm)
 {
     if (shmpi_args_plain(buf, count, datatype, dest, tag, comm))
@@ -52,7 +52,7 @@ static inline int shmpi_check_send(const char *fn, const void *buf,
 }
 
 static inline int shmpi_check_recv(const char *fn, const void *buf,
-                                   int count, MPI_Datatype datatype,
+                                   MPI_Count count, MPI_Datatype datatype,
                                    int source, int tag, MPI_Comm comm)
 {
     if (shmpi_args_plain(buf, count, datatype, source, tag, comm))
