@@ -65,7 +65,7 @@ static void decoded(MPI_Datatype tc, int combiner, MPI_Count ni,
           "%s: envelope_c says combiner %d, %lld ints, %lld addresses, "
           "%lld large counts", what, comb, (long long)i, (long long)a,
           (long long)c);
-    int ints[8];
+    int ints[16];
     MPI_Aint addrs[1];
     MPI_Count counts[4 * NB];
     MPI_Datatype types[NB];
@@ -81,7 +81,7 @@ static void decoded(MPI_Datatype tc, int combiner, MPI_Count ni,
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     CHECK_CLASS(MPI_Type_get_envelope(tc, &ii, &ia, &id, &comb),
                 MPI_ERR_TYPE);
-    CHECK_CLASS(MPI_Type_get_contents(tc, 8, 1, NB, ints, addrs, types),
+    CHECK_CLASS(MPI_Type_get_contents(tc, 16, 1, NB, ints, addrs, types),
                 MPI_ERR_TYPE);
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD,
                                       MPI_ERRORS_ARE_FATAL));

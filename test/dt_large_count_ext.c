@@ -1,5 +1,6 @@
 /* dt_large_count_ext: datatypes past 2^31 elements with MPI-4.0's _c forms: an MPI_Type_contiguous_c of 2^31 + 64 bytes (its size, envelope and contents), MPI_Pack_c/MPI_Unpack_c of it and of 2^31 + 64 MPI_BYTEs, MPI_Pack_size_c, and MPI_Reduce_local_c handing an MPI_Op_create_c function its whole count; the int queries say MPI_UNDEFINED. */
 /* shmpi-test: np=1 timeout=180 ext */
+/* shmpi-test-skip tsan: the rank writes and reads two buffers of over 2 GiB, and ThreadSanitizer adds shadow memory of at least twice every byte touched, past what the machine (23 GiB) gives one test of a suite running beside others. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: Open MPI 4.1 has no _c forms.  Two buffers of 2 GiB and a little.
