@@ -1,4 +1,4 @@
-/* p2p_c_forms_ext: every large-count (_c) point-to-point call of MPI-4.0 moves ordinary messages as its int form does (data, status, MPI_Get_count_c), refuses a negative count with MPI_ERR_COUNT, and the buffer calls' _c forms attach and give back sizes beyond an int (the int detach says MPI_UNDEFINED). */
+/* p2p_c_forms_ext: every large-count (_c) point-to-point call of MPI-4.0 moves ordinary messages as its int form does (data, status, MPI_Get_count_c), refuses a negative count, or one whose bytes overflow an MPI_Count, with MPI_ERR_COUNT, and the buffer calls' _c forms attach and give back sizes beyond an int (the int detach says MPI_UNDEFINED). */
 /* shmpi-test: np=2 timeout=60 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -170,6 +170,13 @@ static void negative_counts(void)
                 MPI_ERR_COUNT);
     CHECK_CLASS(MPI_Sendrecv_c(b, 1, MPI_INT, 0, 0, b, -1, MPI_INT, 0, 0,
                                MPI_COMM_WORLD, &st),
+                MPI_ERR_COUNT);
+    /* 2^62 ints are 2^64 bytes: no count of bytes holds that */
+    CHECK_CLASS(MPI_Send_c(b, (MPI_Count)1 << 62, MPI_INT, 0, 0,
+                           MPI_COMM_WORLD),
+                MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Irecv_c(b, (MPI_Count)1 << 62, MPI_INT, 0, 0,
+                            MPI_COMM_WORLD, &q),
                 MPI_ERR_COUNT);
     CHECK_CLASS(MPI_Buffer_attach_c(b, -1), MPI_ERR_ARG);
     MPI_Status fake;

@@ -31,6 +31,12 @@ int shmpi_dt_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
     int rc = shmpi_dt_check_count_type(fn, comm, count, datatype);
     if (rc != MPI_SUCCESS)
         return rc;
+    MPI_Count bytes;
+    if (__builtin_mul_overflow(count, datatype->size, &bytes))
+        return shmpi_raise(comm, MPI_ERR_COUNT, fn,
+                           "count %lld times the datatype's size (%lld "
+                           "bytes) overflows MPI_Count", (long long)count,
+                           (long long)datatype->size);
     if (!shmpi_buffer_ok(buf, count, datatype))
         return shmpi_raise(comm, MPI_ERR_BUFFER, fn, "buffer %s, but count "
                            "is %lld", buf ? "is not a valid address"

@@ -8,6 +8,9 @@
 #ifndef SHMPI_CHECK_H
 #define SHMPI_CHECK_H
 
+#include <limits.h>
+#include <stdint.h>
+
 #include "core/objects.h"
 #include "datatypes/check.h"
 #include "datatypes/datatype.h"
@@ -26,12 +29,15 @@ int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, MPI_Count count,
    the instructions of an MPI_Send + MPI_Recv and are ~50 so (callgrind,
    8 B ping-pong, 2026-11-22, commit e71c29b).  Anything
    else - MPI_PROC_NULL, MPI_ANY_SOURCE and MPI_ANY_TAG included - goes
-   to the whole check. */
+   to the whole check, and so does a count beyond INT_MAX (only a _c
+   form gives one), whose product with the type's size the whole check
+   sees overflow; one compare, as count >= 0 was. */
 static inline int shmpi_args_plain(const void *buf, MPI_Count count,
                                    MPI_Datatype datatype, int peer, int tag,
                                    MPI_Comm comm)
 {
-    return __builtin_expect(shmpi_comm_ok(comm) && count >= 0 &&
+    return __builtin_expect(shmpi_comm_ok(comm) &&
+                                (uint64_t)count <= INT_MAX &&
                                 shmpi_datatype_ok(datatype) &&
                                 datatype->committed &&
                                 shmpi_buffer_ok(buf, count, datatype) &&
