@@ -268,6 +268,12 @@ static void bad_arguments(void)
                 MPI_ERR_COUNT);
     CHECK_CLASS(MPI_Reduce_local_c(buf, buf + 8, -1, MPI_INT, MPI_SUM),
                 MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Reduce_local_c(buf, buf + 8, (MPI_Count)1 << 62, MPI_INT,
+                                   MPI_SUM),
+                MPI_ERR_COUNT);
+    CHECK_CLASS(MPI_Pack_c(buf, (MPI_Count)1 << 62, MPI_INT, buf, 16, &pos,
+                           MPI_COMM_WORLD),
+                MPI_ERR_COUNT);
     CHECK_CLASS(MPI_Op_create_c(NULL, 1, &op), MPI_ERR_ARG);
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD,
                                       MPI_ERRORS_ARE_FATAL));

@@ -161,6 +161,12 @@ static int check_reduce_local(const char *fn, const void *inbuf,
         rc = check_op(fn, op, t, count);
     if (rc != MPI_SUCCESS || count == 0 || t->size == 0)
         return rc;
+    MPI_Count bytes; /* a _c form's count may span past any address */
+    if (__builtin_mul_overflow(count, t->size, &bytes) ||
+        __builtin_mul_overflow(count, t->extent, &bytes))
+        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn,
+                           "count %lld times the datatype's size or extent "
+                           "overflows MPI_Count", (long long)count);
     int in_ok = shmpi_buffer_ok(inbuf, count, t);
     if (!in_ok || !shmpi_buffer_ok(inoutbuf, count, t))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
