@@ -456,6 +456,9 @@ typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
 typedef void MPI_File_errhandler_function(MPI_File *, int *, ...);
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
                                MPI_Datatype *datatype);
+/* MPI_Op_create_c's function (MPI-4.0 6.9.5): len is an MPI_Count */
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
                                         void *extra_state,
                                         void *attribute_val_in,
@@ -1077,6 +1080,180 @@ SHMPI_API(int, Pready_list, (int length, const int array_of_partitions[],
                              MPI_Request request));
 SHMPI_API(int, Parrived, (MPI_Request request, int partition, int *flag));
 /* --- end of the MPI-4.0 and MPI-4.1 point-to-point --- */
+
+/* --- MPI-4.0 large-count forms (_c) of point-to-point, datatypes, pack,
+   status and reductions (MPI-4.0 2.5.8, 19.2): counts are MPI_Count,
+   displacements MPI_Aint (MPI_Count where they may be either) --- */
+SHMPI_API(int, Send_c, (const void *buf, MPI_Count count,
+                        MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm));
+SHMPI_API(int, Bsend_c, (const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+SHMPI_API(int, Ssend_c, (const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+SHMPI_API(int, Rsend_c, (const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm));
+SHMPI_API(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                        int source, int tag, MPI_Comm comm,
+                        MPI_Status *status));
+SHMPI_API(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount,
+                            MPI_Datatype sendtype, int dest, int sendtag,
+                            void *recvbuf, MPI_Count recvcount,
+                            MPI_Datatype recvtype, int source, int recvtag,
+                            MPI_Comm comm, MPI_Status *status));
+SHMPI_API(int, Sendrecv_replace_c, (void *buf, MPI_Count count,
+                                    MPI_Datatype datatype, int dest,
+                                    int sendtag, int source, int recvtag,
+                                    MPI_Comm comm, MPI_Status *status));
+SHMPI_API(int, Isend_c, (const void *buf, MPI_Count count,
+                         MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ibsend_c, (const void *buf, MPI_Count count,
+                          MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Issend_c, (const void *buf, MPI_Count count,
+                          MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Irsend_c, (const void *buf, MPI_Count count,
+                          MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                         int source, int tag, MPI_Comm comm,
+                         MPI_Request *request));
+SHMPI_API(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount,
+                             MPI_Datatype sendtype, int dest, int sendtag,
+                             void *recvbuf, MPI_Count recvcount,
+                             MPI_Datatype recvtype, int source, int recvtag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Isendrecv_replace_c, (void *buf, MPI_Count count,
+                                     MPI_Datatype datatype, int dest,
+                                     int sendtag, int source, int recvtag,
+                                     MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Message *message, MPI_Status *status));
+SHMPI_API(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Message *message, MPI_Request *request));
+SHMPI_API(int, Send_init_c, (const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Bsend_init_c, (const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ssend_init_c, (const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Rsend_init_c, (const void *buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Recv_init_c, (void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int source, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Buffer_attach_c, (void *buffer, MPI_Count size));
+SHMPI_API(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
+SHMPI_API(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer,
+                                      MPI_Count size));
+SHMPI_API(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr,
+                                      MPI_Count *size));
+SHMPI_API(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype,
+                             MPI_Count *count));
+SHMPI_API(int, Get_elements_c, (const MPI_Status *status,
+                                MPI_Datatype datatype, MPI_Count *count));
+SHMPI_API(int, Status_set_elements_c, (MPI_Status *status,
+                                       MPI_Datatype datatype,
+                                       MPI_Count count));
+SHMPI_API(int, Pack_c, (const void *inbuf, MPI_Count incount,
+                        MPI_Datatype datatype, void *outbuf,
+                        MPI_Count outsize, MPI_Count *position,
+                        MPI_Comm comm));
+SHMPI_API(int, Unpack_c, (const void *inbuf, MPI_Count insize,
+                          MPI_Count *position, void *outbuf,
+                          MPI_Count outcount, MPI_Datatype datatype,
+                          MPI_Comm comm));
+SHMPI_API(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype,
+                             MPI_Comm comm, MPI_Count *size));
+SHMPI_API(int, Pack_external_c, (const char datarep[], const void *inbuf,
+                                 MPI_Count incount, MPI_Datatype datatype,
+                                 void *outbuf, MPI_Count outsize,
+                                 MPI_Count *position));
+SHMPI_API(int, Unpack_external_c, (const char datarep[], const void *inbuf,
+                                   MPI_Count insize, MPI_Count *position,
+                                   void *outbuf, MPI_Count outcount,
+                                   MPI_Datatype datatype));
+SHMPI_API(int, Pack_external_size_c, (const char datarep[],
+                                      MPI_Count incount,
+                                      MPI_Datatype datatype,
+                                      MPI_Count *size));
+SHMPI_API(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype));
+SHMPI_API(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength,
+                               MPI_Count stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_hvector_c, (MPI_Count count,
+                                       MPI_Count blocklength,
+                                       MPI_Count stride,
+                                       MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype));
+SHMPI_API(int, Type_indexed_c, (MPI_Count count,
+                                const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[],
+                                MPI_Datatype oldtype,
+                                MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_hindexed_c,
+          (MPI_Count count, const MPI_Count array_of_blocklengths[],
+           const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+           MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_indexed_block_c,
+          (MPI_Count count, MPI_Count blocklength,
+           const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+           MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_hindexed_block_c,
+          (MPI_Count count, MPI_Count blocklength,
+           const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
+           MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_struct_c,
+          (MPI_Count count, const MPI_Count array_of_blocklengths[],
+           const MPI_Count array_of_displacements[],
+           const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_subarray_c,
+          (int ndims, const MPI_Count array_of_sizes[],
+           const MPI_Count array_of_subsizes[],
+           const MPI_Count array_of_starts[], int order,
+           MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_darray_c,
+          (int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+           const int array_of_distribs[], const int array_of_dargs[],
+           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+           MPI_Datatype *newtype));
+SHMPI_API(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb,
+                                       MPI_Count extent,
+                                       MPI_Datatype *newtype));
+SHMPI_API(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size));
+SHMPI_API(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb,
+                                   MPI_Count *extent));
+SHMPI_API(int, Type_get_true_extent_c, (MPI_Datatype datatype,
+                                        MPI_Count *true_lb,
+                                        MPI_Count *true_extent));
+SHMPI_API(int, Type_get_envelope_c, (MPI_Datatype datatype,
+                                     MPI_Count *num_integers,
+                                     MPI_Count *num_addresses,
+                                     MPI_Count *num_large_counts,
+                                     MPI_Count *num_datatypes,
+                                     int *combiner));
+SHMPI_API(int, Type_get_contents_c,
+          (MPI_Datatype datatype, MPI_Count max_integers,
+           MPI_Count max_addresses, MPI_Count max_large_counts,
+           MPI_Count max_datatypes, int array_of_integers[],
+           MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+           MPI_Datatype array_of_datatypes[]));
+SHMPI_API(int, Op_create_c, (MPI_User_function_c *user_fn, int commute,
+                             MPI_Op *op));
+SHMPI_API(int, Reduce_local_c, (const void *inbuf, void *inoutbuf,
+                                MPI_Count count, MPI_Datatype datatype,
+                                MPI_Op op));
+/* --- end of the large-count forms --- */
 
 /* Collective operations (5) */
 SHMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,
@@ -1763,6 +1940,10 @@ SHMPI_API(int, Session_attach_buffer, (MPI_Session session, void *buffer,
                                        int size));
 SHMPI_API(int, Session_detach_buffer, (MPI_Session session,
                                        void *buffer_addr, int *size));
+SHMPI_API(int, Session_attach_buffer_c, (MPI_Session session, void *buffer,
+                                         MPI_Count size));
+SHMPI_API(int, Session_detach_buffer_c, (MPI_Session session,
+                                         void *buffer_addr, MPI_Count *size));
 SHMPI_API(int, Session_flush_buffer, (MPI_Session session));
 SHMPI_API(int, Session_iflush_buffer, (MPI_Session session,
                                        MPI_Request *request));

@@ -1,4 +1,4 @@
-/* session_buffer_ext: MPI-4.1's buffer of a session: a buffered send on a communicator made from a group of MPI_Group_from_session_pset uses its session's buffer (and fails with MPI_ERR_BUFFER, "full", when the message does not fit in it), a buffer attached to the communicator itself takes precedence, a communicator of another session does not see it; MPI_Session_flush_buffer and MPI_Session_iflush_buffer give the space back; detach returns what was attached; attaching twice is MPI_ERR_BUFFER through the session's handler. */
+/* session_buffer_ext: MPI-4.1's buffer of a session: a buffered send on a communicator made from a group of MPI_Group_from_session_pset uses its session's buffer (and fails with MPI_ERR_BUFFER, "full", when the message does not fit in it), a buffer attached to the communicator itself takes precedence, a communicator of another session does not see it; MPI_Session_flush_buffer and MPI_Session_iflush_buffer give the space back; detach returns what was attached; attaching twice is MPI_ERR_BUFFER through the session's handler; MPI_Session_attach_buffer_c and _detach_buffer_c attach and return the same buffer. */
 /* shmpi-test: np=2,4 timeout=60 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
@@ -95,6 +95,15 @@ int main(void)
     drain_from_left(c, 4);
     CHECK_MPI(MPI_Session_detach_buffer(s, &addr, &bytes));
     CHECK(addr == MPI_BUFFER_AUTOMATIC, "automatic detach gave %p", addr);
+
+    /* the large-count forms attach and detach the same buffer */
+    CHECK_MPI(MPI_Session_attach_buffer_c(s, sbuf, (MPI_Count)sizeof sbuf));
+    CHECK_CLASS(MPI_Session_attach_buffer_c(s, sbuf, 1), MPI_ERR_BUFFER);
+    MPI_Count big;
+    CHECK_MPI(MPI_Session_detach_buffer_c(s, &addr, &big));
+    CHECK(addr == sbuf && big == (MPI_Count)sizeof sbuf,
+          "session detach_c gave %p %lld", addr, (long long)big);
+    CHECK_CLASS(MPI_Session_attach_buffer_c(s, sbuf, -1), MPI_ERR_ARG);
 
     CHECK_MPI(MPI_Comm_free(&c));
     CHECK_MPI(MPI_Comm_free(&oc));

@@ -116,13 +116,14 @@ int shmpi_dt_build(int combiner, struct shmpi_dt_blocks map,
 }
 
 int shmpi_dt_make(const char *fn, int combiner, struct shmpi_dt_blocks map,
-                  int nints, int naddrs, int ntypes,
+                  int nints, int naddrs, int ncounts, int ntypes,
                   const MPI_Datatype *types, MPI_Datatype *out)
 {
     MPI_Datatype t;
     int rc = shmpi_dt_build(combiner, map, &t);
     if (rc == MPI_SUCCESS &&
-        (rc = shmpi_dt_set_contents(t, nints, naddrs, ntypes, types)) !=
+        (rc = shmpi_dt_set_contents(t, nints, naddrs, ncounts, ntypes,
+                                    types)) !=
             MPI_SUCCESS)
         shmpi_dt_release(t);
     if (rc == MPI_ERR_ARG)

@@ -13,10 +13,11 @@
 #include "mpi.h"
 
 /* comm, count >= 0, a valid and committed datatype. */
-int shmpi_dt_check_count_type(const char *fn, MPI_Comm comm, int count,
+int shmpi_dt_check_count_type(const char *fn, MPI_Comm comm, MPI_Count count,
                               MPI_Datatype datatype);
-/* ... and a buffer that may hold count x datatype. */
+/* ... count x the datatype's size fits in an MPI_Count, and a buffer
+   that may hold count x datatype. */
 int shmpi_dt_check_buffer(const char *fn, MPI_Comm comm, const void *buf,
-                          int count, MPI_Datatype datatype);
+                          MPI_Count count, MPI_Datatype datatype);
 
 #endif

@@ -12,6 +12,12 @@
  * kept as given, for MPI_Type_get_contents.  The MPI-1 hvector,
  * hindexed and struct (mpi1.c) are the same constructors under their old
  * names (shmpi_dt_hvector ...: derived.h).
+ *
+ * The large-count forms of MPI-4.0 (MPI_Type_contiguous_c ...) are the
+ * same constructors: only the types of their arguments differ, and they
+ * keep those arguments as large counts (struct shmpi_dt_contents), as
+ * MPI-4.0's table of MPI_Type_get_contents says: every count,
+ * blocklength, stride and displacement, byte ones included.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -25,31 +31,40 @@
 #include "datatypes/derived.h"
 
 SHMPI_WEAK_ALIAS(Type_contiguous)
+SHMPI_WEAK_ALIAS(Type_contiguous_c)
 SHMPI_WEAK_ALIAS(Type_vector)
+SHMPI_WEAK_ALIAS(Type_vector_c)
 SHMPI_WEAK_ALIAS(Type_create_hvector)
+SHMPI_WEAK_ALIAS(Type_create_hvector_c)
 SHMPI_WEAK_ALIAS(Type_indexed)
+SHMPI_WEAK_ALIAS(Type_indexed_c)
 SHMPI_WEAK_ALIAS(Type_create_hindexed)
+SHMPI_WEAK_ALIAS(Type_create_hindexed_c)
 SHMPI_WEAK_ALIAS(Type_create_indexed_block)
+SHMPI_WEAK_ALIAS(Type_create_indexed_block_c)
 SHMPI_WEAK_ALIAS(Type_create_hindexed_block)
+SHMPI_WEAK_ALIAS(Type_create_hindexed_block_c)
 SHMPI_WEAK_ALIAS(Type_create_struct)
+SHMPI_WEAK_ALIAS(Type_create_struct_c)
 SHMPI_WEAK_ALIAS(Type_create_resized)
+SHMPI_WEAK_ALIAS(Type_create_resized_c)
 SHMPI_WEAK_ALIAS(Type_dup)
 
 /* ---------------------------------------------------- argument checks */
 
-static int check_count(const char *fn, int count)
+static int check_count(const char *fn, MPI_Count count)
 {
     if (count < 0)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_COUNT, fn,
-                           "count is %d", count);
+                           "count is %lld", (long long)count);
     return MPI_SUCCESS;
 }
 
-static int check_blocklength(const char *fn, const char *what, int len)
+static int check_blocklength(const char *fn, const char *what, MPI_Count len)
 {
     if (len < 0)
-        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn, "%s is %d", what,
-                           len);
+        return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn, "%s is %lld",
+                           what, (long long)len);
     return MPI_SUCCESS;
 }
 
@@ -71,10 +86,19 @@ static int check_types(const char *fn, MPI_Datatype oldtype,
 
 /* ------------------------------------------- contiguous, vector, hvector */
 
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype,
-                         MPI_Datatype *newtype)
+/* Argument i of a constructor that has only counts: an int, or a
+   large count when the _c form made t. */
+static void keep_count(MPI_Datatype t, int i, MPI_Count v)
 {
-    static const char fn[] = "MPI_Type_contiguous";
+    if (t->contents->ncounts)
+        t->contents->counts[i] = v;
+    else
+        t->contents->ints[i] = (int)v;
+}
+
+static int contiguous(const char *fn, MPI_Count count, MPI_Datatype oldtype,
+                      MPI_Datatype *newtype, int large)
+{
     SHMPI_REQUIRE_INIT(fn);
     int rc;
     if ((rc = check_count(fn, count)) != MPI_SUCCESS ||
@@ -82,19 +106,31 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype,
         return rc;
     MPI_Datatype t;
     rc = shmpi_dt_make(fn, MPI_COMBINER_CONTIGUOUS,
-                       shmpi_dt_regular(1, count, 0, 0, oldtype), 1, 0, 1,
-                       &oldtype, &t);
+                       shmpi_dt_regular(1, count, 0, 0, oldtype), !large, 0,
+                       large, 1, &oldtype, &t);
     if (rc != MPI_SUCCESS)
         return rc;
-    t->contents->ints[0] = count;
+    keep_count(t, 0, count);
     *newtype = t;
     return MPI_SUCCESS;
 }
 
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype,
+                         MPI_Datatype *newtype)
+{
+    return contiguous("MPI_Type_contiguous", count, oldtype, newtype, 0);
+}
+
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype)
+{
+    return contiguous("MPI_Type_contiguous_c", count, oldtype, newtype, 1);
+}
+
 /* vector (stride in extents of oldtype) and hvector (in bytes). */
-static int make_vector(const char *fn, int combiner, int count,
-                       int blocklength, MPI_Aint stride,
-                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+static int make_vector(const char *fn, int combiner, MPI_Count count,
+                       MPI_Count blocklength, MPI_Aint stride,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype, int large)
 {
     int vector = combiner == MPI_COMBINER_VECTOR;
     int rc;
@@ -112,13 +148,14 @@ static int make_vector(const char *fn, int combiner, int count,
     rc = shmpi_dt_make(fn, combiner,
                        shmpi_dt_regular(count, blocklength, 0, bytes,
                                         oldtype),
-                       vector ? 3 : 2, vector ? 0 : 1, 1, &oldtype, &t);
+                       large ? 0 : vector ? 3 : 2, !large && !vector,
+                       large ? 3 : 0, 1, &oldtype, &t);
     if (rc != MPI_SUCCESS)
         return rc;
-    t->contents->ints[0] = count;
-    t->contents->ints[1] = blocklength;
-    if (vector)
-        t->contents->ints[2] = (int)stride;
+    keep_count(t, 0, count);
+    keep_count(t, 1, blocklength);
+    if (vector || large)
+        keep_count(t, 2, stride);
     else
         t->contents->addrs[0] = stride;
     *newtype = t;
@@ -131,7 +168,17 @@ int PMPI_Type_vector(int count, int blocklength, int stride,
     static const char fn[] = "MPI_Type_vector";
     SHMPI_REQUIRE_INIT(fn);
     return make_vector(fn, MPI_COMBINER_VECTOR, count, blocklength, stride,
-                       oldtype, newtype);
+                       oldtype, newtype, 0);
+}
+
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength,
+                       MPI_Count stride, MPI_Datatype oldtype,
+                       MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_vector_c";
+    SHMPI_REQUIRE_INIT(fn);
+    return make_vector(fn, MPI_COMBINER_VECTOR, count, blocklength, stride,
+                       oldtype, newtype, 1);
 }
 
 int shmpi_dt_hvector(const char *fn, int count, int blocklength,
@@ -139,7 +186,7 @@ int shmpi_dt_hvector(const char *fn, int count, int blocklength,
                      MPI_Datatype *newtype)
 {
     return make_vector(fn, MPI_COMBINER_HVECTOR, count, blocklength, stride,
-                       oldtype, newtype);
+                       oldtype, newtype, 0);
 }
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
@@ -149,6 +196,16 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
     SHMPI_REQUIRE_INIT(fn);
     return shmpi_dt_hvector(fn, count, blocklength, stride, oldtype,
                             newtype);
+}
+
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
+                               MPI_Count stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_hvector_c";
+    SHMPI_REQUIRE_INIT(fn);
+    return make_vector(fn, MPI_COMBINER_HVECTOR, count, blocklength, stride,
+                       oldtype, newtype, 1);
 }
 
 /* --------------------------------------------- indexed family, struct */
@@ -161,29 +218,62 @@ enum block_arrays {
     TYPES = 8,                   /* array_of_types (struct) */
 };
 
-/* Their arguments; an array not in `arrays` is unused. */
+/* Their arguments; an array not in `arrays` is unused.  The _c forms'
+   (large) give theirs as MPI_Count arrays, byte displacements too. */
 struct block_args {
     int combiner;
     unsigned arrays;             /* enum block_arrays */
-    int count;
+    int large;                   /* lens, disps: clens, cdisps */
+    MPI_Count count;
     const int *blocklens;
-    int blocklen;                /* without LENS: every block's length */
+    const MPI_Count *clens;
+    MPI_Count blocklen;          /* without LENS: every block's length */
     const int *disps;
     const MPI_Aint *hdisps;
+    const MPI_Count *cdisps;
     const MPI_Datatype *types;
     MPI_Datatype oldtype;        /* without TYPES: every block's type */
 };
 
 /* Table 4.1: count, then the block lengths (or the one blocklength),
    then the displacements in extents, all ints; byte displacements are
-   the addresses. */
+   the addresses.  A _c form's are all large counts, displacements of
+   either kind included. */
 static int contents_ints(const struct block_args *a)
 {
-    return 1 + (a->arrays & LENS ? a->count : 1) +
-           (a->arrays & DISPS ? a->count : 0);
+    return (int)(1 + (a->arrays & LENS ? a->count : 1) +
+                 (a->arrays & (a->large ? DISPS | HDISPS : DISPS)
+                      ? a->count
+                      : 0));
 }
 
-static int check_array(const char *fn, int count, const void *array,
+static MPI_Count len_at(const struct block_args *a, MPI_Count i)
+{
+    return a->large ? a->clens[i] : a->blocklens[i];
+}
+
+/* Displacement i as given: in extents (DISPS) or bytes (HDISPS). */
+static MPI_Aint disp_at(const struct block_args *a, MPI_Count i)
+{
+    if (a->large)
+        return a->cdisps[i];
+    return a->arrays & DISPS ? a->disps[i] : a->hdisps[i];
+}
+
+static const void *lens_array(const struct block_args *a)
+{
+    return a->large ? (const void *)a->clens : (const void *)a->blocklens;
+}
+
+static const void *disps_array(const struct block_args *a)
+{
+    if (a->large)
+        return a->cdisps;
+    return a->arrays & DISPS ? (const void *)a->disps
+                             : (const void *)a->hdisps;
+}
+
+static int check_array(const char *fn, MPI_Count count, const void *array,
                        const char *what)
 {
     if (count > 0 && !array)
@@ -196,12 +286,10 @@ static int check_arrays(const char *fn, const struct block_args *a)
 {
     int rc = MPI_SUCCESS;
     if (a->arrays & LENS)
-        rc = check_array(fn, a->count, a->blocklens,
+        rc = check_array(fn, a->count, lens_array(a),
                          "array_of_blocklengths");
     if (rc == MPI_SUCCESS)
-        rc = check_array(fn, a->count,
-                         a->arrays & DISPS ? (const void *)a->disps
-                                           : (const void *)a->hdisps,
+        rc = check_array(fn, a->count, disps_array(a),
                          "array_of_displacements");
     if (rc == MPI_SUCCESS && a->arrays & TYPES)
         rc = check_array(fn, a->count, a->types, "array_of_types");
@@ -209,41 +297,45 @@ static int check_arrays(const char *fn, const struct block_args *a)
 }
 
 /* MPI_Type_get_envelope counts in ints: the constructor's int arguments
-   must fit in one. */
+   must fit in one.  A _c form's large counts are kept as many (their
+   arrays alone would be over 16 GiB beyond that). */
 static int check_blocks_fit(const char *fn, const struct block_args *a)
 {
-    int per_block = !!(a->arrays & LENS) + !!(a->arrays & DISPS);
+    int per_block = !!(a->arrays & LENS) +
+                    !!(a->arrays & (a->large ? DISPS | HDISPS : DISPS));
     int fixed = a->arrays & LENS ? 1 : 2;
     if (per_block > 0 && a->count > (INT_MAX - fixed) / per_block)
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_COUNT, fn,
-                           "count %d: too many blocks to describe in "
-                           "MPI_Type_get_contents", a->count);
+                           "count %lld: too many blocks to describe in "
+                           "MPI_Type_get_contents", (long long)a->count);
     return MPI_SUCCESS;
 }
 
 static int check_block_entries(const char *fn, const struct block_args *a)
 {
-    for (int i = 0; i < a->count; i++) {
+    for (MPI_Count i = 0; i < a->count; i++) {
         int rc;
         char what[48];
-        if (a->arrays & LENS && a->blocklens[i] < 0) {
-            snprintf(what, sizeof what, "array_of_blocklengths[%d]", i);
-            return check_blocklength(fn, what, a->blocklens[i]);
+        if (a->arrays & LENS && len_at(a, i) < 0) {
+            snprintf(what, sizeof what, "array_of_blocklengths[%lld]",
+                     (long long)i);
+            return check_blocklength(fn, what, len_at(a, i));
         }
         if (a->arrays & TYPES) {
-            snprintf(what, sizeof what, "array_of_types[%d]", i);
+            snprintf(what, sizeof what, "array_of_types[%lld]",
+                     (long long)i);
             if ((rc = shmpi_dt_check_oldtype(a->types[i], fn, what)) !=
                 MPI_SUCCESS)
                 return rc;
         }
         MPI_Aint bytes;
         if (a->arrays & DISPS &&
-            __builtin_mul_overflow((MPI_Aint)a->disps[i], a->oldtype->extent,
+            __builtin_mul_overflow(disp_at(a, i), a->oldtype->extent,
                                    &bytes))
             return shmpi_raise(MPI_COMM_NULL, MPI_ERR_ARG, fn,
-                               "array_of_displacements[%d] (%d) times the "
-                               "extent of oldtype overflows MPI_Aint", i,
-                               a->disps[i]);
+                               "array_of_displacements[%lld] (%lld) times "
+                               "the extent of oldtype overflows MPI_Aint",
+                               (long long)i, (long long)disp_at(a, i));
     }
     return MPI_SUCCESS;
 }
@@ -269,7 +361,7 @@ static int check_blocks(const char *fn, const struct block_args *a,
     return check_newtype(fn, newtype);
 }
 
-static void *alloc_array(int n, size_t size, int *failed)
+static void *alloc_array(MPI_Count n, size_t size, int *failed)
 {
     void *p = n > 0 ? malloc((size_t)n * size) : NULL;
     *failed |= n > 0 && !p;
@@ -288,11 +380,11 @@ static struct shmpi_dt_blocks block_map(const struct block_args *a,
         m.children = alloc_array(a->count, sizeof *m.children, failed);
     if (*failed)
         return m;
-    for (int i = 0; i < a->count; i++) {
-        m.disps[i] = a->arrays & DISPS ? a->disps[i] * a->oldtype->extent
-                                       : a->hdisps[i];
+    for (MPI_Count i = 0; i < a->count; i++) {
+        m.disps[i] = a->arrays & DISPS ? disp_at(a, i) * a->oldtype->extent
+                                       : disp_at(a, i);
         if (m.blocklens)
-            m.blocklens[i] = a->blocklens[i];
+            m.blocklens[i] = len_at(a, i);
         if (m.children)
             m.children[i] = a->types[i];
     }
@@ -305,20 +397,42 @@ static void copy_ints(int *to, const int *from, int n)
         memcpy(to, from, (size_t)n * sizeof *to);
 }
 
+/* A _c form's arguments as given, laid out as contents_ints() says. */
+static void block_counts(struct shmpi_dt_contents *c,
+                         const struct block_args *a)
+{
+    MPI_Count *out = c->counts;
+    size_t n = (size_t)a->count * sizeof *out;
+    *out++ = a->count;
+    if (a->arrays & LENS) {
+        if (n)
+            memcpy(out, a->clens, n);
+        out += a->count;
+    } else {
+        *out++ = a->blocklen;
+    }
+    if (n)
+        memcpy(out, a->cdisps, n);
+}
+
 /* The arguments as given, laid out as contents_ints() says. */
 static void block_contents(struct shmpi_dt_contents *c,
                            const struct block_args *a)
 {
+    if (a->large) {
+        block_counts(c, a);
+        return;
+    }
     int *ints = c->ints;
-    *ints++ = a->count;
+    *ints++ = (int)a->count;
     if (a->arrays & LENS) {
-        copy_ints(ints, a->blocklens, a->count);
+        copy_ints(ints, a->blocklens, (int)a->count);
         ints += a->count;
     } else {
-        *ints++ = a->blocklen;
+        *ints++ = (int)a->blocklen;
     }
     if (a->arrays & DISPS)
-        copy_ints(ints, a->disps, a->count);
+        copy_ints(ints, a->disps, (int)a->count);
     if (a->arrays & HDISPS && a->count > 0)
         memcpy(c->addrs, a->hdisps, (size_t)a->count * sizeof *c->addrs);
 }
@@ -337,13 +451,15 @@ static int make_blocks(const char *fn, const struct block_args *a,
         free(m.blocklens);
         free(m.children);
         return shmpi_raise(MPI_COMM_NULL, MPI_ERR_NO_MEM, fn,
-                           "out of memory for %d blocks", a->count);
+                           "out of memory for %lld blocks",
+                           (long long)a->count);
     }
     int is_struct = a->arrays & TYPES;
+    int nargs = contents_ints(a);
     MPI_Datatype t;
-    rc = shmpi_dt_make(fn, a->combiner, m, contents_ints(a),
-                       a->arrays & HDISPS ? a->count : 0,
-                       is_struct ? a->count : 1,
+    rc = shmpi_dt_make(fn, a->combiner, m, a->large ? 0 : nargs,
+                       !a->large && a->arrays & HDISPS ? (int)a->count : 0,
+                       a->large ? nargs : 0, is_struct ? (int)a->count : 1,
                        is_struct ? a->types : &a->oldtype, &t);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -362,6 +478,21 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                            .arrays = LENS | DISPS, .count = count,
                            .blocklens = array_of_blocklengths,
                            .disps = array_of_displacements,
+                           .oldtype = oldtype};
+    return make_blocks(fn, &a, newtype);
+}
+
+int PMPI_Type_indexed_c(MPI_Count count,
+                        const MPI_Count array_of_blocklengths[],
+                        const MPI_Count array_of_displacements[],
+                        MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_indexed_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct block_args a = {.combiner = MPI_COMBINER_INDEXED,
+                           .arrays = LENS | DISPS, .large = 1, .count = count,
+                           .clens = array_of_blocklengths,
+                           .cdisps = array_of_displacements,
                            .oldtype = oldtype};
     return make_blocks(fn, &a, newtype);
 }
@@ -387,6 +518,21 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                              array_of_displacements, oldtype, newtype);
 }
 
+int PMPI_Type_create_hindexed_c(MPI_Count count,
+                                const MPI_Count array_of_blocklengths[],
+                                const MPI_Count array_of_displacements[],
+                                MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_hindexed_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct block_args a = {.combiner = MPI_COMBINER_HINDEXED,
+                           .arrays = LENS | HDISPS, .large = 1,
+                           .count = count, .clens = array_of_blocklengths,
+                           .cdisps = array_of_displacements,
+                           .oldtype = oldtype};
+    return make_blocks(fn, &a, newtype);
+}
+
 int PMPI_Type_create_indexed_block(int count, int blocklength,
                                    const int array_of_displacements[],
                                    MPI_Datatype oldtype,
@@ -398,6 +544,36 @@ int PMPI_Type_create_indexed_block(int count, int blocklength,
                            .arrays = DISPS, .count = count,
                            .blocklen = blocklength,
                            .disps = array_of_displacements,
+                           .oldtype = oldtype};
+    return make_blocks(fn, &a, newtype);
+}
+
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                     const MPI_Count array_of_displacements[],
+                                     MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_indexed_block_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct block_args a = {.combiner = MPI_COMBINER_INDEXED_BLOCK,
+                           .arrays = DISPS, .large = 1, .count = count,
+                           .blocklen = blocklength,
+                           .cdisps = array_of_displacements,
+                           .oldtype = oldtype};
+    return make_blocks(fn, &a, newtype);
+}
+
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+                                      const MPI_Count array_of_displacements[],
+                                      MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_hindexed_block_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct block_args a = {.combiner = MPI_COMBINER_HINDEXED_BLOCK,
+                           .arrays = HDISPS, .large = 1, .count = count,
+                           .blocklen = blocklength,
+                           .cdisps = array_of_displacements,
                            .oldtype = oldtype};
     return make_blocks(fn, &a, newtype);
 }
@@ -439,12 +615,27 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                            array_of_displacements, array_of_types, newtype);
 }
 
+int PMPI_Type_create_struct_c(MPI_Count count,
+                              const MPI_Count array_of_blocklengths[],
+                              const MPI_Count array_of_displacements[],
+                              const MPI_Datatype array_of_types[],
+                              MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_struct_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct block_args a = {.combiner = MPI_COMBINER_STRUCT,
+                           .arrays = LENS | HDISPS | TYPES, .large = 1,
+                           .count = count, .clens = array_of_blocklengths,
+                           .cdisps = array_of_displacements,
+                           .types = array_of_types};
+    return make_blocks(fn, &a, newtype);
+}
+
 /* ------------------------------------------------------- resized, dup */
 
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
-                             MPI_Aint extent, MPI_Datatype *newtype)
+static int resized(const char *fn, MPI_Datatype oldtype, MPI_Aint lb,
+                   MPI_Aint extent, MPI_Datatype *newtype, int large)
 {
-    static const char fn[] = "MPI_Type_create_resized";
     SHMPI_REQUIRE_INIT(fn);
     int rc = check_types(fn, oldtype, newtype);
     if (rc != MPI_SUCCESS)
@@ -455,15 +646,34 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
                            "lb + extent overflows MPI_Aint");
     MPI_Datatype t;
     rc = shmpi_dt_make(fn, MPI_COMBINER_RESIZED,
-                       shmpi_dt_regular(1, 1, 0, 0, oldtype), 0, 2, 1,
-                       &oldtype, &t);
+                       shmpi_dt_regular(1, 1, 0, 0, oldtype), 0,
+                       large ? 0 : 2, large ? 2 : 0, 1, &oldtype, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     shmpi_dt_set_bounds(t, lb, extent);     /* cannot overflow: checked */
-    t->contents->addrs[0] = lb;
-    t->contents->addrs[1] = extent;
+    if (large) {
+        t->contents->counts[0] = lb;
+        t->contents->counts[1] = extent;
+    } else {
+        t->contents->addrs[0] = lb;
+        t->contents->addrs[1] = extent;
+    }
     *newtype = t;
     return MPI_SUCCESS;
+}
+
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
+                             MPI_Aint extent, MPI_Datatype *newtype)
+{
+    return resized("MPI_Type_create_resized", oldtype, lb, extent, newtype,
+                   0);
+}
+
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb,
+                               MPI_Count extent, MPI_Datatype *newtype)
+{
+    return resized("MPI_Type_create_resized_c", oldtype, lb, extent, newtype,
+                   1);
 }
 
 /* 4.1.10: the copy has the attributes the copy callbacks keep, and the
@@ -497,7 +707,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     MPI_Datatype t;
     rc = shmpi_dt_make(fn, MPI_COMBINER_DUP,
-                       shmpi_dt_regular(1, 1, 0, 0, oldtype), 0, 0, 1,
+                       shmpi_dt_regular(1, 1, 0, 0, oldtype), 0, 0, 0, 1,
                        &oldtype, &t);
     if (rc != MPI_SUCCESS)
         return rc;

@@ -90,11 +90,14 @@ static inline int shmpi_dt_blocks_uniform(const struct shmpi_dt_blocks *m)
 }
 
 /* The constructor's own arguments, as MPI_Type_get_contents returns
-   them (table 4.1); types[] hold references. */
+   them (table 4.1); types[] hold references.  A _c constructor (MPI-4.0)
+   keeps its counts and displacements as large counts (ncounts > 0),
+   which only MPI_Type_get_envelope_c and _contents_c can return. */
 struct shmpi_dt_contents {
-    int nints, naddrs, ntypes;
+    int nints, naddrs, ncounts, ntypes;
     int *ints;
     MPI_Aint *addrs;
+    MPI_Count *counts;
     MPI_Datatype *types;
 };
 

@@ -80,18 +80,19 @@ int shmpi_dt_layout(MPI_Datatype t);
 int shmpi_dt_set_bounds(MPI_Datatype t, MPI_Aint lb, MPI_Aint extent);
 
 /* build.c: shmpi_dt_build, then the record of the constructor's
-   arguments for MPI_Type_get_contents: room for nints ints and naddrs
-   addresses, which the caller fills in (t->contents->ints, ->addrs),
+   arguments for MPI_Type_get_contents: room for nints ints, naddrs
+   addresses and ncounts large counts (the _c constructors', MPI-4.0),
+   which the caller fills in (t->contents->ints, ->addrs, ->counts),
    and the ntypes types, referenced.  On failure raises (for fn) and
    returns the class. */
 int shmpi_dt_make(const char *fn, int combiner, struct shmpi_dt_blocks map,
-                  int nints, int naddrs, int ntypes,
+                  int nints, int naddrs, int ncounts, int ntypes,
                   const MPI_Datatype *types, MPI_Datatype *out);
 
 /* contents.c: allocates t->contents as described above.
    MPI_SUCCESS or MPI_ERR_NO_MEM. */
-int shmpi_dt_set_contents(MPI_Datatype t, int nints, int naddrs, int ntypes,
-                          const MPI_Datatype *types);
+int shmpi_dt_set_contents(MPI_Datatype t, int nints, int naddrs,
+                          int ncounts, int ntypes, const MPI_Datatype *types);
 /* contents.c: drops them (when t is destroyed). */
 void shmpi_dt_free_contents(struct shmpi_dt_contents *c);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * external32.c - MPI_Pack_external, MPI_Unpack_external,
- * MPI_Pack_external_size (MPI-3.1 4.3): packing in the portable
+ * MPI_Pack_external_size (MPI-3.1 4.3) and their large-count forms
+ * (_c, MPI-4.0: MPI_Count counts, sizes and positions): packing in the portable
  * "external32" representation of 13.5.2.
  *
  * The packed form is the basic elements of the type map in order, each
@@ -24,6 +25,9 @@
 SHMPI_WEAK_ALIAS(Pack_external)
 SHMPI_WEAK_ALIAS(Unpack_external)
 SHMPI_WEAK_ALIAS(Pack_external_size)
+SHMPI_WEAK_ALIAS(Pack_external_c)
+SHMPI_WEAK_ALIAS(Unpack_external_c)
+SHMPI_WEAK_ALIAS(Pack_external_size_c)
 
 /* External32 bytes of one element of t, or -1 when one of its basic
    types has no external32 form. */
@@ -56,7 +60,7 @@ static MPI_Count ext32_size(MPI_Datatype t)
 
 /* The checks every call shares; sets *bytes to the external32 size of
    count elements of t. */
-static int check_common(const char *fn, const char *datarep, int count,
+static int check_common(const char *fn, const char *datarep, MPI_Count count,
                         MPI_Datatype t, MPI_Aint *bytes)
 {
     if (!datarep || strcmp(datarep, "external32") != 0)
@@ -67,7 +71,7 @@ static int check_common(const char *fn, const char *datarep, int count,
                            datarep ? "\"" : "");
     if (count < 0)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn,
-                           "count %d is negative", count);
+                           "count %lld is negative", (long long)count);
     if (!shmpi_datatype_ok(t))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn,
                            "invalid datatype");
@@ -76,17 +80,18 @@ static int check_common(const char *fn, const char *datarep, int count,
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_INTERN, fn,
                            "a basic type of the datatype has no external32 "
                            "form");
-    if (__builtin_mul_overflow(one, (MPI_Count)count, bytes))
+    if (__builtin_mul_overflow(one, count, bytes))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn,
-                           "%d elements of %lld external32 bytes each do not "
-                           "fit in an MPI_Aint", count, (long long)one);
+                           "%lld elements of %lld external32 bytes each do "
+                           "not fit in an MPI_Aint", (long long)count,
+                           (long long)one);
     return MPI_SUCCESS;
 }
 
 /* The checks of a pack or an unpack: (typed, count, t) is memory that
    will be read or written, and [*position, *position + bytes) must lie
    in the packed buffer of `size` bytes. */
-static int check_transfer(const char *fn, const void *typed, int count,
+static int check_transfer(const char *fn, const void *typed, MPI_Count count,
                           MPI_Datatype t, const void *packed, MPI_Aint size,
                           const MPI_Aint *position, MPI_Aint bytes)
 {
@@ -153,7 +158,7 @@ static int convert_run(MPI_Datatype leaf, MPI_Aint disp, MPI_Count n,
 
 /* Pack (encode) or unpack: checks, converts, advances *position. */
 static int transfer(const char *fn, const char *datarep, const void *typed,
-                    int count, MPI_Datatype t, const void *packed,
+                    MPI_Count count, MPI_Datatype t, const void *packed,
                     MPI_Aint size, MPI_Aint *position, int encode)
 {
     MPI_Aint bytes;
@@ -184,6 +189,39 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                     position, 1);
 }
 
+/* The large-count forms (MPI-4.0): an MPI_Count position, held in an
+   MPI_Aint of the same width meanwhile. */
+static int transfer_c(const char *fn, const char *datarep, const void *typed,
+                      MPI_Count count, MPI_Datatype t, const void *packed,
+                      MPI_Count size, MPI_Count *position, int encode)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    MPI_Aint pos = position ? (MPI_Aint)*position : 0;
+    int rc = transfer(fn, datarep, typed, count, t, packed, (MPI_Aint)size,
+                      position ? &pos : NULL, encode);
+    if (rc == MPI_SUCCESS)
+        *position = pos;
+    return rc;
+}
+
+int PMPI_Pack_external_c(const char datarep[], const void *inbuf,
+                         MPI_Count incount, MPI_Datatype datatype,
+                         void *outbuf, MPI_Count outsize,
+                         MPI_Count *position)
+{
+    return transfer_c("MPI_Pack_external_c", datarep, inbuf, incount,
+                      datatype, outbuf, outsize, position, 1);
+}
+
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf,
+                           MPI_Count insize, MPI_Count *position,
+                           void *outbuf, MPI_Count outcount,
+                           MPI_Datatype datatype)
+{
+    return transfer_c("MPI_Unpack_external_c", datarep, outbuf, outcount,
+                      datatype, inbuf, insize, position, 0);
+}
+
 int PMPI_Unpack_external(const char datarep[], const void *inbuf,
                          MPI_Aint insize, MPI_Aint *position, void *outbuf,
                          int outcount, MPI_Datatype datatype)
@@ -194,10 +232,10 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
                     position, 0);
 }
 
-int PMPI_Pack_external_size(const char datarep[], int incount,
-                            MPI_Datatype datatype, MPI_Aint *size)
+static int external_size(const char *fn, const char datarep[],
+                         MPI_Count incount, MPI_Datatype datatype,
+                         MPI_Aint *size)
 {
-    static const char fn[] = "MPI_Pack_external_size";
     SHMPI_REQUIRE_INIT(fn);
     MPI_Aint bytes;
     int rc = check_common(fn, datarep, incount, datatype, &bytes);
@@ -207,4 +245,22 @@ int PMPI_Pack_external_size(const char datarep[], int incount,
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "size is NULL");
     *size = bytes;
     return MPI_SUCCESS;
+}
+
+int PMPI_Pack_external_size(const char datarep[], int incount,
+                            MPI_Datatype datatype, MPI_Aint *size)
+{
+    return external_size("MPI_Pack_external_size", datarep, incount,
+                         datatype, size);
+}
+
+int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
+                              MPI_Datatype datatype, MPI_Count *size)
+{
+    MPI_Aint bytes;
+    int rc = external_size("MPI_Pack_external_size_c", datarep, incount,
+                           datatype, size ? &bytes : NULL);
+    if (rc == MPI_SUCCESS)
+        *size = bytes;
+    return rc;
 }

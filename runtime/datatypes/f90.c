@@ -151,7 +151,7 @@ static int make(const char *fn, int combiner, int p, int r,
     }
     int is_int = combiner == MPI_COMBINER_F90_INTEGER;
     int rc = shmpi_dt_make(fn, combiner, shmpi_dt_regular(1, 1, 0, 0, base),
-                           is_int ? 1 : 2, 0, 0, NULL, &t);
+                           is_int ? 1 : 2, 0, 0, 0, NULL, &t);
     if (rc != MPI_SUCCESS)
         return rc;
     if (is_int) {

@@ -89,10 +89,16 @@ int shmpi_op_refusal(int rc, MPI_Op op, MPI_Count count)
                                                               : rc;
 }
 
-/* The user's function takes an int count: larger ones go in pieces. */
+/* The user's function takes an int count: larger ones go in pieces;
+   one of MPI_Op_create_c takes them whole. */
 static void apply_user(MPI_Op op, const void *in, void *inout,
                        MPI_Count count, MPI_Datatype t)
 {
+    if (op->fn_c) {
+        MPI_Datatype dt = t;
+        op->fn_c((void *)in, inout, &count, &dt);
+        return;
+    }
     const char *src = in;
     char *dst = inout;
     while (count > 0) {

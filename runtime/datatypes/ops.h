@@ -38,7 +38,9 @@ struct shmpi_op {
                                   flight (core/ref.h); predefined ops:
                                   unused */
     int commute;               /* 1 for every predefined op */
-    MPI_User_function *fn;     /* user ops only */
+    MPI_User_function *fn;     /* user ops of MPI_Op_create only */
+    MPI_User_function_c *fn_c; /* user ops of MPI_Op_create_c (MPI-4.0):
+                                  an MPI_Count len, called once */
     const char *name;          /* "MPI_SUM", or "a user-defined op" */
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
 };

@@ -2,7 +2,8 @@
 /*
  * queries.c - what a datatype measures, and addresses: MPI_Type_size(_x),
  * MPI_Type_get_extent(_x), MPI_Type_get_true_extent(_x) (MPI-3.1 4.1.5,
- * 4.1.7, 4.1.8), MPI_Get_address, MPI_Aint_add, MPI_Aint_diff (4.1.5,
+ * 4.1.7, 4.1.8) and their large-count forms (_c, MPI-4.0: the same
+ * answers as the _x forms), MPI_Get_address, MPI_Aint_add, MPI_Aint_diff (4.1.5,
  * 4.1.12) and MPI_Type_match_size (17.1.9).
  */
 #include <limits.h>
@@ -15,10 +16,13 @@
 
 SHMPI_WEAK_ALIAS(Type_size)
 SHMPI_WEAK_ALIAS(Type_size_x)
+SHMPI_WEAK_ALIAS(Type_size_c)
 SHMPI_WEAK_ALIAS(Type_get_extent)
 SHMPI_WEAK_ALIAS(Type_get_extent_x)
+SHMPI_WEAK_ALIAS(Type_get_extent_c)
 SHMPI_WEAK_ALIAS(Type_get_true_extent)
 SHMPI_WEAK_ALIAS(Type_get_true_extent_x)
+SHMPI_WEAK_ALIAS(Type_get_true_extent_c)
 SHMPI_WEAK_ALIAS(Get_address)
 SHMPI_WEAK_ALIAS(Aint_add)
 SHMPI_WEAK_ALIAS(Aint_diff)
@@ -45,9 +49,9 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
     return rc;
 }
 
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+static int type_size_count(const char *fn, MPI_Datatype datatype,
+                           MPI_Count *size)
 {
-    static const char fn[] = "MPI_Type_size_x";
     SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_dt_check_query(fn, datatype, size, size);
     if (rc == MPI_SUCCESS)
@@ -68,10 +72,19 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb,
     return rc;
 }
 
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
-                           MPI_Count *extent)
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
-    static const char fn[] = "MPI_Type_get_extent_x";
+    return type_size_count("MPI_Type_size_x", datatype, size);
+}
+
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    return type_size_count("MPI_Type_size_c", datatype, size);
+}
+
+static int extent_count(const char *fn, MPI_Datatype datatype, MPI_Count *lb,
+                        MPI_Count *extent)
+{
     SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_dt_check_query(fn, datatype, lb, extent);
     if (rc == MPI_SUCCESS) {
@@ -94,10 +107,21 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
     return rc;
 }
 
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
-                                MPI_Count *true_extent)
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
+                           MPI_Count *extent)
 {
-    static const char fn[] = "MPI_Type_get_true_extent_x";
+    return extent_count("MPI_Type_get_extent_x", datatype, lb, extent);
+}
+
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb,
+                           MPI_Count *extent)
+{
+    return extent_count("MPI_Type_get_extent_c", datatype, lb, extent);
+}
+
+static int true_extent_count(const char *fn, MPI_Datatype datatype,
+                             MPI_Count *true_lb, MPI_Count *true_extent)
+{
     SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_dt_check_query(fn, datatype, true_lb, true_extent);
     if (rc == MPI_SUCCESS) {
@@ -105,6 +129,20 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
         *true_extent = datatype->true_ub - datatype->true_lb;
     }
     return rc;
+}
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                MPI_Count *true_extent)
+{
+    return true_extent_count("MPI_Type_get_true_extent_x", datatype, true_lb,
+                             true_extent);
+}
+
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
+                                MPI_Count *true_extent)
+{
+    return true_extent_count("MPI_Type_get_true_extent_c", datatype, true_lb,
+                             true_extent);
 }
 
 /* Addresses are the machine's: MPI_BOTTOM is 0 and an address is the

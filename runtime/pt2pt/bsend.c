@@ -41,6 +41,7 @@
  * and never held while a lane is taken or progress runs: a full buffer
  * is progressed with it left, a copy's send starts with it left.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,18 +57,26 @@
 #include "pt2pt/start.h"
 
 SHMPI_WEAK_ALIAS(Buffer_attach)
+SHMPI_WEAK_ALIAS(Buffer_attach_c)
 SHMPI_WEAK_ALIAS(Buffer_detach)
+SHMPI_WEAK_ALIAS(Buffer_detach_c)
 SHMPI_WEAK_ALIAS(Bsend)
+SHMPI_WEAK_ALIAS(Bsend_c)
 SHMPI_WEAK_ALIAS(Ibsend)
+SHMPI_WEAK_ALIAS(Ibsend_c)
 
 SHMPI_WEAK_ALIAS(Buffer_flush)
 SHMPI_WEAK_ALIAS(Buffer_iflush)
 SHMPI_WEAK_ALIAS(Comm_attach_buffer)
+SHMPI_WEAK_ALIAS(Comm_attach_buffer_c)
 SHMPI_WEAK_ALIAS(Comm_detach_buffer)
+SHMPI_WEAK_ALIAS(Comm_detach_buffer_c)
 SHMPI_WEAK_ALIAS(Comm_flush_buffer)
 SHMPI_WEAK_ALIAS(Comm_iflush_buffer)
 SHMPI_WEAK_ALIAS(Session_attach_buffer)
+SHMPI_WEAK_ALIAS(Session_attach_buffer_c)
 SHMPI_WEAK_ALIAS(Session_detach_buffer)
+SHMPI_WEAK_ALIAS(Session_detach_buffer_c)
 SHMPI_WEAK_ALIAS(Session_flush_buffer)
 SHMPI_WEAK_ALIAS(Session_iflush_buffer)
 
@@ -246,7 +255,7 @@ int shmpi_p2p_bsend_start(const char *fn, struct shmpi_request *r)
     return bsend_start(fn, r);
 }
 
-static int bsend_common(const char *fn, const void *buf, int count,
+static int bsend_common(const char *fn, const void *buf, MPI_Count count,
                         MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                         struct shmpi_request *r)
 {
@@ -262,18 +271,30 @@ static int bsend_common(const char *fn, const void *buf, int count,
     return shmpi_p2p_bsend_start(fn, r);
 }
 
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest,
-               int tag, MPI_Comm comm)
+static int bsend_call(const char *fn, const void *buf, MPI_Count count,
+                      MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
-    SHMPI_REQUIRE_INIT("MPI_Bsend");
+    SHMPI_REQUIRE_INIT(fn);
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_SEND);
-    return bsend_common("MPI_Bsend", buf, count, dt, dest, tag, comm, &r);
+    return bsend_common(fn, buf, count, dt, dest, tag, comm, &r);
 }
 
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
-                int tag, MPI_Comm comm, MPI_Request *req)
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+               MPI_Comm comm)
 {
-    static const char *fn = "MPI_Ibsend";
+    return bsend_call("MPI_Bsend", buf, count, dt, dest, tag, comm);
+}
+
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                 int tag, MPI_Comm comm)
+{
+    return bsend_call("MPI_Bsend_c", buf, count, dt, dest, tag, comm);
+}
+
+static int ibsend_call(const char *fn, const void *buf, MPI_Count count,
+                       MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                       MPI_Request *req)
+{
     SHMPI_REQUIRE_INIT(fn);
     if (!req)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
@@ -289,6 +310,18 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
     return MPI_SUCCESS;
 }
 
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                MPI_Comm comm, MPI_Request *req)
+{
+    return ibsend_call("MPI_Ibsend", buf, count, dt, dest, tag, comm, req);
+}
+
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                  int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return ibsend_call("MPI_Ibsend_c", buf, count, dt, dest, tag, comm, req);
+}
+
 /* Errors of a call on a session go to its handler, the others to
    who's. */
 #define RAISE_ON(who, session, code, fn, ...)                             \
@@ -299,7 +332,8 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest,
    not NULL.  Taken and set under the lock, raised with it left (an
    error handler may call MPI). */
 static int attach(const char *fn, MPI_Comm who, MPI_Session session,
-                  struct shmpi_bsend_buffer *bb, void *buffer, int size)
+                  struct shmpi_bsend_buffer *bb, void *buffer,
+                  MPI_Count size)
 {
     if (buffer == MPI_BUFFER_AUTOMATIC) /* its size is not used (3.6) */
         size = 0;
@@ -317,19 +351,26 @@ static int attach(const char *fn, MPI_Comm who, MPI_Session session,
                         "a buffer is already attached (detach it first)");
     if (size < 0)
         return RAISE_ON(who, session, MPI_ERR_ARG, fn,
-                        "size %d is negative", size);
+                        "size %lld is negative", (long long)size);
     if (!ok)
         return RAISE_ON(who, session, MPI_ERR_BUFFER, fn, "buffer is NULL");
     return MPI_SUCCESS;
 }
 
+static int buffer_attach(const char *fn, void *buffer, MPI_Count size)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    return attach(fn, MPI_COMM_WORLD, NULL, process_buffer(), buffer, size);
+}
+
 int PMPI_Buffer_attach(void *buffer, int size)
 {
-    static const char *fn = "MPI_Buffer_attach";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc = attach(fn, MPI_COMM_WORLD, NULL, process_buffer(), buffer,
-                    size);
-    return rc;
+    return buffer_attach("MPI_Buffer_attach", buffer, size);
+}
+
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    return buffer_attach("MPI_Buffer_attach_c", buffer, size);
 }
 
 static int none_used(struct shmpi_bsend_buffer *bb)
@@ -367,28 +408,57 @@ void shmpi_p2p_bsend_drain(void)
 }
 
 /* Detach bb once its messages are delivered (3.6: the detach blocks). */
-static void detach(struct shmpi_bsend_buffer *bb, void *buffer_addr, int *size)
+static void detach(struct shmpi_bsend_buffer *bb, void *buffer_addr,
+                   MPI_Count *size)
 {
     drain(bb);
     lock();
     /* NULL if none was attached; MPI_BUFFER_AUTOMATIC, size 0, if so */
     *(void **)buffer_addr = bb->base;
-    *size = (int)bb->size;
+    *size = (MPI_Count)bb->size;
     bb->is_attached = 0;
     bb->base = NULL;
     bb->size = 0;
     unlock();
 }
 
+/* The size an int form of a detach returns: MPI_UNDEFINED for a buffer
+   attached by a large-count form that an int cannot hold (MPI-4.0 3.6). */
+static int int_size(MPI_Count size)
+{
+    return size > INT_MAX ? MPI_UNDEFINED : (int)size;
+}
+
+static int check_detach(const char *fn, MPI_Comm comm,
+                        const void *buffer_addr, const void *size)
+{
+    if (!buffer_addr || !size)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn,
+                           "buffer_addr or size is NULL");
+    return MPI_SUCCESS;
+}
+
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     static const char *fn = "MPI_Buffer_detach";
     SHMPI_REQUIRE_INIT(fn);
-    if (!buffer_addr || !size)
-        return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
-                           "buffer_addr or size is NULL");
-    detach(process_buffer(), buffer_addr, size);
-    return MPI_SUCCESS;
+    int rc = check_detach(fn, MPI_COMM_WORLD, buffer_addr, size);
+    if (rc == MPI_SUCCESS) {
+        MPI_Count n;
+        detach(process_buffer(), buffer_addr, &n);
+        *size = int_size(n);
+    }
+    return rc;
+}
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    static const char *fn = "MPI_Buffer_detach_c";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_detach(fn, MPI_COMM_WORLD, buffer_addr, size);
+    if (rc == MPI_SUCCESS)
+        detach(process_buffer(), buffer_addr, size);
+    return rc;
 }
 
 /* The buffer of a communicator or session (*slot), made when first
@@ -421,9 +491,9 @@ static struct shmpi_bsend_buffer *attached_buffer(MPI_Comm comm)
     return attached_in(&comm->bsend);
 }
 
-int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+static int comm_attach_buffer(const char *fn, MPI_Comm comm, void *buffer,
+                              MPI_Count size)
 {
-    static const char *fn = "MPI_Comm_attach_buffer";
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
@@ -434,24 +504,59 @@ int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
     return rc;
 }
 
-int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
 {
-    static const char *fn = "MPI_Comm_detach_buffer";
-    SHMPI_REQUIRE_INIT(fn);
+    return comm_attach_buffer("MPI_Comm_attach_buffer", comm, buffer, size);
+}
+
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+{
+    return comm_attach_buffer("MPI_Comm_attach_buffer_c", comm, buffer, size);
+}
+
+/* The checks of a communicator's detach. */
+static int check_comm_detach(const char *fn, MPI_Comm comm,
+                             const void *buffer_addr, const void *size)
+{
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn,
                            "not a valid communicator");
-    if (!buffer_addr || !size)
-        return shmpi_raise(comm, MPI_ERR_ARG, fn,
-                           "buffer_addr or size is NULL");
+    return check_detach(fn, comm, buffer_addr, size);
+}
+
+static void comm_detach(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
     struct shmpi_bsend_buffer *bb = attached_buffer(comm);
     if (!bb) { /* never attached: as MPI_Buffer_detach without one */
         *(void **)buffer_addr = NULL;
         *size = 0;
-        return MPI_SUCCESS;
+        return;
     }
     detach(bb, buffer_addr, size);
-    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+    static const char *fn = "MPI_Comm_detach_buffer";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_comm_detach(fn, comm, buffer_addr, size);
+    if (rc == MPI_SUCCESS) {
+        MPI_Count n;
+        comm_detach(comm, buffer_addr, &n);
+        *size = int_size(n);
+    }
+    return rc;
+}
+
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr,
+                              MPI_Count *size)
+{
+    static const char *fn = "MPI_Comm_detach_buffer_c";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_comm_detach(fn, comm, buffer_addr, size);
+    if (rc == MPI_SUCCESS)
+        comm_detach(comm, buffer_addr, size);
+    return rc;
 }
 
 /* comm's last release (comm/comm_create.c): its copies, which held it,
@@ -543,9 +648,9 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *req)
                                "not a valid session");                    \
     } while (0)
 
-int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+static int session_attach_buffer(const char *fn, MPI_Session session,
+                                 void *buffer, MPI_Count size)
 {
-    static const char *fn = "MPI_Session_attach_buffer";
     SESSION_ENTRY(session, fn);
     struct shmpi_bsend_buffer *bb = own_buffer(&session->bsend);
     return bb ? attach(fn, MPI_COMM_WORLD, session, bb, buffer, size)
@@ -553,12 +658,26 @@ int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
                                     "no memory");
 }
 
-int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr,
-                               int *size)
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
 {
-    static const char *fn = "MPI_Session_detach_buffer";
+    return session_attach_buffer("MPI_Session_attach_buffer", session,
+                                 buffer, size);
+}
+
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer,
+                                 MPI_Count size)
+{
+    return session_attach_buffer("MPI_Session_attach_buffer_c", session,
+                                 buffer, size);
+}
+
+/* The detach of a session's buffer; *size as MPI_Count. */
+static int session_detach(const char *fn, MPI_Session session,
+                          void *buffer_addr, const void *size_addr,
+                          MPI_Count *size)
+{
     SESSION_ENTRY(session, fn);
-    if (!buffer_addr || !size)
+    if (!buffer_addr || !size_addr)
         return shmpi_raise_session(session, MPI_ERR_ARG, fn,
                                    "buffer_addr or size is NULL");
     struct shmpi_bsend_buffer *bb = attached_in(&session->bsend);
@@ -569,6 +688,28 @@ int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr,
     }
     detach(bb, buffer_addr, size);
     return MPI_SUCCESS;
+}
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr,
+                               int *size)
+{
+    MPI_Count n;
+    int rc = session_detach("MPI_Session_detach_buffer", session,
+                            buffer_addr, size, &n);
+    if (rc == MPI_SUCCESS)
+        *size = int_size(n);
+    return rc;
+}
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr,
+                                 MPI_Count *size)
+{
+    MPI_Count n;
+    int rc = session_detach("MPI_Session_detach_buffer_c", session,
+                            buffer_addr, size, &n);
+    if (rc == MPI_SUCCESS)
+        *size = n;
+    return rc;
 }
 
 int PMPI_Session_flush_buffer(MPI_Session session)

@@ -27,7 +27,7 @@ static int check_rank(const char *fn, MPI_Comm comm, int rank,
     return MPI_SUCCESS;
 }
 
-int shmpi_p2p_check_send_fully(const char *fn, const void *buf, int count,
+int shmpi_p2p_check_send_fully(const char *fn, const void *buf, MPI_Count count,
                                MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm)
 {
@@ -41,7 +41,7 @@ int shmpi_p2p_check_send_fully(const char *fn, const void *buf, int count,
     return rc;
 }
 
-int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, int count,
+int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, MPI_Count count,
                                MPI_Datatype datatype, int source, int tag,
                                MPI_Comm comm)
 {

@@ -8,6 +8,9 @@
 #ifndef SHMPI_CHECK_H
 #define SHMPI_CHECK_H
 
+#include <limits.h>
+#include <stdint.h>
+
 #include "core/objects.h"
 #include "datatypes/check.h"
 #include "datatypes/datatype.h"
@@ -15,10 +18,10 @@
 
 /* check.c: the whole checks of a send's and a receive's arguments,
    which say what was wrong. */
-int shmpi_p2p_check_send_fully(const char *fn, const void *buf, int count,
+int shmpi_p2p_check_send_fully(const char *fn, const void *buf, MPI_Count count,
                                MPI_Datatype datatype, int dest, int tag,
                                MPI_Comm comm);
-int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, int count,
+int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, MPI_Count count,
                                MPI_Datatype datatype, int source, int tag,
                                MPI_Comm comm);
 
@@ -26,12 +29,15 @@ int shmpi_p2p_check_recv_fully(const char *fn, const void *buf, int count,
    the instructions of an MPI_Send + MPI_Recv and are ~50 so (callgrind,
    8 B ping-pong, 2026-11-22, commit e71c29b).  Anything
    else - MPI_PROC_NULL, MPI_ANY_SOURCE and MPI_ANY_TAG included - goes
-   to the whole check. */
-static inline int shmpi_args_plain(const void *buf, int count,
+   to the whole check, and so does a count beyond INT_MAX (only a _c
+   form gives one), whose product with the type's size the whole check
+   sees overflow; one compare, as count >= 0 was. */
+static inline int shmpi_args_plain(const void *buf, MPI_Count count,
                                    MPI_Datatype datatype, int peer, int tag,
                                    MPI_Comm comm)
 {
-    return __builtin_expect(shmpi_comm_ok(comm) && count >= 0 &&
+    return __builtin_expect(shmpi_comm_ok(comm) &&
+                                (uint64_t)count <= INT_MAX &&
                                 shmpi_datatype_ok(datatype) &&
                                 datatype->committed &&
                                 shmpi_buffer_ok(buf, count, datatype) &&
@@ -42,7 +48,7 @@ static inline int shmpi_args_plain(const void *buf, int count,
 }
 
 static inline int shmpi_check_send(const char *fn, const void *buf,
-                                   int count, MPI_Datatype datatype,
+                                   MPI_Count count, MPI_Datatype datatype,
                                    int dest, int tag, MPI_Comm comm)
 {
     if (shmpi_args_plain(buf, count, datatype, dest, tag, comm))
@@ -52,7 +58,7 @@ static inline int shmpi_check_send(const char *fn, const void *buf,
 }
 
 static inline int shmpi_check_recv(const char *fn, const void *buf,
-                                   int count, MPI_Datatype datatype,
+                                   MPI_Count count, MPI_Datatype datatype,
                                    int source, int tag, MPI_Comm comm)
 {
     if (shmpi_args_plain(buf, count, datatype, source, tag, comm))

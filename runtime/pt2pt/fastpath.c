@@ -38,7 +38,7 @@
 /* always_inline: out of line it cost MPI_Isend 7 instructions a message
    (2026-11-29, perf/run-perf pt2pt-count) */
 static inline __attribute__((always_inline)) int
-fast_send(struct shmpi_lane *l, const void *buf, int count,
+fast_send(struct shmpi_lane *l, const void *buf, MPI_Count count,
                      MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
     int world = shmpi_comm_peer_to_world(comm, dest);
@@ -62,7 +62,7 @@ fast_send(struct shmpi_lane *l, const void *buf, int count,
 /* The lane is held for the whole of it: under MULTIPLE the ring's tx end
    is shared by the threads that send to that peer in that lane. */
 static __attribute__((noinline)) int
-fast_send_mt(struct shmpi_lane *l, const void *buf, int count, MPI_Datatype dt,
+fast_send_mt(struct shmpi_lane *l, const void *buf, MPI_Count count, MPI_Datatype dt,
              int dest, int tag, MPI_Comm comm)
 {
     shmpi_p2p_lane_enter_mt(&l->lock);
@@ -71,7 +71,7 @@ fast_send_mt(struct shmpi_lane *l, const void *buf, int count, MPI_Datatype dt,
     return sent;
 }
 
-int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+int shmpi_p2p_fast_send(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                         int tag, MPI_Comm comm)
 {
     struct shmpi_lane *l = shmpi_p2p_comm_lane(comm);
@@ -107,7 +107,7 @@ static int take(struct shmpi_peer *peer, int src, const void *rec,
 }
 
 static inline __attribute__((always_inline)) int
-fast_recv(struct shmpi_lane *l, void *buf, int count,
+fast_recv(struct shmpi_lane *l, void *buf, MPI_Count count,
                      MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                      MPI_Status *status)
 {
@@ -141,7 +141,7 @@ fast_recv(struct shmpi_lane *l, void *buf, int count,
     return 0;
 }
 
-int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
+int shmpi_p2p_fast_recv(void *buf, MPI_Count count, MPI_Datatype dt, int source,
                         int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct shmpi_lane *l = shmpi_p2p_comm_lane(comm);

@@ -10,9 +10,9 @@
 
 #include "mpi.h"
 
-int shmpi_p2p_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+int shmpi_p2p_fast_send(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                         int tag, MPI_Comm comm);
-int shmpi_p2p_fast_recv(void *buf, int count, MPI_Datatype dt, int source,
+int shmpi_p2p_fast_recv(void *buf, MPI_Count count, MPI_Datatype dt, int source,
                         int tag, MPI_Comm comm, MPI_Status *status);
 
 #endif

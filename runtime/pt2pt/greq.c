@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * greq.c - generalized requests and the status setters they use:
- * MPI_Grequest_start, MPI_Grequest_complete, MPI_Status_set_elements(_x),
+ * MPI_Grequest_start, MPI_Grequest_complete, MPI_Status_set_elements(_x, _c),
  * MPI_Status_set_cancelled (MPI-3.1 12.2, 12.3).
  *
  * The program does the work; the request only waits for
@@ -21,6 +21,7 @@ SHMPI_WEAK_ALIAS(Grequest_start)
 SHMPI_WEAK_ALIAS(Grequest_complete)
 SHMPI_WEAK_ALIAS(Status_set_elements)
 SHMPI_WEAK_ALIAS(Status_set_elements_x)
+SHMPI_WEAK_ALIAS(Status_set_elements_c)
 SHMPI_WEAK_ALIAS(Status_set_cancelled)
 
 /* Freed by the program before it completed: clean up now (12.2). */
@@ -98,6 +99,12 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt,
                                MPI_Count count)
 {
     return set_elements("MPI_Status_set_elements_x", status, dt, count);
+}
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype dt,
+                               MPI_Count count)
+{
+    return set_elements("MPI_Status_set_elements_c", status, dt, count);
 }
 
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype dt, int count)

@@ -44,7 +44,9 @@
 #include "pt2pt/start.h"
 
 SHMPI_WEAK_ALIAS(Isendrecv)
+SHMPI_WEAK_ALIAS(Isendrecv_c)
 SHMPI_WEAK_ALIAS(Isendrecv_replace)
+SHMPI_WEAK_ALIAS(Isendrecv_replace_c)
 
 struct sendrecv {
     struct shmpi_request *whole;
@@ -111,7 +113,7 @@ const struct shmpi_req_ops shmpi_p2p_sendrecv_ops = {
 /* A part: made as MPI_Isend/MPI_Irecv make theirs, owned by sr. */
 static struct shmpi_request *part(struct sendrecv *sr,
                                   enum shmpi_req_kind kind, const void *buf,
-                                  int count, MPI_Datatype dt, int peer,
+                                  MPI_Count count, MPI_Datatype dt, int peer,
                                   int tag, MPI_Comm comm)
 {
     struct shmpi_request *r =
@@ -138,7 +140,7 @@ static void release_all(struct sendrecv *sr)
 /* The send's arguments; copy: _replace's packed data, sent as bytes. */
 struct send_args {
     const void *buf;
-    int count;
+    MPI_Count count;
     MPI_Datatype dt;
     int dest, tag;
     void *copy;
@@ -146,7 +148,7 @@ struct send_args {
 
 static int make_parts(const char *fn, struct sendrecv *sr,
                       const struct send_args *s, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, int source,
+                      MPI_Count recvcount, MPI_Datatype recvtype, int source,
                       int recvtag, MPI_Comm comm)
 {
     sr->whole = shmpi_p2p_request_new(SHMPI_REQ_SENDRECV);
@@ -190,7 +192,7 @@ static int start_parts(const char *fn, struct sendrecv *sr)
 }
 
 static int isendrecv(const char *fn, const struct send_args *s,
-                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                      int source, int recvtag, MPI_Comm comm,
                      MPI_Request *req)
 {
@@ -212,12 +214,12 @@ static int isendrecv(const char *fn, const struct send_args *s,
     return rc;
 }
 
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                   int dest, int sendtag, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, int source, int recvtag,
-                   MPI_Comm comm, MPI_Request *req)
+static int isendrecv_call(const char *fn, const void *sendbuf,
+                          MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                          int sendtag, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, int source, int recvtag,
+                          MPI_Comm comm, MPI_Request *req)
 {
-    static const char *fn = "MPI_Isendrecv";
     SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_check_send(fn, sendbuf, sendcount, sendtype, dest,
                               sendtag, comm);
@@ -233,11 +235,31 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      comm, req);
 }
 
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
-                           int sendtag, int source, int recvtag,
-                           MPI_Comm comm, MPI_Request *req)
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   int dest, int sendtag, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Request *req)
 {
-    static const char *fn = "MPI_Isendrecv_replace";
+    return isendrecv_call("MPI_Isendrecv", sendbuf, sendcount, sendtype, dest,
+                          sendtag, recvbuf, recvcount, recvtype, source,
+                          recvtag, comm, req);
+}
+
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, int dest, int sendtag,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Request *req)
+{
+    return isendrecv_call("MPI_Isendrecv_c", sendbuf, sendcount, sendtype,
+                          dest, sendtag, recvbuf, recvcount, recvtype, source,
+                          recvtag, comm, req);
+}
+
+static int isendrecv_replace_call(const char *fn, void *buf, MPI_Count count,
+                                  MPI_Datatype dt, int dest, int sendtag,
+                                  int source, int recvtag, MPI_Comm comm,
+                                  MPI_Request *req)
+{
     SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_check_send(fn, buf, count, dt, dest, sendtag, comm);
     if (rc == MPI_SUCCESS)
@@ -251,4 +273,20 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
         !(s.copy = shmpi_p2p_packed_copy(fn, comm, buf, count, dt, &rc)))
         return rc;
     return isendrecv(fn, &s, buf, count, dt, source, recvtag, comm, req);
+}
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest,
+                           int sendtag, int source, int recvtag, MPI_Comm comm,
+                           MPI_Request *req)
+{
+    return isendrecv_replace_call("MPI_Isendrecv_replace", buf, count, dt,
+                                  dest, sendtag, source, recvtag, comm, req);
+}
+
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                             int dest, int sendtag, int source, int recvtag,
+                             MPI_Comm comm, MPI_Request *req)
+{
+    return isendrecv_replace_call("MPI_Isendrecv_replace_c", buf, count, dt,
+                                  dest, sendtag, source, recvtag, comm, req);
 }

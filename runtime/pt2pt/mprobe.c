@@ -22,7 +22,9 @@
 SHMPI_WEAK_ALIAS(Mprobe)
 SHMPI_WEAK_ALIAS(Improbe)
 SHMPI_WEAK_ALIAS(Mrecv)
+SHMPI_WEAK_ALIAS(Mrecv_c)
 SHMPI_WEAK_ALIAS(Imrecv)
+SHMPI_WEAK_ALIAS(Imrecv_c)
 
 #define SHMPI_MAGIC_MESSAGE 0x4d534720u /* "MSG " */
 
@@ -141,7 +143,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
 }
 
 /* Check the message handle and start receiving it into r. */
-static int start_mrecv(const char *fn, void *buf, int count, MPI_Datatype dt,
+static int start_mrecv(const char *fn, void *buf, MPI_Count count, MPI_Datatype dt,
                        MPI_Message *message, struct shmpi_request *r)
 {
     if (!message || !*message || (*message)->magic != SHMPI_MAGIC_MESSAGE)
@@ -170,10 +172,10 @@ static int start_mrecv(const char *fn, void *buf, int count, MPI_Datatype dt,
     return MPI_SUCCESS;
 }
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
-               MPI_Status *status)
+static int mrecv_call(const char *fn, void *buf, MPI_Count count,
+                      MPI_Datatype dt, MPI_Message *message,
+                      MPI_Status *status)
 {
-    static const char *fn = "MPI_Mrecv";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_request r = SHMPI_STACK_REQUEST(SHMPI_REQ_RECV);
     int rc = start_mrecv(fn, buf, count, dt, message, &r);
@@ -188,10 +190,21 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
                : MPI_SUCCESS;
 }
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
-                MPI_Request *req)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+               MPI_Status *status)
 {
-    static const char *fn = "MPI_Imrecv";
+    return mrecv_call("MPI_Mrecv", buf, count, dt, message, status);
+}
+
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                 MPI_Message *message, MPI_Status *status)
+{
+    return mrecv_call("MPI_Mrecv_c", buf, count, dt, message, status);
+}
+
+static int imrecv_call(const char *fn, void *buf, MPI_Count count,
+                       MPI_Datatype dt, MPI_Message *message, MPI_Request *req)
+{
     SHMPI_REQUIRE_INIT(fn);
     if (!req)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
@@ -206,4 +219,16 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
     }
     *req = r;
     return MPI_SUCCESS;
+}
+
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+                MPI_Request *req)
+{
+    return imrecv_call("MPI_Imrecv", buf, count, dt, message, req);
+}
+
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype dt,
+                  MPI_Message *message, MPI_Request *req)
+{
+    return imrecv_call("MPI_Imrecv_c", buf, count, dt, message, req);
 }

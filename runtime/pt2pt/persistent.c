@@ -19,10 +19,15 @@
 #include "pt2pt/start.h"
 
 SHMPI_WEAK_ALIAS(Send_init)
+SHMPI_WEAK_ALIAS(Send_init_c)
 SHMPI_WEAK_ALIAS(Bsend_init)
+SHMPI_WEAK_ALIAS(Bsend_init_c)
 SHMPI_WEAK_ALIAS(Ssend_init)
+SHMPI_WEAK_ALIAS(Ssend_init_c)
 SHMPI_WEAK_ALIAS(Rsend_init)
+SHMPI_WEAK_ALIAS(Rsend_init_c)
 SHMPI_WEAK_ALIAS(Recv_init)
+SHMPI_WEAK_ALIAS(Recv_init_c)
 SHMPI_WEAK_ALIAS(Start)
 SHMPI_WEAK_ALIAS(Startall)
 
@@ -40,7 +45,7 @@ static int make_inactive(const char *fn, MPI_Comm comm, MPI_Request *req,
     return MPI_SUCCESS;
 }
 
-static int send_init(const char *fn, const void *buf, int count,
+static int send_init(const char *fn, const void *buf, MPI_Count count,
                      MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                      MPI_Request *req, int mode)
 {
@@ -63,10 +68,24 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest,
                      SHMPI_MODE_STANDARD);
 }
 
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype dt,
+                     int dest, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_init("MPI_Send_init_c", buf, count, dt, dest, tag, comm, req,
+                     SHMPI_MODE_STANDARD);
+}
+
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest,
                     int tag, MPI_Comm comm, MPI_Request *req)
 {
     return send_init("MPI_Bsend_init", buf, count, dt, dest, tag, comm, req,
+                     SHMPI_MODE_BUFFERED);
+}
+
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_init("MPI_Bsend_init_c", buf, count, dt, dest, tag, comm, req,
                      SHMPI_MODE_BUFFERED);
 }
 
@@ -77,6 +96,13 @@ int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest,
                      SHMPI_MODE_SYNC);
 }
 
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return send_init("MPI_Ssend_init_c", buf, count, dt, dest, tag, comm, req,
+                     SHMPI_MODE_SYNC);
+}
+
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest,
                     int tag, MPI_Comm comm, MPI_Request *req)
 {
@@ -84,10 +110,17 @@ int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest,
                      SHMPI_MODE_READY);
 }
 
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag,
-                   MPI_Comm comm, MPI_Request *req)
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype dt,
+                      int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
-    static const char *fn = "MPI_Recv_init";
+    return send_init("MPI_Rsend_init_c", buf, count, dt, dest, tag, comm, req,
+                     SHMPI_MODE_READY);
+}
+
+static int recv_init_call(const char *fn, void *buf, MPI_Count count,
+                          MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                          MPI_Request *req)
+{
     SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_check_recv(fn, buf, count, dt, source, tag, comm);
     struct shmpi_request *r;
@@ -96,6 +129,20 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag,
             MPI_SUCCESS)
         shmpi_p2p_request_fill(r, buf, count, dt, source, tag, comm);
     return rc;
+}
+
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag,
+                   MPI_Comm comm, MPI_Request *req)
+{
+    return recv_init_call("MPI_Recv_init", buf, count, dt, source, tag, comm,
+                          req);
+}
+
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype dt, int source,
+                     int tag, MPI_Comm comm, MPI_Request *req)
+{
+    return recv_init_call("MPI_Recv_init_c", buf, count, dt, source, tag, comm,
+                          req);
 }
 
 static void reset(struct shmpi_request *r)

@@ -14,7 +14,7 @@
 /* The call's arguments into r (its comm and datatype retained by the
    caller). */
 static inline __attribute__((always_inline)) void
-set_args(struct shmpi_request *r, const void *buf, int count,
+set_args(struct shmpi_request *r, const void *buf, MPI_Count count,
                      MPI_Datatype datatype, int peer, int tag, MPI_Comm comm)
 {
     r->comm = comm;
@@ -31,7 +31,7 @@ set_args(struct shmpi_request *r, const void *buf, int count,
     shmpi_p2p_status_empty(&r->status);
 }
 
-void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, int count,
+void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, MPI_Count count,
                             MPI_Datatype datatype, int peer, int tag,
                             MPI_Comm comm)
 {
@@ -60,7 +60,7 @@ void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, int count,
    (CTS, RTS, the match), and next when it queues the request; greq is
    a generalized request's only: those are left as they were. */
 struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
-                                             const void *buf, int count,
+                                             const void *buf, MPI_Count count,
                                              MPI_Datatype datatype, int peer,
                                              int tag, MPI_Comm comm)
 {
@@ -143,7 +143,7 @@ int shmpi_p2p_recv_withdraw(struct shmpi_request *r)
 /* The outgoing data of MPI_Sendrecv_replace and MPI_Isendrecv_replace
    travels from a packed copy, so the receive may overwrite buf at once. */
 void *shmpi_p2p_packed_copy(const char *fn, MPI_Comm comm, const void *buf,
-                            int count, MPI_Datatype dt, int *rc)
+                            MPI_Count count, MPI_Datatype dt, int *rc)
 {
     uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
     void *copy = malloc(bytes ? bytes : 1);

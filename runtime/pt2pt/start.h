@@ -12,14 +12,14 @@
 #define SHMPI_STACK_REQUEST(k) \
     {.magic = SHMPI_MAGIC_REQUEST, .kind = (k), .on_stack = 1, .active = 1}
 
-void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, int count,
+void shmpi_p2p_request_fill(struct shmpi_request *r, const void *buf, MPI_Count count,
                             MPI_Datatype datatype, int peer, int tag,
                             MPI_Comm comm);
 /* A new send or receive (kind SHMPI_REQ_SEND or SHMPI_REQ_RECV) of these
    arguments, active, not started: what shmpi_p2p_request_new and
    shmpi_p2p_request_fill make, for less.  NULL when out of memory. */
 struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
-                                             const void *buf, int count,
+                                             const void *buf, MPI_Count count,
                                              MPI_Datatype datatype, int peer,
                                              int tag, MPI_Comm comm);
 /* Start a send (peer != MPI_PROC_NULL); returns MPI_SUCCESS or a raised
@@ -41,6 +41,6 @@ void shmpi_p2p_cancel_locked(struct shmpi_lane *l, struct shmpi_request *r);
    by the caller).  NULL and *rc the raised MPI_ERR_NO_MEM when out of
    memory. */
 void *shmpi_p2p_packed_copy(const char *fn, MPI_Comm comm, const void *buf,
-                            int count, MPI_Datatype dt, int *rc);
+                            MPI_Count count, MPI_Datatype dt, int *rc);
 
 #endif
