@@ -11,6 +11,7 @@
 #include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Iallreduce)
+SHMPI_WEAK_ALIAS(Iallreduce_c)
 
 /* Member v (counted from root) receives from v without its lowest set
    bit, then sends to v + k for every k below that bit, farthest first
@@ -48,6 +49,22 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
                     MPI_Request *request)
 {
     static const char fn[] = "MPI_Iallreduce";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
+                                           datatype, op, comm, &x);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_reduction_start(fn, comm, &x, request);
+}
+
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iallreduce_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,

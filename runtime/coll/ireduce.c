@@ -26,6 +26,7 @@
 #include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Ireduce)
+SHMPI_WEAK_ALIAS(Ireduce_c)
 
 /* How many members send to member v: one per clear low bit k of v
    with v + k < n. */
@@ -122,6 +123,22 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Request *request)
 {
     static const char fn[] = "MPI_Ireduce";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
+                                        op, root, comm, &x);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_reduction_start(fn, comm, &x, request);
+}
+
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,

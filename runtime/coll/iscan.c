@@ -13,7 +13,9 @@
 #include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Iscan)
+SHMPI_WEAK_ALIAS(Iscan_c)
 SHMPI_WEAK_ALIAS(Iexscan)
+SHMPI_WEAK_ALIAS(Iexscan_c)
 
 /* recvbuf = own data, then prefix op recvbuf; passed on from there. */
 int shmpi_nbc_build_scan(struct shmpi_nbc *s, MPI_Comm comm,
@@ -63,8 +65,8 @@ int shmpi_nbc_build_exscan(struct shmpi_nbc *s, MPI_Comm comm,
 }
 
 static int start(const char *fn, const void *sendbuf, void *recvbuf,
-                 int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                 enum shmpi_red_kind kind, MPI_Request *request)
+                 MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, enum shmpi_red_kind kind, MPI_Request *request)
 {
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
@@ -85,10 +87,26 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count,
                  SHMPI_RED_SCAN, request);
 }
 
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return start("MPI_Iscan_c", sendbuf, recvbuf, count, datatype, op, comm,
+                 SHMPI_RED_SCAN, request);
+}
+
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
     return start("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm,
+                 SHMPI_RED_EXSCAN, request);
+}
+
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return start("MPI_Iexscan_c", sendbuf, recvbuf, count, datatype, op, comm,
                  SHMPI_RED_EXSCAN, request);
 }
