@@ -1783,6 +1783,62 @@ SHMPI_API(int, Rget_accumulate, (const void *origin_addr, int origin_count,
                                  MPI_Datatype target_datatype, MPI_Op op,
                                  MPI_Win win, MPI_Request *request));
 
+/* The large-count forms of the one-sided calls (MPI-4.0, the _c
+   functions): counts MPI_Count, disp_unit MPI_Aint */
+SHMPI_API(int, Win_create_c,
+          (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+           MPI_Comm comm, MPI_Win *win));
+SHMPI_API(int, Win_allocate_c,
+          (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+           void *baseptr, MPI_Win *win));
+SHMPI_API(int, Win_allocate_shared_c,
+          (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+           void *baseptr, MPI_Win *win));
+SHMPI_API(int, Win_shared_query_c,
+          (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+           void *baseptr));
+SHMPI_API(int, Put_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+SHMPI_API(int, Get_c,
+          (void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+SHMPI_API(int, Accumulate_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+           MPI_Win win));
+SHMPI_API(int, Get_accumulate_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, void *result_addr,
+           MPI_Count result_count, MPI_Datatype result_datatype,
+           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+SHMPI_API(int, Rput_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+           MPI_Request *request));
+SHMPI_API(int, Rget_c,
+          (void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+           MPI_Request *request));
+SHMPI_API(int, Raccumulate_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+           MPI_Win win, MPI_Request *request));
+SHMPI_API(int, Rget_accumulate_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, void *result_addr,
+           MPI_Count result_count, MPI_Datatype result_datatype,
+           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+           MPI_Request *request));
+
 /* One-sided communication: synchronization (11.5) - fence, general
    active target (post/start/complete/wait/test), passive target (locks,
    flushes, sync) */
