@@ -15,7 +15,8 @@
  *   GO_CALL(blocking, nonblocking, persistent, args)
  * with the three names (MPI-3.1 spelling, or the _c one) and the
  * parenthesized arguments of the blocking form.  It then calls
- * run_all(comm) between MPI_Init and MPI_Finalize.
+ * run_all(comm) between MPI_Init and MPI_Finalize - or cc_setup(comm),
+ * its own CC_RUN calls, and cc_free().
  */
 #ifndef COLL_C_H
 #define COLL_C_H
@@ -99,6 +100,16 @@ static void cc_setup(MPI_Comm comm)
         cc_bdsp_c[i] = cc_bdsp[i];
         cc_bdsp2_c[i] = cc_bdsp2[i];
     }
+}
+
+static void cc_free(void)
+{
+    void *all[] = {cc_sbuf, cc_out[0], cc_out[1], cc_vcnt, cc_vdsp,
+                   cc_acnt, cc_adsp, cc_acnt2, cc_adsp2, cc_bdsp, cc_bdsp2,
+                   cc_vcnt_c, cc_acnt_c, cc_acnt2_c, cc_vdsp_c, cc_adsp_c,
+                   cc_adsp2_c, cc_bdsp_c, cc_bdsp2_c, cc_types};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        free(all[i]);
 }
 
 /* Both forms of one collective: `pre` (a statement on rbuf) runs before
@@ -189,6 +200,7 @@ static inline void run_all(MPI_Comm comm)
            (s, rbuf, B, MPI_INT, MPI_SUM, comm));
     CC_RUN("Exscan", Exscan, Iexscan, Exscan_init, (void)0,
            (s, rbuf, B, MPI_INT, MPI_PROD, comm));
+    cc_free();
 }
 
 #endif

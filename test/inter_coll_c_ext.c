@@ -59,6 +59,7 @@ int main(int argc, char **argv)
                Ireduce_scatter_block, Reduce_scatter_block_init, (void)0,
                (s, rbuf, B, MPI_INT, MPI_SUM, inter));
     }
+    cc_free();
     CHECK_MPI(MPI_Comm_free(&inter));
     CHECK_MPI(MPI_Comm_free(&local));
     CHECK_MPI(MPI_Finalize());

@@ -60,6 +60,7 @@ int main(int argc, char **argv)
                (s, vcnt, cc_bdsp_c, cc_types, rbuf, acnt2, cc_bdsp2_c,
                 cc_types, ring));
     }
+    cc_free();
     CHECK_MPI(MPI_Comm_free(&ring));
     CHECK_MPI(MPI_Finalize());
     return 0;
