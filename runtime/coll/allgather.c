@@ -6,6 +6,10 @@
  * member and peer for small blocks.  With MPI_IN_PLACE a member's block
  * is taken from its place in recvbuf.  On an intercommunicator, the
  * schedule of coll/iallgather.c.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/args.h"
 #include "coll/check.h"

@@ -5,6 +5,10 @@
  * intracommunicator reduce.c has the algorithms (fallback.c the message
  * versions); on an intercommunicator they run as a schedule
  * (coll/inter_reduce.c).
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"

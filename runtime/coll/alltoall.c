@@ -12,6 +12,10 @@
  * outgoing blocks are first copied aside, each with its own type.
  *
  * On an intercommunicator, the schedule of coll/ialltoall.c.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include <stdlib.h>
 

@@ -4,6 +4,10 @@
  * control line for up to 16 bytes) and every other member unpacks it;
  * larger buffers pipeline through both halves (xchg.c).  On an
  * intercommunicator, the schedule of coll/ibcast.c.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/args.h"
 #include "coll/check.h"

@@ -6,6 +6,10 @@
  * blocks are larger than a half (xchg.c).  The root copies its own block
  * directly, unless it is already in place.  On an intercommunicator, the
  * schedule of coll/igather.c.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/args.h"
 #include "coll/check.h"

@@ -7,6 +7,10 @@
  * MPI_IN_PLACE, where it is in place already and leaves from there).  On
  * an intercommunicator the blocks cross between the groups: every
  * process gets the remote group's.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"

@@ -3,6 +3,10 @@
  * iallreduce.c - MPI_Iallreduce: the reduction tree (ireduce.c) to member
  * 0, straight into its receive buffer, then a binomial broadcast of the
  * result from there.  2 ceil(log2 n) rounds.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"

@@ -11,6 +11,10 @@
  * round packs every outgoing block aside, and they go out from there as
  * bytes (packed bytes are the data of the type signature, which is all
  * that the receiver's type has to match); the process's own block stays.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"

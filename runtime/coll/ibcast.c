@@ -4,6 +4,10 @@
  * on an intercommunicator (data.h).  The tree is shmpi_nbc_bcast_from's
  * (iallreduce.c): binomial, ceil(log2 n) messages deep, one message into
  * each process.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"

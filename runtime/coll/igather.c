@@ -4,6 +4,10 @@
  * MPI_Gather(v) runs on an intercommunicator (data.h): one round, in
  * which the root receives every block at once and each other process
  * sends its own; the root's own block is a local copy.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"

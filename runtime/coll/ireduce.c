@@ -17,6 +17,10 @@
  * shmpi_nbc_reduce computes inout = in op inout, so a received partial
  * result is the inout: it lands in one of two scratch buffers that take
  * turns (the last one in the root's dst), and what was held is the in.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"

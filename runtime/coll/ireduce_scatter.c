@@ -4,6 +4,10 @@
  * the reduction tree (ireduce.c) brings the whole vector to member 0, in
  * scratch, which sends member i its segment.  With MPI_IN_PLACE the
  * vector is in recvbuf and the segment comes back to its start.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"

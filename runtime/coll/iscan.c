@@ -5,6 +5,10 @@
  * it (rank order, whatever the op) and passes the result on to i + 1.
  * n - 1 rounds end to end, but each member waits for one message and
  * sends one, and the chain's links run as soon as their prefix arrives.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"

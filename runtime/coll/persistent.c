@@ -18,6 +18,10 @@
  * as their other collectives on the communicator (6.13).  The info
  * argument must be MPI_INFO_NULL or a valid info object; shmpi reads no
  * hint from it.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/data.h"

@@ -7,6 +7,10 @@
  * whole vector is in recvbuf and the segment comes back to its start.
  * On an intercommunicator (no MPI_IN_PLACE) each group gets the other
  * group's vector, cut by its own counts (coll/inter_reduce_scatter.c).
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"

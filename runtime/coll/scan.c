@@ -5,6 +5,10 @@
  * x0 op ... op xi (Exscan: up to x(i-1); member 0's recvbuf is left
  * alone).  reduce.c has the algorithms.  Neither is defined on an
  * intercommunicator (5.11): MPI_ERR_COMM.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"

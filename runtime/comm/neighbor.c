@@ -40,6 +40,10 @@
  * Open MPI 4.1 gets the blocking calls right and the nonblocking ones
  * wrong; MPICH 4.0 gets alltoall right and alltoallv/w wrong.)  An
  * MPI_PROC_NULL neighbor has its block in the buffers, untouched.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/vec.h"

@@ -16,6 +16,9 @@
  * unpacked back into the target.  Process_vm targets stage through the
  * same chunks.  The kernels are shmpi_op_reduce's (reduce_kernels.c), so
  * RMA and the collectives compute exactly alike.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count), on the same checks and path.
  */
 #include "core/pmpi.h"
 #include "core/proc.h"

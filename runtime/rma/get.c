@@ -4,6 +4,9 @@
  * buffer, through both datatypes, before the call returns.  The checks
  * are put's with the roles turned: the target data must fit the origin
  * buffer.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count), on the same checks and path.
  */
 #include "core/copy.h"
 #include "core/pmpi.h"

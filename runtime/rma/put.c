@@ -13,6 +13,9 @@
  * range, and an inline copy (core/copy.h).  Nothing is queued: the
  * data is in the target's memory when MPI_Put returns, so flush and the
  * end of an epoch have nothing left to do but a fence.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count), on the same checks and path.
  */
 #include "core/copy.h"
 #include "core/pmpi.h"

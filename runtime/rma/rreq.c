@@ -26,6 +26,9 @@
  * (pt2pt/request.h) born complete with an empty status: what Wait, Test,
  * Request_free and Cancel do with such a request is exactly what an RMA
  * request needs.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count), on the same checks and path.
  */
 #include "core/pmpi.h"
 #include "core/proc.h"

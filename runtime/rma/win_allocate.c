@@ -17,6 +17,9 @@
  * on a page of its own instead (no false sharing between neighbours);
  * one member asking for contiguous memory gets it for all, since
  * contiguous is also a valid answer to the hint.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * disp_unit an MPI_Aint, at most INT_MAX, as a window keeps an int).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -10,6 +10,9 @@
  * peers then map them, so a put is a memcpy); stack and file-mapped
  * memory with process_vm_readv/writev.  MPI_Win_free puts moved pages
  * back as private memory, contents kept.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * disp_unit an MPI_Aint, at most INT_MAX, as a window keeps an int).
  */
 #include <stdio.h>
 #include <stdlib.h>
