@@ -1,5 +1,6 @@
 /* coll_c_big_ext: more than 2^31 elements through the large-count collectives: MPI_Bcast_c and MPI_Ibcast_c of 2^31 + 8 MPI_BYTEs received as 2^29 + 2 elements of a derived 4-byte type (and back), and MPI_Allreduce_c in place of 2^31 + 8 MPI_BYTEs with MPI_BXOR, every byte checked (2 GiB a process).  ext: Open MPI 4.1 has no _c functions. */
 /* shmpi-test: np=2 timeout=900 ext */
+/* shmpi-test-skip tsan: each rank touches 2 GiB, which ThreadSanitizer's shadow memory makes 10 to 20 GiB (its documented 5-10x overhead), more than the machine has for two ranks; and the test starts no threads, between which its races would be. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
