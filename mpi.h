@@ -1606,6 +1606,282 @@ SHMPI_API(int, Neighbor_alltoallw_init, (const void *sendbuf,
                                          MPI_Comm comm, MPI_Info info,
                                          MPI_Request *request));
 
+/* The large-count forms of the collectives above (MPI-4.0, the _c
+   functions): counts MPI_Count, displacements MPI_Aint */
+SHMPI_API(int, Bcast_c,
+          (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+           MPI_Comm comm));
+SHMPI_API(int, Gather_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+           MPI_Comm comm));
+SHMPI_API(int, Gatherv_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+           MPI_Comm comm));
+SHMPI_API(int, Scatter_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+           MPI_Comm comm));
+SHMPI_API(int, Scatterv_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+           MPI_Count recvcount, MPI_Datatype recvtype, int root,
+           MPI_Comm comm));
+SHMPI_API(int, Allgather_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm));
+SHMPI_API(int, Allgatherv_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_API(int, Alltoall_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm));
+SHMPI_API(int, Alltoallv_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+           MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_API(int, Alltoallw_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+           MPI_Comm comm));
+SHMPI_API(int, Reduce_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm));
+SHMPI_API(int, Allreduce_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_API(int, Reduce_scatter_block_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_API(int, Reduce_scatter_c,
+          (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_API(int, Scan_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_API(int, Exscan_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_API(int, Ibcast_c,
+          (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Igather_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Igatherv_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Iscatter_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Iscatterv_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+           MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+           MPI_Request *request));
+SHMPI_API(int, Iallgather_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Iallgatherv_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+           MPI_Request *request));
+SHMPI_API(int, Ialltoall_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ialltoallv_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ialltoallw_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ireduce_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+           MPI_Request *request));
+SHMPI_API(int, Iallreduce_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+           MPI_Request *request));
+SHMPI_API(int, Ireduce_scatter_block_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+           MPI_Request *request));
+SHMPI_API(int, Ireduce_scatter_c,
+          (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+           MPI_Request *request));
+SHMPI_API(int, Iscan_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+           MPI_Request *request));
+SHMPI_API(int, Iexscan_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+           MPI_Request *request));
+SHMPI_API(int, Bcast_init_c,
+          (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Gather_init_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Gatherv_init_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Scatter_init_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Scatterv_init_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+           MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+           MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Allgather_init_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Allgatherv_init_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+           MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Alltoall_init_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Alltoallv_init_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+           MPI_Request *request));
+SHMPI_API(int, Alltoallw_init_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Reduce_init_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+           MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Allreduce_init_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+           MPI_Request *request));
+SHMPI_API(int, Reduce_scatter_block_init_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+           MPI_Request *request));
+SHMPI_API(int, Reduce_scatter_init_c,
+          (const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+           MPI_Request *request));
+SHMPI_API(int, Scan_init_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+           MPI_Request *request));
+SHMPI_API(int, Exscan_init_c,
+          (const void *sendbuf, void *recvbuf, MPI_Count count,
+           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+           MPI_Request *request));
+SHMPI_API(int, Neighbor_allgather_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm));
+SHMPI_API(int, Neighbor_allgatherv_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_API(int, Neighbor_alltoall_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm));
+SHMPI_API(int, Neighbor_alltoallv_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+           MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_API(int, Neighbor_alltoallw_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+           MPI_Comm comm));
+SHMPI_API(int, Ineighbor_allgather_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ineighbor_allgatherv_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+           MPI_Request *request));
+SHMPI_API(int, Ineighbor_alltoall_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ineighbor_alltoallv_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Ineighbor_alltoallw_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+           MPI_Comm comm, MPI_Request *request));
+SHMPI_API(int, Neighbor_allgather_init_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Neighbor_allgatherv_init_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+           MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoall_init_c,
+          (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoallv_init_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+           MPI_Request *request));
+SHMPI_API(int, Neighbor_alltoallw_init_c,
+          (const void *sendbuf, const MPI_Count sendcounts[],
+           const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+           void *recvbuf, const MPI_Count recvcounts[],
+           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+           MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
 /* One-sided communication: windows (11.2), their hints, error handlers */
 SHMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit,
                             MPI_Info info, MPI_Comm comm, MPI_Win *win));
@@ -1698,6 +1974,62 @@ SHMPI_API(int, Rget_accumulate, (const void *origin_addr, int origin_count,
                                  int target_count,
                                  MPI_Datatype target_datatype, MPI_Op op,
                                  MPI_Win win, MPI_Request *request));
+
+/* The large-count forms of the one-sided calls (MPI-4.0, the _c
+   functions): counts MPI_Count, disp_unit MPI_Aint */
+SHMPI_API(int, Win_create_c,
+          (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+           MPI_Comm comm, MPI_Win *win));
+SHMPI_API(int, Win_allocate_c,
+          (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+           void *baseptr, MPI_Win *win));
+SHMPI_API(int, Win_allocate_shared_c,
+          (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+           void *baseptr, MPI_Win *win));
+SHMPI_API(int, Win_shared_query_c,
+          (MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+           void *baseptr));
+SHMPI_API(int, Put_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+SHMPI_API(int, Get_c,
+          (void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win));
+SHMPI_API(int, Accumulate_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+           MPI_Win win));
+SHMPI_API(int, Get_accumulate_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, void *result_addr,
+           MPI_Count result_count, MPI_Datatype result_datatype,
+           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));
+SHMPI_API(int, Rput_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+           MPI_Request *request));
+SHMPI_API(int, Rget_c,
+          (void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+           MPI_Request *request));
+SHMPI_API(int, Raccumulate_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+           MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+           MPI_Win win, MPI_Request *request));
+SHMPI_API(int, Rget_accumulate_c,
+          (const void *origin_addr, MPI_Count origin_count,
+           MPI_Datatype origin_datatype, void *result_addr,
+           MPI_Count result_count, MPI_Datatype result_datatype,
+           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+           MPI_Request *request));
 
 /* One-sided communication: synchronization (11.5) - fence, general
    active target (post/start/complete/wait/test), passive target (locks,

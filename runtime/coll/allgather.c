@@ -6,6 +6,10 @@
  * member and peer for small blocks.  With MPI_IN_PLACE a member's block
  * is taken from its place in recvbuf.  On an intercommunicator, the
  * schedule of coll/iallgather.c.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/args.h"
 #include "coll/check.h"
@@ -15,7 +19,9 @@
 #include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Allgather)
+SHMPI_WEAK_ALIAS(Allgather_c)
 SHMPI_WEAK_ALIAS(Allgatherv)
+SHMPI_WEAK_ALIAS(Allgatherv_c)
 
 static int allgather(MPI_Comm comm, const struct shmpi_coll_args *a,
                      const char *fn)
@@ -43,7 +49,7 @@ static int allgather(MPI_Comm comm, const struct shmpi_coll_args *a,
 /* The communicator and the send side (MPI_IN_PLACE: none, but not on an
    intercommunicator, where it is an error). */
 static int check_send(const char *fn, MPI_Comm comm, const void *sendbuf,
-                      int sendcount, MPI_Datatype sendtype,
+                      MPI_Count sendcount, MPI_Datatype sendtype,
                       struct shmpi_coll_args *a)
 {
     *a = (struct shmpi_coll_args){0};
@@ -72,9 +78,9 @@ static void send_from_place(MPI_Comm comm, struct shmpi_coll_args *a)
 }
 
 int shmpi_coll_args_allgather(const char *fn, MPI_Comm comm,
-                              const void *sendbuf, int sendcount,
+                              const void *sendbuf, MPI_Count sendcount,
                               MPI_Datatype sendtype, void *recvbuf,
-                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
                               struct shmpi_coll_args *a)
 {
     int rc = check_send(fn, comm, sendbuf, sendcount, sendtype, a);
@@ -95,9 +101,10 @@ int shmpi_coll_args_allgather(const char *fn, MPI_Comm comm,
 }
 
 int shmpi_coll_args_allgatherv(const char *fn, MPI_Comm comm,
-                               const void *sendbuf, int sendcount,
+                               const void *sendbuf, MPI_Count sendcount,
                                MPI_Datatype sendtype, void *recvbuf,
-                               const int recvcounts[], const int displs[],
+                               struct shmpi_coll_vec recvcounts,
+                               struct shmpi_coll_vec displs,
                                MPI_Datatype recvtype,
                                struct shmpi_coll_args *a)
 {
@@ -125,9 +132,24 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     static const char fn[] = "MPI_Allgather";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount,
-                                       sendtype, recvbuf, recvcount,
-                                       recvtype, &a);
+    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
+                                       recvbuf, recvcount, recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
+    return allgather(comm, &a, fn);
+}
+
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allgather_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
+                                       recvbuf, recvcount, recvtype, &a);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
@@ -142,9 +164,28 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     static const char fn[] = "MPI_Allgatherv";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount,
-                                        sendtype, recvbuf, recvcounts,
-                                        displs, recvtype, &a);
+    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                        recvbuf, shmpi_coll_ints(recvcounts),
+                                        shmpi_coll_ints(displs), recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
+    return allgather(comm, &a, fn);
+}
+
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf,
+                      const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allgatherv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc =
+        shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                   recvbuf, shmpi_coll_counts_c(recvcounts),
+                                   shmpi_coll_aints(displs), recvtype, &a);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)

@@ -5,6 +5,10 @@
  * intracommunicator reduce.c has the algorithms (fallback.c the message
  * versions); on an intercommunicator they run as a schedule
  * (coll/inter_reduce.c).
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"
@@ -14,7 +18,9 @@
 #include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Reduce)
+SHMPI_WEAK_ALIAS(Reduce_c)
 SHMPI_WEAK_ALIAS(Allreduce)
+SHMPI_WEAK_ALIAS(Allreduce_c)
 
 /* What a member's sendbuf and recvbuf mean: `send`, `recv` whether it
    contributes and receives, `place_ok` whether MPI_IN_PLACE may stand for
@@ -25,7 +31,7 @@ struct sides {
 };
 
 static int check_sides(const char *fn, MPI_Comm comm, const void *sendbuf,
-                       void *recvbuf, int count, MPI_Datatype datatype,
+                       void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, struct sides m)
 {
     int in_place = sendbuf == MPI_IN_PLACE && m.recv && m.place_ok;
@@ -38,8 +44,8 @@ static int check_sides(const char *fn, MPI_Comm comm, const void *sendbuf,
         rc = shmpi_coll_check_data(fn, comm, recvbuf, count, datatype,
                                    "recvbuf");
     if (rc == MPI_SUCCESS && !m.send && !m.recv && count < 0)
-        rc = shmpi_raise(comm, MPI_ERR_COUNT, fn, "count is negative (%d)",
-                         count);
+        rc = shmpi_raise(comm, MPI_ERR_COUNT, fn, "count is negative (%lld)",
+                         (long long)count);
     if (rc == MPI_SUCCESS && !m.send && !m.recv)
         rc = shmpi_coll_check_type(fn, comm, datatype, "datatype");
     if (rc == MPI_SUCCESS)
@@ -64,9 +70,9 @@ static struct sides reduce_sides(MPI_Comm comm, int root)
 }
 
 int shmpi_coll_red_args_reduce(const char *fn, const void *sendbuf,
-                               void *recvbuf, int count, MPI_Datatype datatype,
-                               MPI_Op op, int root, MPI_Comm comm,
-                               struct shmpi_coll_red *x)
+                               void *recvbuf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Op op, int root,
+                               MPI_Comm comm, struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS)
@@ -84,7 +90,7 @@ int shmpi_coll_red_args_reduce(const char *fn, const void *sendbuf,
 }
 
 int shmpi_coll_red_args_allreduce(const char *fn, const void *sendbuf,
-                                  void *recvbuf, int count,
+                                  void *recvbuf, MPI_Count count,
                                   MPI_Datatype datatype, MPI_Op op,
                                   MPI_Comm comm, struct shmpi_coll_red *x)
 {
@@ -124,12 +130,44 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     return shmpi_coll_red_run(fn, comm, &x);
 }
 
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
+                                        op, root, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    return shmpi_coll_red_run(fn, comm, &x);
+}
+
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     static const char fn[] = "MPI_Allreduce";
     SHMPI_REQUIRE_INIT(fn);
     if (shmpi_coll_allreduce_small(sendbuf, recvbuf, count, datatype, op,
+                                   comm))
+        return shmpi_coll_outcome(comm->coll, comm, fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
+                                           datatype, op, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 1);
+    return shmpi_coll_red_run(fn, comm, &x);
+}
+
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Allreduce_c";
+    SHMPI_REQUIRE_INIT(fn);
+    /* the fast path takes an int count; it declines anything beyond 16
+       bytes anyway */
+    if (count <= SHMPI_COLL_INLINE &&
+        shmpi_coll_allreduce_small(sendbuf, recvbuf, (int)count, datatype, op,
                                    comm))
         return shmpi_coll_outcome(comm->coll, comm, fn);
     struct shmpi_coll_red x;

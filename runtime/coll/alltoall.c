@@ -12,8 +12,11 @@
  * outgoing blocks are first copied aside, each with its own type.
  *
  * On an intercommunicator, the schedule of coll/ialltoall.c.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "coll/args.h"
@@ -25,8 +28,11 @@
 #include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Alltoall)
+SHMPI_WEAK_ALIAS(Alltoall_c)
 SHMPI_WEAK_ALIAS(Alltoallv)
+SHMPI_WEAK_ALIAS(Alltoallv_c)
 SHMPI_WEAK_ALIAS(Alltoallw)
+SHMPI_WEAK_ALIAS(Alltoallw_c)
 
 /* Will the blocks leave in one round of the area? */
 static int one_round(MPI_Comm comm, const struct shmpi_coll_blocks *b)
@@ -50,7 +56,7 @@ static int run_aside(MPI_Comm comm, struct shmpi_coll_xchg *x,
                      const char *fn)
 {
     int n = comm->size, rc;
-    int *counts = malloc((size_t)n * sizeof *counts);
+    MPI_Count *counts = malloc((size_t)n * sizeof *counts);
     MPI_Datatype *types = malloc((size_t)n * sizeof *types);
     unsigned char *packed = NULL;
     uint64_t total = 0;
@@ -60,7 +66,7 @@ static int run_aside(MPI_Comm comm, struct shmpi_coll_xchg *x,
         total += b.len;
     }
     packed = malloc(total ? total : 1);
-    int *displs = malloc((size_t)n * sizeof *displs);
+    MPI_Aint *displs = malloc((size_t)n * sizeof *displs);
     if (!counts || !types || !packed || !displs) {
         rc = shmpi_coll_refuse_call(
             comm,
@@ -73,22 +79,16 @@ static int run_aside(MPI_Comm comm, struct shmpi_coll_xchg *x,
     for (int i = 0; i < n; i++) {
         struct shmpi_coll_block b;
         shmpi_coll_block_at(&x->in, i, &b);
-        if (b.len > (uint64_t)INT_MAX || at > (uint64_t)INT_MAX) {
-            rc = shmpi_coll_refuse_call(
-                comm,
-                shmpi_raise(comm, MPI_ERR_COUNT, fn,
-                            "MPI_IN_PLACE blocks beyond 2 GiB"),
-                0);
-            goto out;
-        }
         shmpi_dt_pack(b.buf, b.type, 0, packed + at, b.len);
-        counts[i] = (int)b.len;
-        displs[i] = (int)at;
+        counts[i] = (MPI_Count)b.len;
+        displs[i] = (MPI_Aint)at;
         types[i] = MPI_BYTE;
         at += b.len;
     }
-    x->out = (struct shmpi_coll_blocks){.base = packed, .counts = counts,
-                                        .displs = displs, .unit = 1,
+    x->out = (struct shmpi_coll_blocks){.base = packed,
+                                        .counts = shmpi_coll_counts_c(counts),
+                                        .displs = shmpi_coll_aints(displs),
+                                        .unit = 1,
                                         .types = types};
     rc = shmpi_coll_move(comm, x, fn);
 out:
@@ -146,9 +146,9 @@ static int fresh_args(MPI_Comm comm, const void *sendbuf,
 }
 
 int shmpi_coll_args_alltoall(const char *fn, MPI_Comm comm,
-                             const void *sendbuf, int sendcount,
+                             const void *sendbuf, MPI_Count sendcount,
                              MPI_Datatype sendtype, void *recvbuf,
-                             int recvcount, MPI_Datatype recvtype,
+                             MPI_Count recvcount, MPI_Datatype recvtype,
                              struct shmpi_coll_args *a)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
@@ -177,11 +177,13 @@ int shmpi_coll_args_alltoall(const char *fn, MPI_Comm comm,
 }
 
 int shmpi_coll_args_alltoallv(const char *fn, MPI_Comm comm,
-                              const void *sendbuf, const int sendcounts[],
-                              const int sdispls[], MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[],
-                              const int rdispls[], MPI_Datatype recvtype,
-                              struct shmpi_coll_args *a)
+                              const void *sendbuf,
+                              struct shmpi_coll_vec sendcounts,
+                              struct shmpi_coll_vec sdispls,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              struct shmpi_coll_vec recvcounts,
+                              struct shmpi_coll_vec rdispls,
+                              MPI_Datatype recvtype, struct shmpi_coll_args *a)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc != MPI_SUCCESS)
@@ -213,13 +215,12 @@ int shmpi_coll_args_alltoallv(const char *fn, MPI_Comm comm,
     return MPI_SUCCESS;
 }
 
-int shmpi_coll_args_alltoallw(const char *fn, MPI_Comm comm,
-                              const void *sendbuf, const int sendcounts[],
-                              const int sdispls[],
-                              const MPI_Datatype sendtypes[], void *recvbuf,
-                              const int recvcounts[], const int rdispls[],
-                              const MPI_Datatype recvtypes[],
-                              struct shmpi_coll_args *a)
+int shmpi_coll_args_alltoallw(
+    const char *fn, MPI_Comm comm, const void *sendbuf,
+    struct shmpi_coll_vec sendcounts, struct shmpi_coll_vec sdispls,
+    const MPI_Datatype sendtypes[], void *recvbuf,
+    struct shmpi_coll_vec recvcounts, struct shmpi_coll_vec rdispls,
+    const MPI_Datatype recvtypes[], struct shmpi_coll_args *a)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc != MPI_SUCCESS)
@@ -264,6 +265,22 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     return alltoall(comm, &a, 1, fn);
 }
 
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoall_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
+                                      recvbuf, recvcount, recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
+    return alltoall(comm, &a, 1, fn);
+}
+
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
                    const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                    const int recvcounts[], const int rdispls[],
@@ -272,9 +289,31 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Alltoallv";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallv(fn, comm, sendbuf, sendcounts,
-                                       sdispls, sendtype, recvbuf,
-                                       recvcounts, rdispls, recvtype, &a);
+    int rc = shmpi_coll_args_alltoallv(
+        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
+        shmpi_coll_ints(sdispls), sendtype, recvbuf,
+        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
+    return alltoall(comm, &a, 0, fn);
+}
+
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                     const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                     void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                     MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoallv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallv(
+        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
+        shmpi_coll_aints(sdispls), sendtype, recvbuf,
+        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtype,
+        &a);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)
@@ -290,9 +329,31 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Alltoallw";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallw(fn, comm, sendbuf, sendcounts,
-                                       sdispls, sendtypes, recvbuf,
-                                       recvcounts, rdispls, recvtypes, &a);
+    int rc = shmpi_coll_args_alltoallw(
+        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
+        shmpi_coll_ints(sdispls), sendtypes, recvbuf,
+        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtypes, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
+    return alltoall(comm, &a, 0, fn);
+}
+
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                     void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                     MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Alltoallw_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallw(
+        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
+        shmpi_coll_aints(sdispls), sendtypes, recvbuf,
+        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtypes,
+        &a);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)

@@ -51,63 +51,67 @@ static inline void shmpi_coll_args_root(struct shmpi_coll_args *a,
    its own.  Fills a with who this process is and *mine (a block of a)
    with its block.  MPI_SUCCESS or the error raised. */
 int shmpi_coll_args_rooted(const char *fn, MPI_Comm comm, int root,
-                           const void *buf, int count, MPI_Datatype type,
+                           const void *buf, MPI_Count count, MPI_Datatype type,
                            const char *what, struct shmpi_coll_args *a,
                            struct shmpi_coll_blocks *mine);
 
+/* The checks of each call.  Counts are MPI_Count and arrays
+   struct shmpi_coll_vec (vec.h), so that a call and its large-count
+   form (MPI-4.0, the _c functions) share them. */
 int shmpi_coll_args_bcast(const char *fn, MPI_Comm comm, void *buffer,
-                          int count, MPI_Datatype datatype, int root,
+                          MPI_Count count, MPI_Datatype datatype, int root,
                           struct shmpi_coll_args *a);
-int shmpi_coll_args_gather(const char *fn, MPI_Comm comm,
-                           const void *sendbuf, int sendcount,
-                           MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, int root,
+int shmpi_coll_args_gather(const char *fn, MPI_Comm comm, const void *sendbuf,
+                           MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, int root,
                            struct shmpi_coll_args *a);
-int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm,
-                            const void *sendbuf, int sendcount,
-                            MPI_Datatype sendtype, void *recvbuf,
-                            const int recvcounts[], const int displs[],
+int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm, const void *sendbuf,
+                            MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, struct shmpi_coll_vec recvcounts,
+                            struct shmpi_coll_vec displs,
                             MPI_Datatype recvtype, int root,
                             struct shmpi_coll_args *a);
-int shmpi_coll_args_scatter(const char *fn, MPI_Comm comm,
-                            const void *sendbuf, int sendcount,
-                            MPI_Datatype sendtype, void *recvbuf,
-                            int recvcount, MPI_Datatype recvtype, int root,
+int shmpi_coll_args_scatter(const char *fn, MPI_Comm comm, const void *sendbuf,
+                            MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Count recvcount,
+                            MPI_Datatype recvtype, int root,
                             struct shmpi_coll_args *a);
 int shmpi_coll_args_scatterv(const char *fn, MPI_Comm comm,
-                             const void *sendbuf, const int sendcounts[],
-                             const int displs[], MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount,
-                             MPI_Datatype recvtype, int root,
-                             struct shmpi_coll_args *a);
+                             const void *sendbuf,
+                             struct shmpi_coll_vec sendcounts,
+                             struct shmpi_coll_vec displs,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype,
+                             int root, struct shmpi_coll_args *a);
 int shmpi_coll_args_allgather(const char *fn, MPI_Comm comm,
-                              const void *sendbuf, int sendcount,
+                              const void *sendbuf, MPI_Count sendcount,
                               MPI_Datatype sendtype, void *recvbuf,
-                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
                               struct shmpi_coll_args *a);
 int shmpi_coll_args_allgatherv(const char *fn, MPI_Comm comm,
-                               const void *sendbuf, int sendcount,
+                               const void *sendbuf, MPI_Count sendcount,
                                MPI_Datatype sendtype, void *recvbuf,
-                               const int recvcounts[], const int displs[],
+                               struct shmpi_coll_vec recvcounts,
+                               struct shmpi_coll_vec displs,
                                MPI_Datatype recvtype,
                                struct shmpi_coll_args *a);
 int shmpi_coll_args_alltoall(const char *fn, MPI_Comm comm,
-                             const void *sendbuf, int sendcount,
+                             const void *sendbuf, MPI_Count sendcount,
                              MPI_Datatype sendtype, void *recvbuf,
-                             int recvcount, MPI_Datatype recvtype,
+                             MPI_Count recvcount, MPI_Datatype recvtype,
                              struct shmpi_coll_args *a);
-int shmpi_coll_args_alltoallv(const char *fn, MPI_Comm comm,
-                              const void *sendbuf, const int sendcounts[],
-                              const int sdispls[], MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[],
-                              const int rdispls[], MPI_Datatype recvtype,
-                              struct shmpi_coll_args *a);
-int shmpi_coll_args_alltoallw(const char *fn, MPI_Comm comm,
-                              const void *sendbuf, const int sendcounts[],
-                              const int sdispls[],
-                              const MPI_Datatype sendtypes[], void *recvbuf,
-                              const int recvcounts[], const int rdispls[],
-                              const MPI_Datatype recvtypes[],
-                              struct shmpi_coll_args *a);
+int shmpi_coll_args_alltoallv(
+    const char *fn, MPI_Comm comm, const void *sendbuf,
+    struct shmpi_coll_vec sendcounts, struct shmpi_coll_vec sdispls,
+    MPI_Datatype sendtype, void *recvbuf, struct shmpi_coll_vec recvcounts,
+    struct shmpi_coll_vec rdispls, MPI_Datatype recvtype,
+    struct shmpi_coll_args *a);
+int shmpi_coll_args_alltoallw(
+    const char *fn, MPI_Comm comm, const void *sendbuf,
+    struct shmpi_coll_vec sendcounts, struct shmpi_coll_vec sdispls,
+    const MPI_Datatype sendtypes[], void *recvbuf,
+    struct shmpi_coll_vec recvcounts, struct shmpi_coll_vec rdispls,
+    const MPI_Datatype recvtypes[], struct shmpi_coll_args *a);
 
 #endif

@@ -4,6 +4,10 @@
  * control line for up to 16 bytes) and every other member unpacks it;
  * larger buffers pipeline through both halves (xchg.c).  On an
  * intercommunicator, the schedule of coll/ibcast.c.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/args.h"
 #include "coll/check.h"
@@ -13,9 +17,10 @@
 #include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Bcast)
+SHMPI_WEAK_ALIAS(Bcast_c)
 
 int shmpi_coll_args_bcast(const char *fn, MPI_Comm comm, void *buffer,
-                          int count, MPI_Datatype datatype, int root,
+                          MPI_Count count, MPI_Datatype datatype, int root,
                           struct shmpi_coll_args *a)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
@@ -32,10 +37,10 @@ int shmpi_coll_args_bcast(const char *fn, MPI_Comm comm, void *buffer,
     return rc;
 }
 
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
-               MPI_Comm comm)
+/* Both forms: MPI_Bcast and MPI_Bcast_c (MPI-4.0 large counts). */
+static int bcast(const char *fn, void *buffer, MPI_Count count,
+                 MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Bcast";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root,
@@ -56,4 +61,16 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
                  (uint64_t)count * (uint64_t)datatype->size},
         .in = a.in};
     return shmpi_coll_move(comm, &x, fn);
+}
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
+               MPI_Comm comm)
+{
+    return bcast("MPI_Bcast", buffer, count, datatype, root, comm);
+}
+
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                 int root, MPI_Comm comm)
+{
+    return bcast("MPI_Bcast_c", buffer, count, datatype, root, comm);
 }

@@ -77,11 +77,12 @@ static int bad_buffer(const char *fn, MPI_Comm comm, const void *buf,
 }
 
 int shmpi_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
-                          int count, MPI_Datatype t, const char *what)
+                          MPI_Count count, MPI_Datatype t, const char *what)
 {
     if (count < 0)
         return shmpi_raise(comm, MPI_ERR_COUNT, fn,
-                           "the count of %s is negative (%d)", what, count);
+                           "the count of %s is negative (%lld)", what,
+                           (long long)count);
     int rc = shmpi_coll_check_type(fn, comm, t, what);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -91,14 +92,14 @@ int shmpi_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
 }
 
 int shmpi_coll_check_blocks(const char *fn, MPI_Comm comm, const void *base,
-                            const int *counts, const int *displs,
-                            int need_displs, MPI_Aint unit,
-                            const MPI_Datatype *types, MPI_Datatype t,
-                            const char *what)
+                            struct shmpi_coll_vec counts,
+                            struct shmpi_coll_vec displs, int need_displs,
+                            MPI_Aint unit, const MPI_Datatype *types,
+                            MPI_Datatype t, const char *what)
 {
-    if (!counts || (need_displs && !displs))
+    if (!counts.p || (need_displs && !displs.p))
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "the %s of %s are NULL",
-                           counts ? "displacements" : "counts", what);
+                           counts.p ? "displacements" : "counts", what);
     if (base == MPI_IN_PLACE)
         return bad_buffer(fn, comm, base, what);
     /* one block per peer: on an intercommunicator, per remote process */
@@ -108,13 +109,14 @@ int shmpi_coll_check_blocks(const char *fn, MPI_Comm comm, const void *base,
         int rc = shmpi_coll_check_type(fn, comm, ti, what);
         if (rc != MPI_SUCCESS)
             return rc;
-        if (counts[i] < 0)
+        MPI_Count n = shmpi_coll_count_at(counts, i);
+        if (n < 0)
             return shmpi_raise(comm, MPI_ERR_COUNT, fn,
-                               "count %d of %s is negative (%d)", i, what,
-                               counts[i]);
+                               "count %d of %s is negative (%lld)", i, what,
+                               (long long)n);
         const char *at = (const char *)base +
-                         (displs ? (MPI_Aint)displs[i] * unit : 0);
-        if (counts[i] > 0 && ti->size > 0 && unreal(at, ti))
+                         (displs.p ? shmpi_coll_disp_at(displs, i) * unit : 0);
+        if (n > 0 && ti->size > 0 && unreal(at, ti))
             return bad_buffer(fn, comm, base, what);
     }
     return MPI_SUCCESS;
@@ -195,7 +197,7 @@ int shmpi_coll_check_init(const char *fn, MPI_Comm comm, MPI_Info info,
 }
 
 int shmpi_coll_args_rooted(const char *fn, MPI_Comm comm, int root,
-                           const void *buf, int count, MPI_Datatype type,
+                           const void *buf, MPI_Count count, MPI_Datatype type,
                            const char *what, struct shmpi_coll_args *a,
                            struct shmpi_coll_blocks *mine)
 {

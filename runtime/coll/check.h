@@ -7,6 +7,7 @@
 #ifndef SHMPI_COLL_CHECK_H
 #define SHMPI_COLL_CHECK_H
 
+#include "coll/vec.h"
 #include "mpi.h"
 
 /* A valid communicator (MPI_ERR_COMM, raised on MPI_COMM_WORLD's
@@ -22,16 +23,16 @@ int shmpi_coll_check_type(const char *fn, MPI_Comm comm, MPI_Datatype t,
    (MPI_ERR_BUFFER: NULL or MPI_IN_PLACE with data to move, unless the
    type's displacements are absolute, as with MPI_BOTTOM). */
 int shmpi_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
-                          int count, MPI_Datatype t, const char *what);
+                          MPI_Count count, MPI_Datatype t, const char *what);
 /* The blocks of a v/w call, one per peer (the remote group's processes
    on an intercommunicator): counts (and displs, unless NULL is allowed:
    need_displs 0) present (MPI_ERR_ARG), every count >= 0, every type
    committed (types[i], or t), every block with data in a real buffer. */
 int shmpi_coll_check_blocks(const char *fn, MPI_Comm comm, const void *base,
-                            const int *counts, const int *displs,
-                            int need_displs, MPI_Aint unit,
-                            const MPI_Datatype *types, MPI_Datatype t,
-                            const char *what);
+                            struct shmpi_coll_vec counts,
+                            struct shmpi_coll_vec displs, int need_displs,
+                            MPI_Aint unit, const MPI_Datatype *types,
+                            MPI_Datatype t, const char *what);
 /* An op a collective may apply to count elements of t (MPI_ERR_OP;
    MPI_ERR_TYPE when t is MPI_HANDLE_SYNC, which no reduction takes). */
 int shmpi_coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op,

@@ -23,7 +23,6 @@
  *               Reduce_scatter: then a scatter); Scan and Exscan pass a
  *               running prefix along the ranks.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,22 +50,23 @@ int shmpi_coll_fb_barrier(MPI_Comm comm, const char *fn)
 /* Messages                                                            */
 /* ------------------------------------------------------------------ */
 
-/* Receive from src (unless rb is NULL) and send to dst (unless sb is
-   NULL) at once.  Returns MPI_SUCCESS or an error class, not raised. */
-static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb,
-                    int dst, const struct shmpi_coll_block *rb, int src,
-                    const char *fn)
+/* One message each way (blocks that an int counts). */
+static int exchange_piece(MPI_Comm comm, const struct shmpi_coll_block *sb,
+                          int dst, const struct shmpi_coll_block *rb, int src,
+                          const char *fn)
 {
     struct shmpi_request s, r;
     int err = MPI_SUCCESS;
     if (rb) {
-        shmpi_p2p_internal_request(&r, SHMPI_REQ_RECV, comm, rb->buf, rb->count,
-                                   rb->type, src, SHMPI_TAG_COLL);
+        shmpi_p2p_internal_request(&r, SHMPI_REQ_RECV, comm, rb->buf,
+                                   (int)rb->count, rb->type, src,
+                                   SHMPI_TAG_COLL);
         shmpi_p2p_start_recv(&r);
     }
     if (sb) {
-        shmpi_p2p_internal_request(&s, SHMPI_REQ_SEND, comm, sb->buf, sb->count,
-                                   sb->type, dst, SHMPI_TAG_COLL);
+        shmpi_p2p_internal_request(&s, SHMPI_REQ_SEND, comm, sb->buf,
+                                   (int)sb->count, sb->type, dst,
+                                   SHMPI_TAG_COLL);
         err = shmpi_p2p_start_send(fn, &s, SHMPI_MODE_STANDARD);
         if (err == MPI_SUCCESS)
             err = shmpi_p2p_request_wait(&s, MPI_STATUS_IGNORE);
@@ -76,6 +76,45 @@ static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb,
             return err;
     }
     return rb ? shmpi_p2p_request_wait(&r, MPI_STATUS_IGNORE) : MPI_SUCCESS;
+}
+
+/* Piece i of block b (b NULL, or past its end: none) into *out. */
+static const struct shmpi_coll_block *
+piece_of(const struct shmpi_coll_block *b, MPI_Count i,
+         struct shmpi_coll_block *out)
+{
+    if (!b)
+        return NULL;
+    MPI_Count count = b->type->size ? b->count : 0;
+    MPI_Count piece = shmpi_coll_piece(count, b->type);
+    MPI_Count first = i * piece;
+    if (i > 0 && first >= count)
+        return NULL;
+    *out = *b;
+    out->buf = (unsigned char *)b->buf + first * b->type->extent;
+    out->count = count - first < piece ? count - first : piece;
+    out->len = (uint64_t)out->count * b->type->size;
+    return out;
+}
+
+/* Receive from src (unless rb is NULL) and send to dst (unless sb is
+   NULL) at once, in pieces when a block is larger than a message holds
+   (coll.h: shmpi_coll_piece).  Returns MPI_SUCCESS or an error class,
+   not raised. */
+static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb, int dst,
+                    const struct shmpi_coll_block *rb, int src, const char *fn)
+{
+    int err = MPI_SUCCESS;
+    for (MPI_Count i = 0;; i++) {
+        struct shmpi_coll_block sp, rp;
+        const struct shmpi_coll_block *s = piece_of(sb, i, &sp);
+        const struct shmpi_coll_block *r = piece_of(rb, i, &rp);
+        if (!s && !r)
+            return err;
+        int e = exchange_piece(comm, s, dst, r, src, fn);
+        if (err == MPI_SUCCESS)
+            err = e;
+    }
 }
 
 static int failed(MPI_Comm comm, int err, const char *fn)
@@ -89,38 +128,18 @@ static int failed(MPI_Comm comm, int err, const char *fn)
                            : "a message of the collective failed");
 }
 
-/* (buf, count, t) to or from peer, in pieces of at most INT_MAX
-   elements: the count of a whole reduction vector need not fit an int
-   (both sides cut it the same way). */
-static int move_big(MPI_Comm comm, int sending, const void *buf,
-                    MPI_Count count, MPI_Datatype t, int peer,
-                    const char *fn)
-{
-    int err = MPI_SUCCESS;
-    MPI_Count done = 0;
-    do {
-        int now = count - done > INT_MAX ? INT_MAX : (int)(count - done);
-        struct shmpi_coll_block b = {
-            (unsigned char *)buf + done * t->extent, now, t, 0};
-        int e = sending ? exchange(comm, &b, peer, NULL, -1, fn)
-                        : exchange(comm, NULL, -1, &b, peer, fn);
-        if (err == MPI_SUCCESS)
-            err = e;
-        done += now;
-    } while (done < count);
-    return err;
-}
-
 static int send_to(MPI_Comm comm, const void *buf, MPI_Count count,
                    MPI_Datatype t, int dst, const char *fn)
 {
-    return move_big(comm, 1, buf, count, t, dst, fn);
+    struct shmpi_coll_block b = {(void *)buf, count, t, 0};
+    return exchange(comm, &b, dst, NULL, -1, fn);
 }
 
 static int recv_from(MPI_Comm comm, void *buf, MPI_Count count,
                      MPI_Datatype t, int src, const char *fn)
 {
-    return move_big(comm, 0, buf, count, t, src, fn);
+    struct shmpi_coll_block b = {buf, count, t, 0};
+    return exchange(comm, NULL, -1, &b, src, fn);
 }
 
 /* ------------------------------------------------------------------ */

@@ -6,6 +6,10 @@
  * blocks are larger than a half (xchg.c).  The root copies its own block
  * directly, unless it is already in place.  On an intercommunicator, the
  * schedule of coll/igather.c.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/args.h"
 #include "coll/check.h"
@@ -16,6 +20,8 @@
 
 SHMPI_WEAK_ALIAS(Gather)
 SHMPI_WEAK_ALIAS(Gatherv)
+SHMPI_WEAK_ALIAS(Gather_c)
+SHMPI_WEAK_ALIAS(Gatherv_c)
 
 /* The root's own block, from its send buffer to its receive buffer. */
 static int copy_own(MPI_Comm comm, const struct shmpi_coll_block *from,
@@ -53,10 +59,10 @@ static int gather(MPI_Comm comm, const struct shmpi_coll_args *a,
     return rc;
 }
 
-int shmpi_coll_args_gather(const char *fn, MPI_Comm comm,
-                           const void *sendbuf, int sendcount,
-                           MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, int root,
+int shmpi_coll_args_gather(const char *fn, MPI_Comm comm, const void *sendbuf,
+                           MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, int root,
                            struct shmpi_coll_args *a)
 {
     int rc = shmpi_coll_args_rooted(fn, comm, root, sendbuf, sendcount,
@@ -77,10 +83,10 @@ int shmpi_coll_args_gather(const char *fn, MPI_Comm comm,
     return rc;
 }
 
-int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm,
-                            const void *sendbuf, int sendcount,
-                            MPI_Datatype sendtype, void *recvbuf,
-                            const int recvcounts[], const int displs[],
+int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm, const void *sendbuf,
+                            MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, struct shmpi_coll_vec recvcounts,
+                            struct shmpi_coll_vec displs,
                             MPI_Datatype recvtype, int root,
                             struct shmpi_coll_args *a)
 {
@@ -100,6 +106,17 @@ int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm,
     return rc;
 }
 
+/* The blocking call once checked (rc), for both forms of both calls. */
+static int run(MPI_Comm comm, int rc, const struct shmpi_coll_args *a,
+               const char *fn)
+{
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_gather, a, fn);
+    return gather(comm, a, fn);
+}
+
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
@@ -109,11 +126,19 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
                                     recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_gather, &a, fn);
-    return gather(comm, &a, fn);
+    return run(comm, rc, &a, fn);
+}
+
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
+                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Gather_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
+                                    recvbuf, recvcount, recvtype, root, &a);
+    return run(comm, rc, &a, fn);
 }
 
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -123,12 +148,24 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     static const char fn[] = "MPI_Gatherv";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                     recvbuf, recvcounts, displs, recvtype,
-                                     root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_gather, &a, fn);
-    return gather(comm, &a, fn);
+    int rc =
+        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                recvbuf, shmpi_coll_ints(recvcounts),
+                                shmpi_coll_ints(displs), recvtype, root, &a);
+    return run(comm, rc, &a, fn);
+}
+
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
+                   MPI_Datatype sendtype, void *recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[],
+                   MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Gatherv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc =
+        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                recvbuf, shmpi_coll_counts_c(recvcounts),
+                                shmpi_coll_aints(displs), recvtype, root, &a);
+    return run(comm, rc, &a, fn);
 }

@@ -7,13 +7,19 @@
  * MPI_IN_PLACE, where it is in place already and leaves from there).  On
  * an intercommunicator the blocks cross between the groups: every
  * process gets the remote group's.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Iallgather)
+SHMPI_WEAK_ALIAS(Iallgather_c)
 SHMPI_WEAK_ALIAS(Iallgatherv)
+SHMPI_WEAK_ALIAS(Iallgatherv_c)
 
 int shmpi_nbc_data_allgather(struct shmpi_nbc *s, MPI_Comm comm,
                              const struct shmpi_coll_args *a)
@@ -26,37 +32,69 @@ int shmpi_nbc_data_allgather(struct shmpi_nbc *s, MPI_Comm comm,
     return shmpi_nbc_add_own(s, comm, &a->out, &a->in);
 }
 
-int PMPI_Iallgather(const void *sendbuf, int sendcount,
-                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                    MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
 {
     static const char fn[] = "MPI_Iallgather";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount,
-                                       sendtype, recvbuf, recvcount,
-                                       recvtype, &a);
+    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
+                                       recvbuf, recvcount, recvtype, &a);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a,
-                                 request, fn);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a, request,
+                                 fn);
 }
 
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[],
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf,
+                      MPI_Count recvcount, MPI_Datatype recvtype,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iallgather_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
+                                       recvbuf, recvcount, recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a, request,
+                                 fn);
+}
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const int recvcounts[], const int displs[],
                      MPI_Datatype recvtype, MPI_Comm comm,
                      MPI_Request *request)
 {
     static const char fn[] = "MPI_Iallgatherv";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount,
-                                        sendtype, recvbuf, recvcounts,
-                                        displs, recvtype, &a);
+    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                        recvbuf, shmpi_coll_ints(recvcounts),
+                                        shmpi_coll_ints(displs), recvtype, &a);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a,
-                                 request, fn);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a, request,
+                                 fn);
+}
+
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf,
+                       const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, MPI_Comm comm,
+                       MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iallgatherv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc =
+        shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                   recvbuf, shmpi_coll_counts_c(recvcounts),
+                                   shmpi_coll_aints(displs), recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a, request,
+                                 fn);
 }

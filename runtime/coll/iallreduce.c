@@ -3,6 +3,10 @@
  * iallreduce.c - MPI_Iallreduce: the reduction tree (ireduce.c) to member
  * 0, straight into its receive buffer, then a binomial broadcast of the
  * result from there.  2 ceil(log2 n) rounds.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"
@@ -11,6 +15,7 @@
 #include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Iallreduce)
+SHMPI_WEAK_ALIAS(Iallreduce_c)
 
 /* Member v (counted from root) receives from v without its lowest set
    bit, then sends to v + k for every k below that bit, farthest first
@@ -48,6 +53,22 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
                     MPI_Request *request)
 {
     static const char fn[] = "MPI_Iallreduce";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
+                                           datatype, op, comm, &x);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_reduction_start(fn, comm, &x, request);
+}
+
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iallreduce_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,

@@ -11,14 +11,21 @@
  * round packs every outgoing block aside, and they go out from there as
  * bytes (packed bytes are the data of the type signature, which is all
  * that the receiver's type has to match); the process's own block stays.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Ialltoall)
+SHMPI_WEAK_ALIAS(Ialltoall_c)
 SHMPI_WEAK_ALIAS(Ialltoallv)
+SHMPI_WEAK_ALIAS(Ialltoallv_c)
 SHMPI_WEAK_ALIAS(Ialltoallw)
+SHMPI_WEAK_ALIAS(Ialltoallw_c)
 
 static int in_place(struct shmpi_nbc *s, MPI_Comm comm,
                     const struct shmpi_coll_blocks *b)
@@ -83,18 +90,54 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  fn);
 }
 
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ialltoall_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
+                                      recvbuf, recvcount, recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
+                                 fn);
+}
+
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
                     const int recvcounts[], const int rdispls[],
-                    MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     static const char fn[] = "MPI_Ialltoallv";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallv(fn, comm, sendbuf, sendcounts,
-                                       sdispls, sendtype, recvbuf,
-                                       recvcounts, rdispls, recvtype, &a);
+    int rc = shmpi_coll_args_alltoallv(
+        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
+        shmpi_coll_ints(sdispls), sendtype, recvbuf,
+        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtype, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
+                                 fn);
+}
+
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                      const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ialltoallv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallv(
+        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
+        shmpi_coll_aints(sdispls), sendtype, recvbuf,
+        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtype,
+        &a);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
@@ -103,16 +146,37 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
 
 int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
                     const int sdispls[], const MPI_Datatype sendtypes[],
-                    void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[],
-                    MPI_Comm comm, MPI_Request *request)
+                    void *recvbuf, const int recvcounts[], const int rdispls[],
+                    const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
 {
     static const char fn[] = "MPI_Ialltoallw";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallw(fn, comm, sendbuf, sendcounts,
-                                       sdispls, sendtypes, recvbuf,
-                                       recvcounts, rdispls, recvtypes, &a);
+    int rc = shmpi_coll_args_alltoallw(
+        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
+        shmpi_coll_ints(sdispls), sendtypes, recvbuf,
+        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtypes, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
+                                 fn);
+}
+
+int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+                      const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                      void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                      MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ialltoallw_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallw(
+        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
+        shmpi_coll_aints(sdispls), sendtypes, recvbuf,
+        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtypes,
+        &a);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,

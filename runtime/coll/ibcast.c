@@ -4,6 +4,10 @@
  * on an intercommunicator (data.h).  The tree is shmpi_nbc_bcast_from's
  * (iallreduce.c): binomial, ceil(log2 n) messages deep, one message into
  * each process.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -11,6 +15,7 @@
 #include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Ibcast)
+SHMPI_WEAK_ALIAS(Ibcast_c)
 
 /* 5.2.2: the root sends to remote rank 0, which broadcasts in its group;
    the rest of the root's group does nothing. */
@@ -53,10 +58,22 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
     static const char fn[] = "MPI_Ibcast";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root,
-                                   &a);
+    int rc =
+        shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root, &a);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_bcast, &a, request,
-                                 fn);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_bcast, &a, request, fn);
+}
+
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ibcast_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc =
+        shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_bcast, &a, request, fn);
 }

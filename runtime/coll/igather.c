@@ -4,13 +4,19 @@
  * MPI_Gather(v) runs on an intercommunicator (data.h): one round, in
  * which the root receives every block at once and each other process
  * sends its own; the root's own block is a local copy.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Igather)
+SHMPI_WEAK_ALIAS(Igather_c)
 SHMPI_WEAK_ALIAS(Igatherv)
+SHMPI_WEAK_ALIAS(Igatherv_c)
 
 int shmpi_nbc_data_gather(struct shmpi_nbc *s, MPI_Comm comm,
                           const struct shmpi_coll_args *a)
@@ -29,8 +35,8 @@ int shmpi_nbc_data_gather(struct shmpi_nbc *s, MPI_Comm comm,
 }
 
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm, MPI_Request *request)
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request)
 {
     static const char fn[] = "MPI_Igather";
     SHMPI_REQUIRE_INIT(fn);
@@ -39,8 +45,22 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                     recvbuf, recvcount, recvtype, root, &a);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request,
-                                 fn);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request, fn);
+}
+
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    static const char fn[] = "MPI_Igather_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
+                                    recvbuf, recvcount, recvtype, root, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request, fn);
 }
 
 int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -51,11 +71,29 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     static const char fn[] = "MPI_Igatherv";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                     recvbuf, recvcounts, displs, recvtype,
-                                     root, &a);
+    int rc =
+        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                recvbuf, shmpi_coll_ints(recvcounts),
+                                shmpi_coll_ints(displs), recvtype, root, &a);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request,
-                                 fn);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request, fn);
+}
+
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[],
+                    MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    static const char fn[] = "MPI_Igatherv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc =
+        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                recvbuf, shmpi_coll_counts_c(recvcounts),
+                                shmpi_coll_aints(displs), recvtype, root, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request, fn);
 }

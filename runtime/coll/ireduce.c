@@ -17,6 +17,10 @@
  * shmpi_nbc_reduce computes inout = in op inout, so a received partial
  * result is the inout: it lands in one of two scratch buffers that take
  * turns (the last one in the root's dst), and what was held is the in.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"
@@ -26,6 +30,7 @@
 #include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Ireduce)
+SHMPI_WEAK_ALIAS(Ireduce_c)
 
 /* How many members send to member v: one per clear low bit k of v
    with v + k < n. */
@@ -122,6 +127,22 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Request *request)
 {
     static const char fn[] = "MPI_Ireduce";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
+                                        op, root, comm, &x);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_coll_check_request(fn, comm, request);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_reduction_start(fn, comm, &x, request);
+}
+
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,

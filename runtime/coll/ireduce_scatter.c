@@ -4,6 +4,10 @@
  * the reduction tree (ireduce.c) brings the whole vector to member 0, in
  * scratch, which sends member i its segment.  With MPI_IN_PLACE the
  * vector is in recvbuf and the segment comes back to its start.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"
@@ -12,7 +16,9 @@
 #include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Ireduce_scatter_block)
+SHMPI_WEAK_ALIAS(Ireduce_scatter_block_c)
 SHMPI_WEAK_ALIAS(Ireduce_scatter)
+SHMPI_WEAK_ALIAS(Ireduce_scatter_c)
 
 int shmpi_nbc_scatter_segments(struct shmpi_nbc *s, MPI_Comm comm,
                                const void *full,
@@ -62,11 +68,23 @@ static int start(const char *fn, MPI_Comm comm, int rc,
 }
 
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
-                               int recvcount, MPI_Datatype datatype,
-                               MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
+                               int recvcount, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Request *request)
 {
     static const char fn[] = "MPI_Ireduce_scatter_block";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
+                                               datatype, op, comm, &x);
+    return start(fn, comm, rc, &x, request);
+}
+
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm,
+                                 MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce_scatter_block_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
@@ -81,7 +99,21 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
     static const char fn[] = "MPI_Ireduce_scatter";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
+                                         shmpi_coll_ints(recvcounts), datatype,
+                                         op, comm, &x);
+    return start(fn, comm, rc, &x, request);
+}
+
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
+                           const MPI_Count recvcounts[], MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce_scatter_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
+                                         shmpi_coll_counts_c(recvcounts),
                                          datatype, op, comm, &x);
     return start(fn, comm, rc, &x, request);
 }

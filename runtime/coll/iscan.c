@@ -5,6 +5,10 @@
  * it (rank order, whatever the op) and passes the result on to i + 1.
  * n - 1 rounds end to end, but each member waits for one message and
  * sends one, and the chain's links run as soon as their prefix arrives.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"
@@ -13,7 +17,9 @@
 #include "coll/reduction.h"
 
 SHMPI_WEAK_ALIAS(Iscan)
+SHMPI_WEAK_ALIAS(Iscan_c)
 SHMPI_WEAK_ALIAS(Iexscan)
+SHMPI_WEAK_ALIAS(Iexscan_c)
 
 /* recvbuf = own data, then prefix op recvbuf; passed on from there. */
 int shmpi_nbc_build_scan(struct shmpi_nbc *s, MPI_Comm comm,
@@ -63,8 +69,8 @@ int shmpi_nbc_build_exscan(struct shmpi_nbc *s, MPI_Comm comm,
 }
 
 static int start(const char *fn, const void *sendbuf, void *recvbuf,
-                 int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                 enum shmpi_red_kind kind, MPI_Request *request)
+                 MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, enum shmpi_red_kind kind, MPI_Request *request)
 {
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
@@ -85,10 +91,26 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count,
                  SHMPI_RED_SCAN, request);
 }
 
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return start("MPI_Iscan_c", sendbuf, recvbuf, count, datatype, op, comm,
+                 SHMPI_RED_SCAN, request);
+}
+
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
     return start("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm,
+                 SHMPI_RED_EXSCAN, request);
+}
+
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    return start("MPI_Iexscan_c", sendbuf, recvbuf, count, datatype, op, comm,
                  SHMPI_RED_EXSCAN, request);
 }

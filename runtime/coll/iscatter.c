@@ -4,13 +4,19 @@
  * that MPI_Scatter(v) runs on an intercommunicator (data.h): one round,
  * in which the root sends every block at once and each other process
  * receives its own; the root's own block is a local copy.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Iscatter)
+SHMPI_WEAK_ALIAS(Iscatter_c)
 SHMPI_WEAK_ALIAS(Iscatterv)
+SHMPI_WEAK_ALIAS(Iscatterv_c)
 
 int shmpi_nbc_data_scatter(struct shmpi_nbc *s, MPI_Comm comm,
                            const struct shmpi_coll_args *a)
@@ -43,6 +49,22 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  fn);
 }
 
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iscatter_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcount, recvtype, root, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
+                                 fn);
+}
+
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                    const int displs[], MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, int root,
@@ -51,9 +73,28 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Iscatterv";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf, sendcounts, displs,
-                                      sendtype, recvbuf, recvcount, recvtype,
-                                      root, &a);
+    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
+                                      shmpi_coll_ints(sendcounts),
+                                      shmpi_coll_ints(displs), sendtype,
+                                      recvbuf, recvcount, recvtype, root, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_nbc_refuse_call(comm, rc);
+    return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
+                                 fn);
+}
+
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                     const MPI_Aint displs[], MPI_Datatype sendtype,
+                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iscatterv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
+                                      shmpi_coll_counts_c(sendcounts),
+                                      shmpi_coll_aints(displs), sendtype,
+                                      recvbuf, recvcount, recvtype, root, &a);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
     return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,

@@ -18,6 +18,10 @@
  * as their other collectives on the communicator (6.13).  The info
  * argument must be MPI_INFO_NULL or a valid info object; shmpi reads no
  * hint from it.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/data.h"
@@ -29,21 +33,37 @@
 
 SHMPI_WEAK_ALIAS(Barrier_init)
 SHMPI_WEAK_ALIAS(Bcast_init)
+SHMPI_WEAK_ALIAS(Bcast_init_c)
 SHMPI_WEAK_ALIAS(Gather_init)
+SHMPI_WEAK_ALIAS(Gather_init_c)
 SHMPI_WEAK_ALIAS(Gatherv_init)
+SHMPI_WEAK_ALIAS(Gatherv_init_c)
 SHMPI_WEAK_ALIAS(Scatter_init)
+SHMPI_WEAK_ALIAS(Scatter_init_c)
 SHMPI_WEAK_ALIAS(Scatterv_init)
+SHMPI_WEAK_ALIAS(Scatterv_init_c)
 SHMPI_WEAK_ALIAS(Allgather_init)
+SHMPI_WEAK_ALIAS(Allgather_init_c)
 SHMPI_WEAK_ALIAS(Allgatherv_init)
+SHMPI_WEAK_ALIAS(Allgatherv_init_c)
 SHMPI_WEAK_ALIAS(Alltoall_init)
+SHMPI_WEAK_ALIAS(Alltoall_init_c)
 SHMPI_WEAK_ALIAS(Alltoallv_init)
+SHMPI_WEAK_ALIAS(Alltoallv_init_c)
 SHMPI_WEAK_ALIAS(Alltoallw_init)
+SHMPI_WEAK_ALIAS(Alltoallw_init_c)
 SHMPI_WEAK_ALIAS(Reduce_init)
+SHMPI_WEAK_ALIAS(Reduce_init_c)
 SHMPI_WEAK_ALIAS(Allreduce_init)
+SHMPI_WEAK_ALIAS(Allreduce_init_c)
 SHMPI_WEAK_ALIAS(Reduce_scatter_init)
+SHMPI_WEAK_ALIAS(Reduce_scatter_init_c)
 SHMPI_WEAK_ALIAS(Reduce_scatter_block_init)
+SHMPI_WEAK_ALIAS(Reduce_scatter_block_init_c)
 SHMPI_WEAK_ALIAS(Scan_init)
+SHMPI_WEAK_ALIAS(Scan_init_c)
 SHMPI_WEAK_ALIAS(Exscan_init)
+SHMPI_WEAK_ALIAS(Exscan_init_c)
 
 /* A data collective whose argument checks returned rc: planned into
    *req, or refused (the others took the schedule number). */
@@ -85,17 +105,42 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
     static const char fn[] = "MPI_Bcast_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root,
-                                   &a);
+    int rc =
+        shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root, &a);
     return plan_data(fn, comm, rc, shmpi_nbc_data_bcast, &a, info, request);
 }
 
-int PMPI_Gather_init(const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *request)
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+                      int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    static const char fn[] = "MPI_Bcast_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc =
+        shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_bcast, &a, info, request);
+}
+
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
 {
     static const char fn[] = "MPI_Gather_init";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
+                                    recvbuf, recvcount, recvtype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_gather, &a, info, request);
+}
+
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Gather_init_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
@@ -112,9 +157,26 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Gatherv_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                     recvbuf, recvcounts, displs, recvtype,
-                                     root, &a);
+    int rc =
+        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                recvbuf, shmpi_coll_ints(recvcounts),
+                                shmpi_coll_ints(displs), recvtype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_gather, &a, info, request);
+}
+
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf,
+                        const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Gatherv_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc =
+        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                recvbuf, shmpi_coll_counts_c(recvcounts),
+                                shmpi_coll_aints(displs), recvtype, root, &a);
     return plan_data(fn, comm, rc, shmpi_nbc_data_gather, &a, info, request);
 }
 
@@ -128,8 +190,20 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount,
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
                                      recvbuf, recvcount, recvtype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info,
-                     request);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
+}
+
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
+                        MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Scatter_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcount, recvtype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
 }
 
 int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
@@ -141,11 +215,27 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Scatterv_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf, sendcounts, displs,
-                                      sendtype, recvbuf, recvcount, recvtype,
-                                      root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info,
-                     request);
+    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
+                                      shmpi_coll_ints(sendcounts),
+                                      shmpi_coll_ints(displs), sendtype,
+                                      recvbuf, recvcount, recvtype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
+}
+
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                         const MPI_Aint displs[], MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Scatterv_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
+                                      shmpi_coll_counts_c(sendcounts),
+                                      shmpi_coll_aints(displs), sendtype,
+                                      recvbuf, recvcount, recvtype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
 }
 
 int PMPI_Allgather_init(const void *sendbuf, int sendcount,
@@ -156,9 +246,22 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Allgather_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount,
-                                       sendtype, recvbuf, recvcount,
-                                       recvtype, &a);
+    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
+                                       recvbuf, recvcount, recvtype, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
+                     request);
+}
+
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Allgather_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
+                                       recvbuf, recvcount, recvtype, &a);
     return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
                      request);
 }
@@ -172,9 +275,26 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Allgatherv_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount,
-                                        sendtype, recvbuf, recvcounts,
-                                        displs, recvtype, &a);
+    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                        recvbuf, shmpi_coll_ints(recvcounts),
+                                        shmpi_coll_ints(displs), recvtype, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
+                     request);
+}
+
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           const MPI_Count recvcounts[],
+                           const MPI_Aint displs[], MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Allgatherv_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc =
+        shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
+                                   recvbuf, shmpi_coll_counts_c(recvcounts),
+                                   shmpi_coll_aints(displs), recvtype, &a);
     return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
                      request);
 }
@@ -189,8 +309,20 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount,
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
                                       recvbuf, recvcount, recvtype, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info,
-                     request);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+}
+
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+                         MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Alltoall_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
+                                      recvbuf, recvcount, recvtype, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
 }
 
 int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -202,11 +334,28 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Alltoallv_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallv(fn, comm, sendbuf, sendcounts,
-                                       sdispls, sendtype, recvbuf,
-                                       recvcounts, rdispls, recvtype, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info,
-                     request);
+    int rc = shmpi_coll_args_alltoallv(
+        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
+        shmpi_coll_ints(sdispls), sendtype, recvbuf,
+        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtype, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+}
+
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                          void *recvbuf, const MPI_Count recvcounts[],
+                          const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Alltoallv_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallv(
+        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
+        shmpi_coll_aints(sdispls), sendtype, recvbuf,
+        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtype,
+        &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
 }
 
 int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -218,18 +367,49 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Alltoallw_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallw(fn, comm, sendbuf, sendcounts,
-                                       sdispls, sendtypes, recvbuf,
-                                       recvcounts, rdispls, recvtypes, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info,
-                     request);
+    int rc = shmpi_coll_args_alltoallw(
+        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
+        shmpi_coll_ints(sdispls), sendtypes, recvbuf,
+        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtypes, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+}
+
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                          const MPI_Aint sdispls[],
+                          const MPI_Datatype sendtypes[], void *recvbuf,
+                          const MPI_Count recvcounts[],
+                          const MPI_Aint rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Alltoallw_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallw(
+        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
+        shmpi_coll_aints(sdispls), sendtypes, recvbuf,
+        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtypes,
+        &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
 }
 
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
-                     MPI_Datatype datatype, MPI_Op op, int root,
-                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
 {
     static const char fn[] = "MPI_Reduce_init";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
+                                        op, root, comm, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Reduce_init_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
@@ -249,6 +429,18 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
     return plan_red(fn, comm, rc, &x, info, request);
 }
 
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Allreduce_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
+                                           datatype, op, comm, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf,
                              const int recvcounts[], MPI_Datatype datatype,
                              MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -257,7 +449,22 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf,
     static const char fn[] = "MPI_Reduce_scatter_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
+                                         shmpi_coll_ints(recvcounts), datatype,
+                                         op, comm, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
+                               const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Reduce_scatter_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
+                                         shmpi_coll_counts_c(recvcounts),
                                          datatype, op, comm, &x);
     return plan_red(fn, comm, rc, &x, info, request);
 }
@@ -270,9 +477,22 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf,
     static const char fn[] = "MPI_Reduce_scatter_block_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf,
-                                               recvcount, datatype, op, comm,
-                                               &x);
+    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
+                                               datatype, op, comm, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
+                                     MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request)
+{
+    static const char fn[] = "MPI_Reduce_scatter_block_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
+                                               datatype, op, comm, &x);
     return plan_red(fn, comm, rc, &x, info, request);
 }
 
@@ -288,11 +508,35 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count,
     return plan_red(fn, comm, rc, &x, info, request);
 }
 
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Scan_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
+                                      op, comm, SHMPI_RED_SCAN, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
     static const char fn[] = "MPI_Exscan_init";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
+                                      op, comm, SHMPI_RED_EXSCAN, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Exscan_init_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,

@@ -51,16 +51,16 @@
 void shmpi_coll_segment(const struct shmpi_coll_red *x, int size, int i,
                         MPI_Count *first, MPI_Count *count)
 {
-    if (!x->seg_counts) {
+    if (!x->seg_counts.p) {
         *first = (MPI_Count)i * x->seg_count;
         *count = x->seg_count;
         return;
     }
     MPI_Count at = 0;
     for (int j = 0; j < i && j < size; j++)
-        at += x->seg_counts[j];
+        at += shmpi_coll_count_at(x->seg_counts, j);
     *first = at;
-    *count = x->seg_counts[i];
+    *count = shmpi_coll_count_at(x->seg_counts, i);
 }
 
 /* Who reads a member's contribution. */

@@ -7,6 +7,7 @@
 #define SHMPI_COLL_REDUCE_H
 
 #include "coll/coll.h"
+#include "coll/vec.h"
 
 enum shmpi_red_kind {
     SHMPI_RED_ALLREDUCE,
@@ -25,8 +26,10 @@ struct shmpi_coll_red {
     MPI_Count count;           /* elements of the whole vector */
     MPI_Datatype type;
     MPI_Op op;
-    const int *seg_counts;     /* SCATTER: elements of member i's segment, */
-    int seg_count;             /* or seg_count each when seg_counts is NULL */
+    struct shmpi_coll_vec seg_counts; /* SCATTER: elements of member i's
+                                  segment (either width, vec.h), */
+    MPI_Count seg_count;              /* or seg_count each when seg_counts.p is
+                                  NULL */
 };
 
 /* The segment of member i (SHMPI_RED_SCATTER): first element, count. */

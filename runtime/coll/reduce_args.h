@@ -20,27 +20,29 @@
 #include "datatypes/datatype.h"
 
 int shmpi_coll_red_args_reduce(const char *fn, const void *sendbuf,
-                               void *recvbuf, int count, MPI_Datatype datatype,
-                               MPI_Op op, int root, MPI_Comm comm,
-                               struct shmpi_coll_red *x);
+                               void *recvbuf, MPI_Count count,
+                               MPI_Datatype datatype, MPI_Op op, int root,
+                               MPI_Comm comm, struct shmpi_coll_red *x);
 int shmpi_coll_red_args_allreduce(const char *fn, const void *sendbuf,
-                                  void *recvbuf, int count,
+                                  void *recvbuf, MPI_Count count,
                                   MPI_Datatype datatype, MPI_Op op,
                                   MPI_Comm comm, struct shmpi_coll_red *x);
 /* recvcounts has comm->size entries (the local group's, on an
-   intercommunicator); x->seg_counts points at it. */
+   intercommunicator); x->seg_counts is it. */
 int shmpi_coll_red_args_scatter(const char *fn, const void *sendbuf,
-                                void *recvbuf, const int recvcounts[],
-                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                struct shmpi_coll_red *x);
+                                void *recvbuf,
+                                struct shmpi_coll_vec recvcounts,
+                                MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm, struct shmpi_coll_red *x);
 int shmpi_coll_red_args_scatter_block(const char *fn, const void *sendbuf,
-                                      void *recvbuf, int recvcount,
+                                      void *recvbuf, MPI_Count recvcount,
                                       MPI_Datatype datatype, MPI_Op op,
                                       MPI_Comm comm, struct shmpi_coll_red *x);
 /* kind: SHMPI_RED_SCAN or SHMPI_RED_EXSCAN. */
-int shmpi_coll_red_args_scan(const char *fn, const void *sendbuf, void *recvbuf,
-                             int count, MPI_Datatype datatype, MPI_Op op,
-                             MPI_Comm comm, enum shmpi_red_kind kind,
+int shmpi_coll_red_args_scan(const char *fn, const void *sendbuf,
+                             void *recvbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             enum shmpi_red_kind kind,
                              struct shmpi_coll_red *x);
 
 /* allreduce.c: the blocking call of a checked x - on the collective

@@ -7,6 +7,10 @@
  * whole vector is in recvbuf and the segment comes back to its start.
  * On an intercommunicator (no MPI_IN_PLACE) each group gets the other
  * group's vector, cut by its own counts (coll/inter_reduce_scatter.c).
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"
@@ -15,12 +19,14 @@
 #include "datatypes/datatype.h"
 
 SHMPI_WEAK_ALIAS(Reduce_scatter_block)
+SHMPI_WEAK_ALIAS(Reduce_scatter_block_c)
 SHMPI_WEAK_ALIAS(Reduce_scatter)
+SHMPI_WEAK_ALIAS(Reduce_scatter_c)
 
 /* The buffers and the op, the counts being checked; `mine` is this
    member's segment, x->count the whole vector. */
 static int check_rest(const char *fn, const void *sendbuf, void *recvbuf,
-                      int mine, MPI_Comm comm, struct shmpi_coll_red *x)
+                      MPI_Count mine, MPI_Comm comm, struct shmpi_coll_red *x)
 {
     int in_place = sendbuf == MPI_IN_PLACE && !comm->is_inter;
     int rc = shmpi_coll_check_data(fn, comm, in_place ? recvbuf : sendbuf,
@@ -41,14 +47,14 @@ static int check_rest(const char *fn, const void *sendbuf, void *recvbuf,
 }
 
 int shmpi_coll_red_args_scatter_block(const char *fn, const void *sendbuf,
-                                      void *recvbuf, int recvcount,
+                                      void *recvbuf, MPI_Count recvcount,
                                       MPI_Datatype datatype, MPI_Op op,
                                       MPI_Comm comm, struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc == MPI_SUCCESS && recvcount < 0)
         rc = shmpi_raise(comm, MPI_ERR_COUNT, fn,
-                         "recvcount is negative (%d)", recvcount);
+                         "recvcount is negative (%lld)", (long long)recvcount);
     if (rc != MPI_SUCCESS)
         return rc;
     *x = (struct shmpi_coll_red){
@@ -58,34 +64,51 @@ int shmpi_coll_red_args_scatter_block(const char *fn, const void *sendbuf,
 }
 
 int shmpi_coll_red_args_scatter(const char *fn, const void *sendbuf,
-                                void *recvbuf, const int recvcounts[],
-                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                struct shmpi_coll_red *x)
+                                void *recvbuf,
+                                struct shmpi_coll_vec recvcounts,
+                                MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm, struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc == MPI_SUCCESS && !recvcounts)
+    if (rc == MPI_SUCCESS && !recvcounts.p)
         rc = shmpi_raise(comm, MPI_ERR_ARG, fn, "recvcounts is NULL");
     MPI_Count total = 0;
     for (int i = 0; rc == MPI_SUCCESS && i < comm->size; i++) {
-        if (recvcounts[i] < 0)
+        MPI_Count n = shmpi_coll_count_at(recvcounts, i);
+        if (n < 0)
             rc = shmpi_raise(comm, MPI_ERR_COUNT, fn,
-                             "recvcounts[%d] is negative (%d)", i,
-                             recvcounts[i]);
+                             "recvcounts[%d] is negative (%lld)", i,
+                             (long long)n);
         else
-            total += recvcounts[i];
+            total += n;
     }
     if (rc != MPI_SUCCESS)
         return rc;
     *x = (struct shmpi_coll_red){.count = total, .type = datatype, .op = op,
                                  .seg_counts = recvcounts};
-    return check_rest(fn, sendbuf, recvbuf, recvcounts[comm->rank], comm, x);
+    return check_rest(fn, sendbuf, recvbuf,
+                      shmpi_coll_count_at(recvcounts, comm->rank), comm, x);
 }
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
-                              int recvcount, MPI_Datatype datatype,
-                              MPI_Op op, MPI_Comm comm)
+                              int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm)
 {
     static const char fn[] = "MPI_Reduce_scatter_block";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
+                                               datatype, op, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    return shmpi_coll_red_run(fn, comm, &x);
+}
+
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce_scatter_block_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
@@ -102,7 +125,23 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
     static const char fn[] = "MPI_Reduce_scatter";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf, recvcounts,
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
+                                         shmpi_coll_ints(recvcounts), datatype,
+                                         op, comm, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    return shmpi_coll_red_run(fn, comm, &x);
+}
+
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
+                          const MPI_Count recvcounts[], MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Reduce_scatter_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
+                                         shmpi_coll_counts_c(recvcounts),
                                          datatype, op, comm, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refuse_call(comm, rc, 0);

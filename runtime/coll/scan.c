@@ -5,6 +5,10 @@
  * x0 op ... op xi (Exscan: up to x(i-1); member 0's recvbuf is left
  * alone).  reduce.c has the algorithms.  Neither is defined on an
  * intercommunicator (5.11): MPI_ERR_COMM.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
 #include "coll/reduce_args.h"
@@ -13,11 +17,14 @@
 #include "datatypes/datatype.h"
 
 SHMPI_WEAK_ALIAS(Scan)
+SHMPI_WEAK_ALIAS(Scan_c)
 SHMPI_WEAK_ALIAS(Exscan)
+SHMPI_WEAK_ALIAS(Exscan_c)
 
-int shmpi_coll_red_args_scan(const char *fn, const void *sendbuf, void *recvbuf,
-                             int count, MPI_Datatype datatype, MPI_Op op,
-                             MPI_Comm comm, enum shmpi_red_kind kind,
+int shmpi_coll_red_args_scan(const char *fn, const void *sendbuf,
+                             void *recvbuf, MPI_Count count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             enum shmpi_red_kind kind,
                              struct shmpi_coll_red *x)
 {
     int rc = shmpi_coll_check_comm(fn, comm);
@@ -53,8 +60,21 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
     static const char fn[] = "MPI_Scan";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
-                                      comm, SHMPI_RED_SCAN, &x);
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
+                                      op, comm, SHMPI_RED_SCAN, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    return shmpi_coll_red_run(fn, comm, &x);
+}
+
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Scan_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
+                                      op, comm, SHMPI_RED_SCAN, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refuse_call(comm, rc, 0);
     return shmpi_coll_red_run(fn, comm, &x);
@@ -66,8 +86,21 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
     static const char fn[] = "MPI_Exscan";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype, op,
-                                      comm, SHMPI_RED_EXSCAN, &x);
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
+                                      op, comm, SHMPI_RED_EXSCAN, &x);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    return shmpi_coll_red_run(fn, comm, &x);
+}
+
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Exscan_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
+                                      op, comm, SHMPI_RED_EXSCAN, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refuse_call(comm, rc, 0);
     return shmpi_coll_red_run(fn, comm, &x);

@@ -6,6 +6,10 @@
  * (xchg.c).  The root copies its own block directly, unless MPI_IN_PLACE
  * says it stays where it is.  On an intercommunicator, the schedule of
  * coll/iscatter.c.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/args.h"
 #include "coll/check.h"
@@ -15,7 +19,9 @@
 #include "coll/data.h"
 
 SHMPI_WEAK_ALIAS(Scatter)
+SHMPI_WEAK_ALIAS(Scatter_c)
 SHMPI_WEAK_ALIAS(Scatterv)
+SHMPI_WEAK_ALIAS(Scatterv_c)
 
 static int copy_own(MPI_Comm comm, const struct shmpi_coll_blocks *from,
                     const struct shmpi_coll_block *to, const char *fn)
@@ -51,10 +57,10 @@ static int scatter(MPI_Comm comm, const struct shmpi_coll_args *a,
     return rc;
 }
 
-int shmpi_coll_args_scatter(const char *fn, MPI_Comm comm,
-                            const void *sendbuf, int sendcount,
-                            MPI_Datatype sendtype, void *recvbuf,
-                            int recvcount, MPI_Datatype recvtype, int root,
+int shmpi_coll_args_scatter(const char *fn, MPI_Comm comm, const void *sendbuf,
+                            MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Count recvcount,
+                            MPI_Datatype recvtype, int root,
                             struct shmpi_coll_args *a)
 {
     int rc = shmpi_coll_args_rooted(fn, comm, root, recvbuf, recvcount,
@@ -75,11 +81,12 @@ int shmpi_coll_args_scatter(const char *fn, MPI_Comm comm,
 }
 
 int shmpi_coll_args_scatterv(const char *fn, MPI_Comm comm,
-                             const void *sendbuf, const int sendcounts[],
-                             const int displs[], MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount,
-                             MPI_Datatype recvtype, int root,
-                             struct shmpi_coll_args *a)
+                             const void *sendbuf,
+                             struct shmpi_coll_vec sendcounts,
+                             struct shmpi_coll_vec displs,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype,
+                             int root, struct shmpi_coll_args *a)
 {
     int rc = shmpi_coll_args_rooted(fn, comm, root, recvbuf, recvcount,
                                     recvtype, "recvbuf", a, &a->in);
@@ -98,10 +105,26 @@ int shmpi_coll_args_scatterv(const char *fn, MPI_Comm comm,
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm)
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
 {
     static const char fn[] = "MPI_Scatter";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcount, recvtype, root, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
+    return scatter(comm, &a, 1, fn);
+}
+
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Scatter_c";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
@@ -121,9 +144,29 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Scatterv";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf, sendcounts, displs,
-                                      sendtype, recvbuf, recvcount, recvtype,
-                                      root, &a);
+    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
+                                      shmpi_coll_ints(sendcounts),
+                                      shmpi_coll_ints(displs), sendtype,
+                                      recvbuf, recvcount, recvtype, root, &a);
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
+    return scatter(comm, &a, 0, fn);
+}
+
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
+                    const MPI_Aint displs[], MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int root, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Scatterv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
+                                      shmpi_coll_counts_c(sendcounts),
+                                      shmpi_coll_aints(displs), sendtype,
+                                      recvbuf, recvcount, recvtype, root, &a);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refuse_call(comm, rc, 0);
     if (comm->is_inter)

@@ -41,7 +41,6 @@
  * pt2pt lane (pt2pt/lane.h): the progress engine runs the hooks with it
  * held, and shmpi_nbc_start takes it (lane_for says which).
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,16 +156,18 @@ static void let_go(struct nbc_op *o)
         shmpi_op_release(o->op);
 }
 
-/* A message, cut into pieces of at most INT_MAX elements (a request
-   counts in int). */
+/* A message, cut into pieces that a request's int count holds and the
+   peer cuts the same way (coll.h: shmpi_coll_piece). */
 static int message(struct shmpi_nbc *s, enum nbc_kind kind, const void *buf,
                    MPI_Count count, MPI_Datatype type, int peer)
 {
     if (peer == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    MPI_Count done = 0;
+    if (type->size == 0)
+        count = 0;
+    MPI_Count done = 0, piece = shmpi_coll_piece(count, type);
     do {
-        MPI_Count now = count - done > INT_MAX ? INT_MAX : count - done;
+        MPI_Count now = count - done > piece ? piece : count - done;
         struct nbc_op *o = add(s, kind);
         if (!o)
             return MPI_ERR_NO_MEM;

@@ -37,14 +37,15 @@
 void shmpi_coll_block_at(const struct shmpi_coll_blocks *b, int i,
                          struct shmpi_coll_block *out)
 {
-    MPI_Aint disp = b->displs ? b->displs[i] : (MPI_Aint)i * b->count;
-    out->count = b->counts ? b->counts[i] : b->count;
+    MPI_Aint disp = b->displs.p ? shmpi_coll_disp_at(b->displs, i)
+                                : (MPI_Aint)i * b->count;
+    out->count = b->counts.p ? shmpi_coll_count_at(b->counts, i) : b->count;
     out->type = b->types ? b->types[i] : b->type;
     out->buf = b->base + disp * b->unit;
     out->len = (uint64_t)out->count * (uint64_t)out->type->size;
 }
 
-struct shmpi_coll_blocks shmpi_coll_one_block(const void *buf, int count,
+struct shmpi_coll_blocks shmpi_coll_one_block(const void *buf, MPI_Count count,
                                               MPI_Datatype type)
 {
     return (struct shmpi_coll_blocks){.base = (unsigned char *)buf,

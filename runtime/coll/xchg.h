@@ -8,24 +8,25 @@
 #define SHMPI_COLL_XCHG_H
 
 #include "coll/coll.h"
+#include "coll/vec.h"
 
 /* (buf, count, type): len = count * type->size packed bytes. */
 struct shmpi_coll_block {
     void *buf;
-    int count;
+    MPI_Count count;
     MPI_Datatype type;
     uint64_t len;
 };
 
 /* The blocks of one side of a collective, as its arguments give them:
    block i is counts[i] (or count) elements of types[i] (or type) at
-   base + displs[i] * unit (displs NULL: i * count * unit; unit 0: every
-   block is at base). */
+   base + displs[i] * unit (displs not given: i * count * unit; unit 0:
+   every block is at base).  counts and displs in either width (vec.h). */
 struct shmpi_coll_blocks {
     unsigned char *base;
-    const int *counts;
-    int count;
-    const int *displs;
+    struct shmpi_coll_vec counts;
+    MPI_Count count;
+    struct shmpi_coll_vec displs;
     MPI_Aint unit;
     const MPI_Datatype *types;
     MPI_Datatype type;
@@ -34,7 +35,7 @@ struct shmpi_coll_blocks {
 void shmpi_coll_block_at(const struct shmpi_coll_blocks *b, int i,
                          struct shmpi_coll_block *out);
 /* One block, as a table. */
-struct shmpi_coll_blocks shmpi_coll_one_block(const void *buf, int count,
+struct shmpi_coll_blocks shmpi_coll_one_block(const void *buf, MPI_Count count,
                                               MPI_Datatype type);
 
 enum shmpi_xchg_shape {

@@ -40,8 +40,13 @@
  * Open MPI 4.1 gets the blocking calls right and the nonblocking ones
  * wrong; MPICH 4.0 gets alltoall right and alltoallv/w wrong.)  An
  * MPI_PROC_NULL neighbor has its block in the buffers, untouched.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count, displacements MPI_Aint), on the same checks and
+ * path; count arrays are read as given (coll/vec.h).
  */
 #include "coll/check.h"
+#include "coll/vec.h"
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/info.h"
@@ -51,20 +56,35 @@
 #include "comm/topo.h"
 
 SHMPI_WEAK_ALIAS(Neighbor_allgather)
+SHMPI_WEAK_ALIAS(Neighbor_allgather_c)
 SHMPI_WEAK_ALIAS(Neighbor_allgatherv)
+SHMPI_WEAK_ALIAS(Neighbor_allgatherv_c)
 SHMPI_WEAK_ALIAS(Neighbor_alltoall)
+SHMPI_WEAK_ALIAS(Neighbor_alltoall_c)
 SHMPI_WEAK_ALIAS(Neighbor_alltoallv)
+SHMPI_WEAK_ALIAS(Neighbor_alltoallv_c)
 SHMPI_WEAK_ALIAS(Neighbor_alltoallw)
+SHMPI_WEAK_ALIAS(Neighbor_alltoallw_c)
 SHMPI_WEAK_ALIAS(Ineighbor_allgather)
+SHMPI_WEAK_ALIAS(Ineighbor_allgather_c)
 SHMPI_WEAK_ALIAS(Ineighbor_allgatherv)
+SHMPI_WEAK_ALIAS(Ineighbor_allgatherv_c)
 SHMPI_WEAK_ALIAS(Ineighbor_alltoall)
+SHMPI_WEAK_ALIAS(Ineighbor_alltoall_c)
 SHMPI_WEAK_ALIAS(Ineighbor_alltoallv)
+SHMPI_WEAK_ALIAS(Ineighbor_alltoallv_c)
 SHMPI_WEAK_ALIAS(Ineighbor_alltoallw)
+SHMPI_WEAK_ALIAS(Ineighbor_alltoallw_c)
 SHMPI_WEAK_ALIAS(Neighbor_allgather_init)
+SHMPI_WEAK_ALIAS(Neighbor_allgather_init_c)
 SHMPI_WEAK_ALIAS(Neighbor_allgatherv_init)
+SHMPI_WEAK_ALIAS(Neighbor_allgatherv_init_c)
 SHMPI_WEAK_ALIAS(Neighbor_alltoall_init)
+SHMPI_WEAK_ALIAS(Neighbor_alltoall_init_c)
 SHMPI_WEAK_ALIAS(Neighbor_alltoallv_init)
+SHMPI_WEAK_ALIAS(Neighbor_alltoallv_init_c)
 SHMPI_WEAK_ALIAS(Neighbor_alltoallw_init)
+SHMPI_WEAK_ALIAS(Neighbor_alltoallw_init_c)
 
 /* Where the blocks of one side of a call are. */
 struct layout {
@@ -75,19 +95,19 @@ struct layout {
         BYTES,     /* counts[i] elements of types[i] at bytes[i] bytes */
     } shape;
     unsigned char *base;
-    int count;
+    MPI_Count count;
     MPI_Datatype type;
-    const int *counts;
-    const int *displs;
+    struct shmpi_coll_vec counts, displs; /* either width (coll/vec.h) */
     const MPI_Aint *bytes;
     const MPI_Datatype *types;
 };
 
-static void *block_at(const struct layout *l, int i, int *count,
+static void *block_at(const struct layout *l, int i, MPI_Count *count,
                       MPI_Datatype *type)
 {
-    *count = l->shape == VECTOR || l->shape == BYTES ? l->counts[i]
-                                                     : l->count;
+    *count = l->shape == VECTOR || l->shape == BYTES
+                 ? shmpi_coll_count_at(l->counts, i)
+                 : l->count;
     *type = l->shape == BYTES ? l->types[i] : l->type;
     switch (l->shape) {
     case SAME:
@@ -95,7 +115,7 @@ static void *block_at(const struct layout *l, int i, int *count,
     case EACH:
         return l->base + (MPI_Aint)i * l->count * l->type->extent;
     case VECTOR:
-        return l->base + (MPI_Aint)l->displs[i] * l->type->extent;
+        return l->base + shmpi_coll_disp_at(l->displs, i) * l->type->extent;
     default:
         return l->base + l->bytes[i];
     }
@@ -108,11 +128,11 @@ static void *block_at(const struct layout *l, int i, int *count,
 static int check_arrays(const char *fn, MPI_Comm comm,
                         const struct layout *l, const char *what)
 {
-    const char *missing = !l->counts                      ? "counts"
-                          : l->shape == VECTOR && !l->displs ? "displs"
-                          : l->shape == BYTES && !l->bytes   ? "displs"
-                          : l->shape == BYTES && !l->types   ? "types"
-                                                             : NULL;
+    const char *missing = !l->counts.p                         ? "counts"
+                          : l->shape == VECTOR && !l->displs.p ? "displs"
+                          : l->shape == BYTES && !l->bytes     ? "displs"
+                          : l->shape == BYTES && !l->types     ? "types"
+                                                               : NULL;
     if (missing)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "the %s of %s are NULL",
                            missing, what);
@@ -136,7 +156,8 @@ static int check_side(const char *fn, MPI_Comm comm, const struct layout *l,
     if (rc == MPI_SUCCESS && (l->shape == SAME || l->shape == EACH) &&
         l->count < 0)
         rc = shmpi_raise(comm, MPI_ERR_COUNT, fn,
-                         "the count of %s is negative (%d)", what, l->count);
+                         "the count of %s is negative (%lld)", what,
+                         (long long)l->count);
     if (rc == MPI_SUCCESS && n > 0 &&
         (l->shape == VECTOR || l->shape == BYTES))
         rc = check_arrays(fn, comm, l, what);
@@ -145,7 +166,7 @@ static int check_side(const char *fn, MPI_Comm comm, const struct layout *l,
         if (l->shape == BYTES &&
             (rc = shmpi_coll_check_type(fn, comm, l->types[i], what)))
             break;
-        int count;
+        MPI_Count count;
         MPI_Datatype type;
         void *at = block_at(l, i, &count, &type);
         rc = shmpi_coll_check_data(fn, comm, at, count, type, what);
@@ -168,7 +189,8 @@ struct exchange {
 static int schedule(struct shmpi_nbc *s, MPI_Comm comm, const void *arg)
 {
     const struct exchange *x = arg;
-    int count, rc = MPI_SUCCESS, flip = x->t->kind == MPI_CART;
+    MPI_Count count;
+    int rc = MPI_SUCCESS, flip = x->t->kind == MPI_CART;
     MPI_Datatype type;
     (void)comm;
     for (int k = 0; k < x->t->indegree && rc == MPI_SUCCESS; k++) {
@@ -195,7 +217,8 @@ struct how {
 #define STARTED(req, fn) (&(const struct how){(req), 0, (fn)})
 #define PLANNED(req, fn) (&(const struct how){(req), 1, (fn)})
 
-/* The common part of the fifteen calls. */
+/* The common part of the thirty calls (fifteen, and their MPI-4.0
+   large-count forms). */
 static int neighbor(MPI_Comm comm, const struct layout *out,
                     const struct layout *in, const struct how *how)
 {
@@ -215,8 +238,8 @@ static int neighbor(MPI_Comm comm, const struct layout *out,
 /* The calls: each blocking one and its I-form share the layouts       */
 /* ------------------------------------------------------------------ */
 
-static int allgather(const void *sendbuf, int sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+static int allgather(const void *sendbuf, MPI_Count sendcount,
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                      MPI_Datatype recvtype, MPI_Comm comm,
                      const struct how *how)
 {
@@ -227,11 +250,11 @@ static int allgather(const void *sendbuf, int sendcount,
     return neighbor(comm, &out, &in, how);
 }
 
-static int allgatherv(const void *sendbuf, int sendcount,
+static int allgatherv(const void *sendbuf, MPI_Count sendcount,
                       MPI_Datatype sendtype, void *recvbuf,
-                      const int recvcounts[], const int displs[],
-                      MPI_Datatype recvtype, MPI_Comm comm,
-                      const struct how *how)
+                      struct shmpi_coll_vec recvcounts,
+                      struct shmpi_coll_vec displs, MPI_Datatype recvtype,
+                      MPI_Comm comm, const struct how *how)
 {
     struct layout out = {.shape = SAME, .base = (void *)sendbuf,
                          .count = sendcount, .type = sendtype};
@@ -241,8 +264,8 @@ static int allgatherv(const void *sendbuf, int sendcount,
     return neighbor(comm, &out, &in, how);
 }
 
-static int alltoall(const void *sendbuf, int sendcount,
-                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+static int alltoall(const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                     MPI_Datatype recvtype, MPI_Comm comm,
                     const struct how *how)
 {
@@ -253,10 +276,10 @@ static int alltoall(const void *sendbuf, int sendcount,
     return neighbor(comm, &out, &in, how);
 }
 
-static int alltoallv(const void *sendbuf, const int sendcounts[],
-                     const int sdispls[], MPI_Datatype sendtype,
-                     void *recvbuf, const int recvcounts[],
-                     const int rdispls[], MPI_Datatype recvtype,
+static int alltoallv(const void *sendbuf, struct shmpi_coll_vec sendcounts,
+                     struct shmpi_coll_vec sdispls, MPI_Datatype sendtype,
+                     void *recvbuf, struct shmpi_coll_vec recvcounts,
+                     struct shmpi_coll_vec rdispls, MPI_Datatype recvtype,
                      MPI_Comm comm, const struct how *how)
 {
     struct layout out = {.shape = VECTOR, .base = (void *)sendbuf,
@@ -268,9 +291,9 @@ static int alltoallv(const void *sendbuf, const int sendcounts[],
     return neighbor(comm, &out, &in, how);
 }
 
-static int alltoallw(const void *sendbuf, const int sendcounts[],
+static int alltoallw(const void *sendbuf, struct shmpi_coll_vec sendcounts,
                      const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                     void *recvbuf, const int recvcounts[],
+                     void *recvbuf, struct shmpi_coll_vec recvcounts,
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                      MPI_Comm comm, const struct how *how)
 {
@@ -315,12 +338,35 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
                      recvtype, comm, BLOCKING(fn));
 }
 
+int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_allgather_c";
+    SHMPI_REQUIRE_INIT(fn);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm, BLOCKING(fn));
+}
+
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
                              MPI_Datatype sendtype, void *recvbuf,
                              int recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm, MPI_Request *request)
 {
     static const char fn[] = "MPI_Ineighbor_allgather";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm, STARTED(request, fn));
+}
+
+int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_allgather_c";
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -334,8 +380,22 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
 {
     static const char fn[] = "MPI_Neighbor_allgatherv";
     SHMPI_REQUIRE_INIT(fn);
-    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                      displs, recvtype, comm, BLOCKING(fn));
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf,
+                      shmpi_coll_ints(recvcounts), shmpi_coll_ints(displs),
+                      recvtype, comm, BLOCKING(fn));
+}
+
+int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[],
+                               const MPI_Aint displs[], MPI_Datatype recvtype,
+                               MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_allgatherv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf,
+                      shmpi_coll_counts_c(recvcounts),
+                      shmpi_coll_aints(displs), recvtype, comm, BLOCKING(fn));
 }
 
 int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
@@ -347,19 +407,44 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Ineighbor_allgatherv";
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
-    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                      displs, recvtype, comm, STARTED(request, fn));
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf,
+                      shmpi_coll_ints(recvcounts), shmpi_coll_ints(displs),
+                      recvtype, comm, STARTED(request, fn));
+}
+
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                const MPI_Count recvcounts[],
+                                const MPI_Aint displs[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_allgatherv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return allgatherv(
+        sendbuf, sendcount, sendtype, recvbuf, shmpi_coll_counts_c(recvcounts),
+        shmpi_coll_aints(displs), recvtype, comm, STARTED(request, fn));
 }
 
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
-                           MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype,
-                           MPI_Comm comm)
+                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm)
 {
     static const char fn[] = "MPI_Neighbor_alltoall";
     SHMPI_REQUIRE_INIT(fn);
-    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                    recvtype, comm, BLOCKING(fn));
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    comm, BLOCKING(fn));
+}
+
+int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_alltoall_c";
+    SHMPI_REQUIRE_INIT(fn);
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    comm, BLOCKING(fn));
 }
 
 int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
@@ -370,8 +455,20 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Ineighbor_alltoall";
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
-    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                    recvtype, comm, STARTED(request, fn));
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    comm, STARTED(request, fn));
+}
+
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_alltoall_c";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    comm, STARTED(request, fn));
 }
 
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
@@ -382,8 +479,25 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
 {
     static const char fn[] = "MPI_Neighbor_alltoallv";
     SHMPI_REQUIRE_INIT(fn);
-    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                     recvcounts, rdispls, recvtype, comm, BLOCKING(fn));
+    return alltoallv(sendbuf, shmpi_coll_ints(sendcounts),
+                     shmpi_coll_ints(sdispls), sendtype, recvbuf,
+                     shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls),
+                     recvtype, comm, BLOCKING(fn));
+}
+
+int PMPI_Neighbor_alltoallv_c(const void *sendbuf,
+                              const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                              void *recvbuf, const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    return alltoallv(sendbuf, shmpi_coll_counts_c(sendcounts),
+                     shmpi_coll_aints(sdispls), sendtype, recvbuf,
+                     shmpi_coll_counts_c(recvcounts),
+                     shmpi_coll_aints(rdispls), recvtype, comm, BLOCKING(fn));
 }
 
 int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
@@ -395,9 +509,26 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Ineighbor_alltoallv";
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
-    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                     recvcounts, rdispls, recvtype, comm,
-                     STARTED(request, fn));
+    return alltoallv(sendbuf, shmpi_coll_ints(sendcounts),
+                     shmpi_coll_ints(sdispls), sendtype, recvbuf,
+                     shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls),
+                     recvtype, comm, STARTED(request, fn));
+}
+
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf,
+                               const MPI_Count sendcounts[],
+                               const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                               void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_alltoallv_c";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return alltoallv(
+        sendbuf, shmpi_coll_counts_c(sendcounts), shmpi_coll_aints(sdispls),
+        sendtype, recvbuf, shmpi_coll_counts_c(recvcounts),
+        shmpi_coll_aints(rdispls), recvtype, comm, STARTED(request, fn));
 }
 
 int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -408,8 +539,24 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 {
     static const char fn[] = "MPI_Neighbor_alltoallw";
     SHMPI_REQUIRE_INIT(fn);
-    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                     recvcounts, rdispls, recvtypes, comm, BLOCKING(fn));
+    return alltoallw(sendbuf, shmpi_coll_ints(sendcounts), sdispls, sendtypes,
+                     recvbuf, shmpi_coll_ints(recvcounts), rdispls, recvtypes,
+                     comm, BLOCKING(fn));
+}
+
+int PMPI_Neighbor_alltoallw_c(const void *sendbuf,
+                              const MPI_Count sendcounts[],
+                              const MPI_Aint sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf,
+                              const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[],
+                              const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallw_c";
+    SHMPI_REQUIRE_INIT(fn);
+    return alltoallw(sendbuf, shmpi_coll_counts_c(sendcounts), sdispls,
+                     sendtypes, recvbuf, shmpi_coll_counts_c(recvcounts),
+                     rdispls, recvtypes, comm, BLOCKING(fn));
 }
 
 int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -422,9 +569,23 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Ineighbor_alltoallw";
     SHMPI_REQUIRE_INIT(fn);
     CHECK_REQUEST(fn, comm, request);
-    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                     recvcounts, rdispls, recvtypes, comm,
-                     STARTED(request, fn));
+    return alltoallw(sendbuf, shmpi_coll_ints(sendcounts), sdispls, sendtypes,
+                     recvbuf, shmpi_coll_ints(recvcounts), rdispls, recvtypes,
+                     comm, STARTED(request, fn));
+}
+
+int PMPI_Ineighbor_alltoallw_c(
+    const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ineighbor_alltoallw_c";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_REQUEST(fn, comm, request);
+    return alltoallw(sendbuf, shmpi_coll_counts_c(sendcounts), sdispls,
+                     sendtypes, recvbuf, shmpi_coll_counts_c(recvcounts),
+                     rdispls, recvtypes, comm, STARTED(request, fn));
 }
 
 int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount,
@@ -440,6 +601,19 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount,
                      recvtype, comm, PLANNED(request, fn));
 }
 
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   MPI_Count recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_allgather_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, comm, PLANNED(request, fn));
+}
+
 int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount,
                                   MPI_Datatype sendtype, void *recvbuf,
                                   const int recvcounts[], const int displs[],
@@ -449,8 +623,24 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Neighbor_allgatherv_init";
     SHMPI_REQUIRE_INIT(fn);
     CHECK_INIT(fn, comm, info, request);
-    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                      displs, recvtype, comm, PLANNED(request, fn));
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf,
+                      shmpi_coll_ints(recvcounts), shmpi_coll_ints(displs),
+                      recvtype, comm, PLANNED(request, fn));
+}
+
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[],
+                                    const MPI_Aint displs[],
+                                    MPI_Datatype recvtype, MPI_Comm comm,
+                                    MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_allgatherv_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return allgatherv(
+        sendbuf, sendcount, sendtype, recvbuf, shmpi_coll_counts_c(recvcounts),
+        shmpi_coll_aints(displs), recvtype, comm, PLANNED(request, fn));
 }
 
 int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount,
@@ -462,8 +652,21 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount,
     static const char fn[] = "MPI_Neighbor_alltoall_init";
     SHMPI_REQUIRE_INIT(fn);
     CHECK_INIT(fn, comm, info, request);
-    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                    recvtype, comm, PLANNED(request, fn));
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    comm, PLANNED(request, fn));
+}
+
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_alltoall_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                    comm, PLANNED(request, fn));
 }
 
 int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -476,24 +679,54 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
     static const char fn[] = "MPI_Neighbor_alltoallv_init";
     SHMPI_REQUIRE_INIT(fn);
     CHECK_INIT(fn, comm, info, request);
-    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                     recvcounts, rdispls, recvtype, comm,
-                     PLANNED(request, fn));
+    return alltoallv(sendbuf, shmpi_coll_ints(sendcounts),
+                     shmpi_coll_ints(sdispls), sendtype, recvbuf,
+                     shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls),
+                     recvtype, comm, PLANNED(request, fn));
+}
+
+int PMPI_Neighbor_alltoallv_init_c(
+    const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+    const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallv_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return alltoallv(
+        sendbuf, shmpi_coll_counts_c(sendcounts), shmpi_coll_aints(sdispls),
+        sendtype, recvbuf, shmpi_coll_counts_c(recvcounts),
+        shmpi_coll_aints(rdispls), recvtype, comm, PLANNED(request, fn));
 }
 
 int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  const MPI_Aint sdispls[],
-                                 const MPI_Datatype sendtypes[],
-                                 void *recvbuf, const int recvcounts[],
+                                 const MPI_Datatype sendtypes[], void *recvbuf,
+                                 const int recvcounts[],
                                  const MPI_Aint rdispls[],
-                                 const MPI_Datatype recvtypes[],
-                                 MPI_Comm comm, MPI_Info info,
-                                 MPI_Request *request)
+                                 const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
 {
     static const char fn[] = "MPI_Neighbor_alltoallw_init";
     SHMPI_REQUIRE_INIT(fn);
     CHECK_INIT(fn, comm, info, request);
-    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                     recvcounts, rdispls, recvtypes, comm,
-                     PLANNED(request, fn));
+    return alltoallw(sendbuf, shmpi_coll_ints(sendcounts), sdispls, sendtypes,
+                     recvbuf, shmpi_coll_ints(recvcounts), rdispls, recvtypes,
+                     comm, PLANNED(request, fn));
+}
+
+int PMPI_Neighbor_alltoallw_init_c(
+    const void *sendbuf, const MPI_Count sendcounts[],
+    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+    const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+    MPI_Request *request)
+{
+    static const char fn[] = "MPI_Neighbor_alltoallw_init_c";
+    SHMPI_REQUIRE_INIT(fn);
+    CHECK_INIT(fn, comm, info, request);
+    return alltoallw(sendbuf, shmpi_coll_counts_c(sendcounts), sdispls,
+                     sendtypes, recvbuf, shmpi_coll_counts_c(recvcounts),
+                     rdispls, recvtypes, comm, PLANNED(request, fn));
 }

@@ -16,13 +16,18 @@
  * unpacked back into the target.  Process_vm targets stage through the
  * same chunks.  The kernels are shmpi_op_reduce's (reduce_kernels.c), so
  * RMA and the collectives compute exactly alike.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count), on the same checks and path.
  */
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "rma/xfer.h"
 
 SHMPI_WEAK_ALIAS(Accumulate)
+SHMPI_WEAK_ALIAS(Accumulate_c)
 SHMPI_WEAK_ALIAS(Get_accumulate)
+SHMPI_WEAK_ALIAS(Get_accumulate_c)
 
 /* Packed bytes combined per round: two buffers of it on the stack. */
 enum { CHUNK = 8192 };
@@ -110,23 +115,28 @@ int shmpi_rma_apply(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
     return rc;
 }
 
-int shmpi_rma_get_accumulate(const void *obuf, int ocount,
-                             MPI_Datatype otype, void *rbuf, int rcount,
+int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
+                             MPI_Datatype otype, void *rbuf, MPI_Count rcount,
                              MPI_Datatype rtype, int target, MPI_Aint disp,
-                             int tcount, MPI_Datatype ttype, MPI_Op op,
+                             MPI_Count tcount, MPI_Datatype ttype, MPI_Op op,
                              MPI_Win win, int fetching, int request_form,
                              const char *fn)
 {
     int reads_only = op == MPI_NO_OP; /* the origin is ignored */
     int rc;
     if ((rc = shmpi_rma_check_target(win, target, fn)) ||
-        (!reads_only &&
-         (rc = shmpi_rma_check_side(win, obuf, ocount, otype, 1, fn,
-                                    "origin"))) ||
+        (!reads_only && (rc = shmpi_rma_check_side(win, obuf, ocount, otype, 1,
+                                                   fn, "origin"))) ||
         (fetching && (rc = shmpi_rma_check_side(win, rbuf, rcount, rtype, 1,
                                                 fn, "result"))) ||
         (rc = shmpi_rma_check_side(win, NULL, tcount, ttype, 0, fn,
                                    "target")) ||
+        /* (an accumulate's lock outweighs these checks: both forms) */
+        (!reads_only &&
+         (rc = shmpi_rma_check_bytes(win, ocount, otype, fn, "origin"))) ||
+        (fetching &&
+         (rc = shmpi_rma_check_bytes(win, rcount, rtype, fn, "result"))) ||
+        (rc = shmpi_rma_check_bytes(win, tcount, ttype, fn, "target")) ||
         (!reads_only &&
          (rc = shmpi_rma_check_fit(win, ocount, otype, tcount, ttype, 1, fn,
                                    "origin", "target"))) ||
@@ -153,11 +163,22 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     SHMPI_REQUIRE_INIT("MPI_Accumulate");
-    return shmpi_rma_get_accumulate(origin_addr, origin_count,
-                                    origin_datatype, NULL, 0, NULL,
-                                    target_rank, target_disp, target_count,
-                                    target_datatype, op, win, 0, 0,
-                                    "MPI_Accumulate");
+    return shmpi_rma_get_accumulate(origin_addr, origin_count, origin_datatype,
+                                    NULL, 0, NULL, target_rank, target_disp,
+                                    target_count, target_datatype, op, win, 0,
+                                    0, "MPI_Accumulate");
+}
+
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                      MPI_Datatype origin_datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Count target_count,
+                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    SHMPI_REQUIRE_INIT("MPI_Accumulate_c");
+    return shmpi_rma_get_accumulate(origin_addr, origin_count, origin_datatype,
+                                    NULL, 0, NULL, target_rank, target_disp,
+                                    target_count, target_datatype, op, win, 0,
+                                    0, "MPI_Accumulate_c");
 }
 
 int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
@@ -168,10 +189,22 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
                         MPI_Op op, MPI_Win win)
 {
     SHMPI_REQUIRE_INIT("MPI_Get_accumulate");
-    return shmpi_rma_get_accumulate(origin_addr, origin_count,
-                                    origin_datatype, result_addr,
-                                    result_count, result_datatype,
-                                    target_rank, target_disp, target_count,
-                                    target_datatype, op, win, 1, 0,
-                                    "MPI_Get_accumulate");
+    return shmpi_rma_get_accumulate(
+        origin_addr, origin_count, origin_datatype, result_addr, result_count,
+        result_datatype, target_rank, target_disp, target_count,
+        target_datatype, op, win, 1, 0, "MPI_Get_accumulate");
+}
+
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                          MPI_Datatype origin_datatype, void *result_addr,
+                          MPI_Count result_count, MPI_Datatype result_datatype,
+                          int target_rank, MPI_Aint target_disp,
+                          MPI_Count target_count, MPI_Datatype target_datatype,
+                          MPI_Op op, MPI_Win win)
+{
+    SHMPI_REQUIRE_INIT("MPI_Get_accumulate_c");
+    return shmpi_rma_get_accumulate(
+        origin_addr, origin_count, origin_datatype, result_addr, result_count,
+        result_datatype, target_rank, target_disp, target_count,
+        target_datatype, op, win, 1, 0, "MPI_Get_accumulate_c");
 }

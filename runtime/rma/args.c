@@ -17,13 +17,14 @@ int shmpi_rma_bad_target(MPI_Win win, int target, const char *fn)
     return rc ? rc : shmpi_rma_check_rank(win, target, fn);
 }
 
-int shmpi_rma_bad_side(MPI_Win win, const void *buf, int count,
+int shmpi_rma_bad_side(MPI_Win win, const void *buf, MPI_Count count,
                        MPI_Datatype t, int has_buf, const char *fn,
                        const char *what)
 {
     if (count < 0)
         return shmpi_win_raise(win, MPI_ERR_COUNT, fn,
-                               "the %s count is negative (%d)", what, count);
+                               "the %s count is negative (%lld)", what,
+                               (long long)count);
     if (!shmpi_datatype_ok(t))
         return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "the %s datatype is not a datatype%s", what,
@@ -52,8 +53,8 @@ static int untyped(MPI_Datatype basic)
     return basic == MPI_BYTE || basic == MPI_PACKED;
 }
 
-int shmpi_rma_bad_fit(MPI_Win win, int from_count, MPI_Datatype from,
-                      int to_count, MPI_Datatype to, int same_basic,
+int shmpi_rma_bad_fit(MPI_Win win, MPI_Count from_count, MPI_Datatype from,
+                      MPI_Count to_count, MPI_Datatype to, int same_basic,
                       const char *fn, const char *from_what,
                       const char *to_what)
 {
@@ -80,12 +81,13 @@ int shmpi_rma_bad_fit(MPI_Win win, int from_count, MPI_Datatype from,
     if (have <= room)
         return MPI_SUCCESS;
     return shmpi_win_raise(win, MPI_ERR_TRUNCATE, fn,
-                           "the %s data is %" PRIu64 " bytes (%d x %s) but "
-                           "the %s buffer holds %" PRIu64 " (%d x %s): the "
+                           "the %s data is %" PRIu64 " bytes (%lld x %s) but "
+                           "the %s buffer holds %" PRIu64 " (%lld x %s): the "
                            "data must fit, as a message must fit its "
-                           "receive buffer", from_what, have, from_count,
+                           "receive buffer",
+                           from_what, have, (long long)from_count,
                            from->name[0] ? from->name : "a derived datatype",
-                           to_what, room, to_count,
+                           to_what, room, (long long)to_count,
                            to->name[0] ? to->name : "a derived datatype");
 }
 
@@ -113,6 +115,15 @@ int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
                            "shmpi_datatypes(7))", op->name,
                            t->basic ? t->basic->name
                                     : "a type of several basic types");
+}
+
+int shmpi_rma_bad_bytes(MPI_Win win, MPI_Count count, MPI_Datatype t,
+                        const char *fn, const char *what)
+{
+    return shmpi_win_raise(win, MPI_ERR_COUNT, fn,
+                           "the %s data, %lld elements of %lld bytes, is "
+                           "2^63 bytes or more, which no memory holds",
+                           what, (long long)count, (long long)t->size);
 }
 
 int shmpi_rma_bad_disp(MPI_Win win, MPI_Aint disp, const char *fn)

@@ -4,6 +4,9 @@
  * buffer, through both datatypes, before the call returns.  The checks
  * are put's with the roles turned: the target data must fit the origin
  * buffer.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count), on the same checks and path.
  */
 #include "core/copy.h"
 #include "core/pmpi.h"
@@ -11,13 +14,14 @@
 #include "rma/xfer.h"
 
 SHMPI_WEAK_ALIAS(Get)
+SHMPI_WEAK_ALIAS(Get_c)
 
 /* The body of both forms, inlined into MPI_Get itself: the good path
    is then one function, with no argument spilling. */
 static inline __attribute__((always_inline)) int
-get(void *obuf, int ocount, MPI_Datatype otype, int target,
-    MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win,
-    int request_form, const char *fn)
+get(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+    MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
+    int request_form, int wide, const char *fn)
 {
     int rc;
     if ((rc = shmpi_rma_check_target(win, target, fn)) ||
@@ -25,6 +29,9 @@ get(void *obuf, int ocount, MPI_Datatype otype, int target,
                                    "origin")) ||
         (rc = shmpi_rma_check_side(win, NULL, tcount, ttype, 0, fn,
                                    "target")) ||
+        (wide &&
+         ((rc = shmpi_rma_check_bytes(win, ocount, otype, fn, "origin")) ||
+          (rc = shmpi_rma_check_bytes(win, tcount, ttype, fn, "target")))) ||
         (rc = shmpi_rma_check_fit(win, tcount, ttype, ocount, otype, 0, fn,
                                   "target", "origin")) ||
         (rc = shmpi_rma_admit_call(win, target, disp, request_form,
@@ -42,20 +49,31 @@ get(void *obuf, int ocount, MPI_Datatype otype, int target,
     return shmpi_rma_read(win, &loc, ttype, obuf, otype, len, fn);
 }
 
-int shmpi_rma_get(void *obuf, int ocount, MPI_Datatype otype, int target,
-                  MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win,
-                  int request_form, const char *fn)
+int shmpi_rma_get(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+                  MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+                  MPI_Win win, int request_form, int wide, const char *fn)
 {
     return get(obuf, ocount, otype, target, disp, tcount, ttype, win,
-               request_form, fn);
+               request_form, wide, fn);
 }
 
-int PMPI_Get(void *origin_addr, int origin_count,
-             MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count,
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
     SHMPI_REQUIRE_INIT("MPI_Get");
     return get(origin_addr, origin_count, origin_datatype, target_rank,
-               target_disp, target_count, target_datatype, win, 0, "MPI_Get");
+               target_disp, target_count, target_datatype, win, 0, 0,
+               "MPI_Get");
+}
+
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count,
+               MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win)
+{
+    SHMPI_REQUIRE_INIT("MPI_Get_c");
+    return get(origin_addr, origin_count, origin_datatype, target_rank,
+               target_disp, target_count, target_datatype, win, 0, 1,
+               "MPI_Get_c");
 }

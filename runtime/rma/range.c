@@ -30,7 +30,7 @@ struct span {
     wide lo, hi;               /* bytes touched, relative to the buffer */
 };
 
-static struct span type_span(int count, MPI_Datatype t)
+static struct span type_span(MPI_Count count, MPI_Datatype t)
 {
     wide last = (wide)(count - 1) * t->extent;
     wide first = 0;
@@ -45,19 +45,19 @@ static const char *type_name(MPI_Datatype t)
 
 /* "16 bytes (2 x MPI_DOUBLE)", or "[-8, 24) (2 x a derived datatype)"
    when the data does not start at the buffer. */
-static void span_text(struct span s, int count, MPI_Datatype t, char *buf,
-                      size_t len)
+static void span_text(struct span s, MPI_Count count, MPI_Datatype t,
+                      char *buf, size_t len)
 {
     if (s.lo == 0)
-        snprintf(buf, len, "%" PRId64 " bytes (%d x %s)", (int64_t)s.hi,
-                 count, type_name(t));
+        snprintf(buf, len, "%" PRId64 " bytes (%lld x %s)", (int64_t)s.hi,
+                 (long long)count, type_name(t));
     else
-        snprintf(buf, len, "[%" PRId64 ", %" PRId64 ") (%d x %s)",
-                 (int64_t)s.lo, (int64_t)s.hi, count, type_name(t));
+        snprintf(buf, len, "[%" PRId64 ", %" PRId64 ") (%lld x %s)",
+                 (int64_t)s.lo, (int64_t)s.hi, (long long)count, type_name(t));
 }
 
 static int out_of_window(MPI_Win win, int target, MPI_Aint disp, wide off,
-                         struct span s, int count, MPI_Datatype t,
+                         struct span s, MPI_Count count, MPI_Datatype t,
                          const char *fn)
 {
     const struct shmpi_win_target *w = &win->targets[target];
@@ -84,7 +84,7 @@ static int out_of_window(MPI_Win win, int target, MPI_Aint disp, wide off,
    region the target attached (win_dynamic.c finds it, and maps it here
    when it can). */
 static int in_region(MPI_Win win, int target, MPI_Aint disp, struct span s,
-                     int count, MPI_Datatype t, const char *fn,
+                     MPI_Count count, MPI_Datatype t, const char *fn,
                      struct shmpi_rma_loc *loc)
 {
     wide start = (wide)disp + s.lo, end = (wide)disp + s.hi;
@@ -130,7 +130,7 @@ static int in_region(MPI_Win win, int target, MPI_Aint disp, struct span s,
 }
 
 int shmpi_rma_locate_slow(MPI_Win win, int target, MPI_Aint disp,
-                          int count, MPI_Datatype t, const char *fn,
+                          MPI_Count count, MPI_Datatype t, const char *fn,
                           struct shmpi_rma_loc *loc)
 {
     if (count == 0 || t->size == 0) { /* touches nothing */

@@ -26,6 +26,9 @@
  * (pt2pt/request.h) born complete with an empty status: what Wait, Test,
  * Request_free and Cancel do with such a request is exactly what an RMA
  * request needs.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * counts MPI_Count), on the same checks and path.
  */
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -34,9 +37,13 @@
 #include "rma/xfer.h"
 
 SHMPI_WEAK_ALIAS(Rput)
+SHMPI_WEAK_ALIAS(Rput_c)
 SHMPI_WEAK_ALIAS(Rget)
+SHMPI_WEAK_ALIAS(Rget_c)
 SHMPI_WEAK_ALIAS(Raccumulate)
+SHMPI_WEAK_ALIAS(Raccumulate_c)
 SHMPI_WEAK_ALIAS(Rget_accumulate)
+SHMPI_WEAK_ALIAS(Rget_accumulate_c)
 
 static struct shmpi_request *new_request(MPI_Win win, MPI_Request *request,
                                          const char *fn, int *rc)
@@ -72,8 +79,7 @@ static int finish(struct shmpi_request *r, int rc, MPI_Request *request)
 int PMPI_Rput(const void *origin_addr, int origin_count,
               MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win,
-              MPI_Request *request)
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     static const char fn[] = "MPI_Rput";
     SHMPI_REQUIRE_INIT(fn);
@@ -81,17 +87,34 @@ int PMPI_Rput(const void *origin_addr, int origin_count,
     struct shmpi_request *r = new_request(win, request, fn, &rc);
     if (!r)
         return rc;
-    rc = shmpi_rma_put(origin_addr, origin_count, origin_datatype,
-                       target_rank, target_disp, target_count,
-                       target_datatype, win, 1, fn);
+    rc = shmpi_rma_put(origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, win, 1, 0,
+                       fn);
+    return finish(r, rc, request);
+}
+
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
+                MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    static const char fn[] = "MPI_Rput_c";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_put(origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, win, 1, 1,
+                       fn);
     return finish(r, rc, request);
 }
 
 int PMPI_Rget(void *origin_addr, int origin_count,
               MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win,
-              MPI_Request *request)
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     static const char fn[] = "MPI_Rget";
     SHMPI_REQUIRE_INIT(fn);
@@ -99,9 +122,27 @@ int PMPI_Rget(void *origin_addr, int origin_count,
     struct shmpi_request *r = new_request(win, request, fn, &rc);
     if (!r)
         return rc;
-    rc = shmpi_rma_get(origin_addr, origin_count, origin_datatype,
-                       target_rank, target_disp, target_count,
-                       target_datatype, win, 1, fn);
+    rc = shmpi_rma_get(origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, win, 1, 0,
+                       fn);
+    return finish(r, rc, request);
+}
+
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count,
+                MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    static const char fn[] = "MPI_Rget_c";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_get(origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, win, 1, 1,
+                       fn);
     return finish(r, rc, request);
 }
 
@@ -117,10 +158,27 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count,
     struct shmpi_request *r = new_request(win, request, fn, &rc);
     if (!r)
         return rc;
-    rc = shmpi_rma_get_accumulate(origin_addr, origin_count, origin_datatype,
-                                  NULL, 0, NULL, target_rank, target_disp,
-                                  target_count, target_datatype, op, win, 0,
-                                  1, fn);
+    rc = shmpi_rma_get_accumulate(
+        origin_addr, origin_count, origin_datatype, NULL, 0, NULL, target_rank,
+        target_disp, target_count, target_datatype, op, win, 0, 1, fn);
+    return finish(r, rc, request);
+}
+
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+                       MPI_Datatype origin_datatype, int target_rank,
+                       MPI_Aint target_disp, MPI_Count target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                       MPI_Request *request)
+{
+    static const char fn[] = "MPI_Raccumulate_c";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_get_accumulate(
+        origin_addr, origin_count, origin_datatype, NULL, 0, NULL, target_rank,
+        target_disp, target_count, target_datatype, op, win, 0, 1, fn);
     return finish(r, rc, request);
 }
 
@@ -132,6 +190,27 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
                          MPI_Op op, MPI_Win win, MPI_Request *request)
 {
     static const char fn[] = "MPI_Rget_accumulate";
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_get_accumulate(origin_addr, origin_count, origin_datatype,
+                                  result_addr, result_count, result_datatype,
+                                  target_rank, target_disp, target_count,
+                                  target_datatype, op, win, 1, 1, fn);
+    return finish(r, rc, request);
+}
+
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, void *result_addr,
+                           MPI_Count result_count,
+                           MPI_Datatype result_datatype, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Rget_accumulate_c";
     SHMPI_REQUIRE_INIT(fn);
     int rc;
     struct shmpi_request *r = new_request(win, request, fn, &rc);

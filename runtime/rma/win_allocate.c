@@ -17,6 +17,9 @@
  * on a page of its own instead (no false sharing between neighbours);
  * one member asking for contiguous memory gets it for all, since
  * contiguous is also a valid answer to the hint.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * disp_unit an MPI_Aint, at most INT_MAX, as a window keeps an int).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,9 +35,12 @@
 SHMPI_WEAK_ALIAS(Win_allocate)
 SHMPI_WEAK_ALIAS(Win_allocate_shared)
 SHMPI_WEAK_ALIAS(Win_shared_query)
+SHMPI_WEAK_ALIAS(Win_allocate_c)
+SHMPI_WEAK_ALIAS(Win_allocate_shared_c)
+SHMPI_WEAK_ALIAS(Win_shared_query_c)
 
 /* The arguments both constructors take. */
-static int check_args(MPI_Aint size, int disp_unit, MPI_Info info,
+static int check_args(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                       MPI_Comm comm, void *baseptr, MPI_Win *win,
                       const char *fn)
 {
@@ -49,9 +55,9 @@ static int check_args(MPI_Aint size, int disp_unit, MPI_Info info,
 
 /* What both constructors start with: the checks, the window object of
    `flavor` with this process's size and unit, and its member entry. */
-static int begin(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                 void *baseptr, MPI_Win *win, int flavor, const char *fn,
-                 MPI_Win *w, struct shmpi_win_member *mine)
+static int begin(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                 MPI_Comm comm, void *baseptr, MPI_Win *win, int flavor,
+                 const char *fn, MPI_Win *w, struct shmpi_win_member *mine)
 {
     int rc = check_args(size, disp_unit, info, comm, baseptr, win, fn);
     if (rc == MPI_SUCCESS)
@@ -59,9 +65,9 @@ static int begin(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
     if (rc != MPI_SUCCESS)
         return rc;
     (*w)->size = size;
-    (*w)->disp_unit = disp_unit;
-    *mine = (struct shmpi_win_member){.size = size, .disp_unit = disp_unit,
-                                      .fd = -1};
+    (*w)->disp_unit = (int)disp_unit; /* checked to fit */
+    *mine = (struct shmpi_win_member){
+        .size = size, .disp_unit = (int)disp_unit, .fd = -1};
     return MPI_SUCCESS;
 }
 
@@ -77,10 +83,10 @@ static int finish(MPI_Win w, int rc, void *baseptr, MPI_Win *win)
     return MPI_SUCCESS;
 }
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
-                      MPI_Comm comm, void *baseptr, MPI_Win *win)
+/* MPI_Win_allocate and MPI_Win_allocate_c (disp_unit an MPI_Aint). */
+static int allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                    MPI_Comm comm, void *baseptr, MPI_Win *win, const char *fn)
 {
-    static const char *fn = "MPI_Win_allocate";
     SHMPI_REQUIRE_INIT(fn);
     MPI_Win w;
     struct shmpi_win_member mine;
@@ -143,10 +149,25 @@ static int lay_out(MPI_Win w, MPI_Aint size, MPI_Comm comm,
     return rc;
 }
 
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
-                             MPI_Comm comm, void *baseptr, MPI_Win *win)
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+                      MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    static const char *fn = "MPI_Win_allocate_shared";
+    return allocate(size, disp_unit, info, comm, baseptr, win,
+                    "MPI_Win_allocate");
+}
+
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                        MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return allocate(size, disp_unit, info, comm, baseptr, win,
+                    "MPI_Win_allocate_c");
+}
+
+/* MPI_Win_allocate_shared and its _c form. */
+static int allocate_shared(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                           MPI_Comm comm, void *baseptr, MPI_Win *win,
+                           const char *fn)
+{
     SHMPI_REQUIRE_INIT(fn);
     MPI_Win w;
     struct shmpi_win_member mine;
@@ -163,6 +184,21 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
     return finish(w, rc, baseptr, win);
 }
 
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+                             MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    return allocate_shared(size, disp_unit, info, comm, baseptr, win,
+                           "MPI_Win_allocate_shared");
+}
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit,
+                               MPI_Info info, MPI_Comm comm, void *baseptr,
+                               MPI_Win *win)
+{
+    return allocate_shared(size, disp_unit, info, comm, baseptr, win,
+                           "MPI_Win_allocate_shared_c");
+}
+
 /* MPI_Win_shared_query on the create and allocate flavors (MPI-4.1
    12.2.3 allows it; MPI-3.1 raised MPI_ERR_RMA_FLAVOR): a member's memory
    is mapped in this process whenever peers reach it with loads and
@@ -172,11 +208,12 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
    member's window memory.  Memory that peers reach with process_vm has
    no address here: size 0 and NULL, as MPI-4.1 answers for memory the
    implementation cannot share.  Dynamic windows have no memory of their
-   own, and MPI-4.1 refuses them with MPI_ERR_RMA_FLAVOR. */
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
-                          int *disp_unit, void *baseptr)
+   own, and MPI-4.1 refuses them with MPI_ERR_RMA_FLAVOR.  Both forms:
+   the unit goes to *unit, the caller's disp_unit argument being
+   unit_arg (an int * or, for MPI_Win_shared_query_c, an MPI_Aint *). */
+static int query(MPI_Win win, int rank, MPI_Aint *size, const void *unit_arg,
+                 MPI_Aint *unit, void *baseptr, const char *fn)
 {
-    static const char *fn = "MPI_Win_shared_query";
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_win_ok(win))
         return shmpi_win_raise_bad(win, fn);
@@ -191,10 +228,11 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
         return shmpi_win_raise(win, MPI_ERR_RANK, fn,
                                "rank %d is not in the window's group "
                                "(0..%d, or MPI_PROC_NULL)", rank, n - 1);
-    if (!size || !disp_unit || !baseptr)
+    if (!size || !unit_arg || !baseptr)
         return shmpi_win_raise(win, MPI_ERR_ARG, fn, "%s is NULL",
-                               !size ? "size"
-                               : !disp_unit ? "disp_unit" : "baseptr");
+                               !size       ? "size"
+                               : !unit_arg ? "disp_unit"
+                                           : "baseptr");
     if (rank == MPI_PROC_NULL) { /* the lowest rank that gave memory */
         rank = 0;
         while (rank < n - 1 && win->targets[rank].size == 0)
@@ -202,7 +240,25 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
     }
     const struct shmpi_win_target *t = &win->targets[rank];
     *size = t->direct ? t->size : 0;
-    *disp_unit = t->disp_unit;
+    *unit = t->disp_unit;
     *(void **)baseptr = t->direct ? t->base : NULL;
     return MPI_SUCCESS;
+}
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                          int *disp_unit, void *baseptr)
+{
+    MPI_Aint unit;
+    int rc = query(win, rank, size, disp_unit, &unit, baseptr,
+                   "MPI_Win_shared_query");
+    if (rc == MPI_SUCCESS)
+        *disp_unit = (int)unit; /* a window's unit is an int */
+    return rc;
+}
+
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+                            MPI_Aint *disp_unit, void *baseptr)
+{
+    return query(win, rank, size, disp_unit, disp_unit, baseptr,
+                 "MPI_Win_shared_query_c");
 }

@@ -10,6 +10,9 @@
  * peers then map them, so a put is a memcpy); stack and file-mapped
  * memory with process_vm_readv/writev.  MPI_Win_free puts moved pages
  * back as private memory, contents kept.
+ *
+ * Each call has its MPI-4.0 large-count form beside it (the _c name:
+ * disp_unit an MPI_Aint, at most INT_MAX, as a window keeps an int).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +23,9 @@
 #include "rma/win_impl.h"
 
 SHMPI_WEAK_ALIAS(Win_create)
+SHMPI_WEAK_ALIAS(Win_create_c)
 
-static int check_args(MPI_Aint size, int disp_unit, MPI_Info info,
+static int check_args(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                       MPI_Comm comm, MPI_Win *win, const char *fn)
 {
     int rc = shmpi_win_check_memory(comm, size, disp_unit, info, fn);
@@ -57,10 +61,11 @@ static void share_memory(MPI_Win w, struct shmpi_win_member *mine)
     mine->fd_offset = w->share->offset;
 }
 
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
-                    MPI_Comm comm, MPI_Win *win)
+/* Both forms: MPI_Win_create, and MPI_Win_create_c (MPI-4.0), whose
+   disp_unit is an MPI_Aint (checked to fit the window's int). */
+static int create(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                  MPI_Comm comm, MPI_Win *win, const char *fn)
 {
-    static const char *fn = "MPI_Win_create";
     SHMPI_REQUIRE_INIT(fn);
     MPI_Win w;
     int rc = check_args(size, disp_unit, info, comm, win, fn);
@@ -70,9 +75,11 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
         return rc;
     w->base = base;
     w->size = size;
-    w->disp_unit = disp_unit;
-    struct shmpi_win_member mine = {.base = (uintptr_t)base, .size = size,
-                                    .disp_unit = disp_unit, .fd = -1};
+    w->disp_unit = (int)disp_unit;
+    struct shmpi_win_member mine = {.base = (uintptr_t)base,
+                                    .size = size,
+                                    .disp_unit = (int)disp_unit,
+                                    .fd = -1};
     share_memory(w, &mine);
     rc = shmpi_win_publish(w, &mine, 0, comm, fn);
     if (rc != MPI_SUCCESS) {
@@ -81,4 +88,16 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
     }
     *win = w;
     return MPI_SUCCESS;
+}
+
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                    MPI_Comm comm, MPI_Win *win)
+{
+    return create(base, size, disp_unit, info, comm, win, "MPI_Win_create");
+}
+
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit,
+                      MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return create(base, size, disp_unit, info, comm, win, "MPI_Win_create_c");
 }

@@ -94,9 +94,10 @@ void shmpi_win_read_info(MPI_Win w, MPI_Info info);
 /* Checks shared by the constructors: MPI_SUCCESS or raised on comm. */
 int shmpi_win_check_comm(MPI_Comm comm, const char *fn);
 int shmpi_win_check_info(MPI_Comm comm, MPI_Info info, const char *fn);
-/* The above, and size >= 0 (MPI_ERR_SIZE), disp_unit > 0
-   (MPI_ERR_DISP): what the constructors with memory check first. */
-int shmpi_win_check_memory(MPI_Comm comm, MPI_Aint size, int disp_unit,
+/* The above, and size >= 0 (MPI_ERR_SIZE), 0 < disp_unit <= INT_MAX
+   (MPI_ERR_DISP): what the constructors with memory check first, for
+   their MPI-3.1 and large-count (_c) forms. */
+int shmpi_win_check_memory(MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit,
                            MPI_Info info, const char *fn);
 
 #endif

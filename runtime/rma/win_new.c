@@ -26,6 +26,7 @@
  * found process_vm refused, the members whose memory needs it start
  * their helper thread (map_vm.c) before anyone returns.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +101,7 @@ int shmpi_win_check_info(MPI_Comm comm, MPI_Info info, const char *fn)
     return MPI_SUCCESS;
 }
 
-int shmpi_win_check_memory(MPI_Comm comm, MPI_Aint size, int disp_unit,
+int shmpi_win_check_memory(MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit,
                            MPI_Info info, const char *fn)
 {
     int rc = shmpi_win_check_comm(comm, fn);
@@ -111,7 +112,15 @@ int shmpi_win_check_memory(MPI_Comm comm, MPI_Aint size, int disp_unit,
                            (long)size);
     if (disp_unit <= 0)
         return shmpi_raise(comm, MPI_ERR_DISP, fn,
-                           "disp_unit %d is not positive", disp_unit);
+                           "disp_unit %ld is not positive", (long)disp_unit);
+    /* the _c constructors take an MPI_Aint; the window keeps an int, as
+       its MPI_WIN_DISP_UNIT attribute is one (MPI-4.0 12.2.6) */
+    if (disp_unit > INT_MAX)
+        return shmpi_raise(comm, MPI_ERR_DISP, fn,
+                           "disp_unit %ld is beyond INT_MAX, which the "
+                           "window's MPI_WIN_DISP_UNIT attribute (an int) "
+                           "cannot give back",
+                           (long)disp_unit);
     if ((rc = shmpi_win_check_info(comm, info, fn)) != MPI_SUCCESS)
         return rc;
     return MPI_SUCCESS;

@@ -42,16 +42,18 @@ struct shmpi_rma_loc {
    wrong on win (or returns MPI_SUCCESS for an MPI_PROC_NULL target, or
    for an op on a type it is not defined on with nothing to combine). */
 int shmpi_rma_bad_target(MPI_Win win, int target, const char *fn);
-int shmpi_rma_bad_side(MPI_Win win, const void *buf, int count,
+int shmpi_rma_bad_side(MPI_Win win, const void *buf, MPI_Count count,
                        MPI_Datatype t, int has_buf, const char *fn,
                        const char *what);
-int shmpi_rma_bad_fit(MPI_Win win, int from_count, MPI_Datatype from,
-                      int to_count, MPI_Datatype to, int same_basic,
+int shmpi_rma_bad_fit(MPI_Win win, MPI_Count from_count, MPI_Datatype from,
+                      MPI_Count to_count, MPI_Datatype to, int same_basic,
                       const char *fn, const char *from_what,
                       const char *to_what);
 int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
                      MPI_Count count, int fetching, const char *fn);
 int shmpi_rma_bad_disp(MPI_Win win, MPI_Aint disp, const char *fn);
+int shmpi_rma_bad_bytes(MPI_Win win, MPI_Count count, MPI_Datatype t,
+                        const char *fn, const char *what);
 int shmpi_rma_not_passive(MPI_Win win, const char *fn);
 
 /* A valid window and a rank of its group, or MPI_PROC_NULL. */
@@ -68,7 +70,7 @@ static inline int shmpi_rma_check_target(MPI_Win win, int target,
    two bits share a word, which gcc tests at once); a buffer that can be
    memory when there is data (origin and result sides: has_buf). */
 static inline int shmpi_rma_check_side(MPI_Win win, const void *buf,
-                                       int count, MPI_Datatype t,
+                                       MPI_Count count, MPI_Datatype t,
                                        int has_buf, const char *fn,
                                        const char *what)
 {
@@ -79,17 +81,35 @@ static inline int shmpi_rma_check_side(MPI_Win win, const void *buf,
     return shmpi_rma_bad_side(win, buf, count, t, has_buf, fn, what);
 }
 
-static inline uint64_t shmpi_rma_bytes(int count, MPI_Datatype t)
+static inline uint64_t shmpi_rma_bytes(MPI_Count count, MPI_Datatype t)
 {
     return (uint64_t)count * (uint64_t)t->size;
+}
+
+/* After shmpi_rma_check_side, for the large-count (_c) forms: the data
+   of count elements of t is less than 2^63 bytes (MPI_ERR_COUNT), so
+   that shmpi_rma_bytes cannot wrap around to a small number that the
+   range check would let through.  The MPI-3.1 forms skip it, so that
+   their good path stays as it was: an int count times a type's size
+   gets there only with a type of 2^32 bytes or more. */
+static inline int shmpi_rma_check_bytes(MPI_Win win, MPI_Count count,
+                                        MPI_Datatype t, const char *fn,
+                                        const char *what)
+{
+    uint64_t bytes;
+    if (SHMPI_LIKELY(!__builtin_mul_overflow((uint64_t)count,
+                                             (uint64_t)t->size, &bytes) &&
+                     bytes <= (uint64_t)INT64_MAX))
+        return MPI_SUCCESS;
+    return shmpi_rma_bad_bytes(win, count, t, fn, what);
 }
 
 /* The data of (from_count, from) fits in (to_count, to), as a message
    must fit its receive buffer (11.3.1), and the two have one basic type
    where both are made of one; same_basic: they must be (accumulates,
    11.3.4).  MPI_BYTE and MPI_PACKED go with anything in put and get. */
-static inline int shmpi_rma_check_fit(MPI_Win win, int from_count,
-                                      MPI_Datatype from, int to_count,
+static inline int shmpi_rma_check_fit(MPI_Win win, MPI_Count from_count,
+                                      MPI_Datatype from, MPI_Count to_count,
                                       MPI_Datatype to, int same_basic,
                                       const char *fn, const char *from_what,
                                       const char *to_what)
@@ -167,7 +187,7 @@ static inline int shmpi_rma_admit_call(MPI_Win win, int target,
 /* range.c: the whole check of shmpi_rma_locate (below), with where the
    range is.  Called on the fast path's misses only. */
 int shmpi_rma_locate_slow(MPI_Win win, int target, MPI_Aint disp,
-                          int count, MPI_Datatype t, const char *fn,
+                          MPI_Count count, MPI_Datatype t, const char *fn,
                           struct shmpi_rma_loc *loc);
 
 /* The target range of (disp, count, t) inside target's window, and where
@@ -176,8 +196,8 @@ int shmpi_rma_locate_slow(MPI_Win win, int target, MPI_Aint disp,
    size bytes); everything else - derived types, process_vm targets,
    dynamic windows, errors - goes to range.c. */
 static inline int shmpi_rma_locate(MPI_Win win, int target, MPI_Aint disp,
-                                   int count, MPI_Datatype t, const char *fn,
-                                   struct shmpi_rma_loc *loc)
+                                   MPI_Count count, MPI_Datatype t,
+                                   const char *fn, struct shmpi_rma_loc *loc)
 {
     const struct shmpi_win_target *w = &win->targets[target];
     uint64_t bytes = shmpi_rma_bytes(count, t);
@@ -218,18 +238,20 @@ int shmpi_rma_unpack(MPI_Win win, const struct shmpi_rma_loc *loc,
 
 /* put.c, get.c, acc.c: each call's whole work, shared by its blocking
    and request forms (rreq.c); `request_form` adds the passive-target
-   rule of 11.3.5, `fetching` tells MPI_Get_accumulate from
-   MPI_Accumulate. */
-int shmpi_rma_put(const void *obuf, int ocount, MPI_Datatype otype,
-                  int target, MPI_Aint disp, int tcount, MPI_Datatype ttype,
-                  MPI_Win win, int request_form, const char *fn);
-int shmpi_rma_get(void *obuf, int ocount, MPI_Datatype otype, int target,
-                  MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Win win,
-                  int request_form, const char *fn);
-int shmpi_rma_get_accumulate(const void *obuf, int ocount,
-                             MPI_Datatype otype, void *rbuf, int rcount,
+   rule of 11.3.5, `wide` the check of a large-count (_c) form's counts
+   (shmpi_rma_check_bytes; get_accumulate always checks), `fetching`
+   tells MPI_Get_accumulate from MPI_Accumulate. */
+int shmpi_rma_put(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+                  int target, MPI_Aint disp, MPI_Count tcount,
+                  MPI_Datatype ttype, MPI_Win win, int request_form, int wide,
+                  const char *fn);
+int shmpi_rma_get(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+                  MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+                  MPI_Win win, int request_form, int wide, const char *fn);
+int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
+                             MPI_Datatype otype, void *rbuf, MPI_Count rcount,
                              MPI_Datatype rtype, int target, MPI_Aint disp,
-                             int tcount, MPI_Datatype ttype, MPI_Op op,
+                             MPI_Count tcount, MPI_Datatype ttype, MPI_Op op,
                              MPI_Win win, int fetching, int request_form,
                              const char *fn);
 
