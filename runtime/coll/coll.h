@@ -338,34 +338,4 @@ void shmpi_coll_reduce_into(struct shmpi_coll *c, MPI_Op op, MPI_Datatype t,
    returned pointer is element 0; NULL when out of memory. */
 void *shmpi_coll_typed_alloc(MPI_Datatype t, MPI_Count n, void **block);
 
-/* ------------------------------------------------------------------ */
-/* Messages larger than an int counts                                  */
-/* ------------------------------------------------------------------ */
-
-/* The library's own messages (pt2pt/internal.h) count elements in an
-   int, so the collectives over messages (sched.c, fallback.c) send a
-   block of more than SHMPI_COLL_PIECE packed bytes - which an MPI_Count
-   of the large-count forms allows - as several messages of at most that
-   many bytes.  Sender and receiver must cut at the same bytes without
-   talking; they agree on the packed bytes (the type signatures match),
-   not on the elements (MPI_BYTE against a 4-byte type), so a piece is
-   SHMPI_COLL_PIECE / size elements of the block's type: exactly
-   SHMPI_COLL_PIECE bytes when the element size is a power of two (every
-   predefined type but pair types such as MPI_DOUBLE_INT, and most
-   derived ones), which any two such sides agree on.  Elements of
-   another size agree only with a peer whose elements are as large:
-   such a pair must have the same element size (until the internal
-   messages count in MPI_Count, when the cutting goes).  Returns the
-   elements of each piece: count itself when the block is one message
-   (a block of elements without bytes is sent as 0 of them, one
-   message). */
-#define SHMPI_COLL_PIECE ((MPI_Count)1 << 30)
-static inline MPI_Count shmpi_coll_piece(MPI_Count count, MPI_Datatype t)
-{
-    if (t->size == 0 || count <= SHMPI_COLL_PIECE / t->size)
-        return count;
-    MPI_Count n = SHMPI_COLL_PIECE / t->size;
-    return n > 0 ? n : 1;
-}
-
 #endif

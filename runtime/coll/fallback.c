@@ -50,8 +50,9 @@ int shmpi_coll_fb_barrier(MPI_Comm comm, const char *fn)
 /* Messages                                                            */
 /* ------------------------------------------------------------------ */
 
-/* One message each way (blocks that an int counts). */
-static int exchange_piece(MPI_Comm comm, const struct shmpi_coll_block *sb,
+/* Receive from src (unless rb is NULL) and send to dst (unless sb is
+   NULL) at once.  Returns MPI_SUCCESS or an error class, not raised. */
+static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb,
                           int dst, const struct shmpi_coll_block *rb, int src,
                           const char *fn)
 {
@@ -59,13 +60,13 @@ static int exchange_piece(MPI_Comm comm, const struct shmpi_coll_block *sb,
     int err = MPI_SUCCESS;
     if (rb) {
         shmpi_p2p_internal_request(&r, SHMPI_REQ_RECV, comm, rb->buf,
-                                   (int)rb->count, rb->type, src,
+                                   rb->count, rb->type, src,
                                    SHMPI_TAG_COLL);
         shmpi_p2p_start_recv(&r);
     }
     if (sb) {
         shmpi_p2p_internal_request(&s, SHMPI_REQ_SEND, comm, sb->buf,
-                                   (int)sb->count, sb->type, dst,
+                                   sb->count, sb->type, dst,
                                    SHMPI_TAG_COLL);
         err = shmpi_p2p_start_send(fn, &s, SHMPI_MODE_STANDARD);
         if (err == MPI_SUCCESS)
@@ -76,45 +77,6 @@ static int exchange_piece(MPI_Comm comm, const struct shmpi_coll_block *sb,
             return err;
     }
     return rb ? shmpi_p2p_request_wait(&r, MPI_STATUS_IGNORE) : MPI_SUCCESS;
-}
-
-/* Piece i of block b (b NULL, or past its end: none) into *out. */
-static const struct shmpi_coll_block *
-piece_of(const struct shmpi_coll_block *b, MPI_Count i,
-         struct shmpi_coll_block *out)
-{
-    if (!b)
-        return NULL;
-    MPI_Count count = b->type->size ? b->count : 0;
-    MPI_Count piece = shmpi_coll_piece(count, b->type);
-    MPI_Count first = i * piece;
-    if (i > 0 && first >= count)
-        return NULL;
-    *out = *b;
-    out->buf = (unsigned char *)b->buf + first * b->type->extent;
-    out->count = count - first < piece ? count - first : piece;
-    out->len = (uint64_t)out->count * b->type->size;
-    return out;
-}
-
-/* Receive from src (unless rb is NULL) and send to dst (unless sb is
-   NULL) at once, in pieces when a block is larger than a message holds
-   (coll.h: shmpi_coll_piece).  Returns MPI_SUCCESS or an error class,
-   not raised. */
-static int exchange(MPI_Comm comm, const struct shmpi_coll_block *sb, int dst,
-                    const struct shmpi_coll_block *rb, int src, const char *fn)
-{
-    int err = MPI_SUCCESS;
-    for (MPI_Count i = 0;; i++) {
-        struct shmpi_coll_block sp, rp;
-        const struct shmpi_coll_block *s = piece_of(sb, i, &sp);
-        const struct shmpi_coll_block *r = piece_of(rb, i, &rp);
-        if (!s && !r)
-            return err;
-        int e = exchange_piece(comm, s, dst, r, src, fn);
-        if (err == MPI_SUCCESS)
-            err = e;
-    }
 }
 
 static int failed(MPI_Comm comm, int err, const char *fn)

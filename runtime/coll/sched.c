@@ -156,29 +156,22 @@ static void let_go(struct nbc_op *o)
         shmpi_op_release(o->op);
 }
 
-/* A message, cut into pieces that a request's int count holds and the
-   peer cuts the same way (coll.h: shmpi_coll_piece). */
+/* A message of the schedule (counts of the large-count forms included:
+   a request counts in MPI_Count). */
 static int message(struct shmpi_nbc *s, enum nbc_kind kind, const void *buf,
                    MPI_Count count, MPI_Datatype type, int peer)
 {
     if (peer == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    if (type->size == 0)
-        count = 0;
-    MPI_Count done = 0, piece = shmpi_coll_piece(count, type);
-    do {
-        MPI_Count now = count - done > piece ? piece : count - done;
-        struct nbc_op *o = add(s, kind);
-        if (!o)
-            return MPI_ERR_NO_MEM;
-        o->comm = s->talk;
-        o->peer = peer;
-        o->src = o->dst = (unsigned char *)buf + done * type->extent;
-        o->count = now;
-        o->type = type;
-        hold(o);
-        done += now;
-    } while (done < count);
+    struct nbc_op *o = add(s, kind);
+    if (!o)
+        return MPI_ERR_NO_MEM;
+    o->comm = s->talk;
+    o->peer = peer;
+    o->src = o->dst = (unsigned char *)buf;
+    o->count = count;
+    o->type = type;
+    hold(o);
     return MPI_SUCCESS;
 }
 
@@ -314,7 +307,7 @@ static void begin_round(struct shmpi_nbc *s)
             struct shmpi_request *r = &s->msgs[s->nmsgs++];
             shmpi_p2p_internal_request(r, want == NBC_SEND ? SHMPI_REQ_SEND
                                                        : SHMPI_REQ_RECV,
-                                   o->comm, o->dst, (int)o->count, o->type,
+                                   o->comm, o->dst, o->count, o->type,
                                    o->peer, s->tag);
             if (want == NBC_RECV)
                 shmpi_p2p_start_recv(r);

@@ -25,8 +25,8 @@
 
 void shmpi_p2p_internal_request(struct shmpi_request *r,
                                 enum shmpi_req_kind kind, MPI_Comm comm,
-                                const void *buf, int count, MPI_Datatype type,
-                                int peer, int tag)
+                                const void *buf, MPI_Count count,
+                                MPI_Datatype type, int peer, int tag)
 {
     *r = (struct shmpi_request){.magic = SHMPI_MAGIC_REQUEST,
                                 .kind = (uint8_t)kind, .on_stack = 1};

@@ -72,7 +72,7 @@ int shmpi_p2p_internal_bcast(MPI_Comm comm, void *buf, int nbytes, int root,
    shmpi_p2p_start_send / shmpi_p2p_start_recv (pt2pt/start.h). */
 void shmpi_p2p_internal_request(struct shmpi_request *r,
                                 enum shmpi_req_kind kind, MPI_Comm comm,
-                                const void *buf, int count, MPI_Datatype type,
-                                int peer, int tag);
+                                const void *buf, MPI_Count count,
+                                MPI_Datatype type, int peer, int tag);
 
 #endif
