@@ -127,6 +127,30 @@ struct shmpi_coll_tune {
     int counter_barrier;        /* barrier by counter, not dissemination */
 };
 
+/* What MPI_T (tool/) asks the rooms below it to count or report, and
+   what they counted.  `on` holds SHMPI_WATCH_* bits, set and cleared
+   by tool/ under its lock as handles start and stop; the message, wait
+   and RMA paths test their bit with a relaxed load - one predicted
+   branch while no tool looks - and only then count (a bit seen late
+   loses what raced with the start, which a start cannot order anyway).
+   `forget` is tool/'s, set by the first MPI_T_init_thread and never
+   cleared: a room calls it as it frees an object MPI_T handles may be
+   bound to (rma/win_free.c). */
+enum {
+    SHMPI_WATCH_P2P = 1,       /* pt2pt/count.h: messages per peer */
+    SHMPI_WATCH_WAIT = 2,      /* core/wait.c: time in waits, wait_ns */
+    SHMPI_WATCH_RMA = 4,       /* rma/: operations per window */
+    SHMPI_WATCH_EVENTS = 8     /* tool/event.c: an event has a callback */
+};
+struct shmpi_core_watch {
+    _Atomic unsigned on;
+    _Atomic uint64_t wait_ns;  /* ns blocked in shmpi_core_wait_until
+                                  while SHMPI_WATCH_WAIT was on, every
+                                  thread's (relaxed adds: one number) */
+    void (*_Atomic forget)(const void *object);
+    void (*_Atomic event)(int kind, const void *data);
+};
+
 /* core/hooks.c: what rooms above core hand base at MPI_Init (hooks.h says
    who registers what, in which order). */
 #define SHMPI_PROGRESS_HOOKS_MAX 4
@@ -280,8 +304,19 @@ struct shmpi_proc {
        inside the progress engine), one caller at a time - under threads
        an atomic. */
     struct shmpi_core_hooks hooks;
+    /* MPI_T's requests to the rooms below it (above). */
+    struct shmpi_core_watch watch;
 };
 
 extern struct shmpi_proc shmpi_proc;
+
+/* Is MPI_T watching `bit` now?  Relaxed: see struct shmpi_core_watch. */
+static inline int shmpi_core_watching(unsigned bit)
+{
+    return __builtin_expect(
+        (atomic_load_explicit(&shmpi_proc.watch.on, memory_order_relaxed) &
+         bit) != 0,
+        0);
+}
 
 #endif

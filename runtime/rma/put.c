@@ -38,6 +38,7 @@ put(const void *obuf, int ocount, MPI_Datatype otype,
                                    MPI_MODE_WIN_PUT, fn)) ||
         target == MPI_PROC_NULL)
         return rc;
+    shmpi_rma_count(win, SHMPI_RMA_PUTS);
     struct shmpi_rma_loc loc;
     if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
         return rc;

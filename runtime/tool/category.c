@@ -40,6 +40,8 @@ static const struct {
         "how a blocked call waits: spin, yield, sleep"},
     [SHMPI_TOOL_CAT_MEMORY] = {"shmpi_memory",
         "memory of MPI_Alloc_mem"},
+    [SHMPI_TOOL_CAT_RMA] = {"shmpi_rma",
+        "one-sided communication: the calls issued on each window"},
 };
 
 int PMPI_T_category_get_num(int *num_cat)

@@ -67,6 +67,8 @@ int PMPI_T_init_thread(int required, int *provided)
         rc = MPI_T_ERR_MEMORY;
     else
         shmpi_proc.tool->nesting++;
+    atomic_store_explicit(&shmpi_proc.watch.forget, shmpi_tool_forget,
+                          memory_order_release);
     shmpi_core_mutex_unlock(&shmpi_proc.tool_lock);
     if (rc == MPI_SUCCESS)
         *provided = required;
