@@ -142,11 +142,22 @@ int shmpi_p2p_unexpected_remove(struct shmpi_lane *l,
     return 0;
 }
 
+/* MPI_T's event of u's arrival (tool/event.c calls its callbacks now). */
+static __attribute__((noinline, cold)) void
+raise_unexpected(const struct shmpi_unexpected *u)
+{
+    struct shmpi_core_event_msg e = {.bytes = u->nbytes, .source = u->source,
+                                     .tag = u->tag, .context = u->context};
+    shmpi_core_event(SHMPI_EVENT_UNEXPECTED, &e);
+}
+
 void shmpi_p2p_unexpected_push(struct shmpi_lane *l,
                                struct shmpi_unexpected *u)
 {
     struct shmpi_unexp_queue *q = &l->unexpected[u->source];
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    if (shmpi_core_watching(SHMPI_WATCH_EVENT(SHMPI_EVENT_UNEXPECTED)))
+        raise_unexpected(u);
     uint64_t n = unexpected_add(&pt->unexp_len, 1);
     if (__builtin_expect(n > atomic_load_explicit(&pt->unexp_peak,
                                                   memory_order_relaxed), 0))

@@ -45,6 +45,8 @@ struct shmpi_tool {
     struct shmpi_tool_session *sessions;  /* live sessions */
     int watchers[4];             /* started handles of the variables of
                                     each SHMPI_WATCH_* bit (pvar.c) */
+    struct shmpi_tool_event_reg *events; /* live event registrations
+                                    (event.c): changed under both locks */
 };
 
 /* A cvar handle: one tunable. */
@@ -94,6 +96,8 @@ MPI_T_enum shmpi_tool_enum_yes_no(void);
 int shmpi_tool_pvar_count(void);
 enum shmpi_tool_cat shmpi_tool_pvar_category(int i);
 void shmpi_tool_sessions_free(struct shmpi_tool *t);
+/* event.c: the registrations freed (the last MPI_T_finalize). */
+void shmpi_tool_events_free(struct shmpi_tool *t);
 /* core/proc.h's watch.forget: object (a window) is being freed. */
 void shmpi_tool_forget(const void *object);
 
