@@ -1,4 +1,4 @@
-/* mpit_pvar_rma_ext: shmpi's per-window counters shmpi_rma_puts, shmpi_rma_gets and shmpi_rma_accumulates, bound to a window - started, they count exactly the puts, gets and accumulates (request forms and MPI_Get_accumulate too) this process issued on that window, not those to MPI_PROC_NULL, not those on another window, nothing while stopped; after MPI_Win_free the handles still read their counts; a freed or null window is not an object to bind to. */
+/* mpit_pvar_rma_ext: shmpi's per-window counters shmpi_rma_puts, shmpi_rma_gets and shmpi_rma_accumulates, bound to a window - started, they count exactly the puts, gets and accumulates (request forms and MPI_Get_accumulate too) this process issued on that window, not those to MPI_PROC_NULL, not those on another window, nothing while stopped; MPI_Win_change_comm keeps them; after MPI_Win_free the handles still read their counts; a freed or null window is not an object to bind to. */
 /* shmpi-test: np=1,2,3 timeout=60 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
@@ -101,12 +101,26 @@ int main(int argc, char **argv)
     CHECK(get(h[0]) == want[0], "stopped puts: %llu", get(h[0]));
     CHECK(get(h[1]) == 2 * want[1], "gets: %llu", get(h[1]));
 
+    /* the window keeps its counts through MPI_Win_change_comm (shmpi's
+       extension), and goes on counting */
+    MPI_Comm dup;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    CHECK_MPI(MPI_Win_change_comm(dup, 0, win));
+    CHECK(get(h[1]) == 2 * want[1], "after MPI_Win_change_comm: gets %llu",
+          get(h[1]));
+    issue(win, size);
+    CHECK(get(h[1]) == 3 * want[1] && get(h[2]) == 3 * want[2],
+          "after MPI_Win_change_comm and more calls: gets %llu, "
+          "accumulates %llu",
+          get(h[1]), get(h[2]));
+
     CHECK_MPI(MPI_Win_free(&win)); /* the handles keep their counts */
     CHECK(get(h[0]) == want[0], "freed: puts %llu", get(h[0]));
-    CHECK(get(h[2]) == 2 * want[2], "freed: accumulates %llu", get(h[2]));
+    CHECK(get(h[2]) == 3 * want[2], "freed: accumulates %llu", get(h[2]));
     T_RC(MPI_T_pvar_start(s, h[0]), MPI_SUCCESS);
     CHECK(get(h[0]) == want[0], "freed, started: puts %llu", get(h[0]));
     CHECK_MPI(MPI_Win_free(&other));
+    CHECK_MPI(MPI_Comm_free(&dup));
     T_RC(MPI_T_pvar_session_free(&s), MPI_SUCCESS);
     T_RC(MPI_T_finalize(), MPI_SUCCESS);
     MPI_Finalize();
