@@ -1782,6 +1782,9 @@ SHMPI_API(int, T_source_get_info, (int source_index, char *name,
                                    MPI_Count *max_ticks, MPI_Info *info));
 SHMPI_API(int, T_source_get_timestamp, (int source_index,
                                         MPI_Count *timestamp));
+SHMPI_API(int, T_category_get_num_events, (int cat_index, int *num_events));
+SHMPI_API(int, T_category_get_events, (int cat_index, int len,
+                                       int indices[]));
 /* --- end of the tool information interface --- */
 
 /* --- the Sessions Model (MPI-4.0 11.3) and MPI_Comm_idup_with_info ---

@@ -1,4 +1,4 @@
-/* mpit_event_ext: MPI-4.0 events - before MPI_Init the three events and the one source are listed with their elements, datatypes and displacements (index errors exact); after it a callback on shmpi_comm_created / shmpi_comm_freed is called once per MPI_Comm_dup / MPI_Comm_free with the communicator's context and size (MPI_T_event_read and MPI_T_event_copy agree), the safety level MPI_T_CB_REQUIRE_MPI_RESTRICTED, the callback of the least restrictive level that suffices, source 0 and a timestamp between the source's before and after; rank 1's shmpi_unexpected_message callback sees rank 0's early messages in order with their tag and size; a registration with only an MPI_T_CB_REQUIRE_NONE callback drops its events and its dropped handler hears the count at MPI_T_event_handle_free, whose free callback gets its user data; after the free no callback runs. */
+/* mpit_event_ext: MPI-4.0 events - before MPI_Init the three events and the one source are listed with their elements, datatypes and displacements (index errors exact), each event in one category (MPI_T_category_get_num_events/_get_events); after it a callback on shmpi_comm_created / shmpi_comm_freed is called once per MPI_Comm_dup / MPI_Comm_free with the communicator's context and size (MPI_T_event_read and MPI_T_event_copy agree), the safety level MPI_T_CB_REQUIRE_MPI_RESTRICTED, the callback of the least restrictive level that suffices, source 0 and a timestamp between the source's before and after; rank 1's shmpi_unexpected_message callback sees rank 0's early messages in order with their tag and size; a registration with only an MPI_T_CB_REQUIRE_NONE callback drops its events and its dropped handler hears the count at MPI_T_event_handle_free, whose free callback gets its user data; after the free no callback runs. */
 /* shmpi-test: np=2 timeout=60 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <string.h>
@@ -158,6 +158,30 @@ static void listing(void)
     T_RC(MPI_T_source_get_timestamp(0, &t0), MPI_SUCCESS);
     T_RC(MPI_T_source_get_timestamp(0, &t1), MPI_SUCCESS);
     CHECK(t1 >= t0, "timestamps go back: %lld, %lld", t0, t1);
+
+    /* every event in exactly one category: unexpected in shmpi_pt2pt,
+       the communicator ones in shmpi_comm */
+    int ncat, in[3] = {0, 0, 0}, pt2pt, comm, idx[3];
+    T_RC(MPI_T_category_get_num(&ncat), MPI_SUCCESS);
+    T_RC(MPI_T_category_get_index("shmpi_pt2pt", &pt2pt), MPI_SUCCESS);
+    T_RC(MPI_T_category_get_index("shmpi_comm", &comm), MPI_SUCCESS);
+    for (int c = 0; c < ncat; c++) {
+        int ne = -1;
+        T_RC(MPI_T_category_get_num_events(c, &ne), MPI_SUCCESS);
+        CHECK(ne >= 0 && ne <= 3, "category %d: %d events", c, ne);
+        T_RC(MPI_T_category_get_events(c, 3, idx), MPI_SUCCESS);
+        for (int k = 0; k < ne; k++) {
+            in[idx[k]]++;
+            CHECK(c == (idx[k] == index_of("shmpi_unexpected_message")
+                            ? pt2pt
+                            : comm),
+                  "event %d in category %d", idx[k], c);
+        }
+    }
+    CHECK(in[0] == 1 && in[1] == 1 && in[2] == 1, "events in %d, %d, %d "
+          "categories", in[0], in[1], in[2]);
+    T_RC(MPI_T_category_get_num_events(ncat, &i), MPI_T_ERR_INVALID_INDEX);
+    T_RC(MPI_T_category_get_events(0, 1, NULL), MPI_T_ERR_INVALID);
 }
 
 int main(int argc, char **argv)

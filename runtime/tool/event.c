@@ -91,6 +91,7 @@ struct shmpi_tool_event_inst {
    offset off[i] of its core/proc.h struct. */
 static const struct event {
     const char *name;
+    enum shmpi_tool_cat cat;
     const char *desc;
     size_t size;               /* of the struct: MPI_T_event_copy's */
     int n;
@@ -98,7 +99,7 @@ static const struct event {
     size_t off[MAX_ELEMENTS];
 } events[SHMPI_EVENTS] = {
     [SHMPI_EVENT_UNEXPECTED] =
-        {"shmpi_unexpected_message",
+        {"shmpi_unexpected_message", SHMPI_TOOL_CAT_PT2PT,
          "a message arrived at this process before its receive was posted "
          "and joined the unexpected queue; its bytes (MPI_UNSIGNED_LONG_"
          "LONG), source (MPI_INT, rank in MPI_COMM_WORLD), tag (MPI_INT) "
@@ -111,7 +112,7 @@ static const struct event {
           offsetof(struct shmpi_core_event_msg, tag),
           offsetof(struct shmpi_core_event_msg, context)}},
     [SHMPI_EVENT_COMM_CREATED] =
-        {"shmpi_comm_created",
+        {"shmpi_comm_created", SHMPI_TOOL_CAT_COMM,
          "this process made a communicator (MPI_Comm_dup, _split, _create "
          "and the others, not MPI_COMM_WORLD and MPI_COMM_SELF); its "
          "context (MPI_UNSIGNED, the job's name for it) and size (MPI_INT, "
@@ -122,7 +123,7 @@ static const struct event {
          {offsetof(struct shmpi_core_event_comm, context),
           offsetof(struct shmpi_core_event_comm, size)}},
     [SHMPI_EVENT_COMM_FREED] =
-        {"shmpi_comm_freed",
+        {"shmpi_comm_freed", SHMPI_TOOL_CAT_COMM,
          "this process called MPI_Comm_free on a communicator; its context "
          "(MPI_UNSIGNED) and size (MPI_INT)",
          sizeof(struct shmpi_core_event_comm),
@@ -131,6 +132,11 @@ static const struct event {
          {offsetof(struct shmpi_core_event_comm, context),
           offsetof(struct shmpi_core_event_comm, size)}},
 };
+
+enum shmpi_tool_cat shmpi_tool_event_category(int i)
+{
+    return events[i].cat;
+}
 
 /* The one source: CLOCK_MONOTONIC, in nanoseconds. */
 static MPI_Count now(void)

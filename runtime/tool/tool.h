@@ -96,7 +96,9 @@ MPI_T_enum shmpi_tool_enum_yes_no(void);
 int shmpi_tool_pvar_count(void);
 enum shmpi_tool_cat shmpi_tool_pvar_category(int i);
 void shmpi_tool_sessions_free(struct shmpi_tool *t);
-/* event.c: the registrations freed (the last MPI_T_finalize). */
+/* event.c: the category of event i (an enum shmpi_core_event); the
+   registrations freed (the last MPI_T_finalize). */
+enum shmpi_tool_cat shmpi_tool_event_category(int i);
 void shmpi_tool_events_free(struct shmpi_tool *t);
 /* core/proc.h's watch.forget: object (a window) is being freed. */
 void shmpi_tool_forget(const void *object);
