@@ -189,8 +189,8 @@ static void raise_event(enum shmpi_core_event kind, const void *data)
     inst.magic = 0;
 }
 
-/* With tool_lock held: the raise sites' bits on for the kinds that have
-   a callback, off for the others; the pointer is stored before any bit
+/* With tool_lock and event_lock held: the raise sites' bits on for the
+   kinds that have a callback, off for the others; the pointer is stored before any bit
    (release, shmpi_core_event's acquire). */
 static void rewatch(struct shmpi_tool *t)
 {
