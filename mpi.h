@@ -2226,6 +2226,89 @@ SHMPI_API(int, T_category_get_pvars, (int cat_index, int len,
 SHMPI_API(int, T_category_get_categories, (int cat_index, int len,
                                            int indices[]));
 SHMPI_API(int, T_category_changed, (int *stamp));
+/* Events (MPI-4.0 15.3.8): runtime/tool/event.c, shmpi(7) TOOL
+   INFORMATION INTERFACE.  An instance is valid only during the callback
+   it is handed to. */
+typedef struct shmpi_tool_event_reg *MPI_T_event_registration;
+typedef struct shmpi_tool_event_inst *MPI_T_event_instance;
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0,
+    MPI_T_CB_REQUIRE_MPI_RESTRICTED,
+    MPI_T_CB_REQUIRE_THREAD_SAFE,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order {
+    MPI_T_SOURCE_ORDERED = 0,
+    MPI_T_SOURCE_UNORDERED
+} MPI_T_source_order;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration
+                                         event_registration,
+                                     MPI_T_cb_safety cb_safety,
+                                     void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration
+                                              event_registration,
+                                          MPI_T_cb_safety cb_safety,
+                                          void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+                                             MPI_T_event_registration
+                                                 event_registration,
+                                             int source_index,
+                                             MPI_T_cb_safety cb_safety,
+                                             void *user_data);
+SHMPI_API(int, T_event_get_num, (int *num_events));
+SHMPI_API(int, T_event_get_info, (int event_index, char *name,
+                                  int *name_len, int *verbosity,
+                                  MPI_Datatype array_of_datatypes[],
+                                  MPI_Aint array_of_displacements[],
+                                  int *num_elements, MPI_T_enum *enumtype,
+                                  MPI_Info *info, char *desc, int *desc_len,
+                                  int *bind));
+SHMPI_API(int, T_event_get_index, (const char *name, int *event_index));
+SHMPI_API(int, T_event_handle_alloc, (int event_index, void *obj_handle,
+                                      MPI_Info info,
+                                      MPI_T_event_registration
+                                          *event_registration));
+SHMPI_API(int, T_event_handle_set_info,
+          (MPI_T_event_registration event_registration, MPI_Info info));
+SHMPI_API(int, T_event_handle_get_info,
+          (MPI_T_event_registration event_registration,
+           MPI_Info *info_used));
+SHMPI_API(int, T_event_register_callback,
+          (MPI_T_event_registration event_registration,
+           MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+           MPI_T_event_cb_function *event_cb_function));
+SHMPI_API(int, T_event_callback_set_info,
+          (MPI_T_event_registration event_registration,
+           MPI_T_cb_safety cb_safety, MPI_Info info));
+SHMPI_API(int, T_event_callback_get_info,
+          (MPI_T_event_registration event_registration,
+           MPI_T_cb_safety cb_safety, MPI_Info *info_used));
+SHMPI_API(int, T_event_handle_free,
+          (MPI_T_event_registration event_registration, void *user_data,
+           MPI_T_event_free_cb_function *free_cb_function));
+SHMPI_API(int, T_event_set_dropped_handler,
+          (MPI_T_event_registration event_registration,
+           MPI_T_event_dropped_cb_function *dropped_cb_function));
+SHMPI_API(int, T_event_read, (MPI_T_event_instance event_instance,
+                              int element_index, void *buffer));
+SHMPI_API(int, T_event_copy, (MPI_T_event_instance event_instance,
+                              void *buffer));
+SHMPI_API(int, T_event_get_timestamp, (MPI_T_event_instance event_instance,
+                                       MPI_Count *event_timestamp));
+SHMPI_API(int, T_event_get_source, (MPI_T_event_instance event_instance,
+                                    int *source_index));
+SHMPI_API(int, T_source_get_num, (int *num_sources));
+SHMPI_API(int, T_source_get_info, (int source_index, char *name,
+                                   int *name_len, char *desc, int *desc_len,
+                                   MPI_T_source_order *ordering,
+                                   MPI_Count *ticks_per_second,
+                                   MPI_Count *max_ticks, MPI_Info *info));
+SHMPI_API(int, T_source_get_timestamp, (int source_index,
+                                        MPI_Count *timestamp));
+SHMPI_API(int, T_category_get_num_events, (int cat_index, int *num_events));
+SHMPI_API(int, T_category_get_events, (int cat_index, int len,
+                                       int indices[]));
 /* --- end of the tool information interface --- */
 
 /* --- the Sessions Model (MPI-4.0 11.3) and MPI_Comm_idup_with_info ---

@@ -10,9 +10,12 @@
  *
  * In shmpi the control variables are the SHMPI_* tunables (shmpi(7),
  * ENVIRONMENT): SHMPI_EAGER_LIMIT=8192 ./mpirun -np 1 ./mpivars shows
- * the value in effect.  Only rank 0 prints.  Nothing here is specific to
- * shmpi: the same file builds with Open MPI's or MPICH's mpicc (whose
- * lists are much longer).
+ * the value in effect.  A performance variable bound to a communicator is
+ * read on MPI_COMM_WORLD (its elements one per rank, for per-peer
+ * counters); the events of MPI-4.0 (15.3.8) are listed with their
+ * elements, where the MPI has them.  Only rank 0 prints.  Nothing here is
+ * specific to shmpi: the same file builds with Open MPI's or MPICH's
+ * mpicc (whose lists are much longer).
  */
 #include <mpi.h>
 
@@ -140,19 +143,21 @@ static void pvars(void)
             continue;
         printf("  %s = ", name);
         MPI_T_pvar_handle h;
-        /* a variable of a communicator is shown for MPI_COMM_WORLD */
         MPI_Comm world = MPI_COMM_WORLD;
-        void *obj = bind == MPI_T_BIND_MPI_COMM ? &world : NULL;
-        if ((bind == MPI_T_BIND_NO_OBJECT || obj) &&
-            MPI_T_pvar_handle_alloc(s, i, obj, &h, &count) == MPI_SUCCESS) {
+        if ((bind == MPI_T_BIND_NO_OBJECT || bind == MPI_T_BIND_MPI_COMM) &&
+            MPI_T_pvar_handle_alloc(s, i, &world, &h, &count) ==
+                MPI_SUCCESS) {
             void *buf = room(dt, count);
+            int size = 8;
+            MPI_Type_size(dt, &size);
             if (buf && MPI_T_pvar_read(s, h, buf) == MPI_SUCCESS)
-                show(dt, buf, e);
+                for (int k = 0; k < count; k++) {
+                    printf(k ? " " : "");
+                    show(dt, (char *)buf + (size_t)k * (size_t)size, e);
+                }
             else
                 printf("(cannot be read)");
             free(buf);
-            if (obj)
-                printf(" (of MPI_COMM_WORLD)");
             MPI_T_pvar_handle_free(s, &h);
         } else {
             printf("(bound to an object)");
@@ -231,6 +236,42 @@ static void categories(void)
     }
 }
 
+#if MPI_VERSION >= 4 || defined(SHMPI_MPI_H) /* shmpi says 3.1, has them */
+static void events(void)
+{
+    int n = 0, ns = 0;
+    MPI_T_event_get_num(&n);
+    printf("events: %d\n", n);
+    for (int i = 0; i < n; i++) {
+        char name[256], desc[1024];
+        int len = sizeof name, dlen = sizeof desc, verbosity, bind, ne = 0;
+        if (MPI_T_event_get_info(i, name, &len, &verbosity, NULL, NULL, &ne,
+                                 NULL, NULL, desc, &dlen,
+                                 &bind) != MPI_SUCCESS)
+            continue;
+        printf("  %s: %d element%s\n      %s\n", name, ne, ne == 1 ? "" : "s",
+               desc);
+    }
+    MPI_T_source_get_num(&ns);
+    printf("event sources: %d\n", ns);
+    for (int i = 0; i < ns; i++) {
+        char name[256], desc[1024];
+        int len = sizeof name, dlen = sizeof desc;
+        MPI_T_source_order order;
+        MPI_Count tps, max;
+        if (MPI_T_source_get_info(i, name, &len, desc, &dlen, &order, &tps,
+                                  &max, NULL) == MPI_SUCCESS)
+            printf("  %s: %lld ticks/s, %s\n      %s\n", name, (long long)tps,
+                   order == MPI_T_SOURCE_ORDERED ? "ordered" : "unordered",
+                   desc);
+    }
+}
+#else
+static void events(void)
+{
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int provided, rank;
@@ -244,6 +285,7 @@ int main(int argc, char **argv)
         cvars();
         pvars();
         categories();
+        events();
     }
     MPI_T_finalize();
     MPI_Finalize();

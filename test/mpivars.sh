@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mpivars: examples/mpivars.c, built with mpicc and run under mpirun, lists every tunable of mpirun --show-tunables as a control variable with the value in effect (SHMPI_EAGER_LIMIT and SHMPI_SPIN_US as the environment sets them, SHMPI_BIND_TO by its enumeration's item), every performance variable with a value (a state by its enumeration's item, one bound to a communicator for MPI_COMM_WORLD), and the categories with their members.
+# mpivars: examples/mpivars.c, built with mpicc and run under mpirun, lists every tunable of mpirun --show-tunables as a control variable with the value in effect (SHMPI_EAGER_LIMIT and SHMPI_SPIN_US as the environment sets them, SHMPI_BIND_TO by its enumeration's item), every performance variable with a value (a state by its enumeration's item, a per-peer counter one value per rank of MPI_COMM_WORLD, one bound to a window as such), the categories with their members, and the events of MPI-4.0 with their source.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -29,10 +29,16 @@ for p in shmpi_arena_bytes shmpi_arena_fixed_bytes shmpi_coll_areas_used \
     expect_lines "$OUT" "^  $p = [0-9]+  \[" 1
 done
 expect_lines "$OUT" '^  shmpi_unexpected_over = no \(0\)  \[state, continuous, readonly\]$' 1
-expect_lines "$OUT" '^  shmpi_comm_lane = [0-9]+ \(of MPI_COMM_WORLD\)  \[generic, continuous, readonly\]$' 1
-expect_lines "$OUT" '^performance variables: 7$' 1
-expect_no_lines "$OUT" 'cannot be read|bound to an object'
-expect_lines "$OUT" '^categories: 8$' 1
-expect_lines "$OUT" '^      categories: shmpi_launch shmpi_arena shmpi_pt2pt shmpi_coll shmpi_comm shmpi_wait shmpi_memory$' 1
+expect_lines "$OUT" '^performance variables: 18$' 1
+expect_lines "$OUT" '^  shmpi_p2p_messages_sent = 0 0  \[counter\]$' 1
+expect_lines "$OUT" '^  shmpi_comm_lane = [0-9]+  \[generic, continuous, readonly\]$' 1
+expect_lines "$OUT" '^  shmpi_rma_puts = \(bound to an object\)  \[counter\]$' 1
+expect_no_lines "$OUT" 'cannot be read'
+expect_lines "$OUT" '^categories: 9$' 1
+expect_lines "$OUT" '^      categories: shmpi_launch shmpi_arena shmpi_pt2pt shmpi_coll shmpi_comm shmpi_wait shmpi_memory shmpi_rma$' 1
+expect_lines "$OUT" '^events: 3$' 1
+expect_lines "$OUT" '^  shmpi_unexpected_message: 4 elements$' 1
+expect_lines "$OUT" '^  shmpi_comm_created: 2 elements$' 1
+expect_lines "$OUT" '^  shmpi_clock: 1000000000 ticks/s, unordered$' 1
 expect_lines "$OUT" '^      cvars: SHMPI_SPIN_US SHMPI_YIELDS$' 1
 pass

@@ -293,6 +293,16 @@ static int open_local(MPI_Comm c, uint32_t context, uint32_t area)
     return MPI_ERR_NO_MEM;
 }
 
+/* MPI_T's events of a communicator (tool/event.c calls their callbacks
+   now). */
+static __attribute__((noinline, cold)) void
+raise_comm(enum shmpi_core_event kind, MPI_Comm c)
+{
+    struct shmpi_core_event_comm e = {.context = c->context,
+                                      .size = c->size};
+    shmpi_core_event(kind, &e);
+}
+
 int shmpi_comm_open(MPI_Comm c, const struct shmpi_comm_ids *ids)
 {
     sweep_retired();
@@ -302,8 +312,12 @@ int shmpi_comm_open(MPI_Comm c, const struct shmpi_comm_ids *ids)
     }
     c->context = ids->context;
     shmpi_p2p_comm_lane_set(c);
-    return c->is_inter ? open_local(c, ids->local_context, ids->area)
-                       : shmpi_coll_attach(c, ids->area);
+    int rc = c->is_inter ? open_local(c, ids->local_context, ids->area)
+                         : shmpi_coll_attach(c, ids->area);
+    if (rc == MPI_SUCCESS &&
+        shmpi_core_watching(SHMPI_WATCH_EVENT(SHMPI_EVENT_COMM_CREATED)))
+        raise_comm(SHMPI_EVENT_COMM_CREATED, c);
+    return rc;
 }
 
 int shmpi_comm_raise_open(MPI_Comm parent, int rc, const char *fn)
@@ -556,6 +570,8 @@ int PMPI_Comm_free(MPI_Comm *comm)
     if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF)
         return shmpi_raise(c, MPI_ERR_COMM, fn, "%s cannot be freed",
                            c->name);
+    if (shmpi_core_watching(SHMPI_WATCH_EVENT(SHMPI_EVENT_COMM_FREED)))
+        raise_comm(SHMPI_EVENT_COMM_FREED, c);
     int rc = shmpi_comm_delete_attrs(c, fn); /* while c is still valid */
     shmpi_fint_drop(SHMPI_FINT_COMM, &c->fint);
     c->magic = 0; /* the handle is dead for the program from now on */

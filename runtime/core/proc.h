@@ -127,6 +127,57 @@ struct shmpi_coll_tune {
     int counter_barrier;        /* barrier by counter, not dissemination */
 };
 
+/* What MPI_T (tool/) asks the rooms below it to count or report, and
+   what they counted.  `on` holds SHMPI_WATCH_* bits, set and cleared
+   by tool/ under its lock as handles start and stop; the message, wait
+   and RMA paths test their bit with a relaxed load - one predicted
+   branch while no tool looks - and only then count (a bit seen late
+   loses what raced with the start, which a start cannot order anyway).
+   `forget` and `event` are tool/'s, set by the first MPI_T_init_thread
+   and never cleared: a room calls `forget` as it frees an object MPI_T
+   handles may be bound to (rma/win_free.c), and raises an event of kind
+   k (shmpi_core_event) while SHMPI_WATCH_EVENT(k) is on, that is while a
+   callback is registered for it. */
+enum {
+    SHMPI_WATCH_P2P = 1,       /* pt2pt/count.h: messages per peer */
+    SHMPI_WATCH_WAIT = 2,      /* core/wait.c: time in waits, wait_ns */
+    SHMPI_WATCH_RMA = 4        /* rma/: operations per window */
+};
+#define SHMPI_WATCH_EVENT(kind) (8u << (kind))
+
+/* The events of MPI_T (tool/event.c), and what each carries: the
+   element types and offsets tool/event.c gives MPI_T_event_get_info. */
+enum shmpi_core_event {
+    SHMPI_EVENT_UNEXPECTED,    /* pt2pt/match.c: a message arrived before
+                                  its receive */
+    SHMPI_EVENT_COMM_CREATED,  /* comm/comm_create.c: a communicator made */
+    SHMPI_EVENT_COMM_FREED,    /* comm/comm_create.c: MPI_Comm_free */
+    SHMPI_EVENTS
+};
+struct shmpi_core_event_msg {
+    uint64_t bytes;
+    int32_t source;            /* rank in MPI_COMM_WORLD */
+    int32_t tag;
+    uint32_t context;          /* the communicator's (its identity) */
+};
+struct shmpi_core_event_comm {
+    uint32_t context;
+    int32_t size;              /* its group's (local group's) size */
+};
+
+struct shmpi_core_watch {
+    _Atomic unsigned on;
+    _Atomic uint64_t wait_ns;  /* ns blocked in shmpi_core_wait_until
+                                  while SHMPI_WATCH_WAIT was on, every
+                                  thread's (relaxed adds: one number) */
+    void (*_Atomic forget)(const void *object);
+    void (*_Atomic event)(enum shmpi_core_event kind, const void *data);
+    /* tool/event.c: the event registrations (struct shmpi_tool's) are
+       walked and changed under it; taken after a lane and after
+       tool_lock, never before either: a leaf */
+    struct shmpi_core_lock event_lock;
+};
+
 /* core/hooks.c: what rooms above core hand base at MPI_Init (hooks.h says
    who registers what, in which order). */
 #define SHMPI_PROGRESS_HOOKS_MAX 4
@@ -280,8 +331,32 @@ struct shmpi_proc {
        inside the progress engine), one caller at a time - under threads
        an atomic. */
     struct shmpi_core_hooks hooks;
+    /* MPI_T's requests to the rooms below it (above). */
+    struct shmpi_core_watch watch;
 };
 
 extern struct shmpi_proc shmpi_proc;
+
+/* Is MPI_T watching `bit` now?  Relaxed: see struct shmpi_core_watch. */
+static inline int shmpi_core_watching(unsigned bit)
+{
+    return __builtin_expect(
+        (atomic_load_explicit(&shmpi_proc.watch.on, memory_order_relaxed) &
+         bit) != 0,
+        0);
+}
+
+/* Raise event kind with its data (a struct shmpi_core_event_*), once
+   shmpi_core_watching(SHMPI_WATCH_EVENT(kind)) said yes: tool/event.c
+   calls the callbacks registered for it before this returns.  Acquire:
+   the pointer was stored (release) before the bit was set. */
+static inline void shmpi_core_event(enum shmpi_core_event kind,
+                                    const void *data)
+{
+    void (*raise)(enum shmpi_core_event, const void *) =
+        atomic_load_explicit(&shmpi_proc.watch.event, memory_order_acquire);
+    if (raise)
+        raise(kind, data);
+}
 
 #endif

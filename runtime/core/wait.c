@@ -162,7 +162,7 @@ static void wait_loop(int (*done)(void *), void *arg)
 }
 
 /* After a wake-up, spin again: whoever woke us is likely to send more. */
-void shmpi_core_wait_until(int (*done)(void *), void *arg)
+static void wait_counted(int (*done)(void *), void *arg)
 {
     if (!__builtin_expect(shmpi_proc.mt, 0)) {
         wait_loop(done, arg);
@@ -173,6 +173,28 @@ void shmpi_core_wait_until(int (*done)(void *), void *arg)
     wait_loop(done, arg);
     atomic_fetch_sub_explicit(&shmpi_proc.wait.waiting, 1,
                               memory_order_relaxed);
+}
+
+/* While MPI_T times waits (tool/pvar.c's shmpi_wait_time): a wait that
+   is over at its first poll reads no clock; one that is not adds the
+   time until it is over. */
+static __attribute__((noinline, cold)) void
+wait_timed(int (*done)(void *), void *arg)
+{
+    if (done(arg))
+        return;
+    long t0 = now_ns();
+    wait_counted(done, arg);
+    atomic_fetch_add_explicit(&shmpi_proc.watch.wait_ns,
+                              (uint64_t)(now_ns() - t0), memory_order_relaxed);
+}
+
+void shmpi_core_wait_until(int (*done)(void *), void *arg)
+{
+    if (shmpi_core_watching(SHMPI_WATCH_WAIT))
+        wait_timed(done, arg);
+    else
+        wait_counted(done, arg);
 }
 
 void shmpi_core_poll_idle(void)

@@ -54,6 +54,7 @@ fast_send(struct shmpi_lane *l, const void *buf, MPI_Count count,
         return 0;
     void *data = shmpi_p2p_msg_put_short(rec, tag, comm->context, nbytes);
     shmpi_copy_short(data, buf, nbytes); /* 0 bytes: buf may be NULL */
+    shmpi_p2p_count_fast_send(&peer->tx, rec);
     shmpi_ring_commit(&peer->tx, rec);
     shmpi_core_doorbell_ring(world);
     return 1;
@@ -100,6 +101,7 @@ static int take(struct shmpi_peer *peer, int src, const void *rec,
         status->shmpi_cancelled = 0;
         status->shmpi_nbytes = (MPI_Count)m.nbytes;
     }
+    shmpi_p2p_count_fast_recv(peer, comm, m.nbytes);
     shmpi_ring_consume(&peer->rx);
     if (shmpi_ring_publish(&peer->rx))
         shmpi_core_doorbell_ring(src);

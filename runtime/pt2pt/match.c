@@ -42,10 +42,35 @@ struct shmpi_request *shmpi_p2p_find_posted_after(struct shmpi_request *after,
     return NULL;
 }
 
-static void unlink_unexpected(struct shmpi_unexp_queue *q,
-                              struct shmpi_unexpected *prev,
-                              struct shmpi_unexpected *u)
+/* The unexpected queues' length and peak (count.h): a read-modify-
+   write under MULTIPLE, where lanes push in parallel; a load and a
+   store below it, where one thread at a time pushes (relaxed: MPI_T
+   reads the numbers, nothing through them). */
+static inline __attribute__((always_inline)) uint64_t
+unexpected_add(_Atomic uint64_t *len, uint64_t d)
 {
+    if (__builtin_expect(shmpi_proc.mt, 0))
+        return atomic_fetch_add_explicit(len, d, memory_order_relaxed) + d;
+    uint64_t n = atomic_load_explicit(len, memory_order_relaxed) + d;
+    atomic_store_explicit(len, n, memory_order_relaxed);
+    return n;
+}
+
+static __attribute__((noinline, cold)) void
+unexpected_peak(_Atomic uint64_t *peak, uint64_t n)
+{
+    uint64_t old = atomic_load_explicit(peak, memory_order_relaxed);
+    while (n > old && !atomic_compare_exchange_weak_explicit(
+                          peak, &old, n, memory_order_relaxed,
+                          memory_order_relaxed))
+        ;
+}
+
+static inline __attribute__((always_inline)) void
+unlink_unexpected(struct shmpi_unexp_queue *q, struct shmpi_unexpected *prev,
+                  struct shmpi_unexpected *u)
+{
+    unexpected_add(&shmpi_proc.pt2pt->unexp_len, (uint64_t)-1);
     if (prev)
         prev->next = u->next;
     else
@@ -117,10 +142,26 @@ int shmpi_p2p_unexpected_remove(struct shmpi_lane *l,
     return 0;
 }
 
+/* MPI_T's event of u's arrival (tool/event.c calls its callbacks now). */
+static __attribute__((noinline, cold)) void
+raise_unexpected(const struct shmpi_unexpected *u)
+{
+    struct shmpi_core_event_msg e = {.bytes = u->nbytes, .source = u->source,
+                                     .tag = u->tag, .context = u->context};
+    shmpi_core_event(SHMPI_EVENT_UNEXPECTED, &e);
+}
+
 void shmpi_p2p_unexpected_push(struct shmpi_lane *l,
                                struct shmpi_unexpected *u)
 {
     struct shmpi_unexp_queue *q = &l->unexpected[u->source];
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    if (shmpi_core_watching(SHMPI_WATCH_EVENT(SHMPI_EVENT_UNEXPECTED)))
+        raise_unexpected(u);
+    uint64_t n = unexpected_add(&pt->unexp_len, 1);
+    if (__builtin_expect(n > atomic_load_explicit(&pt->unexp_peak,
+                                                  memory_order_relaxed), 0))
+        unexpected_peak(&pt->unexp_peak, n);
     u->next = NULL;
     if (q->tail)
         q->tail->next = u;

@@ -10,6 +10,7 @@
 
 #include "core/lock_type.h"
 #include "core/proc.h"
+#include "pt2pt/count.h"
 #include "pt2pt/lane.h"
 #include "pt2pt/part.h"
 #include "pt2pt/proto.h"
@@ -57,6 +58,7 @@ struct shmpi_peer {
     struct shmpi_req_queue streams;   /* sends streaming DATA after CTS */
     struct shmpi_ctl *ctl_head, *ctl_tail;
     int has_backlog;           /* in pt2pt.backlog: something above waits */
+    struct shmpi_p2p_counts counts; /* for MPI_T (count.h) */
 };
 
 /* A message that arrived before its receive was posted. */
@@ -178,6 +180,9 @@ struct shmpi_pt2pt {
     uint64_t held_limit;
     _Atomic int held_over;
     struct shmpi_core_lock flow_lock;
+    /* match.c: messages on the unexpected queues of every lane, and the
+       most there were since MPI_Init, for MPI_T (count.h) */
+    _Atomic uint64_t unexp_len, unexp_peak;
     uint64_t chunk;            /* SHMPI_CHUNK; set once at init */
     uint64_t fast_after;       /* SHMPI_FAST_AFTER; ditto */
     uint64_t ring_min;         /* SHMPI_RING_MIN_KB, in bytes; ditto */

@@ -26,6 +26,7 @@ static void set_envelope_status(struct shmpi_request *r,
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.shmpi_cancelled = 0;
     r->msg_bytes = env->nbytes;
+    shmpi_p2p_count_recv(r, env);
 }
 
 static void finish_recv(struct shmpi_request *r, uint64_t delivered)

@@ -127,6 +127,7 @@ int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
 int shmpi_p2p_send_post_or_queue(struct shmpi_request *r)
 {
     struct shmpi_peer *peer;
+    shmpi_p2p_count_send(r);
     if (r->peer == shmpi_proc.rank) {
         shmpi_p2p_local_send(r);
         return 0;

@@ -148,6 +148,7 @@ int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
                                    MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target == MPI_PROC_NULL)
         return rc;
+    shmpi_rma_count(win, SHMPI_RMA_ACCS);
     struct shmpi_rma_loc loc;
     if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
         return rc;

@@ -38,6 +38,7 @@ get(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
                                    MPI_MODE_WIN_GET, fn)) ||
         target == MPI_PROC_NULL)
         return rc;
+    shmpi_rma_count(win, SHMPI_RMA_GETS);
     struct shmpi_rma_loc loc;
     if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
         return rc;

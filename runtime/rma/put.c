@@ -47,6 +47,7 @@ put(const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
                                    MPI_MODE_WIN_PUT, fn)) ||
         target == MPI_PROC_NULL)
         return rc;
+    shmpi_rma_count(win, SHMPI_RMA_PUTS);
     struct shmpi_rma_loc loc;
     if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
         return rc;

@@ -167,6 +167,8 @@ enum shmpi_win_epoch {
                                   (sync counters, sync_epoch.c) */
 };
 
+enum { SHMPI_RMA_PUTS, SHMPI_RMA_GETS, SHMPI_RMA_ACCS, SHMPI_RMA_KINDS };
+
 struct shmpi_win {
     uint32_t magic;
     int flavor;                /* MPI_WIN_FLAVOR_* */
@@ -254,7 +256,21 @@ struct shmpi_win {
         uint64_t fd_offset;    /* where the memory starts in fd */
     } shared;
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
+    /* MPI_T's counts of the calls this process issued on the window
+       (tool/pvar.c), counted only while it watches: shmpi_rma_count */
+    _Atomic uint64_t issued[SHMPI_RMA_KINDS];
 };
+
+/* Put, get and accumulate (MPI_Accumulate, MPI_Get_accumulate and the
+   request forms of the three) that passed their checks and have a
+   target: one predicted branch while no tool watches; then a relaxed
+   add (threads may issue on one window at once; MPI_T reads the number
+   only). */
+static inline void shmpi_rma_count(MPI_Win w, int kind)
+{
+    if (shmpi_core_watching(SHMPI_WATCH_RMA))
+        atomic_fetch_add_explicit(&w->issued[kind], 1, memory_order_relaxed);
+}
 
 static inline int shmpi_win_ok(MPI_Win w)
 {

@@ -346,6 +346,11 @@ static void swap_internals(MPI_Win win, MPI_Win nw)
     nw->same_size = win->same_size;
     nw->same_disp_unit = win->same_disp_unit;
     nw->alloc_shared_noncontig = win->alloc_shared_noncontig;
+    for (int k = 0; k < SHMPI_RMA_KINDS; k++) /* MPI_T's counts (win.h) */
+        atomic_store_explicit(&nw->issued[k],
+                              atomic_load_explicit(&win->issued[k],
+                                                   memory_order_relaxed),
+                              memory_order_relaxed);
     struct shmpi_win old = *win;
     *win = *nw;
     *nw = old;

@@ -45,6 +45,11 @@ int PMPI_Win_free(MPI_Win *win)
                              "an attribute delete callback returned %d "
                              "(the window is freed all the same)", cb);
     shmpi_rma_sync_window_gone(w);
+    /* MPI_T handles bound to it keep their last counts (tool/pvar.c) */
+    void (*forget)(const void *) =
+        atomic_load_explicit(&shmpi_proc.watch.forget, memory_order_acquire);
+    if (forget)
+        forget(w);
     shmpi_win_destroy(w);
     *win = MPI_WIN_NULL;
     return rc;

@@ -21,6 +21,8 @@ SHMPI_WEAK_ALIAS(T_category_get_cvars)
 SHMPI_WEAK_ALIAS(T_category_get_pvars)
 SHMPI_WEAK_ALIAS(T_category_get_categories)
 SHMPI_WEAK_ALIAS(T_category_changed)
+SHMPI_WEAK_ALIAS(T_category_get_num_events)
+SHMPI_WEAK_ALIAS(T_category_get_events)
 
 static const struct {
     const char *name, *desc;
@@ -40,6 +42,8 @@ static const struct {
         "how a blocked call waits: spin, yield, sleep"},
     [SHMPI_TOOL_CAT_MEMORY] = {"shmpi_memory",
         "memory of MPI_Alloc_mem"},
+    [SHMPI_TOOL_CAT_RMA] = {"shmpi_rma",
+        "one-sided communication: the calls issued on each window"},
 };
 
 int PMPI_T_category_get_num(int *num_cat)
@@ -53,7 +57,7 @@ int PMPI_T_category_get_num(int *num_cat)
     return num_cat ? MPI_SUCCESS : MPI_T_ERR_INVALID;
 }
 
-enum kind { CVARS, PVARS, CATEGORIES };
+enum kind { CVARS, PVARS, CATEGORIES, EVENTS };
 
 /* The members of category c of a kind: their indices, the first len of
    them into indices (when not NULL); returns how many there are. */
@@ -62,12 +66,14 @@ static int members(enum shmpi_tool_cat c, enum kind kind, int len,
 {
     int n = 0, total = kind == CVARS        ? shmpi_tool_cvar_count()
                        : kind == PVARS      ? shmpi_tool_pvar_count()
+                       : kind == EVENTS     ? SHMPI_EVENTS
                                             : SHMPI_TOOL_CATS;
     for (int i = 0; i < total; i++) {
-        int in = kind == CVARS   ? shmpi_tool_cvar_category(i) == c
-                 : kind == PVARS ? shmpi_tool_pvar_category(i) == c
-                                 : c == SHMPI_TOOL_CAT_ALL &&
-                                       i != SHMPI_TOOL_CAT_ALL;
+        int in = kind == CVARS    ? shmpi_tool_cvar_category(i) == c
+                 : kind == PVARS  ? shmpi_tool_pvar_category(i) == c
+                 : kind == EVENTS ? shmpi_tool_event_category(i) == c
+                                  : c == SHMPI_TOOL_CAT_ALL &&
+                                        i != SHMPI_TOOL_CAT_ALL;
         if (in && indices && n < len)
             indices[n] = i;
         n += in;
@@ -144,6 +150,27 @@ int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
 int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
 {
     return get(cat_index, CATEGORIES, len, indices);
+}
+
+int PMPI_T_category_get_events(int cat_index, int len, int indices[])
+{
+    return get(cat_index, EVENTS, len, indices);
+}
+
+int PMPI_T_category_get_num_events(int cat_index, int *num_events)
+{
+    int rc = shmpi_tool_enter();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (cat_index < 0 || cat_index >= SHMPI_TOOL_CATS)
+        rc = MPI_T_ERR_INVALID_INDEX;
+    else if (!num_events)
+        rc = MPI_T_ERR_INVALID;
+    else
+        *num_events = members((enum shmpi_tool_cat)cat_index, EVENTS, 0,
+                              NULL);
+    shmpi_tool_leave();
+    return rc;
 }
 
 int PMPI_T_category_changed(int *stamp)

@@ -54,6 +54,15 @@ void shmpi_tool_string(const char *s, char *buf, int *len)
     *len = (int)n + 1;
 }
 
+/* shmpi_proc.tool, with tool_lock held: under the event lock too, as
+   event.c's raise reads it under that one alone. */
+static void set_state(struct shmpi_tool *t)
+{
+    shmpi_core_mutex_lock(&shmpi_proc.watch.event_lock);
+    shmpi_proc.tool = t;
+    shmpi_core_mutex_unlock(&shmpi_proc.watch.event_lock);
+}
+
 int PMPI_T_init_thread(int required, int *provided)
 {
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE ||
@@ -62,11 +71,13 @@ int PMPI_T_init_thread(int required, int *provided)
     shmpi_core_mutex_lock(&shmpi_proc.tool_lock);
     int rc = MPI_SUCCESS;
     if (!shmpi_proc.tool)
-        shmpi_proc.tool = calloc(1, sizeof *shmpi_proc.tool);
+        set_state(calloc(1, sizeof *shmpi_proc.tool));
     if (!shmpi_proc.tool)
         rc = MPI_T_ERR_MEMORY;
     else
         shmpi_proc.tool->nesting++;
+    atomic_store_explicit(&shmpi_proc.watch.forget, shmpi_tool_forget,
+                          memory_order_release);
     shmpi_core_mutex_unlock(&shmpi_proc.tool_lock);
     if (rc == MPI_SUCCESS)
         *provided = required;
@@ -81,6 +92,7 @@ static void free_state(struct shmpi_tool *t)
         free(c);
     }
     shmpi_tool_sessions_free(t);
+    shmpi_tool_events_free(t);
     free(t);
 }
 
@@ -91,7 +103,7 @@ int PMPI_T_finalize(void)
         return rc;
     struct shmpi_tool *t = shmpi_proc.tool;
     if (--t->nesting == 0) {
-        shmpi_proc.tool = NULL;
+        set_state(NULL);
         free_state(t);
     }
     shmpi_tool_leave();

@@ -43,6 +43,10 @@ struct shmpi_tool {
     int nesting;                 /* MPI_T_init_thread - MPI_T_finalize */
     struct shmpi_tool_cvar *cvars;        /* live cvar handles */
     struct shmpi_tool_session *sessions;  /* live sessions */
+    int watchers[4];             /* started handles of the variables of
+                                    each SHMPI_WATCH_* bit (pvar.c) */
+    struct shmpi_tool_event_reg *events; /* live event registrations
+                                    (event.c): changed under both locks */
 };
 
 /* A cvar handle: one tunable. */
@@ -74,6 +78,7 @@ enum shmpi_tool_cat {
     SHMPI_TOOL_CAT_COMM,
     SHMPI_TOOL_CAT_WAIT,
     SHMPI_TOOL_CAT_MEMORY,
+    SHMPI_TOOL_CAT_RMA,
     SHMPI_TOOL_CATS
 };
 
@@ -91,5 +96,11 @@ MPI_T_enum shmpi_tool_enum_yes_no(void);
 int shmpi_tool_pvar_count(void);
 enum shmpi_tool_cat shmpi_tool_pvar_category(int i);
 void shmpi_tool_sessions_free(struct shmpi_tool *t);
+/* event.c: the category of event i (an enum shmpi_core_event); the
+   registrations freed (the last MPI_T_finalize). */
+enum shmpi_tool_cat shmpi_tool_event_category(int i);
+void shmpi_tool_events_free(struct shmpi_tool *t);
+/* core/proc.h's watch.forget: object (a window) is being freed. */
+void shmpi_tool_forget(const void *object);
 
 #endif
