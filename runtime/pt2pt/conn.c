@@ -244,7 +244,9 @@ static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l,
     l->hot = calloc(a->fast_rings + 1, sizeof *l->hot);
     l->backlog = calloc((size_t)n, sizeof *l->backlog);
     l->unexpected = calloc((size_t)n, sizeof *l->unexpected);
-    if (!l->peers || !l->hot || !l->backlog || !l->unexpected)
+    l->lock.watch = calloc(a->fast_rings + 1, sizeof *l->lock.watch);
+    if (!l->peers || !l->hot || !l->backlog || !l->unexpected ||
+        !l->lock.watch)
         return -1;
     for (int i = 0; i < n; i++) {
         l->peers[i].lane = l;
@@ -261,6 +263,7 @@ static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l,
                              p->arena_fd);
         shmpi_mpsc_rx_init(&l->mailbox, arena_base(), mailbox_of(p->rank, k));
     }
+    shmpi_p2p_lane_watch_publish(l); /* lane.c: what a poll reads first */
     return 0;
 }
 
