@@ -26,9 +26,14 @@
  * waits counts itself in shmpi_proc.wait.waiting; while another thread
  * of the rank waits too, nobody spins (the threads share the rank's
  * cores: a spinning thread would keep the one that progresses off its
- * CPU) and a poll that found nothing yields.  done() may find the
- * progress engine held by another thread and return 0 at once
- * (pt2pt/lane.h): that thread rings the doorbell when it leaves.
+ * CPU) and a poll that found nothing yields.  That count is per rank
+ * on purpose: it is about the rank's CPUs, whatever the lanes.  The
+ * thread also counts itself in lane_waiting[k] for each lane k its wait
+ * is for: pt2pt's fast receive, which holds lane k while it spins,
+ * spins only while nobody else waits for lane k (pt2pt/fastpath.c).
+ * done() may find the progress engine held by another thread and
+ * return 0 at once (pt2pt/lane.h): that thread rings the doorbell when
+ * it leaves.
  *
  * State: the spin and yield policy is shmpi_proc.wait (core/proc.h),
  * set by shmpi_core_wait_configure at MPI_Init and by MPI_T_cvar_write
@@ -161,18 +166,37 @@ static void wait_loop(int (*done)(void *), void *arg)
     }
 }
 
+/* Count this thread in (1) or out of (-1) the waiters of each lane of
+   own. */
+static void count_waiter(uint32_t own, int d)
+{
+    for (; own; own &= own - 1)
+        atomic_fetch_add_explicit(
+            &shmpi_proc.wait.lane_waiting[__builtin_ctz(own)].n, d,
+            memory_order_relaxed);
+}
+
 /* After a wake-up, spin again: whoever woke us is likely to send more. */
-void shmpi_core_wait_until(int (*done)(void *), void *arg)
+void shmpi_core_wait_until_in(int (*done)(void *), void *arg, uint32_t lanes)
 {
     if (!__builtin_expect(shmpi_proc.mt, 0)) {
         wait_loop(done, arg);
         return;
     }
+    uint32_t all = (2u << (shmpi_proc.arena->lanes - 1)) - 1;
+    uint32_t own = lanes & all ? lanes & all : all;
     atomic_fetch_add_explicit(&shmpi_proc.wait.waiting, 1,
                               memory_order_relaxed);
+    count_waiter(own, 1);
     wait_loop(done, arg);
+    count_waiter(own, -1);
     atomic_fetch_sub_explicit(&shmpi_proc.wait.waiting, 1,
                               memory_order_relaxed);
+}
+
+void shmpi_core_wait_until(int (*done)(void *), void *arg)
+{
+    shmpi_core_wait_until_in(done, arg, SHMPI_WAIT_ALL_LANES);
 }
 
 void shmpi_core_poll_idle(void)

@@ -51,6 +51,14 @@ void shmpi_core_wait_set_yields(uint64_t yields);
 
 /* Returns once done(arg) returned non-zero. */
 void shmpi_core_wait_until(int (*done)(void *arg), void *arg);
+/* The same for a wait that knows which of pt2pt's lanes its done()
+   waits on (bit k: lane k; SHMPI_WAIT_ALL_LANES, what
+   shmpi_core_wait_until passes: any of them).  Under
+   MPI_THREAD_MULTIPLE the thread counts as waiting for these lanes
+   (wait.c). */
+#define SHMPI_WAIT_ALL_LANES UINT32_MAX
+void shmpi_core_wait_until_in(int (*done)(void *arg), void *arg,
+                              uint32_t lanes);
 
 /* A poll that found nothing (MPI_Test, MPI_Iprobe, MPI_Win_test saying
    no) or a call a program polls memory with (MPI_Win_flush, MPI_Win_sync

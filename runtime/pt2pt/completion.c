@@ -49,6 +49,16 @@ static int one_done(void *arg)
     return shmpi_request_done(r);
 }
 
+/* The lanes a wait for r is for (core/wait.h): a send or a receive
+   completes under its lane; the other kinds may complete elsewhere (an
+   RMA request's remote counters, a generalized request), so their
+   waits are for every lane.  So are the waits for several requests
+   (any/all/some). */
+static uint32_t lanes_of(const struct shmpi_request *r)
+{
+    return shmpi_request_ops(r) ? SHMPI_WAIT_ALL_LANES : 1u << r->lane->index;
+}
+
 static void copy_status(const struct shmpi_request *r, MPI_Status *status)
 {
     if (status != MPI_STATUS_IGNORE) {
@@ -151,7 +161,7 @@ static int peek_one(MPI_Request *req, MPI_Status *status)
 int shmpi_p2p_request_wait(struct shmpi_request *r, MPI_Status *status)
 {
     if (!shmpi_request_is_complete(r))
-        shmpi_core_wait_until(one_done, r);
+        shmpi_core_wait_until_in(one_done, r, lanes_of(r));
     copy_status(r, status);
     int err = r->error;
     shmpi_p2p_request_release(r);
@@ -210,7 +220,7 @@ int PMPI_Wait(MPI_Request *req, MPI_Status *status)
     }
     struct reporter who = reporter_of(*req);
     if (!shmpi_request_done(*req))
-        shmpi_core_wait_until(one_done, *req);
+        shmpi_core_wait_until_in(one_done, *req, lanes_of(*req));
     int err = finish(req, status);
     return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
 }
