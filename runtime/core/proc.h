@@ -147,6 +147,8 @@ struct shmpi_core_hooks {
     int (*progress[SHMPI_PROGRESS_HOOKS_MAX])(unsigned lane); /* each
                                   returns how many things it moved */
     int (*stalled)(void);      /* returns how many things it started */
+    int (*turn)(void);         /* one turn of progress, after a wait left
+                                  the doorbell (core/wait.c): pt2pt's */
     void (*last_release)(struct shmpi_comm *); /* core/objects.c */
 };
 

@@ -50,10 +50,11 @@ static int one_done(void *arg)
 }
 
 /* The lanes a wait for r is for (core/wait.h): a send or a receive
-   completes under its lane; the other kinds may complete elsewhere (an
-   RMA request's remote counters, a generalized request), so their
-   waits are for every lane.  So are the waits for several requests
-   (any/all/some). */
+   completes under its lane, whose holder then rings that lane's bell;
+   the other kinds may complete elsewhere (an RMA request's remote
+   counters, a generalized request), so their waits are for every lane.
+   So are the waits for several requests (any/all/some): a sleeper of
+   every lane is woken by every lane's ring. */
 static uint32_t lanes_of(const struct shmpi_request *r)
 {
     return shmpi_request_ops(r) ? SHMPI_WAIT_ALL_LANES : 1u << r->lane->index;

@@ -55,7 +55,7 @@ fast_send(struct shmpi_lane *l, const void *buf, int count,
     void *data = shmpi_p2p_msg_put_short(rec, tag, comm->context, nbytes);
     shmpi_copy_short(data, buf, nbytes); /* 0 bytes: buf may be NULL */
     shmpi_ring_commit(&peer->tx, rec);
-    shmpi_core_doorbell_ring(world);
+    shmpi_p2p_ring(peer);
     return 1;
 }
 
@@ -102,7 +102,7 @@ static int take(struct shmpi_peer *peer, int src, const void *rec,
     }
     shmpi_ring_consume(&peer->rx);
     if (shmpi_ring_publish(&peer->rx))
-        shmpi_core_doorbell_ring(src);
+        shmpi_p2p_ring(peer);
     return 1;
 }
 

@@ -20,20 +20,25 @@
  *     too, and the waiter's second try (after its fence) sees the mutex
  *     free (C11 7.17.3 p9-p11 / C++20 [atomics.order] p4).  So either
  *     that try takes the mutex, or the leaver sees missed and rings the
- *     doorbell (an exchange takes the
+ *     lane's bell (an exchange takes the
  *     mark, so a try that fails against the next holder meanwhile keeps
- *     its own).  The ring wakes the waiter: a waiter about to sleep
- *     counted itself in the doorbell's sleepers, then fenced (wait.c),
- *     before it wrote missed = 1; the leaver read that 1 before the
- *     ring's fence, so the ring's load sees the count.  A waiter that had
- *     not counted itself yet polls again before it sleeps.  And a waiter
- *     that read the doorbell's seq after the ring's increment (release)
- *     sees the unlock before it too (its fence acquires), so its second
- *     try does not fail against this holder.
+ *     its own).  The ring reaches the waiter: a waiter about to sleep
+ *     counted itself in every lane's bell, then fenced (wait.c), before
+ *     it wrote missed = 1; the leaver read that 1 before the ring's
+ *     fence, so the ring's load sees the count.  If the waiter waits for
+ *     this lane it is woken; if not, and a thread that does sleeps, that
+ *     one is woken instead and makes the turn it owes every lane before
+ *     it returns (wait.c), which takes this lane or marks it missed
+ *     again.  A waiter that had not counted itself yet polls again
+ *     before it sleeps.  And a waiter that read the doorbell's seq after
+ *     the ring's increment (release) sees the unlock before it too (its
+ *     acquire load), so its second try does not fail against this
+ *     holder.
  *   - completed is written and read under the lane; the ring's own fence
- *     (shmpi_core_doorbell_ring) pairs with the waiter's, as for any
+ *     (shmpi_core_lane_ring) pairs with the waiter's, as for any
  *     publisher (wait.c): the request's release store of `complete` came
- *     before it.
+ *     before it, and the request's waiter waits for this lane (pt2pt's
+ *     waits name their request's lane: completion.c).
  *
  * Skipping quiet lanes.  A waiting thread turns every lane its rank uses
  * (progress.c), but a try writes the lane's lock line (the CAS, and
@@ -72,19 +77,21 @@
  *
  *   Why a skipped lane cannot hide what the waiter needs.  Everything a
  *   lane can be given from outside is a record (a sender's release store
- *   of a ring seq or of a mailbox link, then shmpi_core_doorbell_ring of
- *   this rank), a completion (under the lane: its holder rings, above),
+ *   of a ring seq or of a mailbox link, then shmpi_core_lane_ring of this
+ *   rank's lane), a completion (under the lane: its holder rings, above),
  *   or space a receiver frees (busy: never skipped).  A record published
  *   before the reader's acquire load of the watched word is seen (the
  *   load reads that word itself, the very position the consumer reads
  *   next); one published after it is followed by the sender's ring.  A
- *   waiter sleeps only after sleepers += 1, a seq_cst fence, and one more
+ *   waiter sleeps only after counting itself on every lane's bell, a
+ *   seq_cst fence, and one more
  *   done() - one more read of every watch (core/wait.c): in the order S
  *   either the sender's fence comes first, and that read sees the
- *   record, or the waiter's does, and the sender's load of sleepers sees
- *   it and wakes it.  The same Dekker pair as every ring of the
- *   doorbell: the watch only replaces "try the lane, then look" by
- *   "look" while the lane is free.
+ *   record, or the waiter's does, and the sender's load of the lane's
+ *   bell sees it and wakes it (or an owner of the lane, who then turns
+ *   it: wait.c).  The same Dekker pair as every ring: the watch only
+ *   replaces "try the lane, then look" by "look" while the lane is
+ *   free.
  */
 #include "pt2pt/lane.h"
 
@@ -198,10 +205,11 @@ void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
 {
     if (--k->depth)
         return;
+    struct shmpi_lane *l =
+        (struct shmpi_lane *)((char *)k - offsetof(struct shmpi_lane, lock));
     int completed = k->completed;
     k->completed = 0;
-    shmpi_p2p_lane_watch_publish(
-        (struct shmpi_lane *)((char *)k - offsetof(struct shmpi_lane, lock)));
+    shmpi_p2p_lane_watch_publish(l);
     atomic_store_explicit(
         &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
         memory_order_release);
@@ -220,5 +228,5 @@ void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
         atomic_exchange_explicit(&k->missed, 0, memory_order_relaxed))
         completed = 1;
     if (completed)
-        shmpi_core_doorbell_ring(shmpi_proc.rank);
+        shmpi_p2p_ring(&l->peers[shmpi_proc.rank]);
 }

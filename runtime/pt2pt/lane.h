@@ -18,17 +18,17 @@
  *   shmpi_p2p_lane_enter(l) ... shmpi_p2p_lane_leave(l)
  *   if (shmpi_p2p_lane_try(l)) { ... shmpi_p2p_lane_leave(l); }
  *
- * Waking.  A thread whose poll finds the lane held may go to sleep on
- * the rank's doorbell (core/wait.c) while the holder completes what it
- * waits for, or leaves the lane with records unread.  Two flags make the
- * holder ring the doorbell when it leaves, so that sleeper is not
- * forgotten:
+ * Waking.  A thread whose poll finds the lane held may go to sleep
+ * (core/wait.c) while the holder completes what it waits for, or leaves
+ * the lane with records unread.  Two flags make the holder ring the
+ * lane's bell when it leaves, so that sleeper is not forgotten:
  *   missed     a try failed while the lane was held (lane.c argues the
  *              Dekker pair it forms with the unlock)
  *   completed  a request completed under the lane (request.h): its
  *              waiter may be another thread, asleep
- * Ringing costs a fence and one load of the doorbell's sleeper count
- * unless somebody sleeps (wait.h).
+ * The bell wakes the threads that wait for this lane, or every sleeper
+ * of the rank if none does (core/wait.c).  Ringing costs a fence and
+ * one load of the bell's word unless somebody sleeps (wait.h).
  *
  * Lock order: a lane, then the core process locks (core/lock.h).  Never
  * two lanes at once, but for one case: lane 0, then another - a

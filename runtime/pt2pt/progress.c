@@ -126,7 +126,7 @@ static int drain_mailbox(struct shmpi_lane *l)
         handle(l, src, shmpi_outbox_body(rec));
         l->peers[src].cold_records++; /* toward a ring to src (conn.c) */
         if (shmpi_outbox_done(rec, shmpi_p2p_outbox_flag(src, l->index)))
-            shmpi_core_doorbell_ring(src);
+            shmpi_p2p_ring(&l->peers[src]);
         n++;
     }
     return n;
@@ -152,7 +152,7 @@ static int drain(struct shmpi_lane *l, int src)
        each, alternated; far: the same), most likely because the two
        cores then write and read neighbouring lines of the ring at once */
     if (n && shmpi_ring_publish(rx))
-        shmpi_core_doorbell_ring(src);
+        shmpi_p2p_ring(&l->peers[src]);
     return n;
 }
 
