@@ -58,7 +58,10 @@
  *   the stub means a node may still be queued: busy), and `busy` for
  *   what no record will announce: a backlog (sends that wait for space:
  *   the receiver rings our doorbell when it frees some, it writes no
- *   record of ours), an armed progress hook (coll's schedules).
+ *   record of ours), an armed progress hook (coll's schedules).  While
+ *   no thread of the rank waits the leave writes `busy` only: a waiter
+ *   then tries the lane once, and its own leave writes the whole watch
+ *   (busy is "try it", never wrong).
  *   Quiet = gen even and unchanged across the reads, busy 0, the
  *   mailbox word 0, and no watched seq word holding its expected value.
  *
@@ -134,8 +137,8 @@ static void put_ptr(_Atomic uintptr_t *w, const volatile void *p)
 void shmpi_p2p_lane_watch_publish(struct shmpi_lane *l)
 {
     struct shmpi_lane_lock *k = &l->lock;
-    uint32_t busy = l->nbacklog || shmpi_proc.hooks.armed[l->index];
     atomic_thread_fence(memory_order_release); /* after gen's odd store */
+    uint32_t busy = l->nbacklog || shmpi_proc.hooks.armed[l->index];
     if (l->mailbox.q) {
         busy |= l->mailbox.first != l->mailbox.stub;
         put_ptr(&k->mail, &l->mailbox.q->stub.next);
@@ -209,7 +212,16 @@ void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
         (struct shmpi_lane *)((char *)k - offsetof(struct shmpi_lane, lock));
     int completed = k->completed;
     k->completed = 0;
-    shmpi_p2p_lane_watch_publish(l);
+    /* nobody waits: nobody reads the watch now, so it is only marked
+       "try me" (busy is always safe to read), and the first poll of a
+       waiter takes the lane and writes it whole as it leaves.  Every MPI
+       call enters and leaves its lane; the whole watch at each leave
+       cost MPI_Irecv 145 instructions at MULTIPLE with one thread
+       (2026-11-29, COUNT_LEVEL=multiple perf/run-perf pt2pt-count) */
+    if (atomic_load_explicit(&shmpi_proc.wait.waiting, memory_order_relaxed))
+        shmpi_p2p_lane_watch_publish(l);
+    else
+        put(&k->busy, 1);
     atomic_store_explicit(
         &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
         memory_order_release);
