@@ -1,4 +1,4 @@
-/* unit_lane: the lane lock of pt2pt/lane.h under MPI_THREAD_MULTIPLE: four threads of one rank take turns in a fixed order, each waiting for its turn in shmpi_core_wait_until with polls that only try the lane, as a blocked MPI call does; no two ever hold the lane, no turn is lost, and no thread is left asleep on the doorbell. */
+/* unit_lane: the lane lock of pt2pt/lane.h under MPI_THREAD_MULTIPLE: four threads of one rank take turns in a fixed order, each waiting for its turn in shmpi_core_wait_until with polls that only try the lane, as a blocked MPI call does; no two ever hold the lane, no turn is lost, and no thread is left asleep on lane 0's bell. */
 /* shmpi-test: unit timeout=90 */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -11,9 +11,10 @@
  * that re-enters pt2pt); one poll in YIELD_EVERY yields the CPU while it
  * holds the lane, so that the others' tries fail.  With four threads on the machine's two CPUs
  * the waiters spin nowhere (core/wait.c: threads share the rank) and go
- * to sleep on the rank's doorbell, so every turn is handed over by a
- * ring: the leaver's, because it completed something, or because a try
- * failed while it held the lane (lane.c's `missed`).  A ring lost
+ * to sleep, as waiters of lane 0 (shmpi_core_wait_until_in), so every
+ * turn is handed over by a ring of lane 0's bell: the leaver's, because
+ * it completed something, or because a try failed while it held the
+ * lane (lane.c's `missed`).  A ring lost
  * leaves the thread whose turn it is asleep for ever: the watchdog of
  * unit.h fails the test.  Checked besides: the holder word never names
  * another thread (mutual exclusion, recursion included), and the turn
@@ -76,7 +77,7 @@ static void body(int t, void *arg)
     (void)arg;
     struct poller p = {t, (uint64_t)t + 1};
     for (int i = 0; i < TURNS; i++)
-        shmpi_core_wait_until(my_turn, &p);
+        shmpi_core_wait_until_in(my_turn, &p, 1u << 0);
 }
 
 int main(void)

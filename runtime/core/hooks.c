@@ -28,3 +28,8 @@ void shmpi_core_stall_hook_set(int (*fn)(void))
 {
     shmpi_proc.hooks.stalled = fn;
 }
+
+void shmpi_core_turn_hook_set(int (*fn)(void))
+{
+    shmpi_proc.hooks.turn = fn;
+}

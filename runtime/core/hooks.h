@@ -60,5 +60,9 @@ static inline int shmpi_progress_hooks(unsigned lane)
 
 /* MPI_Init: what the wait loop calls when it stalls. */
 void shmpi_core_stall_hook_set(int (*fn)(void));
+/* MPI_Init: one turn of progress, which a thread makes under
+   MPI_THREAD_MULTIPLE each time it leaves the doorbell (core/wait.c
+   says why). */
+void shmpi_core_turn_hook_set(int (*fn)(void));
 
 #endif

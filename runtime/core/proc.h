@@ -74,6 +74,14 @@ struct shmpi_wait_policy {
        more than one, threads share this rank's cores: none spins (they
        yield and sleep at once), and a poll that finds nothing yields */
     _Atomic int waiting;
+    /* under mt: of those, the threads whose wait is for lane k (k < the
+       job's lanes): pt2pt's fast receive, holding lane k, looks only
+       once while another thread waits for it (pt2pt/fastpath.c); a
+       line each, so that waiters of different lanes write different
+       lines */
+    struct {
+        _Alignas(SHMPI_CACHELINE) _Atomic int n;
+    } lane_waiting[SHMPI_ARENA_LANES_MAX];
 };
 
 /* core/attr.c: keyval id SHMPI_FIRST_USER_KEYVAL + i is slot[i]. */
@@ -190,6 +198,8 @@ struct shmpi_core_hooks {
     int (*progress[SHMPI_PROGRESS_HOOKS_MAX])(unsigned lane); /* each
                                   returns how many things it moved */
     int (*stalled)(void);      /* returns how many things it started */
+    int (*turn)(void);         /* one turn of progress, after a wait left
+                                  the doorbell (core/wait.c): pt2pt's */
     void (*last_release)(struct shmpi_comm *); /* core/objects.c */
 };
 

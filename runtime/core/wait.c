@@ -21,14 +21,73 @@
  *                  the CPU to a runnable rank at once; a futex round
  *                  trip costs far more)
  *
- * Threads (MPI_THREAD_MULTIPLE): every thread of a rank sleeps on the
- * rank's doorbell, and a ring wakes them all.  Under mt a thread that
- * waits counts itself in shmpi_proc.wait.waiting; while another thread
- * of the rank waits too, nobody spins (the threads share the rank's
- * cores: a spinning thread would keep the one that progresses off its
- * CPU) and a poll that found nothing yields.  done() may find the
- * progress engine held by another thread and return 0 at once
- * (pt2pt/lane.h): that thread rings the doorbell when it leaves.
+ * Threads (MPI_THREAD_MULTIPLE): under mt a thread that waits counts
+ * itself in shmpi_proc.wait.waiting; while another thread of the rank
+ * waits too, nobody spins (the threads share the rank's cores: a
+ * spinning thread would keep the one that progresses off its CPU) and a
+ * poll that found nothing yields.  That count is per rank on purpose:
+ * it is about the rank's CPUs, whatever the lanes.  It also counts
+ * itself in lane_waiting[k] for each lane k its wait is for: pt2pt's
+ * fast receive, which holds lane k while it spins, spins only while
+ * nobody else waits for lane k (pt2pt/fastpath.c).  done() may find a
+ * lane held by another thread and return 0 at once (pt2pt/lane.h): that
+ * thread rings the lane's bell when it leaves.
+ *
+ * Waking by lane.  Every thread of a rank sleeps on the rank's doorbell
+ * futex, with FUTEX_WAIT_BITSET: bit k set for each lane k of pt2pt its
+ * wait is for ("own" lanes: a request's lane, a probe's communicator's;
+ * every lane for the waits of rooms that do not know lanes, and below
+ * MULTIPLE none), and BITS_ANY, which every sleeper has.  Each (rank,
+ * lane) has a bell in its post block (struct shmpi_lane_bell) whose
+ * word counts the rank's sleepers for that lane: 1 per sleeper that
+ * owns the lane, BELL_ANY per sleeper that does not.  Rings:
+ *   shmpi_core_doorbell_ring(R)        R's sleepers count > 0: wake all
+ *                                      (bitset BITS_ANY) - rooms that do
+ *                                      not know lanes (coll, rma, comm)
+ *   shmpi_core_lane_ring(R, k)         a record published in lane k, a
+ *                                      request completed under it: if an
+ *                                      owner of k sleeps, wake the
+ *                                      owners of k only (bitset 1 << k);
+ *                                      if only non-owners, wake all
+ * So a message in lane k wakes the threads waiting in lane k, not the
+ * threads of the other lanes (the herd of one bell per rank), and a
+ * lane nobody waits for still wakes somebody - every sleeper is counted
+ * on every lane, own or not - who will turn its progress (a thread
+ * waiting on A must move a send it started on B, MPI-3.1 3.7.4: test
+ * p2p_lanes_progress / thread_lanes_progress).  A waiter over several
+ * lanes (MPI_Waitany on requests of lanes 1 and 2) owns them all: the
+ * bitset has both bits.
+ *
+ * Why the owners alone may take a ring of lane k that non-owners would
+ * also want (a record of a send that thread V started on k, V asleep
+ * waiting on another lane).  Every thread that leaves the doorbell -
+ * woken, or its done() true before it slept - unregisters, makes a
+ * seq_cst fence and then one turn of progress (hooks.turn: pt2pt's,
+ * over every lane), before it may return.  A ring that chose the owners
+ * read the bell's word with an owner T counted; T's unregistration
+ * comes later in that word's modification order, so the ringer's fence
+ * precedes T's in S (C11 7.17.3, C++20 [atomics.order] p4, the
+ * coherence-ordered-before clause), and T's turn, after its fence, sees
+ * what the ringer published before its own.  That turn reads the
+ * record (pt2pt/lane.c: a lane with a record is never skipped) or
+ * finds the lane held and marks `missed`, and the holder rings lane k
+ * again as it leaves: with nobody owning k asleep that ring wakes
+ * everyone, V included.  The turn is paid only on the way back from the
+ * doorbell, after a futex call, and only under MULTIPLE.
+ *
+ * The lost wake-up race is the same Dekker pair for both bells:
+ *   waiter: count itself in the rank's and every lane's word; fence;
+ *           old = seq (acquire); if (!done()) futex_wait_bitset(seq, old)
+ *   ringer: publish; fence; read the word; if counted: seq += 1
+ *           (release); futex_wake_bitset
+ * Either the ringer's load sees the count - then it bumps the seq the
+ * waiter sleeps on and wakes a bitset that has the waiter's bit (its
+ * own lane's, or BITS_ANY), or the waiter read seq after the bump and
+ * its done() sees what the bump's release published - or the waiter's
+ * fence comes after the ringer's and its done() sees the publication.
+ * A ring bumps the rank's seq even for the owners of one lane: a thread
+ * of another lane between its read of seq and its futex call then
+ * returns at once and polls again, a spurious wake-up, never a lost one.
  *
  * State: the spin and yield policy is shmpi_proc.wait (core/proc.h),
  * set by shmpi_core_wait_configure at MPI_Init and by MPI_T_cvar_write
@@ -121,20 +180,53 @@ static int spin(int (*done)(void *), void *arg)
     }
 }
 
-static int sleep_once(struct shmpi_doorbell *bell, int (*done)(void *),
-                      void *arg)
+#define BELL_ANY (1u << 16)      /* a lane bell's word: a non-owner */
+#define BELL_OWNERS (BELL_ANY - 1) /* its owners (SHMPI_ARENA_LANES_MAX
+                                      lanes, fewer threads than 65536) */
+#define BITS_ANY (1u << 31)      /* every sleeper's futex bitset */
+
+/* Count this thread in (add) or out of (sub) the rank's doorbell and
+   every lane's bell, owner of the lanes in own. */
+static void count_sleeper(uint32_t own, int add)
 {
-    atomic_fetch_add_explicit(&bell->sleepers, 1, memory_order_relaxed);
+    struct shmpi_arena_header *a = shmpi_proc.arena;
+    int me = shmpi_proc.rank;
+    struct shmpi_doorbell *bell = &shmpi_arena_slot(a, me)->doorbell;
+    if (add)
+        atomic_fetch_add_explicit(&bell->sleepers, 1, memory_order_relaxed);
+    else
+        atomic_fetch_sub_explicit(&bell->sleepers, 1, memory_order_relaxed);
+    for (uint32_t k = 0; k < a->lanes; k++) {
+        _Atomic uint32_t *w = &shmpi_arena_lane_bell(a, me, k)->sleepers;
+        uint32_t v = (own >> k) & 1 ? 1 : BELL_ANY;
+        if (add)
+            atomic_fetch_add_explicit(w, v, memory_order_relaxed);
+        else
+            atomic_fetch_sub_explicit(w, v, memory_order_relaxed);
+    }
+}
+
+/* own: the lanes this wait is for, within the job's (0 below
+   MULTIPLE: one thread, any ring is for it). */
+static int sleep_once(uint32_t own, int (*done)(void *), void *arg)
+{
+    struct shmpi_doorbell *bell = &shmpi_proc.slot->doorbell;
+    count_sleeper(own, 1);
     atomic_thread_fence(memory_order_seq_cst);
-    uint32_t old = atomic_load_explicit(&bell->seq, memory_order_relaxed);
+    uint32_t old = atomic_load_explicit(&bell->seq, memory_order_acquire);
     uint64_t events = events_now();
     int ok = done(arg);
     /* sleep only if nothing moved: progress works in batches, and what
        is left of a batch wakes nobody */
     if (!ok && events == events_now())
-        syscall(SYS_futex, (uint32_t *)&bell->seq, FUTEX_WAIT, old, NULL,
-                NULL, 0);
-    atomic_fetch_sub_explicit(&bell->sleepers, 1, memory_order_relaxed);
+        syscall(SYS_futex, (uint32_t *)&bell->seq, FUTEX_WAIT_BITSET, old,
+                NULL, NULL, own | BITS_ANY);
+    count_sleeper(own, 0);
+    if (own) { /* MULTIPLE: the turn owed to the lanes (at the top) */
+        atomic_thread_fence(memory_order_seq_cst);
+        if (shmpi_proc.hooks.turn)
+            shmpi_proc.hooks.turn();
+    }
     return ok;
 }
 
@@ -150,27 +242,40 @@ static int yield_some(int (*done)(void *), void *arg)
     return 0;
 }
 
-static void wait_loop(int (*done)(void *), void *arg)
+static void wait_loop(uint32_t own, int (*done)(void *), void *arg)
 {
-    struct shmpi_doorbell *bell = &shmpi_proc.slot->doorbell;
     while (!spin(done, arg) && !yield_some(done, arg)) {
         if (shmpi_proc.hooks.stalled() > 0)
             continue; /* stalled on crossed large sends: pulled, retry */
-        if (sleep_once(bell, done, arg))
+        if (sleep_once(own, done, arg))
             return;
     }
 }
 
+/* Count this thread in (1) or out of (-1) the waiters of each lane of
+   own. */
+static void count_waiter(uint32_t own, int d)
+{
+    for (; own; own &= own - 1)
+        atomic_fetch_add_explicit(
+            &shmpi_proc.wait.lane_waiting[__builtin_ctz(own)].n, d,
+            memory_order_relaxed);
+}
+
 /* After a wake-up, spin again: whoever woke us is likely to send more. */
-static void wait_counted(int (*done)(void *), void *arg)
+static void wait_counted(int (*done)(void *), void *arg, uint32_t lanes)
 {
     if (!__builtin_expect(shmpi_proc.mt, 0)) {
-        wait_loop(done, arg);
+        wait_loop(0, done, arg);
         return;
     }
+    uint32_t all = (2u << (shmpi_proc.arena->lanes - 1)) - 1;
+    uint32_t own = lanes & all ? lanes & all : all;
     atomic_fetch_add_explicit(&shmpi_proc.wait.waiting, 1,
                               memory_order_relaxed);
-    wait_loop(done, arg);
+    count_waiter(own, 1);
+    wait_loop(own, done, arg);
+    count_waiter(own, -1);
     atomic_fetch_sub_explicit(&shmpi_proc.wait.waiting, 1,
                               memory_order_relaxed);
 }
@@ -179,22 +284,27 @@ static void wait_counted(int (*done)(void *), void *arg)
    is over at its first poll reads no clock; one that is not adds the
    time until it is over. */
 static __attribute__((noinline, cold)) void
-wait_timed(int (*done)(void *), void *arg)
+wait_timed(int (*done)(void *), void *arg, uint32_t lanes)
 {
     if (done(arg))
         return;
     long t0 = now_ns();
-    wait_counted(done, arg);
+    wait_counted(done, arg, lanes);
     atomic_fetch_add_explicit(&shmpi_proc.watch.wait_ns,
                               (uint64_t)(now_ns() - t0), memory_order_relaxed);
 }
 
-void shmpi_core_wait_until(int (*done)(void *), void *arg)
+void shmpi_core_wait_until_in(int (*done)(void *), void *arg, uint32_t lanes)
 {
     if (shmpi_core_watching(SHMPI_WATCH_WAIT))
-        wait_timed(done, arg);
+        wait_timed(done, arg, lanes);
     else
-        wait_counted(done, arg);
+        wait_counted(done, arg, lanes);
+}
+
+void shmpi_core_wait_until(int (*done)(void *), void *arg)
+{
+    shmpi_core_wait_until_in(done, arg, SHMPI_WAIT_ALL_LANES);
 }
 
 void shmpi_core_poll_idle(void)
@@ -205,6 +315,16 @@ void shmpi_core_poll_idle(void)
         sched_yield();
 }
 
+/* Bump rank's seq and wake its sleepers whose bitset meets bits. */
+static void wake(int rank, uint32_t bits)
+{
+    struct shmpi_doorbell *bell =
+        &shmpi_arena_slot(shmpi_proc.arena, rank)->doorbell;
+    atomic_fetch_add_explicit(&bell->seq, 1, memory_order_release);
+    syscall(SYS_futex, (uint32_t *)&bell->seq, FUTEX_WAKE_BITSET, INT_MAX,
+            NULL, NULL, bits);
+}
+
 void shmpi_core_doorbell_ring(int rank)
 {
     struct shmpi_doorbell *bell =
@@ -212,7 +332,12 @@ void shmpi_core_doorbell_ring(int rank)
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&bell->sleepers, memory_order_relaxed) == 0)
         return;
-    atomic_fetch_add_explicit(&bell->seq, 1, memory_order_release);
-    syscall(SYS_futex, (uint32_t *)&bell->seq, FUTEX_WAKE, INT_MAX, NULL,
-            NULL, 0);
+    wake(rank, BITS_ANY);
+}
+
+/* The ring of a lane whose bell counted sleepers (wait.h): its owners
+   if one sleeps, else everyone (at the top). */
+void shmpi_core_lane_wake(int rank, uint32_t lane, uint32_t sleepers)
+{
+    wake(rank, sleepers & BELL_OWNERS ? 1u << lane : BITS_ANY);
 }

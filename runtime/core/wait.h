@@ -21,7 +21,10 @@
 #ifndef SHMPI_WAIT_H
 #define SHMPI_WAIT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
+
+#include "shm_arena/arena.h"
 
 /* Between two polls of memory another core writes: the pause lets that
    core keep the line long enough to finish writing it.  A poll loop
@@ -51,6 +54,15 @@ void shmpi_core_wait_set_yields(uint64_t yields);
 
 /* Returns once done(arg) returned non-zero. */
 void shmpi_core_wait_until(int (*done)(void *arg), void *arg);
+/* The same for a wait that knows which of pt2pt's lanes its done()
+   waits on (bit k: lane k; SHMPI_WAIT_ALL_LANES, what
+   shmpi_core_wait_until passes: any of them).  Under
+   MPI_THREAD_MULTIPLE a sleeping thread is woken by the bells of these
+   lanes, and by those of the others only while nobody waits for them
+   (wait.c). */
+#define SHMPI_WAIT_ALL_LANES UINT32_MAX
+void shmpi_core_wait_until_in(int (*done)(void *arg), void *arg,
+                              uint32_t lanes);
 
 /* A poll that found nothing (MPI_Test, MPI_Iprobe, MPI_Win_test saying
    no) or a call a program polls memory with (MPI_Win_flush, MPI_Win_sync
@@ -62,7 +74,24 @@ void shmpi_core_wait_until(int (*done)(void *arg), void *arg);
    waits (it may be the one that progresses). */
 void shmpi_core_poll_idle(void);
 
-/* Wake rank `rank` of MPI_COMM_WORLD if it sleeps in shmpi_core_wait_until. */
+/* Wake rank `rank` of MPI_COMM_WORLD if it sleeps in shmpi_core_wait_until:
+   every thread of it that sleeps. */
 void shmpi_core_doorbell_ring(int rank);
+
+/* Wake the threads of rank `rank` that sleep waiting for its lane
+   `lane`, b its bell (shmpi_arena_lane_bell: pt2pt keeps it per peer and
+   lane): what a sender rings after it published a record in that lane,
+   and a lane's holder after a request completed under it.  If nobody
+   waits for the lane, every sleeper of the rank (wait.c).  Inline: a
+   fence and one load unless somebody sleeps, on every message. */
+void shmpi_core_lane_wake(int rank, uint32_t lane, uint32_t sleepers);
+static inline void shmpi_core_lane_ring(struct shmpi_lane_bell *b, int rank,
+                                        uint32_t lane)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    uint32_t s = atomic_load_explicit(&b->sleepers, memory_order_relaxed);
+    if (__builtin_expect(s != 0, 0))
+        shmpi_core_lane_wake(rank, lane, s);
+}
 
 #endif

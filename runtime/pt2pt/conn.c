@@ -73,13 +73,13 @@
  * owner word names the sender; the lane is whose slots they are.  So
  * the argument of the switch below holds per (pair, lane) as it stands:
  * one lane's CONNECT is the last of that lane's mailbox records from S,
- * and the order MPI keeps is per communicator, hence per lane.  Lanes
- * share only the rank's doorbell: a sender in any lane rings it, and it
- * wakes every thread of the rank that sleeps (a herd when many threads
- * share a rank; one futex per waiter would wake only the one).
+ * and the order MPI keeps is per communicator, hence per lane.  Each
+ * (rank, lane) has a bell in its post block: a sender rings its lane's
+ * bell of the receiver, which wakes the receiver's threads that wait
+ * for that lane (core/wait.c), not every thread of the rank.
  *
  * Memory a job uses for point-to-point, at most: per (rank, lane used)
- * a post block (mailbox, outbox flag, slot owners: 192 + 4 *
+ * a post block (mailbox, outbox flag, bell, slot owners: 256 + 4 *
  * SHMPI_FAST_RINGS bytes, rounded to 64; every lane's is reserved at
  * launch) and its outbox's high-water mark (at most SHMPI_OUTBOX_KB,
  * reserved 64 KiB at a time), plus np x L x SHMPI_FAST_RINGS x
@@ -169,7 +169,8 @@
 
 _Static_assert(sizeof(struct shmpi_mpsc) == SHMPI_POST_MAILBOX_BYTES &&
                    sizeof(struct shmpi_outbox_flag) == SHMPI_POST_FLAG_BYTES,
-               "the post block holds a mailbox and an outbox flag");
+               "the post block holds a mailbox and an outbox flag, then "
+               "the lane's bell");
 
 static unsigned char *arena_base(void)
 {
@@ -244,11 +245,14 @@ static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l,
     l->hot = calloc(a->fast_rings + 1, sizeof *l->hot);
     l->backlog = calloc((size_t)n, sizeof *l->backlog);
     l->unexpected = calloc((size_t)n, sizeof *l->unexpected);
-    if (!l->peers || !l->hot || !l->backlog || !l->unexpected)
+    l->lock.watch = calloc(a->fast_rings + 1, sizeof *l->lock.watch);
+    if (!l->peers || !l->hot || !l->backlog || !l->unexpected ||
+        !l->lock.watch)
         return -1;
     for (int i = 0; i < n; i++) {
         l->peers[i].lane = l;
         l->peers[i].rank = i;
+        l->peers[i].bell = shmpi_arena_lane_bell(a, i, k);
         l->peers[i].eager_limit = pt->eager_limit;
         l->peers[i].chunk = pt->chunk;
     }
@@ -261,6 +265,7 @@ static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l,
                              p->arena_fd);
         shmpi_mpsc_rx_init(&l->mailbox, arena_base(), mailbox_of(p->rank, k));
     }
+    shmpi_p2p_lane_watch_publish(l); /* lane.c: what a poll reads first */
     return 0;
 }
 
@@ -306,6 +311,7 @@ int shmpi_p2p_init(void)
        and a program of one communicator turns one lane */
     MPI_COMM_SELF->lane = shmpi_p2p_lane_of(MPI_COMM_SELF->context);
     shmpi_core_stall_hook_set(shmpi_p2p_pull_stalled);
+    shmpi_core_turn_hook_set(shmpi_p2p_progress); /* core/wait.c */
     return 0;
 }
 
@@ -454,7 +460,7 @@ static int move_ring(struct shmpi_peer *peer, int dst, uint64_t bytes)
                             .offset = peer->tx_slot, .cookie = other};
     shmpi_ring_commit(&peer->tx, m);
     use_ring(peer, dst, peer->tx_slot, other, bytes);
-    shmpi_core_doorbell_ring(dst);
+    shmpi_p2p_ring(peer);
     return 1;
 }
 

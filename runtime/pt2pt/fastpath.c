@@ -56,7 +56,7 @@ fast_send(struct shmpi_lane *l, const void *buf, MPI_Count count,
     shmpi_copy_short(data, buf, nbytes); /* 0 bytes: buf may be NULL */
     shmpi_p2p_count_fast_send(&peer->tx, rec);
     shmpi_ring_commit(&peer->tx, rec);
-    shmpi_core_doorbell_ring(world);
+    shmpi_p2p_ring(peer);
     return 1;
 }
 
@@ -104,7 +104,7 @@ static int take(struct shmpi_peer *peer, int src, const void *rec,
     shmpi_p2p_count_fast_recv(peer, comm, m.nbytes);
     shmpi_ring_consume(&peer->rx);
     if (shmpi_ring_publish(&peer->rx))
-        shmpi_core_doorbell_ring(src);
+        shmpi_p2p_ring(peer);
     return 1;
 }
 
@@ -122,15 +122,20 @@ fast_recv(struct shmpi_lane *l, void *buf, MPI_Count count,
     if (!peer->rx.ring) /* a cold pair: the general way */
         return 0;
     uint64_t capacity = (uint64_t)count * (uint64_t)dt->size;
-    /* under MULTIPLE the lane is held: one look while another thread of
-       the rank waits (it may need the lane to progress); a thread alone
-       in MPI spins as below it (8 B latency with one thread, MULTIPLE:
-       0.17-0.39 us with one look against 0.10-0.14 at SINGLE,
-       2026-11-29, perf/threads -t lat) */
+    /* under MULTIPLE the lane is held: one look while another thread
+       waits for this lane (it may need the lane to progress); a thread
+       alone in its lane spins as below MULTIPLE (8 B latency with one
+       thread, MULTIPLE: 0.17-0.39 us with one look against 0.10-0.14 at
+       SINGLE, 2026-11-29, perf/threads -t lat).  Waiters of other lanes
+       do not count (core/wait.c's lane_waiting): they need this lane
+       only for what its watch shows (lane.c), and while it is held they
+       mark `missed` and are rung when the spin ends, at most SPIN_POLLS
+       pauses later */
     int polls = shmpi_proc.oversubscribed ||
                         (shmpi_proc.mt &&
-                         atomic_load_explicit(&shmpi_proc.wait.waiting,
-                                              memory_order_relaxed) > 0)
+                         atomic_load_explicit(
+                             &shmpi_proc.wait.lane_waiting[l->index].n,
+                             memory_order_relaxed) > 0)
                     ? 1
                     : SPIN_POLLS;
     for (int i = 0; i < polls; i++) {

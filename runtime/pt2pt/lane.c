@@ -20,25 +20,90 @@
  *     too, and the waiter's second try (after its fence) sees the mutex
  *     free (C11 7.17.3 p9-p11 / C++20 [atomics.order] p4).  So either
  *     that try takes the mutex, or the leaver sees missed and rings the
- *     doorbell (an exchange takes the
+ *     lane's bell (an exchange takes the
  *     mark, so a try that fails against the next holder meanwhile keeps
- *     its own).  The ring wakes the waiter: a waiter about to sleep
- *     counted itself in the doorbell's sleepers, then fenced (wait.c),
- *     before it wrote missed = 1; the leaver read that 1 before the
- *     ring's fence, so the ring's load sees the count.  A waiter that had
- *     not counted itself yet polls again before it sleeps.  And a waiter
- *     that read the doorbell's seq after the ring's increment (release)
- *     sees the unlock before it too (its fence acquires), so its second
- *     try does not fail against this holder.
+ *     its own).  The ring reaches the waiter: a waiter about to sleep
+ *     counted itself in every lane's bell, then fenced (wait.c), before
+ *     it wrote missed = 1; the leaver read that 1 before the ring's
+ *     fence, so the ring's load sees the count.  If the waiter waits for
+ *     this lane it is woken; if not, and a thread that does sleeps, that
+ *     one is woken instead and makes the turn it owes every lane before
+ *     it returns (wait.c), which takes this lane or marks it missed
+ *     again.  A waiter that had not counted itself yet polls again
+ *     before it sleeps.  And a waiter that read the doorbell's seq after
+ *     the ring's increment (release) sees the unlock before it too (its
+ *     acquire load), so its second try does not fail against this
+ *     holder.
  *   - completed is written and read under the lane; the ring's own fence
- *     (shmpi_core_doorbell_ring) pairs with the waiter's, as for any
+ *     (shmpi_core_lane_ring) pairs with the waiter's, as for any
  *     publisher (wait.c): the request's release store of `complete` came
- *     before it.
+ *     before it, and the request's waiter waits for this lane (pt2pt's
+ *     waits name their request's lane: completion.c).
+ *
+ * Skipping quiet lanes.  A waiting thread turns every lane its rank uses
+ * (progress.c), but a try writes the lane's lock line (the CAS, and
+ * `missed` when it fails): with a try per lane per poll, the waiters of
+ * all lanes would keep pulling every lane's line to their core.  So a
+ * poll first reads the lane's watch (shmpi_p2p_lane_quiet_mt), which
+ * only reads: the lane's line and those of its channels stay shared
+ * while the lane is idle, and nothing bounces until a record comes.
+ *
+ *   The watch.  The holder, as it leaves (depth back to 0, before the
+ *   unlock), writes what the next record of each channel will look like
+ *   from this lane's private positions: the seq word of the next record
+ *   of each hot ring and the seq that will make it valid (ring.h: a
+ *   record is valid when its seq, stored last with release, is the one
+ *   after the last consumed), the mailbox's stub `next` (mpsc.h: what a
+ *   producer writes when it pushes onto the empty queue; `first` not at
+ *   the stub means a node may still be queued: busy), and `busy` for
+ *   what no record will announce: a backlog (sends that wait for space:
+ *   the receiver rings our doorbell when it frees some, it writes no
+ *   record of ours), an armed progress hook (coll's schedules).  While
+ *   no thread of the rank waits the leave writes `busy` only: a waiter
+ *   then tries the lane once, and its own leave writes the whole watch
+ *   (busy is "try it", never wrong).
+ *   Quiet = gen even and unchanged across the reads, busy 0, the
+ *   mailbox word 0, and no watched seq word holding its expected value.
+ *
+ *   A sequence lock on gen: own() makes it odd (relaxed: the mutex's
+ *   acquire already orders it after the last holder), leave writes the
+ *   watch after a release fence (so a reader whose loads see a new
+ *   watch value sees the odd gen too, after its acquire fence) and makes
+ *   gen even with release; the reader loads gen (acquire: it sees the
+ *   watch of that leave), the watch (relaxed atomics), fences (acquire)
+ *   and loads gen again.  Odd or changed: 0, the caller tries as before,
+ *   and the `missed` pair above covers a holder.  Equal and even: no
+ *   holder came between, the positions are the consumer's own, exactly.
+ *   A torn read (watch words of two leaves) always shows as a change of
+ *   gen, so a pointer read is one of a leave's, into the arena, which
+ *   stays mapped: a stale one is a harmless read.
+ *
+ *   Why a skipped lane cannot hide what the waiter needs.  Everything a
+ *   lane can be given from outside is a record (a sender's release store
+ *   of a ring seq or of a mailbox link, then shmpi_core_lane_ring of this
+ *   rank's lane), a completion (under the lane: its holder rings, above),
+ *   or space a receiver frees (busy: never skipped).  A record published
+ *   before the reader's acquire load of the watched word is seen (the
+ *   load reads that word itself, the very position the consumer reads
+ *   next); one published after it is followed by the sender's ring.  A
+ *   waiter sleeps only after counting itself on every lane's bell, a
+ *   seq_cst fence, and one more
+ *   done() - one more read of every watch (core/wait.c): in the order S
+ *   either the sender's fence comes first, and that read sees the
+ *   record, or the waiter's does, and the sender's load of the lane's
+ *   bell sees it and wakes it (or an owner of the lane, who then turns
+ *   it: wait.c).  The same Dekker pair as every ring: the watch only
+ *   replaces "try the lane, then look" by "look" while the lane is
+ *   free.
  */
 #include "pt2pt/lane.h"
 
+#include <stddef.h>
+
+#include "core/hooks.h"
 #include "core/lock.h"
 #include "core/wait.h"
+#include "pt2pt/pt2pt.h"
 
 static uintptr_t self(void)
 {
@@ -49,6 +114,66 @@ static void own(struct shmpi_lane_lock *k, uintptr_t me)
 {
     atomic_store_explicit(&k->owner, me, memory_order_relaxed);
     k->depth = 1;
+    atomic_store_explicit(
+        &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
+        memory_order_relaxed);
+}
+
+/* A word of the watch, stored only if it changed: an idle lane's lines
+   stay as the readers have them. */
+static void put(_Atomic uint32_t *w, uint32_t v)
+{
+    if (atomic_load_explicit(w, memory_order_relaxed) != v)
+        atomic_store_explicit(w, v, memory_order_relaxed);
+}
+
+static void put_ptr(_Atomic uintptr_t *w, const volatile void *p)
+{
+    uintptr_t v = (uintptr_t)p;
+    if (atomic_load_explicit(w, memory_order_relaxed) != v)
+        atomic_store_explicit(w, v, memory_order_relaxed);
+}
+
+void shmpi_p2p_lane_watch_publish(struct shmpi_lane *l)
+{
+    struct shmpi_lane_lock *k = &l->lock;
+    atomic_thread_fence(memory_order_release); /* after gen's odd store */
+    uint32_t busy = l->nbacklog || shmpi_proc.hooks.armed[l->index];
+    if (l->mailbox.q) {
+        busy |= l->mailbox.first != l->mailbox.stub;
+        put_ptr(&k->mail, &l->mailbox.q->stub.next);
+    }
+    put(&k->busy, busy);
+    uint32_t n = (uint32_t)l->nhot;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct shmpi_ring_rx *rx = &l->peers[l->hot[i]].rx;
+        put_ptr(&k->watch[i].word,
+                &shmpi_ring_prefix_at(rx->ring, rx->pos_at)->seq);
+        put(&k->watch[i].expect, rx->seq + 1);
+    }
+    put(&k->nwatch, n);
+}
+
+int shmpi_p2p_lane_quiet_mt(const struct shmpi_lane_lock *k)
+{
+    uint32_t gen = atomic_load_explicit(&k->gen, memory_order_acquire);
+    if ((gen & 1) || atomic_load_explicit(&k->busy, memory_order_relaxed))
+        return 0;
+    uintptr_t mail = atomic_load_explicit(&k->mail, memory_order_relaxed);
+    if (mail && atomic_load_explicit((_Atomic uint64_t *)mail,
+                                     memory_order_acquire))
+        return 0;
+    uint32_t n = atomic_load_explicit(&k->nwatch, memory_order_relaxed);
+    for (uint32_t i = 0; i < n; i++) {
+        uintptr_t w =
+            atomic_load_explicit(&k->watch[i].word, memory_order_relaxed);
+        if (atomic_load_explicit((_Atomic uint32_t *)w,
+                                 memory_order_acquire) ==
+            atomic_load_explicit(&k->watch[i].expect, memory_order_relaxed))
+            return 0;
+    }
+    atomic_thread_fence(memory_order_acquire);
+    return atomic_load_explicit(&k->gen, memory_order_relaxed) == gen;
 }
 
 void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
@@ -83,8 +208,23 @@ void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
 {
     if (--k->depth)
         return;
+    struct shmpi_lane *l =
+        (struct shmpi_lane *)((char *)k - offsetof(struct shmpi_lane, lock));
     int completed = k->completed;
     k->completed = 0;
+    /* nobody waits: nobody reads the watch now, so it is only marked
+       "try me" (busy is always safe to read), and the first poll of a
+       waiter takes the lane and writes it whole as it leaves.  Every MPI
+       call enters and leaves its lane; the whole watch at each leave
+       cost MPI_Irecv 145 instructions at MULTIPLE with one thread
+       (2026-11-29, COUNT_LEVEL=multiple perf/run-perf pt2pt-count) */
+    if (atomic_load_explicit(&shmpi_proc.wait.waiting, memory_order_relaxed))
+        shmpi_p2p_lane_watch_publish(l);
+    else
+        put(&k->busy, 1);
+    atomic_store_explicit(
+        &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
+        memory_order_release);
     atomic_store_explicit(&k->owner, 0, memory_order_relaxed);
     /* core/lock.h's unlock made seq_cst for the pair above: on x86 the
        same xchg, and no mfence after it (no difference measurable in 8 B
@@ -100,5 +240,5 @@ void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
         atomic_exchange_explicit(&k->missed, 0, memory_order_relaxed))
         completed = 1;
     if (completed)
-        shmpi_core_doorbell_ring(shmpi_proc.rank);
+        shmpi_p2p_ring(&l->peers[shmpi_proc.rank]);
 }

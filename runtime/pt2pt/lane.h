@@ -18,17 +18,17 @@
  *   shmpi_p2p_lane_enter(l) ... shmpi_p2p_lane_leave(l)
  *   if (shmpi_p2p_lane_try(l)) { ... shmpi_p2p_lane_leave(l); }
  *
- * Waking.  A thread whose poll finds the lane held may go to sleep on
- * the rank's doorbell (core/wait.c) while the holder completes what it
- * waits for, or leaves the lane with records unread.  Two flags make the
- * holder ring the doorbell when it leaves, so that sleeper is not
- * forgotten:
+ * Waking.  A thread whose poll finds the lane held may go to sleep
+ * (core/wait.c) while the holder completes what it waits for, or leaves
+ * the lane with records unread.  Two flags make the holder ring the
+ * lane's bell when it leaves, so that sleeper is not forgotten:
  *   missed     a try failed while the lane was held (lane.c argues the
  *              Dekker pair it forms with the unlock)
  *   completed  a request completed under the lane (request.h): its
  *              waiter may be another thread, asleep
- * Ringing costs a fence and one load of the doorbell's sleeper count
- * unless somebody sleeps (wait.h).
+ * The bell wakes the threads that wait for this lane, or every sleeper
+ * of the rank if none does (core/wait.c).  Ringing costs a fence and
+ * one load of the bell's word unless somebody sleeps (wait.h).
  *
  * Lock order: a lane, then the core process locks (core/lock.h).  Never
  * two lanes at once, but for one case: lane 0, then another - a
@@ -48,6 +48,14 @@
 #include "core/lock_type.h"
 #include "core/proc.h"
 
+/* One hot ring of a lane as its last holder left it (lane.c): the seq
+   word its next record will be published in, and the value that will
+   make it valid. */
+struct shmpi_lane_watch {
+    _Atomic uintptr_t word;    /* an _Atomic uint32_t in the arena */
+    _Atomic uint32_t expect;
+};
+
 struct shmpi_lane_lock {
     struct shmpi_core_lock mutex;
     _Atomic uintptr_t owner;   /* the holding thread's tag (lane.c), or 0;
@@ -58,12 +66,31 @@ struct shmpi_lane_lock {
     int depth;                 /* entries of the owner; the owner's only */
     int completed;             /* under the lane: a request completed */
     _Atomic uint32_t missed;   /* a try found the lane held */
+    /* What a waiter of another lane reads before it tries this one
+       (shmpi_p2p_lane_quiet_mt, lane.c): written by the holder as it
+       leaves, read by anyone, a sequence lock on gen */
+    _Atomic uint32_t gen;      /* odd while the lane is held */
+    _Atomic uint32_t busy;     /* work that no record announces: a
+                                  backlog, an armed hook, a mailbox
+                                  between two nodes */
+    _Atomic uintptr_t mail;    /* the mailbox's idle word (its stub's
+                                  next), or 0: no mailbox */
+    _Atomic uint32_t nwatch;   /* hot rings in watch */
+    struct shmpi_lane_watch *watch; /* SHMPI_FAST_RINGS + 1, set at init */
 };
 
 struct shmpi_lane;
 void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k);
 int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k);
 void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k);
+/* Under MULTIPLE: 1 if the lane has certainly nothing for a poll now -
+   not held, no record in its mailbox or hot rings, nothing pending -
+   read without writing a line (lane.c argues why a lane skipped on this
+   cannot hide what a waiter needs).  0 means "try it". */
+int shmpi_p2p_lane_quiet_mt(const struct shmpi_lane_lock *k);
+/* The holder's view of its lane, for shmpi_p2p_lane_quiet_mt: set up at
+   init (conn.c) and refreshed by every leave. */
+void shmpi_p2p_lane_watch_publish(struct shmpi_lane *l);
 
 static inline void shmpi_p2p_lane_lock(struct shmpi_lane_lock *k)
 {

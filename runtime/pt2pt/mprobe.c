@@ -115,7 +115,8 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
         no_proc(message, status);
         return MPI_SUCCESS;
     }
-    shmpi_core_wait_until(take, &p);
+    shmpi_core_wait_until_in(take, &p,
+                             1u << shmpi_p2p_comm_lane(comm)->index);
     return make_message(fn, comm, &p, message, status);
 }
 

@@ -96,7 +96,8 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    shmpi_core_wait_until(probe_done, &p);
+    shmpi_core_wait_until_in(probe_done, &p,
+                             1u << shmpi_p2p_comm_lane(comm)->index);
     probe_status(comm, &p, status);
     return MPI_SUCCESS;
 }

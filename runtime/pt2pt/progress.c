@@ -126,7 +126,7 @@ static int drain_mailbox(struct shmpi_lane *l)
         handle(l, src, shmpi_outbox_body(rec));
         l->peers[src].cold_records++; /* toward a ring to src (conn.c) */
         if (shmpi_outbox_done(rec, shmpi_p2p_outbox_flag(src, l->index)))
-            shmpi_core_doorbell_ring(src);
+            shmpi_p2p_ring(&l->peers[src]);
         n++;
     }
     return n;
@@ -152,7 +152,7 @@ static int drain(struct shmpi_lane *l, int src)
        each, alternated; far: the same), most likely because the two
        cores then write and read neighbouring lines of the ring at once */
     if (n && shmpi_ring_publish(rx))
-        shmpi_core_doorbell_ring(src);
+        shmpi_p2p_ring(&l->peers[src]);
     return n;
 }
 
@@ -225,7 +225,9 @@ static int progress_lane(struct shmpi_lane *l)
    come in a lane of a communicator this rank belongs to, made before
    any of its messages could be sent here), so a program of one
    communicator turns one lane, as before lanes.  Under MULTIPLE a lane
-   another thread holds is skipped: that thread is progressing it
+   whose watch says it is quiet is not even tried (lane.c: a look that
+   writes nothing, so waiters of other lanes leave its lines alone), and
+   a lane another thread holds is skipped: that thread is progressing it
    (lane.h: it rings the doorbell when it leaves, if this try made a
    waiter give up); one lane at a time, never two held at once.  The
    hooks armed in a lane run with it held: coll's schedules of that lane
@@ -238,7 +240,9 @@ int shmpi_p2p_progress(void)
         atomic_load_explicit(&pt->lanes_used, memory_order_relaxed);
     for (; used; used &= used - 1) {
         struct shmpi_lane *l = &pt->lanes[__builtin_ctz(used)];
-        if (!shmpi_p2p_lane_try(l))
+        if (__builtin_expect(shmpi_proc.mt, 0) &&
+            (shmpi_p2p_lane_quiet_mt(&l->lock) ||
+             !shmpi_p2p_lane_try_mt(&l->lock)))
             continue;
         events += progress_lane(l);
         events += shmpi_progress_hooks(l->index);

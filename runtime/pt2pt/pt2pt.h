@@ -10,6 +10,7 @@
 
 #include "core/lock_type.h"
 #include "core/proc.h"
+#include "core/wait.h"
 #include "pt2pt/count.h"
 #include "pt2pt/lane.h"
 #include "pt2pt/part.h"
@@ -34,6 +35,8 @@ struct shmpi_lane;
 struct shmpi_peer {
     struct shmpi_lane *lane;   /* the lane this end belongs to */
     int rank;                  /* the peer's world rank */
+    struct shmpi_lane_bell *bell; /* the peer's bell of this lane, rung
+                                  after a record for it (core/wait.h) */
     struct shmpi_ring_tx tx;   /* the hot ring to the peer; tx.ring NULL:
                                   cold, through our outbox and its mailbox */
     struct shmpi_ring_rx rx;   /* the hot ring from the peer; rx.ring NULL:
@@ -121,10 +124,10 @@ struct shmpi_bsend_buffer {
    at both ends, and is matched there only: MPI_ANY_SOURCE never
    crosses communicators, so it never crosses lanes either.  A request
    remembers its lane (shmpi_request.lane).  Each lane is a whole
-   endpoint of the transport (conn.c): a mailbox and an outbox per
-   (rank, lane), ring slots per (receiver, lane), so two threads on two
-   communicators of different lanes share no word of it but the
-   doorbell.  Every member is its lane's (lane.h says who may touch
+   endpoint of the transport (conn.c): a mailbox, a bell and an outbox
+   per (rank, lane), ring slots per (receiver, lane), so two threads on
+   two communicators of different lanes share no word of it.  Every
+   member is its lane's (lane.h says who may touch
    it).  A lane has cache lines of its own: its lock is written by
    every entry. */
 struct shmpi_lane {
@@ -200,6 +203,13 @@ struct shmpi_pt2pt {
     struct shmpi_p2p_part_match part;
     struct shmpi_lane lanes[]; /* lane_mask + 1 of them */
 };
+
+/* Wake the threads of `rank` that wait for this lane of it (a record
+   published for it, space freed that it waits for): core/wait.h. */
+static inline void shmpi_p2p_ring(struct shmpi_peer *peer)
+{
+    shmpi_core_lane_ring(peer->bell, peer->rank, peer->lane->index);
+}
 
 /* lane.h's lock of a lane. */
 static inline void shmpi_p2p_lane_enter(struct shmpi_lane *l)

@@ -137,7 +137,7 @@ static int take_from_ring(struct shmpi_lane *l, struct shmpi_request *r)
     shmpi_p2p_deliver_eager(r, &env, data);
     shmpi_ring_consume(rx);
     if (shmpi_ring_publish(rx))
-        shmpi_core_doorbell_ring(src);
+        shmpi_p2p_ring(&l->peers[src]);
     return 1;
 }
 

@@ -94,7 +94,7 @@ int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
     if (eager)
         pack_eager(r, data);
     shmpi_p2p_chan_commit(peer, rec);
-    shmpi_core_doorbell_ring(r->peer);
+    shmpi_p2p_ring(peer);
     /* an eager standard send is done once its data is in the ring;
        synchronous ones wait for the ACK, large ones for the CTS */
     if (eager && !sync)
@@ -120,7 +120,7 @@ int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)
         sent = 1;
     }
     if (sent)
-        shmpi_core_doorbell_ring(r->peer);
+        shmpi_p2p_ring(peer);
     return r->moved == r->granted;
 }
 
@@ -167,7 +167,7 @@ int shmpi_p2p_flush_controls(struct shmpi_peer *peer)
         sent = 1;
     }
     if (sent)
-        shmpi_core_doorbell_ring(peer->rank);
+        shmpi_p2p_ring(peer);
     if (!peer->ctl_head)
         peer->ctl_tail = NULL;
     return peer->ctl_head == NULL;
@@ -181,7 +181,7 @@ void shmpi_p2p_send_control(struct shmpi_lane *l, int rank,
     if (shmpi_p2p_peer_connect(l, rank, &peer) != 0)
         shmpi_core_fatal(MPI_ERR_NO_MEM, "MPI progress", l->outbox.why);
     if (!peer->ctl_head && put_control(peer, msg)) {
-        shmpi_core_doorbell_ring(rank);
+        shmpi_p2p_ring(peer);
         return;
     }
     struct shmpi_ctl *c = malloc(sizeof *c);

@@ -30,7 +30,7 @@
 
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617238ull /* "shmpiar8": bump when the layout changes */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617239ull /* "shmpiar9": bump when the layout changes */
 
 /* Point-to-point lanes per rank at most (SHMPI_LANES). */
 #define SHMPI_ARENA_LANES_MAX 16
@@ -51,14 +51,28 @@ enum shmpi_abort_kind {
 };
 
 /* A rank sleeps only on its own doorbell (core/wait.c): whoever makes
-   something true that the rank may be waiting for rings it.  Own cache
-   line: senders read `sleepers` on every message. */
+   something true that the rank may be waiting for rings it, or the
+   bell of one of its lanes (below), which wakes only the threads that
+   wait for that lane.  Own cache line: senders read `sleepers` on
+   every message. */
 struct shmpi_doorbell {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t seq;
     _Atomic uint32_t sleepers;
 };
 _Static_assert(sizeof(struct shmpi_doorbell) == SHMPI_CACHELINE,
                "a doorbell is one cache line");
+
+/* The bell of a (rank, lane), in the lane's post block: who of the
+   rank's sleepers a record or a completion in that lane must wake
+   (core/wait.c: the count of those that wait for the lane, and of
+   those that want to hear of it only when nobody waits for it).  They
+   sleep on the rank's doorbell, each with a futex bitset of its lanes.
+   Own cache line: the lane's senders read it on every message. */
+struct shmpi_lane_bell {
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t sleepers;
+};
+_Static_assert(sizeof(struct shmpi_lane_bell) == SHMPI_CACHELINE,
+               "a lane's bell is one cache line");
 
 /* One per rank.  The first line is written by the rank and read by the
    launcher after the rank exited (the exit is the fence). */
@@ -86,12 +100,14 @@ struct shmpi_rank_slot {
 /* The post block of each (rank, lane) (pt2pt/conn.c; a lane is an
    endpoint of its own, pt2pt/pt2pt.h): its mailbox (queues/mpsc.h, two
    cache lines), its outbox's waiting flag (queues/outbox.h, one line),
+   the lane's bell (struct shmpi_lane_bell, one line: core/wait.c),
    then the owner words of its hot-ring slots, one uint32_t per slot
    (fast_rings of them, rounded up to a line).  pt2pt checks its
    structures against these sizes at compile time. */
 #define SHMPI_POST_MAILBOX_BYTES (2 * SHMPI_CACHELINE)
 #define SHMPI_POST_FLAG_BYTES SHMPI_CACHELINE
-#define SHMPI_POST_SLOTS_AT (SHMPI_POST_MAILBOX_BYTES + SHMPI_POST_FLAG_BYTES)
+#define SHMPI_POST_BELL_AT (SHMPI_POST_MAILBOX_BYTES + SHMPI_POST_FLAG_BYTES)
+#define SHMPI_POST_SLOTS_AT (SHMPI_POST_BELL_AT + SHMPI_CACHELINE)
 
 /* Bits of shmpi_rank_slot.reserved. */
 #define SHMPI_ARENA_HAS_CLAIMS 1u  /* its claim table (pt2pt/claim.c) */
@@ -303,6 +319,14 @@ static inline unsigned char *shmpi_arena_post(struct shmpi_arena_header *hdr,
 {
     return (unsigned char *)hdr + hdr->post_offset +
            ((size_t)rank * hdr->lanes + lane) * hdr->post_stride;
+}
+
+/* The bell of rank r's lane l, in its post block. */
+static inline struct shmpi_lane_bell *
+shmpi_arena_lane_bell(struct shmpi_arena_header *hdr, int rank, uint32_t lane)
+{
+    return (struct shmpi_lane_bell *)(shmpi_arena_post(hdr, rank, lane) +
+                                      SHMPI_POST_BELL_AT);
 }
 
 #endif
