@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define MPI_VERSION    3
+#define MPI_VERSION    4
 #define MPI_SUBVERSION 1
 
 #define SHMPI_VERSION_STRING "0.1.0"

@@ -236,7 +236,7 @@ static void categories(void)
     }
 }
 
-#if MPI_VERSION >= 4 || defined(SHMPI_MPI_H) /* shmpi says 3.1, has them */
+#if MPI_VERSION >= 4
 static void events(void)
 {
     int n = 0, ns = 0;

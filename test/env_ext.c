@@ -1,4 +1,4 @@
-/* env_ext: shmpi's own answers: MPI 3.1 exactly, a library version naming shmpi, the host name as processor name, MPI_TAG_UB = INT_MAX, a global MPI_Wtime, universe = world. */
+/* env_ext: shmpi's own answers: MPI 4.1 exactly, a library version naming shmpi, the host name as processor name, MPI_TAG_UB = INT_MAX, a global MPI_Wtime, universe = world. */
 /* shmpi-test: np=1,2 timeout=30 ext */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
 
     CHECK_MPI(MPI_Get_version(&version, &subversion));
-    CHECK(version == 3 && subversion == 1, "MPI_Get_version: %d.%d", version,
+    CHECK(version == 4 && subversion == 1, "MPI_Get_version: %d.%d", version,
           subversion);
 
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
