@@ -76,21 +76,74 @@ static int finish(struct shmpi_request *r, int rc, MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-int PMPI_Rput(const void *origin_addr, int origin_count,
-              MPI_Datatype origin_datatype, int target_rank,
-              MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+/* The request forms run the operation at once (a put or get is a copy
+   through the mapped window), then hand out a completed request; the
+   int and large-count forms share each body, `wide` telling the _c
+   form (xfer.h). */
+static int rput(const char *fn, const void *origin_addr,
+                MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request, int wide)
 {
-    static const char fn[] = "MPI_Rput";
     SHMPI_REQUIRE_INIT(fn);
     int rc;
     struct shmpi_request *r = new_request(win, request, fn, &rc);
     if (!r)
         return rc;
     rc = shmpi_rma_put(origin_addr, origin_count, origin_datatype, target_rank,
-                       target_disp, target_count, target_datatype, win, 1, 0,
-                       fn);
+                       target_disp, target_count, target_datatype, win, 1,
+                       wide, fn);
     return finish(r, rc, request);
+}
+
+static int rget(const char *fn, void *origin_addr, MPI_Count origin_count,
+                MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request, int wide)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_get(origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, win, 1,
+                       wide, fn);
+    return finish(r, rc, request);
+}
+
+/* Raccumulate is Rget_accumulate without a result (fetching 0). */
+static int rget_accumulate(const char *fn, const void *origin_addr,
+                           MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, void *result_addr,
+                           MPI_Count result_count,
+                           MPI_Datatype result_datatype, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request, int fetching)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    int rc;
+    struct shmpi_request *r = new_request(win, request, fn, &rc);
+    if (!r)
+        return rc;
+    rc = shmpi_rma_get_accumulate(origin_addr, origin_count, origin_datatype,
+                                  result_addr, result_count, result_datatype,
+                                  target_rank, target_disp, target_count,
+                                  target_datatype, op, win, fetching, 1, fn);
+    return finish(r, rc, request);
+}
+
+int PMPI_Rput(const void *origin_addr, int origin_count,
+              MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    return rput("MPI_Rput", origin_addr, origin_count, origin_datatype,
+                target_rank, target_disp, target_count, target_datatype, win,
+                request, 0);
 }
 
 int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
@@ -99,16 +152,9 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
                 MPI_Datatype target_datatype, MPI_Win win,
                 MPI_Request *request)
 {
-    static const char fn[] = "MPI_Rput_c";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc;
-    struct shmpi_request *r = new_request(win, request, fn, &rc);
-    if (!r)
-        return rc;
-    rc = shmpi_rma_put(origin_addr, origin_count, origin_datatype, target_rank,
-                       target_disp, target_count, target_datatype, win, 1, 1,
-                       fn);
-    return finish(r, rc, request);
+    return rput("MPI_Rput_c", origin_addr, origin_count, origin_datatype,
+                target_rank, target_disp, target_count, target_datatype, win,
+                request, 1);
 }
 
 int PMPI_Rget(void *origin_addr, int origin_count,
@@ -116,16 +162,9 @@ int PMPI_Rget(void *origin_addr, int origin_count,
               MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Rget";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc;
-    struct shmpi_request *r = new_request(win, request, fn, &rc);
-    if (!r)
-        return rc;
-    rc = shmpi_rma_get(origin_addr, origin_count, origin_datatype, target_rank,
-                       target_disp, target_count, target_datatype, win, 1, 0,
-                       fn);
-    return finish(r, rc, request);
+    return rget("MPI_Rget", origin_addr, origin_count, origin_datatype,
+                target_rank, target_disp, target_count, target_datatype, win,
+                request, 0);
 }
 
 int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count,
@@ -134,16 +173,9 @@ int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count,
                 MPI_Datatype target_datatype, MPI_Win win,
                 MPI_Request *request)
 {
-    static const char fn[] = "MPI_Rget_c";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc;
-    struct shmpi_request *r = new_request(win, request, fn, &rc);
-    if (!r)
-        return rc;
-    rc = shmpi_rma_get(origin_addr, origin_count, origin_datatype, target_rank,
-                       target_disp, target_count, target_datatype, win, 1, 1,
-                       fn);
-    return finish(r, rc, request);
+    return rget("MPI_Rget_c", origin_addr, origin_count, origin_datatype,
+                target_rank, target_disp, target_count, target_datatype, win,
+                request, 1);
 }
 
 int PMPI_Raccumulate(const void *origin_addr, int origin_count,
@@ -152,16 +184,10 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                      MPI_Request *request)
 {
-    static const char fn[] = "MPI_Raccumulate";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc;
-    struct shmpi_request *r = new_request(win, request, fn, &rc);
-    if (!r)
-        return rc;
-    rc = shmpi_rma_get_accumulate(
-        origin_addr, origin_count, origin_datatype, NULL, 0, NULL, target_rank,
-        target_disp, target_count, target_datatype, op, win, 0, 1, fn);
-    return finish(r, rc, request);
+    return rget_accumulate("MPI_Raccumulate", origin_addr, origin_count,
+                           origin_datatype, NULL, 0, NULL, target_rank,
+                           target_disp, target_count, target_datatype, op,
+                           win, request, 0);
 }
 
 int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
@@ -170,16 +196,10 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                        MPI_Request *request)
 {
-    static const char fn[] = "MPI_Raccumulate_c";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc;
-    struct shmpi_request *r = new_request(win, request, fn, &rc);
-    if (!r)
-        return rc;
-    rc = shmpi_rma_get_accumulate(
-        origin_addr, origin_count, origin_datatype, NULL, 0, NULL, target_rank,
-        target_disp, target_count, target_datatype, op, win, 0, 1, fn);
-    return finish(r, rc, request);
+    return rget_accumulate("MPI_Raccumulate_c", origin_addr, origin_count,
+                           origin_datatype, NULL, 0, NULL, target_rank,
+                           target_disp, target_count, target_datatype, op,
+                           win, request, 0);
 }
 
 int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
@@ -189,17 +209,10 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
                          int target_count, MPI_Datatype target_datatype,
                          MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Rget_accumulate";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc;
-    struct shmpi_request *r = new_request(win, request, fn, &rc);
-    if (!r)
-        return rc;
-    rc = shmpi_rma_get_accumulate(origin_addr, origin_count, origin_datatype,
-                                  result_addr, result_count, result_datatype,
-                                  target_rank, target_disp, target_count,
-                                  target_datatype, op, win, 1, 1, fn);
-    return finish(r, rc, request);
+    return rget_accumulate("MPI_Rget_accumulate", origin_addr, origin_count,
+                           origin_datatype, result_addr, result_count,
+                           result_datatype, target_rank, target_disp,
+                           target_count, target_datatype, op, win, request, 1);
 }
 
 int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
@@ -210,15 +223,8 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
                            MPI_Datatype target_datatype, MPI_Op op,
                            MPI_Win win, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Rget_accumulate_c";
-    SHMPI_REQUIRE_INIT(fn);
-    int rc;
-    struct shmpi_request *r = new_request(win, request, fn, &rc);
-    if (!r)
-        return rc;
-    rc = shmpi_rma_get_accumulate(origin_addr, origin_count, origin_datatype,
-                                  result_addr, result_count, result_datatype,
-                                  target_rank, target_disp, target_count,
-                                  target_datatype, op, win, 1, 1, fn);
-    return finish(r, rc, request);
+    return rget_accumulate("MPI_Rget_accumulate_c", origin_addr, origin_count,
+                           origin_datatype, result_addr, result_count,
+                           result_datatype, target_rank, target_disp,
+                           target_count, target_datatype, op, win, request, 1);
 }
