@@ -89,7 +89,8 @@ struct shmpi_coll_pend {
 };
 
 /* Contribution in the line and the word stored: the first store of
-   collective a->seq (claim: coll.h's reuse rule). */
+   collective a->seq (claim: coll.h's reuse rule).  The caller rings
+   after it. */
 static void publish(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 {
     int p = (int)(a->seq & 1);
@@ -102,26 +103,37 @@ static void publish(struct shmpi_coll *c, struct shmpi_coll_pend *a)
     atomic_store_explicit(&mine->word, shmpi_coll_word(a->seq, 1),
                           memory_order_release);
     a->published = 1;
-    c->owe_all = 0;
-    shmpi_coll_ring(c, SHMPI_COLL_ALL); /* then ring: a waiter may sleep */
 }
 
 /* The oldest started requests of c completed, as far as the others'
    words allow; the next one published when the one before completes.
+   A publish is followed by a ring of every member (which pays owe_all
+   too): a member waiting for the word in its MPI_Wait may sleep, while
+   this one may return to the program.  The ring comes after the test of
+   the others' words, as the blocking path rings after its wait, so that
+   its fence does not stall those loads behind the store of the word;
+   and after the fold, so that the lines are read before a woken member
+   can write its next collective into them (reduce.c, fold_whole).
    Under the lane. */
 static void advance(struct shmpi_coll *c)
 {
     struct shmpi_coll_pend *a;
     while ((a = atomic_load_explicit(&c->pend, memory_order_relaxed))) {
-        if (!a->published)
+        int ring = !a->published;
+        if (ring)
             publish(c, a);
-        if (!shmpi_coll_test_range(c, a->seq, 1))
+        if (!shmpi_coll_test_range(c, a->seq, 1)) {
+            if (ring)
+                shmpi_coll_ring(c, SHMPI_COLL_ALL);
             return;
+        }
         int p = (int)(a->seq & 1);
         shmpi_copy_short(a->rbuf, shmpi_coll_ctl(c, c->size - 1)->data[p],
                          a->len);
         for (int j = c->size - 2; j >= 0; j--)
             a->fn(shmpi_coll_ctl(c, j)->data[p], a->rbuf, a->count);
+        if (ring)
+            shmpi_coll_ring(c, SHMPI_COLL_ALL);
         c->owe_all = 1; /* shmpi_coll_finish(c, 1, ...): no STEP_DONE */
         /* release: a blocking collective that acquires the empty queue
            (shmpi_coll_begin) sees what the fold wrote in c */
@@ -177,9 +189,9 @@ static int pall_start(struct shmpi_request *r, const char *fn)
         a->published = 0;
         struct shmpi_coll_pend *q =
             atomic_load_explicit(&c->pend, memory_order_relaxed);
-        if (!q) { /* nothing before it: publish now */
+        if (!q) { /* nothing before it: publish now, maybe complete */
             atomic_store_explicit(&c->pend, a, memory_order_relaxed);
-            publish(c, a);
+            advance(c);
         } else { /* published by advance, once q's queue before it is done */
             while (q->next)
                 q = q->next;
