@@ -99,6 +99,7 @@
 #include <sys/mman.h>
 
 #include "coll/coll.h"
+#include "coll/pallreduce.h"
 #include "coll/sched.h"
 
 /* The first `bytes` of area index mapped (the whole area, or its head and
@@ -250,7 +251,8 @@ static void state_init(struct shmpi_coll *c, MPI_Comm comm, uint32_t index,
     struct shmpi_arena_header *a = shmpi_proc.arena;
     *c = (struct shmpi_coll){
         .area = area, .index = index, .rank = comm->rank,
-        .size = comm->size, .world = comm->world_ranks,
+        .size = comm->size, .context = comm->context,
+        .world = comm->world_ranks,
         .slot_bytes = a->coll_slot_bytes, .half = a->coll_slot_bytes / 2,
         .barrier_rounds = ceil_log2(comm->size)};
     c->slots = c->area + a->coll_data_offset;
@@ -308,6 +310,7 @@ int shmpi_coll_init(MPI_Comm world)
     struct shmpi_coll_tune *tune = &shmpi_proc.coll_tune;
     const struct shmpi_tun_set *tun = &shmpi_proc.tun;
     shmpi_nbc_register_kind();
+    shmpi_coll_pallreduce_register();
     tune->fold_max = tun->value[SHMPI_TUN_COLL_FOLD_MAX];
     tune->counter_barrier =
         tun->value[SHMPI_TUN_COLL_BARRIER] == SHMPI_TUN_BARRIER_COUNTER;

@@ -43,10 +43,13 @@
  * first store in s + 1 says the same - but then owes a ring of every
  * doorbell with that store (owe_all).  A collective that writes both
  * halves stores STEP_DONE explicitly, because the next one reuses a half
- * it wrote.  "A later word implies STEP_DONE" holds because only
- * blocking collectives use the area: one at a time per member.  The
- * nonblocking ones, several in flight, run as schedules of messages
- * (coll/sched.h) and never touch it.
+ * it wrote.  "A later word implies STEP_DONE" holds because a member
+ * runs its collectives on the area one at a time: the blocking ones, and
+ * the persistent Allreduce of a few bytes (pallreduce.c), which may stay
+ * started while others run but keeps the rule - a member stores no word
+ * of a later collective before it has completed the started one.  The
+ * nonblocking collectives, several in flight, run as schedules of
+ * messages (coll/sched.h) and never touch the area.
  *
  * WAITING.  Every wait polls the words briefly, then is shmpi_core_wait_until
  * (core/wait.h) with a done() that turns the pt2pt progress engine;
@@ -120,12 +123,15 @@ _Static_assert(sizeof(struct shmpi_coll_head) == SHMPI_COLL_HEAD_BYTES,
 _Static_assert(sizeof(struct shmpi_coll_ctl) == SHMPI_COLL_CTL_BYTES,
                "a control line is the size the arena's layout gives it");
 
+struct shmpi_coll_pend;
+
 /* The private state of one communicator's collectives. */
 struct shmpi_coll {
     unsigned char *area;        /* this process's view of the area */
     unsigned char *slots;       /* its data slots */
     uint32_t index;             /* area slot (0: MPI_COMM_WORLD) */
     int rank, size;
+    uint32_t context;           /* the communicator's (its pt2pt lane) */
     const int *world;           /* member -> world rank (NULL: identity) */
     uint64_t slot_bytes;        /* one member's data slot */
     uint64_t half;              /* bytes of one half of it */
@@ -152,6 +158,11 @@ struct shmpi_coll {
         MPI_Datatype type;
         void (*fn)(const void *restrict, void *restrict, size_t);
     } kernel;
+    /* started persistent Allreduces on the area not yet complete, oldest
+       first (pallreduce.c): changed under the communicator's lane; the
+       store that empties it is a release, shmpi_coll_begin's load an
+       acquire */
+    struct shmpi_coll_pend *_Atomic pend;
 };
 
 /* Tunables: shmpi_proc.coll_tune (core/proc.h), read once by
@@ -222,9 +233,23 @@ static inline unsigned char *shmpi_coll_half(struct shmpi_coll *c,
 }
 
 /* Start collective number c->seq + 1; returns its seq. */
-static inline uint64_t shmpi_coll_begin(struct shmpi_coll *c)
+static inline uint64_t shmpi_coll_begin_raw(struct shmpi_coll *c)
 {
     return ++c->seq;
+}
+/* pallreduce.c: complete this member's started persistent collectives
+   on the area, waiting for the others' contributions. */
+void shmpi_coll_drain(struct shmpi_coll *c);
+/* The same for a blocking collective, which first completes whatever
+   persistent collective this member started on the area before it
+   (pallreduce.c: a member's word of collective s says it finished
+   reading every earlier one). */
+static inline uint64_t shmpi_coll_begin(struct shmpi_coll *c)
+{
+    if (__builtin_expect(
+            atomic_load_explicit(&c->pend, memory_order_acquire) != NULL, 0))
+        shmpi_coll_drain(c);
+    return shmpi_coll_begin_raw(c);
 }
 
 /* Store this member's word (release: everything written before it -
@@ -240,6 +265,10 @@ void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step);
    all finished the previous collective (known_done). */
 void shmpi_coll_wait_range(struct shmpi_coll *c, int lo, int hi,
                            uint32_t step);
+/* Without waiting: has every other member's word reached (seq, step)?
+   Then all finished collective seq - 1 (known_done). */
+int shmpi_coll_test_range(struct shmpi_coll *c, uint64_t seq,
+                          uint32_t step);
 static inline void shmpi_coll_wait_all(struct shmpi_coll *c, uint32_t step)
 {
     shmpi_coll_wait_range(c, 0, c->size, step);

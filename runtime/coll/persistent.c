@@ -11,7 +11,10 @@
  * forms do (args.h, reduce_args.h), then plans the schedule the
  * nonblocking form would build - algorithm, peers, scratch buffers,
  * datatypes retained - once, and returns it in an inactive persistent
- * request (shmpi_nbc_plan; sched.c says what each MPI_Start then does).
+ * request (shmpi_nbc_plan; sched.c says what each MPI_Start then does);
+ * except an Allreduce of a few bytes on an intracommunicator with a
+ * collective area, which runs the blocking form's algorithm on the area
+ * (pallreduce.c; its init takes no schedule number, on every member).
  * Like the nonblocking forms it does not synchronize: it sends nothing.
  * It takes the communicator's next schedule number, as every collective
  * does, so all processes must make their init calls in the same order
@@ -25,6 +28,7 @@
  */
 #include "coll/check.h"
 #include "coll/data.h"
+#include "coll/pallreduce.h"
 #include "coll/reduce_args.h"
 #include "coll/reduction.h"
 #include "core/error.h"
@@ -87,6 +91,16 @@ static int plan_red(const char *fn, MPI_Comm comm, int rc,
         rc = shmpi_coll_check_init(fn, comm, info, req);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
+    if (x->kind == SHMPI_RED_ALLREDUCE) {
+        switch (shmpi_coll_pallreduce_plan(x->sbuf, x->rbuf, x->count,
+                                           x->type, x->op, comm, req)) {
+        case 1:
+            return MPI_SUCCESS;
+        case -1:
+            return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
+                               "no memory for a persistent request");
+        }
+    }
     return shmpi_nbc_reduction_plan(fn, comm, x, req);
 }
 

@@ -21,6 +21,8 @@ enum shmpi_req_kind {
     SHMPI_REQ_RECV,
     SHMPI_REQ_GREQ,            /* generalized (greq.c) */
     SHMPI_REQ_COLL,            /* a nonblocking collective (coll/sched.h) */
+    SHMPI_REQ_PCOLL,           /* a persistent collective on the
+                                  collective area (coll/pallreduce.c) */
     SHMPI_REQ_SYNC,            /* a sync counter's persistent request
                                   (rma/sync_counter.h); owner is its part */
     SHMPI_REQ_SENDRECV,        /* MPI_Isendrecv(_replace): a send and a
@@ -174,6 +176,7 @@ static inline int shmpi_request_inactive(MPI_Request r)
  *                    start (request.c)
  *   SHMPI_REQ_COLL   coll/sched.c, from shmpi_coll_init (comm's part of
  *                    MPI_Init)
+ *   SHMPI_REQ_PCOLL  coll/pallreduce.c, from shmpi_coll_init too
  *   SHMPI_REQ_SYNC   rma/sync_req.c, from MPI_Init (init/init.c)
  *
  * Registered in MPI_Init, by the thread that calls it, before any
