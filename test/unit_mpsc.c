@@ -78,7 +78,7 @@ static void produce(struct shared *sh, int p)
         } else if ((unit_rand(&rnd) & 63) == 0) {
             sched_yield();
         }
-        shmpi_mpsc_link(base, prev, off(sh, r));
+        shmpi_mpsc_link(base, &sh->q, prev, off(sh, r));
     }
 }
 

@@ -95,6 +95,10 @@ static int no_context(MPI_Comm comm, const char *fn)
 int shmpi_comm_new(MPI_Comm parent, struct shmpi_group *group,
                    uint32_t context, MPI_Comm *out)
 {
+    if (shmpi_p2p_lane_map(context) != MPI_SUCCESS) {
+        shmpi_group_release(group);
+        return MPI_ERR_NO_MEM;
+    }
     struct shmpi_comm *c = malloc(sizeof *c);
     const int *index = shmpi_group_index(group);
     if (!c || !index) {
@@ -259,8 +263,7 @@ int shmpi_comm_make(MPI_Comm parent, struct shmpi_group *group,
     MPI_Comm c;
     if (!group || shmpi_comm_new(parent, group, context, &c) != MPI_SUCCESS) {
         shmpi_coll_area_drop(area);
-        return shmpi_raise(parent, MPI_ERR_NO_MEM, fn,
-                           "no memory for a new communicator");
+        return shmpi_comm_raise_open(parent, MPI_ERR_NO_MEM, fn);
     }
     int rc = attach_area(parent, c, area, fn);
     if (rc == MPI_SUCCESS)
@@ -309,6 +312,10 @@ int shmpi_comm_open(MPI_Comm c, const struct shmpi_comm_ids *ids)
     if (ids->context == 0 || (c->is_inter && ids->local_context == 0)) {
         shmpi_coll_area_drop(ids->area);
         return MPI_ERR_OTHER;
+    }
+    if (shmpi_p2p_lane_map(ids->context) != MPI_SUCCESS) {
+        shmpi_coll_area_drop(ids->area);
+        return MPI_ERR_NO_MEM;
     }
     c->context = ids->context;
     shmpi_p2p_comm_lane_set(c);

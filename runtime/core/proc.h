@@ -331,8 +331,9 @@ struct shmpi_proc {
     /* coll/area.c: set once by shmpi_coll_init in MPI_Init, then only
        read (coll/barrier.c, coll/reduce.c). */
     struct shmpi_coll_tune coll_tune;
-    /* coll/area.c: why the last communicator could not get its
-       collective state (e.g. the area could not be mapped), for the
+    /* coll/area.c, pt2pt/conn.c: why the last communicator could not
+       get its collective state or its point-to-point lane (e.g. the
+       area or the lane could not be mapped), for the
        message of the call that made it (comm/); one caller at a time. */
     char coll_attach_why[192];
     /* core/hooks.c, core/objects.c: the functions are set once in

@@ -88,7 +88,9 @@
  * needs, from SHMPI_RING_MIN_KB to SHMPI_RING_KB (sized rings, above).
  * A program of one communicator uses one lane and the memory it did
  * before lanes; the address space each rank maps for rings and outboxes
- * grows with SHMPI_LANES (arena.c halves the pieces past 64 GiB).
+ * grows with the lanes it uses (lazy lanes, below): per lane np x
+ * (SHMPI_OUTBOX_KB + 2 x SHMPI_FAST_RINGS x SHMPI_RING_KB) (arena.c
+ * halves the pieces past 64 GiB).
  *
  * Sized rings, measured (2026-11-29 03:12 UTC, SHMPI_FAST_AFTER=16
  * MEMORY_ONLY=shmpi MEMORY_NP="16 64" perf/run-perf memory, every pair
@@ -162,6 +164,7 @@
 
 #include "core/error.h"
 #include "core/hooks.h"
+#include "core/lock.h"
 #include "core/proc.h"
 #include "core/wait.h"
 #include "pt2pt/progress.h"
@@ -171,11 +174,6 @@ _Static_assert(sizeof(struct shmpi_mpsc) == SHMPI_POST_MAILBOX_BYTES &&
                    sizeof(struct shmpi_outbox_flag) == SHMPI_POST_FLAG_BYTES,
                "the post block holds a mailbox and an outbox flag, then "
                "the lane's bell");
-
-static unsigned char *arena_base(void)
-{
-    return (unsigned char *)shmpi_proc.arena;
-}
 
 /* The mailbox of rank's lane. */
 static struct shmpi_mpsc *mailbox_of(int rank, uint32_t lane)
@@ -206,20 +204,22 @@ static _Atomic uint32_t *slot_owner(int rank, uint32_t lane, uint32_t slot)
 #define OWNER_HALF 0x80000000u
 
 /* A slot spans twice SHMPI_RING_KB: a ring in either half.  Slots are
-   per (receiver, lane). */
+   per (receiver, lane), in the lane's region, which this process has
+   mapped: it sends in the lane (sender) or polls it (receiver). */
 static struct shmpi_ring *ring_at(int dst, uint32_t lane, uint32_t slot,
                                   uint32_t half)
 {
-    struct shmpi_arena_header *a = shmpi_proc.arena;
-    uint64_t end = (uint64_t)dst * a->lanes + lane;
-    return (struct shmpi_ring *)((char *)a + a->rings_offset +
-                                 ((end * a->fast_rings + slot) * 2 + half) *
-                                     a->ring_bytes);
+    return (struct shmpi_ring *)(shmpi_proc.pt2pt->lanes[lane].base +
+                                 shmpi_arena_ring_offset(shmpi_proc.arena,
+                                                         dst, lane, slot,
+                                                         half));
 }
 
-static off_t file_offset(const void *p)
+static off_t file_offset(int dst, uint32_t lane, uint32_t slot,
+                         uint32_t half)
 {
-    return (off_t)((const char *)p - (const char *)shmpi_proc.arena);
+    return (off_t)shmpi_arena_ring_offset(shmpi_proc.arena, dst, lane, slot,
+                                          half);
 }
 
 /* The largest record body both channels take. */
@@ -256,14 +256,18 @@ static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l,
         l->peers[i].eager_limit = pt->eager_limit;
         l->peers[i].chunk = pt->chunk;
     }
+    /* lane 0's region is in the view MPI_Init mapped, where the file's
+       offsets count from the arena's start; the others get their base
+       when mapped (shmpi_p2p_lane_map).  The outbox and the mailbox
+       need none before: nothing is reserved or popped until then. */
+    l->base = k == 0 ? (unsigned char *)a : NULL;
     if (n > 1) {
-        uint64_t end = (uint64_t)p->rank * a->lanes + k;
-        shmpi_outbox_tx_init(&l->outbox, arena_base(),
-                             a->outbox_offset + end * a->outbox_bytes,
+        shmpi_outbox_tx_init(&l->outbox, l->base,
+                             shmpi_arena_outbox_offset(a, p->rank, k),
                              a->outbox_bytes,
                              shmpi_p2p_outbox_flag(p->rank, k), p->rank,
                              p->arena_fd);
-        shmpi_mpsc_rx_init(&l->mailbox, arena_base(), mailbox_of(p->rank, k));
+        shmpi_mpsc_rx_init(&l->mailbox, l->base, mailbox_of(p->rank, k));
     }
     shmpi_p2p_lane_watch_publish(l); /* lane.c: what a poll reads first */
     return 0;
@@ -305,23 +309,106 @@ int shmpi_p2p_init(void)
         if (lane_init(pt, &pt->lanes[k], k) != 0)
             return -1;
     shmpi_proc.pt2pt = pt;
+    /* lane 0 is mapped with the view; MPI_COMM_WORLD's context is 0 */
+    atomic_store_explicit(&pt->lanes_used, 1u, memory_order_relaxed);
     shmpi_p2p_comm_lane_set(MPI_COMM_WORLD);
     /* a message to oneself goes to its receive directly (recv.c): no
-       channel to progress, so MPI_COMM_SELF's lane is not marked used
-       and a program of one communicator turns one lane */
+       channel to progress or map, so MPI_COMM_SELF's lane is not marked
+       used and a program of one communicator maps and turns one lane */
     MPI_COMM_SELF->lane = shmpi_p2p_lane_of(MPI_COMM_SELF->context);
     shmpi_core_stall_hook_set(shmpi_p2p_pull_stalled);
     shmpi_core_turn_hook_set(shmpi_p2p_progress); /* core/wait.c */
     return 0;
 }
 
+/*
+ * Lazy lanes.  Lane 0's region (every rank's outbox of lane 0, every
+ * receiver's ring slots of lane 0) is mapped with the view at MPI_Init;
+ * lane k's region, one range of the file (shm_arena/arena.h), only when
+ * the first communicator of lane k is made in this process.  So a rank
+ * maps the lanes it uses: at np=64 a rank mapped 151 MiB with one lane
+ * in all and 559 MiB with four (VmPeak, 2026-11-29, MEMORY_ONLY=shmpi
+ * MEMORY_NP="16 64" perf/run-perf memory).
+ *
+ * Why no process touches lane k's region before it mapped it.  Who
+ * touches lane k's memory of rank r: (1) r itself as a sender, in its
+ * outbox (reserve, post) and in the rings it claimed in other ranks'
+ * lane k; (2) any sender S that pushes into r's lane-k mailbox: it
+ * writes the `next` of the node before its own, which lies in some
+ * rank's lane-k outbox (or is the stub, in the fixed part); (3) r as
+ * the receiver, reading the records of its lane-k mailbox (in its
+ * senders' lane-k outboxes: their bodies and `done`) and its lane-k
+ * rings, and punching a ring it left.  (1) and (2) send in lane k: a
+ * message goes in the lane of its communicator, so the sender has a
+ * communicator of lane k, whose making mapped the lane here before.
+ * (3) happens only in progress_lane (progress.c), which turns only the
+ * lanes of lanes_used, set below once the mapping is done; records that
+ * arrive before it - a member that finished MPI_Comm_dup sends before
+ * this one did - wait in the mailbox and the rings (whose words are in
+ * the post block, in the fixed part), for the first turn after the
+ * mapping.  MPI_COMM_SELF's lane is never mapped for it: a message to
+ * oneself goes to its receive directly (recv.c).  Every process's
+ * regions of lane k hold all ranks' pieces of that lane, so (2)'s write
+ * into a third rank's outbox lands in what the writer mapped.
+ *
+ * Threads: mapping is done once, under map_lock (a mutex under
+ * MPI_THREAD_MULTIPLE, nothing below it): two threads that make
+ * communicators of the same lane at once map it once, the second finds
+ * its bit set under the lock.  The lane's own lock (lane.h) is not
+ * taken: an idup finishes inside a progress hook that holds another
+ * lane, and two lanes are never held at once.  It is not needed: until
+ * the bit is set no thread reads what is written here (the base of the
+ * lane, of its outbox and of its mailbox), by the argument above; the
+ * bit is set with release after them, and progress and the check here
+ * load it with acquire.
+ */
+static __attribute__((noinline, cold)) int lane_map_cold(struct shmpi_lane *l)
+{
+    struct shmpi_proc *p = &shmpi_proc;
+    struct shmpi_pt2pt *pt = p->pt2pt;
+    struct shmpi_arena_header *a = p->arena;
+    uint32_t bit = 1u << l->index;
+    int rc = MPI_SUCCESS;
+    shmpi_core_lock(&pt->map_lock);
+    if (atomic_load_explicit(&pt->lanes_used, memory_order_relaxed) & bit)
+        goto out; /* another thread mapped it while we waited */
+    if (a->lane_bytes) { /* a job of one has no outbox nor ring */
+        char what[64];
+        snprintf(what, sizeof what, "point-to-point lane %u", l->index);
+        uint64_t at = shmpi_arena_lane_offset(a, l->index);
+        unsigned char *m =
+            shmpi_arena_map(p->arena_fd, at, a->lane_bytes, what,
+                            p->coll_attach_why, sizeof p->coll_attach_why);
+        if (!m) {
+            rc = MPI_ERR_NO_MEM;
+            goto out;
+        }
+        /* offsets in the lane count from the file's start (mpsc.h): the
+           base is where offset 0 would be; an integer, not a pointer
+           outside any object, until an offset of the lane is added */
+        l->base = (unsigned char *)((uintptr_t)m - (uintptr_t)at);
+        l->outbox.base = l->base;
+        l->mailbox.base = l->base;
+    }
+    atomic_fetch_or_explicit(&pt->lanes_used, bit, memory_order_release);
+out:
+    shmpi_core_unlock(&pt->map_lock);
+    return rc;
+}
+
+int shmpi_p2p_lane_map(uint32_t context)
+{
+    struct shmpi_lane *l = shmpi_p2p_lane_of(context);
+    if (atomic_load_explicit(&shmpi_proc.pt2pt->lanes_used,
+                             memory_order_acquire) &
+        (1u << l->index))
+        return MPI_SUCCESS;
+    return lane_map_cold(l);
+}
+
 void shmpi_p2p_comm_lane_set(MPI_Comm c)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     c->lane = shmpi_p2p_lane_of(c->context);
-    uint32_t bit = 1u << c->lane->index;
-    if (!(atomic_load_explicit(&pt->lanes_used, memory_order_relaxed) & bit))
-        atomic_fetch_or_explicit(&pt->lanes_used, bit, memory_order_relaxed);
 }
 
 
@@ -356,8 +443,7 @@ static int claim_slot(int dst, uint32_t lane, uint64_t bytes)
                 slot_owner(dst, lane, i), &expect, (uint32_t)p->rank + 1,
                 memory_order_acq_rel, memory_order_relaxed))
             continue;
-        if (posix_fallocate(p->arena_fd,
-                            file_offset(ring_at(dst, lane, i, 0)),
+        if (posix_fallocate(p->arena_fd, file_offset(dst, lane, i, 0),
                             (off_t)bytes) == 0)
             return (int)i;
         atomic_store_explicit(slot_owner(dst, lane, i), 0,
@@ -452,8 +538,8 @@ static int move_ring(struct shmpi_peer *peer, int dst, uint64_t bytes)
     struct shmpi_msg *m = shmpi_ring_reserve(&peer->tx, sizeof *m);
     if (!m)
         return -1;
-    struct shmpi_ring *ring = ring_at(dst, lane, peer->tx_slot, other);
-    if (posix_fallocate(shmpi_proc.arena_fd, file_offset(ring),
+    if (posix_fallocate(shmpi_proc.arena_fd,
+                        file_offset(dst, lane, peer->tx_slot, other),
                         (off_t)bytes) != 0)
         return 0;
     *m = (struct shmpi_msg){.type = SHMPI_MSG_CONNECT, .nbytes = bytes,
@@ -590,7 +676,7 @@ static void leave_half(int src, uint32_t lane, uint32_t slot, uint32_t half,
     struct shmpi_proc *p = &shmpi_proc;
     struct shmpi_ring *ring = ring_at(p->rank, lane, slot, half);
     if (fallocate(p->arena_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                  file_offset(ring), (off_t)bytes) != 0)
+                  file_offset(p->rank, lane, slot, half), (off_t)bytes) != 0)
         memset(ring, 0, bytes);
     atomic_store_explicit(slot_owner(p->rank, lane, slot),
                           ((uint32_t)src + 1) | (half ? 0 : OWNER_HALF),

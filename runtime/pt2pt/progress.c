@@ -236,8 +236,9 @@ int shmpi_p2p_progress(void)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int events = 0;
+    /* acquire: a lane's bit is set after its mapping (conn.c) */
     uint32_t used =
-        atomic_load_explicit(&pt->lanes_used, memory_order_relaxed);
+        atomic_load_explicit(&pt->lanes_used, memory_order_acquire);
     for (; used; used &= used - 1) {
         struct shmpi_lane *l = &pt->lanes[__builtin_ctz(used)];
         if (__builtin_expect(shmpi_proc.mt, 0) &&

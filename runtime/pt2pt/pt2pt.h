@@ -135,6 +135,11 @@ struct shmpi_lane {
     struct shmpi_lane_lock lock; /* lane.h: who may touch the rest */
     uint32_t index;            /* which lane: its post block, outbox and
                                   ring slots in the arena (conn.c) */
+    unsigned char *base;       /* where offset 0 of the arena's file would
+                                  be for this lane's region (its outboxes
+                                  and rings, mapped on its own: conn.c);
+                                  NULL until the lane is mapped, then
+                                  fixed */
     struct shmpi_peer *peers;  /* indexed by world rank */
     struct shmpi_outbox_tx outbox; /* records to cold peers (conn.c) */
     struct shmpi_mpsc_rx mailbox;  /* records from cold peers */
@@ -167,11 +172,15 @@ struct shmpi_lane {
 struct shmpi_pt2pt {
     uint32_t lane_mask;        /* SHMPI_LANES - 1 (a power of two); set
                                   once at init */
-    /* the lanes a communicator of this rank uses (bit i: lane i), which
-       progress turns (progress.c); set by shmpi_p2p_lane_use, relaxed:
-       a thread that uses a communicator set its bit itself or learnt of
-       the communicator through a synchronisation that orders the set */
+    /* the lanes a communicator of this rank uses (bit i: lane i): their
+       regions are mapped, and progress turns them (progress.c); set by
+       shmpi_p2p_lane_map under map_lock with release after the lane's
+       mapping and bases are written, loaded with acquire by whoever
+       then reads them (progress.c, and the check of lane_map: a thread
+       that uses a communicator made it or learnt of it through a
+       synchronisation that orders the set as well) */
     _Atomic uint32_t lanes_used;
+    struct shmpi_core_lock map_lock; /* maps a lane once (conn.c) */
     uint64_t eager_limit;      /* SHMPI_EAGER_LIMIT; set once at init */
     uint64_t pull_limit;       /* SHMPI_PULL_LIMIT_MB, in bytes; ditto */
     _Atomic uint64_t pulled_bytes; /* held for receives not yet posted */
@@ -246,9 +255,15 @@ static inline uint32_t shmpi_p2p_nlanes(void)
     return shmpi_proc.pt2pt->lane_mask + 1;
 }
 
-/* Communicator c has its context: c->lane is set, and progress turns
-   that lane from now on (conn.c).  comm/ calls it where it sets a
-   context; MPI_Init for MPI_COMM_WORLD and MPI_COMM_SELF. */
+/* A communicator of `context` is being made in this process: its lane
+   is mapped, if it was not yet, and progress turns it from now on
+   (conn.c).  MPI_SUCCESS, or MPI_ERR_NO_MEM with the reason (the bytes
+   it needed) in shmpi_proc.coll_attach_why.  comm/ calls it before it
+   gives a communicator a context. */
+int shmpi_p2p_lane_map(uint32_t context);
+/* Communicator c has its context, whose lane shmpi_p2p_lane_map mapped:
+   c->lane is set.  comm/ calls it where it sets a context; MPI_Init for
+   MPI_COMM_WORLD. */
 void shmpi_p2p_comm_lane_set(MPI_Comm c);
 
 /* The lane of a communicator's messages: c->lane, one load where

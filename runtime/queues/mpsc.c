@@ -39,55 +39,52 @@
 
 #include <stddef.h>
 
-static struct shmpi_mpsc_node *node_at(unsigned char *base, uint64_t off)
-{
-    return (struct shmpi_mpsc_node *)(base + off);
-}
-
-static uint64_t stub_of(unsigned char *base, struct shmpi_mpsc *q)
-{
-    return (uint64_t)((unsigned char *)&q->stub - base);
-}
-
 void shmpi_mpsc_rx_init(struct shmpi_mpsc_rx *rx, unsigned char *base,
                         struct shmpi_mpsc *q)
 {
     *rx = (struct shmpi_mpsc_rx){.base = base, .q = q,
-                                 .first = stub_of(base, q),
-                                 .stub = stub_of(base, q)};
+                                 .first = SHMPI_MPSC_STUB,
+                                 .stub = SHMPI_MPSC_STUB};
 }
 
+/* The stub goes by its name, SHMPI_MPSC_STUB, in `last` and in every
+   next (mpsc.h): what a producer stores and what the consumer loads are
+   the same values as with offsets, so the ordering below is unchanged;
+   only the resolution of a name to a node (shmpi_mpsc_node_at) looks at
+   which it is, a test of a value already loaded. */
 uint64_t shmpi_mpsc_exchange(unsigned char *base, struct shmpi_mpsc *q,
                              uint64_t node)
 {
-    atomic_store_explicit(&node_at(base, node)->next, 0,
+    atomic_store_explicit(&shmpi_mpsc_node_at(base, q, node)->next, 0,
                           memory_order_relaxed);
     uint64_t prev = atomic_exchange_explicit(&q->last, node,
                                              memory_order_acq_rel);
-    return prev ? prev : stub_of(base, q); /* 0: zeroed memory's stub */
+    return prev ? prev : SHMPI_MPSC_STUB; /* 0: zeroed memory's stub */
 }
 
-void shmpi_mpsc_link(unsigned char *base, uint64_t prev, uint64_t node)
+void shmpi_mpsc_link(unsigned char *base, struct shmpi_mpsc *q,
+                     uint64_t prev, uint64_t node)
 {
-    atomic_store_explicit(&node_at(base, prev)->next, node,
+    atomic_store_explicit(&shmpi_mpsc_node_at(base, q, prev)->next, node,
                           memory_order_release);
 }
 
 void shmpi_mpsc_push(unsigned char *base, struct shmpi_mpsc *q, uint64_t node)
 {
-    shmpi_mpsc_link(base, shmpi_mpsc_exchange(base, q, node), node);
+    shmpi_mpsc_link(base, q, shmpi_mpsc_exchange(base, q, node), node);
 }
 
 static uint64_t next_of(const struct shmpi_mpsc_rx *rx, uint64_t off)
 {
-    return atomic_load_explicit(&node_at(rx->base, off)->next,
-                                memory_order_acquire);
+    return atomic_load_explicit(
+        &shmpi_mpsc_node_at(rx->base, rx->q, off)->next,
+        memory_order_acquire);
 }
 
 uint64_t shmpi_mpsc_pop(struct shmpi_mpsc_rx *rx)
 {
     uint64_t first = rx->first, next = next_of(rx, first);
-    if (first == rx->stub) { /* step over the stub */
+    if (first == SHMPI_MPSC_STUB) { /* step over the stub */
         if (!next)
             return 0;
         rx->first = first = next;
@@ -100,9 +97,9 @@ uint64_t shmpi_mpsc_pop(struct shmpi_mpsc_rx *rx)
     /* first has no next: the last node, or a producer is between its
        exchange and its link (point 3) */
     uint64_t last = atomic_load_explicit(&rx->q->last, memory_order_acquire);
-    if ((last ? last : rx->stub) != first)
+    if ((last ? last : SHMPI_MPSC_STUB) != first)
         return 0;
-    shmpi_mpsc_push(rx->base, rx->q, rx->stub);
+    shmpi_mpsc_push(rx->base, rx->q, SHMPI_MPSC_STUB);
     next = next_of(rx, first); /* the stub, or a node pushed meanwhile */
     if (!next)
         return 0;

@@ -13,8 +13,14 @@
  *
  * The queue is intrusive: a record (queues/outbox.h) starts with a
  * struct shmpi_mpsc_node, and a queue links records by their *offsets*
- * from a base that every process maps (the arena; 0 is "none", which no
- * node has: the arena's header lies there).  The algorithm is Vyukov's
+ * (the same in every process: offsets in the arena's file), which each
+ * process resolves from its own `base` (where offset 0 would be mapped:
+ * the queue's records all lie in one range that the process maps in
+ * one piece, pt2pt/conn.c; 0 is "none", which no node has: the arena's
+ * header lies there).  The stub lives with the queue, not in that range
+ * (it is in the arena's fixed part, which may be mapped apart from the
+ * records), so it is named by SHMPI_MPSC_STUB, not by an offset: every
+ * process agrees on the name wherever it maps either.  The algorithm is Vyukov's
  * intrusive MPSC queue with a stub node; mpsc.c argues its memory
  * ordering.  Several threads of one rank may push at once: a push is
  * already safe against any other push.
@@ -34,6 +40,11 @@
 
 #include "shm_arena/arena.h"
 
+/* The stub's name where an offset would stand (a `next`, `last`, the
+   consumer's `first`): odd, and no node lies at an odd offset (records
+   are on cache lines).  `last` 0 also means the stub: zeroed memory. */
+#define SHMPI_MPSC_STUB 1u
+
 struct shmpi_mpsc_node {
     _Atomic uint64_t next;     /* offset of the node pushed after this one,
                                   0 until its producer links it */
@@ -51,13 +62,24 @@ struct shmpi_mpsc_rx {
     unsigned char *base;       /* what offsets count from */
     struct shmpi_mpsc *q;
     uint64_t first;            /* offset of the oldest node still queued
-                                  (the stub when all were taken) */
-    uint64_t stub;             /* offset of q->stub */
+                                  (SHMPI_MPSC_STUB when all were taken) */
+    uint64_t stub;             /* SHMPI_MPSC_STUB, kept for the readers
+                                  that compare first with it */
 };
+
+/* The node named off: the queue's stub, or the one at base + off. */
+static inline struct shmpi_mpsc_node *
+shmpi_mpsc_node_at(unsigned char *base, struct shmpi_mpsc *q, uint64_t off)
+{
+    return off == SHMPI_MPSC_STUB ? &q->stub
+                                  : (struct shmpi_mpsc_node *)(base + off);
+}
 
 /* Zeroed shared memory is an empty queue (`last` 0 stands for the stub),
    so a producer may push before the owner ran MPI_Init: nobody
-   initializes the shared part.  The owner sets up its side once. */
+   initializes the shared part.  The owner sets up its side once; base
+   may be NULL then and set later (rx->base), as long as nothing is
+   popped before (the stub alone needs no base). */
 void shmpi_mpsc_rx_init(struct shmpi_mpsc_rx *rx, unsigned char *base,
                         struct shmpi_mpsc *q);
 
@@ -69,7 +91,8 @@ void shmpi_mpsc_rx_init(struct shmpi_mpsc_rx *rx, unsigned char *base,
 void shmpi_mpsc_push(unsigned char *base, struct shmpi_mpsc *q, uint64_t node);
 uint64_t shmpi_mpsc_exchange(unsigned char *base, struct shmpi_mpsc *q,
                              uint64_t node);
-void shmpi_mpsc_link(unsigned char *base, uint64_t prev, uint64_t node);
+void shmpi_mpsc_link(unsigned char *base, struct shmpi_mpsc *q,
+                     uint64_t prev, uint64_t node);
 
 /* Consumer: the offset of the oldest node, taken off the queue, or 0 when
    there is none now (empty, or its producer is between exchange and
@@ -81,10 +104,8 @@ uint64_t shmpi_mpsc_pop(struct shmpi_mpsc_rx *rx);
    number of producers).  0 is certain only for this instant. */
 static inline int shmpi_mpsc_maybe_nonempty(const struct shmpi_mpsc_rx *rx)
 {
-    const struct shmpi_mpsc_node *f =
-        (const struct shmpi_mpsc_node *)(rx->base + rx->first);
-    return rx->first != rx->stub ||
-           atomic_load_explicit(&f->next, memory_order_relaxed) != 0;
+    return rx->first != SHMPI_MPSC_STUB ||
+           atomic_load_explicit(&rx->q->stub.next, memory_order_relaxed) != 0;
 }
 
 #endif

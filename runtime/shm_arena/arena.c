@@ -19,12 +19,13 @@
  * (arena.h says who reserves what).
  *
  * Attach (rank side): the descriptor arrives through exec (its number in
- * SHMPI_ARENA_FD); the rank maps [0, coll_offset) and checks the header.
- * Collective areas are mapped one by one (shmpi_arena_map) by coll/
- * area.c, so a rank's address space holds the areas of its own
- * communicators only: an idle job of 64 ranks used to map 3 GiB per rank
- * (every area), enough to fail under a `ulimit -v` that Open MPI and
- * MPICH run under.
+ * SHMPI_ARENA_FD); the rank maps [0, shmpi_arena_view_bytes) - the
+ * fixed part, the tables and lane 0 - and checks the header.  Lanes
+ * past 0 are mapped one by one by pt2pt/conn.c when the process first
+ * uses them, and collective areas one by one by coll/area.c, so a rank's
+ * address space holds the lanes and areas of its own communicators
+ * only: an idle job of 64 ranks used to map 3 GiB per rank (every area),
+ * enough to fail under a `ulimit -v` that Open MPI and MPICH run under.
  */
 #include "shm_arena/arena.h"
 
@@ -128,16 +129,18 @@ static void layout(struct shmpi_arena_header *h, int nranks,
         h->sync_offset + shmpi_arena_sync_bytes(h) * nranks, 4096);
     h->outbox_bytes =
         nranks > 1 ? piece_bytes_for(ends, p->outbox_bytes) : 0;
-    h->rings_offset = h->outbox_offset + ends * h->outbox_bytes;
+    /* lane-major: lane 0's outboxes and rings, then lane 1's, ...; the
+       pieces are whole pages, so every lane's region starts on one */
+    h->rings_offset = h->outbox_offset + (size_t)nranks * h->outbox_bytes;
     /* a slot is two rings' worth of address space: pt2pt moves a pair
        to a larger ring in the slot's other half (pt2pt/conn.c) */
     h->ring_bytes = h->fast_rings
                         ? piece_bytes_for(ends * h->fast_rings * 2,
                                           p->ring_bytes)
                         : 0;
-    coll_layout(h, h->rings_offset +
-                       ends * h->fast_rings * 2 * h->ring_bytes,
-                p);
+    h->lane_bytes = (size_t)nranks * (h->outbox_bytes +
+                                      h->fast_rings * 2 * h->ring_bytes);
+    coll_layout(h, h->outbox_offset + h->lanes * h->lane_bytes, p);
     h->bytes = h->coll_offset + (size_t)h->coll_areas * h->coll_area_bytes;
 }
 
@@ -284,7 +287,8 @@ struct shmpi_arena_header *shmpi_arena_attach(int fd, int nranks,
                  "linked with another version of shmpi?)", fd);
         return NULL;
     }
-    return shmpi_arena_map(fd, 0, h.coll_offset, "this rank", err, errlen);
+    return shmpi_arena_map(fd, 0, shmpi_arena_view_bytes(&h), "this rank",
+                           err, errlen);
 }
 
 void shmpi_arena_detach(struct shmpi_arena_header *hdr)
@@ -294,5 +298,5 @@ void shmpi_arena_detach(struct shmpi_arena_header *hdr)
 
 void shmpi_arena_leave(struct shmpi_arena_header *hdr)
 {
-    munmap(hdr, hdr->coll_offset);
+    munmap(hdr, shmpi_arena_view_bytes(hdr));
 }

@@ -30,7 +30,7 @@
 
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617239ull /* "shmpiar9": bump when the layout changes */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617241ull /* "shmpiarA": bump when the layout changes */
 
 /* Point-to-point lanes per rank at most (SHMPI_LANES). */
 #define SHMPI_ARENA_LANES_MAX 16
@@ -168,9 +168,13 @@ struct shmpi_arena_params {
 
 /*
  * Layout: header | slots[nranks] | post blocks | claim tables | sync
- * counters | outboxes | hot rings | collective areas.  Point-to-point
+ * counters | lane 0 | lane 1 | ... | collective areas.  Point-to-point
  * has `lanes` endpoints per rank (pt2pt/pt2pt.h): a post block, an
- * outbox and fast_rings ring slots per (rank, lane).
+ * outbox and fast_rings ring slots per (rank, lane).  The post blocks
+ * are in the fixed part; the outboxes and hot rings are lane-major, a
+ * lane's region holding every rank's outbox of that lane then every
+ * receiver's ring slots of that lane (lane_bytes apart), so that a
+ * rank maps one lane in one piece, when it first uses it.
  *
  * Reserved (fallocate) at creation: only the fixed part, [0,
  * fixed_bytes) = header, slots and post blocks (every sender pushes into
@@ -195,11 +199,13 @@ struct shmpi_arena_params {
  * (a post block of each is in the fixed part: a few cache lines).
  *
  * Mapped: the launcher maps [0, fixed_bytes), all it reads; a rank maps
- * [0, coll_offset) at MPI_Init (the fixed part, the tables, the outboxes
- * and the hot rings: O(nranks) of address space) and each collective
- * area on its own (shmpi_arena_map) while a communicator of its own uses
- * it; so the address space a rank takes grows with the communicators it
- * is in, not with SHMPI_COLL_AREAS.
+ * [0, shmpi_arena_view_bytes) at MPI_Init (the fixed part, the tables
+ * and lane 0's region: O(nranks) of address space), each further lane's
+ * region on its own (shmpi_arena_map, pt2pt/conn.c) when the first
+ * communicator of that lane is made in the process, and each collective
+ * area on its own while a communicator of its own uses it; so the
+ * address space a rank takes grows with the lanes and communicators it
+ * uses, not with SHMPI_LANES or SHMPI_COLL_AREAS.
  */
 struct shmpi_arena_header {
     uint64_t magic;
@@ -220,12 +226,15 @@ struct shmpi_arena_header {
     uint32_t sync_per_rank;
     uint64_t fixed_bytes;     /* [0, fixed_bytes) was fallocate'd at
                                  creation; what the launcher maps */
+    uint64_t lane_bytes;      /* one lane's region (page multiple); lane
+                                 l's starts at outbox_offset + l *
+                                 lane_bytes */
     uint64_t outbox_offset;   /* -> the outbox of rank r, lane l at
-                                 outbox_offset + (r * lanes + l) *
+                                 outbox_offset + l * lane_bytes + r *
                                  outbox_bytes */
     uint64_t outbox_bytes;
     uint64_t rings_offset;    /* -> hot-ring slot i of receiver d, lane l
-                                 at rings_offset + ((d * lanes + l) *
+                                 at rings_offset + l * lane_bytes + (d *
                                  fast_rings + i) * 2 * ring_bytes: two
                                  halves of a ring's size each
                                  (pt2pt/conn.c) */
@@ -259,7 +268,7 @@ struct shmpi_arena_header {
 
 /* Creating and attaching; arena.c.  The creator's view (*hdr_out) is
    [0, fixed_bytes): header and slots, what a launcher reads; a rank's
-   view (shmpi_arena_attach) is [0, coll_offset). */
+   view (shmpi_arena_attach) is [0, shmpi_arena_view_bytes). */
 int shmpi_arena_create(int nranks, int ncpus,
                        const struct shmpi_arena_params *params, int *fd_out,
                        struct shmpi_arena_header **hdr_out,
@@ -282,6 +291,41 @@ int shmpi_arena_reserve(int fd, uint64_t offset, uint64_t bytes,
    what refused). */
 void *shmpi_arena_map(int fd, uint64_t offset, uint64_t bytes,
                       const char *what, char *err, size_t errlen);
+
+/* Lane l's region of outboxes and hot rings: its offset in the file
+   (page-aligned; lane_bytes long). */
+static inline uint64_t
+shmpi_arena_lane_offset(const struct shmpi_arena_header *hdr, uint32_t lane)
+{
+    return hdr->outbox_offset + (uint64_t)lane * hdr->lane_bytes;
+}
+
+/* A rank's view at MPI_Init: the fixed part, the tables and lane 0. */
+static inline uint64_t
+shmpi_arena_view_bytes(const struct shmpi_arena_header *hdr)
+{
+    return shmpi_arena_lane_offset(hdr, 1);
+}
+
+/* The outbox of rank r's lane l, as an offset in the file. */
+static inline uint64_t
+shmpi_arena_outbox_offset(const struct shmpi_arena_header *hdr, int rank,
+                          uint32_t lane)
+{
+    return shmpi_arena_lane_offset(hdr, lane) +
+           (uint64_t)rank * hdr->outbox_bytes;
+}
+
+/* Half `half` of hot-ring slot `slot` of receiver d's lane l, as an
+   offset in the file. */
+static inline uint64_t
+shmpi_arena_ring_offset(const struct shmpi_arena_header *hdr, int dst,
+                        uint32_t lane, uint32_t slot, uint32_t half)
+{
+    return hdr->rings_offset + (uint64_t)lane * hdr->lane_bytes +
+           (((uint64_t)dst * hdr->fast_rings + slot) * 2 + half) *
+               hdr->ring_bytes;
+}
 
 /* One rank's claim table: SHMPI_CLAIMS words, a page. */
 #define SHMPI_ARENA_CLAIMS_BYTES ((uint64_t)SHMPI_CLAIMS * sizeof(uint32_t))
