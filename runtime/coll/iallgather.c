@@ -32,15 +32,6 @@ int shmpi_nbc_data_allgather(struct shmpi_nbc *s, MPI_Comm comm,
     return shmpi_nbc_add_own(s, comm, &a->out, &a->in);
 }
 
-/* The call once checked (rc), for both forms of both calls. */
-static int start(MPI_Comm comm, int rc, const struct shmpi_coll_args *a,
-                 MPI_Request *request, const char *fn)
-{
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, a, request, fn);
-}
-
 static int iallgather_call(const char *fn, const void *sendbuf,
                            MPI_Count sendcount, MPI_Datatype sendtype,
                            void *recvbuf, MPI_Count recvcount,
@@ -51,7 +42,8 @@ static int iallgather_call(const char *fn, const void *sendbuf,
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
                                        recvbuf, recvcount, recvtype, &a);
-    return start(comm, rc, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_allgather, &a,
+                                 request, fn);
 }
 
 /* wide: the arrays are the _c form's (vec.h) */
@@ -67,7 +59,8 @@ static int iallgatherv_call(const char *fn, int wide, const void *sendbuf,
         fn, comm, sendbuf, sendcount, sendtype, recvbuf,
         shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(displs, wide),
         recvtype, &a);
-    return start(comm, rc, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_allgather, &a,
+                                 request, fn);
 }
 
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -75,15 +75,6 @@ int shmpi_nbc_data_alltoall(struct shmpi_nbc *s, MPI_Comm comm,
                           : shmpi_nbc_add_own(s, comm, &a->out, &a->in);
 }
 
-/* The call once checked (rc), for both forms of the three calls. */
-static int start(MPI_Comm comm, int rc, const struct shmpi_coll_args *a,
-                 MPI_Request *request, const char *fn)
-{
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, a, request, fn);
-}
-
 static int ialltoall_call(const char *fn, const void *sendbuf,
                           MPI_Count sendcount, MPI_Datatype sendtype,
                           void *recvbuf, MPI_Count recvcount,
@@ -94,7 +85,8 @@ static int ialltoall_call(const char *fn, const void *sendbuf,
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
                                       recvbuf, recvcount, recvtype, &a);
-    return start(comm, rc, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_alltoall, &a,
+                                 request, fn);
 }
 
 /* wide: the arrays are the _c form's (vec.h) */
@@ -112,7 +104,8 @@ static int ialltoallv_call(const char *fn, int wide, const void *sendbuf,
         shmpi_coll_vec_of(sdispls, wide), sendtype, recvbuf,
         shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(rdispls, wide),
         recvtype, &a);
-    return start(comm, rc, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_alltoall, &a,
+                                 request, fn);
 }
 
 /* wide: the arrays are the _c form's (vec.h) */
@@ -130,7 +123,8 @@ static int ialltoallw_call(const char *fn, int wide, const void *sendbuf,
         shmpi_coll_vec_of(sdispls, wide), sendtypes, recvbuf,
         shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(rdispls, wide),
         recvtypes, &a);
-    return start(comm, rc, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_alltoall, &a,
+                                 request, fn);
 }
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -60,9 +60,8 @@ static int ibcast_call(const char *fn, void *buffer, MPI_Count count,
     struct shmpi_coll_args a;
     int rc =
         shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_bcast, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_bcast, &a, request,
+                                 fn);
 }
 
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,

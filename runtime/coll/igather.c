@@ -34,15 +34,6 @@ int shmpi_nbc_data_gather(struct shmpi_nbc *s, MPI_Comm comm,
     return shmpi_nbc_add_own(s, comm, &a->out, &a->in);
 }
 
-/* The call once checked (rc), for both forms of both calls. */
-static int start(MPI_Comm comm, int rc, const struct shmpi_coll_args *a,
-                 MPI_Request *request, const char *fn)
-{
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, a, request, fn);
-}
-
 static int igather_call(const char *fn, const void *sendbuf,
                         MPI_Count sendcount, MPI_Datatype sendtype,
                         void *recvbuf, MPI_Count recvcount,
@@ -53,7 +44,8 @@ static int igather_call(const char *fn, const void *sendbuf,
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
                                     recvbuf, recvcount, recvtype, root, &a);
-    return start(comm, rc, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_gather, &a, request,
+                                 fn);
 }
 
 /* wide: the arrays are the _c form's (vec.h) */
@@ -69,7 +61,8 @@ static int igatherv_call(const char *fn, int wide, const void *sendbuf,
         fn, comm, sendbuf, sendcount, sendtype, recvbuf,
         shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(displs, wide),
         recvtype, root, &a);
-    return start(comm, rc, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_gather, &a, request,
+                                 fn);
 }
 
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
