@@ -125,53 +125,67 @@ int shmpi_coll_args_allgatherv(const char *fn, MPI_Comm comm,
     return MPI_SUCCESS;
 }
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   MPI_Comm comm)
+/* The blocking call once checked (rc), for both forms of both calls. */
+static int run(MPI_Comm comm, int rc, const struct shmpi_coll_args *a,
+               const char *fn)
 {
-    static const char fn[] = "MPI_Allgather";
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, a, fn);
+    return allgather(comm, a, fn);
+}
+
+static int allgather_call(const char *fn, const void *sendbuf,
+                          MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm)
+{
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
                                        recvbuf, recvcount, recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
-    return allgather(comm, &a, fn);
+    return run(comm, rc, &a, fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int allgatherv_call(const char *fn, int wide, const void *sendbuf,
+                           MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const void *recvcounts,
+                           const void *displs, MPI_Datatype recvtype,
+                           MPI_Comm comm)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgatherv(
+        fn, comm, sendbuf, sendcount, sendtype, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(displs, wide),
+        recvtype, &a);
+    return run(comm, rc, &a, fn);
+}
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm)
+{
+    return allgather_call("MPI_Allgather", sendbuf, sendcount, sendtype,
+                          recvbuf, recvcount, recvtype, comm);
 }
 
 int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount,
                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                      MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Allgather_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
-                                       recvbuf, recvcount, recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
-    return allgather(comm, &a, fn);
+    return allgather_call("MPI_Allgather_c", sendbuf, sendcount, sendtype,
+                          recvbuf, recvcount, recvtype, comm);
 }
 
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, const int recvcounts[], const int displs[],
                     MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Allgatherv";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                        recvbuf, shmpi_coll_ints(recvcounts),
-                                        shmpi_coll_ints(displs), recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
-    return allgather(comm, &a, fn);
+    return allgatherv_call("MPI_Allgatherv", 0, sendbuf, sendcount, sendtype,
+                           recvbuf, recvcounts, displs, recvtype, comm);
 }
 
 int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
@@ -179,16 +193,7 @@ int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
                       const MPI_Count recvcounts[], const MPI_Aint displs[],
                       MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Allgatherv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                   recvbuf, shmpi_coll_counts_c(recvcounts),
-                                   shmpi_coll_aints(displs), recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_allgather, &a, fn);
-    return allgather(comm, &a, fn);
+    return allgatherv_call("MPI_Allgatherv_c", 1, sendbuf, sendcount,
+                           sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm);
 }

@@ -249,36 +249,78 @@ int shmpi_coll_args_alltoallw(
     return MPI_SUCCESS;
 }
 
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  MPI_Comm comm)
+/* The blocking call once checked (rc), for both forms of the three
+   calls. */
+static int run(MPI_Comm comm, int rc, const struct shmpi_coll_args *a,
+               int uniform, const char *fn)
 {
-    static const char fn[] = "MPI_Alltoall";
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, a, fn);
+    return alltoall(comm, a, uniform, fn);
+}
+
+static int alltoall_call(const char *fn, const void *sendbuf,
+                         MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm)
+{
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
                                       recvbuf, recvcount, recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
-    return alltoall(comm, &a, 1, fn);
+    return run(comm, rc, &a, 1, fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int alltoallv_call(const char *fn, int wide, const void *sendbuf,
+                          const void *sendcounts, const void *sdispls,
+                          MPI_Datatype sendtype, void *recvbuf,
+                          const void *recvcounts, const void *rdispls,
+                          MPI_Datatype recvtype, MPI_Comm comm)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallv(
+        fn, comm, sendbuf, shmpi_coll_vec_of(sendcounts, wide),
+        shmpi_coll_vec_of(sdispls, wide), sendtype, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(rdispls, wide),
+        recvtype, &a);
+    return run(comm, rc, &a, 0, fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int alltoallw_call(const char *fn, int wide, const void *sendbuf,
+                          const void *sendcounts, const void *sdispls,
+                          const MPI_Datatype sendtypes[], void *recvbuf,
+                          const void *recvcounts, const void *rdispls,
+                          const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallw(
+        fn, comm, sendbuf, shmpi_coll_vec_of(sendcounts, wide),
+        shmpi_coll_vec_of(sdispls, wide), sendtypes, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(rdispls, wide),
+        recvtypes, &a);
+    return run(comm, rc, &a, 0, fn);
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm)
+{
+    return alltoall_call("MPI_Alltoall", sendbuf, sendcount, sendtype,
+                         recvbuf, recvcount, recvtype, comm);
 }
 
 int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount,
                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                     MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoall_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
-                                      recvbuf, recvcount, recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
-    return alltoall(comm, &a, 1, fn);
+    return alltoall_call("MPI_Alltoall_c", sendbuf, sendcount, sendtype,
+                         recvbuf, recvcount, recvtype, comm);
 }
 
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
@@ -286,18 +328,9 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
                    const int recvcounts[], const int rdispls[],
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoallv";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallv(
-        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
-        shmpi_coll_ints(sdispls), sendtype, recvbuf,
-        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
-    return alltoall(comm, &a, 0, fn);
+    return alltoallv_call("MPI_Alltoallv", 0, sendbuf, sendcounts, sdispls,
+                          sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                          comm);
 }
 
 int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -306,19 +339,9 @@ int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                      const MPI_Aint rdispls[], MPI_Datatype recvtype,
                      MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoallv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallv(
-        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
-        shmpi_coll_aints(sdispls), sendtype, recvbuf,
-        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtype,
-        &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
-    return alltoall(comm, &a, 0, fn);
+    return alltoallv_call("MPI_Alltoallv_c", 1, sendbuf, sendcounts, sdispls,
+                          sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                          comm);
 }
 
 int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
@@ -326,18 +349,9 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
                    void *recvbuf, const int recvcounts[], const int rdispls[],
                    const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoallw";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallw(
-        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
-        shmpi_coll_ints(sdispls), sendtypes, recvbuf,
-        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtypes, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
-    return alltoall(comm, &a, 0, fn);
+    return alltoallw_call("MPI_Alltoallw", 0, sendbuf, sendcounts, sdispls,
+                          sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                          comm);
 }
 
 int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -346,17 +360,7 @@ int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                      MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Alltoallw_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallw(
-        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
-        shmpi_coll_aints(sdispls), sendtypes, recvbuf,
-        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtypes,
-        &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_alltoall, &a, fn);
-    return alltoall(comm, &a, 0, fn);
+    return alltoallw_call("MPI_Alltoallw_c", 1, sendbuf, sendcounts, sdispls,
+                          sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                          comm);
 }

@@ -18,11 +18,12 @@ static int build_data(struct shmpi_nbc *s, MPI_Comm comm, const void *arg)
     return d->build(s, comm, d->a);
 }
 
-int shmpi_nbc_icollective(MPI_Comm comm, shmpi_nbc_data_fn *build,
+int shmpi_nbc_icollective(MPI_Comm comm, int rc, shmpi_nbc_data_fn *build,
                           const struct shmpi_coll_args *a,
                           MPI_Request *request, const char *fn)
 {
-    int rc = shmpi_coll_check_request(fn, comm, request);
+    if (rc == MPI_SUCCESS)
+        rc = shmpi_coll_check_request(fn, comm, request);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
     struct data_call d = {build, a};

@@ -46,11 +46,11 @@ shmpi_nbc_data_fn shmpi_nbc_data_barrier, shmpi_nbc_data_bcast,
     shmpi_nbc_data_gather, shmpi_nbc_data_scatter, shmpi_nbc_data_allgather,
     shmpi_nbc_data_alltoall;
 
-/* A nonblocking call's last steps, after its argument checks: the
-   request pointer checked (MPI_ERR_ARG), collective a built on comm and
-   started, *request set.  MPI_SUCCESS or an error raised on comm under
-   fn. */
-int shmpi_nbc_icollective(MPI_Comm comm, shmpi_nbc_data_fn *build,
+/* A nonblocking call's last steps, after its argument checks returned
+   rc: the call refused (rc is not MPI_SUCCESS), or the request pointer
+   checked (MPI_ERR_ARG), collective a built on comm and started,
+   *request set.  MPI_SUCCESS or an error raised on comm under fn. */
+int shmpi_nbc_icollective(MPI_Comm comm, int rc, shmpi_nbc_data_fn *build,
                           const struct shmpi_coll_args *a,
                           MPI_Request *request, const char *fn);
 /* A persistent collective's init call, after its checks: collective a

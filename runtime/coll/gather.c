@@ -117,42 +117,56 @@ static int run(MPI_Comm comm, int rc, const struct shmpi_coll_args *a,
     return gather(comm, a, fn);
 }
 
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                MPI_Comm comm)
+static int gather_call(const char *fn, const void *sendbuf,
+                       MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Gather";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
                                     recvbuf, recvcount, recvtype, root, &a);
     return run(comm, rc, &a, fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int gatherv_call(const char *fn, int wide, const void *sendbuf,
+                        MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const void *recvcounts,
+                        const void *displs, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gatherv(
+        fn, comm, sendbuf, sendcount, sendtype, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(displs, wide),
+        recvtype, root, &a);
+    return run(comm, rc, &a, fn);
+}
+
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    return gather_call("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, root, comm);
 }
 
 int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                   MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Gather_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
-                                    recvbuf, recvcount, recvtype, root, &a);
-    return run(comm, rc, &a, fn);
+    return gather_call("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf,
+                       recvcount, recvtype, root, comm);
 }
 
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, const int recvcounts[], const int displs[],
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Gatherv";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                recvbuf, shmpi_coll_ints(recvcounts),
-                                shmpi_coll_ints(displs), recvtype, root, &a);
-    return run(comm, rc, &a, fn);
+    return gatherv_call("MPI_Gatherv", 0, sendbuf, sendcount, sendtype,
+                        recvbuf, recvcounts, displs, recvtype, root, comm);
 }
 
 int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
@@ -160,12 +174,6 @@ int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
                    const MPI_Count recvcounts[], const MPI_Aint displs[],
                    MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Gatherv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                recvbuf, shmpi_coll_counts_c(recvcounts),
-                                shmpi_coll_aints(displs), recvtype, root, &a);
-    return run(comm, rc, &a, fn);
+    return gatherv_call("MPI_Gatherv_c", 1, sendbuf, sendcount, sendtype,
+                        recvbuf, recvcounts, displs, recvtype, root, comm);
 }

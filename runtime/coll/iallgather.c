@@ -32,19 +32,43 @@ int shmpi_nbc_data_allgather(struct shmpi_nbc *s, MPI_Comm comm,
     return shmpi_nbc_add_own(s, comm, &a->out, &a->in);
 }
 
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                    MPI_Comm comm, MPI_Request *request)
+static int iallgather_call(const char *fn, const void *sendbuf,
+                           MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Count recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iallgather";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
                                        recvbuf, recvcount, recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a, request,
-                                 fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_allgather, &a,
+                                 request, fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int iallgatherv_call(const char *fn, int wide, const void *sendbuf,
+                            MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const void *recvcounts,
+                            const void *displs, MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgatherv(
+        fn, comm, sendbuf, sendcount, sendtype, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(displs, wide),
+        recvtype, &a);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_allgather, &a,
+                                 request, fn);
+}
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return iallgather_call("MPI_Iallgather", sendbuf, sendcount, sendtype,
+                           recvbuf, recvcount, recvtype, comm, request);
 }
 
 int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
@@ -52,15 +76,8 @@ int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
                       MPI_Count recvcount, MPI_Datatype recvtype,
                       MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iallgather_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
-                                       recvbuf, recvcount, recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a, request,
-                                 fn);
+    return iallgather_call("MPI_Iallgather_c", sendbuf, sendcount, sendtype,
+                           recvbuf, recvcount, recvtype, comm, request);
 }
 
 int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -68,16 +85,9 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      MPI_Datatype recvtype, MPI_Comm comm,
                      MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iallgatherv";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                        recvbuf, shmpi_coll_ints(recvcounts),
-                                        shmpi_coll_ints(displs), recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a, request,
-                                 fn);
+    return iallgatherv_call("MPI_Iallgatherv", 0, sendbuf, sendcount,
+                            sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm, request);
 }
 
 int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
@@ -86,15 +96,7 @@ int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
                        MPI_Datatype recvtype, MPI_Comm comm,
                        MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iallgatherv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                   recvbuf, shmpi_coll_counts_c(recvcounts),
-                                   shmpi_coll_aints(displs), recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_allgather, &a, request,
-                                 fn);
+    return iallgatherv_call("MPI_Iallgatherv_c", 1, sendbuf, sendcount,
+                            sendtype, recvbuf, recvcounts, displs, recvtype,
+                            comm, request);
 }

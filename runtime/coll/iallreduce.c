@@ -48,11 +48,11 @@ int shmpi_nbc_build_allreduce(struct shmpi_nbc *s, MPI_Comm comm,
     return rc;
 }
 
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
-                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                    MPI_Request *request)
+static int iallreduce_call(const char *fn, const void *sendbuf,
+                           void *recvbuf, MPI_Count count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iallreduce";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
@@ -64,18 +64,18 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
     return shmpi_nbc_reduction_start(fn, comm, &x, request);
 }
 
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return iallreduce_call("MPI_Iallreduce", sendbuf, recvbuf, count,
+                           datatype, op, comm, request);
+}
+
 int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                       MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iallreduce_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
-                                           datatype, op, comm, &x);
-    if (rc == MPI_SUCCESS)
-        rc = shmpi_coll_check_request(fn, comm, request);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_reduction_start(fn, comm, &x, request);
+    return iallreduce_call("MPI_Iallreduce_c", sendbuf, recvbuf, count,
+                           datatype, op, comm, request);
 }

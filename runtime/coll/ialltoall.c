@@ -75,19 +75,64 @@ int shmpi_nbc_data_alltoall(struct shmpi_nbc *s, MPI_Comm comm,
                           : shmpi_nbc_add_own(s, comm, &a->out, &a->in);
 }
 
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   MPI_Comm comm, MPI_Request *request)
+static int ialltoall_call(const char *fn, const void *sendbuf,
+                          MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ialltoall";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
                                       recvbuf, recvcount, recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
-                                 fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_alltoall, &a,
+                                 request, fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int ialltoallv_call(const char *fn, int wide, const void *sendbuf,
+                           const void *sendcounts, const void *sdispls,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           const void *recvcounts, const void *rdispls,
+                           MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallv(
+        fn, comm, sendbuf, shmpi_coll_vec_of(sendcounts, wide),
+        shmpi_coll_vec_of(sdispls, wide), sendtype, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(rdispls, wide),
+        recvtype, &a);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_alltoall, &a,
+                                 request, fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int ialltoallw_call(const char *fn, int wide, const void *sendbuf,
+                           const void *sendcounts, const void *sdispls,
+                           const MPI_Datatype sendtypes[], void *recvbuf,
+                           const void *recvcounts, const void *rdispls,
+                           const MPI_Datatype recvtypes[], MPI_Comm comm,
+                           MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallw(
+        fn, comm, sendbuf, shmpi_coll_vec_of(sendcounts, wide),
+        shmpi_coll_vec_of(sdispls, wide), sendtypes, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(rdispls, wide),
+        recvtypes, &a);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_alltoall, &a,
+                                 request, fn);
+}
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return ialltoall_call("MPI_Ialltoall", sendbuf, sendcount, sendtype,
+                          recvbuf, recvcount, recvtype, comm, request);
 }
 
 int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
@@ -95,15 +140,8 @@ int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
                      MPI_Datatype recvtype, MPI_Comm comm,
                      MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ialltoall_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
-                                      recvbuf, recvcount, recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
-                                 fn);
+    return ialltoall_call("MPI_Ialltoall_c", sendbuf, sendcount, sendtype,
+                          recvbuf, recvcount, recvtype, comm, request);
 }
 
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
@@ -111,17 +149,9 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
                     const int recvcounts[], const int rdispls[],
                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ialltoallv";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallv(
-        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
-        shmpi_coll_ints(sdispls), sendtype, recvbuf,
-        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtype, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
-                                 fn);
+    return ialltoallv_call("MPI_Ialltoallv", 0, sendbuf, sendcounts, sdispls,
+                           sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                           comm, request);
 }
 
 int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -130,18 +160,9 @@ int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                       const MPI_Aint rdispls[], MPI_Datatype recvtype,
                       MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ialltoallv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallv(
-        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
-        shmpi_coll_aints(sdispls), sendtype, recvbuf,
-        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtype,
-        &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
-                                 fn);
+    return ialltoallv_call("MPI_Ialltoallv_c", 1, sendbuf, sendcounts,
+                           sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                           recvtype, comm, request);
 }
 
 int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
@@ -150,17 +171,9 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
                     const MPI_Datatype recvtypes[], MPI_Comm comm,
                     MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ialltoallw";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallw(
-        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
-        shmpi_coll_ints(sdispls), sendtypes, recvbuf,
-        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtypes, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
-                                 fn);
+    return ialltoallw_call("MPI_Ialltoallw", 0, sendbuf, sendcounts, sdispls,
+                           sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                           comm, request);
 }
 
 int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -169,16 +182,7 @@ int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                       MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ialltoallw_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallw(
-        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
-        shmpi_coll_aints(sdispls), sendtypes, recvbuf,
-        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtypes,
-        &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_alltoall, &a, request,
-                                 fn);
+    return ialltoallw_call("MPI_Ialltoallw_c", 1, sendbuf, sendcounts,
+                           sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                           recvtypes, comm, request);
 }

@@ -58,8 +58,6 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     static const char fn[] = "MPI_Ibarrier";
     SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_coll_check_comm(fn, comm);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_barrier, NULL,
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_barrier, NULL,
                                  request, fn);
 }

@@ -52,28 +52,28 @@ int shmpi_nbc_data_bcast(struct shmpi_nbc *s, MPI_Comm comm,
     return shmpi_nbc_bcast_from(s, comm, b.buf, b.count, b.type, a->root);
 }
 
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
-                MPI_Comm comm, MPI_Request *request)
+static int ibcast_call(const char *fn, void *buffer, MPI_Count count,
+                       MPI_Datatype datatype, int root, MPI_Comm comm,
+                       MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ibcast";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc =
         shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_bcast, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_bcast, &a, request,
+                                 fn);
+}
+
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return ibcast_call("MPI_Ibcast", buffer, count, datatype, root, comm,
+                       request);
 }
 
 int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
                   int root, MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ibcast_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_bcast, &a, request, fn);
+    return ibcast_call("MPI_Ibcast_c", buffer, count, datatype, root, comm,
+                       request);
 }

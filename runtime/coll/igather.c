@@ -34,18 +34,43 @@ int shmpi_nbc_data_gather(struct shmpi_nbc *s, MPI_Comm comm,
     return shmpi_nbc_add_own(s, comm, &a->out, &a->in);
 }
 
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                 MPI_Comm comm, MPI_Request *request)
+static int igather_call(const char *fn, const void *sendbuf,
+                        MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Request *request)
 {
-    static const char fn[] = "MPI_Igather";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
                                     recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request, fn);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_gather, &a, request,
+                                 fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int igatherv_call(const char *fn, int wide, const void *sendbuf,
+                         MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const void *recvcounts,
+                         const void *displs, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gatherv(
+        fn, comm, sendbuf, sendcount, sendtype, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(displs, wide),
+        recvtype, root, &a);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_gather, &a, request,
+                                 fn);
+}
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return igather_call("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf,
+                        recvcount, recvtype, root, comm, request);
 }
 
 int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
@@ -53,14 +78,8 @@ int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
                    MPI_Datatype recvtype, int root, MPI_Comm comm,
                    MPI_Request *request)
 {
-    static const char fn[] = "MPI_Igather_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
-                                    recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request, fn);
+    return igather_call("MPI_Igather_c", sendbuf, sendcount, sendtype,
+                        recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -68,16 +87,9 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
-    static const char fn[] = "MPI_Igatherv";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                recvbuf, shmpi_coll_ints(recvcounts),
-                                shmpi_coll_ints(displs), recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request, fn);
+    return igatherv_call("MPI_Igatherv", 0, sendbuf, sendcount, sendtype,
+                         recvbuf, recvcounts, displs, recvtype, root, comm,
+                         request);
 }
 
 int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
@@ -86,14 +98,7 @@ int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm,
                     MPI_Request *request)
 {
-    static const char fn[] = "MPI_Igatherv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                recvbuf, shmpi_coll_counts_c(recvcounts),
-                                shmpi_coll_aints(displs), recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_gather, &a, request, fn);
+    return igatherv_call("MPI_Igatherv_c", 1, sendbuf, sendcount, sendtype,
+                         recvbuf, recvcounts, displs, recvtype, root, comm,
+                         request);
 }

@@ -122,11 +122,10 @@ int shmpi_nbc_build_reduce(struct shmpi_nbc *s, MPI_Comm comm,
                                x->op, x->root, &at);
 }
 
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
-                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                 MPI_Request *request)
+static int ireduce_call(const char *fn, const void *sendbuf, void *recvbuf,
+                        MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                        int root, MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ireduce";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
@@ -138,18 +137,18 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
     return shmpi_nbc_reduction_start(fn, comm, &x, request);
 }
 
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
+                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return ireduce_call("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op,
+                        root, comm, request);
+}
+
 int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                    MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ireduce_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
-                                        op, root, comm, &x);
-    if (rc == MPI_SUCCESS)
-        rc = shmpi_coll_check_request(fn, comm, request);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_reduction_start(fn, comm, &x, request);
+    return ireduce_call("MPI_Ireduce_c", sendbuf, recvbuf, count, datatype,
+                        op, root, comm, request);
 }

@@ -67,16 +67,37 @@ static int start(const char *fn, MPI_Comm comm, int rc,
     return shmpi_nbc_reduction_start(fn, comm, x, request);
 }
 
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
-                               int recvcount, MPI_Datatype datatype, MPI_Op op,
-                               MPI_Comm comm, MPI_Request *request)
+static int block_call(const char *fn, const void *sendbuf, void *recvbuf,
+                      MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                      MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ireduce_scatter_block";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
                                                datatype, op, comm, &x);
     return start(fn, comm, rc, &x, request);
+}
+
+/* wide: recvcounts is the _c form's (vec.h) */
+static int counts_call(const char *fn, int wide, const void *sendbuf,
+                       void *recvbuf, const void *recvcounts,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
+                                         shmpi_coll_vec_of(recvcounts, wide),
+                                         datatype, op, comm, &x);
+    return start(fn, comm, rc, &x, request);
+}
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
+                               int recvcount, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    return block_call("MPI_Ireduce_scatter_block", sendbuf, recvbuf,
+                      recvcount, datatype, op, comm, request);
 }
 
 int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
@@ -84,36 +105,22 @@ int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
                                  MPI_Op op, MPI_Comm comm,
                                  MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ireduce_scatter_block_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
-                                               datatype, op, comm, &x);
-    return start(fn, comm, rc, &x, request);
+    return block_call("MPI_Ireduce_scatter_block_c", sendbuf, recvbuf,
+                      recvcount, datatype, op, comm, request);
 }
 
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
                          const int recvcounts[], MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ireduce_scatter";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
-                                         shmpi_coll_ints(recvcounts), datatype,
-                                         op, comm, &x);
-    return start(fn, comm, rc, &x, request);
+    return counts_call("MPI_Ireduce_scatter", 0, sendbuf, recvbuf,
+                       recvcounts, datatype, op, comm, request);
 }
 
 int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
                            const MPI_Count recvcounts[], MPI_Datatype datatype,
                            MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ireduce_scatter_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
-                                         shmpi_coll_counts_c(recvcounts),
-                                         datatype, op, comm, &x);
-    return start(fn, comm, rc, &x, request);
+    return counts_call("MPI_Ireduce_scatter_c", 1, sendbuf, recvbuf,
+                       recvcounts, datatype, op, comm, request);
 }

@@ -34,19 +34,43 @@ int shmpi_nbc_data_scatter(struct shmpi_nbc *s, MPI_Comm comm,
     return shmpi_nbc_add_own(s, comm, &a->out, &a->in);
 }
 
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, MPI_Request *request)
+static int iscatter_call(const char *fn, const void *sendbuf,
+                         MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iscatter";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
                                      recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_scatter, &a, request,
                                  fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int iscatterv_call(const char *fn, int wide, const void *sendbuf,
+                          const void *sendcounts, const void *displs,
+                          MPI_Datatype sendtype, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                          MPI_Comm comm, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatterv(
+        fn, comm, sendbuf, shmpi_coll_vec_of(sendcounts, wide),
+        shmpi_coll_vec_of(displs, wide), sendtype, recvbuf, recvcount,
+        recvtype, root, &a);
+    return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_scatter, &a, request,
+                                 fn);
+}
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+    return iscatter_call("MPI_Iscatter", sendbuf, sendcount, sendtype,
+                         recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
@@ -54,15 +78,8 @@ int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm,
                     MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iscatter_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
-                                     recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
-                                 fn);
+    return iscatter_call("MPI_Iscatter_c", sendbuf, sendcount, sendtype,
+                         recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
@@ -70,17 +87,9 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                    int recvcount, MPI_Datatype recvtype, int root,
                    MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iscatterv";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
-                                      shmpi_coll_ints(sendcounts),
-                                      shmpi_coll_ints(displs), sendtype,
-                                      recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
-                                 fn);
+    return iscatterv_call("MPI_Iscatterv", 0, sendbuf, sendcounts, displs,
+                          sendtype, recvbuf, recvcount, recvtype, root, comm,
+                          request);
 }
 
 int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -88,15 +97,7 @@ int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                      int root, MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Iscatterv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
-                                      shmpi_coll_counts_c(sendcounts),
-                                      shmpi_coll_aints(displs), sendtype,
-                                      recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_icollective(comm, shmpi_nbc_data_scatter, &a, request,
-                                 fn);
+    return iscatterv_call("MPI_Iscatterv_c", 1, sendbuf, sendcounts, displs,
+                          sendtype, recvbuf, recvcount, recvtype, root, comm,
+                          request);
 }

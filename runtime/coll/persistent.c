@@ -113,10 +113,12 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
                      request);
 }
 
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
-                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+/* The bodies each int form and its _c form share. */
+
+static int bcast_init(const char *fn, void *buffer, MPI_Count count,
+                      MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Bcast_init";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc =
@@ -124,16 +126,221 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
     return plan_data(fn, comm, rc, shmpi_nbc_data_bcast, &a, info, request);
 }
 
+static int gather_init(const char *fn, const void *sendbuf,
+                       MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
+                                    recvbuf, recvcount, recvtype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_gather, &a, info, request);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int gatherv_init(const char *fn, int wide, const void *sendbuf,
+                        MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const void *recvcounts,
+                        const void *displs, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_gatherv(
+        fn, comm, sendbuf, sendcount, sendtype, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(displs, wide),
+        recvtype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_gather, &a, info, request);
+}
+
+static int scatter_init(const char *fn, const void *sendbuf,
+                        MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
+                                     recvbuf, recvcount, recvtype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int scatterv_init(const char *fn, int wide, const void *sendbuf,
+                         const void *sendcounts, const void *displs,
+                         MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatterv(
+        fn, comm, sendbuf, shmpi_coll_vec_of(sendcounts, wide),
+        shmpi_coll_vec_of(displs, wide), sendtype, recvbuf, recvcount,
+        recvtype, root, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
+}
+
+static int allgather_init(const char *fn, const void *sendbuf,
+                          MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
+                                       recvbuf, recvcount, recvtype, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
+                     request);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int allgatherv_init(const char *fn, int wide, const void *sendbuf,
+                           MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const void *recvcounts,
+                           const void *displs, MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_allgatherv(
+        fn, comm, sendbuf, sendcount, sendtype, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(displs, wide),
+        recvtype, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
+                     request);
+}
+
+static int alltoall_init(const char *fn, const void *sendbuf,
+                         MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
+                                      recvbuf, recvcount, recvtype, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int alltoallv_init(const char *fn, int wide, const void *sendbuf,
+                          const void *sendcounts, const void *sdispls,
+                          MPI_Datatype sendtype, void *recvbuf,
+                          const void *recvcounts, const void *rdispls,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallv(
+        fn, comm, sendbuf, shmpi_coll_vec_of(sendcounts, wide),
+        shmpi_coll_vec_of(sdispls, wide), sendtype, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(rdispls, wide),
+        recvtype, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int alltoallw_init(const char *fn, int wide, const void *sendbuf,
+                          const void *sendcounts, const void *sdispls,
+                          const MPI_Datatype sendtypes[], void *recvbuf,
+                          const void *recvcounts, const void *rdispls,
+                          const MPI_Datatype recvtypes[], MPI_Comm comm,
+                          MPI_Info info, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_alltoallw(
+        fn, comm, sendbuf, shmpi_coll_vec_of(sendcounts, wide),
+        shmpi_coll_vec_of(sdispls, wide), sendtypes, recvbuf,
+        shmpi_coll_vec_of(recvcounts, wide), shmpi_coll_vec_of(rdispls, wide),
+        recvtypes, &a);
+    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+}
+
+static int reduce_init(const char *fn, const void *sendbuf, void *recvbuf,
+                       MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                       int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
+                                        op, root, comm, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
+static int allreduce_init(const char *fn, const void *sendbuf, void *recvbuf,
+                          MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
+                                           datatype, op, comm, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
+/* wide: recvcounts is the _c form's (vec.h) */
+static int reduce_scatter_init(const char *fn, int wide, const void *sendbuf,
+                               void *recvbuf, const void *recvcounts,
+                               MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Info info,
+                               MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
+                                         shmpi_coll_vec_of(recvcounts, wide),
+                                         datatype, op, comm, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
+static int reduce_scatter_block_init(const char *fn, const void *sendbuf,
+                                     void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
+                                               datatype, op, comm, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
+/* MPI_Scan_init, MPI_Exscan_init (kind) and their _c forms. */
+static int scan_init(const char *fn, const void *sendbuf, void *recvbuf,
+                     MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                     MPI_Comm comm, enum shmpi_red_kind kind, MPI_Info info,
+                     MPI_Request *request)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
+                                      op, comm, kind, &x);
+    return plan_red(fn, comm, rc, &x, info, request);
+}
+
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return bcast_init("MPI_Bcast_init", buffer, count, datatype, root, comm,
+                      info, request);
+}
+
 int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
                       int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request *request)
 {
-    static const char fn[] = "MPI_Bcast_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_bcast(fn, comm, buffer, count, datatype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_bcast, &a, info, request);
+    return bcast_init("MPI_Bcast_init_c", buffer, count, datatype, root, comm,
+                      info, request);
 }
 
 int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -141,12 +348,9 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                      int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request)
 {
-    static const char fn[] = "MPI_Gather_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
-                                    recvbuf, recvcount, recvtype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_gather, &a, info, request);
+    return gather_init("MPI_Gather_init", sendbuf, sendcount, sendtype,
+                       recvbuf, recvcount, recvtype, root, comm, info,
+                       request);
 }
 
 int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -154,12 +358,9 @@ int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Gather_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_gather(fn, comm, sendbuf, sendcount, sendtype,
-                                    recvbuf, recvcount, recvtype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_gather, &a, info, request);
+    return gather_init("MPI_Gather_init_c", sendbuf, sendcount, sendtype,
+                       recvbuf, recvcount, recvtype, root, comm, info,
+                       request);
 }
 
 int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
@@ -168,14 +369,9 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Gatherv_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                recvbuf, shmpi_coll_ints(recvcounts),
-                                shmpi_coll_ints(displs), recvtype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_gather, &a, info, request);
+    return gatherv_init("MPI_Gatherv_init", 0, sendbuf, sendcount, sendtype,
+                        recvbuf, recvcounts, displs, recvtype, root, comm,
+                        info, request);
 }
 
 int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -184,14 +380,9 @@ int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
                         MPI_Datatype recvtype, int root, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Gatherv_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_gatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                recvbuf, shmpi_coll_counts_c(recvcounts),
-                                shmpi_coll_aints(displs), recvtype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_gather, &a, info, request);
+    return gatherv_init("MPI_Gatherv_init_c", 1, sendbuf, sendcount,
+                        sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                        comm, info, request);
 }
 
 int PMPI_Scatter_init(const void *sendbuf, int sendcount,
@@ -199,12 +390,9 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Scatter_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
-                                     recvbuf, recvcount, recvtype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
+    return scatter_init("MPI_Scatter_init", sendbuf, sendcount, sendtype,
+                        recvbuf, recvcount, recvtype, root, comm, info,
+                        request);
 }
 
 int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -212,12 +400,9 @@ int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
                         MPI_Count recvcount, MPI_Datatype recvtype, int root,
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Scatter_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
-                                     recvbuf, recvcount, recvtype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
+    return scatter_init("MPI_Scatter_init_c", sendbuf, sendcount, sendtype,
+                        recvbuf, recvcount, recvtype, root, comm, info,
+                        request);
 }
 
 int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
@@ -226,14 +411,9 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[],
                        int root, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    static const char fn[] = "MPI_Scatterv_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
-                                      shmpi_coll_ints(sendcounts),
-                                      shmpi_coll_ints(displs), sendtype,
-                                      recvbuf, recvcount, recvtype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
+    return scatterv_init("MPI_Scatterv_init", 0, sendbuf, sendcounts, displs,
+                         sendtype, recvbuf, recvcount, recvtype, root, comm,
+                         info, request);
 }
 
 int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -242,14 +422,9 @@ int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                          MPI_Datatype recvtype, int root, MPI_Comm comm,
                          MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Scatterv_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
-                                      shmpi_coll_counts_c(sendcounts),
-                                      shmpi_coll_aints(displs), sendtype,
-                                      recvbuf, recvcount, recvtype, root, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_scatter, &a, info, request);
+    return scatterv_init("MPI_Scatterv_init_c", 1, sendbuf, sendcounts,
+                         displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm, info, request);
 }
 
 int PMPI_Allgather_init(const void *sendbuf, int sendcount,
@@ -257,13 +432,8 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount,
                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request *request)
 {
-    static const char fn[] = "MPI_Allgather_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
-                                       recvbuf, recvcount, recvtype, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
-                     request);
+    return allgather_init("MPI_Allgather_init", sendbuf, sendcount, sendtype,
+                          recvbuf, recvcount, recvtype, comm, info, request);
 }
 
 int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -271,13 +441,9 @@ int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
                           MPI_Count recvcount, MPI_Datatype recvtype,
                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Allgather_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgather(fn, comm, sendbuf, sendcount, sendtype,
-                                       recvbuf, recvcount, recvtype, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
-                     request);
+    return allgather_init("MPI_Allgather_init_c", sendbuf, sendcount,
+                          sendtype, recvbuf, recvcount, recvtype, comm, info,
+                          request);
 }
 
 int PMPI_Allgatherv_init(const void *sendbuf, int sendcount,
@@ -286,14 +452,9 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount,
                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                          MPI_Request *request)
 {
-    static const char fn[] = "MPI_Allgatherv_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                        recvbuf, shmpi_coll_ints(recvcounts),
-                                        shmpi_coll_ints(displs), recvtype, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
-                     request);
+    return allgatherv_init("MPI_Allgatherv_init", 0, sendbuf, sendcount,
+                           sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm, info, request);
 }
 
 int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -302,15 +463,9 @@ int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
                            const MPI_Aint displs[], MPI_Datatype recvtype,
                            MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Allgatherv_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc =
-        shmpi_coll_args_allgatherv(fn, comm, sendbuf, sendcount, sendtype,
-                                   recvbuf, shmpi_coll_counts_c(recvcounts),
-                                   shmpi_coll_aints(displs), recvtype, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_allgather, &a, info,
-                     request);
+    return allgatherv_init("MPI_Allgatherv_init_c", 1, sendbuf, sendcount,
+                           sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm, info, request);
 }
 
 int PMPI_Alltoall_init(const void *sendbuf, int sendcount,
@@ -318,12 +473,8 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount,
                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
-    static const char fn[] = "MPI_Alltoall_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
-                                      recvbuf, recvcount, recvtype, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+    return alltoall_init("MPI_Alltoall_init", sendbuf, sendcount, sendtype,
+                         recvbuf, recvcount, recvtype, comm, info, request);
 }
 
 int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -331,12 +482,8 @@ int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
                          MPI_Count recvcount, MPI_Datatype recvtype,
                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Alltoall_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoall(fn, comm, sendbuf, sendcount, sendtype,
-                                      recvbuf, recvcount, recvtype, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+    return alltoall_init("MPI_Alltoall_init_c", sendbuf, sendcount, sendtype,
+                         recvbuf, recvcount, recvtype, comm, info, request);
 }
 
 int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -345,14 +492,9 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[],
                         const int rdispls[], MPI_Datatype recvtype,
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Alltoallv_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallv(
-        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
-        shmpi_coll_ints(sdispls), sendtype, recvbuf,
-        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtype, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+    return alltoallv_init("MPI_Alltoallv_init", 0, sendbuf, sendcounts,
+                          sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm, info, request);
 }
 
 int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -361,15 +503,9 @@ int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           const MPI_Aint rdispls[], MPI_Datatype recvtype,
                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Alltoallv_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallv(
-        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
-        shmpi_coll_aints(sdispls), sendtype, recvbuf,
-        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtype,
-        &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+    return alltoallv_init("MPI_Alltoallv_init_c", 1, sendbuf, sendcounts,
+                          sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm, info, request);
 }
 
 int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -378,14 +514,9 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[],
                         const int rdispls[], const MPI_Datatype recvtypes[],
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Alltoallw_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallw(
-        fn, comm, sendbuf, shmpi_coll_ints(sendcounts),
-        shmpi_coll_ints(sdispls), sendtypes, recvbuf,
-        shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls), recvtypes, &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+    return alltoallw_init("MPI_Alltoallw_init", 0, sendbuf, sendcounts,
+                          sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm, info, request);
 }
 
 int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -396,63 +527,41 @@ int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           const MPI_Datatype recvtypes[], MPI_Comm comm,
                           MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Alltoallw_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_alltoallw(
-        fn, comm, sendbuf, shmpi_coll_counts_c(sendcounts),
-        shmpi_coll_aints(sdispls), sendtypes, recvbuf,
-        shmpi_coll_counts_c(recvcounts), shmpi_coll_aints(rdispls), recvtypes,
-        &a);
-    return plan_data(fn, comm, rc, shmpi_nbc_data_alltoall, &a, info, request);
+    return alltoallw_init("MPI_Alltoallw_init_c", 1, sendbuf, sendcounts,
+                          sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm, info, request);
 }
 
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Reduce_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
-                                        op, root, comm, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return reduce_init("MPI_Reduce_init", sendbuf, recvbuf, count, datatype,
+                       op, root, comm, info, request);
 }
 
 int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, int root,
                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Reduce_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_reduce(fn, sendbuf, recvbuf, count, datatype,
-                                        op, root, comm, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return reduce_init("MPI_Reduce_init_c", sendbuf, recvbuf, count,
+                       datatype, op, root, comm, info, request);
 }
 
 int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count,
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Allreduce_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
-                                           datatype, op, comm, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return allreduce_init("MPI_Allreduce_init", sendbuf, recvbuf, count,
+                          datatype, op, comm, info, request);
 }
 
 int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                           MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Allreduce_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_allreduce(fn, sendbuf, recvbuf, count,
-                                           datatype, op, comm, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return allreduce_init("MPI_Allreduce_init_c", sendbuf, recvbuf, count,
+                          datatype, op, comm, info, request);
 }
 
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf,
@@ -460,13 +569,9 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf,
                              MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request *request)
 {
-    static const char fn[] = "MPI_Reduce_scatter_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
-                                         shmpi_coll_ints(recvcounts), datatype,
-                                         op, comm, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return reduce_scatter_init("MPI_Reduce_scatter_init", 0, sendbuf,
+                               recvbuf, recvcounts, datatype, op, comm, info,
+                               request);
 }
 
 int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
@@ -474,13 +579,9 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Reduce_scatter_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
-                                         shmpi_coll_counts_c(recvcounts),
-                                         datatype, op, comm, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return reduce_scatter_init("MPI_Reduce_scatter_init_c", 1, sendbuf,
+                               recvbuf, recvcounts, datatype, op, comm, info,
+                               request);
 }
 
 int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf,
@@ -488,12 +589,9 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf,
                                    MPI_Op op, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request)
 {
-    static const char fn[] = "MPI_Reduce_scatter_block_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
-                                               datatype, op, comm, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return reduce_scatter_block_init("MPI_Reduce_scatter_block_init", sendbuf,
+                                     recvbuf, recvcount, datatype, op, comm,
+                                     info, request);
 }
 
 int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
@@ -502,58 +600,39 @@ int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
                                      MPI_Comm comm, MPI_Info info,
                                      MPI_Request *request)
 {
-    static const char fn[] = "MPI_Reduce_scatter_block_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
-                                               datatype, op, comm, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return reduce_scatter_block_init("MPI_Reduce_scatter_block_init_c",
+                                     sendbuf, recvbuf, recvcount, datatype,
+                                     op, comm, info, request);
 }
 
 int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Scan_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, SHMPI_RED_SCAN, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return scan_init("MPI_Scan_init", sendbuf, recvbuf, count, datatype, op,
+                     comm, SHMPI_RED_SCAN, info, request);
 }
 
 int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Scan_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, SHMPI_RED_SCAN, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return scan_init("MPI_Scan_init_c", sendbuf, recvbuf, count, datatype, op,
+                     comm, SHMPI_RED_SCAN, info, request);
 }
 
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Exscan_init";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, SHMPI_RED_EXSCAN, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return scan_init("MPI_Exscan_init", sendbuf, recvbuf, count, datatype, op,
+                     comm, SHMPI_RED_EXSCAN, info, request);
 }
 
 int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                        MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Exscan_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, SHMPI_RED_EXSCAN, &x);
-    return plan_red(fn, comm, rc, &x, info, request);
+    return scan_init("MPI_Exscan_init_c", sendbuf, recvbuf, count, datatype,
+                     op, comm, SHMPI_RED_EXSCAN, info, request);
 }

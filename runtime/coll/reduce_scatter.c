@@ -90,60 +90,67 @@ int shmpi_coll_red_args_scatter(const char *fn, const void *sendbuf,
                       shmpi_coll_count_at(recvcounts, comm->rank), comm, x);
 }
 
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
-                              int recvcount, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm)
+/* The blocking call once checked (rc), for both forms of both calls. */
+static int run(const char *fn, MPI_Comm comm, int rc,
+               struct shmpi_coll_red *x)
 {
-    static const char fn[] = "MPI_Reduce_scatter_block";
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    return shmpi_coll_red_run(fn, comm, x);
+}
+
+static int block_call(const char *fn, const void *sendbuf, void *recvbuf,
+                      MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                      MPI_Comm comm)
+{
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
                                                datatype, op, comm, &x);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    return shmpi_coll_red_run(fn, comm, &x);
+    return run(fn, comm, rc, &x);
+}
+
+/* wide: recvcounts is the _c form's (vec.h) */
+static int counts_call(const char *fn, int wide, const void *sendbuf,
+                       void *recvbuf, const void *recvcounts,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_red x;
+    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
+                                         shmpi_coll_vec_of(recvcounts, wide),
+                                         datatype, op, comm, &x);
+    return run(fn, comm, rc, &x);
+}
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
+                              int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm)
+{
+    return block_call("MPI_Reduce_scatter_block", sendbuf, recvbuf,
+                      recvcount, datatype, op, comm);
 }
 
 int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
                                 MPI_Count recvcount, MPI_Datatype datatype,
                                 MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce_scatter_block_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter_block(fn, sendbuf, recvbuf, recvcount,
-                                               datatype, op, comm, &x);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    return shmpi_coll_red_run(fn, comm, &x);
+    return block_call("MPI_Reduce_scatter_block_c", sendbuf, recvbuf,
+                      recvcount, datatype, op, comm);
 }
 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
                         const int recvcounts[], MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce_scatter";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
-                                         shmpi_coll_ints(recvcounts), datatype,
-                                         op, comm, &x);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    return shmpi_coll_red_run(fn, comm, &x);
+    return counts_call("MPI_Reduce_scatter", 0, sendbuf, recvbuf, recvcounts,
+                       datatype, op, comm);
 }
 
 int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
                           const MPI_Count recvcounts[], MPI_Datatype datatype,
                           MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Reduce_scatter_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scatter(fn, sendbuf, recvbuf,
-                                         shmpi_coll_counts_c(recvcounts),
-                                         datatype, op, comm, &x);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    return shmpi_coll_red_run(fn, comm, &x);
+    return counts_call("MPI_Reduce_scatter_c", 1, sendbuf, recvbuf,
+                       recvcounts, datatype, op, comm);
 }

@@ -54,54 +54,44 @@ int shmpi_coll_red_args_scan(const char *fn, const void *sendbuf,
     return rc;
 }
 
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
-              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+/* The four calls: MPI_Scan, MPI_Exscan (kind) and their _c forms. */
+static int scan_call(const char *fn, const void *sendbuf, void *recvbuf,
+                     MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                     MPI_Comm comm, enum shmpi_red_kind kind)
 {
-    static const char fn[] = "MPI_Scan";
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_red x;
     int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, SHMPI_RED_SCAN, &x);
+                                      op, comm, kind, &x);
     if (rc != MPI_SUCCESS)
         return shmpi_coll_refuse_call(comm, rc, 0);
     return shmpi_coll_red_run(fn, comm, &x);
+}
+
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
+              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return scan_call("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm,
+                     SHMPI_RED_SCAN);
 }
 
 int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scan_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, SHMPI_RED_SCAN, &x);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    return shmpi_coll_red_run(fn, comm, &x);
+    return scan_call("MPI_Scan_c", sendbuf, recvbuf, count, datatype, op,
+                     comm, SHMPI_RED_SCAN);
 }
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Exscan";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, SHMPI_RED_EXSCAN, &x);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    return shmpi_coll_red_run(fn, comm, &x);
+    return scan_call("MPI_Exscan", sendbuf, recvbuf, count, datatype, op,
+                     comm, SHMPI_RED_EXSCAN);
 }
 
 int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Exscan_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_red x;
-    int rc = shmpi_coll_red_args_scan(fn, sendbuf, recvbuf, count, datatype,
-                                      op, comm, SHMPI_RED_EXSCAN, &x);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    return shmpi_coll_red_run(fn, comm, &x);
+    return scan_call("MPI_Exscan_c", sendbuf, recvbuf, count, datatype, op,
+                     comm, SHMPI_RED_EXSCAN);
 }

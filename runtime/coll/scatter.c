@@ -104,36 +104,59 @@ int shmpi_coll_args_scatterv(const char *fn, MPI_Comm comm,
     return rc;
 }
 
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
+/* The blocking call once checked (rc), for both forms of both calls. */
+static int run(MPI_Comm comm, int rc, const struct shmpi_coll_args *a,
+               int uniform, const char *fn)
 {
-    static const char fn[] = "MPI_Scatter";
+    if (rc != MPI_SUCCESS)
+        return shmpi_coll_refuse_call(comm, rc, 0);
+    if (comm->is_inter)
+        return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, a, fn);
+    return scatter(comm, a, uniform, fn);
+}
+
+static int scatter_call(const char *fn, const void *sendbuf,
+                        MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
     SHMPI_REQUIRE_INIT(fn);
     struct shmpi_coll_args a;
     int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
                                      recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
-    return scatter(comm, &a, 1, fn);
+    return run(comm, rc, &a, 1, fn);
+}
+
+/* wide: the arrays are the _c form's (vec.h) */
+static int scatterv_call(const char *fn, int wide, const void *sendbuf,
+                         const void *sendcounts, const void *displs,
+                         MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm)
+{
+    SHMPI_REQUIRE_INIT(fn);
+    struct shmpi_coll_args a;
+    int rc = shmpi_coll_args_scatterv(
+        fn, comm, sendbuf, shmpi_coll_vec_of(sendcounts, wide),
+        shmpi_coll_vec_of(displs, wide), sendtype, recvbuf, recvcount,
+        recvtype, root, &a);
+    return run(comm, rc, &a, 0, fn);
+}
+
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
+{
+    return scatter_call("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf,
+                        recvcount, recvtype, root, comm);
 }
 
 int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                    MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scatter_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatter(fn, comm, sendbuf, sendcount, sendtype,
-                                     recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
-    return scatter(comm, &a, 1, fn);
+    return scatter_call("MPI_Scatter_c", sendbuf, sendcount, sendtype,
+                        recvbuf, recvcount, recvtype, root, comm);
 }
 
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
@@ -141,18 +164,8 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
                   int recvcount, MPI_Datatype recvtype, int root,
                   MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scatterv";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
-                                      shmpi_coll_ints(sendcounts),
-                                      shmpi_coll_ints(displs), sendtype,
-                                      recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
-    return scatter(comm, &a, 0, fn);
+    return scatterv_call("MPI_Scatterv", 0, sendbuf, sendcounts, displs,
+                         sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -160,16 +173,6 @@ int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
                     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                     int root, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Scatterv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    struct shmpi_coll_args a;
-    int rc = shmpi_coll_args_scatterv(fn, comm, sendbuf,
-                                      shmpi_coll_counts_c(sendcounts),
-                                      shmpi_coll_aints(displs), sendtype,
-                                      recvbuf, recvcount, recvtype, root, &a);
-    if (rc != MPI_SUCCESS)
-        return shmpi_coll_refuse_call(comm, rc, 0);
-    if (comm->is_inter)
-        return shmpi_nbc_blocking(comm, shmpi_nbc_data_scatter, &a, fn);
-    return scatter(comm, &a, 0, fn);
+    return scatterv_call("MPI_Scatterv_c", 1, sendbuf, sendcounts, displs,
+                         sendtype, recvbuf, recvcount, recvtype, root, comm);
 }

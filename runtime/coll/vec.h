@@ -41,6 +41,14 @@ static inline struct shmpi_coll_vec shmpi_coll_aints(const MPI_Aint *p)
     return (struct shmpi_coll_vec){p, 1};
 }
 
+/* The array p as the int form (wide 0) or the _c form (wide 1) gave
+   it: for the one body both forms of a call share. */
+static inline struct shmpi_coll_vec shmpi_coll_vec_of(const void *p,
+                                                      int wide)
+{
+    return (struct shmpi_coll_vec){p, wide};
+}
+
 /* Element i of a count array. */
 static inline MPI_Count shmpi_coll_count_at(struct shmpi_coll_vec v, int i)
 {

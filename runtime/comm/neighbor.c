@@ -205,31 +205,47 @@ static int schedule(struct shmpi_nbc *s, MPI_Comm comm, const void *arg)
     return rc;
 }
 
-/* How a call runs: blocking (req NULL), started into *req, or planned
-   into the inactive persistent request *req (keep). */
+/* How a call runs, and the name it has (for its errors): blocking,
+   started into *req, or planned into the inactive persistent request
+   *req (with info). */
 struct how {
+    enum { BLOCK, START, PLAN } kind;
     MPI_Request *req;
-    int keep;
+    MPI_Info info;
     const char *fn;
 };
 
-#define BLOCKING(fn) (&(const struct how){NULL, 0, (fn)})
-#define STARTED(req, fn) (&(const struct how){(req), 0, (fn)})
-#define PLANNED(req, fn) (&(const struct how){(req), 1, (fn)})
+#define BLOCKING(fn) (&(const struct how){BLOCK, NULL, MPI_INFO_NULL, (fn)})
+#define STARTED(req, fn)                                                   \
+    (&(const struct how){START, (req), MPI_INFO_NULL, (fn)})
+#define PLANNED(req, info, fn)                                             \
+    (&(const struct how){PLAN, (req), (info), (fn)})
+
+/* The I-forms' extra argument, and the persistent forms' (coll/check.h). */
+static int check_how(MPI_Comm comm, const struct how *how)
+{
+    if (how->kind == START && !how->req)
+        return shmpi_raise(shmpi_comm_ok(comm) ? comm : MPI_COMM_NULL,
+                           MPI_ERR_ARG, how->fn, "request is NULL");
+    if (how->kind == PLAN && shmpi_comm_ok(comm))
+        return shmpi_coll_check_init(how->fn, comm, how->info, how->req);
+    return MPI_SUCCESS;
+}
 
 /* The common part of the thirty calls (fifteen, and their MPI-4.0
    large-count forms). */
 static int neighbor(MPI_Comm comm, const struct layout *out,
                     const struct layout *in, const struct how *how)
 {
-    int rc;
     const char *fn = how->fn;
-    struct shmpi_topo *t = shmpi_topo_of(comm, 0, fn, &rc);
+    SHMPI_REQUIRE_INIT(fn);
+    int rc = check_how(comm, how);
+    struct shmpi_topo *t = rc ? NULL : shmpi_topo_of(comm, 0, fn, &rc);
     if (!t || (rc = check_side(fn, comm, out, t->outdegree, "sendbuf")) ||
         (rc = check_side(fn, comm, in, t->indegree, "recvbuf")))
         return shmpi_nbc_refuse_call(comm, rc);
     struct exchange x = {t, out, in};
-    if (how->keep)
+    if (how->kind == PLAN)
         return shmpi_nbc_plan(comm, schedule, &x, how->req, fn);
     return shmpi_nbc_launch(comm, schedule, &x, how->req, fn);
 }
@@ -306,36 +322,13 @@ static int alltoallw(const void *sendbuf, struct shmpi_coll_vec sendcounts,
     return neighbor(comm, &out, &in, how);
 }
 
-/* The I-forms' extra argument. */
-#define CHECK_REQUEST(fn, comm, request)                                   \
-    do {                                                                   \
-        if (!(request))                                                    \
-            return shmpi_nbc_refuse_call(                                  \
-                comm, shmpi_raise(shmpi_comm_ok(comm) ? (comm)             \
-                                                      : MPI_COMM_NULL,     \
-                                  MPI_ERR_ARG, fn, "request is NULL"));    \
-    } while (0)
-
-/* The persistent forms' extra arguments (coll/check.h), refused as a
-   collective is. */
-#define CHECK_INIT(fn, comm, info, request)                                \
-    do {                                                                   \
-        int ci_rc_ = shmpi_comm_ok(comm)                                   \
-                         ? shmpi_coll_check_init(fn, comm, info, request)  \
-                         : MPI_SUCCESS;                                    \
-        if (ci_rc_ != MPI_SUCCESS)                                         \
-            return shmpi_nbc_refuse_call(comm, ci_rc_);                    \
-    } while (0)
-
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
                             MPI_Datatype sendtype, void *recvbuf,
                             int recvcount, MPI_Datatype recvtype,
                             MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_allgather";
-    SHMPI_REQUIRE_INIT(fn);
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype, comm, BLOCKING(fn));
+                     recvtype, comm, BLOCKING("MPI_Neighbor_allgather"));
 }
 
 int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
@@ -343,10 +336,8 @@ int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
                               MPI_Count recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_allgather_c";
-    SHMPI_REQUIRE_INIT(fn);
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype, comm, BLOCKING(fn));
+                     recvtype, comm, BLOCKING("MPI_Neighbor_allgather_c"));
 }
 
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
@@ -354,11 +345,9 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
                              int recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_allgather";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype, comm, STARTED(request, fn));
+                     recvtype, comm,
+                     STARTED(request, "MPI_Ineighbor_allgather"));
 }
 
 int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
@@ -366,11 +355,9 @@ int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
                                MPI_Count recvcount, MPI_Datatype recvtype,
                                MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_allgather_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype, comm, STARTED(request, fn));
+                     recvtype, comm,
+                     STARTED(request, "MPI_Ineighbor_allgather_c"));
 }
 
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
@@ -378,11 +365,9 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
                              const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_allgatherv";
-    SHMPI_REQUIRE_INIT(fn);
     return allgatherv(sendbuf, sendcount, sendtype, recvbuf,
                       shmpi_coll_ints(recvcounts), shmpi_coll_ints(displs),
-                      recvtype, comm, BLOCKING(fn));
+                      recvtype, comm, BLOCKING("MPI_Neighbor_allgatherv"));
 }
 
 int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
@@ -391,11 +376,10 @@ int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
                                const MPI_Aint displs[], MPI_Datatype recvtype,
                                MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_allgatherv_c";
-    SHMPI_REQUIRE_INIT(fn);
     return allgatherv(sendbuf, sendcount, sendtype, recvbuf,
                       shmpi_coll_counts_c(recvcounts),
-                      shmpi_coll_aints(displs), recvtype, comm, BLOCKING(fn));
+                      shmpi_coll_aints(displs), recvtype, comm,
+                      BLOCKING("MPI_Neighbor_allgatherv_c"));
 }
 
 int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
@@ -404,12 +388,10 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
                               MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_allgatherv";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
     return allgatherv(sendbuf, sendcount, sendtype, recvbuf,
                       shmpi_coll_ints(recvcounts), shmpi_coll_ints(displs),
-                      recvtype, comm, STARTED(request, fn));
+                      recvtype, comm,
+                      STARTED(request, "MPI_Ineighbor_allgatherv"));
 }
 
 int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
@@ -418,22 +400,18 @@ int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
                                 const MPI_Aint displs[], MPI_Datatype recvtype,
                                 MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_allgatherv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
-    return allgatherv(
-        sendbuf, sendcount, sendtype, recvbuf, shmpi_coll_counts_c(recvcounts),
-        shmpi_coll_aints(displs), recvtype, comm, STARTED(request, fn));
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf,
+                      shmpi_coll_counts_c(recvcounts),
+                      shmpi_coll_aints(displs), recvtype, comm,
+                      STARTED(request, "MPI_Ineighbor_allgatherv_c"));
 }
 
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
                            MPI_Datatype sendtype, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_alltoall";
-    SHMPI_REQUIRE_INIT(fn);
     return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    comm, BLOCKING(fn));
+                    comm, BLOCKING("MPI_Neighbor_alltoall"));
 }
 
 int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
@@ -441,10 +419,8 @@ int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
                              MPI_Count recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_alltoall_c";
-    SHMPI_REQUIRE_INIT(fn);
     return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    comm, BLOCKING(fn));
+                    comm, BLOCKING("MPI_Neighbor_alltoall_c"));
 }
 
 int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
@@ -452,11 +428,8 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
                             int recvcount, MPI_Datatype recvtype,
                             MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_alltoall";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
     return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    comm, STARTED(request, fn));
+                    comm, STARTED(request, "MPI_Ineighbor_alltoall"));
 }
 
 int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
@@ -464,11 +437,8 @@ int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
                               MPI_Count recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_alltoall_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
     return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    comm, STARTED(request, fn));
+                    comm, STARTED(request, "MPI_Ineighbor_alltoall_c"));
 }
 
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
@@ -477,12 +447,10 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                             const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallv";
-    SHMPI_REQUIRE_INIT(fn);
     return alltoallv(sendbuf, shmpi_coll_ints(sendcounts),
                      shmpi_coll_ints(sdispls), sendtype, recvbuf,
                      shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls),
-                     recvtype, comm, BLOCKING(fn));
+                     recvtype, comm, BLOCKING("MPI_Neighbor_alltoallv"));
 }
 
 int PMPI_Neighbor_alltoallv_c(const void *sendbuf,
@@ -492,12 +460,11 @@ int PMPI_Neighbor_alltoallv_c(const void *sendbuf,
                               const MPI_Aint rdispls[], MPI_Datatype recvtype,
                               MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallv_c";
-    SHMPI_REQUIRE_INIT(fn);
     return alltoallv(sendbuf, shmpi_coll_counts_c(sendcounts),
                      shmpi_coll_aints(sdispls), sendtype, recvbuf,
                      shmpi_coll_counts_c(recvcounts),
-                     shmpi_coll_aints(rdispls), recvtype, comm, BLOCKING(fn));
+                     shmpi_coll_aints(rdispls), recvtype, comm,
+                     BLOCKING("MPI_Neighbor_alltoallv_c"));
 }
 
 int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
@@ -506,13 +473,11 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                              const int rdispls[], MPI_Datatype recvtype,
                              MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_alltoallv";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
     return alltoallv(sendbuf, shmpi_coll_ints(sendcounts),
                      shmpi_coll_ints(sdispls), sendtype, recvbuf,
                      shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls),
-                     recvtype, comm, STARTED(request, fn));
+                     recvtype, comm,
+                     STARTED(request, "MPI_Ineighbor_alltoallv"));
 }
 
 int PMPI_Ineighbor_alltoallv_c(const void *sendbuf,
@@ -522,13 +487,11 @@ int PMPI_Ineighbor_alltoallv_c(const void *sendbuf,
                                const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_alltoallv_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
-    return alltoallv(
-        sendbuf, shmpi_coll_counts_c(sendcounts), shmpi_coll_aints(sdispls),
-        sendtype, recvbuf, shmpi_coll_counts_c(recvcounts),
-        shmpi_coll_aints(rdispls), recvtype, comm, STARTED(request, fn));
+    return alltoallv(sendbuf, shmpi_coll_counts_c(sendcounts),
+                     shmpi_coll_aints(sdispls), sendtype, recvbuf,
+                     shmpi_coll_counts_c(recvcounts),
+                     shmpi_coll_aints(rdispls), recvtype, comm,
+                     STARTED(request, "MPI_Ineighbor_alltoallv_c"));
 }
 
 int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -537,11 +500,9 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const int recvcounts[], const MPI_Aint rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallw";
-    SHMPI_REQUIRE_INIT(fn);
     return alltoallw(sendbuf, shmpi_coll_ints(sendcounts), sdispls, sendtypes,
                      recvbuf, shmpi_coll_ints(recvcounts), rdispls, recvtypes,
-                     comm, BLOCKING(fn));
+                     comm, BLOCKING("MPI_Neighbor_alltoallw"));
 }
 
 int PMPI_Neighbor_alltoallw_c(const void *sendbuf,
@@ -552,11 +513,10 @@ int PMPI_Neighbor_alltoallw_c(const void *sendbuf,
                               const MPI_Aint rdispls[],
                               const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallw_c";
-    SHMPI_REQUIRE_INIT(fn);
     return alltoallw(sendbuf, shmpi_coll_counts_c(sendcounts), sdispls,
                      sendtypes, recvbuf, shmpi_coll_counts_c(recvcounts),
-                     rdispls, recvtypes, comm, BLOCKING(fn));
+                     rdispls, recvtypes, comm,
+                     BLOCKING("MPI_Neighbor_alltoallw_c"));
 }
 
 int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
@@ -566,12 +526,9 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                              MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_alltoallw";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
     return alltoallw(sendbuf, shmpi_coll_ints(sendcounts), sdispls, sendtypes,
                      recvbuf, shmpi_coll_ints(recvcounts), rdispls, recvtypes,
-                     comm, STARTED(request, fn));
+                     comm, STARTED(request, "MPI_Ineighbor_alltoallw"));
 }
 
 int PMPI_Ineighbor_alltoallw_c(
@@ -580,12 +537,10 @@ int PMPI_Ineighbor_alltoallw_c(
     const MPI_Count recvcounts[], const MPI_Aint rdispls[],
     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Ineighbor_alltoallw_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_REQUEST(fn, comm, request);
     return alltoallw(sendbuf, shmpi_coll_counts_c(sendcounts), sdispls,
                      sendtypes, recvbuf, shmpi_coll_counts_c(recvcounts),
-                     rdispls, recvtypes, comm, STARTED(request, fn));
+                     rdispls, recvtypes, comm,
+                     STARTED(request, "MPI_Ineighbor_alltoallw_c"));
 }
 
 int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount,
@@ -594,11 +549,9 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount,
                                  MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_allgather_init";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype, comm, PLANNED(request, fn));
+                     recvtype, comm,
+                     PLANNED(request, info, "MPI_Neighbor_allgather_init"));
 }
 
 int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -607,11 +560,9 @@ int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
                                    MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_allgather_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
     return allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                     recvtype, comm, PLANNED(request, fn));
+                     recvtype, comm,
+                     PLANNED(request, info, "MPI_Neighbor_allgather_init_c"));
 }
 
 int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount,
@@ -620,12 +571,10 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount,
                                   MPI_Datatype recvtype, MPI_Comm comm,
                                   MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_allgatherv_init";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
     return allgatherv(sendbuf, sendcount, sendtype, recvbuf,
                       shmpi_coll_ints(recvcounts), shmpi_coll_ints(displs),
-                      recvtype, comm, PLANNED(request, fn));
+                      recvtype, comm,
+                      PLANNED(request, info, "MPI_Neighbor_allgatherv_init"));
 }
 
 int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -635,12 +584,10 @@ int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
                                     MPI_Datatype recvtype, MPI_Comm comm,
                                     MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_allgatherv_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
     return allgatherv(
         sendbuf, sendcount, sendtype, recvbuf, shmpi_coll_counts_c(recvcounts),
-        shmpi_coll_aints(displs), recvtype, comm, PLANNED(request, fn));
+        shmpi_coll_aints(displs), recvtype, comm,
+        PLANNED(request, info, "MPI_Neighbor_allgatherv_init_c"));
 }
 
 int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount,
@@ -649,11 +596,9 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount,
                                 MPI_Comm comm, MPI_Info info,
                                 MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoall_init";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
     return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    comm, PLANNED(request, fn));
+                    comm,
+                    PLANNED(request, info, "MPI_Neighbor_alltoall_init"));
 }
 
 int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
@@ -662,11 +607,9 @@ int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
                                   MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoall_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
     return alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                    comm, PLANNED(request, fn));
+                    comm,
+                    PLANNED(request, info, "MPI_Neighbor_alltoall_init_c"));
 }
 
 int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
@@ -676,13 +619,11 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallv_init";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
     return alltoallv(sendbuf, shmpi_coll_ints(sendcounts),
                      shmpi_coll_ints(sdispls), sendtype, recvbuf,
                      shmpi_coll_ints(recvcounts), shmpi_coll_ints(rdispls),
-                     recvtype, comm, PLANNED(request, fn));
+                     recvtype, comm,
+                     PLANNED(request, info, "MPI_Neighbor_alltoallv_init"));
 }
 
 int PMPI_Neighbor_alltoallv_init_c(
@@ -691,13 +632,11 @@ int PMPI_Neighbor_alltoallv_init_c(
     const MPI_Count recvcounts[], const MPI_Aint rdispls[],
     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallv_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
-    return alltoallv(
-        sendbuf, shmpi_coll_counts_c(sendcounts), shmpi_coll_aints(sdispls),
-        sendtype, recvbuf, shmpi_coll_counts_c(recvcounts),
-        shmpi_coll_aints(rdispls), recvtype, comm, PLANNED(request, fn));
+    return alltoallv(sendbuf, shmpi_coll_counts_c(sendcounts),
+                     shmpi_coll_aints(sdispls), sendtype, recvbuf,
+                     shmpi_coll_counts_c(recvcounts),
+                     shmpi_coll_aints(rdispls), recvtype, comm,
+                     PLANNED(request, info, "MPI_Neighbor_alltoallv_init_c"));
 }
 
 int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
@@ -708,12 +647,10 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  const MPI_Datatype recvtypes[], MPI_Comm comm,
                                  MPI_Info info, MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallw_init";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
     return alltoallw(sendbuf, shmpi_coll_ints(sendcounts), sdispls, sendtypes,
                      recvbuf, shmpi_coll_ints(recvcounts), rdispls, recvtypes,
-                     comm, PLANNED(request, fn));
+                     comm,
+                     PLANNED(request, info, "MPI_Neighbor_alltoallw_init"));
 }
 
 int PMPI_Neighbor_alltoallw_init_c(
@@ -723,10 +660,8 @@ int PMPI_Neighbor_alltoallw_init_c(
     const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
     MPI_Request *request)
 {
-    static const char fn[] = "MPI_Neighbor_alltoallw_init_c";
-    SHMPI_REQUIRE_INIT(fn);
-    CHECK_INIT(fn, comm, info, request);
     return alltoallw(sendbuf, shmpi_coll_counts_c(sendcounts), sdispls,
                      sendtypes, recvbuf, shmpi_coll_counts_c(recvcounts),
-                     rdispls, recvtypes, comm, PLANNED(request, fn));
+                     rdispls, recvtypes, comm,
+                     PLANNED(request, info, "MPI_Neighbor_alltoallw_init_c"));
 }
