@@ -36,7 +36,7 @@ static void complete(MPI_Request *r, int poll)
 static void *work(void *p)
 {
     struct thread *t = p;
-    int x[B], sum[B], bc[B];
+    int x[B] = {0}, sum[B], bc[B];
     int *out = malloc((size_t)size * B * sizeof *out);
     int *in = malloc((size_t)size * B * sizeof *in);
     CHECK(out && in, "out of memory");
