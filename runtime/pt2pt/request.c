@@ -65,6 +65,15 @@ struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l)
     return r;
 }
 
+struct shmpi_request *shmpi_p2p_request_alloc_held(struct shmpi_lane *l)
+{
+    struct shmpi_request *r = pop_free(l);
+    if (!r && !(r = malloc(sizeof *r)))
+        return NULL;
+    r->lane = l;
+    return r;
+}
+
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind)
 {
     return shmpi_p2p_request_new_in(shmpi_p2p_lane_of(0), kind);
