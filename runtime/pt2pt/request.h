@@ -61,10 +61,11 @@ struct shmpi_request {
        MPI_Grequest_complete */
     _Atomic uint8_t complete;
     /* under MULTIPLE: the completion was handed out (status copied,
-       request released or made inactive) - claimed by one atomic
-       exchange, so that two threads completing one request (a Wait and
-       a Test: erroneous, 3.7.4, but harmless here) never both release
-       it */
+       request released or made inactive) - claimed once (completion.c:
+       under the request's lane for a send or a receive, by an atomic
+       exchange for the other kinds), so that two threads completing one
+       request (a Wait and a Test: erroneous, 3.7.4, but harmless here)
+       never both release it */
     _Atomic uint8_t handed;
     uint8_t user_freed;        /* MPI_Request_free while active */
     uint8_t on_stack;          /* never freed: a blocking call's own
