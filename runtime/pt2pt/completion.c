@@ -13,10 +13,11 @@
  * Threads (MPI_THREAD_MULTIPLE): no lane is held while waiting; the
  * polls take the progress engine's lanes only if free (progress.c).  A
  * request's `complete` is read with acquire before its status (request.h).
- * Handing a completion out is claimed by an exchange of r->handed
- * (claim below): a thread that loses it - another thread is finishing
- * the same request, which 3.7.4 makes erroneous - returns as for a null
- * request instead of releasing it twice.
+ * Handing a completion out is claimed through r->handed (claim below:
+ * under the request's lane for sends and receives, by an exchange for
+ * the other kinds): a thread that loses it - another thread is
+ * finishing the same request, which 3.7.4 makes erroneous - returns as
+ * for a null request instead of releasing it twice.
  */
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -114,16 +115,61 @@ finish_kind(struct shmpi_request *r, const struct shmpi_req_ops *o,
     return err;
 }
 
-/* Under MULTIPLE: 1 if this thread hands r's completion out.  The
-   exchange is acq_rel: its acquire reads finish's release store of 0
-   that ended r's previous hand-out (a persistent request), so what that
-   thread wrote of r comes before what this one reads.  The shared
-   complete send (pt2pt->sent, on_stack) is handed out by every thread
-   that holds it: never claimed. */
+/* Under MULTIPLE: 1 if this thread hands r's completion out.  A send
+   or a receive (no ops) is claimed under its lane, which every claim of
+   one holds (finish_held_mt, finish_all_mt): the lane's mutex orders
+   them, and a persistent request's release of the claim (its store of
+   0, under the lane too) comes before the next claim, so a relaxed load
+   and store suffice - the acq_rel exchange they were cost a locked
+   instruction per request (2026-11-29, perf/run-perf pt2pt-count
+   COUNT_LEVEL=multiple).  Other kinds are finished with no lane held
+   (their finish and query run the program's callbacks, which may call
+   MPI): an exchange, whose acquire reads finish's release store of 0
+   that ended r's previous hand-out.  The shared complete send
+   (pt2pt->sent, on_stack) is handed out by every thread that holds it:
+   never claimed. */
 static int claim(struct shmpi_request *r)
 {
     return r->on_stack ||
            !atomic_exchange_explicit(&r->handed, 1, memory_order_acq_rel);
+}
+
+static int claim_held(struct shmpi_request *r)
+{
+    if (r->on_stack)
+        return 1;
+    if (atomic_load_explicit(&r->handed, memory_order_relaxed))
+        return 0;
+    atomic_store_explicit(&r->handed, 1, memory_order_relaxed);
+    return 1;
+}
+
+/* finish() of a send or a receive under MULTIPLE: claimed, handed out
+   and released holding its lane once. */
+static __attribute__((noinline)) int finish_held_mt(MPI_Request *req,
+                                                    MPI_Status *status)
+{
+    struct shmpi_request *r = *req;
+    struct shmpi_lane *l = r->lane;
+    int err = MPI_SUCCESS;
+    shmpi_p2p_lane_enter_mt(&l->lock);
+    if (!claim_held(r)) {
+        shmpi_p2p_status_empty(status);
+    } else {
+        copy_status(r, status);
+        err = r->error;
+        if (r->persistent) {
+            if (shmpi_request_is_complete(r))
+                r->active = 0;
+            atomic_store_explicit(&r->handed, 0, memory_order_relaxed);
+            shmpi_p2p_lane_leave_mt(&l->lock);
+            return err;
+        }
+        shmpi_p2p_request_release_held(r);
+    }
+    shmpi_p2p_lane_leave_mt(&l->lock);
+    *req = MPI_REQUEST_NULL;
+    return err;
 }
 
 /* Hand out a completed request's status; a persistent request becomes
@@ -134,10 +180,14 @@ static int finish(MPI_Request *req, MPI_Status *status)
     struct shmpi_request *r = *req;
     const struct shmpi_req_ops *o = shmpi_request_ops(r);
     int err;
-    if (__builtin_expect(shmpi_proc.mt, 0) && !claim(r)) {
-        shmpi_p2p_status_empty(status);
-        *req = MPI_REQUEST_NULL;
-        return MPI_SUCCESS;
+    if (__builtin_expect(shmpi_proc.mt, 0) && !r->on_stack) {
+        if (!o)
+            return finish_held_mt(req, status);
+        if (!claim(r)) {
+            shmpi_p2p_status_empty(status);
+            *req = MPI_REQUEST_NULL;
+            return MPI_SUCCESS;
+        }
     }
     if (__builtin_expect(!o, 1)) {
         copy_status(r, status);
@@ -441,12 +491,13 @@ static int finish_completed(int count, MPI_Request reqs[], MPI_Status st[],
     return hand_completed(count, reqs, st, indices, outcount, fn, finish);
 }
 
-/* finish_all under MULTIPLE: each request claimed, and its lane held
-   across the requests of that lane (one at a time), so that a release
-   takes it again for the cost of a depth count (2026-11-29, perf/run-perf
-   pt2pt-count COUNT_LEVEL=multiple, 8 B: the receiver's MPI_Waitall 393
-   -> 315 instructions per message against finish_completed, the
-   sender's 115 -> 65). */
+/* finish_all under MULTIPLE: its lane held across the requests of that
+   lane (one at a time), each claimed and released under it (2026-11-29,
+   perf/run-perf pt2pt-count COUNT_LEVEL=multiple, 8 B: the receiver's
+   MPI_Waitall 393 -> 315 instructions per message against
+   finish_completed, the sender's 115 -> 65; 1 B, with the release
+   taking the lane again for a depth count and an exchange per claim:
+   320, with neither: 299). */
 static __attribute__((noinline)) int
 finish_all_mt(int count, MPI_Request reqs[], MPI_Status st[], const char *fn)
 {
@@ -463,10 +514,10 @@ finish_all_mt(int count, MPI_Request reqs[], MPI_Status st[], const char *fn)
             l = r->lane;
             shmpi_p2p_lane_enter(l);
         }
-        if (claim(r)) {
+        if (claim_held(r)) {
             if (s != MPI_STATUS_IGNORE)
                 *s = r->status;
-            shmpi_p2p_request_release(r);
+            shmpi_p2p_request_release_held(r);
         } else {
             shmpi_p2p_status_empty(s);
         }

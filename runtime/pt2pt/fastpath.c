@@ -60,25 +60,22 @@ fast_send(struct shmpi_lane *l, const void *buf, MPI_Count count,
     return 1;
 }
 
-/* The lane is held for the whole of it: under MULTIPLE the ring's tx end
-   is shared by the threads that send to that peer in that lane. */
-static __attribute__((noinline)) int
-fast_send_mt(struct shmpi_lane *l, const void *buf, MPI_Count count, MPI_Datatype dt,
-             int dest, int tag, MPI_Comm comm)
-{
-    shmpi_p2p_lane_enter_mt(&l->lock);
-    int sent = fast_send(l, buf, count, dt, dest, tag, comm);
-    shmpi_p2p_lane_leave_mt(&l->lock);
-    return sent;
-}
-
+/* Under MULTIPLE the lane is held for the whole of it: the ring's tx
+   end is shared by the threads that send to that peer in that lane.
+   The lock inline, around the inline body (a wrapper of its own, out of
+   line, cost MPI_Isend of 1 B 31 more instructions at MULTIPLE, the
+   calls and the registers saved twice: 2026-11-29, perf/run-perf
+   pt2pt-count COUNT_LEVEL=multiple). */
 int shmpi_p2p_fast_send(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                         int tag, MPI_Comm comm)
 {
     struct shmpi_lane *l = shmpi_p2p_comm_lane(comm);
-    if (__builtin_expect(shmpi_proc.mt, 0))
-        return fast_send_mt(l, buf, count, dt, dest, tag, comm);
-    return fast_send(l, buf, count, dt, dest, tag, comm);
+    if (!__builtin_expect(shmpi_proc.mt, 0))
+        return fast_send(l, buf, count, dt, dest, tag, comm);
+    shmpi_p2p_lane_enter_mt(&l->lock);
+    int sent = fast_send(l, buf, count, dt, dest, tag, comm);
+    shmpi_p2p_lane_leave_mt(&l->lock);
+    return sent;
 }
 
 /* Take record rec, the next of world rank src's ring, if it is our
@@ -108,10 +105,11 @@ static int take(struct shmpi_peer *peer, int src, const void *rec,
     return 1;
 }
 
+/* mt: a constant, shmpi_proc.mt as the caller tested it. */
 static inline __attribute__((always_inline)) int
 fast_recv(struct shmpi_lane *l, void *buf, MPI_Count count,
                      MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-                     MPI_Status *status)
+                     MPI_Status *status, int mt)
 {
     if (source < 0 || !shmpi_datatype_contiguous(dt) || l->posted.head)
         return 0;
@@ -130,9 +128,13 @@ fast_recv(struct shmpi_lane *l, void *buf, MPI_Count count,
        do not count (core/wait.c's lane_waiting): they need this lane
        only for what its watch shows (lane.c), and while it is held they
        mark `missed` and are rung when the spin ends, at most SPIN_POLLS
-       pauses later */
+       pauses later.  Nor do threads that want to enter the lane
+       (an MPI_Isend of another thread on this communicator): the spin
+       ends when one marks the mutex contended (core/lock.h's 2, after
+       its own short spin), as a thread of the rank that shares this
+       core would otherwise wait the whole spin */
     int polls = shmpi_proc.oversubscribed ||
-                        (shmpi_proc.mt &&
+                        (mt &&
                          atomic_load_explicit(
                              &shmpi_proc.wait.lane_waiting[l->index].n,
                              memory_order_relaxed) > 0)
@@ -143,6 +145,9 @@ fast_recv(struct shmpi_lane *l, void *buf, MPI_Count count,
         if (rec) /* ours, or something else first: the general way */
             return take(peer, world, rec, buf, capacity, tag, comm, status,
                         source);
+        if (mt && atomic_load_explicit(&l->lock.mutex.word,
+                                       memory_order_relaxed) == 2)
+            break;
         shmpi_cpu_relax();
     }
     return 0;
@@ -153,9 +158,9 @@ int shmpi_p2p_fast_recv(void *buf, MPI_Count count, MPI_Datatype dt, int source,
 {
     struct shmpi_lane *l = shmpi_p2p_comm_lane(comm);
     if (!__builtin_expect(shmpi_proc.mt, 0))
-        return fast_recv(l, buf, count, dt, source, tag, comm, status);
+        return fast_recv(l, buf, count, dt, source, tag, comm, status, 0);
     shmpi_p2p_lane_enter_mt(&l->lock);
-    int got = fast_recv(l, buf, count, dt, source, tag, comm, status);
+    int got = fast_recv(l, buf, count, dt, source, tag, comm, status, 1);
     shmpi_p2p_lane_leave_mt(&l->lock);
     return got;
 }

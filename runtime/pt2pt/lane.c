@@ -65,8 +65,9 @@
  *   Quiet = gen even and unchanged across the reads, busy 0, the
  *   mailbox word 0, and no watched seq word holding its expected value.
  *
- *   A sequence lock on gen: own() makes it odd (relaxed: the mutex's
- *   acquire already orders it after the last holder), leave writes the
+ *   A sequence lock on gen: shmpi_p2p_lane_own (lane.h) makes it odd
+ *   (relaxed: the mutex's acquire already orders it after the last
+ *   holder), leave writes the
  *   watch after a release fence (so a reader whose loads see a new
  *   watch value sees the odd gen too, after its acquire fence) and makes
  *   gen even with release; the reader loads gen (acquire: it sees the
@@ -104,20 +105,6 @@
 #include "core/lock.h"
 #include "core/wait.h"
 #include "pt2pt/pt2pt.h"
-
-static uintptr_t self(void)
-{
-    return (uintptr_t)__builtin_thread_pointer();
-}
-
-static void own(struct shmpi_lane_lock *k, uintptr_t me)
-{
-    atomic_store_explicit(&k->owner, me, memory_order_relaxed);
-    k->depth = 1;
-    atomic_store_explicit(
-        &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
-        memory_order_relaxed);
-}
 
 /* A word of the watch, stored only if it changed: an idle lane's lines
    stay as the readers have them. */
@@ -176,40 +163,44 @@ int shmpi_p2p_lane_quiet_mt(const struct shmpi_lane_lock *k)
     return atomic_load_explicit(&k->gen, memory_order_relaxed) == gen;
 }
 
-void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
+/* The mutex is another thread's: wait for it (core/lock.h). */
+void shmpi_p2p_lane_enter_slow(struct shmpi_lane_lock *k, uintptr_t me)
 {
-    uintptr_t me = self();
-    if (atomic_load_explicit(&k->owner, memory_order_relaxed) == me) {
-        k->depth++;
-        return;
-    }
-    shmpi_core_mutex_lock(&k->mutex);
-    own(k, me);
+    shmpi_core_mutex_lock_slow(&k->mutex);
+    shmpi_p2p_lane_own(k, me);
 }
 
-int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
+/* The try found the mutex held: the `missed` pair (at the top). */
+int shmpi_p2p_lane_try_slow(struct shmpi_lane_lock *k, uintptr_t me)
 {
-    uintptr_t me = self();
-    if (atomic_load_explicit(&k->owner, memory_order_relaxed) == me) {
-        k->depth++;
-        return 1;
-    }
-    if (!shmpi_core_mutex_trylock(&k->mutex)) {
-        atomic_store_explicit(&k->missed, 1, memory_order_relaxed);
-        atomic_thread_fence(memory_order_seq_cst);
-        if (!shmpi_core_mutex_trylock(&k->mutex))
-            return 0;
-    }
-    own(k, me);
+    atomic_store_explicit(&k->missed, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!shmpi_core_mutex_trylock(&k->mutex))
+        return 0;
+    shmpi_p2p_lane_own(k, me);
     return 1;
 }
 
-void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
+static struct shmpi_lane *lane_of(struct shmpi_lane_lock *k)
 {
-    if (--k->depth)
-        return;
-    struct shmpi_lane *l =
-        (struct shmpi_lane *)((char *)k - offsetof(struct shmpi_lane, lock));
+    return (struct shmpi_lane *)((char *)k - offsetof(struct shmpi_lane, lock));
+}
+
+/* The failed try's mark, taken by an exchange, not cleared by a store:
+   a try that fails against the next holder meanwhile must not lose its
+   mark unless this ring comes after it. */
+void shmpi_p2p_lane_rung(struct shmpi_lane_lock *k)
+{
+    if (atomic_exchange_explicit(&k->missed, 0, memory_order_relaxed))
+        shmpi_p2p_ring(&lane_of(k)->peers[shmpi_proc.rank]);
+}
+
+/* The last leave of a section under which a request completed, or
+   while a thread of the rank waits: the plain leave (lane.h) with the
+   whole watch and the ring. */
+void shmpi_p2p_lane_leave_slow(struct shmpi_lane_lock *k)
+{
+    struct shmpi_lane *l = lane_of(k);
     int completed = k->completed;
     k->completed = 0;
     /* nobody waits: nobody reads the watch now, so it is only marked
@@ -233,9 +224,6 @@ void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
     if (atomic_exchange_explicit(&k->mutex.word, 0, memory_order_seq_cst) ==
         2)
         shmpi_core_mutex_wake(&k->mutex);
-    /* an exchange, not a store of 0: a try that fails against the next
-       holder meanwhile must not lose its mark unless this ring is after
-       it */
     if (atomic_load_explicit(&k->missed, memory_order_seq_cst) &&
         atomic_exchange_explicit(&k->missed, 0, memory_order_relaxed))
         completed = 1;

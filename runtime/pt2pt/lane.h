@@ -45,6 +45,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "core/lock.h"
 #include "core/lock_type.h"
 #include "core/proc.h"
 
@@ -63,7 +64,8 @@ struct shmpi_lane_lock {
                                   thread (a thread reads its own tag only
                                   if it stored it, and stores 0 before it
                                   unlocks) */
-    int depth;                 /* entries of the owner; the owner's only */
+    int depth;                 /* entries of the owner after its first;
+                                  the owner's only, 0 while free */
     int completed;             /* under the lane: a request completed */
     _Atomic uint32_t missed;   /* a try found the lane held */
     /* What a waiter of another lane reads before it tries this one
@@ -80,9 +82,14 @@ struct shmpi_lane_lock {
 };
 
 struct shmpi_lane;
-void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k);
-int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k);
-void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k);
+/* The out-of-line parts (lane.c): an enter or a try that found the
+   mutex taken by another thread, and a leave with something to tell -
+   a waiter to give the watch, a completion or a failed try to ring
+   for. */
+void shmpi_p2p_lane_enter_slow(struct shmpi_lane_lock *k, uintptr_t me);
+int shmpi_p2p_lane_try_slow(struct shmpi_lane_lock *k, uintptr_t me);
+void shmpi_p2p_lane_leave_slow(struct shmpi_lane_lock *k);
+void shmpi_p2p_lane_rung(struct shmpi_lane_lock *k);
 /* Under MULTIPLE: 1 if the lane has certainly nothing for a poll now -
    not held, no record in its mailbox or hot rings, nothing pending -
    read without writing a line (lane.c argues why a lane skipped on this
@@ -91,6 +98,96 @@ int shmpi_p2p_lane_quiet_mt(const struct shmpi_lane_lock *k);
 /* The holder's view of its lane, for shmpi_p2p_lane_quiet_mt: set up at
    init (conn.c) and refreshed by every leave. */
 void shmpi_p2p_lane_watch_publish(struct shmpi_lane *l);
+
+/* A thread's tag (lane.c): its thread pointer. */
+static inline uintptr_t shmpi_p2p_lane_self(void)
+{
+    return (uintptr_t)__builtin_thread_pointer();
+}
+
+/* The mutex is ours (an acquire CAS or exchange just took it): the
+   owner for recursion, gen odd for the watch's readers (relaxed: the
+   mutex's acquire orders it after the last holder's leave; lane.c). */
+static inline void shmpi_p2p_lane_own(struct shmpi_lane_lock *k,
+                                      uintptr_t me)
+{
+    atomic_store_explicit(&k->owner, me, memory_order_relaxed);
+    atomic_store_explicit(
+        &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
+        memory_order_relaxed);
+}
+
+/* Inline: one thread under MULTIPLE pays an enter and a leave on every
+   message, and the calls and the recursion count of the out-of-line
+   forms were half of that (2026-11-29, perf/run-perf pt2pt-count
+   COUNT_LEVEL=multiple: MPI_Isend of 1 B 366 instructions against 275
+   at SINGLE, 49 of them in enter and leave).  The owner is read first:
+   an entry of the holder (an internal call that takes the lane again:
+   a request released under the lane) is a depth count; anyone else
+   takes the mutex, whose acquire CAS fails only against another
+   holder. */
+static inline void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
+{
+    uintptr_t me = shmpi_p2p_lane_self();
+    uint32_t free_ = 0;
+    if (atomic_load_explicit(&k->owner, memory_order_relaxed) == me)
+        k->depth++;
+    else if (__builtin_expect(atomic_compare_exchange_strong_explicit(
+                                  &k->mutex.word, &free_, 1,
+                                  memory_order_acquire, memory_order_relaxed),
+                              1))
+        shmpi_p2p_lane_own(k, me);
+    else
+        shmpi_p2p_lane_enter_slow(k, me);
+}
+
+static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
+{
+    uintptr_t me = shmpi_p2p_lane_self();
+    if (atomic_load_explicit(&k->owner, memory_order_relaxed) == me) {
+        k->depth++;
+        return 1;
+    }
+    if (__builtin_expect(shmpi_core_mutex_trylock(&k->mutex), 1)) {
+        shmpi_p2p_lane_own(k, me);
+        return 1;
+    }
+    return shmpi_p2p_lane_try_slow(k, me);
+}
+
+/* depth counts the holder's entries after the first.  The plain leave
+   is the one of a lane nobody waits for and under which nothing
+   completed (lane.c's comment has the orderings): busy marks the watch
+   "try me", gen even with release, the unlock an exchange, seq_cst
+   for the `missed` pair, whose load follows; a waiter of the rank, a
+   completion or a failed try take leave_slow or rung. */
+static inline void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
+{
+    if (k->depth) {
+        k->depth--;
+        return;
+    }
+    if (__builtin_expect(
+            k->completed | atomic_load_explicit(&shmpi_proc.wait.waiting,
+                                                memory_order_relaxed),
+            0)) {
+        shmpi_p2p_lane_leave_slow(k);
+        return;
+    }
+    if (!atomic_load_explicit(&k->busy, memory_order_relaxed))
+        atomic_store_explicit(&k->busy, 1, memory_order_relaxed);
+    atomic_store_explicit(
+        &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
+        memory_order_release);
+    atomic_store_explicit(&k->owner, 0, memory_order_relaxed);
+    if (__builtin_expect(atomic_exchange_explicit(&k->mutex.word, 0,
+                                                  memory_order_seq_cst) == 2,
+                         0))
+        shmpi_core_mutex_wake(&k->mutex);
+    if (__builtin_expect(
+            atomic_load_explicit(&k->missed, memory_order_seq_cst), 0))
+        shmpi_p2p_lane_rung(k);
+}
 
 static inline void shmpi_p2p_lane_lock(struct shmpi_lane_lock *k)
 {

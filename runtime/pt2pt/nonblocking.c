@@ -132,11 +132,14 @@ irecv_call(const char *fn, void *buf, MPI_Count count, MPI_Datatype dt,
     int rc = shmpi_check_recv(fn, buf, count, dt, source, tag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    struct shmpi_request *r = new_request(fn, req, SHMPI_REQ_RECV, buf, count,
-                                          dt, source, tag, comm, &rc);
+    if (!req)
+        return shmpi_raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
+    /* the error raised with no lane held: the program's handler may
+       call MPI */
+    struct shmpi_request *r =
+        shmpi_p2p_recv_make_started(buf, count, dt, source, tag, comm);
     if (!r)
-        return rc;
-    shmpi_p2p_start_recv(r);
+        return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory for a request");
     *req = r;
     return MPI_SUCCESS;
 }

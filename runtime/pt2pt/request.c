@@ -65,6 +65,15 @@ struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l)
     return r;
 }
 
+struct shmpi_request *shmpi_p2p_request_alloc_held(struct shmpi_lane *l)
+{
+    struct shmpi_request *r = pop_free(l);
+    if (!r && !(r = malloc(sizeof *r)))
+        return NULL;
+    r->lane = l;
+    return r;
+}
+
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind)
 {
     return shmpi_p2p_request_new_in(shmpi_p2p_lane_of(0), kind);
@@ -92,16 +101,31 @@ static void push_free(struct shmpi_lane *l, struct shmpi_request *r)
     l->free_requests = r;
 }
 
-void shmpi_p2p_request_release(struct shmpi_request *r)
+/* What r holds, let go before r goes back to its lane's free list. */
+static inline __attribute__((always_inline)) void
+drop_refs(struct shmpi_request *r)
 {
-    if (r->on_stack)
-        return;
     if (r->comm)
         shmpi_core_comm_release(r->comm);
     if (r->datatype)
         shmpi_dt_release(r->datatype);
     shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
     r->magic = 0;
+}
+
+void shmpi_p2p_request_release_held(struct shmpi_request *r)
+{
+    if (r->on_stack)
+        return;
+    drop_refs(r);
+    push_free(r->lane, r);
+}
+
+void shmpi_p2p_request_release(struct shmpi_request *r)
+{
+    if (r->on_stack)
+        return;
+    drop_refs(r);
     struct shmpi_lane *l = r->lane;
     if (__builtin_expect(shmpi_proc.mt, 0)) {
         shmpi_p2p_lane_enter_mt(&l->lock);

@@ -63,10 +63,11 @@ struct shmpi_request {
        MPI_Grequest_complete */
     _Atomic uint8_t complete;
     /* under MULTIPLE: the completion was handed out (status copied,
-       request released or made inactive) - claimed by one atomic
-       exchange, so that two threads completing one request (a Wait and
-       a Test: erroneous, 3.7.4, but harmless here) never both release
-       it */
+       request released or made inactive) - claimed once (completion.c:
+       under the request's lane for a send or a receive, by an atomic
+       exchange for the other kinds), so that two threads completing one
+       request (a Wait and a Test: erroneous, 3.7.4, but harmless here)
+       never both release it */
     _Atomic uint8_t handed;
     uint8_t user_freed;        /* MPI_Request_free while active */
     uint8_t on_stack;          /* never freed: a blocking call's own
@@ -119,7 +120,11 @@ struct shmpi_request *shmpi_p2p_request_new_in(struct shmpi_lane *l,
 /* Memory for a request, from the free list, nothing in it set: for
    shmpi_p2p_request_make (start.h), which writes what its path reads. */
 struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l);
+/* The same for a caller that holds lane l, or below MULTIPLE. */
+struct shmpi_request *shmpi_p2p_request_alloc_held(struct shmpi_lane *l);
 void shmpi_p2p_request_release(struct shmpi_request *r);
+/* The same by a caller that holds r's lane (under MULTIPLE). */
+void shmpi_p2p_request_release_held(struct shmpi_request *r);
 /* Complete r: its claim word freed, its on_complete called, released
    if the program freed it.  Inline when there is none of the three: a
    plain receive or send (2026-11-29, perf/run-perf pt2pt-count, 1 B:

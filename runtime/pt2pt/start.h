@@ -22,6 +22,12 @@ struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
                                              const void *buf, MPI_Count count,
                                              MPI_Datatype datatype, int peer,
                                              int tag, MPI_Comm comm);
+/* shmpi_p2p_request_make of a receive and shmpi_p2p_start_recv, under
+   one hold of its lane under MULTIPLE; NULL when out of memory. */
+struct shmpi_request *shmpi_p2p_recv_make_started(void *buf, MPI_Count count,
+                                                  MPI_Datatype datatype,
+                                                  int peer, int tag,
+                                                  MPI_Comm comm);
 /* Start a send (peer != MPI_PROC_NULL); returns MPI_SUCCESS or a raised
    error code. */
 int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode);
