@@ -127,7 +127,7 @@ void shmpi_p2p_lane_watch_publish(struct shmpi_lane *l)
     atomic_thread_fence(memory_order_release); /* after gen's odd store */
     uint32_t busy = l->nbacklog || shmpi_proc.hooks.armed[l->index];
     if (l->mailbox.q) {
-        busy |= l->mailbox.first != l->mailbox.stub;
+        busy |= l->mailbox.first != SHMPI_MPSC_STUB;
         put_ptr(&k->mail, &l->mailbox.q->stub.next);
     }
     put(&k->busy, busy);

@@ -43,8 +43,7 @@ void shmpi_mpsc_rx_init(struct shmpi_mpsc_rx *rx, unsigned char *base,
                         struct shmpi_mpsc *q)
 {
     *rx = (struct shmpi_mpsc_rx){.base = base, .q = q,
-                                 .first = SHMPI_MPSC_STUB,
-                                 .stub = SHMPI_MPSC_STUB};
+                                 .first = SHMPI_MPSC_STUB};
 }
 
 /* The stub goes by its name, SHMPI_MPSC_STUB, in `last` and in every

@@ -63,8 +63,6 @@ struct shmpi_mpsc_rx {
     struct shmpi_mpsc *q;
     uint64_t first;            /* offset of the oldest node still queued
                                   (SHMPI_MPSC_STUB when all were taken) */
-    uint64_t stub;             /* SHMPI_MPSC_STUB, kept for the readers
-                                  that compare first with it */
 };
 
 /* The node named off: the queue's stub, or the one at base + off. */
