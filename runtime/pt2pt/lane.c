@@ -163,13 +163,6 @@ int shmpi_p2p_lane_quiet_mt(const struct shmpi_lane_lock *k)
     return atomic_load_explicit(&k->gen, memory_order_relaxed) == gen;
 }
 
-/* The mutex is another thread's: wait for it (core/lock.h). */
-void shmpi_p2p_lane_enter_slow(struct shmpi_lane_lock *k, uintptr_t me)
-{
-    shmpi_core_mutex_lock_slow(&k->mutex);
-    shmpi_p2p_lane_own(k, me);
-}
-
 /* The try found the mutex held: the `missed` pair (at the top). */
 int shmpi_p2p_lane_try_slow(struct shmpi_lane_lock *k, uintptr_t me)
 {

@@ -82,11 +82,9 @@ struct shmpi_lane_lock {
 };
 
 struct shmpi_lane;
-/* The out-of-line parts (lane.c): an enter or a try that found the
-   mutex taken by another thread, and a leave with something to tell -
-   a waiter to give the watch, a completion or a failed try to ring
-   for. */
-void shmpi_p2p_lane_enter_slow(struct shmpi_lane_lock *k, uintptr_t me);
+/* The out-of-line parts (lane.c): a try that found the mutex taken by
+   another thread, and a leave with something to tell - a waiter to give
+   the watch, a completion or a failed try to ring for. */
 int shmpi_p2p_lane_try_slow(struct shmpi_lane_lock *k, uintptr_t me);
 void shmpi_p2p_lane_leave_slow(struct shmpi_lane_lock *k);
 void shmpi_p2p_lane_rung(struct shmpi_lane_lock *k);
@@ -129,16 +127,12 @@ static inline void shmpi_p2p_lane_own(struct shmpi_lane_lock *k,
 static inline void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
 {
     uintptr_t me = shmpi_p2p_lane_self();
-    uint32_t free_ = 0;
-    if (atomic_load_explicit(&k->owner, memory_order_relaxed) == me)
+    if (atomic_load_explicit(&k->owner, memory_order_relaxed) == me) {
         k->depth++;
-    else if (__builtin_expect(atomic_compare_exchange_strong_explicit(
-                                  &k->mutex.word, &free_, 1,
-                                  memory_order_acquire, memory_order_relaxed),
-                              1))
-        shmpi_p2p_lane_own(k, me);
-    else
-        shmpi_p2p_lane_enter_slow(k, me);
+        return;
+    }
+    shmpi_core_mutex_lock(&k->mutex);
+    shmpi_p2p_lane_own(k, me);
 }
 
 static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
