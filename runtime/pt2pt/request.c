@@ -55,23 +55,25 @@ pop_free_mt(struct shmpi_lane *l)
 /* The lock is one branch for both ends here and in release (2026-11-29,
    perf/run-perf pt2pt-count, 1 B: a branch at each end cost the
    receiver 4 more instructions per message in each). */
-struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l)
+/* r from l's free list, or a new one when that was empty. */
+static inline struct shmpi_request *in_lane(struct shmpi_lane *l,
+                                            struct shmpi_request *r)
 {
-    struct shmpi_request *r =
-        __builtin_expect(shmpi_proc.mt, 0) ? pop_free_mt(l) : pop_free(l);
     if (!r && !(r = malloc(sizeof *r)))
         return NULL;
     r->lane = l;
     return r;
 }
 
+struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l)
+{
+    return in_lane(l, __builtin_expect(shmpi_proc.mt, 0) ? pop_free_mt(l)
+                                                         : pop_free(l));
+}
+
 struct shmpi_request *shmpi_p2p_request_alloc_held(struct shmpi_lane *l)
 {
-    struct shmpi_request *r = pop_free(l);
-    if (!r && !(r = malloc(sizeof *r)))
-        return NULL;
-    r->lane = l;
-    return r;
+    return in_lane(l, pop_free(l));
 }
 
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind)

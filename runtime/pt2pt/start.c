@@ -129,6 +129,20 @@ static __attribute__((noinline)) void start_recv_mt(struct shmpi_request *r)
     shmpi_p2p_lane_leave_mt(k);
 }
 
+/* A receive made and started in lane l, which the caller holds (or
+   needs not: below MULTIPLE). */
+static inline __attribute__((always_inline)) struct shmpi_request *
+make_started(struct shmpi_lane *l, void *buf, MPI_Count count,
+             MPI_Datatype datatype, int peer, int tag, MPI_Comm comm)
+{
+    struct shmpi_request *r = made(shmpi_p2p_request_alloc_held(l),
+                                   SHMPI_REQ_RECV, buf, count, datatype, peer,
+                                   tag, comm);
+    if (r)
+        start_recv(r);
+    return r;
+}
+
 /* Under MULTIPLE the receive's lane is taken once for the request's
    allocation and its start, which take it again otherwise (2026-11-29,
    perf/run-perf pt2pt-count COUNT_LEVEL=multiple, 1 B: MPI_Irecv 320
@@ -140,11 +154,8 @@ recv_make_started_mt(void *buf, MPI_Count count, MPI_Datatype datatype,
 {
     struct shmpi_lane *l = shmpi_p2p_comm_lane(comm);
     shmpi_p2p_lane_enter_mt(&l->lock);
-    struct shmpi_request *r = made(shmpi_p2p_request_alloc_held(l),
-                                   SHMPI_REQ_RECV, buf, count, datatype, peer,
-                                   tag, comm);
-    if (r)
-        start_recv(r);
+    struct shmpi_request *r =
+        make_started(l, buf, count, datatype, peer, tag, comm);
     shmpi_p2p_lane_leave_mt(&l->lock);
     return r;
 }
@@ -159,12 +170,8 @@ struct shmpi_request *shmpi_p2p_recv_make_started(void *buf, MPI_Count count,
 {
     if (__builtin_expect(shmpi_proc.mt, 0))
         return recv_make_started_mt(buf, count, datatype, peer, tag, comm);
-    struct shmpi_request *r =
-        made(shmpi_p2p_request_alloc_held(shmpi_p2p_comm_lane(comm)),
-             SHMPI_REQ_RECV, buf, count, datatype, peer, tag, comm);
-    if (r)
-        start_recv(r);
-    return r;
+    return make_started(shmpi_p2p_comm_lane(comm), buf, count, datatype, peer,
+                        tag, comm);
 }
 
 /* One branch for the lock (an enter and a leave cost MPI_Irecv 16
