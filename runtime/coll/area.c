@@ -278,14 +278,14 @@ static int open_area(MPI_Comm comm, uint32_t index, char *err, size_t errlen)
 
 int shmpi_coll_attach(MPI_Comm comm, uint32_t index)
 {
-    /* coll_attach_why is written only on failure (and emptied by the
+    /* open_why is written only on failure (and emptied by the
        caller that reports it, comm/comm_create.c): under
        MPI_THREAD_MULTIPLE threads attach areas at once */
     comm->coll = NULL;
     if (index == SHMPI_COLL_NO_AREA)
         return MPI_SUCCESS;
-    if (open_area(comm, index, shmpi_proc.coll_attach_why,
-                  sizeof shmpi_proc.coll_attach_why) != 0) {
+    if (open_area(comm, index, shmpi_proc.open_why,
+                  sizeof shmpi_proc.open_why) != 0) {
         shmpi_coll_area_drop(index);
         return MPI_ERR_NO_MEM;
     }
@@ -319,6 +319,6 @@ int shmpi_coll_init(MPI_Comm world)
         return 0;
     /* like any communicator's (shmpi_coll_detach frees it); not a
        fallback to messages without it: the other ranks use the area */
-    return open_area(world, 0, shmpi_proc.coll_attach_why,
-                     sizeof shmpi_proc.coll_attach_why);
+    return open_area(world, 0, shmpi_proc.open_why,
+                     sizeof shmpi_proc.open_why);
 }

@@ -174,7 +174,7 @@ struct shmpi_coll {
 
 /* MPI_Init: tunables, the operations of SHMPI_REQ_COLL (sched.h), and
    MPI_COMM_WORLD's collective state (area 0, mapped); 0, or -1 with the
-   reason in shmpi_proc.coll_attach_why. */
+   reason in shmpi_proc.open_why. */
 int shmpi_coll_init(MPI_Comm world);
 /* Taken by the process that creates a communicator of `members`
    processes, before it tells them: an area slot whose pages are reserved
@@ -185,7 +185,7 @@ uint32_t shmpi_coll_area_take(int members);
    process.  Without memory for the state or address space for the
    mapping the member drops its reference and returns MPI_ERR_NO_MEM for
    the caller to raise, with the reason (bytes, ulimit -v) in
-   shmpi_proc.coll_attach_why: one member alone cannot fall back to
+   shmpi_proc.open_why: one member alone cannot fall back to
    messages while the others use the area. */
 int shmpi_coll_attach(MPI_Comm c, uint32_t area);
 /* Before a collective that puts up to `bytes` in each half of this

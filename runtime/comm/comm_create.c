@@ -331,12 +331,12 @@ int shmpi_comm_raise_open(MPI_Comm parent, int rc, const char *fn)
 {
     if (rc == MPI_ERR_OTHER)
         return no_context(parent, fn);
-    /* the reason shmpi_coll_attach gave, when it was what failed */
-    const char *why = shmpi_proc.coll_attach_why;
-    char line[sizeof shmpi_proc.coll_attach_why];
+    /* the reason the area or the lane gave, when one was what failed */
+    const char *why = shmpi_proc.open_why;
+    char line[sizeof shmpi_proc.open_why];
     snprintf(line, sizeof line, "%s",
              why[0] ? why : "no memory for a new communicator");
-    shmpi_proc.coll_attach_why[0] = 0;
+    shmpi_proc.open_why[0] = 0;
     return shmpi_raise(parent, rc, fn, "%s", line);
 }
 

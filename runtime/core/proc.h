@@ -333,9 +333,9 @@ struct shmpi_proc {
     struct shmpi_coll_tune coll_tune;
     /* coll/area.c, pt2pt/conn.c: why the last communicator could not
        get its collective state or its point-to-point lane (e.g. the
-       area or the lane could not be mapped), for the
-       message of the call that made it (comm/); one caller at a time. */
-    char coll_attach_why[192];
+       area or the lane could not be mapped), for the message of the
+       call that made it (comm/); one caller at a time. */
+    char open_why[192];
     /* core/hooks.c, core/objects.c: the functions are set once in
        MPI_Init, then only read; `armed` is set and cleared by the room
        that owns a hook whenever its work starts or runs out (coll, from

@@ -312,7 +312,7 @@ static void bring_up(struct shmpi_proc *p, int *argc, char ***argv,
     shmpi_core_fence_register();
     shmpi_rma_sync_register_kind();
     if (shmpi_comm_init_predefined(p) != 0)
-        init_failed(p->coll_attach_why[0] ? p->coll_attach_why
+        init_failed(p->open_why[0] ? p->open_why
                                           : "out of memory");
     if (shmpi_dt_compile_predefined() != MPI_SUCCESS ||
         shmpi_p2p_init() != 0 || shmpi_rma_init() != 0 ||

@@ -378,7 +378,7 @@ static __attribute__((noinline, cold)) int lane_map_cold(struct shmpi_lane *l)
         uint64_t at = shmpi_arena_lane_offset(a, l->index);
         unsigned char *m =
             shmpi_arena_map(p->arena_fd, at, a->lane_bytes, what,
-                            p->coll_attach_why, sizeof p->coll_attach_why);
+                            p->open_why, sizeof p->open_why);
         if (!m) {
             rc = MPI_ERR_NO_MEM;
             goto out;

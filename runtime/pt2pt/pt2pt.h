@@ -258,7 +258,7 @@ static inline uint32_t shmpi_p2p_nlanes(void)
 /* A communicator of `context` is being made in this process: its lane
    is mapped, if it was not yet, and progress turns it from now on
    (conn.c).  MPI_SUCCESS, or MPI_ERR_NO_MEM with the reason (the bytes
-   it needed) in shmpi_proc.coll_attach_why.  comm/ calls it before it
+   it needed) in shmpi_proc.open_why.  comm/ calls it before it
    gives a communicator a context. */
 int shmpi_p2p_lane_map(uint32_t context);
 /* Communicator c has its context, whose lane shmpi_p2p_lane_map mapped:
