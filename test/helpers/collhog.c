@@ -34,14 +34,7 @@
 
 #define ROUNDS 1000
 
-static void die(int rank, const char *what, int rc)
-{
-    char s[MPI_MAX_ERROR_STRING];
-    int n = 0;
-    MPI_Error_string(rc, s, &n);
-    fprintf(stderr, "rank %d: %s: %s\n", rank, what, s);
-    exit(1);
-}
+#include "die.h"
 
 /* KIB KiB from each rank, checked. */
 static int allgather(MPI_Comm c, int rank, int size, size_t kib)

@@ -26,14 +26,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-static void die(int rank, const char *what, int rc)
-{
-    char s[MPI_MAX_ERROR_STRING];
-    int n = 0;
-    MPI_Error_string(rc, s, &n);
-    fprintf(stderr, "rank %d: %s: %s\n", rank, what, s);
-    exit(1);
-}
+#include "die.h"
 
 /* A line of /proc/self/status, in kB (VmPeak, VmSize). */
 static long status_kb(const char *key)

@@ -20,14 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void die(int rank, const char *what, int rc)
-{
-    char s[MPI_MAX_ERROR_STRING];
-    int n = 0;
-    MPI_Error_string(rc, s, &n);
-    fprintf(stderr, "rank %d: %s: %s\n", rank, what, s);
-    exit(1);
-}
+#include "die.h"
 
 /* Blocks of `size` until MPI_ERR_NO_MEM (at most 1 TiB of them). */
 static void chunks(int rank, MPI_Aint size)

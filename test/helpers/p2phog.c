@@ -22,14 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void die(int rank, const char *what, int rc)
-{
-    char s[MPI_MAX_ERROR_STRING];
-    int n = 0;
-    MPI_Error_string(rc, s, &n);
-    fprintf(stderr, "rank %d: %s: %s\n", rank, what, s);
-    exit(1);
-}
+#include "die.h"
 
 int main(int argc, char **argv)
 {
