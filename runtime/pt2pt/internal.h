@@ -42,6 +42,9 @@ enum shmpi_internal_tag {
                                   (pt2pt/part.c) */
     SHMPI_TAG_NBC = 1 << 24,   /* + the schedule's number: nonblocking
                                   collectives (coll/sched.c), up to 2^25 */
+    SHMPI_TAG_PART_REFUSED = 1 << 26, /* + the send's number, below 2^26:
+                                  a partitioned receive could not map its
+                                  sender's segment (pt2pt/part.c) */
 };
 
 /* Blocking send and receive of nbytes bytes on comm's internal context;

@@ -76,6 +76,16 @@
  * partitions are packed and its receiver matched: the segment then
  * lives on in the receiver's mapping whatever the sender frees.
  *
+ * Refusal.  Opening another process's descriptor is an access of the
+ * ptrace kind: the kernel refuses it where the sender is not dumpable,
+ * under Yama's ptrace_scope, or between users.  A receiver that cannot
+ * map has no segment to say so in, so the announcement names a reply
+ * tag (SHMPI_TAG_PART_REFUSED + the send's number), on which the sender
+ * posted a receive before announcing; the receiver sends the error and
+ * errno back there, and both requests complete with the error, now and
+ * in every later round.  The sender withdraws that receive once it sees
+ * `matched`, or when the request is freed.
+ *
  * Threads (MPI_THREAD_MULTIPLE, the hybrid case: threads of one rank
  * ready partitions of one request at once).  Nothing here takes a lane.
  * Each partition of each side has a state word that says, per round,
@@ -89,8 +99,10 @@
  * complete the request.  A request completed by a thread other than the
  * waiting one rings the rank's own doorbell: the waiter may sleep.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,10 +149,16 @@ struct hello {
     int32_t tag;
     int32_t pid;
     int32_t fd;
-    uint32_t unused;
+    int32_t reply;             /* the tag of a refusal (top comment) */
     uint64_t parts;
     uint64_t part_bytes;
     uint64_t seg_bytes;
+};
+
+/* What a receiver that cannot map a segment sends back. */
+struct refusal {
+    int32_t err;               /* the error class */
+    int32_t errnum;            /* errno of the open or the mmap */
 };
 
 /* A receive of announcements from (context, source), posted by the
@@ -184,9 +202,16 @@ struct shmpi_p2p_part {
     int fd;                    /* the memfd, until the receiver mapped */
     struct shmpi_request ann;  /* the announcement's send */
     struct hello msg;
+    _Atomic int nack_posted;   /* nack is a posted receive of a refusal */
+    _Atomic int refused;       /* it arrived (release, by nack's
+                                  on_complete) */
+    /* both: the refusal's receive (sender) or send (receiver) */
+    struct shmpi_request nack;
+    struct refusal why;
     /* receiver */
     uint64_t spart_bytes;      /* packed bytes of a sender partition */
     int err;                   /* a failed match */
+    int nack_sent;             /* nack is the refusal's send */
     _Atomic int mapstate;
     _Atomic(struct shmpi_p2p_part_pipe *) hello; /* matched (release) */
     uint32_t context;
@@ -375,13 +400,18 @@ static int map_segment(struct shmpi_p2p_part *P,
     snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)p->msg.pid,
              (int)p->msg.fd);
     int fd = open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
+        P->why = (struct refusal){MPI_ERR_OTHER, errno};
         return MPI_ERR_OTHER;
+    }
     void *a = mmap(NULL, p->msg.seg_bytes, PROT_READ | PROT_WRITE,
                    MAP_SHARED, fd, 0);
+    int errnum = errno;
     close(fd);
-    if (a == MAP_FAILED)
+    if (a == MAP_FAILED) {
+        P->why = (struct refusal){MPI_ERR_NO_MEM, errnum};
         return MPI_ERR_NO_MEM;
+    }
     P->seg = a;
     P->seg_bytes = p->msg.seg_bytes;
     P->sparts = p->msg.parts;
@@ -389,6 +419,23 @@ static int map_segment(struct shmpi_p2p_part *P,
     P->stage = (unsigned char *)a + stage_offset(p->msg.parts);
     P->stride = line_up(P->total);
     return MPI_SUCCESS;
+}
+
+/* The segment could not be mapped: tell the sender, on the tag its
+   announcement named (top comment).  Not raised if the send cannot be
+   queued (no memory): the receive fails either way, and its sender then
+   waits as for a receiver that never came. */
+static void refuse(struct shmpi_p2p_part *P,
+                   const struct shmpi_p2p_part_pipe *p)
+{
+    P->msg = p->msg; /* for the error's words */
+    shmpi_p2p_internal_request(&P->nack, SHMPI_REQ_SEND, P->comm, &P->why,
+                               (int)sizeof P->why, MPI_BYTE, P->source,
+                               p->msg.reply);
+    struct shmpi_lane_lock *k = &P->nack.lane->lock;
+    shmpi_p2p_lane_lock(k);
+    P->nack_sent = shmpi_p2p_send_post_or_queue(&P->nack) == 0;
+    shmpi_p2p_lane_unlock(k);
 }
 
 /* 1 once the receive is matched and the segment mapped (or the match
@@ -419,6 +466,8 @@ static int try_map(struct shmpi_p2p_part *P)
         /* release: the sender acquires it before closing its fd */
         atomic_store_explicit(&P->seg->matched, how, memory_order_release);
         shmpi_core_doorbell_ring(P->req->peer);
+    } else {
+        refuse(P, p);
     }
     free(p);
     atomic_store_explicit(&P->mapstate,
@@ -451,7 +500,8 @@ static void complete_round(struct shmpi_p2p_part *P, int err)
     if (atomic_exchange_explicit(&P->finished, 1, memory_order_acq_rel))
         return;
     r->error = err;
-    if (P->send && P->fd >= 0) { /* the receiver has opened it */
+    if (P->send && P->fd >= 0) { /* the receiver has opened it, or
+                                    refused */
         close(P->fd);
         P->fd = -1;
     }
@@ -515,6 +565,31 @@ static int recv_poll(struct shmpi_p2p_part *P)
 
 /* ---- the sender's side ---- */
 
+/* The refusal's receive is no longer needed (the receiver mapped, or
+   the request is freed): off the posted queue, once, whichever thread
+   gets here first.  If a refusal had matched it meanwhile, its
+   on_complete has run: both happen under the lane withdraw takes. */
+static void drop_nack(struct shmpi_p2p_part *P)
+{
+    if (atomic_load_explicit(&P->nack_posted, memory_order_relaxed) &&
+        atomic_exchange_explicit(&P->nack_posted, 0, memory_order_relaxed))
+        shmpi_p2p_recv_withdraw(&P->nack);
+}
+
+/* nack's on_complete (progress, under its lane): the receiver could not
+   map.  Release: the sender's threads read P->why after acquiring
+   `refused` (send_maybe_done). */
+static void refused_arrived(struct shmpi_request *rq)
+{
+    struct shmpi_p2p_part *P =
+        (struct shmpi_p2p_part *)((char *)rq -
+                                  offsetof(struct shmpi_p2p_part, nack));
+    atomic_store_explicit(&P->nack_posted, 0, memory_order_relaxed);
+    atomic_store_explicit(&P->refused, 1, memory_order_release);
+    if (shmpi_proc.mt) /* a waiting thread may sleep: wake the rank */
+        shmpi_core_doorbell_ring(shmpi_proc.rank);
+}
+
 static void send_maybe_done(struct shmpi_p2p_part *P)
 {
     if (atomic_load_explicit(&P->done, memory_order_acquire) !=
@@ -522,9 +597,15 @@ static void send_maybe_done(struct shmpi_p2p_part *P)
         return;
     uint32_t how = atomic_load_explicit(&P->seg->matched,
                                         memory_order_acquire);
-    if (!how || (how == SEG_MATCHED &&
-                 atomic_load_explicit(&P->seg->consumed,
-                                      memory_order_acquire) + 1 < P->round))
+    if (!how) {
+        if (atomic_load_explicit(&P->refused, memory_order_acquire))
+            complete_round(P, P->why.err);
+        return;
+    }
+    drop_nack(P);
+    if (how == SEG_MATCHED &&
+        atomic_load_explicit(&P->seg->consumed, memory_order_acquire) + 1 <
+            P->round)
         return;
     complete_round(P, how == SEG_MATCHED ? MPI_SUCCESS : MPI_ERR_TRUNCATE);
 }
@@ -537,9 +618,10 @@ static void push(struct shmpi_p2p_part *P, int i)
        staging area, came before its release store of consumed;
        overwriting its bytes must follow.  Never false after the first
        two rounds: round - 1 completed only once consumed >= round - 2
-       (send_maybe_done). */
+       (send_maybe_done), or the receiver refused and never reads. */
     if (atomic_load_explicit(&P->seg->consumed, memory_order_acquire) + 2 <
-        P->round)
+            P->round &&
+        !atomic_load_explicit(&P->refused, memory_order_relaxed))
         return;
     if (!atomic_compare_exchange_strong_explicit(&P->state[i], &ready,
                                                  ready + 1,
@@ -625,11 +707,12 @@ static void part_release(struct shmpi_p2p_part *P)
     free(P);
 }
 
-/* An announcement still in flight when its send was freed (its receiver
-   has not taken it yet): it frees the rest when it completes. */
-static void ann_done(struct shmpi_request *ann)
+/* A message of the request's still in flight when it was freed (the
+   announcement its receiver has not taken yet, or a refusal): it frees
+   the rest when it completes. */
+static void sent_done(struct shmpi_request *out)
 {
-    part_release(ann->owner);
+    part_release(out->owner);
 }
 
 int shmpi_p2p_part_free_check(struct shmpi_request *r, const char *fn)
@@ -641,14 +724,19 @@ int shmpi_p2p_part_free_check(struct shmpi_request *r, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* Under r's lane (MPI_Request_free): the announcement's send and the
-   pipes are in it, so neither completes meanwhile. */
+/* Under r's lane (MPI_Request_free): the announcement's send, the
+   refusal's send or receive and the pipes are in it, so none completes
+   meanwhile. */
 static void part_free(struct shmpi_request *r)
 {
     struct shmpi_p2p_part *P = part_of(r);
     int linked = r->peer != MPI_PROC_NULL;
-    int announced = P->send && linked;
+    struct shmpi_request *out = P->send && linked ? &P->ann
+                                : P->nack_sent    ? &P->nack
+                                                  : NULL;
     shmpi_p2p_request_release(r);
+    if (P->send)
+        drop_nack(P);
     if (!P->send && linked) {
         if (!atomic_load_explicit(&P->hello, memory_order_acquire))
             unwait(P);
@@ -656,12 +744,36 @@ static void part_free(struct shmpi_request *r)
                  MS_NONE)
             free(atomic_load_explicit(&P->hello, memory_order_relaxed));
     }
-    if (announced && !shmpi_request_is_complete(&P->ann)) {
-        P->ann.owner = P;
-        P->ann.on_complete = ann_done;
+    if (out && !shmpi_request_is_complete(out)) {
+        out->owner = P;
+        out->on_complete = sent_done;
         return;
     }
     part_release(P);
+}
+
+/* A failed round's error, with what failed where that is known. */
+static int part_raise(struct shmpi_request *r, int err, const char *fn)
+{
+    struct shmpi_p2p_part *P = part_of(r);
+    if (err == MPI_ERR_IN_STATUS)
+        return shmpi_raise(r->comm, err, fn, "a completed request failed; "
+                           "see the MPI_ERROR field of its status");
+    if (err == MPI_ERR_TRUNCATE)
+        return shmpi_raise(r->comm, err, fn, "the partitioned send and "
+                           "receive differ in size (MPI-4.0 4.2.3)");
+    if (err != P->why.err || !P->why.errnum)
+        return shmpi_raise(r->comm, err, fn, "the completed request failed");
+    if (P->send)
+        return shmpi_raise(r->comm, err, fn, "the receiver (rank %d) could "
+                           "not map this partitioned send's staging area: "
+                           "%s", r->peer, strerror(P->why.errnum));
+    return shmpi_raise(r->comm, err, fn, "cannot map the staging area of "
+                       "rank %d's partitioned send (/proc/%d/fd/%d): %s; "
+                       "the kernel allows it only where the receiver may "
+                       "ptrace the sender (Yama ptrace_scope, a non-dumpable "
+                       "sender, another user)", r->peer, (int)P->msg.pid,
+                       (int)P->msg.fd, strerror(P->why.errnum));
 }
 
 const struct shmpi_req_ops shmpi_p2p_part_ops = {
@@ -669,6 +781,7 @@ const struct shmpi_req_ops shmpi_p2p_part_ops = {
     .start = part_start,
     .cancel = part_cancel,
     .free = part_free,
+    .raise = part_raise,
 };
 
 /* ---- the init calls ---- */
@@ -779,14 +892,29 @@ static int announce(const char *fn, struct shmpi_p2p_part *P, int dest,
     P->stride = line_up(P->total);
     P->sparts = (uint64_t)P->parts;
     P->fd = fd;
+    /* The reply tag is unique among this process's last 2^26 sends,
+       far more than can wait for their receivers at once. */
+    static _Atomic uint32_t sends;
+    int reply = SHMPI_TAG_PART_REFUSED +
+                (int)(atomic_fetch_add_explicit(&sends, 1,
+                                                memory_order_relaxed) &
+                      (SHMPI_TAG_PART_REFUSED - 1));
+    shmpi_p2p_internal_request(&P->nack, SHMPI_REQ_RECV, comm, &P->why,
+                               (int)sizeof P->why, MPI_BYTE, dest, reply);
+    P->nack.on_complete = refused_arrived;
+    atomic_store_explicit(&P->nack_posted, 1, memory_order_relaxed);
+    shmpi_p2p_start_recv(&P->nack);
     P->msg = (struct hello){.tag = tag, .pid = (int32_t)getpid(), .fd = fd,
-                            .parts = (uint64_t)P->parts,
+                            .reply = reply, .parts = (uint64_t)P->parts,
                             .part_bytes = P->part_bytes,
                             .seg_bytes = bytes};
     shmpi_p2p_internal_request(&P->ann, SHMPI_REQ_SEND, comm, &P->msg,
                                (int)sizeof P->msg, MPI_BYTE, dest,
                                SHMPI_TAG_PART);
-    return shmpi_p2p_start_send(fn, &P->ann, SHMPI_MODE_STANDARD);
+    int rc = shmpi_p2p_start_send(fn, &P->ann, SHMPI_MODE_STANDARD);
+    if (rc != MPI_SUCCESS)
+        drop_nack(P); /* the caller frees P */
+    return rc;
 }
 
 int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count,
