@@ -114,17 +114,6 @@ void shmpi_coll_wait_range(struct shmpi_coll *c, int lo, int hi,
         c->known_done = c->seq - 1;
 }
 
-int shmpi_coll_test_range(struct shmpi_coll *c, uint64_t seq,
-                          uint32_t step)
-{
-    struct word_wait w = {c, 0, c->size, shmpi_coll_word(seq, step)};
-    if (!all_reached(&w))
-        return 0;
-    if (c->known_done < seq - 1)
-        c->known_done = seq - 1;
-    return 1;
-}
-
 /*
  * The reuse rule.  Half h was last written by collective L and read by
  * last[h].readers; they are done with it once their words reach
