@@ -258,6 +258,9 @@ void shmpi_coll_publish(struct shmpi_coll *c, uint32_t step);
 /* Ring member j's doorbell, or every other member's (SHMPI_COLL_ALL);
    pays what this rank owes (owe_all) too. */
 void shmpi_coll_ring(struct shmpi_coll *c, int who);
+/* The count of member's sleepers on its doorbell
+   (shmpi_core_doorbell_sleepers: for a look without a fence). */
+_Atomic uint32_t *shmpi_coll_sleepers(const struct shmpi_coll *c, int member);
 /* Wait until member j's word reaches (c->seq, step). */
 void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step);
 /* Wait until the word of every member in [lo, hi) but this one reaches

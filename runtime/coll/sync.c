@@ -52,6 +52,11 @@ void shmpi_coll_ring(struct shmpi_coll *c, int who)
     }
 }
 
+_Atomic uint32_t *shmpi_coll_sleepers(const struct shmpi_coll *c, int member)
+{
+    return shmpi_core_doorbell_sleepers(world_of(c, member));
+}
+
 /* Waiting for the words of members [next, hi) to reach target. */
 struct word_wait {
     struct shmpi_coll *c;
