@@ -258,6 +258,9 @@ void shmpi_coll_publish(struct shmpi_coll *c, uint32_t step);
 /* Ring member j's doorbell, or every other member's (SHMPI_COLL_ALL);
    pays what this rank owes (owe_all) too. */
 void shmpi_coll_ring(struct shmpi_coll *c, int who);
+/* The count of member's sleepers on its doorbell
+   (shmpi_core_doorbell_sleepers: for a look without a fence). */
+_Atomic uint32_t *shmpi_coll_sleepers(const struct shmpi_coll *c, int member);
 /* Wait until member j's word reaches (c->seq, step). */
 void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step);
 /* Wait until the word of every member in [lo, hi) but this one reaches
@@ -266,9 +269,25 @@ void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step);
 void shmpi_coll_wait_range(struct shmpi_coll *c, int lo, int hi,
                            uint32_t step);
 /* Without waiting: has every other member's word reached (seq, step)?
-   Then all finished collective seq - 1 (known_done). */
-int shmpi_coll_test_range(struct shmpi_coll *c, uint64_t seq,
-                          uint32_t step);
+   Then all finished collective seq - 1 (known_done).  Each word an
+   acquire load: what its member wrote before it is visible.  Inline:
+   the persistent Allreduce's MPI_Wait polls with it (pallreduce.c). */
+static inline int shmpi_coll_test_range(struct shmpi_coll *c, uint64_t seq,
+                                        uint32_t step)
+{
+    uint64_t target = shmpi_coll_word(seq, step);
+    for (int j = 0; j < c->size; j++) {
+        if (j == c->rank)
+            continue;
+        uint64_t v = atomic_load_explicit(&shmpi_coll_ctl(c, j)->word,
+                                          memory_order_acquire);
+        if (!shmpi_coll_reached(v, target))
+            return 0;
+    }
+    if (c->known_done < seq - 1)
+        c->known_done = seq - 1;
+    return 1;
+}
 static inline void shmpi_coll_wait_all(struct shmpi_coll *c, uint32_t step)
 {
     shmpi_coll_wait_range(c, 0, c->size, step);

@@ -45,15 +45,53 @@
  * (shmpi_coll_finish with stored_first: the next store rings
  * everyone).
  *
+ * THE FAST PATH (below MPI_THREAD_MULTIPLE, the queue empty: every
+ * start of a program that waits for each before the next).  MPI_Start
+ * (pt2pt/persistent.c sends this kind straight to pall_start) publishes
+ * and returns; MPI_Wait and MPI_Test (complete_fast, request.h) look at
+ * the others' words, fold, ring and make the request inactive in one
+ * call - no generic completion, no second pass of advance.  The ring
+ * that goes with the publish is the one thing left for later: a ring
+ * right after the store makes its fence wait for the store itself, whose
+ * line the others are polling (one cache-line crossing, spent inside
+ * MPI_Start), while after the wait saw the others' words the store has
+ * long left and the fence costs only itself - the order the blocking
+ * Allreduce has (reduce.c).  Who is owed that ring: a member that
+ * counted itself asleep on its doorbell waiting for this word (or for
+ * the STEP_DONE it stands for, coll.h's owe_all).  So:
+ *   - the start looks at the others' sleeper counts without a fence
+ *     (their addresses found at init): one that already sleeps - the
+ *     usual case of a late start - is rung at once;
+ *   - otherwise the ring is owed (the request on `owing`, the hook
+ *     armed in lane 0, which every progress turn visits) and paid by
+ *     whichever comes first: this request's completion (complete_fast,
+ *     or advance from any other Test/Wait, a drain by a blocking
+ *     collective) or any turn of the progress engine - every wait of
+ *     this process for another process turns it before it may sleep
+ *     (the done() of each caller of core/wait.c; the one that does not,
+ *     rma/map_vm.c's, waits for a thread of this process), so two
+ *     members never sleep on each other's unrung words.
+ * Between the start and the next MPI call that completes it or waits, a
+ * member that counted itself asleep in the instant of the publish (the
+ * look cannot see it; the fence would) sleeps until then: later, never
+ * lost.  Under MPI_THREAD_MULTIPLE the start rings at once, as advance
+ * always does: a request may be waited by another thread, and `owing`
+ * is this process's below it only.
+ *
  * Memory ordering: the contribution and its length are written before
  * shmpi_coll_publish's release store of the word; the poll reads each
  * word with acquire (shmpi_coll_test_range) before it reads that
  * member's line, so it sees the data of that collective.  The data is
  * not overwritten while it is read: its writer writes that parity again
  * only at collective s + 2, after its claim saw every member's word of
- * s + 1 or later, stored (the rule) after that member folded s.  The
- * start rings every doorbell after its publish, since a member waiting
- * in MPI_Wait may sleep on it (core/wait.c).
+ * s + 1 or later, stored (the rule) after that member folded s.  Every
+ * publish is followed by a ring of every doorbell (pay), at once or
+ * later as above, since a member waiting in MPI_Wait may sleep on it
+ * (core/wait.c): the ring's seq_cst fence comes after the store of the
+ * word, however much later, and the sleeper's after its count, so
+ * either the ring sees the count or the sleeper's last look sees the
+ * word.  The look of the start is relaxed and orders nothing: it only
+ * rings sooner.
  *
  * Threads: the queue of started requests (c->pend), and every use of the
  * area by a start, a poll or a drain, is under the communicator's pt2pt
@@ -70,6 +108,7 @@
 #include "coll/pallreduce.h"
 #include "core/copy.h"
 #include "core/error.h"
+#include "core/hooks.h"
 #include "core/wait.h"
 #include "datatypes/ops.h"
 #include "pt2pt/progress.h"
@@ -85,16 +124,28 @@ struct shmpi_coll_pend {
     shmpi_kernel *fn;
     uint64_t seq;              /* the collective of the current start */
     int published;             /* its contribution is in the line */
+    int rung;                  /* the others rung since the publish */
     struct shmpi_coll_pend *next; /* c->pend: started, not complete */
+    struct shmpi_coll_pend *owing_next; /* on `owing` */
+    struct shmpi_coll_ctl *lines; /* the members' control lines */
+    int size;                  /* members */
+    int nbells;
+    _Atomic uint32_t *bell[]; /* the others' sleeper counts (doorbells) */
 };
+
+/* Below MPI_THREAD_MULTIPLE: the published requests whose ring is
+   owed (top comment), and the progress hook that pays them. */
+static struct shmpi_coll_pend *owing;
+static int owing_hook;
 
 /* Contribution in the line and the word stored: the first store of
    collective a->seq (claim: coll.h's reuse rule).  The caller rings
-   after it. */
-static void publish(struct shmpi_coll *c, struct shmpi_coll_pend *a)
+   after it, at once or later (pay).  Inline: MPI_Start's one call. */
+static inline __attribute__((always_inline)) void
+publish(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 {
     int p = (int)(a->seq & 1);
-    struct shmpi_coll_ctl *mine = shmpi_coll_ctl(c, c->rank);
+    struct shmpi_coll_ctl *mine = a->lines + c->rank;
     shmpi_coll_claim(c, p);
     shmpi_copy_short(mine->data[p], a->sbuf, a->len);
     mine->len[p] = a->len;
@@ -103,42 +154,103 @@ static void publish(struct shmpi_coll *c, struct shmpi_coll_pend *a)
     atomic_store_explicit(&mine->word, shmpi_coll_word(a->seq, 1),
                           memory_order_release);
     a->published = 1;
+    a->rung = 0;
+}
+
+/* The ring of a's publish, if still owed; every doorbell, which pays
+   owe_all too.  Its fence (core/wait.c) orders the word's store before
+   the look at each sleeper count. */
+static void pay(struct shmpi_coll *c, struct shmpi_coll_pend *a)
+{
+    if (a->rung)
+        return;
+    shmpi_coll_ring(c, SHMPI_COLL_ALL);
+    a->rung = 1;
+    /* on `owing` if its start left the ring for later (not under
+       MULTIPLE, nor when advance published it: it rings at once) */
+    struct shmpi_coll_pend **p = &owing;
+    while (*p && *p != a)
+        p = &(*p)->owing_next;
+    if (!*p)
+        return;
+    *p = a->owing_next;
+    if (!owing)
+        shmpi_progress_hook_arm(owing_hook, 0, 0);
+}
+
+/* The progress hook: every owed ring paid (lane 0, below MULTIPLE). */
+static int pay_owed(unsigned lane)
+{
+    while (owing) {
+        struct shmpi_coll_pend *a = owing;
+        owing = a->owing_next;
+        a->rung = 1;
+        shmpi_coll_ring(a->c, SHMPI_COLL_ALL);
+    }
+    shmpi_progress_hook_arm(owing_hook, lane, 0);
+    return 0; /* a ring moves nothing of this rank's */
+}
+
+/* Does a member count a sleeper?  Relaxed loads, no fence: sure when
+   1, maybe late when 0 (top comment). */
+static int sleeper_seen(const struct shmpi_coll_pend *a)
+{
+    for (int i = 0; i < a->nbells; i++)
+        if (atomic_load_explicit(a->bell[i], memory_order_relaxed))
+            return 1;
+    return 0;
+}
+
+/* After the publish of a start: ring now under MULTIPLE or when a member
+   is seen asleep, else leave it owed (top comment). */
+static void ring_or_owe(struct shmpi_coll *c, struct shmpi_coll_pend *a)
+{
+    if (shmpi_proc.mt || sleeper_seen(a)) {
+        pay(c, a);
+        return;
+    }
+    a->owing_next = owing;
+    owing = a;
+    shmpi_progress_hook_arm(owing_hook, 0, 1);
+}
+
+/* The others' lines folded in rank order into the receive buffer, the
+   ring paid after the fold (the lines are read before a woken member
+   can write its next collective into them: reduce.c, fold_whole), a
+   taken off the queue.  Every member's word of a->seq was seen. */
+static void fold_and_pop(struct shmpi_coll *c, struct shmpi_coll_pend *a)
+{
+    int p = (int)(a->seq & 1);
+    shmpi_copy_short(a->rbuf, a->lines[a->size - 1].data[p], a->len);
+    for (int j = a->size - 2; j >= 0; j--)
+        a->fn(a->lines[j].data[p], a->rbuf, a->count);
+    pay(c, a);
+    c->owe_all = 1; /* shmpi_coll_finish(c, 1, ...): no STEP_DONE */
+    /* release: a blocking collective that acquires the empty queue
+       (shmpi_coll_begin) sees what the fold wrote in c */
+    atomic_store_explicit(&c->pend, a->next, memory_order_release);
+    a->next = NULL;
 }
 
 /* The oldest started requests of c completed, as far as the others'
    words allow; the next one published when the one before completes.
-   A publish is followed by a ring of every member (which pays owe_all
-   too): a member waiting for the word in its MPI_Wait may sleep, while
-   this one may return to the program.  The ring comes after the test of
-   the others' words, as the blocking path rings after its wait, so that
-   its fence does not stall those loads behind the store of the word;
-   and after the fold, so that the lines are read before a woken member
-   can write its next collective into them (reduce.c, fold_whole).
-   Under the lane. */
+   A publish is followed by a ring of every member (pay): a member
+   waiting for the word in its MPI_Wait may sleep, while this one may
+   return to the program.  The ring comes after the test of the others'
+   words, as the blocking path rings after its wait, so that its fence
+   does not stall those loads behind the store of the word.  Under the
+   lane. */
 static void advance(struct shmpi_coll *c)
 {
     struct shmpi_coll_pend *a;
     while ((a = atomic_load_explicit(&c->pend, memory_order_relaxed))) {
-        int ring = !a->published;
-        if (ring)
+        if (!a->published)
             publish(c, a);
         if (!shmpi_coll_test_range(c, a->seq, 1)) {
-            if (ring)
-                shmpi_coll_ring(c, SHMPI_COLL_ALL);
+            pay(c, a);
             return;
         }
-        int p = (int)(a->seq & 1);
-        shmpi_copy_short(a->rbuf, shmpi_coll_ctl(c, c->size - 1)->data[p],
-                         a->len);
-        for (int j = c->size - 2; j >= 0; j--)
-            a->fn(shmpi_coll_ctl(c, j)->data[p], a->rbuf, a->count);
-        if (ring)
-            shmpi_coll_ring(c, SHMPI_COLL_ALL);
-        c->owe_all = 1; /* shmpi_coll_finish(c, 1, ...): no STEP_DONE */
-        /* release: a blocking collective that acquires the empty queue
-           (shmpi_coll_begin) sees what the fold wrote in c */
-        atomic_store_explicit(&c->pend, a->next, memory_order_release);
-        a->next = NULL;
+        fold_and_pop(c, a);
         struct shmpi_request *r = a->req;
         if (r->user_freed)
             free(a); /* the request goes with its completion */
@@ -174,7 +286,49 @@ static int pall_poll(struct shmpi_request *r)
     return shmpi_request_is_complete(r);
 }
 
-static int pall_start(struct shmpi_request *r, const char *fn)
+/* MPI_Wait / MPI_Test's one call (request.h, complete_fast): below
+   MULTIPLE, r the only started request of its communicator.  The others' words are looked at polls + 1 times; once
+   all arrived, the fold, the ring and the hand-out.  r->status is the
+   empty one of init, r->error MPI_SUCCESS (nothing sets another), and
+   r->complete is left 0: an inactive request is never tested for it,
+   and its next start would clear it.  Anything else (a queue, MULTIPLE,
+   the words late) goes the generic way, which polls through advance. */
+static int pall_complete_fast(struct shmpi_request *r, int polls)
+{
+    struct shmpi_coll_pend *a = r->owner;
+    struct shmpi_coll *c = a->c;
+    /* the head of the queue is published (advance publishes each as it
+       becomes the head) */
+    if (shmpi_proc.mt ||
+        atomic_load_explicit(&c->pend, memory_order_relaxed) != a ||
+        a->next)
+        return 0;
+    for (int i = 0; !shmpi_coll_test_range(c, a->seq, 1); i++) {
+        if (i == polls)
+            return 0;
+        shmpi_cpu_relax();
+    }
+    fold_and_pop(c, a);
+    r->active = 0;
+    return 1;
+}
+
+/* MPI_Start below MULTIPLE with nothing queued: publish, and the ring
+   now or owed (top comment).  r's handed needs no reset: only a claim
+   under MULTIPLE sets it. */
+static void start_alone(struct shmpi_request *r, struct shmpi_coll_pend *a)
+{
+    struct shmpi_coll *c = a->c;
+    r->active = 1;
+    atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
+    a->seq = shmpi_coll_begin_raw(c);
+    atomic_store_explicit(&c->pend, a, memory_order_relaxed);
+    publish(c, a);
+    ring_or_owe(c, a);
+}
+
+static __attribute__((noinline)) int start_queued(struct shmpi_request *r,
+                                                  const char *fn)
 {
     struct shmpi_coll_pend *a = r->owner;
     struct shmpi_coll *c = a->c;
@@ -206,6 +360,20 @@ static int pall_start(struct shmpi_request *r, const char *fn)
     return MPI_SUCCESS;
 }
 
+/* One branch for the common start (start_alone); a queue, MULTIPLE and
+   the error of an active request go the long way. */
+static int pall_start(struct shmpi_request *r, const char *fn)
+{
+    struct shmpi_coll_pend *a = r->owner;
+    if (__builtin_expect(
+            !(shmpi_proc.mt | r->active) &&
+                !atomic_load_explicit(&a->c->pend, memory_order_relaxed),
+            1)) {
+        start_alone(r, a);
+        return MPI_SUCCESS;
+    }
+    return start_queued(r, fn);
+}
 static int pall_cancel(struct shmpi_request *r, const char *fn)
 {
     return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
@@ -233,6 +401,7 @@ static void pall_free(struct shmpi_request *r)
 static const struct shmpi_req_ops pall_ops = {
     .poll = pall_poll,
     .start = pall_start,
+    .complete_fast = pall_complete_fast,
     .cancel = pall_cancel,
     .free = pall_free,
 };
@@ -240,6 +409,7 @@ static const struct shmpi_req_ops pall_ops = {
 void shmpi_coll_pallreduce_register(void)
 {
     shmpi_p2p_request_register(SHMPI_REQ_PCOLL, &pall_ops);
+    owing_hook = shmpi_core_progress_hook_add(pay_owed);
 }
 
 int shmpi_coll_pallreduce_plan(const void *sendbuf, void *recvbuf,
@@ -254,7 +424,8 @@ int shmpi_coll_pallreduce_plan(const void *sendbuf, void *recvbuf,
         !(fn = shmpi_op_kernel_find(op->code, t->basic,
                                     SHMPI_OP_FOR_REDUCTION)))
         return 0;
-    struct shmpi_coll_pend *a = calloc(1, sizeof *a);
+    struct shmpi_coll_pend *a =
+        calloc(1, sizeof *a + (size_t)(c->size - 1) * sizeof a->bell[0]);
     struct shmpi_request *r =
         a ? shmpi_p2p_request_new_in(shmpi_p2p_lane_of(comm->context),
                                      SHMPI_REQ_PCOLL)
@@ -266,7 +437,11 @@ int shmpi_coll_pallreduce_plan(const void *sendbuf, void *recvbuf,
     *a = (struct shmpi_coll_pend){
         .req = r, .c = c,
         .sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, .rbuf = recvbuf,
-        .count = (size_t)count, .len = (size_t)count * t->size, .fn = fn};
+        .count = (size_t)count, .len = (size_t)count * t->size, .fn = fn,
+        .rung = 1, .lines = shmpi_coll_ctl(c, 0), .size = c->size};
+    for (int j = 0; j < c->size; j++)
+        if (j != c->rank)
+            a->bell[a->nbells++] = shmpi_coll_sleepers(c, j);
     r->comm = comm;
     shmpi_core_comm_retain(comm);
     shmpi_p2p_status_empty(&r->status);

@@ -52,6 +52,11 @@ void shmpi_coll_ring(struct shmpi_coll *c, int who)
     }
 }
 
+_Atomic uint32_t *shmpi_coll_sleepers(const struct shmpi_coll *c, int member)
+{
+    return shmpi_core_doorbell_sleepers(world_of(c, member));
+}
+
 /* Waiting for the words of members [next, hi) to reach target. */
 struct word_wait {
     struct shmpi_coll *c;
@@ -112,17 +117,6 @@ void shmpi_coll_wait_range(struct shmpi_coll *c, int lo, int hi,
     /* all stored a word of this collective: all finished the last one */
     if (lo == 0 && hi == c->size && c->known_done < c->seq - 1)
         c->known_done = c->seq - 1;
-}
-
-int shmpi_coll_test_range(struct shmpi_coll *c, uint64_t seq,
-                          uint32_t step)
-{
-    struct word_wait w = {c, 0, c->size, shmpi_coll_word(seq, step)};
-    if (!all_reached(&w))
-        return 0;
-    if (c->known_done < seq - 1)
-        c->known_done = seq - 1;
-    return 1;
 }
 
 /*

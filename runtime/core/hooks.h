@@ -19,7 +19,10 @@
  *          the nonblocking collectives (coll/sched.c).  The progress
  *          engine runs it after its own work on each of its lanes, with
  *          the lane held, while coll has it armed in that lane (a
- *          schedule of that lane is active).
+ *          schedule of that lane is active).  shmpi_coll_init adds
+ *          another: the doorbell rings that a persistent Allreduce's
+ *          start left for later (coll/pallreduce.c), armed in lane 0
+ *          while some are owed.
  *
  * pt2pt's own progress needs no hook: only pt2pt and the rooms above it
  * call shmpi_p2p_progress, and they call it directly.

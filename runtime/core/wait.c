@@ -335,6 +335,11 @@ void shmpi_core_doorbell_ring(int rank)
     wake(rank, BITS_ANY);
 }
 
+_Atomic uint32_t *shmpi_core_doorbell_sleepers(int rank)
+{
+    return &shmpi_arena_slot(shmpi_proc.arena, rank)->doorbell.sleepers;
+}
+
 /* The ring of a lane whose bell counted sleepers (wait.h): its owners
    if one sleeps, else everyone (at the top). */
 void shmpi_core_lane_wake(int rank, uint32_t lane, uint32_t sleepers)

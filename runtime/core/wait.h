@@ -78,6 +78,13 @@ void shmpi_core_poll_idle(void);
    every thread of it that sleeps. */
 void shmpi_core_doorbell_ring(int rank);
 
+/* The count of rank `rank`'s sleepers on its doorbell, for a look
+   without the fence of a ring (relaxed load): a count above 0 is sure,
+   0 may miss a sleeper counting itself this moment, which only
+   shmpi_core_doorbell_ring's fence rules out - so a caller that skips
+   the ring on 0 rings later all the same (coll/pallreduce.c). */
+_Atomic uint32_t *shmpi_core_doorbell_sleepers(int rank);
+
 /* Wake the threads of rank `rank` that sleep waiting for its lane
    `lane`, b its bell (shmpi_arena_lane_bell: pt2pt keeps it per peer and
    lane): what a sender rings after it published a record in that lane,

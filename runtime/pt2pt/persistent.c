@@ -193,13 +193,26 @@ static int start_checked(const char *fn, struct shmpi_request *r)
     return rc;
 }
 
+/* A persistent collective on the collective area (coll/pallreduce.c)
+   goes straight to its kind's start, which checks what is left to check
+   (r active) and leaves r as it was when it raises.  MPI_Start's
+   instructions around the kind's start: 41 through start_checked and
+   start_one, 20 this way (2026-11-29, callgrind of 100 rounds of 8 B
+   MPI_Start + MPI_Wait at np = 2). */
+static inline int start_any(const char *fn, struct shmpi_request *r)
+{
+    if (shmpi_request_ok(r) && r->kind == SHMPI_REQ_PCOLL)
+        return r->ops->start(r, fn);
+    return start_checked(fn, r);
+}
+
 int PMPI_Start(MPI_Request *req)
 {
     SHMPI_REQUIRE_INIT("MPI_Start");
     if (!req)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start",
                            "request pointer is NULL");
-    return start_checked("MPI_Start", *req);
+    return start_any("MPI_Start", *req);
 }
 
 int PMPI_Startall(int count, MPI_Request reqs[])
@@ -210,7 +223,7 @@ int PMPI_Startall(int count, MPI_Request reqs[])
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                            "count is negative or the array is NULL");
     for (int i = 0; i < count; i++) {
-        int rc = start_checked(fn, reqs[i]);
+        int rc = start_any(fn, reqs[i]);
         if (rc != MPI_SUCCESS)
             return rc;
     }

@@ -204,6 +204,15 @@ struct shmpi_req_ops {
        raise if r cannot start (already active, say), else activate it.
        Returns MPI_SUCCESS or the raised error. */
     int (*start)(struct shmpi_request *r, const char *fn);
+    /* MPI_Wait and MPI_Test of an active r, before anything else they
+       would do: if r completes within `polls` looks at what it waits
+       for, make it inactive (a persistent kind) with r->status final and
+       r->error MPI_SUCCESS, and return 1 - the call copies the status
+       out and returns; else 0, changing nothing the generic path reads,
+       which then runs.  Never blocks.  For a kind whose whole completion
+       costs less than the generic path's poll, query and finish
+       (coll/pallreduce.c).  NULL: always the generic path. */
+    int (*complete_fast)(struct shmpi_request *r, int polls);
     /* Test/Wait hands out r's completion, or MPI_Request_get_status
        looks at it: make r->status final.  Returns MPI_SUCCESS or an
        error for the call; may run several times. */
