@@ -152,6 +152,7 @@ static void dispatch(struct shmpi_job *j, uint64_t ud, int res)
     case UD_WRITE: shmpi_ln_outq_write_done(j, res); break;
     case UD_WRITE_POLL: shmpi_ln_outq_poll_done(j, res); break;
     case UD_RECHECK: shmpi_ln_noinit_timer(j, res); break;
+    case UD_WATCH: shmpi_ln_watch_tick(j, res); break;
     case UD_CANCEL: break;
     }
 }
@@ -247,7 +248,7 @@ static void cancel_all(struct shmpi_job *j)
 {
     static const enum shmpi_ud singles[] = {
         UD_SIGNAL, UD_TIMEOUT, UD_GRACE,      UD_LINGER,
-        UD_RECHECK, UD_WRITE,  UD_WRITE_POLL,
+        UD_RECHECK, UD_WRITE,  UD_WRITE_POLL, UD_WATCH,
     };
     for (size_t i = 0; i < sizeof singles / sizeof *singles; i++)
         cancel(j, singles[i], 0);
