@@ -84,13 +84,28 @@ void shmpi_core_blocked_wait_over(long since)
         atomic_store_explicit(&record()->since_ns, 0, memory_order_relaxed);
 }
 
+void shmpi_core_blocked_finalizing(void)
+{
+    atomic_store_explicit(&record()->finalizing, 1, memory_order_relaxed);
+}
+
+void shmpi_core_blocked_context(char *buf, size_t len, uint32_t context)
+{
+    if (context == MPI_COMM_WORLD->context)
+        snprintf(buf, len, "MPI_COMM_WORLD");
+    else if (context == MPI_COMM_SELF->context)
+        snprintf(buf, len, "MPI_COMM_SELF");
+    else
+        snprintf(buf, len, "comm #%u", (unsigned)context);
+}
+
 void shmpi_core_blocked_comm(char *buf, size_t len, MPI_Comm comm)
 {
     char name[MPI_MAX_OBJECT_NAME];
     if (shmpi_core_name_get(comm->name, name) > 0)
         snprintf(buf, len, "%s", name);
     else
-        snprintf(buf, len, "comm #%u", (unsigned)comm->context);
+        shmpi_core_blocked_context(buf, len, comm->context);
 }
 
 void shmpi_core_blocked_peer(char *buf, size_t len, MPI_Comm comm, int w)

@@ -14,6 +14,7 @@
 #define SHMPI_CORE_BLOCKED_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mpi.h"
 
@@ -24,6 +25,9 @@ struct shmpi_core_waitfor;
    answered (w's line written) on the way in and on the way out. */
 void shmpi_core_blocked_enter(const struct shmpi_core_waitfor *w, void *arg);
 void shmpi_core_blocked_leave(const struct shmpi_core_waitfor *w, void *arg);
+/* This rank is in MPI_Finalize (init/init.c, before its barrier): the
+   launcher says so of it in the wait-for graph. */
+void shmpi_core_blocked_finalizing(void);
 /* The rank's current wait began to sleep now (since_ns, if no other
    thread's wait holds it): returns what to pass to _wait_over. */
 long shmpi_core_blocked_since(void);
@@ -33,6 +37,9 @@ void shmpi_core_blocked_wait_over(long since);
 /* For describers: " from rank W (rank C in NAME)" style pieces.  The
    communicator's name (MPI_Comm_set_name) or "comm #CONTEXT". */
 void shmpi_core_blocked_comm(char *buf, size_t len, MPI_Comm comm);
+/* A communicator known by its context only: MPI_COMM_WORLD,
+   MPI_COMM_SELF, or "comm #CONTEXT". */
+void shmpi_core_blocked_context(char *buf, size_t len, uint32_t context);
 /* "rank W (rank C in NAME)" for world rank w of comm's peers; "any
    rank in NAME" for w < 0. */
 void shmpi_core_blocked_peer(char *buf, size_t len, MPI_Comm comm, int w);

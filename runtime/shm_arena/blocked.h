@@ -44,6 +44,9 @@ struct shmpi_arena_blocked {
     _Atomic uint32_t ask;
     _Atomic uint32_t ntext;
     _Atomic uint32_t told;
+    _Atomic uint32_t finalizing; /* 1 once the rank is in MPI_Finalize
+                                    (relaxed: read with the lines, after
+                                    told's acquire) */
     int32_t waits_for[SHMPI_BLOCKED_THREADS]; /* world rank, -1: unknown */
     char text[SHMPI_BLOCKED_THREADS][SHMPI_BLOCKED_TEXT];
 };
