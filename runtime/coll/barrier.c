@@ -48,6 +48,7 @@
 
 #include "coll/check.h"
 #include "coll/coll.h"
+#include "core/blocked.h"
 #include "coll/fallback.h"
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -88,10 +89,11 @@ static int generation_moved(void *arg)
 static int describe_generation(void *arg, char *buf, size_t len)
 {
     const struct generation_wait *w = arg;
+    char comm[48];
+    shmpi_core_blocked_context(comm, sizeof comm, w->c->context);
     snprintf(buf, len,
-             "a collective on comm #%u (MPI_Barrier, MPI_Finalize's barrier "
-             "or another): %u of its %d ranks arrived",
-             (unsigned)w->c->context,
+             "a collective on %s (MPI_Barrier or another): %u of its %d ranks "
+             "arrived", comm,
              atomic_load_explicit(&w->head->arrived, memory_order_relaxed),
              w->c->size);
     return -1;

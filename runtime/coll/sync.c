@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "coll/coll.h"
+#include "core/blocked.h"
 #include "core/wait.h"
 #include "pt2pt/progress.h"
 
@@ -90,10 +91,11 @@ static int describe_words(void *arg, char *buf, size_t len)
     const struct shmpi_coll *c = w->c;
     int m = w->next < w->hi ? w->next : w->hi - 1;
     int world = c->world ? c->world[m] : m;
+    char comm[48];
+    shmpi_core_blocked_context(comm, sizeof comm, c->context);
     snprintf(buf, len,
-             "a collective on comm #%u (MPI_Barrier, MPI_Finalize's barrier "
-             "or another), waiting for rank %d (rank %d in it)",
-             (unsigned)c->context, world, m);
+             "a collective on %s (MPI_Barrier or another), waiting for rank "
+             "%d (rank %d in it)", comm, world, m);
     return world;
 }
 
