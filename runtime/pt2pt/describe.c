@@ -52,3 +52,18 @@ int shmpi_p2p_request_describe(const struct shmpi_request *r,
                  peer, tag);
     return r->peer;
 }
+
+int shmpi_p2p_envelope_describe(const char *call, uint32_t context,
+                                int source, int tag, char *buf, size_t len)
+{
+    char comm[48], tagt[32];
+    shmpi_core_blocked_context(comm, sizeof comm, context);
+    tag_text(tagt, sizeof tagt, tag);
+    if (source < 0)
+        snprintf(buf, len, "%s: a message from any rank of %s, %s", call,
+                 comm, tagt);
+    else
+        snprintf(buf, len, "%s: a message from rank %d (of MPI_COMM_WORLD) "
+                 "on %s, %s", call, source, comm, tagt);
+    return source;
+}

@@ -268,5 +268,9 @@ int shmpi_p2p_request_wait(struct shmpi_request *r, MPI_Status *status);
    returns the peer's rank in MPI_COMM_WORLD, -1 for any. */
 int shmpi_p2p_request_describe(const struct shmpi_request *r,
                                const char *wait, char *buf, size_t len);
+/* The same for a probe: its call, the context it probes, the source
+   (world rank, -1: any) and tag; returns source. */
+int shmpi_p2p_envelope_describe(const char *call, uint32_t context,
+                                int source, int tag, char *buf, size_t len);
 
 #endif
