@@ -276,6 +276,33 @@ static void print_cycles(struct shmpi_job *j, const int *next)
     free(col);
 }
 
+static bool finalizing(const struct shmpi_job *j, int r)
+{
+    return !j->ranks[r].alive ||
+           atomic_load_explicit(&slot(j, r)->blocked.finalizing,
+                                memory_order_relaxed);
+}
+
+/* Rank r's line of the graph; its edge (world rank, -1: none) in *to. */
+static void graph_line(struct shmpi_job *j, int r, int *to)
+{
+    char buf[SHMPI_BLOCKED_THREADS * (SHMPI_BLOCKED_TEXT + 8)];
+    *to = -1;
+    if (!j->ranks[r].alive) {
+        shmpi_ln_job_say(j, "  rank %d has finalized and exited", r);
+        return;
+    }
+    *to = line_of(j, r, buf, sizeof buf);
+    if (finalizing(j, r))
+        shmpi_ln_job_say(j, "  rank %d has finalized (is in MPI_Finalize): "
+                         "%s", r, buf);
+    else
+        shmpi_ln_job_say(j, "  rank %d: %s", r, buf);
+    if (*to >= 0 && *to < j->np && !finalizing(j, r) && finalizing(j, *to))
+        shmpi_ln_job_say(j, "  rank %d waits for rank %d, which has "
+                         "finalized", r, *to);
+}
+
 static void report_deadlock(struct shmpi_job *j)
 {
     int *next = malloc((size_t)j->np * sizeof *next);
@@ -283,17 +310,8 @@ static void report_deadlock(struct shmpi_job *j)
                      "has moved for %ld ms; the wait-for graph:",
                      j->watch.deadlock_ms);
     for (int r = 0; r < j->np; r++) {
-        char buf[SHMPI_BLOCKED_THREADS * (SHMPI_BLOCKED_TEXT + 8)];
-        int to = -1;
-        if (!j->ranks[r].alive)
-            shmpi_ln_job_say(j, "  rank %d has finalized and exited", r);
-        else {
-            to = line_of(j, r, buf, sizeof buf);
-            shmpi_ln_job_say(j, "  rank %d: %s", r, buf);
-        }
-        if (to >= 0 && to < j->np && !j->ranks[to].alive)
-            shmpi_ln_job_say(j, "  rank %d waits for rank %d, which has "
-                             "finalized", r, to);
+        int to;
+        graph_line(j, r, &to);
         if (next)
             next[r] = to;
     }
