@@ -5,11 +5,12 @@
  * Everything the launcher waits for is an operation on this ring: a read
  * on every output pipe, a poll for POLLIN on every rank's pidfd (= the
  * rank exited), a read on the signalfd, timeouts (--timeout, the kill
- * grace period, the linger for pipes held open by grandchildren) and the
- * writes of the output queue.  The loop is submit-and-wait for at least
- * one completion, then dispatch a batch; there is no other blocking call
- * and no polling, so an idle job costs no CPU and every event is handled
- * in one wake-up.
+ * grace period, the linger for pipes held open by grandchildren, the
+ * deadlock report's tick) and the writes of the output queue.  The loop
+ * is submit-and-wait for at least one completion, then dispatch a batch;
+ * there is no other blocking call and no polling but that tick (one scan
+ * of the ranks' slots per SHMPI_DEADLOCK_MS, deadlock.c), so an idle job
+ * costs next to no CPU and every event is handled in one wake-up.
  *
  * Completions are tagged with a kind and an index in user_data (job.h).
  * Within a batch signal completions are handled first: when a terminal's
