@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# deadlock: a job whose ranks all block in MPI for good ends with status 125 and the wait-for graph (each rank's call, peer, tag, communicator) and its cycle - head-on receives, a ring of Ssends, a receive from a rank in MPI_Finalize, a barrier against a receive, under mpirun and the in-library launch.
+# deadlock: a job whose ranks all block in MPI for good ends with status 125 and the wait-for graph (each rank's call, peer, tag, communicator) and its cycle - head-on receives, a ring of Ssends, a receive from a rank in MPI_Finalize, a barrier against a receive, two threads a rank in MPI_Recv, under mpirun and the in-library launch.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -49,6 +49,15 @@ expect_lines "$ERR" "${G}rank [123] has finalized \(is in MPI_Finalize\): a coll
 run_stuck mismatch 2
 expect_lines "$ERR" "${G}rank 0: a collective on MPI_COMM_WORLD \(MPI_Barrier or another\), waiting for rank 1 \(rank 1 in it\)\$"
 expect_lines "$ERR" "${G}rank 1: MPI_Recv: receive from rank 0 "
+expect_lines "$ERR" "${G}cycle: rank 0 waits for rank 1 waits for rank 0\$"
+
+# MPI_THREAD_MULTIPLE: both threads of each rank in MPI_Recv, one line each
+run_stuck threads 2
+for r in 0 1; do
+    expect_lines "$ERR" "${G}rank $r: MPI_Recv: receive from rank $((1 - r)) .*; and MPI_Recv: receive from rank $((1 - r)) "
+    expect_lines "$ERR" "${G}rank $r: .*tag 0"
+    expect_lines "$ERR" "${G}rank $r: .*tag 1"
+done
 expect_lines "$ERR" "${G}cycle: rank 0 waits for rank 1 waits for rank 0\$"
 
 # the in-library launch: the same report, under the program's name

@@ -12,11 +12,17 @@
  *   stuck large MB   rank 0 MPI_Send's MB MiB to rank 1, which sleeps
  *                    1.5 s first; then rank 1 sends it back
  *   stuck slow S     rank 1 sleeps S s, then every rank MPI_Barrier
+ *   stuck threads    MPI_THREAD_MULTIPLE, two threads a rank, each in
+ *                    MPI_Recv from the other rank (np = 2)
+ *   stuck threads-compute S  two threads a rank: one in MPI_Recv from
+ *                    the other rank, one sleeping S s outside MPI, then
+ *                    sending what the other rank's first thread waits for
  *
  * The deadlocking ones never return: the launcher must end them.  The
  * others exit 0 after checking what they received.
  */
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,9 +112,42 @@ static void slow(double s)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+static double thread_nap;
+
+static void *thread_main(void *arg)
+{
+    int id = (int)(long)arg, x = 7;
+    if (id == 1 && thread_nap > 0) {
+        nap(thread_nap); /* outside MPI: the rank computes */
+        MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
+        return NULL;
+    }
+    MPI_Recv(&x, 1, MPI_INT, 1 - rank, id, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return (void *)(long)(x != 7);
+}
+
+/* The main thread is thread 0: a thread waiting in pthread_join would
+   be a thread outside MPI, and such a rank is never reported. */
+static int threads(double s)
+{
+    pthread_t t;
+    void *bad1;
+    thread_nap = s;
+    pthread_create(&t, NULL, thread_main, (void *)1L);
+    void *bad0 = thread_main((void *)0L);
+    pthread_join(t, &bad1);
+    return bad0 || bad1;
+}
+
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    if (provided < MPI_THREAD_MULTIPLE &&
+        (argc > 1 && !strncmp(argv[1], "threads", 7))) {
+        fprintf(stderr, "stuck: MPI_THREAD_MULTIPLE not provided\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *mode = argc > 1 ? argv[1] : "";
@@ -128,6 +167,10 @@ int main(int argc, char **argv)
         bad = large((size_t)arg);
     else if (!strcmp(mode, "slow"))
         slow(arg);
+    else if (!strcmp(mode, "threads"))
+        bad = threads(0);
+    else if (!strcmp(mode, "threads-compute"))
+        bad = threads(arg);
     else {
         fprintf(stderr, "stuck: unknown mode '%s'\n", mode);
         bad = 1;
