@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hang-report: SHMPI_HANG_REPORT=1 reports a rank blocked in MPI_Recv for over a second while its peer computes, exactly once, naming the call and the peer, and the job goes on to succeed; off by default.
+# hang-report: SHMPI_HANG_REPORT=1 reports a rank blocked in MPI_Recv for over a second while its peer computes, exactly once, naming the call and the peer, and the job goes on to succeed; a deadlock is reported as one, not as hangs; off by default.
 # shmpi-test: timeout=90
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -23,6 +23,15 @@ for r in 1 2 3; do
     expect_lines "$ERR" "^mpirun: possible hang: rank $r has been blocked for "
 done
 expect_lines "$ERR" '.' 3
+ranks_gone 0.2
+expect_shm_clean
+
+# a deadlock is reported as one, not as hangs
+start_job env SHMPI_HANG_REPORT=0.3 "$MPIRUN" -np 2 "$STUCK" headon
+finish_job
+expect_status 125
+expect_no_lines "$ERR" 'possible hang'
+expect_lines "$ERR" '^mpirun:   cycle: rank 0 waits for rank 1 waits for rank 0$'
 ranks_gone 0.2
 expect_shm_clean
 

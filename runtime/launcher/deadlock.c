@@ -37,7 +37,7 @@
  * killed with status 125 (SHMPI_EXIT_DEADLOCK).
  *
  * HANG.  With SHMPI_HANG_REPORT=S, a rank whose current wait has slept
- * for more than S seconds (since_ns) while the job is not deadlocked is
+ * for more than S seconds (since_ns) while some rank is not asleep is
  * asked for its line and reported once per wait; the job goes on.
  *
  * COST.  One io_uring timeout per tick: every SHMPI_DEADLOCK_MS (or
@@ -409,7 +409,9 @@ static void scan_tick(struct shmpi_job *j)
             return;
         }
     }
-    if (w->hang_ns && ask_hangs(j)) {
+    /* a hang while another rank computes: when all are asleep (snap_valid)
+       it is the deadlock report's to make */
+    if (w->hang_ns && !(w->deadlock_ms && w->snap_valid) && ask_hangs(j)) {
         start_asking(j);
         return;
     }
