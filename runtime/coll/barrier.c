@@ -44,8 +44,11 @@
  * Communicators without an area use messages (fallback.c);
  * intercommunicators, the schedule of coll/ibarrier.c.
  */
+#include <stdio.h>
+
 #include "coll/check.h"
 #include "coll/coll.h"
+#include "core/blocked.h"
 #include "coll/fallback.h"
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -68,6 +71,7 @@ static void dissemination(struct shmpi_coll *c)
 struct generation_wait {
     struct shmpi_coll_head *head;
     uint32_t gen;
+    const struct shmpi_coll *c;
 };
 
 static int generation_moved(void *arg)
@@ -79,6 +83,24 @@ static int generation_moved(void *arg)
     shmpi_p2p_progress();
     return 0;
 }
+
+/* For the launcher's wait-for graph (core/wait.h): who is missing is
+   not known here, only how many. */
+static int describe_generation(void *arg, char *buf, size_t len)
+{
+    const struct generation_wait *w = arg;
+    char comm[48];
+    shmpi_core_blocked_context(comm, sizeof comm, w->c->context);
+    snprintf(buf, len,
+             "a collective on %s (MPI_Barrier or another): %u of its %d ranks "
+             "arrived", comm,
+             atomic_load_explicit(&w->head->arrived, memory_order_relaxed),
+             w->c->size);
+    return -1;
+}
+
+static const struct shmpi_core_waitfor generation_waitfor = {
+    generation_moved, describe_generation};
 
 /*
  * Only the last arriver rings, except for one waiter: a member refusing an
@@ -109,13 +131,14 @@ void shmpi_coll_counter(struct shmpi_coll *c)
 {
     struct shmpi_coll_head *head = (struct shmpi_coll_head *)c->area;
     struct generation_wait w = {
-        head, atomic_load_explicit(&head->generation, memory_order_acquire)};
+        head, atomic_load_explicit(&head->generation, memory_order_acquire),
+        c};
     shmpi_coll_publish(c, 1);
     uint32_t n = atomic_fetch_add_explicit(&head->arrived, 1,
                                            memory_order_acq_rel) + 1;
     if (n != (uint32_t)c->size) {
         ring_refusers(c, head);
-        shmpi_core_wait_until(generation_moved, &w);
+        shmpi_core_wait_for(&generation_waitfor, &w, SHMPI_WAIT_ALL_LANES);
         return;
     }
     atomic_store_explicit(&head->arrived, 0, memory_order_relaxed);

@@ -24,7 +24,10 @@
  * everyone with its next store, since that store is the one a writer
  * claiming a half waits for.
  */
+#include <stdio.h>
+
 #include "coll/coll.h"
+#include "core/blocked.h"
 #include "core/wait.h"
 #include "pt2pt/progress.h"
 
@@ -85,6 +88,25 @@ static int words_reached(void *arg)
     return 0;
 }
 
+/* For the launcher's wait-for graph (core/wait.h): the member whose
+   word is missing.  The collective's name is not known down here. */
+static int describe_words(void *arg, char *buf, size_t len)
+{
+    const struct word_wait *w = arg;
+    const struct shmpi_coll *c = w->c;
+    int m = w->next < w->hi ? w->next : w->hi - 1;
+    int world = c->world ? c->world[m] : m;
+    char comm[48];
+    shmpi_core_blocked_context(comm, sizeof comm, c->context);
+    snprintf(buf, len,
+             "a collective on %s (MPI_Barrier or another), waiting for rank "
+             "%d (rank %d in it)", comm, world, m);
+    return world;
+}
+
+static const struct shmpi_core_waitfor words_waitfor = {words_reached,
+                                                        describe_words};
+
 /* The first polls happen here, words only: with a CPU per rank the word
    usually arrives within a cache-line transfer or two, sooner than one
    turn of the progress engine or the clock reading that starts
@@ -102,7 +124,7 @@ static void wait_words(struct shmpi_coll *c, int lo, int hi, uint64_t target)
             return;
         shmpi_cpu_relax();
     }
-    shmpi_core_wait_until(words_reached, &w);
+    shmpi_core_wait_for(&words_waitfor, &w, SHMPI_WAIT_ALL_LANES);
 }
 
 void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step)

@@ -90,6 +90,15 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
         "SHMPI_KILL_GRACE_MS", SHMPI_TUN_INT, "ms", 0, 1000, 1000, 0,
         86400000, NULL, NULL, LAUNCHER, LOCAL,
         "after a signal is passed to the ranks, SIGKILL follows this late"},
+    [SHMPI_TUN_DEADLOCK_MS] = {
+        "SHMPI_DEADLOCK_MS", SHMPI_TUN_INT, "ms", 0, 1000, 1000, 0, 3600000,
+        NULL, NULL, LAUNCHER, LOCAL,
+        "every rank asleep in MPI, nothing moved this long: print the wait-for "
+        "graph, status 125 (0: off)"},
+    [SHMPI_TUN_HANG_REPORT] = {
+        "SHMPI_HANG_REPORT", SHMPI_TUN_SECONDS, "s", 0, 0, 0, 0,
+        1000000000ull * 86400, NULL, "off", LAUNCHER, LOCAL,
+        "a rank blocked in one MPI call this long is reported once (0: off)"},
     [SHMPI_TUN_RING_KB] = {
         "SHMPI_RING_KB", SHMPI_TUN_SIZE, "KiB", KIB, 128 * KIB, 128 * KIB,
         16 * KIB, 1 * GIB, NULL, NULL, LAUNCHER, JOB,

@@ -51,6 +51,8 @@ enum shmpi_tun_id {
     /* the launcher (mpirun, or the in-library launch) */
     SHMPI_TUN_TIMEOUT,
     SHMPI_TUN_KILL_GRACE_MS,
+    SHMPI_TUN_DEADLOCK_MS,
+    SHMPI_TUN_HANG_REPORT,
     /* the launcher, when it lays the arena out */
     SHMPI_TUN_RING_KB,
     SHMPI_TUN_FAST_RINGS,

@@ -110,6 +110,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/blocked.h"
 #include "core/hooks.h"
 #include "core/proc.h"
 
@@ -153,8 +154,9 @@ static int threads_share(void)
 
 /* Spin while done() is false, for up to spin_ns since the last time
    progress moved something: a transfer in full swing never sleeps. */
-static int spin(int (*done)(void *), void *arg)
+static int spin(const struct shmpi_core_waitfor *w, void *arg)
 {
+    int (*done)(void *) = w->done;
     long spin_ns = atomic_load_explicit(&shmpi_proc.wait.spin_ns,
                                         memory_order_relaxed);
     if (spin_ns <= 0 || threads_share())
@@ -208,19 +210,26 @@ static void count_sleeper(uint32_t own, int add)
 
 /* own: the lanes this wait is for, within the job's (0 below
    MULTIPLE: one thread, any ring is for it). */
-static int sleep_once(uint32_t own, int (*done)(void *), void *arg)
+static int sleep_once(uint32_t own, const struct shmpi_core_waitfor *w,
+                      void *arg)
 {
     struct shmpi_doorbell *bell = &shmpi_proc.slot->doorbell;
     count_sleeper(own, 1);
     atomic_thread_fence(memory_order_seq_cst);
     uint32_t old = atomic_load_explicit(&bell->seq, memory_order_acquire);
     uint64_t events = events_now();
-    int ok = done(arg);
+    int ok = w->done(arg);
     /* sleep only if nothing moved: progress works in batches, and what
-       is left of a batch wakes nobody */
-    if (!ok && events == events_now())
+       is left of a batch wakes nobody.  Counted asleep (core/blocked.c)
+       around the futex call only: the launcher's deadlock test needs
+       every thread it counts to be here, with no timeout, where only a
+       ring (which bumps seq, and gen as we leave) can end the sleep */
+    if (!ok && events == events_now()) {
+        shmpi_core_blocked_enter(w, arg);
         syscall(SYS_futex, (uint32_t *)&bell->seq, FUTEX_WAIT_BITSET, old,
                 NULL, NULL, own | BITS_ANY);
+        shmpi_core_blocked_leave(w, arg);
+    }
     count_sleeper(own, 0);
     if (own) { /* MULTIPLE: the turn owed to the lanes (at the top) */
         atomic_thread_fence(memory_order_seq_cst);
@@ -230,8 +239,9 @@ static int sleep_once(uint32_t own, int (*done)(void *), void *arg)
     return ok;
 }
 
-static int yield_some(int (*done)(void *), void *arg)
+static int yield_some(const struct shmpi_core_waitfor *w, void *arg)
 {
+    int (*done)(void *) = w->done;
     int yields = atomic_load_explicit(&shmpi_proc.wait.yields,
                                       memory_order_relaxed);
     for (int i = 0; i < yields; i++) {
@@ -242,14 +252,22 @@ static int yield_some(int (*done)(void *), void *arg)
     return 0;
 }
 
-static void wait_loop(uint32_t own, int (*done)(void *), void *arg)
+/* The first sleep of a wait starts the hang report's clock, its end
+   stops it (core/blocked.c): a wait that never sleeps touches neither. */
+static void wait_loop(uint32_t own, const struct shmpi_core_waitfor *w,
+                      void *arg)
 {
-    while (!spin(done, arg) && !yield_some(done, arg)) {
+    long since = -1;
+    while (!spin(w, arg) && !yield_some(w, arg)) {
         if (shmpi_proc.hooks.stalled() > 0)
             continue; /* stalled on crossed large sends: pulled, retry */
-        if (sleep_once(own, done, arg))
-            return;
+        if (since < 0)
+            since = shmpi_core_blocked_since();
+        if (sleep_once(own, w, arg))
+            break;
     }
+    if (since > 0)
+        shmpi_core_blocked_wait_over(since);
 }
 
 /* Count this thread in (1) or out of (-1) the waiters of each lane of
@@ -263,10 +281,11 @@ static void count_waiter(uint32_t own, int d)
 }
 
 /* After a wake-up, spin again: whoever woke us is likely to send more. */
-static void wait_counted(int (*done)(void *), void *arg, uint32_t lanes)
+static void wait_counted(const struct shmpi_core_waitfor *w, void *arg,
+                         uint32_t lanes)
 {
     if (!__builtin_expect(shmpi_proc.mt, 0)) {
-        wait_loop(0, done, arg);
+        wait_loop(0, w, arg);
         return;
     }
     uint32_t all = (2u << (shmpi_proc.arena->lanes - 1)) - 1;
@@ -274,7 +293,7 @@ static void wait_counted(int (*done)(void *), void *arg, uint32_t lanes)
     atomic_fetch_add_explicit(&shmpi_proc.wait.waiting, 1,
                               memory_order_relaxed);
     count_waiter(own, 1);
-    wait_loop(own, done, arg);
+    wait_loop(own, w, arg);
     count_waiter(own, -1);
     atomic_fetch_sub_explicit(&shmpi_proc.wait.waiting, 1,
                               memory_order_relaxed);
@@ -284,22 +303,29 @@ static void wait_counted(int (*done)(void *), void *arg, uint32_t lanes)
    is over at its first poll reads no clock; one that is not adds the
    time until it is over. */
 static __attribute__((noinline, cold)) void
-wait_timed(int (*done)(void *), void *arg, uint32_t lanes)
+wait_timed(const struct shmpi_core_waitfor *w, void *arg, uint32_t lanes)
 {
-    if (done(arg))
+    if (w->done(arg))
         return;
     long t0 = now_ns();
-    wait_counted(done, arg, lanes);
+    wait_counted(w, arg, lanes);
     atomic_fetch_add_explicit(&shmpi_proc.watch.wait_ns,
                               (uint64_t)(now_ns() - t0), memory_order_relaxed);
 }
 
-void shmpi_core_wait_until_in(int (*done)(void *), void *arg, uint32_t lanes)
+void shmpi_core_wait_for(const struct shmpi_core_waitfor *w, void *arg,
+                         uint32_t lanes)
 {
     if (shmpi_core_watching(SHMPI_WATCH_WAIT))
-        wait_timed(done, arg, lanes);
+        wait_timed(w, arg, lanes);
     else
-        wait_counted(done, arg, lanes);
+        wait_counted(w, arg, lanes);
+}
+
+void shmpi_core_wait_until_in(int (*done)(void *), void *arg, uint32_t lanes)
+{
+    const struct shmpi_core_waitfor w = {done, NULL};
+    shmpi_core_wait_for(&w, arg, lanes);
 }
 
 void shmpi_core_wait_until(int (*done)(void *), void *arg)

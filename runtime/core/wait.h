@@ -22,6 +22,7 @@
 #define SHMPI_WAIT_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "shm_arena/arena.h"
@@ -52,6 +53,20 @@ void shmpi_core_wait_configure(const struct shmpi_tun_set *tun);
 void shmpi_core_wait_set_spin(uint64_t us);
 void shmpi_core_wait_set_yields(uint64_t yields);
 
+/* What a wait waits for: done(arg) says whether it is over (and makes
+   progress); describe(arg, buf, len) writes one line - the MPI call and
+   what it waits for, e.g. "MPI_Recv: receive from rank 1 (rank 1 in
+   MPI_COMM_WORLD), tag 7" - and returns the rank of MPI_COMM_WORLD
+   it waits for, or -1 (any, several, none known); it is called only when the launcher asks
+   a sleeping rank (core/blocked.h: a deadlock or hang report), on the
+   waiting thread, with arg still alive.  NULL: a line that says only
+   "an MPI call".  Static, one per kind of wait: the call site passes a
+   pointer and nothing else is paid unless the thread sleeps. */
+struct shmpi_core_waitfor {
+    int (*done)(void *arg);
+    int (*describe)(void *arg, char *buf, size_t len);
+};
+
 /* Returns once done(arg) returned non-zero. */
 void shmpi_core_wait_until(int (*done)(void *arg), void *arg);
 /* The same for a wait that knows which of pt2pt's lanes its done()
@@ -63,6 +78,9 @@ void shmpi_core_wait_until(int (*done)(void *arg), void *arg);
 #define SHMPI_WAIT_ALL_LANES UINT32_MAX
 void shmpi_core_wait_until_in(int (*done)(void *arg), void *arg,
                               uint32_t lanes);
+/* The same, for a wait that can say what it waits for (above). */
+void shmpi_core_wait_for(const struct shmpi_core_waitfor *w, void *arg,
+                         uint32_t lanes);
 
 /* A poll that found nothing (MPI_Test, MPI_Iprobe, MPI_Win_test saying
    no) or a call a program polls memory with (MPI_Win_flush, MPI_Win_sync

@@ -68,6 +68,7 @@
 
 #include "coll/sched.h"
 #include "comm/comm.h"
+#include "core/blocked.h"
 #include "core/error.h"
 #include "core/fence.h"
 #include "core/fint.h"
@@ -334,6 +335,7 @@ static void take_down(struct shmpi_proc *p)
 {
     shmpi_p2p_progress_flush_backlog();
     shmpi_p2p_bsend_drain();
+    shmpi_core_blocked_finalizing();
     PMPI_Barrier(MPI_COMM_WORLD);
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);

@@ -5,11 +5,12 @@
  * Everything the launcher waits for is an operation on this ring: a read
  * on every output pipe, a poll for POLLIN on every rank's pidfd (= the
  * rank exited), a read on the signalfd, timeouts (--timeout, the kill
- * grace period, the linger for pipes held open by grandchildren) and the
- * writes of the output queue.  The loop is submit-and-wait for at least
- * one completion, then dispatch a batch; there is no other blocking call
- * and no polling, so an idle job costs no CPU and every event is handled
- * in one wake-up.
+ * grace period, the linger for pipes held open by grandchildren, the
+ * deadlock report's tick) and the writes of the output queue.  The loop
+ * is submit-and-wait for at least one completion, then dispatch a batch;
+ * there is no other blocking call and no polling but that tick (one scan
+ * of the ranks' slots per SHMPI_DEADLOCK_MS, deadlock.c), so an idle job
+ * costs next to no CPU and every event is handled in one wake-up.
  *
  * Completions are tagged with a kind and an index in user_data (job.h).
  * Within a batch signal completions are handled first: when a terminal's
@@ -152,6 +153,7 @@ static void dispatch(struct shmpi_job *j, uint64_t ud, int res)
     case UD_WRITE: shmpi_ln_outq_write_done(j, res); break;
     case UD_WRITE_POLL: shmpi_ln_outq_poll_done(j, res); break;
     case UD_RECHECK: shmpi_ln_noinit_timer(j, res); break;
+    case UD_WATCH: shmpi_ln_watch_tick(j, res); break;
     case UD_CANCEL: break;
     }
 }
@@ -247,7 +249,7 @@ static void cancel_all(struct shmpi_job *j)
 {
     static const enum shmpi_ud singles[] = {
         UD_SIGNAL, UD_TIMEOUT, UD_GRACE,      UD_LINGER,
-        UD_RECHECK, UD_WRITE,  UD_WRITE_POLL,
+        UD_RECHECK, UD_WRITE,  UD_WRITE_POLL, UD_WATCH,
     };
     for (size_t i = 0; i < sizeof singles / sizeof *singles; i++)
         cancel(j, singles[i], 0);

@@ -19,6 +19,7 @@
  *   signals.c  signalfd, forwarding signals, the kill grace period
  *   policy.c   judging how ranks ended, the one failure line, exit status
  *   noinit.c   ranks exiting before MPI_Init: a non-MPI job, or a failure
+ *   deadlock.c the deadlock report and the hang report
  *   tree.c     the ranks' own children: process groups, subreaper, guardian
  *   say.c      the launcher's own messages
  *
@@ -64,6 +65,7 @@ enum shmpi_ud {
     UD_WRITE,      /* output queue write */
     UD_WRITE_POLL, /* output fd became writable again */
     UD_RECHECK,    /* noinit.c: ask again whether the job uses MPI */
+    UD_WATCH,      /* deadlock.c: the deadlock and hang reports' tick */
     UD_CANCEL,     /* teardown: cancel everything */
 };
 
@@ -150,6 +152,23 @@ struct shmpi_tree {
     bool subreaper_set;  /* we made ourselves a child subreaper */
 };
 
+/* deadlock.c: the reports' timer and what it remembers. */
+struct shmpi_ln_watch {
+    long deadlock_ms;    /* SHMPI_DEADLOCK_MS, 0: off */
+    uint64_t hang_ns;    /* SHMPI_HANG_REPORT, 0: off */
+    long tick_ms;        /* the scan's period */
+    struct __kernel_timespec ts;
+    bool armed;
+    uint64_t *snap;      /* [np]: each rank's quiet key at the last scan */
+    bool snap_valid;     /* every rank was quiet at the last scan */
+    uint64_t snap_ns;    /* since when the keys have been as in snap */
+    uint64_t *hung;      /* [np]: since_ns of the wait last reported */
+    uint64_t *asked;     /* bit r: rank r was asked for its lines */
+    bool asking;         /* waiting for those lines */
+    bool deciding;       /* ... for a deadlock report (else hangs) */
+    int ask_ticks;
+};
+
 struct shmpi_job {
     const struct shmpi_launch_opts *opts;
     const char *tool;
@@ -199,6 +218,8 @@ struct shmpi_job {
     long recheck_ms;     /* noinit.c */
     struct __kernel_timespec recheck_ts;
     bool recheck_armed;
+
+    struct shmpi_ln_watch watch;
 
     bool decided;        /* status below is final */
     int status;
@@ -304,5 +325,10 @@ SHMPI_HIDDEN void shmpi_ln_tree_end(struct shmpi_job *j);
 SHMPI_HIDDEN void shmpi_ln_noinit_exit(struct shmpi_job *j, int rank);
 SHMPI_HIDDEN void shmpi_ln_noinit_check(struct shmpi_job *j);
 SHMPI_HIDDEN void shmpi_ln_noinit_timer(struct shmpi_job *j, int res);
+
+/* deadlock.c */
+SHMPI_HIDDEN void shmpi_ln_watch_start(struct shmpi_job *j);
+SHMPI_HIDDEN void shmpi_ln_watch_tick(struct shmpi_job *j, int res);
+SHMPI_HIDDEN void shmpi_ln_watch_free(struct shmpi_job *j);
 
 #endif

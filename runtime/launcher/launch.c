@@ -390,6 +390,8 @@ static void run(struct shmpi_job *j)
             shmpi_ln_loop_poll(j);
     }
     j->launching = false;
+    if (!j->decided)
+        shmpi_ln_watch_start(j);
     shmpi_ln_tree_sweep(j);
     shmpi_ln_loop_run(j);
 }
@@ -407,6 +409,7 @@ static void teardown(struct shmpi_job *j)
             close(j->ranks[r].pidfd);
     shmpi_ln_iofwd_free(j);
     shmpi_ln_outq_free(j);
+    shmpi_ln_watch_free(j);
     free(j->ranks);
     free(j->envp);
     free(j->path);

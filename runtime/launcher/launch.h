@@ -43,6 +43,7 @@ struct shmpi_launch_opts {
 #define SHMPI_EXIT_LAUNCH_ERROR 1    /* could not set the job up */
 #define SHMPI_EXIT_USAGE        2    /* bad option or environment value */
 #define SHMPI_EXIT_TIMEOUT      124  /* --timeout expired (as timeout(1)) */
+#define SHMPI_EXIT_DEADLOCK     125  /* every rank blocked in MPI (deadlock.c) */
 #define SHMPI_EXIT_NOEXEC       126  /* program found but not executable */
 #define SHMPI_EXIT_NOTFOUND     127  /* program not found */
 

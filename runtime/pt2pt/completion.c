@@ -19,6 +19,8 @@
  * finishing the same request, which 3.7.4 makes erroneous - returns as
  * for a null request instead of releasing it twice.
  */
+#include <stdio.h>
+
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -49,6 +51,13 @@ static int one_done(void *arg)
     shmpi_p2p_progress();
     return shmpi_request_done(r);
 }
+
+static int describe_one(void *arg, char *buf, size_t len)
+{
+    return shmpi_p2p_request_describe(arg, "MPI_Wait", buf, len);
+}
+
+static const struct shmpi_core_waitfor one_waitfor = {one_done, describe_one};
 
 /* The lanes a wait for r is for (core/wait.h): a send or a receive
    completes under its lane, whose holder then rings that lane's bell;
@@ -253,7 +262,7 @@ static int fast_completed(struct shmpi_request *r, int polls,
 int shmpi_p2p_request_wait(struct shmpi_request *r, MPI_Status *status)
 {
     if (!shmpi_request_is_complete(r))
-        shmpi_core_wait_until_in(one_done, r, lanes_of(r));
+        shmpi_core_wait_for(&one_waitfor, r, lanes_of(r));
     copy_status(r, status);
     int err = r->error;
     shmpi_p2p_request_release(r);
@@ -314,7 +323,7 @@ int PMPI_Wait(MPI_Request *req, MPI_Status *status)
         return MPI_SUCCESS;
     struct reporter who = reporter_of(*req);
     if (!shmpi_request_done(*req))
-        shmpi_core_wait_until_in(one_done, *req, lanes_of(*req));
+        shmpi_core_wait_for(&one_waitfor, *req, lanes_of(*req));
     int err = finish(req, status);
     return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
 }
@@ -381,6 +390,22 @@ static int any_done(void *arg)
     return find_completed(arg);
 }
 
+/* Waitany and Waitsome: the first request not complete speaks for all. */
+static int describe_any(void *arg, char *buf, size_t len)
+{
+    const struct any_wait *w = arg;
+    for (int i = 0; i < w->count; i++)
+        if (!shmpi_request_inactive(w->reqs[i]) &&
+            !shmpi_request_is_complete(w->reqs[i])) {
+            return shmpi_p2p_request_describe(
+                w->reqs[i], "MPI_Waitany/Waitsome", buf, len);
+        }
+    snprintf(buf, len, "MPI_Waitany/Waitsome");
+    return -1;
+}
+
+static const struct shmpi_core_waitfor any_waitfor = {any_done, describe_any};
+
 static int finish_any(struct any_wait *w, int *index, MPI_Status *status,
                       const char *fn)
 {
@@ -406,7 +431,7 @@ int PMPI_Waitany(int count, MPI_Request reqs[], int *index,
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "index is NULL");
     struct any_wait w = {count, reqs, -1};
     if (!any_done(&w))
-        shmpi_core_wait_until_in(any_done, &w, lanes_of_all(count, reqs));
+        shmpi_core_wait_for(&any_waitfor, &w, lanes_of_all(count, reqs));
     return finish_any(&w, index, status, fn);
 }
 
@@ -461,6 +486,18 @@ static int all_done(void *arg)
     shmpi_p2p_progress();
     return all_complete(arg);
 }
+
+static int describe_all(void *arg, char *buf, size_t len)
+{
+    const struct all_wait *w = arg;
+    if (w->first < w->count)
+        return shmpi_p2p_request_describe(w->reqs[w->first], "MPI_Waitall",
+                                          buf, len);
+    snprintf(buf, len, "MPI_Waitall");
+    return -1;
+}
+
+static const struct shmpi_core_waitfor all_waitfor = {all_done, describe_all};
 
 static int raise_in_status(struct reporter who, const char *fn)
 {
@@ -597,8 +634,8 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
         return rc;
     struct all_wait w = {count, reqs, 0};
     if (!all_done(&w))
-        shmpi_core_wait_until_in(all_done, &w,
-                                 lanes_of_all(count - w.first, reqs + w.first));
+        shmpi_core_wait_for(&all_waitfor, &w,
+                            lanes_of_all(count - w.first, reqs + w.first));
     return finish_all(count, reqs, statuses, fn);
 }
 
@@ -664,7 +701,7 @@ int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
         return rc;
     struct any_wait w = {incount, reqs, -1};
     if (!any_done(&w))
-        shmpi_core_wait_until_in(any_done, &w, lanes_of_all(incount, reqs));
+        shmpi_core_wait_for(&any_waitfor, &w, lanes_of_all(incount, reqs));
     return hand_some(incount, reqs, outcount, indices, statuses, fn, finish);
 }
 

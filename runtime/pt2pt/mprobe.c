@@ -17,6 +17,7 @@
 #include "pt2pt/check.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/request.h"
 #include "pt2pt/start.h"
 
 SHMPI_WEAK_ALIAS(Mprobe)
@@ -102,6 +103,15 @@ static void no_proc(MPI_Message *message, MPI_Status *status)
         status->MPI_SOURCE = MPI_PROC_NULL;
 }
 
+static int describe_mprobe(void *arg, char *buf, size_t len)
+{
+    const struct mprobe *p = arg;
+    return shmpi_p2p_envelope_describe("MPI_Mprobe", p->context, p->source,
+                                       p->tag, buf, len);
+}
+
+static const struct shmpi_core_waitfor take_waitfor = {take, describe_mprobe};
+
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
                 MPI_Status *status)
 {
@@ -115,8 +125,8 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
         no_proc(message, status);
         return MPI_SUCCESS;
     }
-    shmpi_core_wait_until_in(take, &p,
-                             1u << shmpi_p2p_comm_lane(comm)->index);
+    shmpi_core_wait_for(&take_waitfor, &p,
+                        1u << shmpi_p2p_comm_lane(comm)->index);
     return make_message(fn, comm, &p, message, status);
 }
 

@@ -11,6 +11,7 @@
 #include "pt2pt/check.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/request.h"
 
 SHMPI_WEAK_ALIAS(Probe)
 SHMPI_WEAK_ALIAS(Iprobe)
@@ -84,6 +85,16 @@ static void proc_null_status(MPI_Status *status)
         status->MPI_SOURCE = MPI_PROC_NULL;
 }
 
+static int describe_probe(void *arg, char *buf, size_t len)
+{
+    const struct probe *p = arg;
+    return shmpi_p2p_envelope_describe("MPI_Probe", p->context, p->source,
+                                       p->tag, buf, len);
+}
+
+static const struct shmpi_core_waitfor probe_waitfor = {probe_done,
+                                                        describe_probe};
+
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     static const char *fn = "MPI_Probe";
@@ -96,8 +107,8 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    shmpi_core_wait_until_in(probe_done, &p,
-                             1u << shmpi_p2p_comm_lane(comm)->index);
+    shmpi_core_wait_for(&probe_waitfor, &p,
+                        1u << shmpi_p2p_comm_lane(comm)->index);
     probe_status(comm, &p, status);
     return MPI_SUCCESS;
 }

@@ -271,5 +271,15 @@ void shmpi_p2p_status_empty(MPI_Status *s);
 /* Wait for one request and release it; the common tail of MPI_Wait and
    the blocking calls.  Returns the request's error. */
 int shmpi_p2p_request_wait(struct shmpi_request *r, MPI_Status *status);
+/* describe.c: one line of what a sleeping wait for r waits for (core/
+   wait.h's describe): the blocking call r is on the stack of, else
+   `wait` (the call that waits for it), the peer, tag and communicator;
+   returns the peer's rank in MPI_COMM_WORLD, -1 for any. */
+int shmpi_p2p_request_describe(const struct shmpi_request *r,
+                               const char *wait, char *buf, size_t len);
+/* The same for a probe: its call, the context it probes, the source
+   (world rank, -1: any) and tag; returns source. */
+int shmpi_p2p_envelope_describe(const char *call, uint32_t context,
+                                int source, int tag, char *buf, size_t len);
 
 #endif

@@ -4,6 +4,7 @@
  *
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/proc.h"
@@ -42,8 +43,20 @@ void shmpi_rma_progress(void)
     shmpi_p2p_progress();
 }
 
+/* For the launcher's wait-for graph (core/wait.h): which of RMA's
+   synchronizations is not known here. */
+static int describe_rma(void *arg, char *buf, size_t len)
+{
+    snprintf(buf, len, "an RMA synchronization (MPI_Win_fence, MPI_Win_lock, "
+             "MPI_Win_wait/complete, a sync counter or another)");
+    return -1;
+}
+
+static const struct shmpi_core_waitfor rma_waitfor = {ready_or_progress,
+                                                      describe_rma};
+
 void shmpi_rma_wait(int (*ready)(void *), void *arg, int progress)
 {
     struct rma_wait w = {ready, arg, progress};
-    shmpi_core_wait_until(ready_or_progress, &w);
+    shmpi_core_wait_for(&rma_waitfor, &w, SHMPI_WAIT_ALL_LANES);
 }

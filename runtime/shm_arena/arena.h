@@ -28,9 +28,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "shm_arena/blocked.h"
+
 #define SHMPI_CACHELINE 64
 #define SHMPI_CLAIMS 1024      /* cancellable sends in flight per rank */
-#define SHMPI_ARENA_MAGIC 0x73686d7069617241ull /* "shmpiarA": bump when the layout changes */
+#define SHMPI_ARENA_MAGIC 0x73686d7069617242ull /* "shmpiarB": bump when the layout changes */
 
 /* Point-to-point lanes per rank at most (SHMPI_LANES). */
 #define SHMPI_ARENA_LANES_MAX 16
@@ -95,6 +97,9 @@ struct shmpi_rank_slot {
        that changes, read by every sender on every message, so it has a
        line of its own that is written that rarely */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t unexpected_over;
+    /* which threads sleep in MPI, what for (blocked.h): written on the
+       slow path of a wait only, read by the launcher */
+    struct shmpi_arena_blocked blocked;
 };
 
 /* The post block of each (rank, lane) (pt2pt/conn.c; a lane is an
