@@ -71,7 +71,7 @@ expect_no_lines "$ERR" '^mpirun: --trace'
 "$MPIRUN" -np 2 --trace "$trace" "$TEST_BIN/tracejob" >"$OUT" 2>"$ERR"
 STATUS=$?
 expect_status 2
-expect_lines "$ERR" "^mpirun: --trace: .*tracejob is not linked with libmpi.so .*mpicc -shared-mpi"
+expect_lines "$ERR" "^mpirun: --trace: .*tracejob is linked with libmpi.a: .*mpicc -shared-mpi"
 [ ! -s "$OUT" ] || fail "a rank ran"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "static: left in TMPDIR: $(ls -A "$TMPDIR")"
 pass

@@ -18,7 +18,6 @@
  * non-overtaking order.  ts counts from the first rank's MPI_Init.
  */
 #include <dirent.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -53,65 +53,29 @@ static int pread_all(int fd, void *buf, size_t n, off_t off)
     return pread(fd, buf, n, off) == (ssize_t)n ? 0 : -1;
 }
 
-/* 1 if path is a 64-bit ELF program that does not load libshmpi.so (no
-   DT_NEEDED libshmpi.so.* or libmpi.so*): linked with libmpi.a, or not
-   an MPI program; 0 otherwise (a script: its program is not checked). */
+/* 1 if the program at path holds libmpi.a: its text has the format of
+   MPI_Get_library_version (core/environ.c), which only libshmpi.so
+   holds otherwise.  A program linked with libmpi.so, a script, or a
+   program that starts another (valgrind, env) gives 0: checked no
+   further (a rank that leaves no record is reported after the job). */
 static int linked_statically(const char *path)
 {
+    static const char mark[] = "(MPI %d.%d, shared memory, one machine)";
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    Elf64_Ehdr eh;
-    int stat = 0;
-    if (fd < 0 || pread_all(fd, &eh, sizeof eh, 0) ||
-        memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-        eh.e_ident[EI_CLASS] != ELFCLASS64)
-        goto out;
-    Elf64_Phdr dyn = {0}, load[16];
-    int nload = 0;
-    for (int i = 0; i < eh.e_phnum; i++) {
-        Elf64_Phdr ph;
-        if (pread_all(fd, &ph, sizeof ph, (off_t)(eh.e_phoff +
-                                                  i * sizeof ph)))
-            goto out;
-        if (ph.p_type == PT_DYNAMIC)
-            dyn = ph;
-        else if (ph.p_type == PT_LOAD && nload < 16)
-            load[nload++] = ph;
-    }
-    stat = 1;   /* no dynamic section: static through and through */
-    if (!dyn.p_filesz)
-        goto out;
-    size_t n = dyn.p_filesz / sizeof(Elf64_Dyn);
-    Elf64_Dyn *d = malloc(dyn.p_filesz);
-    if (!d || pread_all(fd, d, dyn.p_filesz, (off_t)dyn.p_offset)) {
-        free(d);
-        stat = 0;
-        goto out;
-    }
-    uint64_t strtab = 0;
-    for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++)
-        if (d[i].d_tag == DT_STRTAB)
-            strtab = d[i].d_un.d_ptr;
-    for (int k = 0; k < nload; k++)   /* the string table's file offset */
-        if (strtab >= load[k].p_vaddr &&
-            strtab < load[k].p_vaddr + load[k].p_filesz) {
-            strtab = strtab - load[k].p_vaddr + load[k].p_offset;
-            break;
+    struct stat st;
+    int found = 0;
+    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+                       0);
+        if (p != MAP_FAILED) {
+            found = memmem(p, (size_t)st.st_size, mark, sizeof mark - 1)
+                    != NULL;
+            munmap(p, (size_t)st.st_size);
         }
-    for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
-        char name[64] = "";
-        if (d[i].d_tag != DT_NEEDED ||
-            pread(fd, name, sizeof name - 1,
-                  (off_t)(strtab + d[i].d_un.d_val)) <= 0)
-            continue;
-        if (!strncmp(name, "libshmpi.so", 11) ||
-            !strncmp(name, "libmpi.so", 9))
-            stat = 0;
     }
-    free(d);
-out:
     if (fd >= 0)
         close(fd);
-    return stat;
+    return found;
 }
 
 /* LIBNAME beside us: DIR/lib/ in the build tree (./mpirun), DIR/../lib/
@@ -145,8 +109,7 @@ int shmpi_ln_trace_begin(struct shmpi_ln_trace *t, const char *program)
         int st = linked_statically(path);
         free(path);
         if (st) {
-            shmpi_ln_say(t->tool, "%s: %s is not linked with libmpi.so "
-                         "(linked with libmpi.a, or statically): its MPI "
+            shmpi_ln_say(t->tool, "%s: %s is linked with libmpi.a: its MPI "
                          "calls cannot be wrapped; build it with "
                          "'mpicc -shared-mpi'", opt, program);
             return SHMPI_EXIT_USAGE;
