@@ -46,7 +46,11 @@ static struct {
     unsigned next_tid;
 } g = {.ev_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
 
-static _Thread_local struct thread_log *mine;
+/* initial-exec: a preloaded library's TLS is static (loaded at start),
+   so no __tls_get_addr call per MPI call (27 instructions of callgrind's
+   count per call, 2026-11-29). */
+static _Thread_local struct thread_log *mine
+    __attribute__((tls_model("initial-exec")));
 
 __attribute__((constructor)) static void setup(void)
 {
