@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,6 +81,16 @@ static int linked_statically(const char *path)
 
 /* LIBNAME beside us: DIR/lib/ in the build tree (./mpirun), DIR/../lib/
    once installed (PREFIX/bin/mpirun).  Returns a malloc'd path or NULL. */
+/* dl_iterate_phdr's callback: the path of a loaded ASan runtime. */
+static int asan_of(struct dl_phdr_info *info, size_t size, void *out)
+{
+    (void)size;
+    if (!strstr(info->dlpi_name, "/libasan.so"))
+        return 0;
+    *(const char **)out = info->dlpi_name;
+    return 1;
+}
+
 static char *find_library(void)
 {
     char self[PATH_MAX];
@@ -126,8 +137,14 @@ int shmpi_ln_trace_begin(struct shmpi_ln_trace *t, const char *program)
         t->dir = NULL;
         return SHMPI_EXIT_LAUNCH_ERROR;
     }
+    /* A build with ASan (make SANITIZE=1) links the wrappers' library,
+       like mpirun, with libasan.so, which must be the first library a
+       process loads: then it goes first in the ranks' LD_PRELOAD. */
+    const char *asan = NULL;
+    dl_iterate_phdr(asan_of, &asan);
     char *ev = NULL;
-    int ok = asprintf(&t->preload, "LD_PRELOAD=%s%s%s", lib, pre ? ":" : "",
+    int ok = asprintf(&t->preload, "LD_PRELOAD=%s%s%s%s%s", asan ? asan : "",
+                      asan ? ":" : "", lib, pre ? ":" : "",
                       pre ? pre : "") > 0 &&
              asprintf(&t->dir_var, "%s=%s", SHMPI_TRACE_DIR_ENV, t->dir) > 0 &&
              asprintf(&ev, "%s/events", t->dir) > 0;
