@@ -334,7 +334,7 @@ int main(int argc, char **argv)
         c.o.exports = c.exports;
         status = shmpi_ln_launch(&c.o);
     }
-    shmpi_ln_trace_end(&c.trace, c.o.np);
+    shmpi_ln_trace_end(&c.trace, c.o.np, status);
     free_exports(&c);
     return status;
 }

@@ -126,6 +126,10 @@ int shmpi_ln_trace_begin(struct shmpi_ln_trace *t, const char *program)
             return SHMPI_EXIT_USAGE;
         }
     }   /* else the launch says it is not there */
+    if (t->out && !(t->file = fopen(t->out, "w"))) {
+        shmpi_ln_say(t->tool, "--trace: %s: %s", t->out, strerror(errno));
+        return SHMPI_EXIT_USAGE;
+    }
     char *lib = find_library();
     const char *tmp = getenv("TMPDIR"), *pre = getenv("LD_PRELOAD");
     if (!lib || asprintf(&t->dir, "%s/shmpi-trace.XXXXXX",
@@ -384,11 +388,8 @@ static void write_trace(struct shmpi_ln_trace *t, const struct rank_log *l,
         for (size_t i = 0; i < l[r].nrecs; i++)
             if (l[r].recs[i].t0 < base)
                 base = l[r].recs[i].t0;
-    FILE *f = fopen(t->out, "w");
-    if (!f) {
-        shmpi_ln_say(t->tool, "--trace: %s: %s", t->out, strerror(errno));
-        return;
-    }
+    FILE *f = t->file;
+    t->file = NULL;
     fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
           "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,"
           "\"args\":{\"name\":\"rank 0\"}}", f);
@@ -498,12 +499,9 @@ static void print_profile(const struct rank_log *l, int np, int have)
     free(s);
 }
 
-void shmpi_ln_trace_end(struct shmpi_ln_trace *t, int np)
+/* Reads what the np ranks left, writes the trace and the profile. */
+static void report(struct shmpi_ln_trace *t, int np)
 {
-    if (!t->dir)
-        return;
-    if (np <= 0)
-        np = ranks_in(t->dir);
     struct rank_log *l = calloc((size_t)(np ? np : 1), sizeof *l);
     int have = 0, missing = -1;
     uint64_t dropped = 0;
@@ -514,7 +512,6 @@ void shmpi_ln_trace_end(struct shmpi_ln_trace *t, int np)
         if (!l[r].have && missing < 0)
             missing = r;
     }
-    remove_dir(t->dir);
     if (have < np)
         shmpi_ln_say(t->tool, "%s: %d of %d ranks left no record (rank %d "
                      "first: it did not reach MPI_Finalize, or its program "
@@ -532,8 +529,22 @@ void shmpi_ln_trace_end(struct shmpi_ln_trace *t, int np)
         free(l[r].recs);
     }
     free(l);
+}
+
+void shmpi_ln_trace_end(struct shmpi_ln_trace *t, int np, int status)
+{
+    if (t->dir && status != SHMPI_EXIT_NOEXEC &&
+        status != SHMPI_EXIT_NOTFOUND)
+        report(t, np > 0 ? np : ranks_in(t->dir));
+    if (t->dir)
+        remove_dir(t->dir);
+    if (t->file) {   /* no rank ran: no trace */
+        fclose(t->file);
+        unlink(t->out);
+    }
     free(t->dir);
     free(t->preload);
     free(t->dir_var);
+    t->file = NULL;
     t->dir = t->preload = t->dir_var = NULL;
 }

@@ -12,6 +12,7 @@
 struct shmpi_ln_trace {
     const char *tool;      /* prefix of our messages */
     const char *out;       /* --trace FILE, or NULL */
+    void *file;            /* FILE, opened before the job (a FILE *) */
     int profile;           /* --profile */
     char *dir;             /* the private directory, or NULL */
     char *preload;         /* "LD_PRELOAD=..." for the ranks */
@@ -24,8 +25,10 @@ struct shmpi_ln_trace {
    line on stderr. */
 int shmpi_ln_trace_begin(struct shmpi_ln_trace *t, const char *program);
 
-/* After the job (np ranks; 0: as many as left files): writes t->out,
-   prints the profile on stderr, removes the directory, frees t. */
-void shmpi_ln_trace_end(struct shmpi_ln_trace *t, int np);
+/* After the job (np ranks; 0: as many as left files) that ended with
+   status: writes t->out, prints the profile on stderr - unless no rank
+   started (status 126, 127: the program could not be run) - removes
+   the directory, frees t. */
+void shmpi_ln_trace_end(struct shmpi_ln_trace *t, int np, int status);
 
 #endif
