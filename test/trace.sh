@@ -74,4 +74,18 @@ expect_status 2
 expect_lines "$ERR" "^mpirun: --trace: .*tracejob is linked with libmpi.a: .*mpicc -shared-mpi"
 [ ! -s "$OUT" ] || fail "a rank ran"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "static: left in TMPDIR: $(ls -A "$TMPDIR")"
+
+# A trace that cannot be written is refused before the job; a program
+# not found leaves no trace and no directory.
+"$MPIRUN" -np 2 --trace "$TEST_TMPDIR/no/such/dir.json" "$prog" >"$OUT" 2>"$ERR"
+STATUS=$?
+expect_status 2
+expect_lines "$ERR" "^mpirun: --trace: $TEST_TMPDIR/no/such/dir.json: No such file or directory\$"
+rm -f "$trace"
+"$MPIRUN" -np 2 --trace "$trace" "$TEST_TMPDIR/nonexistent" >"$OUT" 2>"$ERR"
+STATUS=$?
+expect_status 127
+expect_no_lines "$ERR" '^mpirun: --trace'
+[ ! -e "$trace" ] || fail "a job that did not run left $trace"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "not found: left in TMPDIR: $(ls -A "$TMPDIR")"
 pass
