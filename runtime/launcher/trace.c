@@ -36,6 +36,7 @@
 #include "mpi.h"
 
 #define LIBNAME "libshmpi_trace.so"
+#define WIN_TRACKS 64   /* a rank's windows with a track of their own */
 
 /* One rank's files, read back. */
 struct rank_log {
@@ -44,6 +45,8 @@ struct rank_log {
     struct shmpi_trace_fn *fns;     /* h.nfn */
     struct shmpi_trace_rec *recs;   /* its .ev */
     size_t nrecs;
+    uint32_t wins[WIN_TRACKS];  /* its windows, in order of appearance */
+    int nwins;
 };
 
 /* ---------------------------------------------------------- the program */
@@ -206,6 +209,14 @@ static void read_rank(const char *dir, int rank, struct rank_log *l)
     free(p);
     l->recs = read_file(dir, rank, "ev", &len);
     l->nrecs = len / sizeof *l->recs;
+    for (size_t i = 0; i < l->nrecs && l->nwins < WIN_TRACKS; i++) {
+        uint32_t w = l->recs[i].win;
+        int k = 0;
+        for (; k < l->nwins && l->wins[k] != w; k++)
+            ;
+        if (w != UINT32_MAX && k == l->nwins)
+            l->wins[l->nwins++] = w;
+    }
     if (!l->have) {   /* names unknown: the records cannot be shown */
         free(l->recs);
         l->recs = NULL;
@@ -334,12 +345,27 @@ static size_t arrows(FILE *f, const struct rank_log *l, int np,
 
 /* ----------------------------------------------------------------- JSON */
 
+#define WIN_TID 1000      /* the first window track's tid */
+
+/* The track of record x: its thread's, or its window's (the rank's
+   windows numbered in the order they first appear; those past
+   WIN_TRACKS share the last track). */
+static int track_of(const struct rank_log *l, const struct shmpi_trace_rec *x)
+{
+    if (x->win == UINT32_MAX)
+        return x->tid;
+    int k = 0;
+    for (; k < l->nwins && l->wins[k] != x->win; k++)
+        ;
+    return WIN_TID + (k < WIN_TRACKS ? k : WIN_TRACKS - 1);
+}
+
 static void slice(FILE *f, const struct rank_log *l, int rank,
                   const struct shmpi_trace_rec *x, uint64_t base)
 {
     fprintf(f, ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
                "\"ts\":%.3f,\"dur\":%.3f,\"args\":{",
-            l->fns[x->fn].name, rank, x->tid, (x->t0 - base) / 1e3,
+            l->fns[x->fn].name, rank, track_of(l, x), (x->t0 - base) / 1e3,
             (x->t1 - x->t0) / 1e3);
     const char *sep = "";
     if (x->peer != MPI_PROC_NULL) {
@@ -357,7 +383,9 @@ static void slice(FILE *f, const struct rank_log *l, int rank,
     if (x->bytes != -1)
         fprintf(f, "%s\"bytes\":%lld", sep, (long long)x->bytes), sep = ",";
     if (x->comm != UINT32_MAX)
-        fprintf(f, "%s\"comm\":%u", sep, x->comm);
+        fprintf(f, "%s\"comm\":%u", sep, x->comm), sep = ",";
+    if (x->win != UINT32_MAX)
+        fprintf(f, "%s\"win\":%u", sep, x->win);
     fputs("}}", f);
 }
 
@@ -370,11 +398,15 @@ static void tracks(FILE *f, const struct rank_log *l, int rank)
                "\"pid\":%d,\"args\":{\"sort_index\":%d}}", rank, rank);
     int seen[256] = {0};
     for (size_t i = 0; i < l->nrecs; i++)
-        if (!seen[l->recs[i].tid]++)
+        if (l->recs[i].win == UINT32_MAX && !seen[l->recs[i].tid]++)
             fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\","
                        "\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s %d\"}}",
                     rank, l->recs[i].tid, l->recs[i].tid ? "thread" : "rank",
                     l->recs[i].tid ? l->recs[i].tid : rank);
+    for (int k = 0; k < l->nwins; k++)
+        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\","
+                   "\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"window %u\"}}",
+                rank, WIN_TID + k, l->wins[k]);
 }
 
 static void write_trace(struct shmpi_ln_trace *t, const struct rank_log *l,

@@ -38,6 +38,9 @@ struct shmpi_trace_rec {
     int32_t wpeer;      /* peer as a rank of MPI_COMM_WORLD, or -1 */
     int32_t tag;        /* the tag given (sendtag), a MATCH's tag, or -1 */
     int32_t root;       /* a collective's root, or -1 */
+    uint32_t win;       /* the window's id (the same on every rank) of a
+                           call on a window, or UINT32_MAX */
+    uint32_t pad;
     uint16_t fn;        /* index in the .prof file's function list */
     uint8_t kind;       /* enum shmpi_trace_kind */
     uint8_t tid;        /* the rank's n-th thread to call MPI */

@@ -12,7 +12,8 @@
 # the trace shows, found by type and name: the communicator (MPI_Comm
 # comm), the peer (dest, source, target_rank), the tag (tag, sendtag),
 # the root, and the count with its datatype's size (count/datatype,
-# sendcount/sendtype, origin_count/origin_datatype).  The functions named
+# sendcount/sendtype, origin_count/origin_datatype), the window (MPI_Win
+# win: its id, its communicator, the target as a world rank).  The functions named
 # in HAND are written by hand (calls.c, p2p.c): they also read statuses
 # and requests.  The deprecated and removed functions (SHMPI_API_DEPRECATED,
 # SHMPI_API_REMOVED) are not wrapped.
@@ -81,6 +82,8 @@ END {
             cap = cap "        shmpi_trace_count(r, sendcount, sendtype);\n"
         else if (isnum(ty["origin_count"]) && ty["origin_datatype"] == "MPI_Datatype")
             cap = cap "        shmpi_trace_count(r, origin_count, origin_datatype);\n"
+        if (ty["win"] == "MPI_Win")
+            cap = cap "        shmpi_trace_window(r, win);\n"
         if (cap == "")
             printf "    shmpi_trace_call(SHMPI_TRACE_FN_%s, t0, rc);\n", fn[i] > out_c
         else

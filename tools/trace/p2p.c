@@ -91,8 +91,8 @@ void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
     *r = (struct shmpi_trace_rec){
         .t0 = posted, .t1 = t0 + (t1 - t0) / 2, .count = -1,
         .bytes = st->shmpi_nbytes, .comm = shmpi_trace_context(comm),
-        .tag = st->MPI_TAG, .root = -1, .fn = (uint16_t)fn,
-        .kind = SHMPI_TRACE_MATCH, .tid = r->tid};
+        .tag = st->MPI_TAG, .root = -1, .win = UINT32_MAX,
+        .fn = (uint16_t)fn, .kind = SHMPI_TRACE_MATCH, .tid = r->tid};
     shmpi_trace_peer(r, comm, st->MPI_SOURCE);
 }
 

@@ -133,7 +133,7 @@ struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0, int rc)
         *r = (struct shmpi_trace_rec){
             .t0 = t0, .t1 = t1, .count = -1, .bytes = -1,
             .comm = UINT32_MAX, .peer = MPI_PROC_NULL, .wpeer = -1,
-            .tag = -1, .root = -1, .fn = (uint16_t)fn,
+            .tag = -1, .root = -1, .win = UINT32_MAX, .fn = (uint16_t)fn,
             .kind = SHMPI_TRACE_CALL, .tid = t->tid};
     return r;
 }
@@ -156,6 +156,15 @@ void shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer)
         return;
     const int *map = comm->is_inter ? comm->remote_world : comm->world_ranks;
     r->wpeer = map ? map[peer] : peer;
+}
+
+/* A call on a window: its id, and its target rank as a world rank. */
+void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win)
+{
+    r->win = (uint32_t)win->id;
+    r->comm = shmpi_trace_context(win->comm);
+    if (r->peer != MPI_PROC_NULL)
+        shmpi_trace_peer(r, win->comm, r->peer);
 }
 
 void shmpi_trace_started(uint64_t t0)

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "core/objects.h"
+#include "rma/win.h"
 #include "launcher/trace_file.h"
 #include "mpi.h"
 #include "fn.h"
@@ -43,11 +44,13 @@ struct shmpi_trace_rec *shmpi_trace_record(void);
 void shmpi_trace_count(struct shmpi_trace_rec *r, MPI_Count count,
                        MPI_Datatype type);
 void shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer);
+void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win);
 void shmpi_trace_started(uint64_t t0);
 void shmpi_trace_finished(void);
 
 /* The communicator's context (core/objects.h): the job-wide name of a
-   communicator that the MPI_T events also give, one load. */
+   communicator that the MPI_T events also give, one load.  A window's
+   id and its communicator (rma/win.h) the same way. */
 static inline uint32_t shmpi_trace_context(MPI_Comm comm)
 {
     return comm == MPI_COMM_NULL ? UINT32_MAX : comm->context;
