@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line.
+# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -32,7 +32,7 @@ for np in 2 4; do
         fail "np=$np: $trace is not JSON"
     python3 "$SHMPI_ROOT/test/helpers/trace-check.py" "$trace" $np ||
         fail "np=$np: the trace is not the program's"
-    expect_lines "$ERR" "^mpirun: --trace: .*: $((np * 30)) calls, $((np * 7)) messages\$"
+    expect_lines "$ERR" "^mpirun: --trace: .*: $((np * 35)) calls, $((np * 7)) messages\$"
     for fc in MPI_Init:1 MPI_Isend:3 MPI_Recv:4 MPI_Send:3 MPI_Irecv:2 \
               MPI_Waitall:2 MPI_Sendrecv:1 MPI_Barrier:2 MPI_Allreduce:4 \
               MPI_Gather:1 MPI_Finalize:1; do

@@ -16,7 +16,8 @@ want = {"MPI_Init": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1,
         "MPI_Send": 3, "MPI_Sendrecv": 1, "MPI_Comm_dup": 1,
         "MPI_Comm_free": 1, "MPI_Barrier": 2, "MPI_Bcast": 1,
         "MPI_Allreduce": 4, "MPI_Reduce": 1, "MPI_Gather": 1,
-        "MPI_Finalize": 1}
+        "MPI_Finalize": 1, "MPI_Win_create": 1, "MPI_Win_fence": 2,
+        "MPI_Put": 1, "MPI_Win_free": 1}
 slices = [e for e in ev if e["ph"] == "X"]
 for r in range(np):
     got = {}
@@ -32,6 +33,21 @@ for e in slices:
         bad.append("MPI_Bcast's args: %s" % a)
     if e["name"] == "MPI_Reduce" and a.get("root") != np - 1:
         bad.append("MPI_Reduce's args: %s" % a)
+tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev
+          if e["ph"] == "M" and e["name"] == "thread_name"}
+wins = set()
+for e in slices:
+    on_win = e["name"] in ("MPI_Win_fence", "MPI_Put")
+    name = tracks.get((e["pid"], e["tid"]), "")
+    if on_win != name.startswith("window "):
+        bad.append("%s of rank %d on track %r" % (e["name"], e["pid"], name))
+    if on_win:
+        wins.add(e["args"].get("win"))
+    if e["name"] == "MPI_Put" and \
+       e["args"].get("peer_world") != (e["pid"] + 1) % np:
+        bad.append("MPI_Put's args: %s" % e["args"])
+if len(wins) != 1 or None in wins:
+    bad.append("the window's ids: %s" % wins)
 def around(pid, tid, ts):
     for e in slices:
         if e["pid"] == pid and e["tid"] == tid and \

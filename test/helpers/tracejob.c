@@ -1,4 +1,4 @@
-/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives; "fail" makes rank 1 exit 3 before MPI_Finalize. */
+/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <mpi.h>
 #include <stdlib.h>
@@ -45,6 +45,13 @@ int main(int argc, char **argv)
     int *all = malloc((size_t)np * sizeof *all);
     MPI_Gather(&x, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(all);
+    MPI_Win win;
+    MPI_Win_create(w, sizeof w, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                   &win);
+    MPI_Win_fence(0, win);
+    MPI_Put(&x, 1, MPI_INT, right, 0, 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return 0;
