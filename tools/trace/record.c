@@ -23,7 +23,7 @@
 
 #include "wrap.h"
 
-#define NREC 16384   /* 56 B each: 896 KiB a thread, touched as used */
+#define NREC 16384   /* 64 B each: 1 MiB a thread, touched as used */
 
 struct thread_log {
     struct shmpi_trace_rec rec[NREC];
