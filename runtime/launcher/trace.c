@@ -517,6 +517,9 @@ static void print_profile(const struct rank_log *l, int np, int have)
                 pct(s[i].ns, job), s[i].min / 1e6,
                 s[i].ns / 1e6 / (have ? have : 1), s[i].max / 1e6,
                 s[i].max_rank);
+    if (np > RANK_DETAIL)
+        fprintf(stderr, "(a table per rank only up to %d ranks: min, mean "
+                "and max are over the ranks)\n", RANK_DETAIL);
     for (int r = 0; np <= RANK_DETAIL && r < np; r++) {
         if (!l[r].have)
             continue;
