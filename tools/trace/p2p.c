@@ -96,6 +96,17 @@ void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
     shmpi_trace_peer(r, comm, st->MPI_SOURCE);
 }
 
+/* The arguments of a point-to-point call: communicator, peer, tag, count
+   and bytes. */
+static void p2p_args(struct shmpi_trace_rec *r, MPI_Comm comm, int peer,
+                     int tag, int count, MPI_Datatype type)
+{
+    r->comm = shmpi_trace_context(comm);
+    shmpi_trace_peer(r, comm, peer);
+    r->tag = tag;
+    shmpi_trace_count(r, count, type);
+}
+
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
              int tag, MPI_Comm comm, MPI_Status *status)
 {
@@ -105,10 +116,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
     struct shmpi_trace_rec *r = shmpi_trace_call(SHMPI_TRACE_FN_Recv, t0, rc);
     if (!r)
         return rc;
-    r->comm = shmpi_trace_context(comm);
-    shmpi_trace_peer(r, comm, source);
-    r->tag = tag;
-    shmpi_trace_count(r, count, datatype);
+    p2p_args(r, comm, source, tag, count, datatype);
     shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Recv, t0, t0, r->t1);
     return rc;
 }
@@ -121,10 +129,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
     struct shmpi_trace_rec *r = shmpi_trace_call(SHMPI_TRACE_FN_Irecv, t0, rc);
     if (!r)
         return rc;
-    r->comm = shmpi_trace_context(comm);
-    shmpi_trace_peer(r, comm, source);
-    r->tag = tag;
-    shmpi_trace_count(r, count, datatype);
+    p2p_args(r, comm, source, tag, count, datatype);
     remember(*request, comm, t0);
     return rc;
 }
@@ -143,10 +148,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         shmpi_trace_call(SHMPI_TRACE_FN_Sendrecv, t0, rc);
     if (!r)
         return rc;
-    r->comm = shmpi_trace_context(comm);
-    shmpi_trace_peer(r, comm, dest);
-    r->tag = sendtag;
-    shmpi_trace_count(r, sendcount, sendtype);
+    p2p_args(r, comm, dest, sendtag, sendcount, sendtype);
     shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv, t0, t0, r->t1);
     return rc;
 }
@@ -163,10 +165,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
         shmpi_trace_call(SHMPI_TRACE_FN_Sendrecv_replace, t0, rc);
     if (!r)
         return rc;
-    r->comm = shmpi_trace_context(comm);
-    shmpi_trace_peer(r, comm, dest);
-    r->tag = sendtag;
-    shmpi_trace_count(r, count, datatype);
+    p2p_args(r, comm, dest, sendtag, count, datatype);
     shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv_replace, t0, t0,
                       r->t1);
     return rc;
@@ -331,36 +330,35 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
     return rc;
 }
 
-int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount,
-                 int indices[], MPI_Status statuses[])
+typedef int some_fn(int, MPI_Request[], int *, int[], MPI_Status[]);
+
+/* MPI_Waitsome and MPI_Testsome: one signature, one body. */
+static int some(int fn, some_fn *pmpi, int incount, MPI_Request requests[],
+                int *outcount, int indices[], MPI_Status statuses[])
 {
     struct completion c;
     MPI_Status *st = completion_start(&c, incount, requests, statuses);
     uint64_t t0 = shmpi_trace_now();
-    int rc = PMPI_Waitsome(incount, requests, outcount, indices,
-                           st ? st : statuses);
+    int rc = pmpi(incount, requests, outcount, indices, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Waitsome, t0, rc);
+    shmpi_trace_call(fn, t0, rc);
     for (int j = 0; st && statuses_set(rc) && *outcount != MPI_UNDEFINED &&
                     j < *outcount; j++)
-        completed(&c, indices[j], j, SHMPI_TRACE_FN_Waitsome, t0, t1);
+        completed(&c, indices[j], j, fn, t0, t1);
     completion_end(&c, statuses);
     return rc;
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount,
+                 int indices[], MPI_Status statuses[])
+{
+    return some(SHMPI_TRACE_FN_Waitsome, PMPI_Waitsome, incount, requests,
+                outcount, indices, statuses);
 }
 
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount,
                  int indices[], MPI_Status statuses[])
 {
-    struct completion c;
-    MPI_Status *st = completion_start(&c, incount, requests, statuses);
-    uint64_t t0 = shmpi_trace_now();
-    int rc = PMPI_Testsome(incount, requests, outcount, indices,
-                           st ? st : statuses);
-    uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Testsome, t0, rc);
-    for (int j = 0; st && statuses_set(rc) && *outcount != MPI_UNDEFINED &&
-                    j < *outcount; j++)
-        completed(&c, indices[j], j, SHMPI_TRACE_FN_Testsome, t0, t1);
-    completion_end(&c, statuses);
-    return rc;
+    return some(SHMPI_TRACE_FN_Testsome, PMPI_Testsome, incount, requests,
+                outcount, indices, statuses);
 }
