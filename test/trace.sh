@@ -12,6 +12,11 @@ export TMPDIR=$TEST_TMPDIR/tmp
 mkdir -p "$TMPDIR"
 trace=$TEST_TMPDIR/trace.json
 
+# job ARGS...: mpirun ARGS, its output in $OUT and $ERR, STATUS set
+job() {
+    "$MPIRUN" "$@" >"$OUT" 2>"$ERR"
+    STATUS=$?
+}
 # profile_calls FUNCTION: the calls column of the aggregated row
 profile_calls() {
     awk -v f="$1" '/^function / { t = 1; next } /^$/ { t = 0 }
@@ -25,8 +30,7 @@ rank_calls() {
 
 for np in 2 4; do
     rm -f "$trace"
-    "$MPIRUN" -np $np --trace "$trace" --profile "$prog" >"$OUT" 2>"$ERR"
-    STATUS=$?
+    job -np $np --trace "$trace" --profile "$prog"
     expect_status 0
     python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$trace" ||
         fail "np=$np: $trace is not JSON"
@@ -50,8 +54,7 @@ done
 # A rank fails: the job's status is its own, the others' records still
 # make a trace, and the directory is gone.
 rm -f "$trace"
-"$MPIRUN" -np 4 --trace "$trace" --profile "$prog" fail >"$OUT" 2>"$ERR"
-STATUS=$?
+job -np 4 --trace "$trace" --profile "$prog" fail
 expect_status 3
 expect_lines "$ERR" '^mpirun: --trace: [1-4] of 4 ranks left no record'
 python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$trace" ||
@@ -60,16 +63,14 @@ python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$trace" ||
 expect_shm_clean
 
 # --profile alone: the table, no trace file
-"$MPIRUN" -np 2 --profile "$prog" >"$OUT" 2>"$ERR"
-STATUS=$?
+job -np 2 --profile "$prog"
 expect_status 0
 [ "$(profile_calls MPI_Allreduce)" = 8 ] || fail "--profile alone: no table"
 expect_no_lines "$ERR" '^mpirun: --trace'
 
 # A static program (test/helpers/ are built with libmpi.a) is refused
 # before any rank starts.
-"$MPIRUN" -np 2 --trace "$trace" "$TEST_BIN/tracejob" >"$OUT" 2>"$ERR"
-STATUS=$?
+job -np 2 --trace "$trace" "$TEST_BIN/tracejob"
 expect_status 2
 expect_lines "$ERR" "^mpirun: --trace: .*tracejob is linked with libmpi.a: .*mpicc -shared-mpi"
 [ ! -s "$OUT" ] || fail "a rank ran"
@@ -77,13 +78,11 @@ expect_lines "$ERR" "^mpirun: --trace: .*tracejob is linked with libmpi.a: .*mpi
 
 # A trace that cannot be written is refused before the job; a program
 # not found leaves no trace and no directory.
-"$MPIRUN" -np 2 --trace "$TEST_TMPDIR/no/such/dir.json" "$prog" >"$OUT" 2>"$ERR"
-STATUS=$?
+job -np 2 --trace "$TEST_TMPDIR/no/such/dir.json" "$prog"
 expect_status 2
 expect_lines "$ERR" "^mpirun: --trace: $TEST_TMPDIR/no/such/dir.json: No such file or directory\$"
 rm -f "$trace"
-"$MPIRUN" -np 2 --trace "$trace" "$TEST_TMPDIR/nonexistent" >"$OUT" 2>"$ERR"
-STATUS=$?
+job -np 2 --trace "$trace" "$TEST_TMPDIR/nonexistent"
 expect_status 127
 expect_no_lines "$ERR" '^mpirun: --trace'
 [ ! -e "$trace" ] || fail "a job that did not run left $trace"
