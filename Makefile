@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # shmpi - one Makefile.
-#   make                 lib/libmpi.a, lib/libmpi.so, ./mpirun, ./mpiexec
+#   make                 lib/libmpi.a, lib/libmpi.so, lib/libshmpi_trace.so,
+#                        ./mpirun, ./mpiexec
 #                        (./mpicc, ./mpicxx, ./mpic++ are one script)
 #   make check           the test suite under ./mpirun (last line: N passed, N failed)
 #   make check-layers    no room of runtime/ includes or calls one above it, nor
