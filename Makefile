@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # shmpi - one Makefile.
-#   make                 lib/libmpi.a, lib/libmpi.so, ./mpirun, ./mpiexec
+#   make                 lib/libmpi.a, lib/libmpi.so, lib/libshmpi_trace.so,
+#                        ./mpirun, ./mpiexec
 #                        (./mpicc, ./mpicxx, ./mpic++ are one script)
 #   make check           the test suite under ./mpirun (last line: N passed, N failed)
 #   make check-layers    no room of runtime/ includes or calls one above it, nor
@@ -50,9 +51,11 @@ $(error libnuma headers not found: install the Debian package libnuma-dev)
 endif
 endif
 
-LIB_SRC  := $(filter-out runtime/launcher/mpirun.c,$(wildcard runtime/*/*.c))
+# mpirun's own: its options, and the merge of --trace/--profile's files.
+RUN_SRC  := runtime/launcher/mpirun.c runtime/launcher/trace.c
+LIB_SRC  := $(filter-out $(RUN_SRC),$(wildcard runtime/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-RUN_OBJ  := $(BUILD)/runtime/launcher/mpirun.o
+RUN_OBJ  := $(RUN_SRC:%.c=$(BUILD)/%.o)
 
 # The shared library is libshmpi.so.MAJOR.MINOR.PATCH (the release in
 # mpi.h), its soname libshmpi.so.MAJOR, and libmpi.so the name -lmpi
@@ -67,7 +70,7 @@ VERSION  := $(shell sed -n 's/.*SHMPI_VERSION_STRING "\(.*\)"/\1/p' mpi.h)
 SONAME   := libshmpi.so.$(firstword $(subst ., ,$(VERSION)))
 SOFILE   := libshmpi.so.$(VERSION)
 
-all: lib/libmpi.a lib/libmpi.so mpirun mpiexec
+all: lib/libmpi.a lib/libmpi.so lib/libshmpi_trace.so mpirun mpiexec
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -130,7 +133,30 @@ mpirun: $(RUN_OBJ) $(BUILD)/internal.a $(STAMP)
 mpiexec: mpirun
 	ln -sf mpirun $@
 
--include $(LIB_OBJ:.o=.d) $(RUN_OBJ:.o=.d)
+# lib/libshmpi_trace.so: the profiling wrappers mpirun --trace/--profile
+# preloads into the ranks (tools/trace/wrap.h).  One wrapper per function
+# of mpi.h, generated from it; linked without libshmpi.so and lazily,
+# its PMPI_ calls bound in the rank's program.
+TRACE_GEN := $(BUILD)/tools/trace
+TRACE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/trace/*.c)) \
+             $(TRACE_GEN)/wrappers.o
+
+$(TRACE_GEN)/fn.h: $(TRACE_GEN)/wrappers.c
+$(TRACE_GEN)/wrappers.c: mpi.h tools/trace/gen-wrappers.sh
+	@mkdir -p $(TRACE_GEN)
+	tools/trace/gen-wrappers.sh mpi.h $(TRACE_GEN)/fn.h $(TRACE_GEN)/wrappers.c
+
+$(TRACE_OBJ): $(TRACE_GEN)/fn.h
+$(TRACE_OBJ): override CFLAGS += -Itools/trace -I$(TRACE_GEN)
+
+$(TRACE_GEN)/wrappers.o: $(TRACE_GEN)/wrappers.c
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+lib/libshmpi_trace.so: $(TRACE_OBJ) tools/trace/libshmpi_trace.map $(STAMP)
+	$(CC) -shared $(LDFLAGS) -Wl,-z,lazy \
+	    -Wl,--version-script,tools/trace/libshmpi_trace.map -o $@ $(TRACE_OBJ) -lpthread
+
+-include $(LIB_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(TRACE_OBJ:.o=.d)
 
 # ---------------------------------------------------------------- tests
 check: all
@@ -166,7 +192,7 @@ install: all
 	ln -sf mpicc "$(DESTDIR)$(PREFIX)/bin/mpic++"
 	install -m 644 mpi.h "$(DESTDIR)$(PREFIX)/include/"
 	install -m 644 lib/libmpi.a "$(DESTDIR)$(PREFIX)/lib/"
-	install -m 755 lib/$(SOFILE) "$(DESTDIR)$(PREFIX)/lib/"
+	install -m 755 lib/$(SOFILE) lib/libshmpi_trace.so "$(DESTDIR)$(PREFIX)/lib/"
 	ln -sf $(SOFILE) "$(DESTDIR)$(PREFIX)/lib/$(SONAME)"
 	ln -sf $(SONAME) "$(DESTDIR)$(PREFIX)/lib/libmpi.so"
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|' \

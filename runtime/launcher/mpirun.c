@@ -23,10 +23,12 @@
 #include <string.h>
 
 #include "launcher/launch.h"
+#include "launcher/trace.h"
 #include "mpi.h"
 
 enum opt_id { OPT_NP, OPT_BIND, OPT_REPORT, OPT_TIMEOUT, OPT_EXPORT,
-              OPT_TAG, OPT_HELP, OPT_VERSION, OPT_SHOW_TUNABLES, OPT_NOOP };
+              OPT_TAG, OPT_HELP, OPT_VERSION, OPT_SHOW_TUNABLES, OPT_NOOP,
+              OPT_TRACE, OPT_PROFILE };
 
 struct opt {
     const char *name;
@@ -43,12 +45,14 @@ static const struct opt options[] = {
     {"V", OPT_VERSION, false},      {"oversubscribe", OPT_NOOP, false},
     {"allow-run-as-root", OPT_NOOP, false},
     {"show-tunables", OPT_SHOW_TUNABLES, false},
+    {"trace", OPT_TRACE, true},     {"profile", OPT_PROFILE, false},
 };
 
 struct cli {
     struct shmpi_launch_opts o;
     char **exports;          /* malloc'd "NAME=VALUE" strings */
     size_t nexports;
+    struct shmpi_ln_trace trace;  /* --trace FILE, --profile */
     bool done;               /* --help, --version, --show-tunables */
     int status;              /* exit status when done */
 };
@@ -64,6 +68,11 @@ static const char usage_text[] =
     "  --timeout S           kill the job after S seconds (exit status 124)\n"
     "  -x NAME[=VALUE]       set NAME in every rank (no VALUE: ours)\n"
     "  --tag-output          prefix every output line with [rank]\n"
+    "  --trace FILE          write every MPI call and message of the job\n"
+    "                        to FILE (Chrome trace JSON: ui.perfetto.dev)\n"
+    "  --profile             print time and calls per MPI function at the\n"
+    "                        end (stderr)\n"
+    "                        (both: programs built with mpicc -shared-mpi)\n"
     "  --oversubscribe, --allow-run-as-root\n"
     "                        accepted for Open MPI scripts; always allowed\n"
     "  --show-tunables       print every environment variable shmpi reads,\n"
@@ -241,6 +250,12 @@ static int apply(struct cli *c, enum opt_id id, const char *v)
         c->done = true;
         break;
     case OPT_NOOP: break;
+    case OPT_TRACE:
+        if (!*v)
+            return usage_error("%s", "--trace wants a file name");
+        c->trace.out = v;
+        break;
+    case OPT_PROFILE: c->trace.profile = 1; break;
     }
     return 0;
 }
@@ -305,11 +320,21 @@ int main(int argc, char **argv)
     c.o.tool = tool;
     int prog = parse(&c, argc, argv);
     int status = prog < 0 ? SHMPI_EXIT_USAGE : c.status;
+    if (prog > 0 && (c.trace.out || c.trace.profile)) {
+        c.trace.tool = tool;
+        status = shmpi_ln_trace_begin(&c.trace, argv[prog]);
+        if (!status && (add_export(&c, c.trace.preload) ||
+                        add_export(&c, c.trace.dir_var)))
+            status = SHMPI_EXIT_LAUNCH_ERROR;
+        if (status)
+            prog = 0;
+    }
     if (prog > 0) {
         c.o.argv = argv + prog;
         c.o.exports = c.exports;
         status = shmpi_ln_launch(&c.o);
     }
+    shmpi_ln_trace_end(&c.trace, c.o.np, status);
     free_exports(&c);
     return status;
 }

@@ -1,0 +1,58 @@
+/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize. */
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    int rank, np, v[3] = {1, 2, 3}, w[3], x = 0, y = 0;
+    MPI_Request rq[3];
+    MPI_Comm dup;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    int right = (rank + 1) % np, left = (rank + np - 1) % np;
+    for (int i = 0; i < 3; i++)
+        MPI_Isend(&v[i], 1, MPI_INT, right, 7, MPI_COMM_WORLD, &rq[i]);
+    for (int i = 0; i < 3; i++)
+        MPI_Recv(&w[i], 1, MPI_INT, left, MPI_ANY_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Waitall(3, rq, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < 2; i++)
+        MPI_Irecv(&w[i], 1, MPI_INT, right, 9, MPI_COMM_WORLD, &rq[i]);
+    for (int i = 0; i < 2; i++)
+        MPI_Send(&v[i], 1, MPI_INT, left, 9, MPI_COMM_WORLD);
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    MPI_Sendrecv(&x, 1, MPI_INT, right, 5, &y, 1, MPI_INT, left, 5,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    if (rank % 2 == 0) {
+        MPI_Send(&x, 1, MPI_INT, right, 7, dup);
+        MPI_Recv(&y, 1, MPI_INT, left, 7, dup, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(&y, 1, MPI_INT, left, 7, dup, MPI_STATUS_IGNORE);
+        MPI_Send(&x, 1, MPI_INT, right, 7, dup);
+    }
+    MPI_Comm_free(&dup);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Bcast(v, 3, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int i = 0; i < 4; i++)
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (argc > 1 && strcmp(argv[1], "fail") == 0 && rank == 1)
+        exit(3);
+    MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, np - 1, MPI_COMM_WORLD);
+    int *all = malloc((size_t)np * sizeof *all);
+    MPI_Gather(&x, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    free(all);
+    MPI_Win win;
+    MPI_Win_create(w, sizeof w, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                   &win);
+    MPI_Win_fence(0, win);
+    MPI_Put(&x, 1, MPI_INT, right, 0, 1, MPI_INT, win);
+    MPI_Win_fence(0, win);
+    MPI_Win_free(&win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}

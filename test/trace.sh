@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line.
+# shmpi-test: timeout=120
+# SPDX-License-Identifier: BSD-3-Clause
+. "$(dirname "$0")/helpers/lib.sh"
+
+prog=$TEST_TMPDIR/tracejob
+# shellcheck disable=SC2086
+"$SHMPI_ROOT/mpicc" -shared-mpi ${SANFLAGS:-} -O1 -g -o "$prog" \
+    "$SHMPI_ROOT/test/helpers/tracejob.c" || fail "cannot build $prog"
+export TMPDIR=$TEST_TMPDIR/tmp
+mkdir -p "$TMPDIR"
+trace=$TEST_TMPDIR/trace.json
+
+# job ARGS...: mpirun ARGS, its output in $OUT and $ERR, STATUS set
+job() {
+    "$MPIRUN" "$@" >"$OUT" 2>"$ERR"
+    STATUS=$?
+}
+# profile_calls FUNCTION: the calls column of the aggregated row
+profile_calls() {
+    awk -v f="$1" '/^function / { t = 1; next } /^$/ { t = 0 }
+                   t && $1 == f { print $2 }' "$ERR"
+}
+# rank_calls RANK FUNCTION: the calls column of that rank's own table
+rank_calls() {
+    awk -v r="rank $1:" -v f="$2" 'index($0, r) == 1 { t = 1; next }
+                   /^$/ { t = 0 } t && $1 == f { print $2 }' "$ERR"
+}
+
+for np in 2 4; do
+    rm -f "$trace"
+    job -np $np --trace "$trace" --profile "$prog"
+    expect_status 0
+    python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$trace" ||
+        fail "np=$np: $trace is not JSON"
+    python3 "$SHMPI_ROOT/test/helpers/trace-check.py" "$trace" $np ||
+        fail "np=$np: the trace is not the program's"
+    expect_lines "$ERR" "^mpirun: --trace: .*: $((np * 35)) calls, $((np * 7)) messages\$"
+    for fc in MPI_Init:1 MPI_Isend:3 MPI_Recv:4 MPI_Send:3 MPI_Irecv:2 \
+              MPI_Waitall:2 MPI_Sendrecv:1 MPI_Barrier:2 MPI_Allreduce:4 \
+              MPI_Gather:1 MPI_Finalize:1; do
+        f=${fc%:*} n=${fc#*:}
+        [ "$(profile_calls $f)" = $((n * np)) ] ||
+            fail "np=$np: profile says $f was called '$(profile_calls $f)' times, not $((n * np))"
+        for ((r = 0; r < np; r++)); do
+            [ "$(rank_calls $r $f)" = "$n" ] ||
+                fail "np=$np: rank $r's profile: $f '$(rank_calls $r $f)' calls, not $n"
+        done
+    done
+    [ -z "$(ls -A "$TMPDIR")" ] || fail "np=$np: left in TMPDIR: $(ls -A "$TMPDIR")"
+done
+
+# A rank fails: the job's status is its own, the others' records still
+# make a trace, and the directory is gone.
+rm -f "$trace"
+job -np 4 --trace "$trace" --profile "$prog" fail
+expect_status 3
+expect_lines "$ERR" '^mpirun: --trace: [1-4] of 4 ranks left no record'
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$trace" ||
+    fail "the failed job's $trace is not JSON"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "failed job: left in TMPDIR: $(ls -A "$TMPDIR")"
+expect_shm_clean
+
+# --profile alone: the table, no trace file
+job -np 2 --profile "$prog"
+expect_status 0
+[ "$(profile_calls MPI_Allreduce)" = 8 ] || fail "--profile alone: no table"
+expect_no_lines "$ERR" '^mpirun: --trace'
+
+# A static program (test/helpers/ are built with libmpi.a) is refused
+# before any rank starts.
+job -np 2 --trace "$trace" "$TEST_BIN/tracejob"
+expect_status 2
+expect_lines "$ERR" "^mpirun: --trace: .*tracejob is linked with libmpi.a: .*mpicc -shared-mpi"
+[ ! -s "$OUT" ] || fail "a rank ran"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "static: left in TMPDIR: $(ls -A "$TMPDIR")"
+
+# A trace that cannot be written is refused before the job; a program
+# not found leaves no trace and no directory.
+job -np 2 --trace "$TEST_TMPDIR/no/such/dir.json" "$prog"
+expect_status 2
+expect_lines "$ERR" "^mpirun: --trace: $TEST_TMPDIR/no/such/dir.json: No such file or directory\$"
+rm -f "$trace"
+job -np 2 --trace "$trace" "$TEST_TMPDIR/nonexistent"
+expect_status 127
+expect_no_lines "$ERR" '^mpirun: --trace'
+[ ! -e "$trace" ] || fail "a job that did not run left $trace"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "not found: left in TMPDIR: $(ls -A "$TMPDIR")"
+pass

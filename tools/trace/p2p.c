@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * p2p.c - the wrappers that see which message a receive got: the
+ * blocking receives, MPI_Irecv, and the calls that complete requests.
+ *
+ * Each completed receive adds a MATCH record: its source (a world rank),
+ * tag, communicator and bytes from the status, and when it was posted.
+ * mpirun pairs it with a send (trace.c): messages of one sender, one
+ * communicator and one tag are received in the order they were sent
+ * (MPI-3.1 3.5, non-overtaking), and receives of one envelope match in
+ * the order they were posted.  An MPI_Irecv's request is kept in a table
+ * (the request handle, when and on which communicator it was posted)
+ * until the Wait or Test that completes it; the wrappers give PMPI a
+ * status array of their own when the program ignores statuses.
+ * Not seen: persistent receives (MPI_Recv_init + MPI_Start), MPI_Mrecv
+ * and MPI_Imrecv, receives of the nonblocking collectives' schedules.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wrap.h"
+
+#define SLOTS 4096   /* MPI_Irecvs in flight at once that are followed */
+
+struct posted {
+    MPI_Request req;   /* NULL: free */
+    MPI_Comm comm;
+    uint64_t t;
+};
+
+static struct posted table[SLOTS];
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned slot_of(MPI_Request req)
+{
+    return (unsigned)(((uintptr_t)req >> 4) * 2654435761u) % SLOTS;
+}
+
+/* Linear probing; a full table forgets the receive (no arrow). */
+static void remember(MPI_Request req, MPI_Comm comm, uint64_t t)
+{
+    pthread_mutex_lock(&table_lock);
+    for (unsigned i = 0, s = slot_of(req); i < SLOTS; i++, s = (s + 1) % SLOTS)
+        if (!table[s].req) {
+            table[s] = (struct posted){req, comm, t};
+            break;
+        }
+    pthread_mutex_unlock(&table_lock);
+}
+
+/* Takes req's entry out (backward-shift deletion keeps the probe chains
+   whole); returns 0 if req was not followed. */
+static int forget(MPI_Request req, struct posted *out)
+{
+    if (req == MPI_REQUEST_NULL)
+        return 0;
+    int found = 0;
+    pthread_mutex_lock(&table_lock);
+    unsigned s = slot_of(req);
+    for (unsigned i = 0; i < SLOTS && table[s].req; i++, s = (s + 1) % SLOTS)
+        if (table[s].req == req) {
+            found = 1;
+            break;
+        }
+    if (found) {
+        *out = table[s];
+        table[s].req = NULL;
+        for (unsigned j = (s + 1) % SLOTS; table[j].req; j = (j + 1) % SLOTS) {
+            unsigned home = slot_of(table[j].req);
+            if ((j > s && (home <= s || home > j)) ||
+                (j < s && (home <= s && home > j))) {
+                table[s] = table[j];
+                table[j].req = NULL;
+                s = j;
+            }
+        }
+    }
+    pthread_mutex_unlock(&table_lock);
+    return found;
+}
+
+void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
+                       uint64_t posted, uint64_t t0, uint64_t t1)
+{
+    if (st->MPI_SOURCE < 0 || st->shmpi_cancelled)
+        return;   /* MPI_PROC_NULL, or cancelled: no message */
+    struct shmpi_trace_rec *r = shmpi_trace_record();
+    if (!r)
+        return;
+    *r = (struct shmpi_trace_rec){
+        .t0 = posted, .t1 = t0 + (t1 - t0) / 2, .count = -1,
+        .bytes = st->shmpi_nbytes, .comm = shmpi_trace_context(comm),
+        .tag = st->MPI_TAG, .root = -1, .win = UINT32_MAX,
+        .fn = (uint16_t)fn, .kind = SHMPI_TRACE_MATCH, .tid = r->tid};
+    shmpi_trace_peer(r, comm, st->MPI_SOURCE);
+}
+
+/* The arguments of a point-to-point call: communicator, peer, tag, count
+   and bytes. */
+static void p2p_args(struct shmpi_trace_rec *r, MPI_Comm comm, int peer,
+                     int tag, int count, MPI_Datatype type)
+{
+    r->comm = shmpi_trace_context(comm);
+    shmpi_trace_peer(r, comm, peer);
+    r->tag = tag;
+    shmpi_trace_count(r, count, type);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
+             int tag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Status own, *st = status ? status : &own;
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
+    struct shmpi_trace_rec *r = shmpi_trace_call(SHMPI_TRACE_FN_Recv, t0, rc);
+    if (!r)
+        return rc;
+    p2p_args(r, comm, source, tag, count, datatype);
+    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Recv, t0, t0, r->t1);
+    return rc;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
+              int tag, MPI_Comm comm, MPI_Request *request)
+{
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+    struct shmpi_trace_rec *r = shmpi_trace_call(SHMPI_TRACE_FN_Irecv, t0, rc);
+    if (!r)
+        return rc;
+    p2p_args(r, comm, source, tag, count, datatype);
+    remember(*request, comm, t0);
+    return rc;
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 int dest, int sendtag, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Status own, *st = status ? status : &own;
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag,
+                           recvbuf, recvcount, recvtype, source, recvtag,
+                           comm, st);
+    struct shmpi_trace_rec *r =
+        shmpi_trace_call(SHMPI_TRACE_FN_Sendrecv, t0, rc);
+    if (!r)
+        return rc;
+    p2p_args(r, comm, dest, sendtag, sendcount, sendtype);
+    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv, t0, t0, r->t1);
+    return rc;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
+                         int dest, int sendtag, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Status own, *st = status ? status : &own;
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag,
+                                   source, recvtag, comm, st);
+    struct shmpi_trace_rec *r =
+        shmpi_trace_call(SHMPI_TRACE_FN_Sendrecv_replace, t0, rc);
+    if (!r)
+        return rc;
+    p2p_args(r, comm, dest, sendtag, count, datatype);
+    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv_replace, t0, t0,
+                      r->t1);
+    return rc;
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    struct posted p;
+    MPI_Request q = request ? *request : MPI_REQUEST_NULL;
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Request_free(request);
+    shmpi_trace_call(SHMPI_TRACE_FN_Request_free, t0, rc);
+    if (rc == MPI_SUCCESS)
+        forget(q, &p);   /* it matches, but its status is never seen */
+    return rc;
+}
+
+/* The handles of a Wait/Test call's requests before it runs (it sets
+   the completed ones to MPI_REQUEST_NULL), and a status array when the
+   program passed MPI_STATUSES_IGNORE. */
+struct completion {
+    MPI_Request copy[16];
+    MPI_Status own[16];
+    MPI_Request *reqs;
+    MPI_Status *st;
+    int n;
+};
+
+/* Returns the status array to give PMPI, NULL if out of memory (the call
+   is then made as the program made it, without arrows). */
+static MPI_Status *completion_start(struct completion *c, int n,
+                                    const MPI_Request *reqs,
+                                    MPI_Status *statuses)
+{
+    c->n = n > 0 && reqs ? n : 0;
+    c->reqs = c->n > 16 ? malloc((size_t)c->n * sizeof *c->reqs) : c->copy;
+    c->st = statuses ? statuses
+            : c->n > 16 ? malloc((size_t)c->n * sizeof *c->st) : c->own;
+    if (!c->reqs || !c->st) {
+        c->n = 0;
+        return NULL;
+    }
+    if (c->n)
+        memcpy(c->reqs, reqs, (size_t)c->n * sizeof *reqs);
+    return c->st;
+}
+
+/* Request i of the call (fn, t0..t1) completed. */
+static void completed(struct completion *c, int i, int st_i, int fn,
+                      uint64_t t0, uint64_t t1)
+{
+    struct posted p;
+    if (i >= 0 && i < c->n && forget(c->reqs[i], &p))
+        shmpi_trace_match(p.comm, &c->st[st_i], fn, p.t, t0, t1);
+}
+
+static void completion_end(struct completion *c, MPI_Status *statuses)
+{
+    if (c->reqs && c->reqs != c->copy)
+        free(c->reqs);
+    if (c->st && c->st != statuses && c->st != c->own)
+        free(c->st);
+}
+
+/* rc of a call that completes requests: are the statuses set? */
+static int statuses_set(int rc)
+{
+    return rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS;
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    struct completion c;
+    MPI_Status *st = completion_start(&c, 1, request, status);
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Wait(request, st ? st : status);
+    uint64_t t1 = shmpi_trace_now();
+    shmpi_trace_call(SHMPI_TRACE_FN_Wait, t0, rc);
+    if (st && rc == MPI_SUCCESS)
+        completed(&c, 0, 0, SHMPI_TRACE_FN_Wait, t0, t1);
+    completion_end(&c, status);
+    return rc;
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    struct completion c;
+    MPI_Status *st = completion_start(&c, 1, request, status);
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Test(request, flag, st ? st : status);
+    uint64_t t1 = shmpi_trace_now();
+    shmpi_trace_call(SHMPI_TRACE_FN_Test, t0, rc);
+    if (st && rc == MPI_SUCCESS && *flag)
+        completed(&c, 0, 0, SHMPI_TRACE_FN_Test, t0, t1);
+    completion_end(&c, status);
+    return rc;
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    struct completion c;
+    MPI_Status *st = completion_start(&c, count, requests, statuses);
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Waitall(count, requests, st ? st : statuses);
+    uint64_t t1 = shmpi_trace_now();
+    shmpi_trace_call(SHMPI_TRACE_FN_Waitall, t0, rc);
+    for (int i = 0; st && statuses_set(rc) && i < c.n; i++)
+        completed(&c, i, i, SHMPI_TRACE_FN_Waitall, t0, t1);
+    completion_end(&c, statuses);
+    return rc;
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag,
+                MPI_Status statuses[])
+{
+    struct completion c;
+    MPI_Status *st = completion_start(&c, count, requests, statuses);
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Testall(count, requests, flag, st ? st : statuses);
+    uint64_t t1 = shmpi_trace_now();
+    shmpi_trace_call(SHMPI_TRACE_FN_Testall, t0, rc);
+    for (int i = 0; st && statuses_set(rc) && *flag && i < c.n; i++)
+        completed(&c, i, i, SHMPI_TRACE_FN_Testall, t0, t1);
+    completion_end(&c, statuses);
+    return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index,
+                MPI_Status *status)
+{
+    struct completion c;
+    MPI_Status *st = completion_start(&c, count, requests, NULL);
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Waitany(count, requests, index, st ? st : status);
+    uint64_t t1 = shmpi_trace_now();
+    shmpi_trace_call(SHMPI_TRACE_FN_Waitany, t0, rc);
+    if (st && rc == MPI_SUCCESS && *index != MPI_UNDEFINED) {
+        if (status)
+            *status = st[0];
+        completed(&c, *index, 0, SHMPI_TRACE_FN_Waitany, t0, t1);
+    }
+    completion_end(&c, NULL);
+    return rc;
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
+                MPI_Status *status)
+{
+    struct completion c;
+    MPI_Status *st = completion_start(&c, count, requests, NULL);
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Testany(count, requests, index, flag, st ? st : status);
+    uint64_t t1 = shmpi_trace_now();
+    shmpi_trace_call(SHMPI_TRACE_FN_Testany, t0, rc);
+    if (st && rc == MPI_SUCCESS && *flag) {
+        if (status)
+            *status = st[0];
+        if (*index != MPI_UNDEFINED)
+            completed(&c, *index, 0, SHMPI_TRACE_FN_Testany, t0, t1);
+    }
+    completion_end(&c, NULL);
+    return rc;
+}
+
+typedef int some_fn(int, MPI_Request[], int *, int[], MPI_Status[]);
+
+/* MPI_Waitsome and MPI_Testsome: one signature, one body. */
+static int some(int fn, some_fn *pmpi, int incount, MPI_Request requests[],
+                int *outcount, int indices[], MPI_Status statuses[])
+{
+    struct completion c;
+    MPI_Status *st = completion_start(&c, incount, requests, statuses);
+    uint64_t t0 = shmpi_trace_now();
+    int rc = pmpi(incount, requests, outcount, indices, st ? st : statuses);
+    uint64_t t1 = shmpi_trace_now();
+    shmpi_trace_call(fn, t0, rc);
+    for (int j = 0; st && statuses_set(rc) && *outcount != MPI_UNDEFINED &&
+                    j < *outcount; j++)
+        completed(&c, indices[j], j, fn, t0, t1);
+    completion_end(&c, statuses);
+    return rc;
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount,
+                 int indices[], MPI_Status statuses[])
+{
+    return some(SHMPI_TRACE_FN_Waitsome, PMPI_Waitsome, incount, requests,
+                outcount, indices, statuses);
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount,
+                 int indices[], MPI_Status statuses[])
+{
+    return some(SHMPI_TRACE_FN_Testsome, PMPI_Testsome, incount, requests,
+                outcount, indices, statuses);
+}

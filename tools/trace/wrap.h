@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * wrap.h - what the wrappers of lib/libshmpi_trace.so share: the clock,
+ * the record of a call (record.c) and the arguments it keeps.
+ *
+ * Every wrapper MPI_x times PMPI_x and calls shmpi_trace_call, which adds
+ * the time to this thread's profile and, when mpirun asked for a trace,
+ * returns a record to fill (NULL otherwise, or when the call failed: the
+ * arguments of a failed call may be invalid handles).  The record lives
+ * in this thread's buffer until the next record of the thread.
+ *
+ * The library must not depend on libshmpi.so at load time: mpirun's
+ * LD_PRELOAD reaches every process of a rank's tree (a wrapper script's
+ * shell, helpers), and loading libshmpi.so there would make that process
+ * the rank (init/init.c's constructor).  So it is linked without it and
+ * lazily (-z lazy): the PMPI_ functions it calls are bound at the first
+ * call, in the rank's program, which has libshmpi.so loaded; and it names
+ * none of mpi.h's predefined objects (no MPI_BYTE, no MPI_COMM_WORLD).
+ */
+#ifndef SHMPI_TRACE_WRAP_H
+#define SHMPI_TRACE_WRAP_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "core/objects.h"
+#include "rma/win.h"
+#include "launcher/trace_file.h"
+#include "mpi.h"
+#include "fn.h"
+
+extern const char *const shmpi_trace_fn_names[SHMPI_TRACE_NFN];
+
+static inline uint64_t shmpi_trace_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* record.c */
+struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0, int rc);
+struct shmpi_trace_rec *shmpi_trace_record(void);
+void shmpi_trace_count(struct shmpi_trace_rec *r, MPI_Count count,
+                       MPI_Datatype type);
+void shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer);
+void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win);
+void shmpi_trace_started(uint64_t t0);
+void shmpi_trace_finished(void);
+
+/* The communicator's context (core/objects.h): the job-wide name of a
+   communicator that the MPI_T events also give, one load.  A window's
+   id and its communicator (rma/win.h) the same way. */
+static inline uint32_t shmpi_trace_context(MPI_Comm comm)
+{
+    return comm == MPI_COMM_NULL ? UINT32_MAX : comm->context;
+}
+
+/* p2p.c */
+void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
+                       uint64_t posted, uint64_t t0, uint64_t t1);
+
+#endif
