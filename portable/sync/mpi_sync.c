@@ -44,7 +44,14 @@
  * opened by the first started sync_ops request with a sync_mode (to a
  * rank) and closed by MPI_Win_unlock_all when the last of them
  * completes or is freed: the program's MPI_Put and the others inside it
- * are then ordinary passive-target calls.
+ * are then ordinary passive-target calls.  It is opened with
+ * MPI_MODE_NOCHECK, as the owner's lock of itself in see_window: the
+ * counters, not locks, order these accesses (under shmpi a sync_ops
+ * epoch excludes nobody's lock either), and the program promises what
+ * NOCHECK asks - no exclusive lock on a process while others access it
+ * under sync_ops requests.  Without it MPICH 4.0.2 (ch4:ucx) deadlocked
+ * examples/halo_counters.c at np=4: one rank in MPI_Win_lock_all, the
+ * others in MPI_Win_flush (2026-11-29).
  *
  * Waiting polls: each round tests every request once (a sync_object
  * request by the atomic read above, which also drives the MPI's
@@ -52,10 +59,29 @@
  * MPI libraries whose passive target needs the target's calls), and
  * yields the processor when nothing completed.
  */
-#define MPI_SYNC_INSIDE 1
 #include "mpi_sync.h"
 
 #ifdef MPI_SYNC_PORTABLE
+/* Here the MPI's own functions: the header's macros (also there when
+   the header was forced in with -include) are for the program. */
+#undef MPI_Win_create
+#undef MPI_Win_allocate
+#undef MPI_Win_allocate_shared
+#undef MPI_Win_create_dynamic
+#undef MPI_Win_free
+#undef MPI_Start
+#undef MPI_Startall
+#undef MPI_Wait
+#undef MPI_Test
+#undef MPI_Waitall
+#undef MPI_Testall
+#undef MPI_Waitany
+#undef MPI_Testany
+#undef MPI_Waitsome
+#undef MPI_Testsome
+#undef MPI_Request_free
+#undef MPI_Cancel
+#undef MPI_Request_get_status
 
 #include <errno.h>
 #include <limits.h>
@@ -155,9 +181,38 @@ static int fail(struct psync_win *w, MPI_Win win, int cls, const char *fn,
     return code;
 }
 
+static MPI_Comm quiet = MPI_COMM_NULL;    /* see progress() */
+
+/* MPI_Finalize frees MPI_COMM_SELF's attributes first (MPI-3.1 8.7.1):
+   the library's own MPI objects go then. */
+static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm; (void)key; (void)val; (void)extra;
+    if (handle_type != MPI_DATATYPE_NULL)
+        MPI_Type_free(&handle_type);
+    if (quiet != MPI_COMM_NULL)
+        MPI_Comm_free(&quiet);
+    if (win_keyval != MPI_KEYVAL_INVALID)
+        MPI_Win_free_keyval(&win_keyval);
+    return MPI_SUCCESS;
+}
+
+/* Makes sure at_finalize runs: at the first object the library makes. */
+static void clean_at_finalize(void)
+{
+    static int done;
+    int key;
+    if (done || MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize,
+                                       &key, NULL) != MPI_SUCCESS)
+        return;
+    done = MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL) == MPI_SUCCESS;
+    MPI_Comm_free_keyval(&key);
+}
+
 MPI_Datatype psync_handle_type(void)
 {
     if (handle_type == MPI_DATATYPE_NULL) {
+        clean_at_finalize();
         MPI_Datatype t;
         if (MPI_Type_dup(MPI_INT, &t) != MPI_SUCCESS)
             return MPI_DATATYPE_NULL;
@@ -265,6 +320,7 @@ static int attach(MPI_Win win, MPI_Comm comm)
     int rc = read_config(comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    clean_at_finalize();
     if (win_keyval == MPI_KEYVAL_INVALID &&
         (rc = MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN,
                                     MPI_WIN_NULL_DELETE_FN, &win_keyval,
@@ -638,7 +694,7 @@ static int start_one(struct psync_req *r, const char *fn)
             return rc;
         w->armed[r->slot] = 1;
     } else if (opens_epoch(r) && w->epoch == 0) {
-        int rc = MPI_Win_lock_all(0, w->win);
+        int rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -694,7 +750,8 @@ static int see_window(struct psync_win *w)
 {
     if (w->epoch)
         return MPI_Win_sync(w->win);
-    int rc = MPI_Win_lock(MPI_LOCK_SHARED, w->rank, 0, w->win);
+    int rc = MPI_Win_lock(MPI_LOCK_SHARED, w->rank, MPI_MODE_NOCHECK,
+                          w->win);
     return rc != MPI_SUCCESS ? rc : MPI_Win_unlock(w->rank, w->win);
 }
 
@@ -716,7 +773,6 @@ static void empty_status(MPI_Status *st)
    communicator nobody sends on turns the engine and matches nothing. */
 static void progress(void)
 {
-    static MPI_Comm quiet = MPI_COMM_NULL;
     int flag;
     if (quiet == MPI_COMM_NULL && MPI_Comm_dup(MPI_COMM_SELF, &quiet))
         return;

@@ -19,7 +19,7 @@
  * own, named by a real MPI_Request handle (a persistent receive from
  * MPI_PROC_NULL) that the library recognises: below, MPI_Start,
  * MPI_Startall, the wait, test and free calls, MPI_Cancel and
- * MPI_Request_get_status become the library's psync_ versions, which
+ * MPI_Request_get_status become (macros) the psync_ versions, which
  * serve sync requests themselves and pass every other request to the
  * MPI.  The window constructors and MPI_Win_free become psync_ versions
  * too: each window gets a hidden window of counters, made and freed with
@@ -37,7 +37,10 @@
 #include <mpi.h>
 
 #ifndef SHMPI_SYNC_COUNTERS
-#define MPI_SYNC_PORTABLE 1    /* the counters come from mpi_sync.c */
+/* The counters exist (as under shmpi, so that a program's #ifdef
+   SHMPI_SYNC_COUNTERS picks them), and come from mpi_sync.c. */
+#define SHMPI_SYNC_COUNTERS 1
+#define MPI_SYNC_PORTABLE 1
 
 typedef int MPI_Sync;          /* designates one counter, job-wide */
 #define MPI_SYNC_NULL            0
@@ -91,7 +94,6 @@ int psync_Request_free(MPI_Request *req);
 int psync_Cancel(MPI_Request *req);
 int psync_Request_get_status(MPI_Request req, int *flag, MPI_Status *status);
 
-#ifndef MPI_SYNC_INSIDE        /* mpi_sync.c calls the MPI's own */
 #define MPI_Win_create           psync_Win_create
 #define MPI_Win_allocate         psync_Win_allocate
 #define MPI_Win_allocate_shared  psync_Win_allocate_shared
@@ -110,7 +112,6 @@ int psync_Request_get_status(MPI_Request req, int *flag, MPI_Status *status);
 #define MPI_Request_free         psync_Request_free
 #define MPI_Cancel               psync_Cancel
 #define MPI_Request_get_status   psync_Request_get_status
-#endif
 
 #endif /* !SHMPI_SYNC_COUNTERS */
 #endif
