@@ -430,12 +430,12 @@ static int add_mine(struct psync_win *w, int s, int v, int *old)
     return rc != MPI_SUCCESS ? rc : MPI_Win_flush(w->rank, w->hidden);
 }
 
-int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
-                               MPI_Info info)
+/* The arguments both calls on a list of counters check; *wp gets the
+   window's counters. */
+static int list_args(MPI_Win win, int n, const MPI_Sync *c, const char *fn,
+                     struct psync_win **wp)
 {
-    static const char fn[] = "MPI_Win_alloc_sync_objects";
-    (void)info;
-    struct psync_win *w = win_of(win);
+    struct psync_win *w = *wp = win_of(win);
     if (!w)
         return fail(NULL, win, MPI_ERR_WIN, fn, "not a window made "
                     "through mpi_sync.h");
@@ -443,6 +443,18 @@ int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
         return fail(w, win, MPI_ERR_COUNT, fn, "n_sync %d is negative", n);
     if (n > 0 && !c)
         return fail(w, win, MPI_ERR_ARG, fn, "sync_counters is NULL");
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
+                               MPI_Info info)
+{
+    static const char fn[] = "MPI_Win_alloc_sync_objects";
+    (void)info;
+    struct psync_win *w;
+    int rc = list_args(win, n, c, fn, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int nfree = 0;
     for (int s = 0; s < w->cap; s++)
         nfree += !w->handle[s];
@@ -459,7 +471,8 @@ int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
                                 (unsigned)world_rank);
         /* The counter starts at 0: take away what a stray signal to the
            slot's last counter left (a sum, as every update of it). */
-        int old, rc = add_mine(w, s, 0, &old);
+        int old;
+        rc = add_mine(w, s, 0, &old);
         if (rc == MPI_SUCCESS && old)
             rc = add_mine(w, s, -old, &old);
         if (rc == MPI_SUCCESS)
@@ -476,14 +489,10 @@ int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
 int MPI_Win_free_sync_objects(int n, MPI_Sync *c, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_free_sync_objects";
-    struct psync_win *w = win_of(win);
-    if (!w)
-        return fail(NULL, win, MPI_ERR_WIN, fn, "not a window made "
-                    "through mpi_sync.h");
-    if (n < 0)
-        return fail(w, win, MPI_ERR_COUNT, fn, "n_sync %d is negative", n);
-    if (n > 0 && !c)
-        return fail(w, win, MPI_ERR_ARG, fn, "sync_counters is NULL");
+    struct psync_win *w;
+    int rc = list_args(win, n, c, fn, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
     for (int i = 0; i < n; i++) { /* all checked before any is freed */
         int s = my_slot(w, c[i]);
         if (s < 0)
@@ -500,7 +509,7 @@ int MPI_Win_free_sync_objects(int n, MPI_Sync *c, MPI_Win win)
     }
     for (int i = 0; i < n; i++) {
         int s = my_slot(w, c[i]);
-        int rc = set_handle_word(w, s, 0);
+        rc = set_handle_word(w, s, 0);
         if (rc != MPI_SUCCESS)
             return fail(w, win, MPI_ERR_OTHER, fn, "RMA on the counters' "
                         "window failed (error %d)", rc);
