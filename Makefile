@@ -7,6 +7,7 @@
 #   make check-layers    no room of runtime/ includes or calls one above it, nor
 #                        defines a global without its prefix (runtime/LAYERS)
 #   make check-ref       the standard-only tests built and run with Open MPI
+#   make check-ref-mpich the same with MPICH
 #   make perf            the benchmarks, side by side with Open MPI and MPICH
 #   make install PREFIX=/some/dir
 #   make SANITIZE=1 ...  everything built with ASan+UBSan
@@ -165,6 +166,9 @@ check: all
 check-ref:
 	@test/run-tests --ref
 
+check-ref-mpich:
+	@test/run-tests --ref=mpich
+
 # The suite under ThreadSanitizer: clang builds the library, mpirun and
 # every test (a test must be built by the compiler whose runtime the
 # library links).  lib/ then holds the tsan flavor, as after SANITIZE=1;
@@ -204,4 +208,4 @@ install: all
 clean:
 	rm -rf build lib mpirun mpiexec test/bin test/out perf/bin
 
-.PHONY: all check check-ref check-tsan check-layers perf install clean
+.PHONY: all check check-ref check-ref-mpich check-tsan check-layers perf install clean

@@ -1,5 +1,5 @@
 /* sync_halo: the proposal's Example A halo exchange made correct - A1 (a barrier frees the halos, counters say the puts are done), A2 (zero-byte messages free them), A3 (counters both ways) - on a 1-D ring and a 2-D periodic grid, over MPI_Win_allocate and MPI_Win_create windows, every halo value checked every iteration. */
-/* shmpi-test: np=2,4,9 timeout=60 ext */
+/* shmpi-test: np=2,4,9 timeout=60 ext psync */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Each rank owns an (H+2) x (W+2) grid of ints, all of it window memory:

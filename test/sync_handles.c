@@ -1,5 +1,5 @@
 /* sync_handles: counters allocated by every rank, their handles spread as MPI_HANDLE_SYNC by MPI_Bcast, MPI_Allgather and MPI_Alltoall (the same int value everywhere), every rank signalling every rank's counters (sync_mode 0, PUT with data, ACCUMULATE) round after round, MPI_Sync_counter_c2f/f2c, and MPI_Win_free_sync_objects setting entries to MPI_SYNC_NULL. */
-/* shmpi-test: np=1,2,3,5 timeout=60 ext */
+/* shmpi-test: np=1,2,3,5 timeout=60 ext psync */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 #include "sync_test.h"

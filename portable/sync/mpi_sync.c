@@ -1,0 +1,1099 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * mpi_sync.c - shmpi's RMA synchronization counters (shmpi_sync(7)) on
+ * standard MPI-3 passive-target RMA, for Open MPI, MPICH and the like.
+ * mpi_sync.h says how a program uses it.
+ *
+ * Every window made through mpi_sync.h gets a hidden window over the same
+ * communicator (MPI_Win_allocate, collective with the user's window),
+ * kept under MPI_Win_lock_all(MPI_MODE_NOCHECK) by every process for its
+ * whole life: nobody ever takes an exclusive lock on it.  Each process's
+ * part holds `cap` slots of two ints:
+ *     [2 s]     the counter: only ever changed by MPI_SUM and read by
+ *               MPI_NO_OP (MPI_Accumulate, MPI_Fetch_and_op), so that its
+ *               updates are atomic with respect to one another under the
+ *               default accumulate_ops "same_op_no_op" (MPI-3.1 11.7.1);
+ *     [2 s + 1] the handle of the counter the slot holds, 0 if free: only
+ *               written by its owner with MPI_REPLACE and read by others
+ *               with MPI_NO_OP (same rule).
+ * The owner's own view of its slots (which are taken, which armed) is in
+ * its private memory; only the two words above are shared.
+ *
+ * Ordering (MPI-3.1 11.5.4 and 11.7).  A signaller, completing a
+ * sync_ops request, calls MPI_Win_flush(target, win) on the user window:
+ * every put, get and accumulate it issued to the target is then complete
+ * at the origin and at the target (11.5.4; 11.7 rule 2: an operation
+ * completed at the origin by a flush is completed at the target by the
+ * same call), so the target's public copy holds the data.  Only after
+ * that return does it issue the MPI_Accumulate(-1, MPI_SUM) on the
+ * counter, and it flushes the hidden window so that the decrement is
+ * complete at the target before the request completes.  The owner reads
+ * its counter atomically (MPI_Fetch_and_op(MPI_NO_OP) on itself, then a
+ * flush): a value that counts the decrement was written after the data
+ * reached the public copy.  Before it lets the program read, the owner
+ * makes the public copy visible in its private one with the calls of
+ * 11.7 rule 6: MPI_Win_sync(win) if the library holds a passive epoch of
+ * its own on the window, otherwise MPI_Win_lock(MPI_LOCK_SHARED, self)
+ * and MPI_Win_unlock on it (the lock is the rule-6 call; in the unified
+ * model it is the memory barrier that orders the counter's read before
+ * the data's).  For MPI_MODE_WIN_GET the same flush completes the gets
+ * at the origin, so the owner may overwrite what they read once the
+ * counter says so.
+ *
+ * The sync_ops access epoch is a lock_all epoch on the user window,
+ * opened by the first started sync_ops request with a sync_mode (to a
+ * rank) and closed by MPI_Win_unlock_all when the last of them
+ * completes or is freed: the program's MPI_Put and the others inside it
+ * are then ordinary passive-target calls.  It is opened with
+ * MPI_MODE_NOCHECK, as the owner's lock of itself in see_window: the
+ * counters, not locks, order these accesses (under shmpi a sync_ops
+ * epoch excludes nobody's lock either), and the program promises what
+ * NOCHECK asks - no exclusive lock on a process while others access it
+ * under sync_ops requests.  Without it MPICH 4.0.2 (ch4:ucx) deadlocked
+ * examples/halo_counters.c at np=4: one rank in MPI_Win_lock_all, the
+ * others in MPI_Win_flush (2026-11-29).
+ *
+ * Waiting polls: each round tests every request once (a sync_object
+ * request by the atomic read above, which also drives the MPI's
+ * progress, so that others' accumulates to this process are served by
+ * MPI libraries whose passive target needs the target's calls), and
+ * yields the processor when nothing completed.
+ */
+#include "mpi_sync.h"
+
+#ifdef MPI_SYNC_PORTABLE
+/* Here the MPI's own functions: the header's macros (also there when
+   the header was forced in with -include) are for the program. */
+#undef MPI_Win_create
+#undef MPI_Win_allocate
+#undef MPI_Win_allocate_shared
+#undef MPI_Win_create_dynamic
+#undef MPI_Win_free
+#undef MPI_Start
+#undef MPI_Startall
+#undef MPI_Wait
+#undef MPI_Test
+#undef MPI_Waitall
+#undef MPI_Testall
+#undef MPI_Waitany
+#undef MPI_Testany
+#undef MPI_Waitsome
+#undef MPI_Testsome
+#undef MPI_Request_free
+#undef MPI_Cancel
+#undef MPI_Request_get_status
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPS, OBJECT };
+
+struct psync_win {
+    MPI_Win win;               /* the program's window; MPI_WIN_NULL once freed */
+    MPI_Win hidden;            /* the counters' window (see the top) */
+    int *mem;                  /* my part of it: cap slots of 2 ints */
+    MPI_Group group;           /* the window's group */
+    int rank, cap;
+    MPI_Sync *handle;          /* per slot: the handle it holds, 0 free */
+    char *armed;               /* per slot: an active sync_object request */
+    int epoch;                 /* started sync_ops requests holding lock_all */
+    int active;                /* active sync requests made on this window */
+    int refs;                  /* requests made on it, + 1 while it lives */
+};
+
+struct psync_req {
+    MPI_Request handle;        /* what the program holds */
+    struct psync_win *w;
+    int kind, active, restart;
+    int slot;                  /* the counter's slot (at its owner) */
+    MPI_Sync counter;
+    int target, mode;          /* OPS: window rank or MPI_PROC_NULL, bits */
+    int count;                 /* OBJECT */
+};
+
+static struct psync_req **reqs;    /* every live sync request */
+static int nreqs, reqs_cap;
+static int win_keyval = MPI_KEYVAL_INVALID;
+static int cap_env;                /* slots per process and window */
+static int rank_bits, slot_bits, gen_bits, world_rank;
+static unsigned serial;            /* my allocations so far */
+static int err_counter_class = -1;
+static MPI_Datatype handle_type = MPI_DATATYPE_NULL;
+
+/* ------------------------------------------------------------ errors */
+
+/* One error code per class, whose string is the last error's message
+   (MPI_Add_error_string replaces a code's string, MPI-3.1 8.5). */
+static int code_for(int cls)
+{
+    static int classes[8], codes[8], n;
+    for (int i = 0; i < n; i++)
+        if (classes[i] == cls)
+            return codes[i];
+    int code;
+    if (n == 8 || MPI_Add_error_code(cls, &code) != MPI_SUCCESS)
+        return cls;
+    classes[n] = cls;
+    codes[n++] = code;
+    return code;
+}
+
+int psync_err_win_counter(void)
+{
+    if (err_counter_class < 0) {
+        int c;
+        if (MPI_Add_error_class(&c) != MPI_SUCCESS)
+            return MPI_ERR_OTHER;
+        MPI_Add_error_string(c, "synchronization counter driven below zero");
+        err_counter_class = c;
+    }
+    return err_counter_class;
+}
+
+/* Raises class cls from function fn through w's error handler (through
+   MPI_COMM_WORLD's when there is no window), with a message that says
+   what was wrong; returns the code for the caller to return. */
+static int fail(struct psync_win *w, MPI_Win win, int cls, const char *fn,
+                const char *fmt, ...)
+{
+    char msg[MPI_MAX_ERROR_STRING - 64], line[MPI_MAX_ERROR_STRING];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int code = code_for(cls);
+    if (code != cls) {
+        snprintf(line, sizeof line, "mpi_sync: rank %d: %s: %s", world_rank,
+                 fn, msg);
+        MPI_Add_error_string(code, line);
+    }
+    if (w && w->win != MPI_WIN_NULL)
+        win = w->win;
+    if (win != MPI_WIN_NULL)
+        MPI_Win_call_errhandler(win, code);
+    else
+        MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+    return code;
+}
+
+static MPI_Comm quiet = MPI_COMM_NULL;    /* see progress() */
+
+/* MPI_Finalize frees MPI_COMM_SELF's attributes first (MPI-3.1 8.7.1):
+   the library's own MPI objects go then. */
+static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm; (void)key; (void)val; (void)extra;
+    if (handle_type != MPI_DATATYPE_NULL)
+        MPI_Type_free(&handle_type);
+    if (quiet != MPI_COMM_NULL)
+        MPI_Comm_free(&quiet);
+    if (win_keyval != MPI_KEYVAL_INVALID)
+        MPI_Win_free_keyval(&win_keyval);
+    return MPI_SUCCESS;
+}
+
+/* Makes sure at_finalize runs: at the first object the library makes. */
+static void clean_at_finalize(void)
+{
+    static int done;
+    int key;
+    if (done || MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize,
+                                       &key, NULL) != MPI_SUCCESS)
+        return;
+    done = MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL) == MPI_SUCCESS;
+    MPI_Comm_free_keyval(&key);
+}
+
+MPI_Datatype psync_handle_type(void)
+{
+    if (handle_type == MPI_DATATYPE_NULL) {
+        clean_at_finalize();
+        MPI_Datatype t;
+        if (MPI_Type_dup(MPI_INT, &t) != MPI_SUCCESS)
+            return MPI_DATATYPE_NULL;
+        MPI_Type_set_name(t, "MPI_HANDLE_SYNC");
+        MPI_Type_commit(&t);
+        handle_type = t;
+    }
+    return handle_type;
+}
+
+MPI_Sync MPI_Sync_counter_f2c(MPI_Fint c) { return (MPI_Sync)c; }
+MPI_Fint MPI_Sync_counter_c2f(MPI_Sync c) { return (MPI_Fint)c; }
+
+/* ------------------------------------------------------------ handles */
+
+static int bits_for(int n) /* bits to hold 0 .. n - 1 */
+{
+    int b = 1;
+    while (b < 30 && (1 << b) < n)
+        b++;
+    return b;
+}
+
+/* PSYNC_COUNTERS (slots per process and window, default 256) and the
+   handle's layout: generation | slot | owner's rank in MPI_COMM_WORLD. */
+static int read_config(MPI_Comm comm)
+{
+    if (cap_env)
+        return MPI_SUCCESS;
+    long v = 256;
+    const char *s = getenv("PSYNC_COUNTERS");
+    if (s) {
+        char *end;
+        errno = 0;
+        v = strtol(s, &end, 10);
+        if (errno || end == s || *end || v < 1 || v > (1 << 20)) {
+            char m[200];
+            snprintf(m, sizeof m, "PSYNC_COUNTERS=%.40s: not a number of "
+                     "counters from 1 to %d", s, 1 << 20);
+            int code = code_for(MPI_ERR_ARG);
+            if (code != MPI_ERR_ARG)
+                MPI_Add_error_string(code, m);
+            MPI_Comm_call_errhandler(comm, code);
+            return code;
+        }
+    }
+    int size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    rank_bits = bits_for(size);
+    slot_bits = bits_for((int)v);
+    gen_bits = 31 - rank_bits - slot_bits;
+    if (gen_bits < 8) { /* fewer slots, so that a stale handle stays rare */
+        slot_bits = 23 - rank_bits;
+        v = 1L << slot_bits;
+        gen_bits = 8;
+    }
+    cap_env = (int)v;
+    return MPI_SUCCESS;
+}
+
+static int owner_of(MPI_Sync h) { return h & ((1 << rank_bits) - 1); }
+static int slot_of(MPI_Sync h)
+{
+    return (h >> rank_bits) & ((1 << slot_bits) - 1);
+}
+
+/* The rank in w's group of world rank r, or MPI_UNDEFINED. */
+static int win_rank_of(struct psync_win *w, int r)
+{
+    MPI_Group world;
+    int out = MPI_UNDEFINED;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_translate_ranks(world, 1, &r, w->group, &out);
+    MPI_Group_free(&world);
+    return out;
+}
+
+/* ------------------------------------------------------------ windows */
+
+static struct psync_win *win_of(MPI_Win win)
+{
+    struct psync_win *w = NULL;
+    int found = 0;
+    if (win == MPI_WIN_NULL || win_keyval == MPI_KEYVAL_INVALID)
+        return NULL;
+    if (MPI_Win_get_attr(win, win_keyval, &w, &found) != MPI_SUCCESS)
+        return NULL;
+    return found ? w : NULL;
+}
+
+static void win_release(struct psync_win *w)
+{
+    if (--w->refs)
+        return;
+    MPI_Group_free(&w->group);
+    free(w->handle);
+    free(w->armed);
+    free(w);
+}
+
+/* Gives the new window win its counters: collective over comm. */
+static int attach(MPI_Win win, MPI_Comm comm)
+{
+    int rc = read_config(comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    clean_at_finalize();
+    if (win_keyval == MPI_KEYVAL_INVALID &&
+        (rc = MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN,
+                                    MPI_WIN_NULL_DELETE_FN, &win_keyval,
+                                    NULL)) != MPI_SUCCESS)
+        return rc;
+    struct psync_win *w = calloc(1, sizeof *w);
+    if (!w || !(w->handle = calloc(cap_env, sizeof *w->handle)) ||
+        !(w->armed = calloc(cap_env, 1))) {
+        if (w) {
+            free(w->handle);
+            free(w);
+        }
+        return fail(NULL, win, MPI_ERR_NO_MEM, "MPI_Win_create",
+                    "no memory for the window's counter table");
+    }
+    w->win = win;
+    w->cap = cap_env;
+    w->refs = 1;
+    MPI_Comm_rank(comm, &w->rank);
+    MPI_Win_get_group(win, &w->group);
+    rc = MPI_Win_allocate((MPI_Aint)cap_env * 2 * (MPI_Aint)sizeof(int),
+                          sizeof(int), MPI_INFO_NULL, comm, &w->mem,
+                          &w->hidden);
+    if (rc != MPI_SUCCESS) {
+        win_release(w);
+        return rc;
+    }
+    MPI_Win_set_errhandler(w->hidden, MPI_ERRORS_RETURN);
+    /* Zeroed by local stores under the epoch, made public by MPI_Win_sync
+       (11.7 rule 5), before the barrier after which others may signal. */
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, w->hidden);
+    memset(w->mem, 0, (size_t)cap_env * 2 * sizeof(int));
+    MPI_Win_sync(w->hidden);
+    MPI_Barrier(comm);
+    return MPI_Win_set_attr(win, win_keyval, w);
+}
+
+int psync_Win_create(void *base, MPI_Aint size, int disp_unit,
+                     MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    int rc = MPI_Win_create(base, size, disp_unit, info, comm, win);
+    return rc == MPI_SUCCESS ? attach(*win, comm) : rc;
+}
+
+int psync_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+                       MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    int rc = MPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+    return rc == MPI_SUCCESS ? attach(*win, comm) : rc;
+}
+
+int psync_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+                              MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    int rc = MPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr,
+                                     win);
+    return rc == MPI_SUCCESS ? attach(*win, comm) : rc;
+}
+
+int psync_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    int rc = MPI_Win_create_dynamic(info, comm, win);
+    return rc == MPI_SUCCESS ? attach(*win, comm) : rc;
+}
+
+int psync_Win_free(MPI_Win *win)
+{
+    struct psync_win *w = win ? win_of(*win) : NULL;
+    if (w) {
+        if (w->active)
+            return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, "MPI_Win_free",
+                        "%d sync request(s) made on the window are active",
+                        w->active);
+        MPI_Win_unlock_all(w->hidden);
+        MPI_Win_free(&w->hidden);
+        MPI_Win_delete_attr(*win, win_keyval);
+        w->win = MPI_WIN_NULL;
+        win_release(w);
+    }
+    return MPI_Win_free(win);
+}
+
+/* ------------------------------------------------------------ counters */
+
+/* My slot of handle h on w, or -1. */
+static int my_slot(struct psync_win *w, MPI_Sync h)
+{
+    if (h <= 0 || owner_of(h) != world_rank)
+        return -1;
+    int s = slot_of(h);
+    return s < w->cap && w->handle[s] == h ? s : -1;
+}
+
+static int set_handle_word(struct psync_win *w, int s, MPI_Sync h)
+{
+    int old;
+    int rc = MPI_Fetch_and_op(&h, &old, MPI_INT, w->rank, 2 * s + 1,
+                              MPI_REPLACE, w->hidden);
+    return rc != MPI_SUCCESS ? rc : MPI_Win_flush(w->rank, w->hidden);
+}
+
+/* Atomic add of v to my counter s; *old gets its value before. */
+static int add_mine(struct psync_win *w, int s, int v, int *old)
+{
+    int rc = MPI_Fetch_and_op(&v, old, MPI_INT, w->rank, 2 * s, MPI_SUM,
+                              w->hidden);
+    return rc != MPI_SUCCESS ? rc : MPI_Win_flush(w->rank, w->hidden);
+}
+
+/* The arguments both calls on a list of counters check; *wp gets the
+   window's counters. */
+static int list_args(MPI_Win win, int n, const MPI_Sync *c, const char *fn,
+                     struct psync_win **wp)
+{
+    struct psync_win *w = *wp = win_of(win);
+    if (!w)
+        return fail(NULL, win, MPI_ERR_WIN, fn, "not a window made "
+                    "through mpi_sync.h");
+    if (n < 0)
+        return fail(w, win, MPI_ERR_COUNT, fn, "n_sync %d is negative", n);
+    if (n > 0 && !c)
+        return fail(w, win, MPI_ERR_ARG, fn, "sync_counters is NULL");
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
+                               MPI_Info info)
+{
+    static const char fn[] = "MPI_Win_alloc_sync_objects";
+    (void)info;
+    struct psync_win *w;
+    int rc = list_args(win, n, c, fn, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int nfree = 0;
+    for (int s = 0; s < w->cap; s++)
+        nfree += !w->handle[s];
+    if (n > nfree)
+        return fail(w, win, MPI_ERR_NO_MEM, fn, "%d counters asked, %d of "
+                    "the window's %d left (PSYNC_COUNTERS)", n, nfree,
+                    w->cap);
+    for (int i = 0, s = 0; i < n; i++, s++) {
+        while (w->handle[s])
+            s++;
+        unsigned gen = serial++ % ((1u << gen_bits) - 1) + 1;
+        MPI_Sync h = (MPI_Sync)((gen << (rank_bits + slot_bits)) |
+                                ((unsigned)s << rank_bits) |
+                                (unsigned)world_rank);
+        /* The counter starts at 0: take away what a stray signal to the
+           slot's last counter left (a sum, as every update of it). */
+        int old;
+        rc = add_mine(w, s, 0, &old);
+        if (rc == MPI_SUCCESS && old)
+            rc = add_mine(w, s, -old, &old);
+        if (rc == MPI_SUCCESS)
+            rc = set_handle_word(w, s, h);
+        if (rc != MPI_SUCCESS)
+            return fail(w, win, MPI_ERR_OTHER, fn, "RMA on the counters' "
+                        "window failed (error %d)", rc);
+        w->handle[s] = h;
+        c[i] = h;
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_free_sync_objects(int n, MPI_Sync *c, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_free_sync_objects";
+    struct psync_win *w;
+    int rc = list_args(win, n, c, fn, &w);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (int i = 0; i < n; i++) { /* all checked before any is freed */
+        int s = my_slot(w, c[i]);
+        if (s < 0)
+            return fail(w, win, MPI_ERR_ARG, fn, "sync_counters[%d] = %d is "
+                        "not a counter of this process on this window", i,
+                        c[i]);
+        if (w->armed[s])
+            return fail(w, win, MPI_ERR_RMA_SYNC, fn, "counter %d is armed "
+                        "by an active request", c[i]);
+        for (int j = 0; j < i; j++)
+            if (c[j] == c[i])
+                return fail(w, win, MPI_ERR_ARG, fn, "counter %d is given "
+                            "twice", c[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        int s = my_slot(w, c[i]);
+        rc = set_handle_word(w, s, 0);
+        if (rc != MPI_SUCCESS)
+            return fail(w, win, MPI_ERR_OTHER, fn, "RMA on the counters' "
+                        "window failed (error %d)", rc);
+        w->handle[s] = 0;
+        c[i] = MPI_SYNC_NULL;
+    }
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ requests */
+
+static struct psync_req *find(MPI_Request r)
+{
+    if (r == MPI_REQUEST_NULL)
+        return NULL;
+    for (int i = 0; i < nreqs; i++)
+        if (reqs[i]->handle == r)
+            return reqs[i];
+    return NULL;
+}
+
+/* info "restart": 0 or 1, or -1 for a value that is neither. */
+static int restart_of(MPI_Info info)
+{
+    char v[16];
+    int flag = 0;
+    if (info == MPI_INFO_NULL)
+        return 0;
+    MPI_Info_get(info, "restart", (int)sizeof v - 1, v, &flag);
+    if (!flag || !strcmp(v, "false"))
+        return 0;
+    return !strcmp(v, "true") ? 1 : -1;
+}
+
+static int new_req(struct psync_win *w, int kind, MPI_Info info,
+                   const char *fn, MPI_Request *out, struct psync_req **rp)
+{
+    int restart = restart_of(info);
+    if (restart < 0)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_INFO_VALUE, fn, "info "
+                    "\"restart\" is neither \"true\" nor \"false\"");
+    struct psync_req *r = calloc(1, sizeof *r);
+    if (!r || (nreqs == reqs_cap &&
+               !(reqs = realloc(reqs, (reqs_cap = 2 * reqs_cap + 8) *
+                                      sizeof *reqs)))) {
+        free(r);
+        return fail(w, MPI_WIN_NULL, MPI_ERR_NO_MEM, fn, "no memory for "
+                    "a request");
+    }
+    /* The handle: a real persistent request that nothing else uses, so
+       that its value is a valid MPI_Request distinct from every other. */
+    int rc = MPI_Recv_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0,
+                           MPI_COMM_SELF, &r->handle);
+    if (rc != MPI_SUCCESS) {
+        free(r);
+        return rc;
+    }
+    r->w = w;
+    r->kind = kind;
+    r->restart = restart;
+    w->refs++;
+    reqs[nreqs++] = r;
+    *out = r->handle;
+    *rp = r;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_sync_object_init(MPI_Sync c, int count, MPI_Win win,
+                             MPI_Info info, MPI_Request *req)
+{
+    static const char fn[] = "MPI_Win_sync_object_init";
+    struct psync_win *w = win_of(win);
+    if (!w)
+        return fail(NULL, win, MPI_ERR_WIN, fn, "not a window made "
+                    "through mpi_sync.h");
+    if (!req)
+        return fail(w, win, MPI_ERR_ARG, fn, "req is NULL");
+    if (count < 0)
+        return fail(w, win, MPI_ERR_COUNT, fn, "count %d is negative",
+                    count);
+    int s = my_slot(w, c);
+    if (s < 0) {
+        if (c > 0 && owner_of(c) != world_rank)
+            return fail(w, win, MPI_ERR_ARG, fn, "counter %d is world rank "
+                        "%d's, not this process's", c, owner_of(c));
+        return fail(w, win, MPI_ERR_ARG, fn, "counter %d is not a counter "
+                    "of this process on this window", c);
+    }
+    struct psync_req *r;
+    int rc = new_req(w, OBJECT, info, fn, req, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    r->counter = c;
+    r->slot = s;
+    r->count = count;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_sync_ops_init(int target, int mode, MPI_Sync c, MPI_Win win,
+                          MPI_Info info, MPI_Request *req)
+{
+    static const char fn[] = "MPI_Win_sync_ops_init";
+    struct psync_win *w = win_of(win);
+    int size;
+    if (!w)
+        return fail(NULL, win, MPI_ERR_WIN, fn, "not a window made "
+                    "through mpi_sync.h");
+    if (!req)
+        return fail(w, win, MPI_ERR_ARG, fn, "req is NULL");
+    MPI_Group_size(w->group, &size);
+    if (target != MPI_PROC_NULL && (target < 0 || target >= size))
+        return fail(w, win, MPI_ERR_RANK, fn, "target_rank %d is not a "
+                    "rank of the window (size %d)", target, size);
+    if (mode & ~(MPI_MODE_WIN_PUT | MPI_MODE_WIN_GET |
+                 MPI_MODE_WIN_ACCUMULATE))
+        return fail(w, win, MPI_ERR_ARG, fn, "sync_mode %#x has bits other "
+                    "than MPI_MODE_WIN_PUT, _GET, _ACCUMULATE", mode);
+    if (target != MPI_PROC_NULL) {
+        int owner = c > 0 ? win_rank_of(w, owner_of(c)) : MPI_UNDEFINED;
+        if (c <= 0)
+            return fail(w, win, MPI_ERR_ARG, fn, "counter %d is not a "
+                        "counter", c);
+        if (owner != target)
+            return fail(w, win, MPI_ERR_ARG, fn, "counter %d is world rank "
+                        "%d's, not target %d's", c, owner_of(c), target);
+        /* Is it allocated on this window now?  Read the target's word. */
+        int zero = 0, h = 0, s = slot_of(c);
+        int rc = s >= w->cap ? MPI_ERR_ARG : MPI_SUCCESS;
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Fetch_and_op(&zero, &h, MPI_INT, target, 2 * s + 1,
+                                  MPI_NO_OP, w->hidden);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Win_flush(target, w->hidden);
+        if (rc != MPI_SUCCESS || h != c)
+            return fail(w, win, MPI_ERR_ARG, fn, "counter %d is not "
+                        "allocated on this window by target %d", c,
+                        target);
+    }
+    struct psync_req *r;
+    int rc = new_req(w, OPS, info, fn, req, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    r->target = target;
+    r->mode = mode;
+    r->counter = c;
+    r->slot = target == MPI_PROC_NULL ? -1 : slot_of(c);
+    return MPI_SUCCESS;
+}
+
+static int opens_epoch(const struct psync_req *r)
+{
+    return r->kind == OPS && r->mode && r->target != MPI_PROC_NULL;
+}
+
+/* Arms counter r->slot by r->count (a start, or a restart's re-arm). */
+static int arm(struct psync_req *r, const char *fn)
+{
+    struct psync_win *w = r->w;
+    int old, rc = add_mine(w, r->slot, r->count, &old);
+    if (rc != MPI_SUCCESS)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_OTHER, fn, "RMA on the "
+                    "counters' window failed (error %d)", rc);
+    if ((long)old + r->count < 0) { /* put it back as it was */
+        add_mine(w, r->slot, -r->count, &old);
+        return fail(w, MPI_WIN_NULL, psync_err_win_counter(), fn,
+                    "counter %d is %d: more than a round of signals came "
+                    "before this start of count %d", r->counter, old,
+                    r->count);
+    }
+    return MPI_SUCCESS;
+}
+
+static int start_one(struct psync_req *r, const char *fn)
+{
+    struct psync_win *w = r->w;
+    if (w->win == MPI_WIN_NULL)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_REQUEST, fn, "a sync request "
+                    "whose window was freed");
+    if (r->active)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_REQUEST, fn, "the sync "
+                    "request is active already");
+    if (r->kind == OBJECT) {
+        if (w->handle[r->slot] != r->counter)
+            return fail(w, MPI_WIN_NULL, MPI_ERR_REQUEST, fn, "counter %d "
+                        "was freed", r->counter);
+        if (w->armed[r->slot])
+            return fail(w, MPI_WIN_NULL, MPI_ERR_REQUEST, fn, "counter %d "
+                        "is armed by another active request", r->counter);
+        int rc = arm(r, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        w->armed[r->slot] = 1;
+    } else if (opens_epoch(r) && w->epoch == 0) {
+        int rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    w->epoch += opens_epoch(r);
+    r->active = 1;
+    w->active++;
+    return MPI_SUCCESS;
+}
+
+/* r stops being active: its part of the epoch ends. */
+static int deactivate(struct psync_req *r)
+{
+    struct psync_win *w = r->w;
+    r->active = 0;
+    w->active--;
+    if (r->kind == OBJECT)
+        w->armed[r->slot] = 0;
+    if (opens_epoch(r) && --w->epoch == 0)
+        return MPI_Win_unlock_all(w->win);
+    return MPI_SUCCESS;
+}
+
+/* Completes the RMA calls of active sync_ops request r and signals. */
+static int signal_target(struct psync_req *r, const char *fn)
+{
+    struct psync_win *w = r->w;
+    int rc = MPI_SUCCESS, zero = 0, h = 0, minus = -1;
+    if (r->target == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (r->mode)   /* puts, gets, accumulates complete at the target */
+        rc = MPI_Win_flush(r->target, w->win);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Fetch_and_op(&zero, &h, MPI_INT, r->target,
+                              2 * r->slot + 1, MPI_NO_OP, w->hidden);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Win_flush(r->target, w->hidden);
+    if (rc == MPI_SUCCESS && h != r->counter)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_ARG, fn, "counter %d was "
+                    "freed by its owner, target %d: nothing signalled",
+                    r->counter, r->target);
+    /* issued after the flush returned: it cannot land before the data */
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Accumulate(&minus, 1, MPI_INT, r->target, 2 * r->slot, 1,
+                            MPI_INT, MPI_SUM, w->hidden);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Win_flush(r->target, w->hidden);
+    return rc;
+}
+
+/* The public copy of my window made visible in the private one (11.7
+   rule 6), once my counter said the data is there. */
+static int see_window(struct psync_win *w)
+{
+    if (w->epoch)
+        return MPI_Win_sync(w->win);
+    int rc = MPI_Win_lock(MPI_LOCK_SHARED, w->rank, MPI_MODE_NOCHECK,
+                          w->win);
+    return rc != MPI_SUCCESS ? rc : MPI_Win_unlock(w->rank, w->win);
+}
+
+static void empty_status(MPI_Status *st)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->MPI_ERROR = MPI_SUCCESS;
+    MPI_Status_set_elements(st, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(st, 0);
+}
+
+/* Drives the MPI's progress engine: an MPI whose passive target is made
+   of messages (Open MPI's osc pt2pt) serves others' locks and flushes on
+   this process's windows only inside its calls, and the atomic read of
+   the counters' window may not be one that does (osc sm).  A probe of a
+   communicator nobody sends on turns the engine and matches nothing. */
+static void progress(void)
+{
+    int flag;
+    if (quiet == MPI_COMM_NULL && MPI_Comm_dup(MPI_COMM_SELF, &quiet))
+        return;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, quiet, &flag, MPI_STATUS_IGNORE);
+}
+
+/* One look at sync request r: *done 1 when it is complete (or inactive). */
+static int test_sync(struct psync_req *r, int *done, MPI_Status *st,
+                     const char *fn)
+{
+    struct psync_win *w = r->w;
+    int rc = MPI_SUCCESS;
+    *done = 1;
+    if (r->active && r->kind == OPS) {
+        rc = signal_target(r, fn);
+        if (!r->restart || rc != MPI_SUCCESS) {
+            int rc2 = deactivate(r);
+            rc = rc != MPI_SUCCESS ? rc : rc2;
+        }
+    } else if (r->active) {
+        int v, zero = 0;
+        rc = MPI_Fetch_and_op(&zero, &v, MPI_INT, w->rank, 2 * r->slot,
+                              MPI_NO_OP, w->hidden);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Win_flush(w->rank, w->hidden);
+        if (rc == MPI_SUCCESS && v > 0) {
+            progress();
+            *done = 0;
+            return MPI_SUCCESS;
+        }
+        if (rc == MPI_SUCCESS)
+            rc = see_window(w);
+        if (rc == MPI_SUCCESS && r->restart) {
+            rc = arm(r, fn);   /* its next round, or the error of one */
+            if (rc != MPI_SUCCESS)
+                deactivate(r);
+        } else {
+            deactivate(r);
+        }
+    }
+    empty_status(st);
+    return rc;
+}
+
+int psync_Start(MPI_Request *req)
+{
+    struct psync_req *r = nreqs && req ? find(*req) : NULL;
+    return r ? start_one(r, "MPI_Start") : MPI_Start(req);
+}
+
+int psync_Startall(int n, MPI_Request *v)
+{
+    for (int i = 0; i < n; i++) {
+        struct psync_req *r = nreqs ? find(v[i]) : NULL;
+        int rc = r ? start_one(r, "MPI_Startall") : MPI_Start(&v[i]);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Any sync request among n? */
+static int any_sync(int n, const MPI_Request *v)
+{
+    for (int i = 0; nreqs && i < n; i++)
+        if (find(v[i]))
+            return 1;
+    return 0;
+}
+
+/* One look at any request: *done 1 when complete, *null 1 when it was
+   null or inactive (so that the any and some forms skip it). */
+static int look(MPI_Request *req, int *done, int *null, MPI_Status *st,
+                const char *fn)
+{
+    struct psync_req *r = find(*req);
+    *null = 0;
+    if (r) {
+        *null = !r->active;
+        return test_sync(r, done, st, fn);
+    }
+    int idx;
+    int rc = MPI_Testany(1, req, &idx, done, st);
+    *null = *done && idx == MPI_UNDEFINED;
+    return rc;
+}
+
+int psync_Test(MPI_Request *req, int *flag, MPI_Status *st)
+{
+    struct psync_req *r = nreqs && req ? find(*req) : NULL;
+    return r ? test_sync(r, flag, st, "MPI_Test") : MPI_Test(req, flag, st);
+}
+
+int psync_Wait(MPI_Request *req, MPI_Status *st)
+{
+    struct psync_req *r = nreqs && req ? find(*req) : NULL;
+    if (!r)
+        return MPI_Wait(req, st);
+    for (;;) {
+        int done, rc = test_sync(r, &done, st, "MPI_Wait");
+        if (done || rc != MPI_SUCCESS)
+            return rc;
+        sched_yield();
+    }
+}
+
+/* The all forms over requests some of which are sync ones: each round
+   looks at each request not yet complete.  wait: until all are. */
+static int all_of(int n, MPI_Request *v, int *flag, MPI_Status *sts,
+                  int wait, const char *fn)
+{
+    char small[64], *done = n <= 64 ? small : calloc(n, 1);
+    int left = n, err = MPI_SUCCESS;
+    if (!done)
+        return fail(NULL, MPI_WIN_NULL, MPI_ERR_NO_MEM, fn, "no memory");
+    memset(done, 0, n <= 64 ? sizeof small : 0);
+    for (;;) {
+        for (int i = 0; i < n; i++) {
+            if (done[i])
+                continue;
+            int d, null;
+            MPI_Status *st = sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE
+                                                        : &sts[i];
+            int rc = look(&v[i], &d, &null, st, fn);
+            if (rc != MPI_SUCCESS) {
+                d = 1;
+                err = MPI_ERR_IN_STATUS;
+                if (st != MPI_STATUS_IGNORE)
+                    st->MPI_ERROR = rc;
+                else
+                    err = rc;
+            }
+            if (d) {
+                done[i] = 1;
+                left--;
+            }
+        }
+        if (!left || !wait)
+            break;
+        sched_yield();
+    }
+    if (flag)
+        *flag = !left;
+    if (done != small)
+        free(done);
+    return err;
+}
+
+int psync_Waitall(int n, MPI_Request *v, MPI_Status *sts)
+{
+    if (!any_sync(n, v))
+        return MPI_Waitall(n, v, sts);
+    return all_of(n, v, NULL, sts, 1, "MPI_Waitall");
+}
+
+int psync_Testall(int n, MPI_Request *v, int *flag, MPI_Status *sts)
+{
+    if (!any_sync(n, v))
+        return MPI_Testall(n, v, flag, sts);
+    /* MPI_Testall completes none unless it completes all: look at the
+       sync requests without completing them first */
+    for (int i = 0; i < n; i++) {
+        struct psync_req *r = find(v[i]);
+        int f = 1;
+        if (r && r->active && r->kind == OBJECT)
+            psync_Request_get_status(v[i], &f, MPI_STATUS_IGNORE);
+        if (!f) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
+    return all_of(n, v, flag, sts, 0, "MPI_Testall");
+}
+
+/* The any and some forms: one round looks at each request; some: all
+   that complete in it, any: the first. */
+static int some_of(int n, MPI_Request *v, int *outcount, int *idx,
+                   MPI_Status *sts, int one, int wait, const char *fn)
+{
+    for (;;) {
+        int live = 0, out = 0, err = MPI_SUCCESS;
+        for (int i = 0; i < n && !(one && out); i++) {
+            int d, null;
+            MPI_Status tmp, *st = sts == MPI_STATUSES_IGNORE
+                                      ? MPI_STATUS_IGNORE
+                                      : one ? &tmp : &sts[out];
+            int rc = look(&v[i], &d, &null, st, fn);
+            if (null && rc == MPI_SUCCESS)
+                continue;
+            live++;
+            if (rc != MPI_SUCCESS && one)
+                return rc;
+            if (d || rc != MPI_SUCCESS) {
+                if (one && sts != MPI_STATUSES_IGNORE)
+                    *sts = tmp;
+                if (rc != MPI_SUCCESS) {
+                    err = st != MPI_STATUS_IGNORE ? MPI_ERR_IN_STATUS : rc;
+                    if (st != MPI_STATUS_IGNORE)
+                        st->MPI_ERROR = rc;
+                }
+                idx[out++] = i;
+            }
+        }
+        if (out || !live) {
+            *outcount = live ? out : MPI_UNDEFINED;
+            if (!live && one && sts != MPI_STATUSES_IGNORE)
+                empty_status(sts);
+            return err;
+        }
+        if (!wait) {
+            *outcount = 0;
+            return MPI_SUCCESS;
+        }
+        sched_yield();
+    }
+}
+
+int psync_Waitany(int n, MPI_Request *v, int *index, MPI_Status *st)
+{
+    if (!any_sync(n, v))
+        return MPI_Waitany(n, v, index, st);
+    if (st == MPI_STATUS_IGNORE) /* some_of takes an array of statuses */
+        st = MPI_STATUSES_IGNORE;
+    int out, rc = some_of(n, v, &out, index, st, 1, 1, "MPI_Waitany");
+    if (out == MPI_UNDEFINED)
+        *index = MPI_UNDEFINED;
+    return rc;
+}
+
+int psync_Testany(int n, MPI_Request *v, int *index, int *flag,
+                  MPI_Status *st)
+{
+    if (!any_sync(n, v))
+        return MPI_Testany(n, v, index, flag, st);
+    if (st == MPI_STATUS_IGNORE)
+        st = MPI_STATUSES_IGNORE;
+    int out, rc = some_of(n, v, &out, index, st, 1, 0, "MPI_Testany");
+    *flag = out != 0;
+    if (out == MPI_UNDEFINED || out == 0)
+        *index = MPI_UNDEFINED;
+    return rc;
+}
+
+int psync_Waitsome(int n, MPI_Request *v, int *outcount, int *idx,
+                   MPI_Status *sts)
+{
+    if (!any_sync(n, v))
+        return MPI_Waitsome(n, v, outcount, idx, sts);
+    return some_of(n, v, outcount, idx, sts, 0, 1, "MPI_Waitsome");
+}
+
+int psync_Testsome(int n, MPI_Request *v, int *outcount, int *idx,
+                   MPI_Status *sts)
+{
+    if (!any_sync(n, v))
+        return MPI_Testsome(n, v, outcount, idx, sts);
+    return some_of(n, v, outcount, idx, sts, 0, 0, "MPI_Testsome");
+}
+
+int psync_Request_free(MPI_Request *req)
+{
+    struct psync_req *r = nreqs && req ? find(*req) : NULL;
+    if (!r)
+        return MPI_Request_free(req);
+    int rc = MPI_SUCCESS;
+    if (r->active && r->kind == OPS && !r->restart)
+        rc = signal_target(r, "MPI_Request_free"); /* its calls are done */
+    if (r->active) {
+        int rc2 = deactivate(r);
+        rc = rc != MPI_SUCCESS ? rc : rc2;
+    }
+    for (int i = 0; i < nreqs; i++)
+        if (reqs[i] == r)
+            reqs[i] = reqs[--nreqs];
+    MPI_Request_free(&r->handle);
+    win_release(r->w);
+    free(r);
+    *req = MPI_REQUEST_NULL;
+    return rc;
+}
+
+int psync_Cancel(MPI_Request *req)
+{
+    struct psync_req *r = nreqs && req ? find(*req) : NULL;
+    if (!r)
+        return MPI_Cancel(req);
+    return fail(r->w, MPI_WIN_NULL, MPI_ERR_REQUEST, "MPI_Cancel", "a sync "
+                "request cannot be cancelled");
+}
+
+int psync_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
+{
+    struct psync_req *r = nreqs ? find(req) : NULL;
+    if (!r)
+        return MPI_Request_get_status(req, flag, st);
+    *flag = 1;
+    if (r->active && r->kind == OBJECT) {
+        int v, zero = 0;
+        int rc = MPI_Fetch_and_op(&zero, &v, MPI_INT, r->w->rank,
+                                  2 * r->slot, MPI_NO_OP, r->w->hidden);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Win_flush(r->w->rank, r->w->hidden);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        *flag = v <= 0;
+    }
+    if (*flag)
+        empty_status(st);
+    return MPI_SUCCESS;
+}
+
+#else
+/* shmpi: the counters are its own (mpi.h); nothing to build. */
+typedef int mpi_sync_unused;
+#endif

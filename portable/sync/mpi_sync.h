@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * mpi_sync.h - shmpi's RMA synchronization counters (shmpi_sync(7), the
+ * proposal "Flexible RMA Synchronization for MPI-3") for any MPI-3 library,
+ * built on standard passive-target RMA by mpi_sync.c beside this file.
+ *
+ * Include it after <mpi.h> (or force it in with `mpicc -include
+ * mpi_sync.h`, so that a program builds unchanged) in every file that
+ * uses the counters, makes or frees a window whose counters are used, or
+ * starts, completes or frees one of their requests, and link mpi_sync.c
+ * into the program.  Under shmpi, whose mpi.h defines SHMPI_SYNC_COUNTERS,
+ * the header adds nothing and mpi_sync.c compiles to nothing: shmpi has
+ * the real thing.
+ *
+ * Standard MPI-3 has no restartable request that a library can complete
+ * at will (a generalized request, MPI_Grequest_start, is completed once
+ * and never started again), so the persistent requests of
+ * MPI_Win_sync_object_init and MPI_Win_sync_ops_init are the library's
+ * own, named by a real MPI_Request handle (a persistent receive from
+ * MPI_PROC_NULL) that the library recognises: below, MPI_Start,
+ * MPI_Startall, the wait, test and free calls, MPI_Cancel and
+ * MPI_Request_get_status become (macros) the psync_ versions, which
+ * serve sync requests themselves and pass every other request to the
+ * MPI.  The window constructors and MPI_Win_free become psync_ versions
+ * too: each window gets a hidden window of counters, made and freed with
+ * it (collectively, as the counters' allocation is a local call).
+ *
+ * What differs from shmpi is in shmpi_sync(7), "BUILDING WITH ANOTHER
+ * MPI": MPI_ERR_WIN_COUNTER and MPI_HANDLE_SYNC are values known at run
+ * time (not constants), MPI_Win_change_comm is missing, the sync_ops
+ * epoch is a lock_all epoch that the library opens, and one thread at a
+ * time may call into it.
+ */
+#ifndef MPI_SYNC_PORTABLE_H
+#define MPI_SYNC_PORTABLE_H
+
+#include <mpi.h>
+
+#ifndef SHMPI_SYNC_COUNTERS
+/* The counters exist (as under shmpi, so that a program's #ifdef
+   SHMPI_SYNC_COUNTERS picks them), and come from mpi_sync.c. */
+#define SHMPI_SYNC_COUNTERS 1
+#define MPI_SYNC_PORTABLE 1
+
+typedef int MPI_Sync;          /* designates one counter, job-wide */
+#define MPI_SYNC_NULL            0
+#define MPI_MODE_WIN_PUT         1   /* sync_mode bits of */
+#define MPI_MODE_WIN_GET         2   /* MPI_Win_sync_ops_init */
+#define MPI_MODE_WIN_ACCUMULATE  4
+
+/* An error class added by MPI_Add_error_class at the first use, and a
+   committed duplicate of MPI_INT named "MPI_HANDLE_SYNC", made at the
+   first use (both after MPI_Init). */
+int psync_err_win_counter(void);
+MPI_Datatype psync_handle_type(void);
+#define MPI_ERR_WIN_COUNTER      (psync_err_win_counter())
+#define MPI_HANDLE_SYNC          (psync_handle_type())
+
+int MPI_Win_alloc_sync_objects(int n_sync, MPI_Sync *sync_counters,
+                               MPI_Win win, MPI_Info info);
+int MPI_Win_free_sync_objects(int n_sync, MPI_Sync *sync_counters,
+                              MPI_Win win);
+int MPI_Win_sync_ops_init(int target_rank, int sync_mode,
+                          MPI_Sync sync_counter, MPI_Win win, MPI_Info info,
+                          MPI_Request *req);
+int MPI_Win_sync_object_init(MPI_Sync sync_counter, int count, MPI_Win win,
+                             MPI_Info info, MPI_Request *req);
+MPI_Sync MPI_Sync_counter_f2c(MPI_Fint sync_counter);
+MPI_Fint MPI_Sync_counter_c2f(MPI_Sync sync_counter);
+
+int psync_Win_create(void *base, MPI_Aint size, int disp_unit,
+                     MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int psync_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+                       MPI_Comm comm, void *baseptr, MPI_Win *win);
+int psync_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+                              MPI_Comm comm, void *baseptr, MPI_Win *win);
+int psync_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int psync_Win_free(MPI_Win *win);
+int psync_Start(MPI_Request *req);
+int psync_Startall(int n, MPI_Request *reqs);
+int psync_Wait(MPI_Request *req, MPI_Status *status);
+int psync_Test(MPI_Request *req, int *flag, MPI_Status *status);
+int psync_Waitall(int n, MPI_Request *reqs, MPI_Status *statuses);
+int psync_Testall(int n, MPI_Request *reqs, int *flag,
+                  MPI_Status *statuses);
+int psync_Waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status);
+int psync_Testany(int n, MPI_Request *reqs, int *index, int *flag,
+                  MPI_Status *status);
+int psync_Waitsome(int n, MPI_Request *reqs, int *outcount, int *indices,
+                   MPI_Status *statuses);
+int psync_Testsome(int n, MPI_Request *reqs, int *outcount, int *indices,
+                   MPI_Status *statuses);
+int psync_Request_free(MPI_Request *req);
+int psync_Cancel(MPI_Request *req);
+int psync_Request_get_status(MPI_Request req, int *flag, MPI_Status *status);
+
+#define MPI_Win_create           psync_Win_create
+#define MPI_Win_allocate         psync_Win_allocate
+#define MPI_Win_allocate_shared  psync_Win_allocate_shared
+#define MPI_Win_create_dynamic   psync_Win_create_dynamic
+#define MPI_Win_free             psync_Win_free
+#define MPI_Start                psync_Start
+#define MPI_Startall             psync_Startall
+#define MPI_Wait                 psync_Wait
+#define MPI_Test                 psync_Test
+#define MPI_Waitall              psync_Waitall
+#define MPI_Testall              psync_Testall
+#define MPI_Waitany              psync_Waitany
+#define MPI_Testany              psync_Testany
+#define MPI_Waitsome             psync_Waitsome
+#define MPI_Testsome             psync_Testsome
+#define MPI_Request_free         psync_Request_free
+#define MPI_Cancel               psync_Cancel
+#define MPI_Request_get_status   psync_Request_get_status
+
+#endif /* !SHMPI_SYNC_COUNTERS */
+#endif
