@@ -439,6 +439,10 @@ void shmpi_p2p_recv_match_or_post(struct shmpi_request *r);
 void shmpi_p2p_deliver_eager(struct shmpi_request *r,
                              const struct shmpi_envelope *env,
                              const void *data);
+/* The same for a SHORT record s (proto.h) from world rank source: no
+   envelope to build, nobody to tell. */
+void shmpi_p2p_deliver_short(struct shmpi_request *r, int source,
+                             const struct shmpi_msg_short *s);
 void shmpi_p2p_deliver_rts(struct shmpi_request *r,
                            const struct shmpi_envelope *env);
 void shmpi_p2p_recv_data(const struct shmpi_msg *m, const void *data);
