@@ -10,7 +10,9 @@
 
 #include "core/lock_type.h"
 #include "core/proc.h"
+#include "core/fint.h"
 #include "core/wait.h"
+#include "datatypes/datatype.h"
 #include "pt2pt/count.h"
 #include "pt2pt/lane.h"
 #include "pt2pt/part.h"
@@ -212,6 +214,38 @@ struct shmpi_pt2pt {
     struct shmpi_p2p_part_match part;
     struct shmpi_lane lanes[]; /* lane_mask + 1 of them */
 };
+
+/* What r holds, let go before r goes back to its lane's free list: its
+   communicator, its datatype, its Fortran number. */
+static inline void shmpi_p2p_request_drop_refs(struct shmpi_request *r)
+{
+    if (r->comm)
+        shmpi_core_comm_release(r->comm);
+    if (r->datatype)
+        shmpi_dt_release(r->datatype);
+    shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
+    r->magic = 0;
+}
+
+/* r onto its lane's free list (the lane held, or below MULTIPLE). */
+static inline void shmpi_p2p_request_push_free(struct shmpi_request *r)
+{
+    struct shmpi_lane *l = r->lane;
+    r->next = l->free_requests;
+    l->free_requests = r;
+}
+
+/* shmpi_p2p_request_release by a caller that holds r's lane, or below
+   MULTIPLE.  Inline: it is the last step of every send and receive that
+   MPI_Waitall hands out (2026-11-29, perf/run-perf pt2pt-count, 1 B:
+   the receiver's MPI_Waitall 248 -> 231 instructions per message). */
+static inline void shmpi_p2p_request_release_held(struct shmpi_request *r)
+{
+    if (r->on_stack)
+        return;
+    shmpi_p2p_request_drop_refs(r);
+    shmpi_p2p_request_push_free(r);
+}
 
 /* Wake the threads of `rank` that wait for this lane of it (a record
    published for it, space freed that it waits for): core/wait.h. */

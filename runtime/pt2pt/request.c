@@ -15,9 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fint.h"
 #include "core/proc.h"
-#include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
@@ -97,44 +95,18 @@ struct shmpi_request *shmpi_p2p_request_new_in(struct shmpi_lane *l,
     return r;
 }
 
-static void push_free(struct shmpi_lane *l, struct shmpi_request *r)
-{
-    r->next = l->free_requests;
-    l->free_requests = r;
-}
-
-/* What r holds, let go before r goes back to its lane's free list. */
-static inline __attribute__((always_inline)) void
-drop_refs(struct shmpi_request *r)
-{
-    if (r->comm)
-        shmpi_core_comm_release(r->comm);
-    if (r->datatype)
-        shmpi_dt_release(r->datatype);
-    shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
-    r->magic = 0;
-}
-
-void shmpi_p2p_request_release_held(struct shmpi_request *r)
-{
-    if (r->on_stack)
-        return;
-    drop_refs(r);
-    push_free(r->lane, r);
-}
-
 void shmpi_p2p_request_release(struct shmpi_request *r)
 {
     if (r->on_stack)
         return;
-    drop_refs(r);
+    shmpi_p2p_request_drop_refs(r);
     struct shmpi_lane *l = r->lane;
     if (__builtin_expect(shmpi_proc.mt, 0)) {
         shmpi_p2p_lane_enter_mt(&l->lock);
-        push_free(l, r);
+        shmpi_p2p_request_push_free(r);
         shmpi_p2p_lane_leave_mt(&l->lock);
     } else {
-        push_free(l, r);
+        shmpi_p2p_request_push_free(r);
     }
 }
 

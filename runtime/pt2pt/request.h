@@ -123,8 +123,8 @@ struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l);
 /* The same for a caller that holds lane l, or below MULTIPLE. */
 struct shmpi_request *shmpi_p2p_request_alloc_held(struct shmpi_lane *l);
 void shmpi_p2p_request_release(struct shmpi_request *r);
-/* The same by a caller that holds r's lane (under MULTIPLE). */
-void shmpi_p2p_request_release_held(struct shmpi_request *r);
+/* The same by a caller that holds r's lane, or below MULTIPLE: inline
+   in pt2pt.h. */
 /* Complete r: its claim word freed, its on_complete called, released
    if the program freed it.  Inline when there is none of the three: a
    plain receive or send (2026-11-29, perf/run-perf pt2pt-count, 1 B:
