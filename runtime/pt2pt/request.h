@@ -120,8 +120,10 @@ struct shmpi_request *shmpi_p2p_request_new_in(struct shmpi_lane *l,
 /* Memory for a request, from the free list, nothing in it set: for
    shmpi_p2p_request_make (start.h), which writes what its path reads. */
 struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l);
-/* The same for a caller that holds lane l, or below MULTIPLE. */
-struct shmpi_request *shmpi_p2p_request_alloc_held(struct shmpi_lane *l);
+/* The same for a caller that holds lane l, or below MULTIPLE: inline in
+   pt2pt.h; shmpi_p2p_request_malloc is its way when l's free list is
+   empty. */
+struct shmpi_request *shmpi_p2p_request_malloc(struct shmpi_lane *l);
 void shmpi_p2p_request_release(struct shmpi_request *r);
 /* The same by a caller that holds r's lane, or below MULTIPLE: inline
    in pt2pt.h. */
