@@ -619,7 +619,7 @@ static int finish_all(int count, MPI_Request reqs[], MPI_Status st[],
             *s = r->status;
             s->MPI_ERROR = MPI_SUCCESS;
         }
-        shmpi_p2p_request_release(r);
+        shmpi_p2p_request_release_held(r); /* no lane below MULTIPLE */
         reqs[i] = MPI_REQUEST_NULL;
     }
     return MPI_SUCCESS;

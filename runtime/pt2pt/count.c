@@ -32,10 +32,10 @@ void shmpi_p2p_counted_send(const struct shmpi_request *r)
     count(&r->lane->peers[r->peer].counts, 0, r->context, r->nbytes);
 }
 
-void shmpi_p2p_counted_recv(const struct shmpi_request *r,
-                            const struct shmpi_envelope *env)
+void shmpi_p2p_counted_recv(const struct shmpi_request *r, int source,
+                            uint64_t nbytes)
 {
-    count(&r->lane->peers[env->source].counts, 1, r->context, env->nbytes);
+    count(&r->lane->peers[source].counts, 1, r->context, nbytes);
 }
 
 void shmpi_p2p_counted_fast(struct shmpi_peer *peer, MPI_Comm comm,

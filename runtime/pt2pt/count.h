@@ -40,12 +40,11 @@ struct shmpi_p2p_counts {
    pass what their callers hold in registers already, so that nothing
    is loaded before the branch. */
 struct shmpi_request;
-struct shmpi_envelope;
 struct shmpi_peer;
 __attribute__((cold)) void shmpi_p2p_counted_send(const struct shmpi_request *r);
 __attribute__((cold)) void
-shmpi_p2p_counted_recv(const struct shmpi_request *r,
-                       const struct shmpi_envelope *env);
+shmpi_p2p_counted_recv(const struct shmpi_request *r, int source,
+                       uint64_t nbytes);
 struct shmpi_ring_tx;
 __attribute__((cold)) void shmpi_p2p_counted_fast(struct shmpi_peer *peer,
                                                   MPI_Comm comm,
@@ -60,12 +59,13 @@ static inline void shmpi_p2p_count_send(const struct shmpi_request *r)
         shmpi_p2p_counted_send(r);
 }
 
-/* A receive meets its message (recv.c). */
+/* A receive meets its message of nbytes from world rank source
+   (recv.c). */
 static inline void shmpi_p2p_count_recv(const struct shmpi_request *r,
-                                        const struct shmpi_envelope *env)
+                                        int source, uint64_t nbytes)
 {
     if (shmpi_core_watching(SHMPI_WATCH_P2P))
-        shmpi_p2p_counted_recv(r, env);
+        shmpi_p2p_counted_recv(r, source, nbytes);
 }
 
 /* The fast receive of nbytes on comm from peer (fastpath.c). */

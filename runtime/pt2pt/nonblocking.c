@@ -56,9 +56,13 @@ static int send_at_once(const void *buf, MPI_Count count, MPI_Datatype dt,
     return 1;
 }
 
-static int send_nonblocking(const char *fn, const void *buf, MPI_Count count,
-                            MPI_Datatype dt, int dest, int tag,
-                            MPI_Comm comm, MPI_Request *req, int mode)
+/* Inline in the entry points, as irecv_call below: called, with its
+   nine arguments, it cost MPI_Isend of 1 B 20 instructions a message
+   (2026-11-29, perf/run-perf pt2pt-count). */
+static inline __attribute__((always_inline)) int
+send_nonblocking(const char *fn, const void *buf, MPI_Count count,
+                 MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                 MPI_Request *req, int mode)
 {
     SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);

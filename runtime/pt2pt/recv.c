@@ -18,22 +18,33 @@
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 
-static void set_envelope_status(struct shmpi_request *r,
-                                const struct shmpi_envelope *env)
+/* Receive r met a message of nbytes from world rank source with tag.
+   Inline, with the counts' hook taking the three as they are: a call,
+   and an envelope built to pass them, were 20 of a 1-byte message's
+   instructions (2026-11-29, perf/run-perf pt2pt-count). */
+static inline void set_envelope_status(struct shmpi_request *r, int source,
+                                       int tag, uint64_t nbytes)
 {
-    r->status.MPI_SOURCE = shmpi_comm_peer_from_world(r->comm, env->source);
-    r->status.MPI_TAG = env->tag;
+    r->status.MPI_SOURCE = shmpi_comm_peer_from_world(r->comm, source);
+    r->status.MPI_TAG = tag;
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.shmpi_cancelled = 0;
-    r->msg_bytes = env->nbytes;
-    shmpi_p2p_count_recv(r, env);
+    r->msg_bytes = nbytes;
+    shmpi_p2p_count_recv(r, source, nbytes);
 }
 
-static void finish_recv(struct shmpi_request *r, uint64_t delivered)
+/* Receive r got `delivered` bytes of its message: its count, and the
+   truncation if the message was longer (3.2.4). */
+static inline void set_delivered(struct shmpi_request *r, uint64_t delivered)
 {
     r->status.shmpi_nbytes = (MPI_Count)delivered;
     if (r->msg_bytes > delivered)
         r->error = MPI_ERR_TRUNCATE;
+}
+
+static void finish_recv(struct shmpi_request *r, uint64_t delivered)
+{
+    set_delivered(r, delivered);
     shmpi_p2p_request_complete(r);
 }
 
@@ -48,11 +59,14 @@ static void tell_sender_matched(struct shmpi_lane *l,
     shmpi_p2p_send_control(l, env->source, &ack);
 }
 
-void shmpi_p2p_deliver_eager(struct shmpi_request *r,
-                             const struct shmpi_envelope *env, const void *data)
+/* The data of an eager message (source, tag, nbytes) into receive r:
+   its status set, what fits copied; returns the bytes copied. */
+static inline __attribute__((always_inline)) uint64_t
+put_eager(struct shmpi_request *r, int source, int tag, uint64_t nbytes,
+          const void *data)
 {
-    set_envelope_status(r, env);
-    uint64_t n = env->nbytes < r->nbytes ? env->nbytes : r->nbytes;
+    set_envelope_status(r, source, tag, nbytes);
+    uint64_t n = nbytes < r->nbytes ? nbytes : r->nbytes;
     /* a contiguous buffer takes the bytes without a call (2026-11-29:
        an 8-byte message's unpack and memcpy calls were 23 instructions,
        callgrind of osu_bw's window) */
@@ -60,6 +74,13 @@ void shmpi_p2p_deliver_eager(struct shmpi_request *r,
         shmpi_copy_short(r->buf, data, n);
     else if (n)
         shmpi_dt_unpack(r->buf, r->datatype, 0, data, n);
+    return n;
+}
+
+void shmpi_p2p_deliver_eager(struct shmpi_request *r,
+                             const struct shmpi_envelope *env, const void *data)
+{
+    uint64_t n = put_eager(r, env->source, env->tag, env->nbytes, data);
     /* the sender hears of the match before r completes: a waiter may
        hand r out (and its memory go) as soon as it has */
     if (env->sync)
@@ -67,10 +88,16 @@ void shmpi_p2p_deliver_eager(struct shmpi_request *r,
     finish_recv(r, n);
 }
 
+void shmpi_p2p_deliver_short(struct shmpi_request *r, int source,
+                             const struct shmpi_msg_short *s)
+{
+    finish_recv(r, put_eager(r, source, s->tag, s->nbytes, s + 1));
+}
+
 void shmpi_p2p_deliver_rts(struct shmpi_request *r,
                            const struct shmpi_envelope *env)
 {
-    set_envelope_status(r, env);
+    set_envelope_status(r, env->source, env->tag, env->nbytes);
     r->granted = env->nbytes < r->nbytes ? env->nbytes : r->nbytes;
     r->moved = 0;
     struct shmpi_msg cts = {.type = SHMPI_MSG_CTS, .nbytes = r->granted,
@@ -106,6 +133,28 @@ void shmpi_p2p_recv_unexpected(struct shmpi_request *r,
     shmpi_p2p_unexpected_free(u);
 }
 
+/* The SHORT record s from world rank source into receive r, which its
+   own start meets with it (take_from_ring).  Nobody waits for r yet:
+   its handle goes to the program when its start returns, and a thread
+   that used it meanwhile (a wait on it while another thread starts it)
+   would be erroneous (MPI-4.0 11.6.2: a request is not used by two
+   threads at once).  So the lane is not told of this completion
+   (lane.h's `completed`, whose leave rings the lane's bell: a fence on
+   every MPI_Irecv of a receiver behind its sender under MULTIPLE,
+   2026-11-29, perf/run-perf pt2pt-count COUNT_LEVEL=multiple, 1 B,
+   mode r: MPI_Irecv 408 -> 356 instructions per message), unless r
+   has more to do as it completes (a part of MPI_Isendrecv:
+   on_complete).  A receive has no claim word. */
+static void take_short(struct shmpi_request *r, int source,
+                       const struct shmpi_msg_short *s)
+{
+    set_delivered(r, put_eager(r, source, s->tag, s->nbytes, s + 1));
+    if (__builtin_expect(r->on_complete || r->user_freed, 0))
+        shmpi_p2p_request_complete_more(r);
+    else
+        shmpi_request_set_complete(r);
+}
+
 /* A receive with nothing posted before it, from a hot source with
    nothing unexpected, whose message is already the next record of that
    source's ring: delivered from there at once, as the progress engine
@@ -114,27 +163,24 @@ void shmpi_p2p_recv_unexpected(struct shmpi_request *r,
    side of a stream: 2026-11-29, perf/run-perf pt2pt-count, 1 B, mode r
    (messages in the ring before their MPI_Irecv): MPI_Irecv and
    MPI_Waitall 472 -> 439 instructions per message (receives posted
-   before their messages arrive, mode p, pay 7 more for the look).  A claimed
-   message (cancellable by its sender) and everything else is posted as
-   before; the record is consumed only once delivered. */
+   before their messages arrive, mode p, pay 7 more for the look).  Only
+   a SHORT record (proto.h: an eager message nobody waits to hear of,
+   not cancellable) is taken; anything else - a synchronous or
+   cancellable send's, a control record - and a message for another
+   receive leave r to be posted as before; the record is consumed only
+   once delivered. */
 static int take_from_ring(struct shmpi_lane *l, struct shmpi_request *r)
 {
     struct shmpi_ring_rx *rx = &l->peers[r->peer].rx;
     if (l->posted.head || !rx->ring)
         return 0;
-    const void *rec = shmpi_ring_peek(rx);
-    if (!rec)
-        return 0;
-    struct shmpi_msg m;
-    const void *data = shmpi_p2p_msg_read(rec, &m);
-    if (m.type != SHMPI_MSG_EAGER || m.claim ||
-        !shmpi_envelope_matches(m.context, r->peer, m.tag, r->context,
+    const struct shmpi_msg_short *s = shmpi_ring_peek(rx);
+    if (!s || s->type != SHMPI_MSG_SHORT ||
+        !shmpi_envelope_matches(s->context, r->peer, s->tag, r->context,
                                 r->peer, r->tag))
         return 0;
     int src = r->peer; /* r may go once delivered */
-    struct shmpi_envelope env = {src, m.tag, m.nbytes, m.cookie,
-                                 (m.flags & SHMPI_MSG_SYNC) != 0, NULL};
-    shmpi_p2p_deliver_eager(r, &env, data);
+    take_short(r, src, s);
     shmpi_ring_consume(rx);
     if (shmpi_ring_publish(rx))
         shmpi_p2p_ring(&l->peers[src]);

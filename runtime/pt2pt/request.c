@@ -15,9 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fint.h"
 #include "core/proc.h"
-#include "datatypes/datatype.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
@@ -35,19 +33,19 @@ void shmpi_p2p_request_register(enum shmpi_req_kind kind,
     kind_ops[kind] = ops;
 }
 
-static struct shmpi_request *pop_free(struct shmpi_lane *l)
+struct shmpi_request *shmpi_p2p_request_malloc(struct shmpi_lane *l)
 {
-    struct shmpi_request *r = l->free_requests;
+    struct shmpi_request *r = malloc(sizeof *r);
     if (r)
-        l->free_requests = r->next;
+        r->lane = l;
     return r;
 }
 
 static __attribute__((noinline)) struct shmpi_request *
-pop_free_mt(struct shmpi_lane *l)
+alloc_mt(struct shmpi_lane *l)
 {
     shmpi_p2p_lane_enter(l);
-    struct shmpi_request *r = pop_free(l);
+    struct shmpi_request *r = shmpi_p2p_request_alloc_held(l);
     shmpi_p2p_lane_leave(l);
     return r;
 }
@@ -55,25 +53,11 @@ pop_free_mt(struct shmpi_lane *l)
 /* The lock is one branch for both ends here and in release (2026-11-29,
    perf/run-perf pt2pt-count, 1 B: a branch at each end cost the
    receiver 4 more instructions per message in each). */
-/* r from l's free list, or a new one when that was empty. */
-static inline struct shmpi_request *in_lane(struct shmpi_lane *l,
-                                            struct shmpi_request *r)
-{
-    if (!r && !(r = malloc(sizeof *r)))
-        return NULL;
-    r->lane = l;
-    return r;
-}
-
 struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l)
 {
-    return in_lane(l, __builtin_expect(shmpi_proc.mt, 0) ? pop_free_mt(l)
-                                                         : pop_free(l));
-}
-
-struct shmpi_request *shmpi_p2p_request_alloc_held(struct shmpi_lane *l)
-{
-    return in_lane(l, pop_free(l));
+    return __builtin_expect(shmpi_proc.mt, 0)
+               ? alloc_mt(l)
+               : shmpi_p2p_request_alloc_held(l);
 }
 
 struct shmpi_request *shmpi_p2p_request_new(enum shmpi_req_kind kind)
@@ -97,44 +81,18 @@ struct shmpi_request *shmpi_p2p_request_new_in(struct shmpi_lane *l,
     return r;
 }
 
-static void push_free(struct shmpi_lane *l, struct shmpi_request *r)
-{
-    r->next = l->free_requests;
-    l->free_requests = r;
-}
-
-/* What r holds, let go before r goes back to its lane's free list. */
-static inline __attribute__((always_inline)) void
-drop_refs(struct shmpi_request *r)
-{
-    if (r->comm)
-        shmpi_core_comm_release(r->comm);
-    if (r->datatype)
-        shmpi_dt_release(r->datatype);
-    shmpi_fint_drop(SHMPI_FINT_REQUEST, &r->fint);
-    r->magic = 0;
-}
-
-void shmpi_p2p_request_release_held(struct shmpi_request *r)
-{
-    if (r->on_stack)
-        return;
-    drop_refs(r);
-    push_free(r->lane, r);
-}
-
 void shmpi_p2p_request_release(struct shmpi_request *r)
 {
     if (r->on_stack)
         return;
-    drop_refs(r);
+    shmpi_p2p_request_drop_refs(r);
     struct shmpi_lane *l = r->lane;
     if (__builtin_expect(shmpi_proc.mt, 0)) {
         shmpi_p2p_lane_enter_mt(&l->lock);
-        push_free(l, r);
+        shmpi_p2p_request_push_free(r);
         shmpi_p2p_lane_leave_mt(&l->lock);
     } else {
-        push_free(l, r);
+        shmpi_p2p_request_push_free(r);
     }
 }
 

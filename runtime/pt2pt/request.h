@@ -120,16 +120,16 @@ struct shmpi_request *shmpi_p2p_request_new_in(struct shmpi_lane *l,
 /* Memory for a request, from the free list, nothing in it set: for
    shmpi_p2p_request_make (start.h), which writes what its path reads. */
 struct shmpi_request *shmpi_p2p_request_alloc(struct shmpi_lane *l);
-/* The same for a caller that holds lane l, or below MULTIPLE. */
-struct shmpi_request *shmpi_p2p_request_alloc_held(struct shmpi_lane *l);
+/* The same for a caller that holds lane l, or below MULTIPLE: inline in
+   pt2pt.h; shmpi_p2p_request_malloc is its way when l's free list is
+   empty. */
+struct shmpi_request *shmpi_p2p_request_malloc(struct shmpi_lane *l);
 void shmpi_p2p_request_release(struct shmpi_request *r);
-/* The same by a caller that holds r's lane (under MULTIPLE). */
-void shmpi_p2p_request_release_held(struct shmpi_request *r);
-/* Complete r: its claim word freed, its on_complete called, released
-   if the program freed it.  Inline when there is none of the three: a
-   plain receive or send (2026-11-29, perf/run-perf pt2pt-count, 1 B:
-   6 to 7 instructions less per message on the receiver than a
-   call). */
+/* The same by a caller that holds r's lane, or below MULTIPLE: inline
+   in pt2pt.h. */
+/* Complete r (shmpi_p2p_request_complete, pt2pt.h, is the inline
+   entry): its claim word freed, its on_complete called, released if
+   the program freed it. */
 void shmpi_p2p_request_complete_more(struct shmpi_request *r);
 static inline void shmpi_request_set_complete(struct shmpi_request *r)
 {
@@ -139,18 +139,6 @@ static inline void shmpi_request_set_complete(struct shmpi_request *r)
 static inline int shmpi_request_is_complete(struct shmpi_request *r)
 {
     return atomic_load_explicit(&r->complete, memory_order_acquire);
-}
-
-/* Under MULTIPLE the completion also goes the long way: the lane is told
-   that a request completed, so that it rings the doorbell when it is
-   left (lane.h) - the waiter may be another thread, asleep. */
-static inline void shmpi_p2p_request_complete(struct shmpi_request *r)
-{
-    if (__builtin_expect(r->claim || r->on_complete || r->user_freed ||
-                         shmpi_proc.mt, 0))
-        shmpi_p2p_request_complete_more(r);
-    else
-        shmpi_request_set_complete(r);
 }
 
 /* Valid handle of an active or inactive request? */

@@ -9,7 +9,8 @@
  *      visible.  Where the next record will start, an earlier lap may have
  *      left body bytes - user data, any number at all - so before
  *      publishing a record the producer stamps the next record's seq with
- *      one the consumer cannot be waiting for (seal_next).
+ *      one the consumer cannot be waiting for (shmpi_ring_seal_next,
+ *      ring.h).
  *   2. The consumer reads the body, then stores `tail` with RELEASE.  The
  *      producer loads `tail` with ACQUIRE before reusing that space, so
  *      the consumer's reads happen before the producer's overwrites.
@@ -40,12 +41,6 @@
  */
 #include "queues/ring.h"
 
-static uint64_t rec_bytes(size_t body)
-{
-    return (SHMPI_REC_PREFIX + body + SHMPI_REC_ALIGN - 1) &
-           ~(uint64_t)(SHMPI_REC_ALIGN - 1);
-}
-
 void shmpi_ring_tx_init(struct shmpi_ring_tx *tx, struct shmpi_ring *ring,
                         uint64_t ring_bytes)
 {
@@ -75,10 +70,10 @@ static uint64_t bytes_with_wrap(const struct shmpi_ring_tx *tx, uint64_t need)
 }
 
 /* Bytes that must be free for a body of len bytes: its record, a wrap
-   record before it if needed, and the next record's seq (seal_next). */
+   record before it if needed, and the next record's seq (the seal). */
 static uint64_t room_for(const struct shmpi_ring_tx *tx, size_t len)
 {
-    return bytes_with_wrap(tx, rec_bytes(len)) + SHMPI_REC_PREFIX;
+    return bytes_with_wrap(tx, shmpi_ring_rec_bytes(len)) + SHMPI_REC_PREFIX;
 }
 
 /* Whether total bytes are free; when the cached tail says no, the
@@ -93,65 +88,50 @@ static int has_room_rereading_tail(struct shmpi_ring_tx *tx, uint64_t total)
     return tx->head + total - tx->tail_seen <= tx->size;
 }
 
-/* The record about to be published at head ends at offset next: give
-   the seq there the number before it, which the consumer - expecting the
-   one after it - cannot take for a record (room_for made the space
-   free). */
-static void seal_next(struct shmpi_ring_tx *tx, uint64_t next)
-{
-    atomic_store_explicit(&shmpi_ring_prefix_at(tx->ring, next)->seq,
-                          tx->seq, memory_order_relaxed);
-}
-
 static void put_wrap(struct shmpi_ring_tx *tx)
 {
     struct shmpi_rec_prefix *p = shmpi_ring_prefix_at(tx->ring, tx->head_at);
     uint64_t rest = tx->size - tx->head_at;
     p->bytes = (uint32_t)rest | SHMPI_REC_WRAP;
-    seal_next(tx, 0);
+    shmpi_ring_seal_next(tx, 0);
     atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
     tx->head += rest;
     tx->head_at = 0;
 }
 
-void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
+/* shmpi_ring_reserve's whole case (ring.h has the common one inline):
+   the tail read again when the cached one says no room, a wrap record
+   first when the record would run past the end of the data. */
+void *shmpi_ring_reserve_slow(struct shmpi_ring_tx *tx, size_t len)
 {
-    uint64_t need = rec_bytes(len);
+    uint64_t need = shmpi_ring_rec_bytes(len);
     if (!has_room_rereading_tail(tx, room_for(tx, len)))
         return NULL;
     if (tx->head_at + need > tx->size)
         put_wrap(tx);
     struct shmpi_rec_prefix *p = shmpi_ring_prefix_at(tx->ring, tx->head_at);
     p->bytes = (uint32_t)need;
-    seal_next(tx, shmpi_ring_advance(tx->head_at, need, tx->size));
+    shmpi_ring_seal_next(tx, shmpi_ring_advance(tx->head_at, need, tx->size));
     return (unsigned char *)p + SHMPI_REC_PREFIX;
 }
 
-/* The record after this one needs rec_bytes(spare) where it would start,
-   with a wrap record before it if it would not fit there (records start
-   16 bytes apart, so any of them may need one); the seal of this record
-   falls inside it, and room_for(len)'s seal serves the spare one. */
+/* The record after this one needs shmpi_ring_rec_bytes(spare) where it
+   would start, with a wrap record before it if it would not fit there
+   (records start 16 bytes apart, so any of them may need one); the seal
+   of this record falls inside it, and room_for(len)'s seal serves the
+   spare one. */
 void *shmpi_ring_reserve_leaving(struct shmpi_ring_tx *tx, size_t len,
                                  size_t spare)
 {
-    uint64_t need = rec_bytes(len);
+    uint64_t need = shmpi_ring_rec_bytes(len);
     uint64_t start = tx->head_at + need > tx->size ? 0 : tx->head_at;
     uint64_t next = shmpi_ring_advance(start, need, tx->size);
-    uint64_t after = rec_bytes(spare);
+    uint64_t after = shmpi_ring_rec_bytes(spare);
     if (next + after > tx->size)
         after += tx->size - next;
     if (!has_room_rereading_tail(tx, room_for(tx, len) + after))
         return NULL;
     return shmpi_ring_reserve(tx, len);
-}
-
-void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body)
-{
-    struct shmpi_rec_prefix *p =
-        (struct shmpi_rec_prefix *)((unsigned char *)body - SHMPI_REC_PREFIX);
-    tx->head += p->bytes;
-    tx->head_at = shmpi_ring_advance(tx->head_at, p->bytes, tx->size);
-    atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
 }
 
 int shmpi_ring_ask_for_space(struct shmpi_ring_tx *tx, size_t len)

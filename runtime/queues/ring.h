@@ -101,16 +101,12 @@ void shmpi_ring_rx_init(struct shmpi_ring_rx *rx, struct shmpi_ring *ring,
    lets the consumer hand space back a quarter at a time (ring.c). */
 uint64_t shmpi_ring_max_body(uint64_t ring_bytes);
 
-/* Space for a body of len bytes, or NULL if the ring is full now. */
-void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len);
 /* The same, but only if a record of spare more bytes (and the wrap it
    may need) would still fit after it: for a sender
    that must be able to write one more, last record into a ring it may
    leave (pt2pt/conn.c). */
 void *shmpi_ring_reserve_leaving(struct shmpi_ring_tx *tx, size_t len,
                                  size_t spare);
-/* Publish the body returned by the last reserve. */
-void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body);
 /* The ring was full: ask the consumer to ring our doorbell when it frees
    space (it sets sender_waiting; it does not wait: the caller sleeps);
    returns 1 if space appeared meanwhile (then do not sleep). */
@@ -133,6 +129,56 @@ static inline uint64_t shmpi_ring_advance(uint64_t off, uint64_t n,
 {
     off += n;
     return off >= size ? off - size : off;
+}
+
+/* The bytes a record of a body of len bytes takes: the prefix and the
+   body, rounded up to SHMPI_REC_ALIGN. */
+static inline uint64_t shmpi_ring_rec_bytes(size_t body)
+{
+    return (SHMPI_REC_PREFIX + body + SHMPI_REC_ALIGN - 1) &
+           ~(uint64_t)(SHMPI_REC_ALIGN - 1);
+}
+
+/* The producer's stamp of point 1 (ring.c): the seq of the record after
+   the one at head, which ends at offset next, gets the number of the
+   record before it, which the consumer - expecting the one after it -
+   cannot take for a record (the space is free: the reserve checked). */
+static inline void shmpi_ring_seal_next(struct shmpi_ring_tx *tx,
+                                        uint64_t next)
+{
+    atomic_store_explicit(&shmpi_ring_prefix_at(tx->ring, next)->seq,
+                          tx->seq, memory_order_relaxed);
+}
+
+/* Space for a body of len bytes, or NULL if the ring is full now.
+   Inline when the record fits before the end of the data and the tail
+   last read says there is room for it and the seal - a stream of small
+   messages, nearly every time; the rest (a wrap, a fresh look at the
+   consumer's tail) is shmpi_ring_reserve_slow.  2026-11-29,
+   perf/run-perf pt2pt-count, 1 B: with commit inline too, MPI_Isend
+   257 -> 238 instructions per message. */
+void *shmpi_ring_reserve_slow(struct shmpi_ring_tx *tx, size_t len);
+static inline void *shmpi_ring_reserve(struct shmpi_ring_tx *tx, size_t len)
+{
+    uint64_t need = shmpi_ring_rec_bytes(len);
+    if (tx->head_at + need > tx->size ||
+        tx->head + need + SHMPI_REC_PREFIX - tx->tail_seen > tx->size)
+        return shmpi_ring_reserve_slow(tx, len);
+    struct shmpi_rec_prefix *p = shmpi_ring_prefix_at(tx->ring, tx->head_at);
+    p->bytes = (uint32_t)need;
+    shmpi_ring_seal_next(tx, shmpi_ring_advance(tx->head_at, need, tx->size));
+    return (unsigned char *)p + SHMPI_REC_PREFIX;
+}
+
+/* Publish the body returned by the last reserve: point 1 of ring.c, the
+   RELEASE store of its seq after the body's plain stores. */
+static inline void shmpi_ring_commit(struct shmpi_ring_tx *tx, void *body)
+{
+    struct shmpi_rec_prefix *p =
+        (struct shmpi_rec_prefix *)((unsigned char *)body - SHMPI_REC_PREFIX);
+    tx->head += p->bytes;
+    tx->head_at = shmpi_ring_advance(tx->head_at, p->bytes, tx->size);
+    atomic_store_explicit(&p->seq, ++tx->seq, memory_order_release);
 }
 
 /* The next record body, or NULL if none has been published.  Not a
