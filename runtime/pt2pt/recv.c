@@ -135,10 +135,9 @@ void shmpi_p2p_recv_unexpected(struct shmpi_request *r,
 
 /* The SHORT record s from world rank source into receive r, which its
    own start meets with it (take_from_ring).  Nobody waits for r yet:
-   its handle goes to the program when its start returns, and a thread
-   that used it meanwhile (a wait on it while another thread starts it)
-   would be erroneous (MPI-4.0 11.6.2: a request is not used by two
-   threads at once).  So the lane is not told of this completion
+   its handle reaches the program only when its start returns (a
+   blocking receive's never does), so no thread can hold it.  So the
+   lane is not told of this completion
    (lane.h's `completed`, whose leave rings the lane's bell: a fence on
    every MPI_Irecv of a receiver behind its sender under MULTIPLE,
    2026-11-29, perf/run-perf pt2pt-count COUNT_LEVEL=multiple, 1 B,
