@@ -144,9 +144,15 @@ static void guided_levels(void)
         c[l] = guided(levels[l]);
     check_by_id(c[NLEVELS - 1], cpu, "hwthread");
     check_by_id(c[NLEVELS - 2], core, "core");
-    /* the caches and the core, each inside the next larger */
-    for (int l = 2; l + 1 < NLEVELS; l++)
-        check_nested(c[l + 1], c[l], levels[l + 1]);
+    /* the caches, the core and the hardware thread, each inside the
+       nearest larger of them that the machine describes (a VM's sysfs
+       may describe no cache at all: those levels are MPI_COMM_NULL) */
+    for (int l = 3; l < NLEVELS; l++)
+        for (int k = l - 1; k >= 2; k--)
+            if (c[k] != MPI_COMM_NULL) {
+                check_nested(c[l], c[k], levels[l]);
+                break;
+            }
     check_nested(c[NLEVELS - 2], c[0], "core in package");
     for (int l = 0; l < NLEVELS; l++)
         check_nested(c[l], machine, levels[l]);
