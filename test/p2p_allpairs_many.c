@@ -1,5 +1,5 @@
 /* p2p_allpairs_many: every pair of ranks exchanges point-to-point messages (Isend/Irecv to all, sizes from 0 bytes to past the eager limit, several tags, two in order on one tag), every payload checked. */
-/* shmpi-test: np=64,256 timeout=120 */
+/* shmpi-test: np=64,256 timeout=300 */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * All n * (n - 1) directed channels in use, as a large job's all-to-all
