@@ -1,5 +1,5 @@
 /* sync_modes: sync_ops requests of every sync_mode - MPI_MODE_WIN_GET (targets overwrite only once their counter says every origin has read), MPI_MODE_WIN_ACCUMULATE (Accumulate and Fetch_and_op from all ranks into rank 0), PUT|GET|ACCUMULATE together, 0 (notify only) - the sync_ops epoch rules (MPI_ERR_RMA_SYNC), MPI_PROC_NULL targets, and the any/all/some completion calls on sync requests. */
-/* shmpi-test: np=2,3,4 timeout=60 ext */
+/* shmpi-test: np=2,3,4 timeout=60 ext psync */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 #include "sync_test.h"

@@ -57,7 +57,8 @@
  * request by the atomic read above, which also drives the MPI's
  * progress, so that others' accumulates to this process are served by
  * MPI libraries whose passive target needs the target's calls), and
- * yields the processor when nothing completed.
+ * after SPIN_ROUNDS rounds in which nothing completed yields the processor
+ * between rounds (idle()).
  */
 #include "mpi_sync.h"
 
@@ -82,6 +83,24 @@
 #undef MPI_Request_free
 #undef MPI_Cancel
 #undef MPI_Request_get_status
+#undef MPI_Put
+#undef MPI_Rput
+#undef MPI_Get
+#undef MPI_Rget
+#undef MPI_Accumulate
+#undef MPI_Raccumulate
+#undef MPI_Get_accumulate
+#undef MPI_Rget_accumulate
+#undef MPI_Fetch_and_op
+#undef MPI_Compare_and_swap
+#undef MPI_Win_fence
+#undef MPI_Win_start
+#undef MPI_Win_complete
+#undef MPI_Win_lock
+#undef MPI_Win_unlock
+#undef MPI_Win_lock_all
+#undef MPI_Win_unlock_all
+#undef MPI_Error_class
 
 #include <errno.h>
 #include <limits.h>
@@ -102,14 +121,24 @@ struct psync_win {
     MPI_Sync *handle;          /* per slot: the handle it holds, 0 free */
     char *armed;               /* per slot: an active sync_object request */
     int epoch;                 /* started sync_ops requests holding lock_all */
+    int *cover;                /* [3 * size]: started sync_ops requests
+                                  covering (target, kind), kinds as bits */
     int active;                /* active sync requests made on this window */
     int refs;                  /* requests made on it, + 1 while it lives */
+    /* the program's own epochs on the window (see the wrappers) */
+    int fence_open;            /* a fence not MPI_MODE_NOSUCCEED was last */
+    int fence_rma;             /* RMA calls made since that fence */
+    int pscw_access;           /* between MPI_Win_start and _complete */
+    int locks;                 /* MPI_Win_lock calls not unlocked */
+    int lock_all;              /* under MPI_Win_lock_all */
 };
 
 struct psync_req {
     MPI_Request handle;        /* what the program holds */
     struct psync_win *w;
     int kind, active, restart;
+    int signalled;             /* OPS: this round's signal is sent (by a
+                                  MPI_Testall that could not complete) */
     int slot;                  /* the counter's slot (at its owner) */
     MPI_Sync counter;
     int target, mode;          /* OPS: window rank or MPI_PROC_NULL, bits */
@@ -118,10 +147,12 @@ struct psync_req {
 
 static struct psync_req **reqs;    /* every live sync request */
 static int nreqs, reqs_cap;
-static int win_keyval = MPI_KEYVAL_INVALID;
+static struct psync_win **wins;    /* every live window made through */
+static int nwins, wins_cap;        /* mpi_sync.h */
 static int cap_env;                /* slots per process and window */
 static int rank_bits, slot_bits, gen_bits, world_rank;
 static unsigned serial;            /* my allocations so far */
+static int held;                   /* my counters now, over all windows */
 static int err_counter_class = -1;
 static MPI_Datatype handle_type = MPI_DATATYPE_NULL;
 
@@ -192,8 +223,9 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
         MPI_Type_free(&handle_type);
     if (quiet != MPI_COMM_NULL)
         MPI_Comm_free(&quiet);
-    if (win_keyval != MPI_KEYVAL_INVALID)
-        MPI_Win_free_keyval(&win_keyval);
+    free(wins);
+    wins = NULL;
+    nwins = wins_cap = 0;
     return MPI_SUCCESS;
 }
 
@@ -293,15 +325,19 @@ static int win_rank_of(struct psync_win *w, int r)
 
 /* ------------------------------------------------------------ windows */
 
+/* The library's state of window win, or NULL: a search of the few live
+   windows, the last one found first (every RMA call of the program
+   comes here). */
+static struct psync_win *win_last;
+
 static struct psync_win *win_of(MPI_Win win)
 {
-    struct psync_win *w = NULL;
-    int found = 0;
-    if (win == MPI_WIN_NULL || win_keyval == MPI_KEYVAL_INVALID)
-        return NULL;
-    if (MPI_Win_get_attr(win, win_keyval, &w, &found) != MPI_SUCCESS)
-        return NULL;
-    return found ? w : NULL;
+    if (win_last && win_last->win == win)
+        return win_last;
+    for (int i = 0; i < nwins; i++)
+        if (wins[i]->win == win)
+            return win_last = wins[i];
+    return NULL;
 }
 
 static void win_release(struct psync_win *w)
@@ -311,7 +347,16 @@ static void win_release(struct psync_win *w)
     MPI_Group_free(&w->group);
     free(w->handle);
     free(w->armed);
+    free(w->cover);
     free(w);
+}
+
+static void win_forget(struct psync_win *w)
+{
+    for (int i = 0; i < nwins; i++)
+        if (wins[i] == w)
+            wins[i] = wins[--nwins];
+    win_last = NULL;
 }
 
 /* Gives the new window win its counters: collective over comm. */
@@ -321,16 +366,19 @@ static int attach(MPI_Win win, MPI_Comm comm)
     if (rc != MPI_SUCCESS)
         return rc;
     clean_at_finalize();
-    if (win_keyval == MPI_KEYVAL_INVALID &&
-        (rc = MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN,
-                                    MPI_WIN_NULL_DELETE_FN, &win_keyval,
-                                    NULL)) != MPI_SUCCESS)
-        return rc;
+    int size;
+    MPI_Comm_size(comm, &size);
     struct psync_win *w = calloc(1, sizeof *w);
-    if (!w || !(w->handle = calloc(cap_env, sizeof *w->handle)) ||
-        !(w->armed = calloc(cap_env, 1))) {
+    struct psync_win **more = nwins < wins_cap ? wins
+        : realloc(wins, (size_t)(wins_cap = 2 * wins_cap + 4) * sizeof *more);
+    if (more)
+        wins = more;
+    if (!w || !more || !(w->handle = calloc(cap_env, sizeof *w->handle)) ||
+        !(w->armed = calloc(cap_env, 1)) ||
+        !(w->cover = calloc((size_t)size * 3, sizeof *w->cover))) {
         if (w) {
             free(w->handle);
+            free(w->armed);
             free(w);
         }
         return fail(NULL, win, MPI_ERR_NO_MEM, "MPI_Win_create",
@@ -355,7 +403,8 @@ static int attach(MPI_Win win, MPI_Comm comm)
     memset(w->mem, 0, (size_t)cap_env * 2 * sizeof(int));
     MPI_Win_sync(w->hidden);
     MPI_Barrier(comm);
-    return MPI_Win_set_attr(win, win_keyval, w);
+    wins[nwins++] = w;
+    return MPI_SUCCESS;
 }
 
 int psync_Win_create(void *base, MPI_Aint size, int disp_unit,
@@ -396,7 +445,9 @@ int psync_Win_free(MPI_Win *win)
                         w->active);
         MPI_Win_unlock_all(w->hidden);
         MPI_Win_free(&w->hidden);
-        MPI_Win_delete_attr(*win, win_keyval);
+        for (int s = 0; s < w->cap; s++) /* its counters go with it */
+            held -= w->handle[s] != 0;
+        win_forget(w);
         w->win = MPI_WIN_NULL;
         win_release(w);
     }
@@ -455,13 +506,12 @@ int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
     int rc = list_args(win, n, c, fn, &w);
     if (rc != MPI_SUCCESS)
         return rc;
-    int nfree = 0;
-    for (int s = 0; s < w->cap; s++)
-        nfree += !w->handle[s];
-    if (n > nfree)
+    /* at most cap_env over all windows, as shmpi's table: so each
+       window, with cap_env slots, has room for them */
+    if (n > cap_env - held)
         return fail(w, win, MPI_ERR_NO_MEM, fn, "%d counters asked, %d of "
-                    "the window's %d left (PSYNC_COUNTERS)", n, nfree,
-                    w->cap);
+                    "this process's %d left (PSYNC_COUNTERS)", n,
+                    cap_env - held, cap_env);
     for (int i = 0, s = 0; i < n; i++, s++) {
         while (w->handle[s])
             s++;
@@ -481,6 +531,7 @@ int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
             return fail(w, win, MPI_ERR_OTHER, fn, "RMA on the counters' "
                         "window failed (error %d)", rc);
         w->handle[s] = h;
+        held++;
         c[i] = h;
     }
     return MPI_SUCCESS;
@@ -514,6 +565,7 @@ int MPI_Win_free_sync_objects(int n, MPI_Sync *c, MPI_Win win)
             return fail(w, win, MPI_ERR_OTHER, fn, "RMA on the counters' "
                         "window failed (error %d)", rc);
         w->handle[s] = 0;
+        held--;
         c[i] = MPI_SYNC_NULL;
     }
     return MPI_SUCCESS;
@@ -664,6 +716,31 @@ static int opens_epoch(const struct psync_req *r)
     return r->kind == OPS && r->mode && r->target != MPI_PROC_NULL;
 }
 
+/* Started request r's kinds of call to its target, counted in (by 1) or
+   out (by -1) of what the sync_ops epoch covers. */
+static void cover(struct psync_req *r, int by)
+{
+    for (int k = 0; k < 3; k++)
+        if (r->mode & 1 << k)
+            r->w->cover[3 * r->target + k] += by;
+}
+
+/* The program's own access epochs on w, which a sync_ops epoch may not
+   overlap (MPI-3.1 11.5; shmpi_sync(7)): MPI_ERR_RMA_SYNC from fn. */
+static int other_epoch(struct psync_win *w, const char *fn)
+{
+    const char *what = w->fence_open && w->fence_rma
+                           ? "a fence epoch with RMA calls"
+                       : w->pscw_access ? "a PSCW access epoch (MPI_Win_start)"
+                       : w->lock_all ? "an MPI_Win_lock_all epoch"
+                       : w->locks ? "an MPI_Win_lock epoch" : NULL;
+    if (!what)
+        return MPI_SUCCESS;
+    return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "a sync_ops request "
+                "cannot open its epoch inside %s: access epochs may not "
+                "overlap (MPI-3.1 11.5)", what);
+}
+
 /* Arms counter r->slot by r->count (a start, or a restart's re-arm). */
 static int arm(struct psync_req *r, const char *fn)
 {
@@ -702,10 +779,14 @@ static int start_one(struct psync_req *r, const char *fn)
         if (rc != MPI_SUCCESS)
             return rc;
         w->armed[r->slot] = 1;
-    } else if (opens_epoch(r) && w->epoch == 0) {
-        int rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
+    } else if (opens_epoch(r)) {
+        int rc = other_epoch(w, fn);
+        if (rc == MPI_SUCCESS && w->epoch == 0)
+            rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
         if (rc != MPI_SUCCESS)
             return rc;
+        cover(r, 1);
+        w->fence_open = 0; /* an empty fence epoch gives way, as a lock's */
     }
     w->epoch += opens_epoch(r);
     r->active = 1;
@@ -721,6 +802,8 @@ static int deactivate(struct psync_req *r)
     w->active--;
     if (r->kind == OBJECT)
         w->armed[r->slot] = 0;
+    if (opens_epoch(r))
+        cover(r, -1);
     if (opens_epoch(r) && --w->epoch == 0)
         return MPI_Win_unlock_all(w->win);
     return MPI_SUCCESS;
@@ -757,7 +840,7 @@ static int signal_target(struct psync_req *r, const char *fn)
    rule 6), once my counter said the data is there. */
 static int see_window(struct psync_win *w)
 {
-    if (w->epoch)
+    if (w->epoch || w->lock_all || w->locks) /* a passive epoch is open */
         return MPI_Win_sync(w->win);
     int rc = MPI_Win_lock(MPI_LOCK_SHARED, w->rank, MPI_MODE_NOCHECK,
                           w->win);
@@ -796,7 +879,9 @@ static int test_sync(struct psync_req *r, int *done, MPI_Status *st,
     int rc = MPI_SUCCESS;
     *done = 1;
     if (r->active && r->kind == OPS) {
-        rc = signal_target(r, fn);
+        if (!r->signalled)
+            rc = signal_target(r, fn);
+        r->signalled = 0;
         if (!r->restart || rc != MPI_SUCCESS) {
             int rc2 = deactivate(r);
             rc = rc != MPI_SUCCESS ? rc : rc2;
@@ -824,6 +909,21 @@ static int test_sync(struct psync_req *r, int *done, MPI_Status *st,
     }
     empty_status(st);
     return rc;
+}
+
+/* Between two rounds of a wait that found nothing complete: the first
+   SPIN_ROUNDS rounds poll on, later ones yield the processor.  Yielding
+   at once made a halo iteration cost milliseconds on a loaded machine
+   (Open MPI 4.1, np=2, others taking 88% of the 2 CPUs: 4.5 ms per
+   iteration of perf/halo.c's counters1 ring at 8 B, its fence 1.2 us;
+   2026-11-30): a yield gives the CPU away for a time slice, while the
+   signal is a few microseconds off. */
+enum { SPIN_ROUNDS = 2000 };
+
+static void idle(int *rounds)
+{
+    if (++*rounds > SPIN_ROUNDS)
+        sched_yield();
 }
 
 int psync_Start(MPI_Request *req)
@@ -880,11 +980,11 @@ int psync_Wait(MPI_Request *req, MPI_Status *st)
     struct psync_req *r = nreqs && req ? find(*req) : NULL;
     if (!r)
         return MPI_Wait(req, st);
-    for (;;) {
+    for (int rounds = 0;;) {
         int done, rc = test_sync(r, &done, st, "MPI_Wait");
         if (done || rc != MPI_SUCCESS)
             return rc;
-        sched_yield();
+        idle(&rounds);
     }
 }
 
@@ -898,7 +998,7 @@ static int all_of(int n, MPI_Request *v, int *flag, MPI_Status *sts,
     if (!done)
         return fail(NULL, MPI_WIN_NULL, MPI_ERR_NO_MEM, fn, "no memory");
     memset(done, 0, n <= 64 ? sizeof small : 0);
-    for (;;) {
+    for (int rounds = 0;;) {
         for (int i = 0; i < n; i++) {
             if (done[i])
                 continue;
@@ -921,7 +1021,7 @@ static int all_of(int n, MPI_Request *v, int *flag, MPI_Status *sts,
         }
         if (!left || !wait)
             break;
-        sched_yield();
+        idle(&rounds);
     }
     if (flag)
         *flag = !left;
@@ -942,10 +1042,19 @@ int psync_Testall(int n, MPI_Request *v, int *flag, MPI_Status *sts)
     if (!any_sync(n, v))
         return MPI_Testall(n, v, flag, sts);
     /* MPI_Testall completes none unless it completes all: look at the
-       sync requests without completing them first */
+       sync requests without completing them first.  A sync_ops request
+       signals at the first test (shmpi_sync(7)), complete or not: its
+       target may be waiting for that signal to complete what we wait
+       for. */
     for (int i = 0; i < n; i++) {
         struct psync_req *r = find(v[i]);
         int f = 1;
+        if (r && r->active && r->kind == OPS && !r->signalled) {
+            int rc = signal_target(r, "MPI_Testall");
+            if (rc != MPI_SUCCESS)
+                return rc;
+            r->signalled = 1;
+        }
         if (r && r->active && r->kind == OBJECT)
             psync_Request_get_status(v[i], &f, MPI_STATUS_IGNORE);
         if (!f) {
@@ -961,7 +1070,7 @@ int psync_Testall(int n, MPI_Request *v, int *flag, MPI_Status *sts)
 static int some_of(int n, MPI_Request *v, int *outcount, int *idx,
                    MPI_Status *sts, int one, int wait, const char *fn)
 {
-    for (;;) {
+    for (int rounds = 0;;) {
         int live = 0, out = 0, err = MPI_SUCCESS;
         for (int i = 0; i < n && !(one && out); i++) {
             int d, null;
@@ -995,7 +1104,7 @@ static int some_of(int n, MPI_Request *v, int *outcount, int *idx,
             *outcount = 0;
             return MPI_SUCCESS;
         }
-        sched_yield();
+        idle(&rounds);
     }
 }
 
@@ -1047,7 +1156,7 @@ int psync_Request_free(MPI_Request *req)
     if (!r)
         return MPI_Request_free(req);
     int rc = MPI_SUCCESS;
-    if (r->active && r->kind == OPS && !r->restart)
+    if (r->active && r->kind == OPS && !r->restart && !r->signalled)
         rc = signal_target(r, "MPI_Request_free"); /* its calls are done */
     if (r->active) {
         int rc2 = deactivate(r);
@@ -1087,10 +1196,244 @@ int psync_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
         if (rc != MPI_SUCCESS)
             return rc;
         *flag = v <= 0;
+        if (!*flag)
+            progress();
     }
     if (*flag)
         empty_status(st);
     return MPI_SUCCESS;
+}
+
+
+/* ------------------------------------------------------------ epochs */
+
+/*
+ * The program's RMA calls on a window of the library come here (the
+ * header's macros), so that the sync_ops epoch is one as shmpi's is: a
+ * call inside it must be of a kind that a started request covers to its
+ * target, and no other access epoch opens inside it; and so that the
+ * library knows the program's own epochs (other_epoch).  Windows the
+ * library does not know, and calls outside any sync_ops epoch, go to the
+ * MPI as they are, after one look at the window table.
+ */
+
+static const char *const kind_name[3] = {"MPI_MODE_WIN_PUT",
+                                         "MPI_MODE_WIN_GET",
+                                         "MPI_MODE_WIN_ACCUMULATE"};
+
+/* An RMA call of kind k (0 put, 1 get, 2 accumulate) to target on win. */
+static int rma_call(MPI_Win win, int target, int k, const char *fn)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    if (!w)
+        return MPI_SUCCESS;
+    w->fence_rma |= w->fence_open;
+    if (!w->epoch && !w->fence_open && !w->pscw_access && !w->locks &&
+        !w->lock_all)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "called outside "
+                    "any access epoch on the window (fence, PSCW, lock, "
+                    "lock_all or a started sync_ops request): MPI-3.1 11.5");
+    int size;
+    MPI_Group_size(w->group, &size);
+    if (!w->epoch || target < 0 || target >= size ||
+        w->cover[3 * target + k])
+        return MPI_SUCCESS; /* a bad rank is the MPI's to report */
+    char has[80] = "";
+    for (int j = 0; j < 3; j++)
+        if (w->cover[3 * target + j])
+            snprintf(has + strlen(has), sizeof has - strlen(has), "%s%s",
+                     *has ? " | " : "", kind_name[j]);
+    return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "the started "
+                "sync_ops requests to target %d cover %s; this call needs "
+                "sync_mode %s", target, *has ? has : "nothing", kind_name[k]);
+}
+
+/* An access epoch of the program's opening on win: refused inside the
+   sync_ops epoch. */
+static int opening(MPI_Win win, struct psync_win **wp, const char *fn)
+{
+    struct psync_win *w = *wp = nwins ? win_of(win) : NULL;
+    if (!w || !w->epoch)
+        return MPI_SUCCESS;
+    return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "called inside the "
+                "sync_ops epoch of %d started sync_ops request(s): access "
+                "epochs may not overlap (MPI-3.1 11.5)", w->epoch);
+}
+
+int psync_Put(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
+              int tc, MPI_Datatype tt, MPI_Win win)
+{
+    int rc = rma_call(win, t, 0, "MPI_Put");
+    return rc != MPI_SUCCESS ? rc : MPI_Put(oa, oc, ot, t, td, tc, tt, win);
+}
+
+int psync_Rput(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
+               int tc, MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+{
+    int rc = rma_call(win, t, 0, "MPI_Rput");
+    return rc != MPI_SUCCESS ? rc
+                             : MPI_Rput(oa, oc, ot, t, td, tc, tt, win, req);
+}
+
+int psync_Get(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
+              MPI_Datatype tt, MPI_Win win)
+{
+    int rc = rma_call(win, t, 1, "MPI_Get");
+    return rc != MPI_SUCCESS ? rc : MPI_Get(oa, oc, ot, t, td, tc, tt, win);
+}
+
+int psync_Rget(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
+               MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+{
+    int rc = rma_call(win, t, 1, "MPI_Rget");
+    return rc != MPI_SUCCESS ? rc
+                             : MPI_Rget(oa, oc, ot, t, td, tc, tt, win, req);
+}
+
+int psync_Accumulate(const void *oa, int oc, MPI_Datatype ot, int t,
+                     MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
+                     MPI_Win win)
+{
+    int rc = rma_call(win, t, 2, "MPI_Accumulate");
+    return rc != MPI_SUCCESS
+               ? rc : MPI_Accumulate(oa, oc, ot, t, td, tc, tt, op, win);
+}
+
+int psync_Raccumulate(const void *oa, int oc, MPI_Datatype ot, int t,
+                      MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
+                      MPI_Win win, MPI_Request *req)
+{
+    int rc = rma_call(win, t, 2, "MPI_Raccumulate");
+    return rc != MPI_SUCCESS ? rc : MPI_Raccumulate(oa, oc, ot, t, td, tc, tt,
+                                                    op, win, req);
+}
+
+int psync_Get_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
+                         int rcount, MPI_Datatype rt, int t, MPI_Aint td,
+                         int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win)
+{
+    int rc = rma_call(win, t, 2, "MPI_Get_accumulate");
+    return rc != MPI_SUCCESS ? rc : MPI_Get_accumulate(oa, oc, ot, ra, rcount,
+                                                       rt, t, td, tc, tt, op,
+                                                       win);
+}
+
+int psync_Rget_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
+                          int rcount, MPI_Datatype rt, int t, MPI_Aint td,
+                          int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win,
+                          MPI_Request *req)
+{
+    int rc = rma_call(win, t, 2, "MPI_Rget_accumulate");
+    return rc != MPI_SUCCESS ? rc : MPI_Rget_accumulate(oa, oc, ot, ra,
+                                                        rcount, rt, t, td, tc,
+                                                        tt, op, win, req);
+}
+
+int psync_Fetch_and_op(const void *oa, void *ra, MPI_Datatype dt, int t,
+                       MPI_Aint td, MPI_Op op, MPI_Win win)
+{
+    int rc = rma_call(win, t, 2, "MPI_Fetch_and_op");
+    return rc != MPI_SUCCESS ? rc
+                             : MPI_Fetch_and_op(oa, ra, dt, t, td, op, win);
+}
+
+int psync_Compare_and_swap(const void *oa, const void *ca, void *ra,
+                           MPI_Datatype dt, int t, MPI_Aint td, MPI_Win win)
+{
+    int rc = rma_call(win, t, 2, "MPI_Compare_and_swap");
+    return rc != MPI_SUCCESS ? rc
+                             : MPI_Compare_and_swap(oa, ca, ra, dt, t, td, win);
+}
+
+int psync_Win_fence(int assert, MPI_Win win)
+{
+    struct psync_win *w;
+    int rc = opening(win, &w, "MPI_Win_fence");
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Win_fence(assert, win);
+    if (w && rc == MPI_SUCCESS) {
+        w->fence_open = !(assert & MPI_MODE_NOSUCCEED);
+        w->fence_rma = 0;
+    }
+    return rc;
+}
+
+int psync_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    struct psync_win *w;
+    int rc = opening(win, &w, "MPI_Win_start");
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Win_start(group, assert, win);
+    if (w && rc == MPI_SUCCESS) {
+        w->pscw_access = 1;
+        w->fence_open = 0;
+    }
+    return rc;
+}
+
+int psync_Win_complete(MPI_Win win)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    int rc = MPI_Win_complete(win);
+    if (w && rc == MPI_SUCCESS)
+        w->pscw_access = 0;
+    return rc;
+}
+
+int psync_Win_lock(int type, int target, int assert, MPI_Win win)
+{
+    struct psync_win *w;
+    int rc = opening(win, &w, "MPI_Win_lock");
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Win_lock(type, target, assert, win);
+    if (w && rc == MPI_SUCCESS) {
+        w->locks++;
+        w->fence_open = 0;
+    }
+    return rc;
+}
+
+int psync_Win_unlock(int target, MPI_Win win)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    int rc = MPI_Win_unlock(target, win);
+    if (w && rc == MPI_SUCCESS)
+        w->locks--;
+    return rc;
+}
+
+int psync_Win_lock_all(int assert, MPI_Win win)
+{
+    struct psync_win *w;
+    int rc = opening(win, &w, "MPI_Win_lock_all");
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Win_lock_all(assert, win);
+    if (w && rc == MPI_SUCCESS) {
+        w->lock_all = 1;
+        w->fence_open = 0;
+    }
+    return rc;
+}
+
+int psync_Win_unlock_all(MPI_Win win)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    int rc = MPI_Win_unlock_all(win);
+    if (w && rc == MPI_SUCCESS)
+        w->lock_all = 0;
+    return rc;
+}
+
+/* The classes the library adds: Open MPI 4.1 answers MPI_ERR_UNKNOWN to
+   MPI_Error_class of a class that MPI_Add_error_class added (2026-11-29);
+   a class is its own class (MPI-3.1 8.5). */
+int psync_Error_class(int code, int *cls)
+{
+    if (err_counter_class >= 0 && code == err_counter_class && cls) {
+        *cls = code;
+        return MPI_SUCCESS;
+    }
+    return MPI_Error_class(code, cls);
 }
 
 #else
