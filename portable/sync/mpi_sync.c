@@ -111,6 +111,7 @@
 #include <string.h>
 
 enum { OPS, OBJECT };
+enum { PSCW, LOCK, LOCK_ALL };     /* the program's access epochs */
 
 struct psync_win {
     MPI_Win win;               /* the program's window; MPI_WIN_NULL once freed */
@@ -128,9 +129,9 @@ struct psync_win {
     /* the program's own epochs on the window (see the wrappers) */
     int fence_open;            /* a fence not MPI_MODE_NOSUCCEED was last */
     int fence_rma;             /* RMA calls made since that fence */
-    int pscw_access;           /* between MPI_Win_start and _complete */
-    int locks;                 /* MPI_Win_lock calls not unlocked */
-    int lock_all;              /* under MPI_Win_lock_all */
+    int held[3];               /* PSCW: between MPI_Win_start and
+                                  _complete; LOCK: MPI_Win_lock calls not
+                                  unlocked; LOCK_ALL: under lock_all */
 };
 
 struct psync_req {
@@ -149,7 +150,7 @@ static struct psync_req **reqs;    /* every live sync request */
 static int nreqs, reqs_cap;
 static struct psync_win **wins;    /* every live window made through */
 static int nwins, wins_cap;        /* mpi_sync.h */
-static int cap_env;                /* slots per process and window */
+static int cap_env;                /* PSYNC_COUNTERS: see read_config */
 static int rank_bits, slot_bits, gen_bits, world_rank;
 static unsigned serial;            /* my allocations so far */
 static int held;                   /* my counters now, over all windows */
@@ -268,7 +269,8 @@ static int bits_for(int n) /* bits to hold 0 .. n - 1 */
     return b;
 }
 
-/* PSYNC_COUNTERS (slots per process and window, default 256) and the
+/* PSYNC_COUNTERS (the counters a process may hold over all windows, and
+   so the slots per process of each window; default 256) and the
    handle's layout: generation | slot | owner's rank in MPI_COMM_WORLD. */
 static int read_config(MPI_Comm comm)
 {
@@ -731,9 +733,9 @@ static int other_epoch(struct psync_win *w, const char *fn)
 {
     const char *what = w->fence_open && w->fence_rma
                            ? "a fence epoch with RMA calls"
-                       : w->pscw_access ? "a PSCW access epoch (MPI_Win_start)"
-                       : w->lock_all ? "an MPI_Win_lock_all epoch"
-                       : w->locks ? "an MPI_Win_lock epoch" : NULL;
+                       : w->held[PSCW] ? "a PSCW access epoch (MPI_Win_start)"
+                       : w->held[LOCK_ALL] ? "an MPI_Win_lock_all epoch"
+                       : w->held[LOCK] ? "an MPI_Win_lock epoch" : NULL;
     if (!what)
         return MPI_SUCCESS;
     return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "a sync_ops request "
@@ -840,7 +842,7 @@ static int signal_target(struct psync_req *r, const char *fn)
    rule 6), once my counter said the data is there. */
 static int see_window(struct psync_win *w)
 {
-    if (w->epoch || w->lock_all || w->locks) /* a passive epoch is open */
+    if (w->epoch || w->held[LOCK_ALL] || w->held[LOCK]) /* passive epoch */
         return MPI_Win_sync(w->win);
     int rc = MPI_Win_lock(MPI_LOCK_SHARED, w->rank, MPI_MODE_NOCHECK,
                           w->win);
@@ -1228,8 +1230,8 @@ static int rma_call(MPI_Win win, int target, int k, const char *fn)
     if (!w)
         return MPI_SUCCESS;
     w->fence_rma |= w->fence_open;
-    if (!w->epoch && !w->fence_open && !w->pscw_access && !w->locks &&
-        !w->lock_all)
+    if (!w->epoch && !w->fence_open && !w->held[PSCW] && !w->held[LOCK] &&
+        !w->held[LOCK_ALL])
         return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "called outside "
                     "any access epoch on the window (fence, PSCW, lock, "
                     "lock_all or a started sync_ops request): MPI-3.1 11.5");
@@ -1358,70 +1360,59 @@ int psync_Win_fence(int assert, MPI_Win win)
     return rc;
 }
 
-int psync_Win_start(MPI_Group group, int assert, MPI_Win win)
+/* The MPI's answer rc to a call that opened (by 1) or closed (by -1)
+   an access epoch of kind k on w (NULL: not a library window). */
+static int counted(struct psync_win *w, int k, int by, int rc)
 {
-    struct psync_win *w;
-    int rc = opening(win, &w, "MPI_Win_start");
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Win_start(group, assert, win);
     if (w && rc == MPI_SUCCESS) {
-        w->pscw_access = 1;
-        w->fence_open = 0;
+        w->held[k] += by;
+        if (by > 0)
+            w->fence_open = 0;
     }
     return rc;
 }
 
+int psync_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    struct psync_win *w;
+    int rc = opening(win, &w, "MPI_Win_start");
+    return counted(w, PSCW, 1, rc != MPI_SUCCESS
+                                   ? rc : MPI_Win_start(group, assert, win));
+}
+
 int psync_Win_complete(MPI_Win win)
 {
-    struct psync_win *w = nwins ? win_of(win) : NULL;
-    int rc = MPI_Win_complete(win);
-    if (w && rc == MPI_SUCCESS)
-        w->pscw_access = 0;
-    return rc;
+    return counted(nwins ? win_of(win) : NULL, PSCW, -1,
+                   MPI_Win_complete(win));
 }
 
 int psync_Win_lock(int type, int target, int assert, MPI_Win win)
 {
     struct psync_win *w;
     int rc = opening(win, &w, "MPI_Win_lock");
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Win_lock(type, target, assert, win);
-    if (w && rc == MPI_SUCCESS) {
-        w->locks++;
-        w->fence_open = 0;
-    }
-    return rc;
+    return counted(w, LOCK, 1, rc != MPI_SUCCESS
+                                   ? rc
+                                   : MPI_Win_lock(type, target, assert, win));
 }
 
 int psync_Win_unlock(int target, MPI_Win win)
 {
-    struct psync_win *w = nwins ? win_of(win) : NULL;
-    int rc = MPI_Win_unlock(target, win);
-    if (w && rc == MPI_SUCCESS)
-        w->locks--;
-    return rc;
+    return counted(nwins ? win_of(win) : NULL, LOCK, -1,
+                   MPI_Win_unlock(target, win));
 }
 
 int psync_Win_lock_all(int assert, MPI_Win win)
 {
     struct psync_win *w;
     int rc = opening(win, &w, "MPI_Win_lock_all");
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Win_lock_all(assert, win);
-    if (w && rc == MPI_SUCCESS) {
-        w->lock_all = 1;
-        w->fence_open = 0;
-    }
-    return rc;
+    return counted(w, LOCK_ALL, 1, rc != MPI_SUCCESS
+                                       ? rc : MPI_Win_lock_all(assert, win));
 }
 
 int psync_Win_unlock_all(MPI_Win win)
 {
-    struct psync_win *w = nwins ? win_of(win) : NULL;
-    int rc = MPI_Win_unlock_all(win);
-    if (w && rc == MPI_SUCCESS)
-        w->lock_all = 0;
-    return rc;
+    return counted(nwins ? win_of(win) : NULL, LOCK_ALL, -1,
+                   MPI_Win_unlock_all(win));
 }
 
 /* The classes the library adds: Open MPI 4.1 answers MPI_ERR_UNKNOWN to
