@@ -101,6 +101,20 @@
 #undef MPI_Win_lock_all
 #undef MPI_Win_unlock_all
 #undef MPI_Error_class
+#undef MPI_Win_flush
+#undef MPI_Win_flush_all
+#undef MPI_Win_flush_local
+#undef MPI_Win_flush_local_all
+#undef MPI_Win_sync
+#undef MPI_Win_post
+#undef MPI_Win_wait
+#undef MPI_Win_test
+#undef MPI_Win_get_group
+#undef MPI_Win_set_errhandler
+#undef MPI_Win_get_attr
+#undef MPI_Win_attach
+#undef MPI_Win_detach
+#undef MPI_Win_shared_query
 
 #include <errno.h>
 #include <limits.h>
@@ -115,6 +129,14 @@ enum { PSCW, LOCK, LOCK_ALL };     /* the program's access epochs */
 
 struct psync_win {
     MPI_Win win;               /* the program's window; MPI_WIN_NULL once freed */
+    MPI_Win real;              /* the MPI's window behind it: win, until
+                                  MPI_Win_change_comm made another */
+    long long id;              /* the same at every member (see attach) */
+    int flavor;                /* MPI_WIN_CREATE_FLAVOR of the window */
+    char *exposes;             /* after a change: [size] rank r has memory */
+    void **att_base;           /* dynamic: the regions attached here */
+    MPI_Aint *att_size;
+    int natt, att_cap;
     MPI_Win hidden;            /* the counters' window (see the top) */
     int *mem;                  /* my part of it: cap slots of 2 ints */
     MPI_Group group;           /* the window's group */
@@ -350,6 +372,9 @@ static void win_release(struct psync_win *w)
     free(w->handle);
     free(w->armed);
     free(w->cover);
+    free(w->exposes);
+    free(w->att_base);
+    free(w->att_size);
     free(w);
 }
 
@@ -386,7 +411,10 @@ static int attach(MPI_Win win, MPI_Comm comm)
         return fail(NULL, win, MPI_ERR_NO_MEM, "MPI_Win_create",
                     "no memory for the window's counter table");
     }
-    w->win = win;
+    w->win = w->real = win;
+    int *flavor, flag = 0;
+    MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
+    w->flavor = flag ? *flavor : MPI_WIN_FLAVOR_CREATE;
     w->cap = cap_env;
     w->refs = 1;
     MPI_Comm_rank(comm, &w->rank);
@@ -404,7 +432,12 @@ static int attach(MPI_Win win, MPI_Comm comm)
     MPI_Win_lock_all(MPI_MODE_NOCHECK, w->hidden);
     memset(w->mem, 0, (size_t)cap_env * 2 * sizeof(int));
     MPI_Win_sync(w->hidden);
-    MPI_Barrier(comm);
+    /* The window's id: rank 0's world rank and count of windows, which
+       MPI_Win_change_comm compares; the allreduce is also the barrier
+       after which others may signal (nobody leaves it before all came) */
+    static long long made;
+    long long id = w->rank ? 0 : ((long long)world_rank << 32) + ++made;
+    MPI_Allreduce(&id, &w->id, 1, MPI_LONG_LONG, MPI_MAX, comm);
     wins[nwins++] = w;
     return MPI_SUCCESS;
 }
@@ -447,6 +480,8 @@ int psync_Win_free(MPI_Win *win)
                         w->active);
         MPI_Win_unlock_all(w->hidden);
         MPI_Win_free(&w->hidden);
+        if (w->real != w->win)  /* over the new group first, as made */
+            MPI_Win_free(&w->real);
         for (int s = 0; s < w->cap; s++) /* its counters go with it */
             held -= w->handle[s] != 0;
         win_forget(w);
@@ -784,7 +819,7 @@ static int start_one(struct psync_req *r, const char *fn)
     } else if (opens_epoch(r)) {
         int rc = other_epoch(w, fn);
         if (rc == MPI_SUCCESS && w->epoch == 0)
-            rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
+            rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->real);
         if (rc != MPI_SUCCESS)
             return rc;
         cover(r, 1);
@@ -807,7 +842,7 @@ static int deactivate(struct psync_req *r)
     if (opens_epoch(r))
         cover(r, -1);
     if (opens_epoch(r) && --w->epoch == 0)
-        return MPI_Win_unlock_all(w->win);
+        return MPI_Win_unlock_all(w->real);
     return MPI_SUCCESS;
 }
 
@@ -819,7 +854,7 @@ static int signal_target(struct psync_req *r, const char *fn)
     if (r->target == MPI_PROC_NULL)
         return MPI_SUCCESS;
     if (r->mode)   /* puts, gets, accumulates complete at the target */
-        rc = MPI_Win_flush(r->target, w->win);
+        rc = MPI_Win_flush(r->target, w->real);
     if (rc == MPI_SUCCESS)
         rc = MPI_Fetch_and_op(&zero, &h, MPI_INT, r->target,
                               2 * r->slot + 1, MPI_NO_OP, w->hidden);
@@ -843,10 +878,10 @@ static int signal_target(struct psync_req *r, const char *fn)
 static int see_window(struct psync_win *w)
 {
     if (w->epoch || w->held[LOCK_ALL] || w->held[LOCK]) /* passive epoch */
-        return MPI_Win_sync(w->win);
+        return MPI_Win_sync(w->real);
     int rc = MPI_Win_lock(MPI_LOCK_SHARED, w->rank, MPI_MODE_NOCHECK,
-                          w->win);
-    return rc != MPI_SUCCESS ? rc : MPI_Win_unlock(w->rank, w->win);
+                          w->real);
+    return rc != MPI_SUCCESS ? rc : MPI_Win_unlock(w->rank, w->real);
 }
 
 static void empty_status(MPI_Status *st)
@@ -1223,12 +1258,21 @@ static const char *const kind_name[3] = {"MPI_MODE_WIN_PUT",
                                          "MPI_MODE_WIN_GET",
                                          "MPI_MODE_WIN_ACCUMULATE"};
 
-/* An RMA call of kind k (0 put, 1 get, 2 accumulate) to target on win. */
-static int rma_call(MPI_Win win, int target, int k, const char *fn)
+/* The MPI's window behind the program's win. */
+static MPI_Win real(MPI_Win win)
 {
     struct psync_win *w = nwins ? win_of(win) : NULL;
+    return w ? w->real : win;
+}
+
+/* An RMA call of kind k (0 put, 1 get, 2 accumulate) to target on *win;
+   *win becomes the MPI's window. */
+static int rma_call(MPI_Win *win, int target, int k, const char *fn)
+{
+    struct psync_win *w = nwins ? win_of(*win) : NULL;
     if (!w)
         return MPI_SUCCESS;
+    *win = w->real;
     w->fence_rma |= w->fence_open;
     if (!w->epoch && !w->fence_open && !w->held[PSCW] && !w->held[LOCK] &&
         !w->held[LOCK_ALL])
@@ -1252,9 +1296,11 @@ static int rma_call(MPI_Win win, int target, int k, const char *fn)
 
 /* An access epoch of the program's opening on win: refused inside the
    sync_ops epoch. */
-static int opening(MPI_Win win, struct psync_win **wp, const char *fn)
+static int opening(MPI_Win *win, struct psync_win **wp, const char *fn)
 {
-    struct psync_win *w = *wp = nwins ? win_of(win) : NULL;
+    struct psync_win *w = *wp = nwins ? win_of(*win) : NULL;
+    if (w)
+        *win = w->real;
     if (!w || !w->epoch)
         return MPI_SUCCESS;
     return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "called inside the "
@@ -1265,14 +1311,14 @@ static int opening(MPI_Win win, struct psync_win **wp, const char *fn)
 int psync_Put(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
               int tc, MPI_Datatype tt, MPI_Win win)
 {
-    int rc = rma_call(win, t, 0, "MPI_Put");
+    int rc = rma_call(&win, t, 0, "MPI_Put");
     return rc != MPI_SUCCESS ? rc : MPI_Put(oa, oc, ot, t, td, tc, tt, win);
 }
 
 int psync_Rput(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
                int tc, MPI_Datatype tt, MPI_Win win, MPI_Request *req)
 {
-    int rc = rma_call(win, t, 0, "MPI_Rput");
+    int rc = rma_call(&win, t, 0, "MPI_Rput");
     return rc != MPI_SUCCESS ? rc
                              : MPI_Rput(oa, oc, ot, t, td, tc, tt, win, req);
 }
@@ -1280,14 +1326,14 @@ int psync_Rput(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
 int psync_Get(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
               MPI_Datatype tt, MPI_Win win)
 {
-    int rc = rma_call(win, t, 1, "MPI_Get");
+    int rc = rma_call(&win, t, 1, "MPI_Get");
     return rc != MPI_SUCCESS ? rc : MPI_Get(oa, oc, ot, t, td, tc, tt, win);
 }
 
 int psync_Rget(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
                MPI_Datatype tt, MPI_Win win, MPI_Request *req)
 {
-    int rc = rma_call(win, t, 1, "MPI_Rget");
+    int rc = rma_call(&win, t, 1, "MPI_Rget");
     return rc != MPI_SUCCESS ? rc
                              : MPI_Rget(oa, oc, ot, t, td, tc, tt, win, req);
 }
@@ -1296,7 +1342,7 @@ int psync_Accumulate(const void *oa, int oc, MPI_Datatype ot, int t,
                      MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
                      MPI_Win win)
 {
-    int rc = rma_call(win, t, 2, "MPI_Accumulate");
+    int rc = rma_call(&win, t, 2, "MPI_Accumulate");
     return rc != MPI_SUCCESS
                ? rc : MPI_Accumulate(oa, oc, ot, t, td, tc, tt, op, win);
 }
@@ -1305,7 +1351,7 @@ int psync_Raccumulate(const void *oa, int oc, MPI_Datatype ot, int t,
                       MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
                       MPI_Win win, MPI_Request *req)
 {
-    int rc = rma_call(win, t, 2, "MPI_Raccumulate");
+    int rc = rma_call(&win, t, 2, "MPI_Raccumulate");
     return rc != MPI_SUCCESS ? rc : MPI_Raccumulate(oa, oc, ot, t, td, tc, tt,
                                                     op, win, req);
 }
@@ -1314,7 +1360,7 @@ int psync_Get_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
                          int rcount, MPI_Datatype rt, int t, MPI_Aint td,
                          int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
-    int rc = rma_call(win, t, 2, "MPI_Get_accumulate");
+    int rc = rma_call(&win, t, 2, "MPI_Get_accumulate");
     return rc != MPI_SUCCESS ? rc : MPI_Get_accumulate(oa, oc, ot, ra, rcount,
                                                        rt, t, td, tc, tt, op,
                                                        win);
@@ -1325,7 +1371,7 @@ int psync_Rget_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
                           int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win,
                           MPI_Request *req)
 {
-    int rc = rma_call(win, t, 2, "MPI_Rget_accumulate");
+    int rc = rma_call(&win, t, 2, "MPI_Rget_accumulate");
     return rc != MPI_SUCCESS ? rc : MPI_Rget_accumulate(oa, oc, ot, ra,
                                                         rcount, rt, t, td, tc,
                                                         tt, op, win, req);
@@ -1334,7 +1380,7 @@ int psync_Rget_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
 int psync_Fetch_and_op(const void *oa, void *ra, MPI_Datatype dt, int t,
                        MPI_Aint td, MPI_Op op, MPI_Win win)
 {
-    int rc = rma_call(win, t, 2, "MPI_Fetch_and_op");
+    int rc = rma_call(&win, t, 2, "MPI_Fetch_and_op");
     return rc != MPI_SUCCESS ? rc
                              : MPI_Fetch_and_op(oa, ra, dt, t, td, op, win);
 }
@@ -1342,7 +1388,7 @@ int psync_Fetch_and_op(const void *oa, void *ra, MPI_Datatype dt, int t,
 int psync_Compare_and_swap(const void *oa, const void *ca, void *ra,
                            MPI_Datatype dt, int t, MPI_Aint td, MPI_Win win)
 {
-    int rc = rma_call(win, t, 2, "MPI_Compare_and_swap");
+    int rc = rma_call(&win, t, 2, "MPI_Compare_and_swap");
     return rc != MPI_SUCCESS ? rc
                              : MPI_Compare_and_swap(oa, ca, ra, dt, t, td, win);
 }
@@ -1350,7 +1396,7 @@ int psync_Compare_and_swap(const void *oa, const void *ca, void *ra,
 int psync_Win_fence(int assert, MPI_Win win)
 {
     struct psync_win *w;
-    int rc = opening(win, &w, "MPI_Win_fence");
+    int rc = opening(&win, &w, "MPI_Win_fence");
     if (rc == MPI_SUCCESS)
         rc = MPI_Win_fence(assert, win);
     if (w && rc == MPI_SUCCESS) {
@@ -1375,7 +1421,7 @@ static int counted(struct psync_win *w, int k, int by, int rc)
 int psync_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
     struct psync_win *w;
-    int rc = opening(win, &w, "MPI_Win_start");
+    int rc = opening(&win, &w, "MPI_Win_start");
     return counted(w, PSCW, 1, rc != MPI_SUCCESS
                                    ? rc : MPI_Win_start(group, assert, win));
 }
@@ -1383,13 +1429,13 @@ int psync_Win_start(MPI_Group group, int assert, MPI_Win win)
 int psync_Win_complete(MPI_Win win)
 {
     return counted(nwins ? win_of(win) : NULL, PSCW, -1,
-                   MPI_Win_complete(win));
+                   MPI_Win_complete(real(win)));
 }
 
 int psync_Win_lock(int type, int target, int assert, MPI_Win win)
 {
     struct psync_win *w;
-    int rc = opening(win, &w, "MPI_Win_lock");
+    int rc = opening(&win, &w, "MPI_Win_lock");
     return counted(w, LOCK, 1, rc != MPI_SUCCESS
                                    ? rc
                                    : MPI_Win_lock(type, target, assert, win));
@@ -1398,13 +1444,13 @@ int psync_Win_lock(int type, int target, int assert, MPI_Win win)
 int psync_Win_unlock(int target, MPI_Win win)
 {
     return counted(nwins ? win_of(win) : NULL, LOCK, -1,
-                   MPI_Win_unlock(target, win));
+                   MPI_Win_unlock(target, real(win)));
 }
 
 int psync_Win_lock_all(int assert, MPI_Win win)
 {
     struct psync_win *w;
-    int rc = opening(win, &w, "MPI_Win_lock_all");
+    int rc = opening(&win, &w, "MPI_Win_lock_all");
     return counted(w, LOCK_ALL, 1, rc != MPI_SUCCESS
                                        ? rc : MPI_Win_lock_all(assert, win));
 }
@@ -1412,7 +1458,363 @@ int psync_Win_lock_all(int assert, MPI_Win win)
 int psync_Win_unlock_all(MPI_Win win)
 {
     return counted(nwins ? win_of(win) : NULL, LOCK_ALL, -1,
-                   MPI_Win_unlock_all(win));
+                   MPI_Win_unlock_all(real(win)));
+}
+
+
+/* ------------------------------------------------------------ the MPI's window */
+
+/* The other calls on a window that MPI_Win_change_comm may have given a
+   new MPI window: they go to it.  What belongs to the handle (name,
+   attributes the program set, the error handler) stays on the program's
+   window; the error handler is also set on the MPI's. */
+
+int psync_Win_flush(int rank, MPI_Win win)
+{
+    return MPI_Win_flush(rank, real(win));
+}
+
+int psync_Win_flush_all(MPI_Win win) { return MPI_Win_flush_all(real(win)); }
+
+int psync_Win_flush_local(int rank, MPI_Win win)
+{
+    return MPI_Win_flush_local(rank, real(win));
+}
+
+int psync_Win_flush_local_all(MPI_Win win)
+{
+    return MPI_Win_flush_local_all(real(win));
+}
+
+int psync_Win_sync(MPI_Win win) { return MPI_Win_sync(real(win)); }
+
+int psync_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    return MPI_Win_post(group, assert, real(win));
+}
+
+int psync_Win_wait(MPI_Win win) { return MPI_Win_wait(real(win)); }
+
+int psync_Win_test(MPI_Win win, int *flag)
+{
+    return MPI_Win_test(real(win), flag);
+}
+
+int psync_Win_get_group(MPI_Win win, MPI_Group *group)
+{
+    return MPI_Win_get_group(real(win), group);
+}
+
+int psync_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh)
+{
+    MPI_Win r = real(win);
+    int rc = MPI_Win_set_errhandler(win, eh);
+    return rc != MPI_SUCCESS || r == win ? rc : MPI_Win_set_errhandler(r, eh);
+}
+
+/* The window's own attributes come from the MPI's window, but its
+   flavor, which a change does not alter. */
+int psync_Win_get_attr(MPI_Win win, int key, void *val, int *flag)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    if (!w || w->real == win)
+        return MPI_Win_get_attr(win, key, val, flag);
+    if (key == MPI_WIN_CREATE_FLAVOR) {
+        *(int **)val = &w->flavor;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (key == MPI_WIN_BASE || key == MPI_WIN_SIZE ||
+        key == MPI_WIN_DISP_UNIT || key == MPI_WIN_MODEL)
+        return MPI_Win_get_attr(w->real, key, val, flag);
+    return MPI_Win_get_attr(win, key, val, flag);
+}
+
+int psync_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    if (!w)
+        return MPI_Win_attach(win, base, size);
+    if (w->natt == w->att_cap) { /* remembered for a change */
+        int cap = 2 * w->att_cap + 4;
+        void **b = realloc(w->att_base, (size_t)cap * sizeof *b);
+        if (b)
+            w->att_base = b;
+        MPI_Aint *z = b ? realloc(w->att_size, (size_t)cap * sizeof *z) : NULL;
+        if (!z)
+            return fail(w, MPI_WIN_NULL, MPI_ERR_NO_MEM, "MPI_Win_attach",
+                        "no memory for the table of attached regions");
+        w->att_size = z;
+        w->att_cap = cap;
+    }
+    int rc = MPI_Win_attach(w->real, base, size);
+    if (rc == MPI_SUCCESS) {
+        w->att_base[w->natt] = base;
+        w->att_size[w->natt++] = size;
+    }
+    return rc;
+}
+
+int psync_Win_detach(MPI_Win win, const void *base)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    if (!w)
+        return MPI_Win_detach(win, base);
+    int rc = MPI_Win_detach(w->real, base);
+    for (int i = 0; rc == MPI_SUCCESS && i < w->natt; i++)
+        if (w->att_base[i] == base) {
+            w->att_base[i] = w->att_base[--w->natt];
+            w->att_size[i] = w->att_size[w->natt];
+            break;
+        }
+    return rc;
+}
+
+/* After a change the MPI's window is not a shared one: a member's part
+   is found through the program's window (its old group), a newcomer's
+   is empty, and a newcomer cannot reach the members' memory. */
+int psync_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                           int *disp_unit, void *baseptr)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    if (!w || w->real == win)
+        return MPI_Win_shared_query(win, rank, size, disp_unit, baseptr);
+    int n, old = MPI_UNDEFINED;
+    MPI_Group_size(w->group, &n);
+    if (rank < 0 || rank >= n)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_RANK, "MPI_Win_shared_query",
+                    "rank %d is not a rank of the window (size %d)", rank, n);
+    MPI_Group g;
+    MPI_Win_get_group(win, &g);
+    MPI_Group_translate_ranks(w->group, 1, &rank, g, &old);
+    MPI_Group_free(&g);
+    if (!w->exposes[rank]) {
+        *size = 0;
+        *disp_unit = 1;
+        *(void **)baseptr = NULL;
+        return MPI_SUCCESS;
+    }
+    if (old != MPI_UNDEFINED && w->flavor == MPI_WIN_FLAVOR_SHARED)
+        return MPI_Win_shared_query(win, old, size, disp_unit, baseptr);
+    return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query",
+                "rank %d's memory is not mapped here: a process that joined "
+                "a window by MPI_Win_change_comm reaches the others' memory "
+                "by RMA only under portable/sync", rank);
+}
+
+/* ------------------------------------------------------------ change_comm */
+
+/*
+ * MPI_Win_change_comm (shmpi_sync(7), MPI_Win_change_comm(3)) on
+ * standard MPI, which cannot change a window's group: the joined window
+ * is a new MPI window over new_comm - MPI_Win_create over each member's
+ * memory as it is (so base pointers stay valid), with no memory at a
+ * newcomer, or MPI_Win_create_dynamic with the member's regions attached
+ * again - and a new hidden window of counters, into which each process
+ * copies its own slots (so counters keep their handles and values).  The
+ * program's MPI_Win stays the handle: the library sends every call on it
+ * to the new MPI window (real(), the wrappers above), and frees both with
+ * it.  A window of the shared flavor becomes a created one for RMA; its
+ * members still load one another's memory through the old window
+ * (psync_Win_shared_query), newcomers cannot.
+ *
+ * As shmpi does, every caller first says what it found alone, and all
+ * draw the same verdict from one allgather: an error is returned by
+ * every caller and nothing has changed.
+ */
+enum { J_STATUS, J_PEER, J_ID, J_RANK, J_SIZE, J_FLAVOR, J_EXPOSES, J_N };
+
+static int check_alone(struct psync_win *w, MPI_Win win, int n, int peer,
+                       const char *fn)
+{
+    if (!w)
+        return fail(NULL, win, MPI_ERR_WIN, fn, "win is not a window made "
+                    "through mpi_sync.h");
+    if (peer < 0 || peer >= n)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_RANK, fn, "peer_rank %d is not "
+                    "a rank of new_comm (0..%d)", peer, n - 1);
+    if (w->epoch || w->active || (w->fence_open && w->fence_rma) ||
+        w->held[PSCW] || w->held[LOCK] || w->held[LOCK_ALL])
+        return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "an epoch is "
+                    "open or a sync request active on the window");
+    return MPI_SUCCESS;
+}
+
+static void describe(struct psync_win *w, long long *j)
+{
+    int flag = 0;
+    MPI_Aint *size;
+    if (j[J_STATUS] != MPI_SUCCESS)
+        return;
+    j[J_ID] = w->id;
+    j[J_RANK] = w->rank;
+    MPI_Group_size(w->group, &flag);
+    j[J_SIZE] = flag;
+    j[J_FLAVOR] = w->flavor;
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        j[J_EXPOSES] = w->natt > 0;
+    else if (MPI_Win_get_attr(w->real, MPI_WIN_SIZE, &size, &flag) ==
+                 MPI_SUCCESS && flag)
+        j[J_EXPOSES] = *size > 0;
+}
+
+static int agree(struct psync_win *w, MPI_Win win, const long long *all,
+                 int n, int me, const char *fn)
+{
+    for (int r = 0; r < n; r++)
+        if (all[r * J_N + J_STATUS] != MPI_SUCCESS)
+            return fail(w, win, (int)all[r * J_N + J_STATUS], fn, "rank %d "
+                        "of new_comm cannot take part: the window is "
+                        "unchanged", r);
+    for (int r = 0; r < n; r++)
+        if (all[r * J_N + J_PEER] != all[me * J_N + J_PEER])
+            return fail(w, win, MPI_ERR_RANK, fn, "peer_rank differs "
+                        "between the callers");
+    const long long *p = &all[all[me * J_N + J_PEER] * J_N];
+    for (int r = 0; r < n; r++) {
+        const long long *j = &all[r * J_N];
+        if (j[J_ID] != p[J_ID] && (j[J_SIZE] != 1 || j[J_EXPOSES]))
+            return fail(w, win, MPI_ERR_WIN, fn, "rank %d of new_comm is new "
+                        "to the window and passes a window with a group of "
+                        "%lld or with memory: a newcomer passes a one-process "
+                        "window without memory", r, j[J_SIZE]);
+    }
+    for (long long old = 0; old < p[J_SIZE]; old++) {
+        int r = 0;
+        while (r < n && (all[r * J_N + J_ID] != p[J_ID] ||
+                         all[r * J_N + J_RANK] != old))
+            r++;
+        if (r == n)
+            return fail(w, win, MPI_ERR_GROUP, fn, "rank %lld of the window's "
+                        "group is not in new_comm", old);
+    }
+    return MPI_SUCCESS;
+}
+
+/* The new MPI window of w over comm, for a member or a newcomer. */
+static int new_real(struct psync_win *w, int member, int flavor,
+                    MPI_Comm comm, MPI_Win *nw)
+{
+    if (flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        int rc = MPI_Win_create_dynamic(MPI_INFO_NULL, comm, nw);
+        for (int i = 0; member && rc == MPI_SUCCESS && i < w->natt; i++)
+            rc = MPI_Win_attach(*nw, w->att_base[i], w->att_size[i]);
+        return rc;
+    }
+    void *base = NULL;
+    MPI_Aint *size, none = 0;
+    int *unit, one = 1, flag;
+    size = &none;
+    unit = &one;
+    if (member) {
+        MPI_Win_get_attr(w->real, MPI_WIN_BASE, &base, &flag);
+        MPI_Win_get_attr(w->real, MPI_WIN_SIZE, &size, &flag);
+        MPI_Win_get_attr(w->real, MPI_WIN_DISP_UNIT, &unit, &flag);
+    }
+    return MPI_Win_create(base, *size, *unit, MPI_INFO_NULL, comm, nw);
+}
+
+static int join(struct psync_win *w, const long long *all, int n, int me,
+                MPI_Comm comm)
+{
+    const long long *p = &all[all[me * J_N + J_PEER] * J_N];
+    int member = all[me * J_N + J_ID] == p[J_ID];
+    MPI_Win nw, hidden;
+    int *mem;
+    char *exposes = malloc((size_t)n);
+    int *cover = calloc((size_t)n * 3, sizeof *cover);
+    if (!exposes || !cover) {
+        free(exposes);
+        free(cover);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = new_real(w, member, (int)p[J_FLAVOR], comm, &nw);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Win_allocate((MPI_Aint)w->cap * 2 * (MPI_Aint)sizeof(int),
+                              sizeof(int), MPI_INFO_NULL, comm, &mem,
+                              &hidden);
+    if (rc != MPI_SUCCESS) {
+        free(exposes);
+        free(cover);
+        return rc;
+    }
+    /* my slots, as they are: nobody signals during the call (no sync
+       request is active anywhere) */
+    MPI_Win_set_errhandler(hidden, MPI_ERRORS_RETURN);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, hidden);
+    memcpy(mem, w->mem, (size_t)w->cap * 2 * sizeof(int));
+    MPI_Win_sync(hidden);
+    MPI_Win_unlock_all(w->hidden);
+    MPI_Win_free(&w->hidden);
+    MPI_Errhandler eh;
+    MPI_Win_get_errhandler(w->win, &eh);
+    MPI_Win_set_errhandler(nw, eh);
+    MPI_Errhandler_free(&eh);
+    if (w->real != w->win)
+        MPI_Win_free(&w->real);
+    /* requests to old ranks go to their new ones */
+    MPI_Group g;
+    MPI_Comm_group(comm, &g);
+    for (int i = 0; i < nreqs; i++) {
+        int t = reqs[i]->target; /* not in place: MPICH 4.0.2 writes
+                                    the output before it reads the input
+                                    (a crash, 2026-11-30) */
+        if (reqs[i]->w == w && reqs[i]->kind == OPS && t != MPI_PROC_NULL)
+            MPI_Group_translate_ranks(w->group, 1, &t, g, &reqs[i]->target);
+    }
+    MPI_Group_free(&w->group);
+    w->group = g;
+    for (int r = 0; r < n; r++)
+        exposes[r] = (char)all[r * J_N + J_EXPOSES];
+    free(w->exposes);
+    w->exposes = exposes;
+    free(w->cover);
+    w->cover = cover;
+    w->real = nw;
+    w->hidden = hidden;
+    w->mem = mem;
+    w->rank = me;
+    w->id = p[J_ID];
+    w->flavor = (int)p[J_FLAVOR];
+    w->fence_open = w->fence_rma = 0; /* an empty fence epoch is dropped */
+    if (!member)
+        w->natt = 0;
+    return MPI_Barrier(comm); /* every part in place before anyone uses it */
+}
+
+int MPI_Win_change_comm(MPI_Comm comm, int peer, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_change_comm";
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    int inter = 0, n, me;
+    if (comm == MPI_COMM_NULL)
+        return fail(w, win, MPI_ERR_COMM, fn, "new_comm is MPI_COMM_NULL");
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return fail(w, win, MPI_ERR_COMM, fn, "new_comm is not an "
+                    "intracommunicator");
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    long long mine[J_N] = {0}, *all = malloc((size_t)n * J_N * sizeof *all);
+    if (!all)
+        return fail(w, win, MPI_ERR_NO_MEM, fn, "no memory");
+    int own = check_alone(w, win, n, peer, fn), cls = MPI_SUCCESS;
+    if (own != MPI_SUCCESS) /* the others raise its class */
+        psync_Error_class(own, &cls);
+    mine[J_STATUS] = cls;
+    mine[J_PEER] = peer;
+    describe(w, mine);
+    int rc = MPI_Allgather(mine, J_N, MPI_LONG_LONG, all, J_N, MPI_LONG_LONG,
+                           comm);
+    if (rc == MPI_SUCCESS)
+        rc = own != MPI_SUCCESS ? own : agree(w, win, all, n, me, fn);
+    if (rc == MPI_SUCCESS) {
+        rc = join(w, all, n, me, comm);
+        if (rc != MPI_SUCCESS)
+            rc = fail(w, MPI_WIN_NULL, rc, fn, "the joined window could not "
+                      "be made (error %d)", rc);
+    }
+    free(all);
+    return rc;
 }
 
 /* The classes the library adds: Open MPI 4.1 answers MPI_ERR_UNKNOWN to

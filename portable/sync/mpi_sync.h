@@ -32,7 +32,10 @@
  * epoch opens inside it nor it inside one, and an RMA call outside every
  * epoch is refused - each with MPI_ERR_RMA_SYNC through the window's
  * error handler.  MPI_Error_class too: Open MPI 4.1 does not know the
- * class of a class that MPI_Add_error_class made.
+ * class of a class that MPI_Add_error_class made.  And the other calls on
+ * a window (flush, sync, post, wait, test, get_group, get_attr,
+ * set_errhandler, attach, detach, shared_query), since MPI_Win_change_comm
+ * gives the program's window handle a new MPI window behind it.
  *
  * Threads: the library keeps its tables (windows, requests, counters
  * held) and each window's epoch state without locks, so it supports
@@ -43,9 +46,10 @@
  * What differs from shmpi is in shmpi_sync(7), "BUILDING WITH ANOTHER
  * MPI": MPI_ERR_WIN_COUNTER and MPI_HANDLE_SYNC are values known at run
  * time (not constants; MPI_HANDLE_SYNC is taken by constructors,
- * reductions and RMA like any int), MPI_Win_change_comm is missing, the
- * sync_ops epoch is a lock_all epoch that the library opens, and the
- * thread level above.
+ * reductions and RMA like any int), after MPI_Win_change_comm a window
+ * of the shared flavor is a created one to its newcomers (they reach the
+ * members' memory by RMA only), the sync_ops epoch is a lock_all epoch
+ * that the library opens, and the thread level above.
  */
 #ifndef MPI_SYNC_PORTABLE_H
 #define MPI_SYNC_PORTABLE_H
@@ -140,6 +144,37 @@ int psync_Win_unlock(int rank, MPI_Win win);
 int psync_Win_lock_all(int assert, MPI_Win win);
 int psync_Win_unlock_all(MPI_Win win);
 int psync_Error_class(int errorcode, int *errorclass);
+int psync_Win_flush(int rank, MPI_Win win);
+int psync_Win_flush_all(MPI_Win win);
+int psync_Win_flush_local(int rank, MPI_Win win);
+int psync_Win_flush_local_all(MPI_Win win);
+int psync_Win_sync(MPI_Win win);
+int psync_Win_post(MPI_Group group, int assert, MPI_Win win);
+int psync_Win_wait(MPI_Win win);
+int psync_Win_test(MPI_Win win, int *flag);
+int psync_Win_get_group(MPI_Win win, MPI_Group *group);
+int psync_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int psync_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag);
+int psync_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int psync_Win_detach(MPI_Win win, const void *base);
+int psync_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                           int *disp_unit, void *baseptr);
+int MPI_Win_change_comm(MPI_Comm new_comm, int peer_rank, MPI_Win win);
+
+#define MPI_Win_flush            psync_Win_flush
+#define MPI_Win_flush_all        psync_Win_flush_all
+#define MPI_Win_flush_local      psync_Win_flush_local
+#define MPI_Win_flush_local_all  psync_Win_flush_local_all
+#define MPI_Win_sync             psync_Win_sync
+#define MPI_Win_post             psync_Win_post
+#define MPI_Win_wait             psync_Win_wait
+#define MPI_Win_test             psync_Win_test
+#define MPI_Win_get_group        psync_Win_get_group
+#define MPI_Win_set_errhandler   psync_Win_set_errhandler
+#define MPI_Win_get_attr         psync_Win_get_attr
+#define MPI_Win_attach           psync_Win_attach
+#define MPI_Win_detach           psync_Win_detach
+#define MPI_Win_shared_query     psync_Win_shared_query
 
 #define MPI_Put                  psync_Put
 #define MPI_Rput                 psync_Rput
