@@ -22,6 +22,12 @@
 #                  schemes only: isend does not use it)
 #     mpich    mpiexec.mpich -launcher fork -np N -bind-to core
 #                  halo-mpich -S SCHEME
+#     ompi-psync, mpich-psync
+#              the counters schemes on Open MPI (as ompi) and MPICH (as
+#                  mpich) through shmpi's portable library: halo.c built
+#                  with -include portable/sync/mpi_sync.h and linked with
+#                  mpi_sync.c (halo-ompi-psync, halo-mpich-psync), so that
+#                  they stand beside that MPI's own fence and PSCW
 #
 # Each run checks every cell (halo.c: the first and the last iteration of
 # a cell carry new data, compared byte for byte in every halo) and exits 3
@@ -52,7 +58,8 @@
 # Knobs: HALO_RUNS, HALO_TARGET_MS, HALO_BATCHES, HALO_SCHEMES (comma
 # list, default counters,counters1,fence,pscw,flag,flag1,isend), HALO_TOPOS (default
 # ring,grid), HALO_SIZES (default 8,64,512,4K,64K), HALO_NP (default
-# "2 4"), HALO_NEAR_NS, HALO_ONLY (subset of "shmpi ompi ompi-sm mpich").
+# "2 4"), HALO_NEAR_NS, HALO_ONLY (subset of
+# "shmpi ompi ompi-sm mpich ompi-psync mpich-psync").
 # Raw figures: perf/bin/halo.tsv; run outputs: perf/bin/halo.out/.
 # HALO_TABLES_ONLY=1 runs nothing and prints the tables of the raw file
 # again (HALO_RAW names another one).
@@ -64,7 +71,7 @@ unset SHMPI_NP SHMPI_RANK SHMPI_SIZE SHMPI_ARENA_FD
 : "${HALO_RUNS:=${PERF_RUNS:-5}}" "${PERF_WARMUP:=1}" "${HALO_TARGET_MS:=200}" "${HALO_BATCHES:=9}"
 : "${HALO_SCHEMES:=counters,counters1,fence,pscw,flag,flag1,isend}" "${HALO_TOPOS:=ring,grid}"
 : "${HALO_SIZES:=8,64,512,4K,64K}" "${HALO_NP:=2 4}" "${HALO_NEAR_NS:=150}"
-: "${HALO_ONLY:=shmpi ompi ompi-sm mpich}" "${HALO_TABLES_ONLY:=}" "${HALO_RAW:=$BIN/halo.tsv}"
+: "${HALO_ONLY:=shmpi ompi ompi-sm mpich ompi-psync mpich-psync}" "${HALO_TABLES_ONLY:=}" "${HALO_RAW:=$BIN/halo.tsv}"
 # the noise guard's settings (pt2pt-lib.sh)
 TMO=${PERF_TIMEOUT:-120} NOISE_PCT=${HALO_NOISE_PCT:-${PERF_NOISE_PCT:-10}}
 QUIET_WAIT=${PERF_QUIET_WAIT:-20} RETRIES=${PERF_RETRIES:-2}
@@ -75,7 +82,8 @@ out=$BIN/halo.out raw=$HALO_RAW
 command_of() {
     [[ " $HALO_ONLY " == *" $1 "* ]] || return 1
     case $1-$2 in
-        ompi*-counters*|mpich-counters*|ompi-sm-isend) return 1 ;;
+        *-psync-counters*) ;;
+        *-psync-*|ompi*-counters*|mpich-counters*|ompi-sm-isend) return 1 ;;
     esac
     local ompi=(mpirun.openmpi --allow-run-as-root -np 2 --bind-to core)
     [ "$3" -gt 2 ] && ompi=("${OMPI_RUN[@]}" -np "$3" --bind-to core:overload-allowed)
@@ -84,6 +92,9 @@ command_of() {
         ompi)    have ompi && CMD=("${ompi[@]}" "$BIN/halo-ompi") ;;
         ompi-sm) have ompi && CMD=("${ompi[@]}" --mca osc sm "$BIN/halo-ompi") ;;
         mpich)   have mpich && CMD=("${MPICH_RUN[@]}" -np "$3" -bind-to core "$BIN/halo-mpich") ;;
+        ompi-psync)  [ -x "$BIN/halo-ompi-psync" ] && CMD=("${ompi[@]}" "$BIN/halo-ompi-psync") ;;
+        mpich-psync) [ -x "$BIN/halo-mpich-psync" ] &&
+                         CMD=("${MPICH_RUN[@]}" -np "$3" -bind-to core "$BIN/halo-mpich-psync") ;;
         *) return 1 ;;
     esac
 }
@@ -108,11 +119,24 @@ run() {
     run_ended halo "$f" "$impl" "$round" "$s" "$np" "$impl-$np-$s" "$s, np=$np"
 }
 
+# halo.c on MPI $1 (ompi, mpich; its compiler $2) with the portable sync
+# counters: BIN/halo-$1-psync, built as a program that uses them is.
+build_psync() {
+    rm -f "$BIN/halo-$1-psync"
+    have "$1" || return 0
+    "$2" $PERF_CFLAGS -c -o "$BIN/mpi_sync-$1.o" "$ROOT/portable/sync/mpi_sync.c" &&
+        "$2" $PERF_CFLAGS "-I$ROOT/portable/sync" -include mpi_sync.h "$PERFDIR/halo.c" \
+            "$BIN/mpi_sync-$1.o" -o "$BIN/halo-$1-psync" ||
+        note "halo: halo-$1-psync could not be built"
+}
+
 # Build, then run every round (the warm-up ones first).
 run_rounds() {
     local r round np s j m impls n k=0
     pt2pt_lock halo
     build_mpi "$PERFDIR/halo.c" halo
+    build_psync ompi mpicc.openmpi
+    build_psync mpich mpicc.mpich
     rm -rf "$out"; mkdir -p "$out"
     : >"$raw"
     [ -f "$ROOT/lib/libmpi.a" ] && echo "shmpi: lib/libmpi.a of $(date -u -r "$ROOT/lib/libmpi.a" '+%Y-%m-%d %H:%M:%S UTC')"
@@ -124,7 +148,7 @@ run_rounds() {
             note "halo: round $round, np=$np"
             for s in ${HALO_SCHEMES//,/ }; do
                 impls=()
-                for m in shmpi ompi ompi-sm mpich; do command_of $m "$s" "$np" && impls+=("$m"); done
+                for m in shmpi ompi ompi-sm mpich ompi-psync mpich-psync; do command_of $m "$s" "$np" && impls+=("$m"); done
                 n=${#impls[@]}
                 for ((j = 0; j < n; j++)); do run "${impls[(j + k) % n]}" "$round" "$s" "$np"; done
                 k=$((k + 1))
@@ -169,6 +193,32 @@ function best_counters(t, n, s, st,    a, b) {
     if (!num(b)) return a
     return a < b ? a : b
 }
+# The portable counters against the fence and PSCW of the same MPI: per MPI
+# (ompi, mpich), topology, np, state and size, the faster of its psync
+# counters and counters1 beside its fence and pscw.
+function psync_table(    y, p, P, t, n, ns, S, z, s, ST, k, nst, q, a, b, f, w, c, any) {
+    split("ompi mpich", P, " ")
+    for (y = 1; y <= 2; y++) for (n = 1; n <= 1024; n++) for (q = 1; q <= 2; q++) {
+        p = P[y]; t = q == 1 ? "ring" : "grid"
+        if (!((t, n) in cases)) continue
+        ns = split(sizes[t, n], S, " "); sortv(S, ns)
+        nst = split(n == 2 ? "near far" : "all", ST, " ")
+        for (k = 1; k <= nst; k++) for (z = 1; z <= ns; z++) {
+            s = S[z]
+            a = get(p "-psync", "counters", t, n, s, ST[k]); b = get(p "-psync", "counters1", t, n, s, ST[k])
+            c = !num(a) ? b : !num(b) ? a : a < b ? a : b
+            f = get(p, "fence", t, n, s, ST[k]); w = get(p, "pscw", t, n, s, ST[k])
+            if (!num(c) && !num(f) && !num(w)) continue
+            if (!any++) {
+                print ""; print "The portable counters (portable/sync) against the same MPI'"'"'s fence and PSCW, µs per iteration (medians as above; best portable: the faster of counters and counters1):"
+                print ""; print "| MPI | halo | np | state | size | best portable | fence | pscw | portable / fence | portable / pscw |"
+                print "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+            }
+            printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", implname[p], t, n, ST[k], hsize(s), show(c), show(f), show(w),
+                num(c) && num(f) ? sprintf("%.2f×", c / f) : "–", num(c) && num(w) ? sprintf("%.2f×", c / w) : "–"
+        }
+    }
+}
 # One table: topology t at np n, batches of state st.
 function table(t, n, st, title,    S, ns, z, s, x, v, c, hdr, row, std, bstd, bstdn, bp, bpn, rs, rp) {
     print ""; print title; print ""
@@ -185,7 +235,7 @@ function table(t, n, st, title,    S, ns, z, s, x, v, c, hdr, row, std, bstd, bs
             line = line " | " show(v[x])
             if (!num(v[x])) continue
             if (CI[x] == "shmpi" && CS[x] !~ /^counters/ && (bstd == "" || v[x] < bstd)) { bstd = v[x]; bstdn = CS[x] }
-            if (CI[x] != "shmpi" && (bp == "" || v[x] < bp)) { bp = v[x]; bpn = CN[x] }
+            if (CI[x] != "shmpi" && CI[x] !~ /psync/ && (bp == "" || v[x] < bp)) { bp = v[x]; bpn = CN[x] }
         }
         c = best_counters(t, n, s, st)
         rs = num(c) && num(bstd) ? c / bstd : ""; rp = num(c) && num(bp) ? c / bp : ""
@@ -200,10 +250,10 @@ function table(t, n, st, title,    S, ns, z, s, x, v, c, hdr, row, std, bstd, bs
 }
 END {
     if (nfig == 0) { print "no figures (see the errors above)"; exit }
-    nc = split("shmpi counters|shmpi counters1|shmpi fence|shmpi pscw|shmpi flag|shmpi flag1|shmpi isend|ompi fence|ompi pscw|ompi flag|ompi flag1|ompi isend|ompi-sm fence|ompi-sm pscw|ompi-sm flag|ompi-sm flag1|mpich fence|mpich pscw|mpich flag|mpich flag1|mpich isend", C, "|")
-    split("shmpi ompi ompi-sm mpich", I, " ")
-    split("shmpi|Open MPI|Open MPI osc sm|MPICH", IN, "|")
-    for (x = 1; x <= 4; x++) implname[I[x]] = IN[x]
+    nc = split("shmpi counters|shmpi counters1|shmpi fence|shmpi pscw|shmpi flag|shmpi flag1|shmpi isend|ompi fence|ompi pscw|ompi flag|ompi flag1|ompi isend|ompi-sm fence|ompi-sm pscw|ompi-sm flag|ompi-sm flag1|mpich fence|mpich pscw|mpich flag|mpich flag1|mpich isend|ompi-psync counters|ompi-psync counters1|mpich-psync counters|mpich-psync counters1", C, "|")
+    split("shmpi ompi ompi-sm mpich ompi-psync mpich-psync", I, " ")
+    split("shmpi|Open MPI|Open MPI osc sm|MPICH|Open MPI portable|MPICH portable", IN, "|")
+    for (x = 1; x <= 6; x++) implname[I[x]] = IN[x]
     for (x = 1; x <= nc; x++) {
         split(C[x], f, " ")
         for (k in cnt) { split(k, q, SUBSEP); if (q[1] == f[1] && q[2] == f[2]) { has = 1; break } }
@@ -233,8 +283,9 @@ END {
     line = ""
     for (n in ncase) if (n == 2) line = sprintf("np=2 timed batches: %d near, %d far, %d mixed", nstate[2, "near"], nstate[2, "far"], nstate[2, "mixed"])
     if (line != "") print "\n" line "."
+    psync_table()
     line = ""
-    for (x = 1; x <= 4; x++) {
+    for (x = 1; x <= 6; x++) {
         if (!(I[x] in nn)) continue
         for (j = 1; j <= nn[I[x]]; j++) a[j] = nz[I[x], j] + 0
         sortv(a, nn[I[x]])

@@ -4,6 +4,11 @@
 /*
  * The values are plain ints: the datatype engine does not look at them,
  * so no counter is allocated here (shmpi_sync(7) has the counters).
+ *
+ * Not psync: what it checks is shmpi's datatype engine, beyond what
+ * portable/sync gives - there MPI_HANDLE_SYNC is a duplicate of MPI_INT
+ * made at run time (MPI_COMBINER_DUP, not NAMED), and the MPI's own
+ * constructors, reductions and RMA calls take it like any int.
  */
 #include "check.h"
 

@@ -1,5 +1,5 @@
 /* sync_restart: info "restart" = "true" on both inits - a put-and-signal ping-pong of many iterations with one MPI_Start per request, the requests re-armed by each completion, ended by MPI_Request_free (which signals nothing more and closes the epoch) - "false" leaves them inactive, "maybe" is MPI_ERR_INFO_VALUE. */
-/* shmpi-test: np=2,4 timeout=60 ext */
+/* shmpi-test: np=2,4 timeout=60 ext psync */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 

@@ -57,7 +57,8 @@
  * request by the atomic read above, which also drives the MPI's
  * progress, so that others' accumulates to this process are served by
  * MPI libraries whose passive target needs the target's calls), and
- * yields the processor when nothing completed.
+ * after SPIN_ROUNDS rounds in which nothing completed yields the processor
+ * between rounds (idle()).
  */
 #include "mpi_sync.h"
 
@@ -82,6 +83,38 @@
 #undef MPI_Request_free
 #undef MPI_Cancel
 #undef MPI_Request_get_status
+#undef MPI_Put
+#undef MPI_Rput
+#undef MPI_Get
+#undef MPI_Rget
+#undef MPI_Accumulate
+#undef MPI_Raccumulate
+#undef MPI_Get_accumulate
+#undef MPI_Rget_accumulate
+#undef MPI_Fetch_and_op
+#undef MPI_Compare_and_swap
+#undef MPI_Win_fence
+#undef MPI_Win_start
+#undef MPI_Win_complete
+#undef MPI_Win_lock
+#undef MPI_Win_unlock
+#undef MPI_Win_lock_all
+#undef MPI_Win_unlock_all
+#undef MPI_Error_class
+#undef MPI_Win_flush
+#undef MPI_Win_flush_all
+#undef MPI_Win_flush_local
+#undef MPI_Win_flush_local_all
+#undef MPI_Win_sync
+#undef MPI_Win_post
+#undef MPI_Win_wait
+#undef MPI_Win_test
+#undef MPI_Win_get_group
+#undef MPI_Win_set_errhandler
+#undef MPI_Win_get_attr
+#undef MPI_Win_attach
+#undef MPI_Win_detach
+#undef MPI_Win_shared_query
 
 #include <errno.h>
 #include <limits.h>
@@ -92,9 +125,18 @@
 #include <string.h>
 
 enum { OPS, OBJECT };
+enum { PSCW, LOCK, LOCK_ALL };     /* the program's access epochs */
 
 struct psync_win {
     MPI_Win win;               /* the program's window; MPI_WIN_NULL once freed */
+    MPI_Win real;              /* the MPI's window behind it: win, until
+                                  MPI_Win_change_comm made another */
+    long long id;              /* the same at every member (see attach) */
+    int flavor;                /* MPI_WIN_CREATE_FLAVOR of the window */
+    char *exposes;             /* after a change: [size] rank r has memory */
+    void **att_base;           /* dynamic: the regions attached here */
+    MPI_Aint *att_size;
+    int natt, att_cap;
     MPI_Win hidden;            /* the counters' window (see the top) */
     int *mem;                  /* my part of it: cap slots of 2 ints */
     MPI_Group group;           /* the window's group */
@@ -102,14 +144,24 @@ struct psync_win {
     MPI_Sync *handle;          /* per slot: the handle it holds, 0 free */
     char *armed;               /* per slot: an active sync_object request */
     int epoch;                 /* started sync_ops requests holding lock_all */
+    int *cover;                /* [3 * size]: started sync_ops requests
+                                  covering (target, kind), kinds as bits */
     int active;                /* active sync requests made on this window */
     int refs;                  /* requests made on it, + 1 while it lives */
+    /* the program's own epochs on the window (see the wrappers) */
+    int fence_open;            /* a fence not MPI_MODE_NOSUCCEED was last */
+    int fence_rma;             /* RMA calls made since that fence */
+    int held[3];               /* PSCW: between MPI_Win_start and
+                                  _complete; LOCK: MPI_Win_lock calls not
+                                  unlocked; LOCK_ALL: under lock_all */
 };
 
 struct psync_req {
     MPI_Request handle;        /* what the program holds */
     struct psync_win *w;
     int kind, active, restart;
+    int signalled;             /* OPS: this round's signal is sent (by a
+                                  MPI_Testall that could not complete) */
     int slot;                  /* the counter's slot (at its owner) */
     MPI_Sync counter;
     int target, mode;          /* OPS: window rank or MPI_PROC_NULL, bits */
@@ -118,10 +170,12 @@ struct psync_req {
 
 static struct psync_req **reqs;    /* every live sync request */
 static int nreqs, reqs_cap;
-static int win_keyval = MPI_KEYVAL_INVALID;
-static int cap_env;                /* slots per process and window */
+static struct psync_win **wins;    /* every live window made through */
+static int nwins, wins_cap;        /* mpi_sync.h */
+static int cap_env;                /* PSYNC_COUNTERS: see read_config */
 static int rank_bits, slot_bits, gen_bits, world_rank;
 static unsigned serial;            /* my allocations so far */
+static int held;                   /* my counters now, over all windows */
 static int err_counter_class = -1;
 static MPI_Datatype handle_type = MPI_DATATYPE_NULL;
 
@@ -192,8 +246,9 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
         MPI_Type_free(&handle_type);
     if (quiet != MPI_COMM_NULL)
         MPI_Comm_free(&quiet);
-    if (win_keyval != MPI_KEYVAL_INVALID)
-        MPI_Win_free_keyval(&win_keyval);
+    free(wins);
+    wins = NULL;
+    nwins = wins_cap = 0;
     return MPI_SUCCESS;
 }
 
@@ -236,7 +291,8 @@ static int bits_for(int n) /* bits to hold 0 .. n - 1 */
     return b;
 }
 
-/* PSYNC_COUNTERS (slots per process and window, default 256) and the
+/* PSYNC_COUNTERS (the counters a process may hold over all windows, and
+   so the slots per process of each window; default 256) and the
    handle's layout: generation | slot | owner's rank in MPI_COMM_WORLD. */
 static int read_config(MPI_Comm comm)
 {
@@ -293,15 +349,19 @@ static int win_rank_of(struct psync_win *w, int r)
 
 /* ------------------------------------------------------------ windows */
 
+/* The library's state of window win, or NULL: a search of the few live
+   windows, the last one found first (every RMA call of the program
+   comes here). */
+static struct psync_win *win_last;
+
 static struct psync_win *win_of(MPI_Win win)
 {
-    struct psync_win *w = NULL;
-    int found = 0;
-    if (win == MPI_WIN_NULL || win_keyval == MPI_KEYVAL_INVALID)
-        return NULL;
-    if (MPI_Win_get_attr(win, win_keyval, &w, &found) != MPI_SUCCESS)
-        return NULL;
-    return found ? w : NULL;
+    if (win_last && win_last->win == win)
+        return win_last;
+    for (int i = 0; i < nwins; i++)
+        if (wins[i]->win == win)
+            return win_last = wins[i];
+    return NULL;
 }
 
 static void win_release(struct psync_win *w)
@@ -311,7 +371,19 @@ static void win_release(struct psync_win *w)
     MPI_Group_free(&w->group);
     free(w->handle);
     free(w->armed);
+    free(w->cover);
+    free(w->exposes);
+    free(w->att_base);
+    free(w->att_size);
     free(w);
+}
+
+static void win_forget(struct psync_win *w)
+{
+    for (int i = 0; i < nwins; i++)
+        if (wins[i] == w)
+            wins[i] = wins[--nwins];
+    win_last = NULL;
 }
 
 /* Gives the new window win its counters: collective over comm. */
@@ -321,22 +393,28 @@ static int attach(MPI_Win win, MPI_Comm comm)
     if (rc != MPI_SUCCESS)
         return rc;
     clean_at_finalize();
-    if (win_keyval == MPI_KEYVAL_INVALID &&
-        (rc = MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN,
-                                    MPI_WIN_NULL_DELETE_FN, &win_keyval,
-                                    NULL)) != MPI_SUCCESS)
-        return rc;
+    int size;
+    MPI_Comm_size(comm, &size);
     struct psync_win *w = calloc(1, sizeof *w);
-    if (!w || !(w->handle = calloc(cap_env, sizeof *w->handle)) ||
-        !(w->armed = calloc(cap_env, 1))) {
+    struct psync_win **more = nwins < wins_cap ? wins
+        : realloc(wins, (size_t)(wins_cap = 2 * wins_cap + 4) * sizeof *more);
+    if (more)
+        wins = more;
+    if (!w || !more || !(w->handle = calloc(cap_env, sizeof *w->handle)) ||
+        !(w->armed = calloc(cap_env, 1)) ||
+        !(w->cover = calloc((size_t)size * 3, sizeof *w->cover))) {
         if (w) {
             free(w->handle);
+            free(w->armed);
             free(w);
         }
         return fail(NULL, win, MPI_ERR_NO_MEM, "MPI_Win_create",
                     "no memory for the window's counter table");
     }
-    w->win = win;
+    w->win = w->real = win;
+    int *flavor, flag = 0;
+    MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
+    w->flavor = flag ? *flavor : MPI_WIN_FLAVOR_CREATE;
     w->cap = cap_env;
     w->refs = 1;
     MPI_Comm_rank(comm, &w->rank);
@@ -354,8 +432,14 @@ static int attach(MPI_Win win, MPI_Comm comm)
     MPI_Win_lock_all(MPI_MODE_NOCHECK, w->hidden);
     memset(w->mem, 0, (size_t)cap_env * 2 * sizeof(int));
     MPI_Win_sync(w->hidden);
-    MPI_Barrier(comm);
-    return MPI_Win_set_attr(win, win_keyval, w);
+    /* The window's id: rank 0's world rank and count of windows, which
+       MPI_Win_change_comm compares; the allreduce is also the barrier
+       after which others may signal (nobody leaves it before all came) */
+    static long long made;
+    long long id = w->rank ? 0 : ((long long)world_rank << 32) + ++made;
+    MPI_Allreduce(&id, &w->id, 1, MPI_LONG_LONG, MPI_MAX, comm);
+    wins[nwins++] = w;
+    return MPI_SUCCESS;
 }
 
 int psync_Win_create(void *base, MPI_Aint size, int disp_unit,
@@ -396,7 +480,11 @@ int psync_Win_free(MPI_Win *win)
                         w->active);
         MPI_Win_unlock_all(w->hidden);
         MPI_Win_free(&w->hidden);
-        MPI_Win_delete_attr(*win, win_keyval);
+        if (w->real != w->win)  /* over the new group first, as made */
+            MPI_Win_free(&w->real);
+        for (int s = 0; s < w->cap; s++) /* its counters go with it */
+            held -= w->handle[s] != 0;
+        win_forget(w);
         w->win = MPI_WIN_NULL;
         win_release(w);
     }
@@ -455,13 +543,12 @@ int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
     int rc = list_args(win, n, c, fn, &w);
     if (rc != MPI_SUCCESS)
         return rc;
-    int nfree = 0;
-    for (int s = 0; s < w->cap; s++)
-        nfree += !w->handle[s];
-    if (n > nfree)
+    /* at most cap_env over all windows, as shmpi's table: so each
+       window, with cap_env slots, has room for them */
+    if (n > cap_env - held)
         return fail(w, win, MPI_ERR_NO_MEM, fn, "%d counters asked, %d of "
-                    "the window's %d left (PSYNC_COUNTERS)", n, nfree,
-                    w->cap);
+                    "this process's %d left (PSYNC_COUNTERS)", n,
+                    cap_env - held, cap_env);
     for (int i = 0, s = 0; i < n; i++, s++) {
         while (w->handle[s])
             s++;
@@ -481,6 +568,7 @@ int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
             return fail(w, win, MPI_ERR_OTHER, fn, "RMA on the counters' "
                         "window failed (error %d)", rc);
         w->handle[s] = h;
+        held++;
         c[i] = h;
     }
     return MPI_SUCCESS;
@@ -514,6 +602,7 @@ int MPI_Win_free_sync_objects(int n, MPI_Sync *c, MPI_Win win)
             return fail(w, win, MPI_ERR_OTHER, fn, "RMA on the counters' "
                         "window failed (error %d)", rc);
         w->handle[s] = 0;
+        held--;
         c[i] = MPI_SYNC_NULL;
     }
     return MPI_SUCCESS;
@@ -664,6 +753,31 @@ static int opens_epoch(const struct psync_req *r)
     return r->kind == OPS && r->mode && r->target != MPI_PROC_NULL;
 }
 
+/* Started request r's kinds of call to its target, counted in (by 1) or
+   out (by -1) of what the sync_ops epoch covers. */
+static void cover(struct psync_req *r, int by)
+{
+    for (int k = 0; k < 3; k++)
+        if (r->mode & 1 << k)
+            r->w->cover[3 * r->target + k] += by;
+}
+
+/* The program's own access epochs on w, which a sync_ops epoch may not
+   overlap (MPI-3.1 11.5; shmpi_sync(7)): MPI_ERR_RMA_SYNC from fn. */
+static int other_epoch(struct psync_win *w, const char *fn)
+{
+    const char *what = w->fence_open && w->fence_rma
+                           ? "a fence epoch with RMA calls"
+                       : w->held[PSCW] ? "a PSCW access epoch (MPI_Win_start)"
+                       : w->held[LOCK_ALL] ? "an MPI_Win_lock_all epoch"
+                       : w->held[LOCK] ? "an MPI_Win_lock epoch" : NULL;
+    if (!what)
+        return MPI_SUCCESS;
+    return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "a sync_ops request "
+                "cannot open its epoch inside %s: access epochs may not "
+                "overlap (MPI-3.1 11.5)", what);
+}
+
 /* Arms counter r->slot by r->count (a start, or a restart's re-arm). */
 static int arm(struct psync_req *r, const char *fn)
 {
@@ -702,10 +816,14 @@ static int start_one(struct psync_req *r, const char *fn)
         if (rc != MPI_SUCCESS)
             return rc;
         w->armed[r->slot] = 1;
-    } else if (opens_epoch(r) && w->epoch == 0) {
-        int rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
+    } else if (opens_epoch(r)) {
+        int rc = other_epoch(w, fn);
+        if (rc == MPI_SUCCESS && w->epoch == 0)
+            rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->real);
         if (rc != MPI_SUCCESS)
             return rc;
+        cover(r, 1);
+        w->fence_open = 0; /* an empty fence epoch gives way, as a lock's */
     }
     w->epoch += opens_epoch(r);
     r->active = 1;
@@ -721,8 +839,10 @@ static int deactivate(struct psync_req *r)
     w->active--;
     if (r->kind == OBJECT)
         w->armed[r->slot] = 0;
+    if (opens_epoch(r))
+        cover(r, -1);
     if (opens_epoch(r) && --w->epoch == 0)
-        return MPI_Win_unlock_all(w->win);
+        return MPI_Win_unlock_all(w->real);
     return MPI_SUCCESS;
 }
 
@@ -734,7 +854,7 @@ static int signal_target(struct psync_req *r, const char *fn)
     if (r->target == MPI_PROC_NULL)
         return MPI_SUCCESS;
     if (r->mode)   /* puts, gets, accumulates complete at the target */
-        rc = MPI_Win_flush(r->target, w->win);
+        rc = MPI_Win_flush(r->target, w->real);
     if (rc == MPI_SUCCESS)
         rc = MPI_Fetch_and_op(&zero, &h, MPI_INT, r->target,
                               2 * r->slot + 1, MPI_NO_OP, w->hidden);
@@ -757,11 +877,11 @@ static int signal_target(struct psync_req *r, const char *fn)
    rule 6), once my counter said the data is there. */
 static int see_window(struct psync_win *w)
 {
-    if (w->epoch)
-        return MPI_Win_sync(w->win);
+    if (w->epoch || w->held[LOCK_ALL] || w->held[LOCK]) /* passive epoch */
+        return MPI_Win_sync(w->real);
     int rc = MPI_Win_lock(MPI_LOCK_SHARED, w->rank, MPI_MODE_NOCHECK,
-                          w->win);
-    return rc != MPI_SUCCESS ? rc : MPI_Win_unlock(w->rank, w->win);
+                          w->real);
+    return rc != MPI_SUCCESS ? rc : MPI_Win_unlock(w->rank, w->real);
 }
 
 static void empty_status(MPI_Status *st)
@@ -796,7 +916,9 @@ static int test_sync(struct psync_req *r, int *done, MPI_Status *st,
     int rc = MPI_SUCCESS;
     *done = 1;
     if (r->active && r->kind == OPS) {
-        rc = signal_target(r, fn);
+        if (!r->signalled)
+            rc = signal_target(r, fn);
+        r->signalled = 0;
         if (!r->restart || rc != MPI_SUCCESS) {
             int rc2 = deactivate(r);
             rc = rc != MPI_SUCCESS ? rc : rc2;
@@ -824,6 +946,21 @@ static int test_sync(struct psync_req *r, int *done, MPI_Status *st,
     }
     empty_status(st);
     return rc;
+}
+
+/* Between two rounds of a wait that found nothing complete: the first
+   SPIN_ROUNDS rounds poll on, later ones yield the processor.  Yielding
+   at once made a halo iteration cost milliseconds on a loaded machine
+   (Open MPI 4.1, np=2, others taking 88% of the 2 CPUs: 4.5 ms per
+   iteration of perf/halo.c's counters1 ring at 8 B, its fence 1.2 us;
+   2026-11-30): a yield gives the CPU away for a time slice, while the
+   signal is a few microseconds off. */
+enum { SPIN_ROUNDS = 2000 };
+
+static void idle(int *rounds)
+{
+    if (++*rounds > SPIN_ROUNDS)
+        sched_yield();
 }
 
 int psync_Start(MPI_Request *req)
@@ -880,11 +1017,11 @@ int psync_Wait(MPI_Request *req, MPI_Status *st)
     struct psync_req *r = nreqs && req ? find(*req) : NULL;
     if (!r)
         return MPI_Wait(req, st);
-    for (;;) {
+    for (int rounds = 0;;) {
         int done, rc = test_sync(r, &done, st, "MPI_Wait");
         if (done || rc != MPI_SUCCESS)
             return rc;
-        sched_yield();
+        idle(&rounds);
     }
 }
 
@@ -898,7 +1035,7 @@ static int all_of(int n, MPI_Request *v, int *flag, MPI_Status *sts,
     if (!done)
         return fail(NULL, MPI_WIN_NULL, MPI_ERR_NO_MEM, fn, "no memory");
     memset(done, 0, n <= 64 ? sizeof small : 0);
-    for (;;) {
+    for (int rounds = 0;;) {
         for (int i = 0; i < n; i++) {
             if (done[i])
                 continue;
@@ -921,7 +1058,7 @@ static int all_of(int n, MPI_Request *v, int *flag, MPI_Status *sts,
         }
         if (!left || !wait)
             break;
-        sched_yield();
+        idle(&rounds);
     }
     if (flag)
         *flag = !left;
@@ -942,10 +1079,19 @@ int psync_Testall(int n, MPI_Request *v, int *flag, MPI_Status *sts)
     if (!any_sync(n, v))
         return MPI_Testall(n, v, flag, sts);
     /* MPI_Testall completes none unless it completes all: look at the
-       sync requests without completing them first */
+       sync requests without completing them first.  A sync_ops request
+       signals at the first test (shmpi_sync(7)), complete or not: its
+       target may be waiting for that signal to complete what we wait
+       for. */
     for (int i = 0; i < n; i++) {
         struct psync_req *r = find(v[i]);
         int f = 1;
+        if (r && r->active && r->kind == OPS && !r->signalled) {
+            int rc = signal_target(r, "MPI_Testall");
+            if (rc != MPI_SUCCESS)
+                return rc;
+            r->signalled = 1;
+        }
         if (r && r->active && r->kind == OBJECT)
             psync_Request_get_status(v[i], &f, MPI_STATUS_IGNORE);
         if (!f) {
@@ -961,7 +1107,7 @@ int psync_Testall(int n, MPI_Request *v, int *flag, MPI_Status *sts)
 static int some_of(int n, MPI_Request *v, int *outcount, int *idx,
                    MPI_Status *sts, int one, int wait, const char *fn)
 {
-    for (;;) {
+    for (int rounds = 0;;) {
         int live = 0, out = 0, err = MPI_SUCCESS;
         for (int i = 0; i < n && !(one && out); i++) {
             int d, null;
@@ -995,7 +1141,7 @@ static int some_of(int n, MPI_Request *v, int *outcount, int *idx,
             *outcount = 0;
             return MPI_SUCCESS;
         }
-        sched_yield();
+        idle(&rounds);
     }
 }
 
@@ -1047,7 +1193,7 @@ int psync_Request_free(MPI_Request *req)
     if (!r)
         return MPI_Request_free(req);
     int rc = MPI_SUCCESS;
-    if (r->active && r->kind == OPS && !r->restart)
+    if (r->active && r->kind == OPS && !r->restart && !r->signalled)
         rc = signal_target(r, "MPI_Request_free"); /* its calls are done */
     if (r->active) {
         int rc2 = deactivate(r);
@@ -1087,10 +1233,600 @@ int psync_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
         if (rc != MPI_SUCCESS)
             return rc;
         *flag = v <= 0;
+        if (!*flag)
+            progress();
     }
     if (*flag)
         empty_status(st);
     return MPI_SUCCESS;
+}
+
+
+/* ------------------------------------------------------------ epochs */
+
+/*
+ * The program's RMA calls on a window of the library come here (the
+ * header's macros), so that the sync_ops epoch is one as shmpi's is: a
+ * call inside it must be of a kind that a started request covers to its
+ * target, and no other access epoch opens inside it; and so that the
+ * library knows the program's own epochs (other_epoch).  Windows the
+ * library does not know, and calls outside any sync_ops epoch, go to the
+ * MPI as they are, after one look at the window table.
+ */
+
+static const char *const kind_name[3] = {"MPI_MODE_WIN_PUT",
+                                         "MPI_MODE_WIN_GET",
+                                         "MPI_MODE_WIN_ACCUMULATE"};
+
+/* The MPI's window behind the program's win. */
+static MPI_Win real(MPI_Win win)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    return w ? w->real : win;
+}
+
+/* An RMA call of kind k (0 put, 1 get, 2 accumulate) to target on *win;
+   *win becomes the MPI's window. */
+static int rma_call(MPI_Win *win, int target, int k, const char *fn)
+{
+    struct psync_win *w = nwins ? win_of(*win) : NULL;
+    if (!w)
+        return MPI_SUCCESS;
+    *win = w->real;
+    w->fence_rma |= w->fence_open;
+    if (!w->epoch && !w->fence_open && !w->held[PSCW] && !w->held[LOCK] &&
+        !w->held[LOCK_ALL])
+        return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "called outside "
+                    "any access epoch on the window (fence, PSCW, lock, "
+                    "lock_all or a started sync_ops request): MPI-3.1 11.5");
+    int size;
+    MPI_Group_size(w->group, &size);
+    if (!w->epoch || target < 0 || target >= size ||
+        w->cover[3 * target + k])
+        return MPI_SUCCESS; /* a bad rank is the MPI's to report */
+    char has[80] = "";
+    for (int j = 0; j < 3; j++)
+        if (w->cover[3 * target + j])
+            snprintf(has + strlen(has), sizeof has - strlen(has), "%s%s",
+                     *has ? " | " : "", kind_name[j]);
+    return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "the started "
+                "sync_ops requests to target %d cover %s; this call needs "
+                "sync_mode %s", target, *has ? has : "nothing", kind_name[k]);
+}
+
+/* An access epoch of the program's opening on win: refused inside the
+   sync_ops epoch. */
+static int opening(MPI_Win *win, struct psync_win **wp, const char *fn)
+{
+    struct psync_win *w = *wp = nwins ? win_of(*win) : NULL;
+    if (w)
+        *win = w->real;
+    if (!w || !w->epoch)
+        return MPI_SUCCESS;
+    return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "called inside the "
+                "sync_ops epoch of %d started sync_ops request(s): access "
+                "epochs may not overlap (MPI-3.1 11.5)", w->epoch);
+}
+
+int psync_Put(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
+              int tc, MPI_Datatype tt, MPI_Win win)
+{
+    int rc = rma_call(&win, t, 0, "MPI_Put");
+    return rc != MPI_SUCCESS ? rc : MPI_Put(oa, oc, ot, t, td, tc, tt, win);
+}
+
+int psync_Rput(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
+               int tc, MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+{
+    int rc = rma_call(&win, t, 0, "MPI_Rput");
+    return rc != MPI_SUCCESS ? rc
+                             : MPI_Rput(oa, oc, ot, t, td, tc, tt, win, req);
+}
+
+int psync_Get(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
+              MPI_Datatype tt, MPI_Win win)
+{
+    int rc = rma_call(&win, t, 1, "MPI_Get");
+    return rc != MPI_SUCCESS ? rc : MPI_Get(oa, oc, ot, t, td, tc, tt, win);
+}
+
+int psync_Rget(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
+               MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+{
+    int rc = rma_call(&win, t, 1, "MPI_Rget");
+    return rc != MPI_SUCCESS ? rc
+                             : MPI_Rget(oa, oc, ot, t, td, tc, tt, win, req);
+}
+
+int psync_Accumulate(const void *oa, int oc, MPI_Datatype ot, int t,
+                     MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
+                     MPI_Win win)
+{
+    int rc = rma_call(&win, t, 2, "MPI_Accumulate");
+    return rc != MPI_SUCCESS
+               ? rc : MPI_Accumulate(oa, oc, ot, t, td, tc, tt, op, win);
+}
+
+int psync_Raccumulate(const void *oa, int oc, MPI_Datatype ot, int t,
+                      MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
+                      MPI_Win win, MPI_Request *req)
+{
+    int rc = rma_call(&win, t, 2, "MPI_Raccumulate");
+    return rc != MPI_SUCCESS ? rc : MPI_Raccumulate(oa, oc, ot, t, td, tc, tt,
+                                                    op, win, req);
+}
+
+int psync_Get_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
+                         int rcount, MPI_Datatype rt, int t, MPI_Aint td,
+                         int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win)
+{
+    int rc = rma_call(&win, t, 2, "MPI_Get_accumulate");
+    return rc != MPI_SUCCESS ? rc : MPI_Get_accumulate(oa, oc, ot, ra, rcount,
+                                                       rt, t, td, tc, tt, op,
+                                                       win);
+}
+
+int psync_Rget_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
+                          int rcount, MPI_Datatype rt, int t, MPI_Aint td,
+                          int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win,
+                          MPI_Request *req)
+{
+    int rc = rma_call(&win, t, 2, "MPI_Rget_accumulate");
+    return rc != MPI_SUCCESS ? rc : MPI_Rget_accumulate(oa, oc, ot, ra,
+                                                        rcount, rt, t, td, tc,
+                                                        tt, op, win, req);
+}
+
+int psync_Fetch_and_op(const void *oa, void *ra, MPI_Datatype dt, int t,
+                       MPI_Aint td, MPI_Op op, MPI_Win win)
+{
+    int rc = rma_call(&win, t, 2, "MPI_Fetch_and_op");
+    return rc != MPI_SUCCESS ? rc
+                             : MPI_Fetch_and_op(oa, ra, dt, t, td, op, win);
+}
+
+int psync_Compare_and_swap(const void *oa, const void *ca, void *ra,
+                           MPI_Datatype dt, int t, MPI_Aint td, MPI_Win win)
+{
+    int rc = rma_call(&win, t, 2, "MPI_Compare_and_swap");
+    return rc != MPI_SUCCESS ? rc
+                             : MPI_Compare_and_swap(oa, ca, ra, dt, t, td, win);
+}
+
+int psync_Win_fence(int assert, MPI_Win win)
+{
+    struct psync_win *w;
+    int rc = opening(&win, &w, "MPI_Win_fence");
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Win_fence(assert, win);
+    if (w && rc == MPI_SUCCESS) {
+        w->fence_open = !(assert & MPI_MODE_NOSUCCEED);
+        w->fence_rma = 0;
+    }
+    return rc;
+}
+
+/* The MPI's answer rc to a call that opened (by 1) or closed (by -1)
+   an access epoch of kind k on w (NULL: not a library window). */
+static int counted(struct psync_win *w, int k, int by, int rc)
+{
+    if (w && rc == MPI_SUCCESS) {
+        w->held[k] += by;
+        if (by > 0)
+            w->fence_open = 0;
+    }
+    return rc;
+}
+
+int psync_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    struct psync_win *w;
+    int rc = opening(&win, &w, "MPI_Win_start");
+    return counted(w, PSCW, 1, rc != MPI_SUCCESS
+                                   ? rc : MPI_Win_start(group, assert, win));
+}
+
+int psync_Win_complete(MPI_Win win)
+{
+    return counted(nwins ? win_of(win) : NULL, PSCW, -1,
+                   MPI_Win_complete(real(win)));
+}
+
+int psync_Win_lock(int type, int target, int assert, MPI_Win win)
+{
+    struct psync_win *w;
+    int rc = opening(&win, &w, "MPI_Win_lock");
+    return counted(w, LOCK, 1, rc != MPI_SUCCESS
+                                   ? rc
+                                   : MPI_Win_lock(type, target, assert, win));
+}
+
+int psync_Win_unlock(int target, MPI_Win win)
+{
+    return counted(nwins ? win_of(win) : NULL, LOCK, -1,
+                   MPI_Win_unlock(target, real(win)));
+}
+
+int psync_Win_lock_all(int assert, MPI_Win win)
+{
+    struct psync_win *w;
+    int rc = opening(&win, &w, "MPI_Win_lock_all");
+    return counted(w, LOCK_ALL, 1, rc != MPI_SUCCESS
+                                       ? rc : MPI_Win_lock_all(assert, win));
+}
+
+int psync_Win_unlock_all(MPI_Win win)
+{
+    return counted(nwins ? win_of(win) : NULL, LOCK_ALL, -1,
+                   MPI_Win_unlock_all(real(win)));
+}
+
+
+/* ------------------------------------------------------------ the MPI's window */
+
+/* The other calls on a window that MPI_Win_change_comm may have given a
+   new MPI window: they go to it.  What belongs to the handle (name,
+   attributes the program set, the error handler) stays on the program's
+   window; the error handler is also set on the MPI's. */
+
+int psync_Win_flush(int rank, MPI_Win win)
+{
+    return MPI_Win_flush(rank, real(win));
+}
+
+int psync_Win_flush_all(MPI_Win win) { return MPI_Win_flush_all(real(win)); }
+
+int psync_Win_flush_local(int rank, MPI_Win win)
+{
+    return MPI_Win_flush_local(rank, real(win));
+}
+
+int psync_Win_flush_local_all(MPI_Win win)
+{
+    return MPI_Win_flush_local_all(real(win));
+}
+
+int psync_Win_sync(MPI_Win win) { return MPI_Win_sync(real(win)); }
+
+int psync_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    return MPI_Win_post(group, assert, real(win));
+}
+
+int psync_Win_wait(MPI_Win win) { return MPI_Win_wait(real(win)); }
+
+int psync_Win_test(MPI_Win win, int *flag)
+{
+    return MPI_Win_test(real(win), flag);
+}
+
+int psync_Win_get_group(MPI_Win win, MPI_Group *group)
+{
+    return MPI_Win_get_group(real(win), group);
+}
+
+int psync_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh)
+{
+    MPI_Win r = real(win);
+    int rc = MPI_Win_set_errhandler(win, eh);
+    return rc != MPI_SUCCESS || r == win ? rc : MPI_Win_set_errhandler(r, eh);
+}
+
+/* The window's own attributes come from the MPI's window, but its
+   flavor, which a change does not alter. */
+int psync_Win_get_attr(MPI_Win win, int key, void *val, int *flag)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    if (!w || w->real == win)
+        return MPI_Win_get_attr(win, key, val, flag);
+    if (key == MPI_WIN_CREATE_FLAVOR) {
+        *(int **)val = &w->flavor;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (key == MPI_WIN_BASE || key == MPI_WIN_SIZE ||
+        key == MPI_WIN_DISP_UNIT || key == MPI_WIN_MODEL)
+        return MPI_Win_get_attr(w->real, key, val, flag);
+    return MPI_Win_get_attr(win, key, val, flag);
+}
+
+int psync_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    if (!w)
+        return MPI_Win_attach(win, base, size);
+    if (w->natt == w->att_cap) { /* remembered for a change */
+        int cap = 2 * w->att_cap + 4;
+        void **b = realloc(w->att_base, (size_t)cap * sizeof *b);
+        if (b)
+            w->att_base = b;
+        MPI_Aint *z = b ? realloc(w->att_size, (size_t)cap * sizeof *z) : NULL;
+        if (!z)
+            return fail(w, MPI_WIN_NULL, MPI_ERR_NO_MEM, "MPI_Win_attach",
+                        "no memory for the table of attached regions");
+        w->att_size = z;
+        w->att_cap = cap;
+    }
+    int rc = MPI_Win_attach(w->real, base, size);
+    if (rc == MPI_SUCCESS) {
+        w->att_base[w->natt] = base;
+        w->att_size[w->natt++] = size;
+    }
+    return rc;
+}
+
+int psync_Win_detach(MPI_Win win, const void *base)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    if (!w)
+        return MPI_Win_detach(win, base);
+    int rc = MPI_Win_detach(w->real, base);
+    for (int i = 0; rc == MPI_SUCCESS && i < w->natt; i++)
+        if (w->att_base[i] == base) {
+            w->att_base[i] = w->att_base[--w->natt];
+            w->att_size[i] = w->att_size[w->natt];
+            break;
+        }
+    return rc;
+}
+
+/* After a change the MPI's window is not a shared one: a member's part
+   is found through the program's window (its old group), a newcomer's
+   is empty, and a newcomer cannot reach the members' memory. */
+int psync_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                           int *disp_unit, void *baseptr)
+{
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    if (!w || w->real == win)
+        return MPI_Win_shared_query(win, rank, size, disp_unit, baseptr);
+    int n, old = MPI_UNDEFINED;
+    MPI_Group_size(w->group, &n);
+    if (rank < 0 || rank >= n)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_RANK, "MPI_Win_shared_query",
+                    "rank %d is not a rank of the window (size %d)", rank, n);
+    MPI_Group g;
+    MPI_Win_get_group(win, &g);
+    MPI_Group_translate_ranks(w->group, 1, &rank, g, &old);
+    MPI_Group_free(&g);
+    if (!w->exposes[rank]) {
+        *size = 0;
+        *disp_unit = 1;
+        *(void **)baseptr = NULL;
+        return MPI_SUCCESS;
+    }
+    if (old != MPI_UNDEFINED && w->flavor == MPI_WIN_FLAVOR_SHARED)
+        return MPI_Win_shared_query(win, old, size, disp_unit, baseptr);
+    return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query",
+                "rank %d's memory is not mapped here: a process that joined "
+                "a window by MPI_Win_change_comm reaches the others' memory "
+                "by RMA only under portable/sync", rank);
+}
+
+/* ------------------------------------------------------------ change_comm */
+
+/*
+ * MPI_Win_change_comm (shmpi_sync(7), MPI_Win_change_comm(3)) on
+ * standard MPI, which cannot change a window's group: the joined window
+ * is a new MPI window over new_comm - MPI_Win_create over each member's
+ * memory as it is (so base pointers stay valid), with no memory at a
+ * newcomer, or MPI_Win_create_dynamic with the member's regions attached
+ * again - and a new hidden window of counters, into which each process
+ * copies its own slots (so counters keep their handles and values).  The
+ * program's MPI_Win stays the handle: the library sends every call on it
+ * to the new MPI window (real(), the wrappers above), and frees both with
+ * it.  A window of the shared flavor becomes a created one for RMA; its
+ * members still load one another's memory through the old window
+ * (psync_Win_shared_query), newcomers cannot.
+ *
+ * As shmpi does, every caller first says what it found alone, and all
+ * draw the same verdict from one allgather: an error is returned by
+ * every caller and nothing has changed.
+ */
+enum { J_STATUS, J_PEER, J_ID, J_RANK, J_SIZE, J_FLAVOR, J_EXPOSES, J_N };
+
+static int check_alone(struct psync_win *w, MPI_Win win, int n, int peer,
+                       const char *fn)
+{
+    if (!w)
+        return fail(NULL, win, MPI_ERR_WIN, fn, "win is not a window made "
+                    "through mpi_sync.h");
+    if (peer < 0 || peer >= n)
+        return fail(w, MPI_WIN_NULL, MPI_ERR_RANK, fn, "peer_rank %d is not "
+                    "a rank of new_comm (0..%d)", peer, n - 1);
+    if (w->epoch || w->active || (w->fence_open && w->fence_rma) ||
+        w->held[PSCW] || w->held[LOCK] || w->held[LOCK_ALL])
+        return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "an epoch is "
+                    "open or a sync request active on the window");
+    return MPI_SUCCESS;
+}
+
+static void describe(struct psync_win *w, long long *j)
+{
+    int flag = 0;
+    MPI_Aint *size;
+    if (j[J_STATUS] != MPI_SUCCESS)
+        return;
+    j[J_ID] = w->id;
+    j[J_RANK] = w->rank;
+    MPI_Group_size(w->group, &flag);
+    j[J_SIZE] = flag;
+    j[J_FLAVOR] = w->flavor;
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        j[J_EXPOSES] = w->natt > 0;
+    else if (MPI_Win_get_attr(w->real, MPI_WIN_SIZE, &size, &flag) ==
+                 MPI_SUCCESS && flag)
+        j[J_EXPOSES] = *size > 0;
+}
+
+static int agree(struct psync_win *w, MPI_Win win, const long long *all,
+                 int n, int me, const char *fn)
+{
+    for (int r = 0; r < n; r++)
+        if (all[r * J_N + J_STATUS] != MPI_SUCCESS)
+            return fail(w, win, (int)all[r * J_N + J_STATUS], fn, "rank %d "
+                        "of new_comm cannot take part: the window is "
+                        "unchanged", r);
+    for (int r = 0; r < n; r++)
+        if (all[r * J_N + J_PEER] != all[me * J_N + J_PEER])
+            return fail(w, win, MPI_ERR_RANK, fn, "peer_rank differs "
+                        "between the callers");
+    const long long *p = &all[all[me * J_N + J_PEER] * J_N];
+    for (int r = 0; r < n; r++) {
+        const long long *j = &all[r * J_N];
+        if (j[J_ID] != p[J_ID] && (j[J_SIZE] != 1 || j[J_EXPOSES]))
+            return fail(w, win, MPI_ERR_WIN, fn, "rank %d of new_comm is new "
+                        "to the window and passes a window with a group of "
+                        "%lld or with memory: a newcomer passes a one-process "
+                        "window without memory", r, j[J_SIZE]);
+    }
+    for (long long old = 0; old < p[J_SIZE]; old++) {
+        int r = 0;
+        while (r < n && (all[r * J_N + J_ID] != p[J_ID] ||
+                         all[r * J_N + J_RANK] != old))
+            r++;
+        if (r == n)
+            return fail(w, win, MPI_ERR_GROUP, fn, "rank %lld of the window's "
+                        "group is not in new_comm", old);
+    }
+    return MPI_SUCCESS;
+}
+
+/* The new MPI window of w over comm, for a member or a newcomer. */
+static int new_real(struct psync_win *w, int member, int flavor,
+                    MPI_Comm comm, MPI_Win *nw)
+{
+    if (flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        int rc = MPI_Win_create_dynamic(MPI_INFO_NULL, comm, nw);
+        for (int i = 0; member && rc == MPI_SUCCESS && i < w->natt; i++)
+            rc = MPI_Win_attach(*nw, w->att_base[i], w->att_size[i]);
+        return rc;
+    }
+    void *base = NULL;
+    MPI_Aint *size, none = 0;
+    int *unit, one = 1, flag;
+    size = &none;
+    unit = &one;
+    if (member) {
+        MPI_Win_get_attr(w->real, MPI_WIN_BASE, &base, &flag);
+        MPI_Win_get_attr(w->real, MPI_WIN_SIZE, &size, &flag);
+        MPI_Win_get_attr(w->real, MPI_WIN_DISP_UNIT, &unit, &flag);
+    }
+    return MPI_Win_create(base, *size, *unit, MPI_INFO_NULL, comm, nw);
+}
+
+static int join(struct psync_win *w, const long long *all, int n, int me,
+                MPI_Comm comm)
+{
+    const long long *p = &all[all[me * J_N + J_PEER] * J_N];
+    int member = all[me * J_N + J_ID] == p[J_ID];
+    MPI_Win nw, hidden;
+    int *mem;
+    char *exposes = malloc((size_t)n);
+    int *cover = calloc((size_t)n * 3, sizeof *cover);
+    if (!exposes || !cover) {
+        free(exposes);
+        free(cover);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = new_real(w, member, (int)p[J_FLAVOR], comm, &nw);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Win_allocate((MPI_Aint)w->cap * 2 * (MPI_Aint)sizeof(int),
+                              sizeof(int), MPI_INFO_NULL, comm, &mem,
+                              &hidden);
+    if (rc != MPI_SUCCESS) {
+        free(exposes);
+        free(cover);
+        return rc;
+    }
+    /* my slots, as they are: nobody signals during the call (no sync
+       request is active anywhere) */
+    MPI_Win_set_errhandler(hidden, MPI_ERRORS_RETURN);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, hidden);
+    memcpy(mem, w->mem, (size_t)w->cap * 2 * sizeof(int));
+    MPI_Win_sync(hidden);
+    MPI_Win_unlock_all(w->hidden);
+    MPI_Win_free(&w->hidden);
+    MPI_Errhandler eh;
+    MPI_Win_get_errhandler(w->win, &eh);
+    MPI_Win_set_errhandler(nw, eh);
+    MPI_Errhandler_free(&eh);
+    if (w->real != w->win)
+        MPI_Win_free(&w->real);
+    /* requests to old ranks go to their new ones */
+    MPI_Group g;
+    MPI_Comm_group(comm, &g);
+    for (int i = 0; i < nreqs; i++) {
+        int t = reqs[i]->target; /* not in place: MPICH 4.0.2 writes
+                                    the output before it reads the input
+                                    (a crash, 2026-11-30) */
+        if (reqs[i]->w == w && reqs[i]->kind == OPS && t != MPI_PROC_NULL)
+            MPI_Group_translate_ranks(w->group, 1, &t, g, &reqs[i]->target);
+    }
+    MPI_Group_free(&w->group);
+    w->group = g;
+    for (int r = 0; r < n; r++)
+        exposes[r] = (char)all[r * J_N + J_EXPOSES];
+    free(w->exposes);
+    w->exposes = exposes;
+    free(w->cover);
+    w->cover = cover;
+    w->real = nw;
+    w->hidden = hidden;
+    w->mem = mem;
+    w->rank = me;
+    w->id = p[J_ID];
+    w->flavor = (int)p[J_FLAVOR];
+    w->fence_open = w->fence_rma = 0; /* an empty fence epoch is dropped */
+    if (!member)
+        w->natt = 0;
+    return MPI_Barrier(comm); /* every part in place before anyone uses it */
+}
+
+int MPI_Win_change_comm(MPI_Comm comm, int peer, MPI_Win win)
+{
+    static const char fn[] = "MPI_Win_change_comm";
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    int inter = 0, n, me;
+    if (comm == MPI_COMM_NULL)
+        return fail(w, win, MPI_ERR_COMM, fn, "new_comm is MPI_COMM_NULL");
+    if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return fail(w, win, MPI_ERR_COMM, fn, "new_comm is not an "
+                    "intracommunicator");
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    long long mine[J_N] = {0}, *all = malloc((size_t)n * J_N * sizeof *all);
+    if (!all)
+        return fail(w, win, MPI_ERR_NO_MEM, fn, "no memory");
+    int own = check_alone(w, win, n, peer, fn), cls = MPI_SUCCESS;
+    if (own != MPI_SUCCESS) /* the others raise its class */
+        psync_Error_class(own, &cls);
+    mine[J_STATUS] = cls;
+    mine[J_PEER] = peer;
+    describe(w, mine);
+    int rc = MPI_Allgather(mine, J_N, MPI_LONG_LONG, all, J_N, MPI_LONG_LONG,
+                           comm);
+    if (rc == MPI_SUCCESS)
+        rc = own != MPI_SUCCESS ? own : agree(w, win, all, n, me, fn);
+    if (rc == MPI_SUCCESS) {
+        rc = join(w, all, n, me, comm);
+        if (rc != MPI_SUCCESS)
+            rc = fail(w, MPI_WIN_NULL, rc, fn, "the joined window could not "
+                      "be made (error %d)", rc);
+    }
+    free(all);
+    return rc;
+}
+
+/* The classes the library adds: Open MPI 4.1 answers MPI_ERR_UNKNOWN to
+   MPI_Error_class of a class that MPI_Add_error_class added (2026-11-29);
+   a class is its own class (MPI-3.1 8.5). */
+int psync_Error_class(int code, int *cls)
+{
+    if (err_counter_class >= 0 && code == err_counter_class && cls) {
+        *cls = code;
+        return MPI_SUCCESS;
+    }
+    return MPI_Error_class(code, cls);
 }
 
 #else
