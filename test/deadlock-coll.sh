@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# deadlock-coll: a rank asleep in a collective is reported with the call (MPI_Bcast, MPI_Allreduce, MPI_Reduce, MPI_Barrier under both barrier algorithms, MPI_Ibarrier's MPI_Wait, a barrier on an intercommunicator), its root, the communicator's name (MPI_Comm_set_name, MPI_COMM_WORLD, or comm #context) and the rank it waits for.
-# shmpi-test: timeout=150
+# deadlock-coll: a rank asleep in a collective is reported with the call (MPI_Bcast, MPI_Allreduce, MPI_Reduce, MPI_Barrier under both barrier algorithms, MPI_Ibarrier's MPI_Wait, MPI_Wait on persistent ones, a blocking collective completing a started persistent one, a barrier on an intercommunicator), its root, the communicator's name (MPI_Comm_set_name, MPI_COMM_WORLD, or comm #context) and the rank it waits for.
+# shmpi-test: timeout=200
 # shmpi-test-skip tsan: ThreadSanitizer runs a thread of its own in every process, and a rank with a thread that is not asleep in MPI is never taken for a deadlocked one (as test/deadlock.sh).
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -48,6 +48,14 @@ expect_lines "$ERR" "${G}rank 1 has finalized \(is in MPI_Finalize\): MPI_Finali
 
 run_stuck ibarrier 3
 expect_lines "$ERR" "${G}rank 0: MPI_Wait: MPI_Ibarrier on MPI_COMM_WORLD \(round 1 of [0-9]+\), waiting for $W\$"
+
+# persistent: the Allreduce on the area (dissemination), a schedule's
+run_stuck pallreduce 3 SHMPI_COLL_BARRIER=dissemination
+expect_lines "$ERR" "${G}rank [01]: MPI_Wait: MPI_Allreduce_init's request on MPI_COMM_WORLD, waiting for $W\$" 2
+run_stuck pdrain 3 SHMPI_COLL_BARRIER=dissemination
+expect_lines "$ERR" "${G}rank [01]: MPI_Barrier on MPI_COMM_WORLD \(completing a started persistent MPI_Allreduce first\), waiting for $W\$" 2
+run_stuck pbcast 3
+expect_lines "$ERR" "${G}rank [01]: MPI_Wait: MPI_Bcast_init on MPI_COMM_WORLD \(round 1 of 1\), waiting for $W\$" 2
 
 run_stuck intercomm 3
 expect_lines "$ERR" "${G}rank 0: MPI_Barrier on bridge \(round 1 of [0-9]+\), waiting for rank 1 "

@@ -90,13 +90,7 @@ static int describe_generation(void *arg, char *buf, size_t len)
 {
     const struct generation_wait *w = arg;
     struct shmpi_coll *c = w->c;
-    int missing = -1;
-    for (int j = 0; j < c->size && missing < 0; j++)
-        if (!shmpi_coll_reached(
-                atomic_load_explicit(&shmpi_coll_ctl(c, j)->word,
-                                     memory_order_relaxed),
-                shmpi_coll_word(c->seq, 1)))
-            missing = j;
+    int missing = shmpi_coll_missing(c, c->seq, 1);
     char state[64];
     snprintf(state, sizeof state, ": %u of its %d ranks arrived",
              atomic_load_explicit(&w->head->arrived, memory_order_relaxed),

@@ -288,6 +288,14 @@ _Atomic uint32_t *shmpi_coll_sleepers(const struct shmpi_coll *c, int member);
    member's rank in MPI_COMM_WORLD, or -1. */
 int shmpi_coll_describe(const struct shmpi_coll *c, int member,
                         const char *state, char *buf, size_t len);
+/* The same for the call `call` with root root_rank (-1: none) rather
+   than the one running on the area now (c->call). */
+int shmpi_coll_describe_as(const struct shmpi_coll *c, const char *call,
+                           int root_rank, int member, const char *state,
+                           char *buf, size_t len);
+/* For those lines: the first member (not this one) whose word has not
+   reached (seq, step), or -1 (relaxed loads: a report, not a sync). */
+int shmpi_coll_missing(struct shmpi_coll *c, uint64_t seq, uint32_t step);
 /* Wait until member j's word reaches (c->seq, step). */
 void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step);
 /* Wait until the word of every member in [lo, hi) but this one reaches

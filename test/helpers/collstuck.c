@@ -13,6 +13,11 @@
  *                        MPI_Comm_split of MPI_COMM_WORLD
  *   collstuck barrier    MPI_Barrier on MPI_COMM_WORLD
  *   collstuck ibarrier   MPI_Ibarrier on MPI_COMM_WORLD, then MPI_Wait
+ *   collstuck pallreduce MPI_Allreduce_init of one int, MPI_Start,
+ *                        MPI_Wait
+ *   collstuck pdrain     the same started, then MPI_Barrier
+ *   collstuck pbcast     MPI_Bcast_init, root the last rank, MPI_Start,
+ *                        MPI_Wait
  *   collstuck intercomm  MPI_Barrier on an intercommunicator named
  *                        "bridge" between rank 0 and ranks 1.. (np >= 3;
  *                        the last rank receives instead)
@@ -61,6 +66,24 @@ static int stuck(const char *mode)
         MPI_Request r;
         if (!receiver()) {
             MPI_Ibarrier(MPI_COMM_WORLD, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+    } else if (!strcmp(mode, "pallreduce") || !strcmp(mode, "pdrain")) {
+        MPI_Request r;
+        MPI_Allreduce_init(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+                           MPI_INFO_NULL, &r);
+        if (!receiver()) {
+            MPI_Start(&r);
+            if (mode[1] == 'd')
+                MPI_Barrier(MPI_COMM_WORLD);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+    } else if (!strcmp(mode, "pbcast")) {
+        MPI_Request r;
+        MPI_Bcast_init(&x, 1, MPI_INT, last, MPI_COMM_WORLD, MPI_INFO_NULL,
+                       &r);
+        if (!receiver()) {
+            MPI_Start(&r);
             MPI_Wait(&r, MPI_STATUS_IGNORE);
         }
     } else if (!strcmp(mode, "intercomm")) {
