@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# deadlock-none: what only looks stuck is not reported as a deadlock - a rank computing 3 s while the other waits in MPI_Recv, a 64 MiB rendezvous send whose receiver comes 1.5 s late, 8 oversubscribed ranks in a barrier waiting 3 s for a slow one, a rank with one thread in MPI_Recv and one computing outside MPI, SHMPI_DEADLOCK_MS=100 too; garbage in the tunables is one line naming the variable.
+# deadlock-none: what only looks stuck is not reported as a deadlock - a rank computing 3 s while the other waits in MPI_Recv, a 64 MiB rendezvous send whose receiver comes 1.5 s late, 8 oversubscribed ranks in a barrier waiting 3 s for a slow one, a rank with one thread in MPI_Recv and one computing outside MPI, 3 ranks waiting 2 s in MPI_Bcast for a late root and in MPI_Win_fence for a late rank, SHMPI_DEADLOCK_MS=100 too; garbage in the tunables is one line naming the variable.
 # shmpi-test: timeout=180
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -23,6 +23,8 @@ for ms in 1000 100; do
     run_ok 2 large 64
     run_ok 8 slow 3
     run_ok 2 threads-compute 3
+    STUCK=$TEST_BIN/collstuck run_ok 3 slow 2
+    STUCK=$TEST_BIN/rmastuck run_ok 3 slow 2
 done
 unset SHMPI_DEADLOCK_MS
 

@@ -37,18 +37,18 @@ expect_lines "$ERR" "${G}cycle: rank 0 waits for rank 1 waits for rank 2 waits f
 # rank 1 is in MPI_Finalize (its barrier), rank 0 receives from it
 run_stuck finalized 2
 expect_lines "$ERR" "${G}rank 0: MPI_Recv: receive from rank 1 \(rank 1 in MPI_COMM_WORLD\), tag 3\$"
-expect_lines "$ERR" "${G}rank 1 has finalized \(is in MPI_Finalize\): a collective on MPI_COMM_WORLD \(MPI_Barrier or another\), waiting for rank 0 \(rank 0 in it\)\$"
+expect_lines "$ERR" "${G}rank 1 has finalized \(is in MPI_Finalize\): MPI_Finalize on MPI_COMM_WORLD, waiting for rank 0 \(rank 0 in MPI_COMM_WORLD\)\$"
 expect_lines "$ERR" "${G}rank 0 waits for rank 1, which has finalized\$"
 expect_lines "$ERR" "${G}cycle: rank 0 waits for rank 1 waits for rank 0\$"
 
 # the same at 4 ranks: the others wait in the barrier too
 run_stuck finalized 4
 expect_lines "$ERR" "${G}rank 0: MPI_Recv: receive from rank 1 " 1
-expect_lines "$ERR" "${G}rank [123] has finalized \(is in MPI_Finalize\): a collective on MPI_COMM_WORLD " 3
+expect_lines "$ERR" "${G}rank [123] has finalized \(is in MPI_Finalize\): MPI_Finalize on MPI_COMM_WORLD" 3
 
 # a collective against a receive
 run_stuck mismatch 2
-expect_lines "$ERR" "${G}rank 0: a collective on MPI_COMM_WORLD \(MPI_Barrier or another\), waiting for rank 1 \(rank 1 in it\)\$"
+expect_lines "$ERR" "${G}rank 0: MPI_Barrier on MPI_COMM_WORLD, waiting for rank 1 \(rank 1 in MPI_COMM_WORLD\)\$"
 expect_lines "$ERR" "${G}rank 1: MPI_Recv: receive from rank 0 "
 expect_lines "$ERR" "${G}cycle: rank 0 waits for rank 1 waits for rank 0\$"
 

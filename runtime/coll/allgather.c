@@ -32,7 +32,7 @@ static int allgather(MPI_Comm comm, const struct shmpi_coll_args *a,
     struct shmpi_coll_xchg x = {
         .shape = SHMPI_XCHG_ONE, .writes = 1, .readers = SHMPI_COLL_ALL,
         .sources = SHMPI_COLL_ALL, .agreed = 1, .mine = mine, .in = a->in};
-    int rc = comm->size > 1 ? shmpi_coll_move(comm, &x, fn) : MPI_SUCCESS;
+    int rc = comm->size > 1 ? shmpi_coll_move(comm, &x, -1, fn) : MPI_SUCCESS;
     if (a->in_place)
         return rc;
     uint64_t len = mine.len < own.len ? mine.len : own.len;

@@ -90,7 +90,7 @@ static int run_aside(MPI_Comm comm, struct shmpi_coll_xchg *x,
                                         .displs = shmpi_coll_aints(displs),
                                         .unit = 1,
                                         .types = types};
-    rc = shmpi_coll_move(comm, x, fn);
+    rc = shmpi_coll_move(comm, x, -1, fn);
 out:
     free(counts);
     free(types);
@@ -127,7 +127,7 @@ static int alltoall(MPI_Comm comm, const struct shmpi_coll_args *a,
         return a->in_place ? MPI_SUCCESS : copy_own(comm, &x, fn);
     if (a->in_place && !one_round(comm, &a->in))
         return run_aside(comm, &x, fn);
-    int rc = shmpi_coll_move(comm, &x, fn);
+    int rc = shmpi_coll_move(comm, &x, -1, fn);
     if (a->in_place)
         return rc;
     int own = copy_own(comm, &x, fn);

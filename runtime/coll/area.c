@@ -252,7 +252,7 @@ static void state_init(struct shmpi_coll *c, MPI_Comm comm, uint32_t index,
     *c = (struct shmpi_coll){
         .area = area, .index = index, .rank = comm->rank,
         .size = comm->size, .context = comm->context,
-        .world = comm->world_ranks,
+        .world = comm->world_ranks, .comm = comm, .root = -1,
         .slot_bytes = a->coll_slot_bytes, .half = a->coll_slot_bytes / 2,
         .barrier_rounds = ceil_log2(comm->size)};
     c->slots = c->area + a->coll_data_offset;

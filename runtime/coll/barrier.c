@@ -48,7 +48,6 @@
 
 #include "coll/check.h"
 #include "coll/coll.h"
-#include "core/blocked.h"
 #include "coll/fallback.h"
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -71,7 +70,7 @@ static void dissemination(struct shmpi_coll *c)
 struct generation_wait {
     struct shmpi_coll_head *head;
     uint32_t gen;
-    const struct shmpi_coll *c;
+    struct shmpi_coll *c;
 };
 
 static int generation_moved(void *arg)
@@ -84,19 +83,19 @@ static int generation_moved(void *arg)
     return 0;
 }
 
-/* For the launcher's wait-for graph (core/wait.h): who is missing is
-   not known here, only how many. */
+/* For the launcher's wait-for graph (core/wait.h): how many arrived,
+   and the first member whose word says it has not (every arriver
+   stores (seq, 1) before it counts itself). */
 static int describe_generation(void *arg, char *buf, size_t len)
 {
     const struct generation_wait *w = arg;
-    char comm[48];
-    shmpi_core_blocked_context(comm, sizeof comm, w->c->context);
-    snprintf(buf, len,
-             "a collective on %s (MPI_Barrier or another): %u of its %d ranks "
-             "arrived", comm,
+    struct shmpi_coll *c = w->c;
+    int missing = shmpi_coll_missing(c, c->seq, 1);
+    char state[64];
+    snprintf(state, sizeof state, ": %u of its %d ranks arrived",
              atomic_load_explicit(&w->head->arrived, memory_order_relaxed),
-             w->c->size);
-    return -1;
+             c->size);
+    return shmpi_coll_describe(c, missing, state, buf, len);
 }
 
 static const struct shmpi_core_waitfor generation_waitfor = {
@@ -157,10 +156,12 @@ void shmpi_coll_barrier(struct shmpi_coll *c)
     c->known_done = c->seq - 1;
 }
 
-int PMPI_Barrier(MPI_Comm comm)
+/* Inlined into MPI_Barrier: a call less on its path (callgrind, 2026-11-30:
+   4 instructions a barrier at np = 2 as a call of its own, 2 inlined -
+   the stores of shmpi_coll_calling). */
+static inline __attribute__((always_inline)) int
+barrier_as(MPI_Comm comm, const char *fn)
 {
-    static const char fn[] = "MPI_Barrier";
-    SHMPI_REQUIRE_INIT(fn);
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -170,6 +171,19 @@ int PMPI_Barrier(MPI_Comm comm)
         return MPI_SUCCESS;
     if (!comm->coll)
         return shmpi_coll_fb_barrier(comm, fn);
+    shmpi_coll_calling(comm->coll, fn, -1);
     shmpi_coll_barrier(comm->coll);
     return MPI_SUCCESS;
+}
+
+int shmpi_coll_barrier_as(MPI_Comm comm, const char *fn)
+{
+    return barrier_as(comm, fn);
+}
+
+int PMPI_Barrier(MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Barrier";
+    SHMPI_REQUIRE_INIT(fn);
+    return barrier_as(comm, fn);
 }

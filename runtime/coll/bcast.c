@@ -60,7 +60,7 @@ static int bcast(const char *fn, void *buffer, MPI_Count count,
         .mine = {buffer, count, datatype,
                  (uint64_t)count * (uint64_t)datatype->size},
         .in = a.in};
-    return shmpi_coll_move(comm, &x, fn);
+    return shmpi_coll_move(comm, &x, root, fn);
 }
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,

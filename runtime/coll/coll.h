@@ -163,6 +163,14 @@ struct shmpi_coll {
        store that empties it is a release, shmpi_coll_begin's load an
        acquire */
     struct shmpi_coll_pend *_Atomic pend;
+    /* For the deadlock report only (sync.c's describers, run when the
+       launcher asks a member asleep in a wait on the area): the
+       communicator, and the MPI call running a collective on the area
+       now (NULL: none named yet) with its root (-1: none), stored as
+       the call begins - one store each, nothing read on the way */
+    MPI_Comm comm;
+    const char *call;
+    int root;
 };
 
 /* Tunables: shmpi_proc.coll_tune (core/proc.h), read once by
@@ -252,6 +260,19 @@ static inline uint64_t shmpi_coll_begin(struct shmpi_coll *c)
     return shmpi_coll_begin_raw(c);
 }
 
+/* The MPI call fn, with root (-1: not a rooted call), runs a
+   collective on the area (the names the deadlock report gives). */
+static inline void shmpi_coll_calling(struct shmpi_coll *c, const char *fn,
+                                      int root)
+{
+    c->call = fn;
+    c->root = root;
+}
+/* barrier.c: MPI_Barrier on comm for the MPI call fn (MPI_Win_fence,
+   MPI_Finalize: the name the deadlock report gives it); MPI_SUCCESS or
+   the error raised under fn. */
+int shmpi_coll_barrier_as(MPI_Comm comm, const char *fn);
+
 /* Store this member's word (release: everything written before it -
    slot, inline data, lengths - is visible to whoever acquires it). */
 void shmpi_coll_publish(struct shmpi_coll *c, uint32_t step);
@@ -261,6 +282,20 @@ void shmpi_coll_ring(struct shmpi_coll *c, int who);
 /* The count of member's sleepers on its doorbell
    (shmpi_core_doorbell_sleepers: for a look without a fence). */
 _Atomic uint32_t *shmpi_coll_sleepers(const struct shmpi_coll *c, int member);
+/* The deadlock report's line for a member of c asleep in a collective
+   (core/wait.h's describe): "CALL (root R) on COMM" + state + ",
+   waiting for rank W (rank M in COMM)" when member >= 0; returns
+   member's rank in MPI_COMM_WORLD, or -1. */
+int shmpi_coll_describe(const struct shmpi_coll *c, int member,
+                        const char *state, char *buf, size_t len);
+/* The same for the call `call` with root root_rank (-1: none) rather
+   than the one running on the area now (c->call). */
+int shmpi_coll_describe_as(const struct shmpi_coll *c, const char *call,
+                           int root_rank, int member, const char *state,
+                           char *buf, size_t len);
+/* For those lines: the first member (not this one) whose word has not
+   reached (seq, step), or -1 (relaxed loads: a report, not a sync). */
+int shmpi_coll_missing(struct shmpi_coll *c, uint64_t seq, uint32_t step);
 /* Wait until member j's word reaches (c->seq, step). */
 void shmpi_coll_wait(struct shmpi_coll *c, int j, uint32_t step);
 /* Wait until the word of every member in [lo, hi) but this one reaches

@@ -50,7 +50,7 @@ static int gather(MPI_Comm comm, const struct shmpi_coll_args *a,
         .shape = SHMPI_XCHG_ONE, .writes = !a->at_root, .readers = a->root,
         .sources = a->at_root ? SHMPI_COLL_ALL : SHMPI_COLL_NOBODY,
         .mine = mine, .in = a->in};
-    int rc = comm->size > 1 ? shmpi_coll_move(comm, &x, fn) : MPI_SUCCESS;
+    int rc = comm->size > 1 ? shmpi_coll_move(comm, &x, a->root, fn) : MPI_SUCCESS;
     if (a->at_root && !a->in_place) {
         int own = copy_own(comm, &mine, &a->in, fn);
         if (rc == MPI_SUCCESS)

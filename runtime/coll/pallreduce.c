@@ -102,10 +102,12 @@
  * program orders its collective calls on one communicator (MPI-4.0
  * 6.14), and a blocking one begins with the queue empty.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "coll/coll.h"
 #include "coll/pallreduce.h"
+#include "core/blocked.h"
 #include "core/copy.h"
 #include "core/error.h"
 #include "core/hooks.h"
@@ -271,9 +273,39 @@ static int pend_done(void *arg)
     return done;
 }
 
+/* For the launcher's wait-for graph (core/wait.h): a blocking
+   collective (c->call) that first completes the started persistent
+   Allreduces, and the member whose word the oldest one misses. */
+static int describe_drain(void *arg, char *buf, size_t len)
+{
+    struct shmpi_coll *c = arg;
+    struct shmpi_coll_pend *a =
+        atomic_load_explicit(&c->pend, memory_order_relaxed);
+    int m = a ? shmpi_coll_missing(c, a->seq, 1) : -1;
+    return shmpi_coll_describe(c, m, " (completing a started persistent "
+                               "MPI_Allreduce first)", buf, len);
+}
+
+static const struct shmpi_core_waitfor drain_waitfor = {pend_done,
+                                                        describe_drain};
+
 void shmpi_coll_drain(struct shmpi_coll *c)
 {
-    shmpi_core_wait_until(pend_done, c);
+    shmpi_core_wait_for(&drain_waitfor, c, SHMPI_WAIT_ALL_LANES);
+}
+
+/* For the launcher's wait-for graph (core/blocked.h): the persistent
+   Allreduce r, and the member whose word its start misses. */
+static int describe_pall(const void *req, const char *wait, char *buf,
+                         size_t len)
+{
+    const struct shmpi_request *r = req;
+    const struct shmpi_coll_pend *a = r->owner;
+    char call[64];
+    snprintf(call, sizeof call, "%s: MPI_Allreduce_init's request", wait);
+    return shmpi_coll_describe_as(a->c, call, -1,
+                                  shmpi_coll_missing(a->c, a->seq, 1), "",
+                                  buf, len);
 }
 
 /* Test/Wait: has it completed now?  Never waits. */
@@ -409,6 +441,7 @@ static const struct shmpi_req_ops pall_ops = {
 void shmpi_coll_pallreduce_register(void)
 {
     shmpi_p2p_request_register(SHMPI_REQ_PCOLL, &pall_ops);
+    shmpi_core_blocked_kind(SHMPI_REQ_PCOLL, describe_pall);
     owing_hook = shmpi_core_progress_hook_add(pay_owed);
 }
 

@@ -196,6 +196,7 @@ int shmpi_coll_allreduce_small(const void *sendbuf, void *recvbuf,
         !recvbuf || sendbuf == MPI_IN_PLACE || sendbuf == recvbuf)
         return 0;
     size_t len = (size_t)count * t->size;
+    shmpi_coll_calling(c, "MPI_Allreduce", -1);
     int p = (int)(shmpi_coll_begin(c) & 1);
     struct shmpi_coll_ctl *mine = shmpi_coll_ctl(c, c->rank);
     shmpi_coll_claim(c, p);
@@ -395,6 +396,7 @@ int shmpi_coll_reduction(MPI_Comm comm, struct shmpi_coll_red *x,
     uint64_t len = (uint64_t)(x->count * x->type->size);
     if (!c || (uint64_t)x->type->size > c->half)
         return shmpi_coll_fb_reduction(comm, x, fn);
+    shmpi_coll_calling(c, fn, x->kind == SHMPI_RED_REDUCE ? x->root : -1);
     /* what this member packs into a half: nothing beyond its control
        line when folded whole from there (contribution) */
     uint64_t in_half = whole(c, x->kind, len) && len <= SHMPI_COLL_INLINE

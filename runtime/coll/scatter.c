@@ -46,7 +46,7 @@ static int scatter(MPI_Comm comm, const struct shmpi_coll_args *a,
         .readers = SHMPI_COLL_ALL,
         .sources = a->at_root ? SHMPI_COLL_NOBODY : a->root,
         .exact = uniform, .out = a->out, .in = a->in};
-    int rc = comm->size > 1 ? shmpi_coll_move(comm, &x, fn) : MPI_SUCCESS;
+    int rc = comm->size > 1 ? shmpi_coll_move(comm, &x, a->root, fn) : MPI_SUCCESS;
     if (a->at_root && !a->in_place) {
         struct shmpi_coll_block mine;
         shmpi_coll_block_at(&a->in, 0, &mine);

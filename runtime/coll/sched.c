@@ -41,10 +41,12 @@
  * pt2pt lane (pt2pt/lane.h): the progress engine runs the hooks with it
  * held, and shmpi_nbc_start takes it (lane_for says which).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll/coll.h"
+#include "core/blocked.h"
 #include "core/error.h"
 #include "core/hooks.h"
 #include "core/proc.h"
@@ -87,6 +89,9 @@ struct shmpi_nbc {
     int error;                 /* first failure */
     int persistent;            /* kept and rerun by MPI_Start (above) */
     struct shmpi_request *req; /* what the program waits on */
+    const char *fn;            /* the MPI call that made it, and whether
+                                  it blocks in it (the deadlock report) */
+    int blocking;
     struct shmpi_nbc *next;    /* in the active list */
 };
 
@@ -555,9 +560,58 @@ static const struct shmpi_req_ops coll_ops = {
     .free = coll_free,
 };
 
+/* r's schedule: a persistent request owns it, a started one is on its
+   lane's active list (the describer below runs on a thread asleep in
+   MPI_Wait & co. on r, whose progress holds no lane then). */
+static const struct shmpi_nbc *schedule_of(const struct shmpi_request *r)
+{
+    if (r->owner)
+        return r->owner;
+    for (unsigned k = 0; k < SHMPI_ARENA_LANES_MAX; k++)
+        for (struct shmpi_nbc *s = shmpi_proc.nbc_active[k]; s; s = s->next)
+            if (s->req == r)
+                return s;
+    return NULL;
+}
+
+/* For the launcher's wait-for graph (core/blocked.h): the call that made
+   the schedule, its round, and the first message of the round still
+   going (a receive: from whom it waits; a send: to whom). */
+static int describe_coll(const void *req, const char *wait, char *buf,
+                         size_t len)
+{
+    const struct shmpi_nbc *s = schedule_of(req);
+    char comm[MPI_MAX_OBJECT_NAME + 16], peer[160] = "", head[96];
+    if (!s) {
+        snprintf(buf, len, "%s: a nonblocking collective", wait);
+        return -1;
+    }
+    shmpi_core_blocked_comm(comm, sizeof comm, s->comm);
+    if (s->blocking)
+        snprintf(head, sizeof head, "%s", s->fn);
+    else
+        snprintf(head, sizeof head, "%s: %s", wait, s->fn);
+    int world = -1;
+    for (int i = 0; i < s->nmsgs && world < 0; i++) {
+        const struct shmpi_request *m = &s->msgs[i];
+        if (shmpi_request_is_complete((struct shmpi_request *)m))
+            continue;
+        char who[128];
+        world = m->peer;
+        shmpi_core_blocked_peer(who, sizeof who, m->comm, world);
+        snprintf(peer, sizeof peer, ", %s %s",
+                 m->kind == SHMPI_REQ_RECV ? "waiting for" : "sending to",
+                 who);
+    }
+    snprintf(buf, len, "%s on %s (round %d of %d)%s", head, comm,
+             s->round + 1, s->nrounds, peer);
+    return world;
+}
+
 void shmpi_nbc_register_kind(void)
 {
     shmpi_p2p_request_register(SHMPI_REQ_COLL, &coll_ops);
+    shmpi_core_blocked_kind(SHMPI_REQ_COLL, describe_coll);
 }
 
 int shmpi_nbc_run(struct shmpi_nbc *s)
@@ -605,8 +659,11 @@ int shmpi_nbc_launch(MPI_Comm comm, shmpi_nbc_build_fn *build,
 {
     struct shmpi_nbc *s;
     int rc = build_on(comm, build, args, &s);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        s->fn = fn;
+        s->blocking = !req;
         rc = req ? shmpi_nbc_start(s, req) : shmpi_nbc_run(s);
+    }
     if (rc != MPI_SUCCESS)
         return shmpi_raise(comm, rc, fn, "%s", failure(rc));
     return MPI_SUCCESS;
@@ -617,8 +674,10 @@ int shmpi_nbc_plan(MPI_Comm comm, shmpi_nbc_build_fn *build,
 {
     struct shmpi_nbc *s;
     int rc = build_on(comm, build, args, &s);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        s->fn = fn;
         rc = shmpi_nbc_persist(s, req);
+    }
     if (rc != MPI_SUCCESS)
         return shmpi_raise(comm, rc, fn, "%s", failure(rc));
     return MPI_SUCCESS;

@@ -88,20 +88,49 @@ static int words_reached(void *arg)
     return 0;
 }
 
+int shmpi_coll_describe_as(const struct shmpi_coll *c, const char *call,
+                           int root_rank, int member, const char *state,
+                           char *buf, size_t len)
+{
+    char comm[MPI_MAX_OBJECT_NAME + 16], root[32] = "", peer[160];
+    shmpi_core_blocked_comm(comm, sizeof comm, c->comm);
+    if (call && root_rank >= 0)
+        snprintf(root, sizeof root, " (root %d)", root_rank);
+    int world = member >= 0 ? world_of(c, member) : -1;
+    if (world >= 0)
+        shmpi_core_blocked_peer(peer, sizeof peer, c->comm, world);
+    snprintf(buf, len, "%s%s on %s%s%s%s", call ? call : "a collective",
+             root, comm, state, world >= 0 ? ", waiting for " : "",
+             world >= 0 ? peer : "");
+    return world;
+}
+
+int shmpi_coll_describe(const struct shmpi_coll *c, int member,
+                        const char *state, char *buf, size_t len)
+{
+    return shmpi_coll_describe_as(c, c->call, c->root, member, state, buf,
+                                  len);
+}
+
+int shmpi_coll_missing(struct shmpi_coll *c, uint64_t seq, uint32_t step)
+{
+    for (int j = 0; j < c->size; j++)
+        if (j != c->rank &&
+            !shmpi_coll_reached(
+                atomic_load_explicit(&shmpi_coll_ctl(c, j)->word,
+                                     memory_order_relaxed),
+                shmpi_coll_word(seq, step)))
+            return j;
+    return -1;
+}
+
 /* For the launcher's wait-for graph (core/wait.h): the member whose
-   word is missing.  The collective's name is not known down here. */
+   word is missing. */
 static int describe_words(void *arg, char *buf, size_t len)
 {
     const struct word_wait *w = arg;
-    const struct shmpi_coll *c = w->c;
     int m = w->next < w->hi ? w->next : w->hi - 1;
-    int world = c->world ? c->world[m] : m;
-    char comm[48];
-    shmpi_core_blocked_context(comm, sizeof comm, c->context);
-    snprintf(buf, len,
-             "a collective on %s (MPI_Barrier or another), waiting for rank "
-             "%d (rank %d in it)", comm, world, m);
-    return world;
+    return shmpi_coll_describe(w->c, m, "", buf, len);
 }
 
 static const struct shmpi_core_waitfor words_waitfor = {words_reached,
@@ -216,6 +245,7 @@ void shmpi_coll_refuse(struct shmpi_coll *c, int counted)
 {
     struct shmpi_coll_head *head = (struct shmpi_coll_head *)c->area;
     _Atomic uint64_t *failed = &shmpi_coll_ctl(c, c->rank)->failed;
+    shmpi_coll_calling(c, NULL, -1); /* named "a collective" */
     shmpi_coll_begin(c);
     /* relaxed: this member is the only writer; the increment and the
        word publish it */

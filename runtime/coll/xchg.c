@@ -330,11 +330,13 @@ static uint64_t half_bytes(struct shmpi_coll *c, struct shmpi_coll_xchg *x)
     return len ? (uint64_t)(c->size - 1) * piece + min64(piece, len) : 0;
 }
 
-int shmpi_coll_move(MPI_Comm comm, struct shmpi_coll_xchg *x, const char *fn)
+int shmpi_coll_move(MPI_Comm comm, struct shmpi_coll_xchg *x, int root,
+                    const char *fn)
 {
     char err[192];
     if (!comm->coll || !shmpi_coll_xchg_fits(comm->coll, x->shape))
         return shmpi_coll_fb_xchg(comm, x, fn);
+    shmpi_coll_calling(comm->coll, fn, root);
     if (x->writes && shmpi_coll_reserve(comm->coll, half_bytes(comm->coll, x),
                                         err, sizeof err) != MPI_SUCCESS) {
         shmpi_coll_refuse(comm->coll, 0);

@@ -75,9 +75,10 @@ int shmpi_coll_xchg_fits(const struct shmpi_coll *c,
                          enum shmpi_xchg_shape shape);
 /* Run it on the area of comm (a communicator with an area). */
 void shmpi_coll_xchg(struct shmpi_coll *c, struct shmpi_coll_xchg *x);
-/* Run it on comm, on the area or over messages; returns MPI_SUCCESS or
-   an error raised on comm under fn (MPI_ERR_TRUNCATE). */
-int shmpi_coll_move(MPI_Comm comm, struct shmpi_coll_xchg *x,
+/* Run it on comm, on the area or over messages, for the MPI call fn
+   whose root is root (-1: none); returns MPI_SUCCESS or an error
+   raised on comm under fn (MPI_ERR_TRUNCATE). */
+int shmpi_coll_move(MPI_Comm comm, struct shmpi_coll_xchg *x, int root,
                     const char *fn);
 
 #endif

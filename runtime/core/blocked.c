@@ -118,3 +118,18 @@ void shmpi_core_blocked_peer(char *buf, size_t len, MPI_Comm comm, int w)
         snprintf(buf, len, "rank %d (rank %d in %s)", w,
                  shmpi_comm_peer_from_world(comm, w), name);
 }
+
+/* Written at MPI_Init by the thread that calls it, before any request
+   of the kind exists; read only after (shmpi_core_req_describer). */
+static shmpi_core_req_describer *kinds[SHMPI_CORE_REQ_KINDS];
+
+void shmpi_core_blocked_kind(int kind, shmpi_core_req_describer *d)
+{
+    if (kind >= 0 && kind < SHMPI_CORE_REQ_KINDS)
+        kinds[kind] = d;
+}
+
+shmpi_core_req_describer *shmpi_core_blocked_kind_of(int kind)
+{
+    return kind >= 0 && kind < SHMPI_CORE_REQ_KINDS ? kinds[kind] : NULL;
+}

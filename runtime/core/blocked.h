@@ -44,4 +44,17 @@ void shmpi_core_blocked_context(char *buf, size_t len, uint32_t context);
    rank in NAME" for w < 0. */
 void shmpi_core_blocked_peer(char *buf, size_t len, MPI_Comm comm, int w);
 
+/* Describers of the requests rooms above pt2pt make (a nonblocking
+   collective's schedule: coll/sched.c; a sync counter's: rma/): each
+   room registers its kind's at MPI_Init, before any request of it
+   exists; pt2pt/describe.c calls it for a request of that kind that
+   the call `wait` (MPI_Wait, MPI_Waitall, ...) sleeps on.  Same
+   contract as core/wait.h's describe. */
+typedef int shmpi_core_req_describer(const void *req, const char *wait,
+                                     char *buf, size_t len);
+#define SHMPI_CORE_REQ_KINDS 16
+void shmpi_core_blocked_kind(int kind, shmpi_core_req_describer *d);
+/* NULL when kind registered none. */
+shmpi_core_req_describer *shmpi_core_blocked_kind_of(int kind);
+
 #endif

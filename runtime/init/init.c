@@ -66,6 +66,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "coll/coll.h"
 #include "coll/sched.h"
 #include "comm/comm.h"
 #include "core/blocked.h"
@@ -336,7 +337,7 @@ static void take_down(struct shmpi_proc *p)
     shmpi_p2p_progress_flush_backlog();
     shmpi_p2p_bsend_drain();
     shmpi_core_blocked_finalizing();
-    PMPI_Barrier(MPI_COMM_WORLD);
+    shmpi_coll_barrier_as(MPI_COMM_WORLD, "MPI_Finalize");
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);
     shmpi_fint_finalize();

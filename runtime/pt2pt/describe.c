@@ -38,6 +38,9 @@ int shmpi_p2p_request_describe(const struct shmpi_request *r,
     char peer[MPI_MAX_OBJECT_NAME + 64], tag[32];
     const char *call = call_of(r, wait);
     if (r->kind != SHMPI_REQ_SEND && r->kind != SHMPI_REQ_RECV) {
+        shmpi_core_req_describer *d = shmpi_core_blocked_kind_of(r->kind);
+        if (d)
+            return d(r, call, buf, len);
         snprintf(buf, len, "%s on a request of kind %d", call, r->kind);
         return -1;
     }

@@ -36,6 +36,7 @@
  * The epoch rules (epoch.c): a fence may not come inside a PSCW, lock or
  * lock_all access epoch, nor inside an exposure epoch of MPI_Win_post.
  */
+#include "coll/coll.h"
 #include "rma/sync.h"
 
 #include "core/pmpi.h"
@@ -81,7 +82,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
                            == (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED);
     if (nothing_to_order)
         atomic_thread_fence(memory_order_seq_cst);
-    else if ((rc = PMPI_Barrier(win->comm)) != MPI_SUCCESS)
+    else if ((rc = shmpi_coll_barrier_as(win->comm, fn)) != MPI_SUCCESS)
         return rc;
     /* no other thread of this process calls fence on win now (a
        collective, 11.5.1), but another may open a passive-target epoch

@@ -61,8 +61,11 @@
  * then ring a process that waits for another word of the window: a
  * needless wake-up, no lost one.
  */
+#include <stdio.h>
+
 #include "rma/sync.h"
 
+#include "core/blocked.h"
 #include "core/lock.h"
 #include "core/wait.h"
 #include "rma/state.h"
@@ -100,6 +103,8 @@ static int try_take(_Atomic uint32_t *w, int exclusive)
 struct take_wait {
     _Atomic uint32_t *word;
     int exclusive;
+    MPI_Win win;               /* for the deadlock report only */
+    int target, acc;
 };
 
 /* Polls with a load and tries the CAS only when it could succeed: a
@@ -111,6 +116,33 @@ static int taken(void *arg)
     int takeable = t->exclusive ? v == 0 : !(v & SHMPI_WIN_LOCK_EXCL);
     return takeable && try_take(t->word, t->exclusive);
 }
+
+/* For the launcher's wait-for graph (core/wait.h): which lock of which
+   member, and how it is held.  The word records no holder, so the line
+   names none and the graph gets no edge from here. */
+static int describe_take(void *arg, char *buf, size_t len)
+{
+    const struct take_wait *t = arg;
+    char win[MPI_MAX_OBJECT_NAME + 48], peer[160];
+    uint32_t v = atomic_load_explicit(t->word, memory_order_relaxed);
+    char held[48];
+    if (v & SHMPI_WIN_LOCK_EXCL)
+        snprintf(held, sizeof held, "held exclusively");
+    else
+        snprintf(held, sizeof held, "held by %u shared holder%s", v,
+                 v == 1 ? "" : "s");
+    shmpi_win_label_short(t->win, win, sizeof win);
+    shmpi_core_blocked_peer(peer, sizeof peer, t->win->comm,
+                            shmpi_comm_to_world(t->win->comm, t->target));
+    snprintf(buf, len, "%s on %s: the %s of %s is %s",
+             t->acc ? "an accumulate (MPI_Accumulate & co.)"
+             : t->exclusive ? "MPI_Win_lock (exclusive)"
+                            : "MPI_Win_lock (shared)",
+             win, t->acc ? "accumulate lock" : "lock", peer, held);
+    return -1;
+}
+
+static const struct shmpi_rma_waitfor take_waitfor = {taken, describe_take};
 
 /* This process's lock_waiting says code (ANY under MULTIPLE: see the
    top comment), or, code 0, no longer. */
@@ -137,8 +169,8 @@ void shmpi_rma_word_lock(MPI_Win win, int target, int acc, int exclusive)
     /* the slow path: register (see the top comment), then wait */
     say_waiting(win, lw.code);
     atomic_fetch_add_explicit(lw.sleepers, 1, memory_order_seq_cst);
-    struct take_wait t = {lw.word, exclusive};
-    shmpi_rma_wait(taken, &t, 1);
+    struct take_wait t = {lw.word, exclusive, win, target, acc};
+    shmpi_rma_wait(&take_waitfor, &t, 1);
     atomic_fetch_sub_explicit(lw.sleepers, 1, memory_order_relaxed);
     say_waiting(win, 0);
 }

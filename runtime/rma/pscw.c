@@ -46,9 +46,12 @@
  * translated to ranks of the window's communicator, and a member that is
  * not in the window is MPI_ERR_GROUP.
  */
+#include <stdio.h>
+
 #include "rma/sync.h"
 
 #include "comm/comm.h"
+#include "core/blocked.h"
 #include "core/pmpi.h"
 #include "core/wait.h"
 #include "rma/state.h"
@@ -152,10 +155,42 @@ static int all_completed(const struct completes_wait *w)
     return (int32_t)(c - w->expected) >= 0;
 }
 
-static int completed(void *arg)
+/* MPI_Win_wait asleep: the count and, for the deadlock report, the
+   window (built only once the first look found the count short). */
+struct exposure_wait {
+    struct completes_wait *w;
+    MPI_Win win;
+};
+
+static int exposure_over(void *arg)
 {
-    return all_completed(arg);
+    return all_completed(((struct exposure_wait *)arg)->w);
 }
+
+/* For the launcher's wait-for graph (core/wait.h): how many of the
+   posted group's MPI_Win_complete calls are missing, and the group.
+   The count says how many, not who: one member is an edge, more are
+   listed (up to a few). */
+static int describe_exposure(void *arg, char *buf, size_t len)
+{
+    const struct exposure_wait *e = arg;
+    MPI_Win win = e->win;
+    MPI_Group g = win->post_group;
+    char label[MPI_MAX_OBJECT_NAME + 48], who[96] = "";
+    uint32_t c = atomic_load_explicit(e->w->completed, memory_order_relaxed);
+    int n = g != MPI_GROUP_NULL ? g->size : 0, at = 0;
+    for (int i = 0; i < n && i < 8 && at < (int)sizeof who; i++)
+        at += snprintf(who + at, sizeof who - (size_t)at, "%s%d",
+                       i ? ", " : "", g->ranks[i]);
+    shmpi_win_label_short(win, label, sizeof label);
+    snprintf(buf, len, "MPI_Win_wait on %s: %u MPI_Win_complete missing, "
+             "of the posted group (world ranks %s%s)", label,
+             e->w->expected - c, who, n > 8 ? ", ..." : "");
+    return n == 1 ? g->ranks[0] : -1;
+}
+
+static const struct shmpi_rma_waitfor exposure_waitfor = {exposure_over,
+                                                          describe_exposure};
 
 static struct completes_wait completes_of(MPI_Win win)
 {
@@ -193,8 +228,10 @@ int PMPI_Win_wait(MPI_Win win)
     if (rc != MPI_SUCCESS)
         return rc;
     struct completes_wait w = completes_of(win);
-    if (!all_completed(&w))
-        shmpi_rma_wait(completed, &w, 1);
+    if (!all_completed(&w)) {
+        struct exposure_wait e = {&w, win};
+        shmpi_rma_wait(&exposure_waitfor, &e, 1);
+    }
     end_exposure(win);
     return MPI_SUCCESS;
 }
@@ -235,10 +272,37 @@ static int post_arrived(const struct post_wait *w)
     return (int32_t)(p - w->seen) >= 0;
 }
 
-static int posted(void *arg)
+/* An access epoch's first call to a target asleep: its post, and, for
+   the deadlock report, the window and the target (built only once the
+   first look found no post). */
+struct access_wait {
+    struct post_wait *w;
+    MPI_Win win;
+    int target;
+};
+
+static int access_open(void *arg)
 {
-    return post_arrived(arg);
+    return post_arrived(((struct access_wait *)arg)->w);
 }
+
+/* For the launcher's wait-for graph (core/wait.h): the target whose
+   MPI_Win_post has not come. */
+static int describe_access(void *arg, char *buf, size_t len)
+{
+    const struct access_wait *a = arg;
+    char label[MPI_MAX_OBJECT_NAME + 48], peer[160];
+    int world = shmpi_comm_to_world(a->win->comm, a->target);
+    shmpi_win_label_short(a->win, label, sizeof label);
+    shmpi_core_blocked_peer(peer, sizeof peer, a->win->comm, world);
+    snprintf(buf, len, "an access epoch of MPI_Win_start on %s (its first "
+             "access or MPI_Win_complete): waiting for %s to call "
+             "MPI_Win_post", label, peer);
+    return world;
+}
+
+static const struct shmpi_rma_waitfor access_waitfor = {access_open,
+                                                        describe_access};
 
 /* Several threads may access one target of the epoch at once, and each
    of its first calls waits here: the post is consumed (posts_seen) and
@@ -256,8 +320,10 @@ void shmpi_rma_await_post(MPI_Win win, int target)
     shmpi_core_unlock(&win->lock);
     if (!awaited)
         return;
-    if (!post_arrived(&w))
-        shmpi_rma_wait(posted, &w, 1);
+    if (!post_arrived(&w)) {
+        struct access_wait a = {&w, win, target};
+        shmpi_rma_wait(&access_waitfor, &a, 1);
+    }
     shmpi_core_lock(&win->lock);
     if (win->epoch_part[target] == SHMPI_TARGET_AWAIT_POST) {
         win->posts_seen[target] = w.seen;

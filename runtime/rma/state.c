@@ -19,7 +19,7 @@ int shmpi_rma_init(void)
 }
 
 struct rma_wait {
-    int (*ready)(void *);
+    const struct shmpi_rma_waitfor *what;
     void *arg;
     int progress;
 };
@@ -27,7 +27,7 @@ struct rma_wait {
 static int ready_or_progress(void *p)
 {
     struct rma_wait *w = p;
-    if (w->ready(w->arg))
+    if (w->what->ready(w->arg))
         return 1;
     if (w->progress)
         shmpi_p2p_progress();
@@ -43,20 +43,22 @@ void shmpi_rma_progress(void)
     shmpi_p2p_progress();
 }
 
-/* For the launcher's wait-for graph (core/wait.h): which of RMA's
-   synchronizations is not known here. */
+/* For the launcher's wait-for graph (core/wait.h): the wait's own line. */
 static int describe_rma(void *arg, char *buf, size_t len)
 {
-    snprintf(buf, len, "an RMA synchronization (MPI_Win_fence, MPI_Win_lock, "
-             "MPI_Win_wait/complete, a sync counter or another)");
+    struct rma_wait *w = arg;
+    if (w->what->describe)
+        return w->what->describe(w->arg, buf, len);
+    snprintf(buf, len, "an RMA synchronization");
     return -1;
 }
 
 static const struct shmpi_core_waitfor rma_waitfor = {ready_or_progress,
                                                       describe_rma};
 
-void shmpi_rma_wait(int (*ready)(void *), void *arg, int progress)
+void shmpi_rma_wait(const struct shmpi_rma_waitfor *what, void *arg,
+                    int progress)
 {
-    struct rma_wait w = {ready, arg, progress};
+    struct rma_wait w = {what, arg, progress};
     shmpi_core_wait_for(&rma_waitfor, &w, SHMPI_WAIT_ALL_LANES);
 }

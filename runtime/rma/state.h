@@ -19,6 +19,7 @@
 #ifndef SHMPI_RMA_STATE_H
 #define SHMPI_RMA_STATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/lock.h"
@@ -57,14 +58,24 @@ struct shmpi_rma_state {
 /* MPI_Init: shmpi_proc.rma.  0, or -1 if out of memory. */
 int shmpi_rma_init(void);
 
-/* state.c: every RMA call that blocks waits here, until ready(arg) -
-   a poll that changes nothing but what it waits for (takes a lock word,
-   sees a count) - returns non-zero; the pt2pt progress engine turns
-   meanwhile when `progress` says so (a rank waiting for a lock still
-   serves the messages its peers need, lockword.c).  Below MULTIPLE it
-   is shmpi_core_wait_until, whatever the thread level: under MULTIPLE
-   the engine's polls skip a lane another thread holds (pt2pt/lane.h). */
-void shmpi_rma_wait(int (*ready)(void *), void *arg, int progress);
+/* state.c: every RMA call that blocks waits here, until what->ready(arg)
+   - a poll that changes nothing but what it waits for (takes a lock
+   word, sees a count) - returns non-zero; the pt2pt progress engine
+   turns meanwhile when `progress` says so (a rank waiting for a lock
+   still serves the messages its peers need, lockword.c).  Below
+   MULTIPLE it is shmpi_core_wait_until, whatever the thread level:
+   under MULTIPLE the engine's polls skip a lane another thread holds
+   (pt2pt/lane.h).  what->describe(arg, buf, len) is the deadlock
+   report's line for it (core/wait.h's describe; NULL: a line that says
+   only "an RMA synchronization"); what is static, one per kind of wait,
+   so that nothing is paid for it unless the rank sleeps and the
+   launcher asks. */
+struct shmpi_rma_waitfor {
+    int (*ready)(void *arg);
+    int (*describe)(void *arg, char *buf, size_t len);
+};
+void shmpi_rma_wait(const struct shmpi_rma_waitfor *what, void *arg,
+                    int progress);
 /* state.c: one turn of the pt2pt progress engine for a poll that found
    nothing (MPI_Win_test). */
 void shmpi_rma_progress(void);

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/blocked.h"
 #include "core/error.h"
 #include "core/info.h"
 #include "core/pmpi.h"
@@ -373,7 +374,28 @@ static const struct shmpi_req_ops sync_ops = {
     .raise = sync_raise,
 };
 
+/* For the launcher's wait-for graph (core/blocked.h): the counter, its
+   window and what the round still misses.  Who signals a counter is
+   the program's business (any member may), so no rank is named. */
+static int describe_sync(const void *req, const char *wait, char *buf,
+                         size_t len)
+{
+    const struct shmpi_sync_req *s = part((struct shmpi_request *)req);
+    char label[MPI_MAX_OBJECT_NAME + 48] = "a freed window";
+    if (s->win)
+        shmpi_win_label_short(s->win, label, sizeof label);
+    if (s->is_ops || !counter_lives(s))
+        snprintf(buf, len, "%s: a sync request on %s", wait, label);
+    else
+        snprintf(buf, len, "%s: sync counter %#x of world rank %d on %s "
+                 "(MPI_Win_sync_object_init, count %d): %lld signal(s) "
+                 "missing", wait, (unsigned)s->counter, s->owner, label,
+                 s->count, (long long)remaining(s));
+    return -1;
+}
+
 void shmpi_rma_sync_register_kind(void)
 {
     shmpi_p2p_request_register(SHMPI_REQ_SYNC, &sync_ops);
+    shmpi_core_blocked_kind(SHMPI_REQ_SYNC, describe_sync);
 }

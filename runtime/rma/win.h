@@ -321,6 +321,14 @@ ssize_t shmpi_win_vm_readv(pid_t pid, const struct iovec *local,
 /* win_new.c: the constructor that made w ("MPI_Win_allocate", ...),
    for messages. */
 const char *shmpi_win_maker(MPI_Win w);
+/* win_name.c: w as the deadlock report names it - `window "NAME"`
+   (MPI_Win_set_name), else "window #N" (N counts the windows its
+   member 0 made; "of world rank R" when that is not rank 0). */
+void shmpi_win_label_short(MPI_Win w, char *buf, size_t len);
+/* win_name.c: that label as the name of w's private communicator
+   (w->comm), whose collectives (MPI_Win_fence) the report names so;
+   when w gets its id and whenever it is renamed. */
+void shmpi_win_name_comm(MPI_Win w);
 
 /* epoch.c (synchronization helper): enters target into the access epoch
    - not a pure check: the first RMA call of a fence epoch marks it used

@@ -14,6 +14,7 @@
  * unmapped; pages moved for MPI_Win_create or
  * MPI_Win_attach made private again, contents kept).
  */
+#include "coll/coll.h"
 #include "core/attr.h"
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -36,7 +37,7 @@ int PMPI_Win_free(MPI_Win *win)
                                           fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = PMPI_Barrier(w->comm);
+    rc = shmpi_coll_barrier_as(w->comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     int cb = shmpi_attr_delete_all(&w->attrs, w);

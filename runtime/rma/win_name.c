@@ -10,6 +10,8 @@
  * communicators.
  */
 
+#include <stdio.h>
+
 #include "comm/comm.h"
 #include "core/error.h"
 #include "core/pmpi.h"
@@ -28,7 +30,31 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
     if (!win_name)
         return shmpi_win_raise(win, MPI_ERR_ARG, fn, "win_name is NULL");
     shmpi_core_name_set(win->name, win_name);
+    shmpi_win_name_comm(win);
     return MPI_SUCCESS;
+}
+
+void shmpi_win_label_short(MPI_Win win, char *buf, size_t len)
+{
+    char name[MPI_MAX_OBJECT_NAME];
+    unsigned maker = (unsigned)(win->id >> 32), count = (unsigned)win->id;
+    if (shmpi_core_name_get(win->name, name) > 0)
+        snprintf(buf, len, "window \"%s\"", name);
+    else if (maker == 0)
+        snprintf(buf, len, "window #%u", count);
+    else
+        snprintf(buf, len, "window #%u of world rank %u", count, maker);
+}
+
+/* The window's private communicator carries its label as its name: the
+   deadlock report names the communicator of a collective (MPI_Win_fence,
+   MPI_Win_free), and no handle of that communicator reaches the program,
+   so the name is seen nowhere else. */
+void shmpi_win_name_comm(MPI_Win win)
+{
+    char label[MPI_MAX_OBJECT_NAME + 48];
+    shmpi_win_label_short(win, label, sizeof label);
+    shmpi_core_name_set(win->comm->name, label);
 }
 
 /* win_name must have room for MPI_MAX_OBJECT_NAME characters. */

@@ -325,8 +325,10 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
     int rc = PMPI_Allgather(mine, sizeof *mine, MPI_BYTE, all, sizeof *mine,
                             MPI_BYTE, w->comm);
     int bad = rc == MPI_SUCCESS ? first_failed(all, n) : -1;
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         w->id = all[0].id;
+        shmpi_win_name_comm(w);
+    }
     if (rc == MPI_SUCCESS && bad < 0)
         rc = agree(w, all, mine, comm, fn);
     if (mine->ctl_fd >= 0 && mine->ctl_fd != w->shared.fd)
