@@ -69,6 +69,7 @@
 #include "coll/sched.h"
 #include "comm/comm.h"
 #include "core/blocked.h"
+#include "core/check.h"
 #include "core/error.h"
 #include "core/fence.h"
 #include "core/fint.h"
@@ -310,6 +311,7 @@ static void bring_up(struct shmpi_proc *p, int *argc, char ***argv,
     p->oversubscribed = p->size > (int)p->arena->ncpus;
     join_tunables(p);
     shmpi_core_wait_configure(&p->tun);
+    shmpi_core_check_configure(&p->tun);
     shmpi_core_fence_register();
     shmpi_rma_sync_register_kind();
     if (shmpi_comm_init_predefined(p) != 0)
