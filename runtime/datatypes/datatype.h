@@ -251,6 +251,10 @@ int shmpi_dt_fill_iov(const void *buf, MPI_Datatype t, uint64_t offset,
                       uint64_t len, struct iovec *iov, int max,
                       uint64_t *covered);
 
+/* hash.c: a hash of the packed bytes of (buf, count, t), for the check
+   mode (core/check.h): equal before and after means unchanged. */
+uint64_t shmpi_dt_hash(const void *buf, MPI_Count count, MPI_Datatype t);
+
 /* elements.c: basic elements in nbytes of packed data, or MPI_UNDEFINED
    when nbytes ends inside a basic element. */
 MPI_Count shmpi_dt_elements(MPI_Datatype t, MPI_Count nbytes);

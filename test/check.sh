@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# check: mpirun --check (and SHMPI_CHECK=1, also under the in-library launch) reports each erroneous helper's mistakes in one "shmpi check:" line naming the rule, the MPI-3.1 section and the calls, and ends the job with 123; the corrected twin reports nothing and ends with 0; without the mode nothing is reported; SHMPI_CHECK=garbage is an error naming it.
+# shmpi-test: timeout=120
+# SPDX-License-Identifier: BSD-3-Clause
+. "$(dirname "$0")/helpers/lib.sh"
+
+C='^shmpi check: rank [0-9]+: '
+
+# (expected problems, helper, args...): under --check, the lines and 123
+run_bad() {
+    local n=$1
+    shift
+    start_job "$MPIRUN" --check -np 2 "$TEST_BIN/$1" "${@:2}"
+    finish_job
+    expect_status 123
+    expect_lines "$ERR" "$C" "$n"
+    expect_lines "$ERR" "^mpirun: --check reported $n problems?\$"
+    expect_shm_clean
+}
+
+# (helper, args...): the corrected twin under --check, and the
+# erroneous one without it: nothing said, status 0
+run_quiet() {
+    start_job "$MPIRUN" "$@"
+    finish_job
+    expect_status 0
+    expect_no_lines "$ERR" 'shmpi check:|--check reported'
+    expect_shm_clean
+}
+
+# the send buffer of a nonblocking send written before its completion
+B="${C}send buffer modified before the send completed \(MPI-3.1 3.7.2\): "
+run_bad 3 check_sendbuf
+expect_lines "$ERR" "${B}MPI_Isend\(buf=0x[0-9a-f]+, count=4, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\) and its completion in MPI_Wait; fix: "
+expect_lines "$ERR" "${B}MPI_Start of MPI_Send_init\(buf=0x[0-9a-f]+, count=4, MPI_INT, dest=1, tag=8, MPI_COMM_WORLD\) and its completion in MPI_Waitall; fix: "
+expect_lines "$ERR" "${B}MPI_Isendrecv\(.*tag=9.*\) and its completion in MPI_Test; fix: "
+run_quiet --check -np 2 "$TEST_BIN/check_sendbuf" ok
+run_quiet -np 2 "$TEST_BIN/check_sendbuf"
+
+# SHMPI_CHECK=1 as --check, under mpirun and under the in-library launch
+start_job env SHMPI_CHECK=1 "$MPIRUN" -np 2 "$TEST_BIN/check_sendbuf"
+finish_job
+expect_status 123
+expect_lines "$ERR" "$B" 3
+start_job env SHMPI_CHECK=1 SHMPI_NP=2 "$TEST_BIN/check_sendbuf"
+finish_job
+expect_status 123
+expect_lines "$ERR" "$B" 3
+expect_lines "$ERR" '^shmpi: --check reported 3 problems$'
+expect_shm_clean
+
+# garbage: one line naming the variable, status 2, no rank started
+start_job env SHMPI_CHECK=garbage "$MPIRUN" -np 2 "$TEST_BIN/check_sendbuf"
+finish_job
+expect_status 2
+expect_lines "$ERR" "^mpirun: SHMPI_CHECK='garbage': "
+expect_no_lines "$ERR" 'shmpi check:'
+pass
