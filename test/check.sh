@@ -37,6 +37,15 @@ expect_lines "$ERR" "${B}MPI_Isendrecv\(.*tag=9.*\) and its completion in MPI_Te
 run_quiet --check -np 2 "$TEST_BIN/check_sendbuf" ok
 run_quiet -np 2 "$TEST_BIN/check_sendbuf"
 
+# an op on a type outside its groups: once per op and type, in each rank
+O="${C}(reduction|accumulate) op on a type outside the op's groups \(MPI-3.1 5.9.2\): "
+run_bad 6 check_op_type
+expect_lines "$ERR" "${O}MPI_Allreduce\(\.\.\., MPI_CHAR, MPI_SUM, \.\.\.\) .*; fix: use a type of MPI_SUM's groups \(C integer, " 2
+expect_lines "$ERR" "${O}MPI_Reduce_local\(\.\.\., MPI_AINT, MPI_LAND, \.\.\.\)" 2
+expect_lines "$ERR" "^shmpi check: rank [01]: accumulate op .*MPI_Accumulate\(\.\.\., MPI_CHAR, MPI_SUM, \.\.\.\)" 2
+run_quiet --check -np 2 "$TEST_BIN/check_op_type" ok
+run_quiet -np 2 "$TEST_BIN/check_op_type"
+
 # SHMPI_CHECK=1 as --check, under mpirun and under the in-library launch
 start_job env SHMPI_CHECK=1 "$MPIRUN" -np 2 "$TEST_BIN/check_sendbuf"
 finish_job
