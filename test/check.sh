@@ -37,6 +37,15 @@ expect_lines "$ERR" "${B}MPI_Isendrecv\(.*tag=9.*\) and its completion in MPI_Te
 run_quiet --check -np 2 "$TEST_BIN/check_sendbuf" ok
 run_quiet -np 2 "$TEST_BIN/check_sendbuf"
 
+# point-to-point communication left at MPI_Finalize
+F='\(MPI-3.1 8.7\): '
+run_bad 3 check_finalize
+expect_lines "$ERR" "^shmpi check: rank 1: messages arrived and were never received ${F}3 at MPI_Finalize, the first from world rank 0, tag 5, 4 bytes, on MPI_COMM_WORLD; fix: "
+expect_lines "$ERR" "^shmpi check: rank 1: receives never completed ${F}1 posted and unmatched at MPI_Finalize, the first of count=1 from rank 0 \(rank 0 in MPI_COMM_WORLD\), tag 6; fix: "
+expect_lines "$ERR" "^shmpi check: rank 0: nonblocking sends never completed or freed ${F}1 at MPI_Finalize, the first MPI_Isend\(buf=0x[0-9a-f]+, count=1, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\); fix: "
+run_quiet --check -np 2 "$TEST_BIN/check_finalize" ok
+run_quiet -np 2 "$TEST_BIN/check_finalize"
+
 # an op on a type outside its groups: once per op and type, in each rank
 O="${C}(reduction|accumulate) op on a type outside the op's groups \(MPI-3.1 5.9.2\): "
 run_bad 6 check_op_type

@@ -6,9 +6,10 @@
  *
  * The rooms own their checks, next to the code they check (a send
  * buffer's hash: pt2pt/bufcheck.c; what is left at MPI_Finalize:
- * init/leftovers.c; an op on a type outside its group: datatypes/
- * op_check.c); this file is what they share: whether the mode is on,
- * and the one line a problem is reported in.
+ * pt2pt/leftovers.c, called by init/init.c; an op on a type outside its
+ * group: datatypes/reduce_kernels.c, called by shmpi_op_check); this
+ * file is what they share: whether the mode is on, and the one line a
+ * problem is reported in.
  *
  * The cost when off: shmpi_core_checking() is one relaxed load of a
  * process-global word and one branch predicted not taken; every check's

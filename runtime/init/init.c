@@ -81,6 +81,7 @@
 #include "datatypes/datatype.h"
 #include "init/init.h"
 #include "launcher/launch.h"
+#include "pt2pt/leftovers.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 #include "rma/sync_counter.h"
@@ -339,6 +340,8 @@ static void take_down(struct shmpi_proc *p)
     shmpi_p2p_bsend_drain();
     shmpi_core_blocked_finalizing();
     PMPI_Barrier(MPI_COMM_WORLD);
+    if (shmpi_core_checking())
+        shmpi_p2p_check_leftovers();
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);
     shmpi_fint_finalize();

@@ -19,17 +19,58 @@
 
 #include "core/blocked.h"
 #include "core/check.h"
+#include "core/lock.h"
 #include "core/objects.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/request.h"
 
 struct shmpi_p2p_bufcheck {
+    struct shmpi_p2p_bufcheck *prev, *next; /* in `live` */
     const void *buf;
     MPI_Count count;
     MPI_Datatype dt;
     uint64_t hash;
     char call[256];            /* "MPI_Isend(buf=0x..., count=4, ...)" */
 };
+
+/* Every record, oldest first, for MPI_Finalize's count of the sends
+   never completed or freed (leftovers.c); under `live_lock`, which
+   every thread takes (the threads' requests share the list). */
+static struct {
+    struct shmpi_core_lock lock;
+    struct shmpi_p2p_bufcheck *head, *tail;
+    long n;
+} live;
+
+static void link_live(struct shmpi_p2p_bufcheck *c)
+{
+    shmpi_core_mutex_lock(&live.lock);
+    c->next = NULL;
+    c->prev = live.tail;
+    *(live.tail ? &live.tail->next : &live.head) = c;
+    live.tail = c;
+    live.n++;
+    shmpi_core_mutex_unlock(&live.lock);
+}
+
+static void unlink_live(struct shmpi_p2p_bufcheck *c)
+{
+    shmpi_core_mutex_lock(&live.lock);
+    *(c->prev ? &c->prev->next : &live.head) = c->next;
+    *(c->next ? &c->next->prev : &live.tail) = c->prev;
+    live.n--;
+    shmpi_core_mutex_unlock(&live.lock);
+}
+
+long shmpi_p2p_bufcheck_pending(char *first, size_t len)
+{
+    shmpi_core_mutex_lock(&live.lock);
+    long n = live.n;
+    if (live.head)
+        snprintf(first, len, "%s", live.head->call);
+    shmpi_core_mutex_unlock(&live.lock);
+    return n;
+}
 
 /* The datatype's name, or what it is when it has none. */
 static void type_name(MPI_Datatype dt, char *out, size_t len)
@@ -67,6 +108,7 @@ void shmpi_p2p_bufcheck_started(struct shmpi_request *r,
     shmpi_dt_retain(c->dt);
     c->hash = shmpi_dt_hash(c->buf, c->count, c->dt);
     describe(c->call, sizeof c->call, send, fn);
+    link_live(c);
     r->bufcheck = c;
 }
 
@@ -82,6 +124,7 @@ static void verify(struct shmpi_request *r, const char *fn)
             "request is complete",
             "%s and its completion in %s", c->call, fn);
     shmpi_dt_release(c->dt);
+    unlink_live(c);
     free(c);
 }
 

@@ -23,6 +23,8 @@
 #ifndef SHMPI_P2P_BUFCHECK_H
 #define SHMPI_P2P_BUFCHECK_H
 
+#include <stddef.h>
+
 #include "mpi.h"
 
 struct shmpi_request;
@@ -39,5 +41,8 @@ void shmpi_p2p_bufcheck_ended(const char *fn, int count,
                               const MPI_Request reqs[]) __attribute__((cold));
 /* MPI_Request_free of r, complete or not. */
 void shmpi_p2p_bufcheck_freed(struct shmpi_request *r) __attribute__((cold));
+/* The sends started and neither completed nor freed (leftovers.c), and
+   the oldest one's call in first. */
+long shmpi_p2p_bufcheck_pending(char *first, size_t len);
 
 #endif
