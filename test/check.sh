@@ -28,32 +28,41 @@ run_quiet() {
     expect_shm_clean
 }
 
+# (helper, problems, then regex and count pairs): the erroneous helper
+# under --check prints each regex's lines, count times; its twin ("ok")
+# under --check and itself without it say nothing
+check_helper() {
+    local h=$1 n=$2
+    shift 2
+    run_bad "$n" "$h"
+    for ((; $# >= 2; )); do
+        expect_lines "$ERR" "$1" "$2"
+        shift 2
+    done
+    run_quiet --check -np 2 "$TEST_BIN/$h" ok
+    run_quiet -np 2 "$TEST_BIN/$h"
+}
+
 # the send buffer of a nonblocking send written before its completion
 B="${C}send buffer modified before the send completed \(MPI-3.1 3.7.2\): "
-run_bad 3 check_sendbuf
-expect_lines "$ERR" "${B}MPI_Isend\(buf=0x[0-9a-f]+, count=4, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\) and its completion in MPI_Wait; fix: "
-expect_lines "$ERR" "${B}MPI_Start of MPI_Send_init\(buf=0x[0-9a-f]+, count=4, MPI_INT, dest=1, tag=8, MPI_COMM_WORLD\) and its completion in MPI_Waitall; fix: "
-expect_lines "$ERR" "${B}MPI_Isendrecv\(.*tag=9.*\) and its completion in MPI_Test; fix: "
-run_quiet --check -np 2 "$TEST_BIN/check_sendbuf" ok
-run_quiet -np 2 "$TEST_BIN/check_sendbuf"
+check_helper check_sendbuf 3 \
+    "${B}MPI_Isend\(buf=0x[0-9a-f]+, count=4, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\) and its completion in MPI_Wait; fix: " 1 \
+    "${B}MPI_Start of MPI_Send_init\(buf=0x[0-9a-f]+, count=4, MPI_INT, dest=1, tag=8, MPI_COMM_WORLD\) and its completion in MPI_Waitall; fix: " 1 \
+    "${B}MPI_Isendrecv\(.*tag=9.*\) and its completion in MPI_Test; fix: " 1
 
 # point-to-point communication left at MPI_Finalize
 F='\(MPI-3.1 8.7\): '
-run_bad 3 check_finalize
-expect_lines "$ERR" "^shmpi check: rank 1: messages arrived and were never received ${F}3 at MPI_Finalize, the first from world rank 0, tag 5, 4 bytes, on MPI_COMM_WORLD; fix: "
-expect_lines "$ERR" "^shmpi check: rank 1: receives never completed ${F}1 posted and unmatched at MPI_Finalize, the first of count=1 from rank 0 \(rank 0 in MPI_COMM_WORLD\), tag 6; fix: "
-expect_lines "$ERR" "^shmpi check: rank 0: nonblocking sends never completed or freed ${F}1 at MPI_Finalize, the first MPI_Isend\(buf=0x[0-9a-f]+, count=1, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\); fix: "
-run_quiet --check -np 2 "$TEST_BIN/check_finalize" ok
-run_quiet -np 2 "$TEST_BIN/check_finalize"
+check_helper check_finalize 3 \
+    "^shmpi check: rank 1: messages arrived and were never received ${F}3 at MPI_Finalize, the first from world rank 0, tag 5, 4 bytes, on MPI_COMM_WORLD; fix: " 1 \
+    "^shmpi check: rank 1: receives never completed ${F}1 posted and unmatched at MPI_Finalize, the first of count=1 from rank 0 \(rank 0 in MPI_COMM_WORLD\), tag 6; fix: " 1 \
+    "^shmpi check: rank 0: nonblocking sends never completed or freed ${F}1 at MPI_Finalize, the first MPI_Isend\(buf=0x[0-9a-f]+, count=1, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\); fix: " 1
 
 # an op on a type outside its groups: once per op and type, in each rank
 O="${C}(reduction|accumulate) op on a type outside the op's groups \(MPI-3.1 5.9.2\): "
-run_bad 6 check_op_type
-expect_lines "$ERR" "${O}MPI_Allreduce\(\.\.\., MPI_CHAR, MPI_SUM, \.\.\.\) .*; fix: use a type of MPI_SUM's groups \(C integer, " 2
-expect_lines "$ERR" "${O}MPI_Reduce_local\(\.\.\., MPI_AINT, MPI_LAND, \.\.\.\)" 2
-expect_lines "$ERR" "^shmpi check: rank [01]: accumulate op .*MPI_Accumulate\(\.\.\., MPI_CHAR, MPI_SUM, \.\.\.\)" 2
-run_quiet --check -np 2 "$TEST_BIN/check_op_type" ok
-run_quiet -np 2 "$TEST_BIN/check_op_type"
+check_helper check_op_type 6 \
+    "${O}MPI_Allreduce\(\.\.\., MPI_CHAR, MPI_SUM, \.\.\.\) .*; fix: use a type of MPI_SUM's groups \(C integer, " 2 \
+    "${O}MPI_Reduce_local\(\.\.\., MPI_AINT, MPI_LAND, \.\.\.\)" 2 \
+    "^shmpi check: rank [01]: accumulate op .*MPI_Accumulate\(\.\.\., MPI_CHAR, MPI_SUM, \.\.\.\)" 2
 
 # SHMPI_CHECK=1 as --check, under mpirun and under the in-library launch
 start_job env SHMPI_CHECK=1 "$MPIRUN" -np 2 "$TEST_BIN/check_sendbuf"
