@@ -45,10 +45,11 @@ check_helper() {
 
 # the send buffer of a nonblocking send written before its completion
 B="${C}send buffer modified before the send completed \(MPI-3.1 3.7.2\): "
-check_helper check_sendbuf 3 \
+check_helper check_sendbuf 4 \
     "${B}MPI_Isend\(buf=0x[0-9a-f]+, count=4, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\) and its completion in MPI_Wait; fix: " 1 \
     "${B}MPI_Start of MPI_Send_init\(buf=0x[0-9a-f]+, count=4, MPI_INT, dest=1, tag=8, MPI_COMM_WORLD\) and its completion in MPI_Waitall; fix: " 1 \
-    "${B}MPI_Isendrecv\(.*tag=9.*\) and its completion in MPI_Test; fix: " 1
+    "${B}MPI_Isendrecv\(.*tag=9.*\) and its completion in MPI_Test; fix: " 1 \
+    "${B}MPI_Ibsend\(.*tag=11, MPI_COMM_WORLD\) and its completion in MPI_Waitany; fix: " 1
 
 # point-to-point communication left at MPI_Finalize
 F='\(MPI-3.1 8.7\): '
@@ -68,12 +69,12 @@ check_helper check_op_type 6 \
 start_job env SHMPI_CHECK=1 "$MPIRUN" -np 2 "$TEST_BIN/check_sendbuf"
 finish_job
 expect_status 123
-expect_lines "$ERR" "$B" 3
+expect_lines "$ERR" "$B" 4
 start_job env SHMPI_CHECK=1 SHMPI_NP=2 "$TEST_BIN/check_sendbuf"
 finish_job
 expect_status 123
-expect_lines "$ERR" "$B" 3
-expect_lines "$ERR" '^shmpi: --check reported 3 problems$'
+expect_lines "$ERR" "$B" 4
+expect_lines "$ERR" '^shmpi: --check reported 4 problems$'
 expect_shm_clean
 
 # garbage: one line naming the variable, status 2, no rank started

@@ -6,8 +6,10 @@
  *
  *   check_sendbuf      rank 0 writes the buffer of an MPI_Isend before
  *                      its MPI_Wait, of a persistent send between
- *                      MPI_Start and MPI_Waitall, and of an MPI_Isendrecv
- *                      before the MPI_Test that completes it: 3 problems
+ *                      MPI_Start and MPI_Waitall, of an MPI_Isendrecv
+ *                      before the MPI_Test that completes it, and of an
+ *                      MPI_Ibsend (whose data is copied at once) before
+ *                      its MPI_Waitany: 4 problems
  *   check_sendbuf ok   the writes come after the completions; and a
  *                      write between the elements of a vector type
  *                      while its send is in flight, which is no part of
@@ -56,6 +58,22 @@ static void send_isendrecv(int ok)
     buf[2] = 98;
 }
 
+static void send_ibsend(int ok)
+{
+    static char space[1024];
+    int index;
+    MPI_Request r;
+    MPI_Buffer_attach(space, sizeof space);
+    MPI_Ibsend(buf, 4, MPI_INT, 1, 11, MPI_COMM_WORLD, &r);
+    if (!ok)
+        buf[3] = 99;
+    MPI_Waitany(1, &r, &index, MPI_STATUS_IGNORE);
+    buf[3] = 98;
+    void *was;
+    int size;
+    MPI_Buffer_detach(&was, &size);
+}
+
 /* every other int of buf: the ones between are not the send's */
 static void send_vector_gaps(void)
 {
@@ -76,6 +94,7 @@ static void receive_all(int ok)
     MPI_Recv(in, 4, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Sendrecv(&out, 1, MPI_INT, 0, 9, in, 4, MPI_INT, 0, 9,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(in, 4, MPI_INT, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (ok)
         MPI_Recv(in, 4, MPI_INT, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
@@ -89,6 +108,7 @@ int main(int argc, char **argv)
         send_isend(ok);
         send_persistent(ok);
         send_isendrecv(ok);
+        send_ibsend(ok);
         if (ok)
             send_vector_gaps();
     } else if (rank == 1) {
