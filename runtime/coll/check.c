@@ -136,7 +136,7 @@ int shmpi_coll_check_op(const char *fn, MPI_Comm comm, MPI_Op op,
     struct shmpi_coll *c = comm->coll;
     if (c && c->kernel.op == op && c->kernel.type == t && c->kernel.fn)
         return MPI_SUCCESS;
-    int rc = shmpi_op_check(op, t, SHMPI_OP_FOR_REDUCTION);
+    int rc = shmpi_op_check(op, t, SHMPI_OP_FOR_REDUCTION, fn);
     if (rc != MPI_SUCCESS)
         rc = shmpi_op_refusal(rc, op, count);
     if (rc == MPI_ERR_TYPE)

@@ -172,6 +172,10 @@ const struct shmpi_tunable shmpi_tun_table[SHMPI_TUN_ALL] = {
         "SHMPI_YIELDS", SHMPI_TUN_INT, "yields", 0, 4, 16, 0, 1000000, NULL,
         "4; 16 when ranks > CPUs", RANK, LOCAL,
         "sched_yield calls before a waiting call sleeps"},
+    [SHMPI_TUN_CHECK] = {
+        "SHMPI_CHECK", SHMPI_TUN_BOOL, NULL, 0, 0, 0, 0, 1, NULL, NULL, RANK,
+        LOCAL, "check mode: report erroneous programs that shared memory "
+        "forgives (mpirun --check; shmpi_check(7))"},
     [SHMPI_TUN_P_RANK] = {
         SHMPI_ENV_RANK, SHMPI_TUN_INT, NULL, 0, UNSET, UNSET, 0, 999999, NULL,
         NULL, RANK, PLUMB, "the rank, set by the launcher"},

@@ -73,6 +73,7 @@ enum shmpi_tun_id {
     SHMPI_TUN_COLL_BARRIER,
     SHMPI_TUN_SPIN_US,
     SHMPI_TUN_YIELDS,
+    SHMPI_TUN_CHECK,
     SHMPI_TUN_COUNT,                 /* the tunables end here */
     /* plumbing, see above */
     SHMPI_TUN_P_RANK = SHMPI_TUN_COUNT,

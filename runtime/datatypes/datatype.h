@@ -251,6 +251,10 @@ int shmpi_dt_fill_iov(const void *buf, MPI_Datatype t, uint64_t offset,
                       uint64_t len, struct iovec *iov, int max,
                       uint64_t *covered);
 
+/* hash.c: a hash of the packed bytes of (buf, count, t), for the check
+   mode (core/check.h): equal before and after means unchanged. */
+uint64_t shmpi_dt_hash(const void *buf, MPI_Count count, MPI_Datatype t);
+
 /* elements.c: basic elements in nbytes of packed data, or MPI_UNDEFINED
    when nbytes ends inside a basic element. */
 MPI_Count shmpi_dt_elements(MPI_Datatype t, MPI_Count nbytes);
@@ -272,8 +276,11 @@ int shmpi_op_reduce(MPI_Op op, const void *in, void *inout, MPI_Count count,
 /* MPI_SUCCESS if op may be applied to t, else MPI_ERR_OP - or
    MPI_ERR_TYPE when t is MPI_HANDLE_SYNC, which no op applies to: every
    reduction and accumulate checks its op here, so this is where they
-   all refuse it. */
-int shmpi_op_check(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use);
+   all refuse it.  fn, the program's call, is where the check mode
+   (core/check.h) reports a pair shmpi takes beyond 5.9.2; NULL for a
+   question the library asks itself (rma/atomic.c), never reported. */
+int shmpi_op_check(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use,
+                   const char *fn);
 /* What shmpi_op_check's refusal rc of op means for count elements:
    with count 0 there is no element for the op to be wrong on, so a
    valid op on any type (not MPI_HANDLE_SYNC) is MPI_SUCCESS.  Called

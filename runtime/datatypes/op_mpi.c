@@ -131,7 +131,7 @@ static int check_op(const char *fn, MPI_Op op, MPI_Datatype t,
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
                            "%s is for RMA accumulate only (11.3.4)",
                            op->name);
-    int rc = shmpi_op_refusal(shmpi_op_check(op, t, SHMPI_OP_FOR_REDUCTION),
+    int rc = shmpi_op_refusal(shmpi_op_check(op, t, SHMPI_OP_FOR_REDUCTION, fn),
                               op, count);
     if (rc == MPI_SUCCESS)
         return MPI_SUCCESS;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check.h"
 #include "core/fint.h"
 #include "core/ref.h"
 #include "datatypes/datatype.h"
@@ -75,12 +76,17 @@ static int lookup(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use,
     return *kernel ? MPI_SUCCESS : MPI_ERR_OP;
 }
 
-int shmpi_op_check(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use)
+int shmpi_op_check(MPI_Op op, MPI_Datatype t, enum shmpi_op_use use,
+                   const char *fn)
 {
     if (t->handle_sync)         /* whatever the op, user ops too */
         return MPI_ERR_TYPE;
     shmpi_kernel *kernel;
-    return lookup(op, t, use, &kernel);
+    int rc = lookup(op, t, use, &kernel);
+    /* a kernel: a predefined op on a predefined basic type */
+    if (shmpi_core_checking() && kernel && fn)
+        shmpi_op_check_portable(op, t->basic, use, fn);
+    return rc;
 }
 
 int shmpi_op_refusal(int rc, MPI_Op op, MPI_Count count)

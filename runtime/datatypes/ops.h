@@ -67,6 +67,13 @@ typedef void shmpi_kernel(const void *restrict in, void *restrict inout,
 shmpi_kernel *shmpi_op_kernel_find(enum shmpi_op_code op, MPI_Datatype type,
                                enum shmpi_op_use use);
 
+/* Check mode: predefined op on the predefined type basic, which shmpi accepts for
+   use in fn, is reported if 5.9.2/5.9.4 do not define it (once per use,
+   op and type in a process). */
+void shmpi_op_check_portable(MPI_Op op, MPI_Datatype basic,
+                             enum shmpi_op_use use, const char *fn)
+    __attribute__((cold));
+
 /* Writes the row (and op masks) of every reducible predefined type,
    which shmpi_op_kernel_find reads; once, from MPI_Init
    (shmpi_dt_compile_predefined). */

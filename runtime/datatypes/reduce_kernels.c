@@ -25,8 +25,11 @@
  * in and inout are restrict: MPI forbids them to overlap, which spares
  * the run-time overlap test vectorized code would otherwise need.
  */
+#include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "core/check.h"
 #include "datatypes/datatype.h"
 #include "datatypes/ops.h"
 
@@ -416,6 +419,54 @@ void shmpi_op_kernel_rows(void)
 static int row_of(MPI_Datatype type)
 {
     return type->kernel_row - 1;
+}
+
+/* ------------------------------------------------------ check mode */
+
+enum { ROWS = sizeof types / sizeof types[0] };
+
+/* Bit op of reported[use][row]: that pair was reported (fetch_or,
+   relaxed: two threads that race both see one of them set it). */
+static _Atomic uint32_t reported[2][ROWS];
+
+static const char *const group_name[] = {
+    [C_INTEGER] = "C integer", [FORTRAN_INTEGER] = "Fortran integer",
+    [FLOATING] = "floating point", [LOGICAL] = "logical",
+    [COMPLEX] = "complex", [BYTE] = "byte",
+    [MULTI_LANGUAGE] = "multi-language",
+    [PAIR] = "the pair types of 5.9.4 (MPI_2INT, MPI_DOUBLE_INT, ...)"};
+
+/* The groups 5.9.2 defines op on, in words. */
+static void groups_of(enum shmpi_op_code op, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int g = 0; g < NO_GROUP && at < len; g++)
+        if (allowed[g] >> op & 1)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s",
+                                   at ? ", " : "", group_name[g]);
+}
+
+void shmpi_op_check_portable(MPI_Op o, MPI_Datatype basic,
+                             enum shmpi_op_use use, const char *fn)
+{
+    enum shmpi_op_code op = o->code;
+    int i = row_of(basic);
+    if (i < 0 || allowed[types[i].group] >> op & 1 ||
+        atomic_fetch_or_explicit(&reported[use][i], 1u << op,
+                                 memory_order_relaxed) >> op & 1)
+        return;
+    char groups[200], fix[300];
+    groups_of(op, groups, sizeof groups);
+    snprintf(fix, sizeof fix, "use a type of %s's groups (%s); an MPI "
+             "that accepts only what the standard defines refuses this "
+             "with MPI_ERR_OP", o->name, groups);
+    shmpi_core_check_report(
+        use == SHMPI_OP_FOR_ACCUMULATE
+            ? "accumulate op on a type outside the op's groups"
+            : "reduction op on a type outside the op's groups",
+        "5.9.2", fix, "%s(..., %s, %s, ...) (reported once per op and "
+        "type)", fn, basic->name, o->name);
 }
 
 shmpi_kernel *shmpi_op_kernel_find(enum shmpi_op_code op, MPI_Datatype type,

@@ -70,6 +70,7 @@
 #include "coll/sched.h"
 #include "comm/comm.h"
 #include "core/blocked.h"
+#include "core/check.h"
 #include "core/error.h"
 #include "core/fence.h"
 #include "core/fint.h"
@@ -81,6 +82,7 @@
 #include "datatypes/datatype.h"
 #include "init/init.h"
 #include "launcher/launch.h"
+#include "pt2pt/leftovers.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 #include "rma/sync_counter.h"
@@ -311,6 +313,7 @@ static void bring_up(struct shmpi_proc *p, int *argc, char ***argv,
     p->oversubscribed = p->size > (int)p->arena->ncpus;
     join_tunables(p);
     shmpi_core_wait_configure(&p->tun);
+    shmpi_core_check_configure(&p->tun);
     shmpi_core_fence_register();
     shmpi_rma_sync_register_kind();
     if (shmpi_comm_init_predefined(p) != 0)
@@ -338,6 +341,8 @@ static void take_down(struct shmpi_proc *p)
     shmpi_p2p_bsend_drain();
     shmpi_core_blocked_finalizing();
     shmpi_coll_barrier_as(MPI_COMM_WORLD, "MPI_Finalize");
+    if (shmpi_core_checking())
+        shmpi_p2p_check_leftovers();
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);
     shmpi_fint_finalize();

@@ -314,6 +314,7 @@ SHMPI_HIDDEN void shmpi_ln_kill_all(struct shmpi_job *j, int sig);
 SHMPI_HIDDEN void shmpi_ln_verdict_flush(struct shmpi_job *j, bool direct);
 SHMPI_HIDDEN void shmpi_ln_timed_out(struct shmpi_job *j, int res);
 SHMPI_HIDDEN void shmpi_ln_reap_all(struct shmpi_job *j);
+SHMPI_HIDDEN int shmpi_ln_check_verdict(struct shmpi_job *j);
 
 /* tree.c */
 SHMPI_HIDDEN int shmpi_ln_tree_start(struct shmpi_job *j);

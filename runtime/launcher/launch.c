@@ -433,7 +433,7 @@ int shmpi_ln_launch(const struct shmpi_launch_opts *opts)
     int status = prepare(&j);
     if (status == 0) {
         run(&j);
-        status = j.decided ? j.status : 0;
+        status = j.decided ? j.status : shmpi_ln_check_verdict(&j);
     }
     teardown(&j);
     return status;

@@ -42,6 +42,8 @@ struct shmpi_launch_opts {
 /* Exit statuses besides a rank's own (README.md has the whole table). */
 #define SHMPI_EXIT_LAUNCH_ERROR 1    /* could not set the job up */
 #define SHMPI_EXIT_USAGE        2    /* bad option or environment value */
+#define SHMPI_EXIT_CHECK        123  /* the job succeeded but the check
+                                        mode reported problems (policy.c) */
 #define SHMPI_EXIT_TIMEOUT      124  /* --timeout expired (as timeout(1)) */
 #define SHMPI_EXIT_DEADLOCK     125  /* every rank blocked in MPI (deadlock.c) */
 #define SHMPI_EXIT_NOEXEC       126  /* program found but not executable */

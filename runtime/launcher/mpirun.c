@@ -28,7 +28,7 @@
 
 enum opt_id { OPT_NP, OPT_BIND, OPT_REPORT, OPT_TIMEOUT, OPT_EXPORT,
               OPT_TAG, OPT_HELP, OPT_VERSION, OPT_SHOW_TUNABLES, OPT_NOOP,
-              OPT_TRACE, OPT_PROFILE };
+              OPT_TRACE, OPT_PROFILE, OPT_CHECK };
 
 struct opt {
     const char *name;
@@ -46,6 +46,7 @@ static const struct opt options[] = {
     {"allow-run-as-root", OPT_NOOP, false},
     {"show-tunables", OPT_SHOW_TUNABLES, false},
     {"trace", OPT_TRACE, true},     {"profile", OPT_PROFILE, false},
+    {"check", OPT_CHECK, false},
 };
 
 struct cli {
@@ -68,6 +69,8 @@ static const char usage_text[] =
     "  --timeout S           kill the job after S seconds (exit status 124)\n"
     "  -x NAME[=VALUE]       set NAME in every rank (no VALUE: ours)\n"
     "  --tag-output          prefix every output line with [rank]\n"
+    "  --check               report erroneous MPI use as it happens\n"
+    "                        (SHMPI_CHECK=1; exit status 123 if any)\n"
     "  --trace FILE          write every MPI call and message of the job\n"
     "                        to FILE (Chrome trace JSON: ui.perfetto.dev)\n"
     "  --profile             print time and calls per MPI function at the\n"
@@ -87,7 +90,8 @@ static const char usage_text[] =
     "and the ranks' tunables: see --show-tunables and shmpi(7).\n"
     "Exit status: 0 all ranks finished; else that of the first rank that\n"
     "failed (its exit status, 128+signal, MPI_Abort's code, 1 if it exited\n"
-    "without MPI_Finalize), 128+signal if we were signalled, 124 timeout,\n"
+    "without MPI_Finalize), 128+signal if we were signalled, 123 --check\n"
+    "found problems, 124 timeout, 125 deadlock,\n"
     "126/127 program not executable/not found, 2 usage, 1 other errors.\n";
 
 static const char *tool;
@@ -256,6 +260,8 @@ static int apply(struct cli *c, enum opt_id id, const char *v)
         c->trace.out = v;
         break;
     case OPT_PROFILE: c->trace.profile = 1; break;
+    /* an export, as -x SHMPI_CHECK=1: the ranks read it as any tunable */
+    case OPT_CHECK: return add_export(c, "SHMPI_CHECK=1");
     }
     return 0;
 }

@@ -221,3 +221,20 @@ void shmpi_ln_reap_all(struct shmpi_job *j)
         }
     }
 }
+
+/* A job every rank of which ended well: status 123 if the check mode
+   (core/check.c) reported problems, with one line that counts them,
+   the job's last (every rank is gone and its output forwarded); else 0.
+   Each slot's count is read after its rank exited, as the rest of it. */
+int shmpi_ln_check_verdict(struct shmpi_job *j)
+{
+    unsigned long long n = 0;
+    for (int r = 0; r < j->started; r++)
+        n += atomic_load_explicit(&shmpi_arena_slot(j->hdr, r)->check_reports,
+                                  memory_order_relaxed);
+    if (n == 0)
+        return 0;
+    shmpi_ln_say(j->tool, "--check reported %llu problem%s", n,
+                 n == 1 ? "" : "s");
+    return SHMPI_EXIT_CHECK;
+}

@@ -45,12 +45,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check.h"
 #include "core/error.h"
 #include "core/lock.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
 #include "datatypes/datatype.h"
+#include "pt2pt/bufcheck.h"
 #include "pt2pt/check.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
@@ -306,6 +308,10 @@ static int ibsend_call(const char *fn, const void *buf, MPI_Count count,
         shmpi_p2p_request_release(r);
         return rc;
     }
+    /* after the copy was made of r (bsend_start): the copy is the
+       library's and carries no check */
+    if (shmpi_core_checking())
+        shmpi_p2p_bufcheck_started(r, r, fn);
     *req = r;
     return MPI_SUCCESS;
 }

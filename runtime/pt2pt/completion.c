@@ -21,10 +21,12 @@
  */
 #include <stdio.h>
 
+#include "core/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
+#include "pt2pt/bufcheck.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/request.h"
@@ -324,6 +326,8 @@ int PMPI_Wait(MPI_Request *req, MPI_Status *status)
     struct reporter who = reporter_of(*req);
     if (!shmpi_request_done(*req))
         shmpi_core_wait_for(&one_waitfor, *req, lanes_of(*req));
+    if (shmpi_core_checking())
+        shmpi_p2p_bufcheck_ended(fn, 1, req);
     int err = finish(req, status);
     return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
 }
@@ -354,6 +358,8 @@ int PMPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
         shmpi_core_poll_idle();
         return MPI_SUCCESS;
     }
+    if (shmpi_core_checking())
+        shmpi_p2p_bufcheck_ended(fn, 1, req);
     struct reporter who = reporter_of(*req);
     int err = finish(req, status);
     return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
@@ -414,6 +420,8 @@ static int finish_any(struct any_wait *w, int *index, MPI_Status *status,
         shmpi_p2p_status_empty(status);
         return MPI_SUCCESS;
     }
+    if (shmpi_core_checking())
+        shmpi_p2p_bufcheck_ended(fn, 1, &w->reqs[w->index]);
     struct reporter who = reporter_of(w->reqs[w->index]);
     int err = finish(&w->reqs[w->index], status);
     return err ? raise_completion(who, err, fn) : MPI_SUCCESS;
@@ -606,6 +614,8 @@ finish_all_mt(int count, MPI_Request reqs[], MPI_Status st[], const char *fn)
 static int finish_all(int count, MPI_Request reqs[], MPI_Status st[],
                       const char *fn)
 {
+    if (shmpi_core_checking())
+        shmpi_p2p_bufcheck_ended(fn, count, reqs);
     if (__builtin_expect(shmpi_proc.mt, 0))
         return finish_all_mt(count, reqs, st, fn);
     for (int i = 0; i < count; i++) {
@@ -677,6 +687,8 @@ static int hand_some(int incount, MPI_Request reqs[], int *outcount,
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
+    if (hand == finish && shmpi_core_checking())
+        shmpi_p2p_bufcheck_ended(fn, incount, reqs);
     return hand_completed(incount, reqs, statuses, indices, outcount, fn,
                           hand);
 }
@@ -751,6 +763,9 @@ int PMPI_Request_free(MPI_Request *req)
         if (rc != MPI_SUCCESS)
             return rc;
     }
+    /* the program's last chance to be told of its send buffer */
+    if (shmpi_core_checking())
+        shmpi_p2p_bufcheck_freed(r);
     /* under the lane: progress reads user_freed when it completes r */
     struct shmpi_lane *l = r->lane;
     shmpi_p2p_lane_enter(l);

@@ -35,10 +35,12 @@
  */
 #include <stdlib.h>
 
+#include "core/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "datatypes/datatype.h"
+#include "pt2pt/bufcheck.h"
 #include "pt2pt/check.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
@@ -206,10 +208,17 @@ static int isendrecv(const char *fn, const struct send_args *s,
                         recvtag, comm);
     struct shmpi_request *whole = sr->whole; /* sr goes once both parts
                                                 completed, maybe at once */
+    /* the send part is the library's, and may be gone once started: the
+       check is the whole's, taken before.  Not of _replace, whose send
+       is from a copy (s->copy) */
+    if (rc == MPI_SUCCESS && shmpi_core_checking() && !s->copy)
+        shmpi_p2p_bufcheck_started(whole, sr->send, fn);
     if (rc == MPI_SUCCESS && (rc = start_parts(fn, sr)) == MPI_SUCCESS) {
         *req = whole;
         return MPI_SUCCESS;
     }
+    if (whole && whole->bufcheck)
+        shmpi_p2p_bufcheck_freed(whole);
     release_all(sr); /* only the send can have failed: nothing started */
     return rc;
 }

@@ -4,9 +4,11 @@
  * (MPI-3.1 3.7.2).  Each starts a request that the progress engine moves
  * on whenever this rank is inside an MPI call.
  */
+#include "core/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "pt2pt/bufcheck.h"
 #include "pt2pt/check.h"
 #include "pt2pt/fastpath.h"
 #include "pt2pt/pt2pt.h"
@@ -56,6 +58,44 @@ static int send_at_once(const void *buf, MPI_Count count, MPI_Datatype dt,
     return 1;
 }
 
+/* A send's own request, started; NULL and *rc the raised error if it
+   could not be. */
+static inline __attribute__((always_inline)) struct shmpi_request *
+send_request(const char *fn, const void *buf, MPI_Count count,
+             MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+             MPI_Request *req, int mode, int *rc)
+{
+    struct shmpi_request *r = new_request(fn, req, SHMPI_REQ_SEND, buf, count,
+                                          dt, dest, tag, comm, rc);
+    if (!r)
+        return NULL;
+    if (dest == MPI_PROC_NULL)
+        shmpi_p2p_complete_proc_null(r);
+    else if ((*rc = shmpi_p2p_start_send(fn, r, mode)) != MPI_SUCCESS) {
+        shmpi_p2p_request_release(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* The check mode's send (pt2pt/bufcheck.h): always a request of its
+   own, to keep the buffer's hash in, even when the data went at once -
+   the program may not write the buffer before the wait either way. */
+static __attribute__((noinline, cold)) int
+send_checked(const char *fn, const void *buf, MPI_Count count,
+             MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+             MPI_Request *req, int mode)
+{
+    int rc = MPI_SUCCESS;
+    struct shmpi_request *r =
+        send_request(fn, buf, count, dt, dest, tag, comm, req, mode, &rc);
+    if (!r)
+        return rc;
+    shmpi_p2p_bufcheck_started(r, r, fn);
+    *req = r;
+    return MPI_SUCCESS;
+}
+
 /* Inline in the entry points, as irecv_call below: called, with its
    nine arguments, it cost MPI_Isend of 1 B 20 instructions a message
    (2026-11-29, perf/run-perf pt2pt-count). */
@@ -68,18 +108,14 @@ send_nonblocking(const char *fn, const void *buf, MPI_Count count,
     int rc = shmpi_check_send(fn, buf, count, dt, dest, tag, comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (shmpi_core_checking())
+        return send_checked(fn, buf, count, dt, dest, tag, comm, req, mode);
     if (send_at_once(buf, count, dt, dest, tag, comm, req, mode))
         return MPI_SUCCESS;
-    struct shmpi_request *r = new_request(fn, req, SHMPI_REQ_SEND, buf, count,
-                                          dt, dest, tag, comm, &rc);
+    struct shmpi_request *r =
+        send_request(fn, buf, count, dt, dest, tag, comm, req, mode, &rc);
     if (!r)
         return rc;
-    if (dest == MPI_PROC_NULL)
-        shmpi_p2p_complete_proc_null(r);
-    else if ((rc = shmpi_p2p_start_send(fn, r, mode)) != MPI_SUCCESS) {
-        shmpi_p2p_request_release(r);
-        return rc;
-    }
     *req = r;
     return MPI_SUCCESS;
 }

@@ -11,9 +11,13 @@
  * Persistent requests of other rooms (a sync counter's) are started by
  * their kind's start (request.h).
  */
+#include <stdio.h>
+
+#include "core/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "pt2pt/bufcheck.h"
 #include "pt2pt/check.h"
 #include "pt2pt/pt2pt.h"
 #include "pt2pt/start.h"
@@ -155,6 +159,21 @@ static void reset(struct shmpi_request *r)
     shmpi_p2p_status_empty(&r->status);
 }
 
+/* Check mode: the send r just started by fn (MPI_Start, MPI_Startall)
+   is checked as a nonblocking send, named after the call that made it. */
+static __attribute__((noinline, cold)) void
+check_started(const char *fn, struct shmpi_request *r)
+{
+    static const char *const init[] = {
+        [SHMPI_MODE_STANDARD] = "MPI_Send_init",
+        [SHMPI_MODE_SYNC] = "MPI_Ssend_init",
+        [SHMPI_MODE_READY] = "MPI_Rsend_init",
+        [SHMPI_MODE_BUFFERED] = "MPI_Bsend_init"};
+    char what[64];
+    snprintf(what, sizeof what, "%s of %s", fn, init[r->mode]);
+    shmpi_p2p_bufcheck_started(r, r, what);
+}
+
 static int start_one(const char *fn, struct shmpi_request *r)
 {
     if (!shmpi_request_ok(r) || !r->persistent)
@@ -176,9 +195,12 @@ static int start_one(const char *fn, struct shmpi_request *r)
         shmpi_p2p_complete_proc_null(r);
         return MPI_SUCCESS;
     }
-    if (r->mode == SHMPI_MODE_BUFFERED)
-        return shmpi_p2p_bsend_start(fn, r);
-    return shmpi_p2p_start_send(fn, r, r->mode);
+    int rc = r->mode == SHMPI_MODE_BUFFERED
+                 ? shmpi_p2p_bsend_start(fn, r)
+                 : shmpi_p2p_start_send(fn, r, r->mode);
+    if (rc == MPI_SUCCESS && shmpi_core_checking())
+        check_started(fn, r);
+    return rc;
 }
 
 /* A start that failed (under a handler that returns) leaves the request

@@ -36,8 +36,10 @@ void shmpi_p2p_request_register(enum shmpi_req_kind kind,
 struct shmpi_request *shmpi_p2p_request_malloc(struct shmpi_lane *l)
 {
     struct shmpi_request *r = malloc(sizeof *r);
-    if (r)
+    if (r) {
         r->lane = l;
+        r->bufcheck = NULL; /* and so for ever, outside check mode */
+    }
     return r;
 }
 

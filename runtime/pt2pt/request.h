@@ -51,6 +51,7 @@ struct shmpi_greq {
 
 struct shmpi_req_ops;
 struct shmpi_lane;
+struct shmpi_p2p_bufcheck;
 
 struct shmpi_request {
     uint32_t magic;
@@ -98,6 +99,11 @@ struct shmpi_request {
     void *owner;               /* what on_complete works on: a buffered
                                   send's block, a pulled message */
     struct shmpi_greq greq;
+    /* check mode only (bufcheck.h): a nonblocking send's hash of its
+       buffer and the call that started it, from its start to the call
+       that completes or frees it; NULL otherwise, always outside check
+       mode (set NULL where the memory of a request is made) */
+    struct shmpi_p2p_bufcheck *bufcheck;
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
     /* its kind's operations (below), NULL for a send or a receive: set
        once by shmpi_p2p_request_new, so that finding them is one load from

@@ -107,7 +107,7 @@ int shmpi_rma_bad_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
                                "MPI_NO_OP only reads, so it is for "
                                "MPI_Get_accumulate and MPI_Fetch_and_op, "
                                "not accumulates (11.3.4)");
-    if (shmpi_op_refusal(shmpi_op_check(op, t, SHMPI_OP_FOR_ACCUMULATE), op,
+    if (shmpi_op_refusal(shmpi_op_check(op, t, SHMPI_OP_FOR_ACCUMULATE, fn), op,
                          count) == MPI_SUCCESS)
         return MPI_SUCCESS;
     return shmpi_win_raise(win, MPI_ERR_OP, fn,

@@ -192,8 +192,8 @@ static int check_type(MPI_Win win, MPI_Datatype t, int for_cas,
                                "one element of a predefined one",
                                t->name[0] ? t->name : "the datatype");
     if (for_cas &&
-        shmpi_op_check(MPI_BAND, t, SHMPI_OP_FOR_REDUCTION) &&
-        shmpi_op_check(MPI_LAND, t, SHMPI_OP_FOR_REDUCTION))
+        shmpi_op_check(MPI_BAND, t, SHMPI_OP_FOR_REDUCTION, NULL) &&
+        shmpi_op_check(MPI_LAND, t, SHMPI_OP_FOR_REDUCTION, NULL))
         return shmpi_win_raise(win, MPI_ERR_TYPE, fn,
                                "%s cannot be compared and swapped: the "
                                "type must be an integer, logical, byte or "

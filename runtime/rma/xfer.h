@@ -132,7 +132,7 @@ static inline int shmpi_rma_check_op(MPI_Win win, MPI_Op op, MPI_Datatype t,
                                      MPI_Count count, int fetching,
                                      const char *fn)
 {
-    if (SHMPI_LIKELY(shmpi_op_check(op, t, SHMPI_OP_FOR_ACCUMULATE) ==
+    if (SHMPI_LIKELY(shmpi_op_check(op, t, SHMPI_OP_FOR_ACCUMULATE, fn) ==
                          MPI_SUCCESS &&
                      op->code != SHMPI_OP_USER &&
                      (fetching || op != MPI_NO_OP)))

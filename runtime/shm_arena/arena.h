@@ -87,6 +87,10 @@ struct shmpi_rank_slot {
     int32_t abort_kind;       /* enum shmpi_abort_kind */
     int32_t abort_code;       /* MPI_Abort's errorcode or the error class */
     char abort_what[96];      /* e.g. "MPI_Send: MPI_ERR_RANK" */
+    /* problems the check mode reported (core/check.c): + 1 (relaxed)
+       by the rank at each report, read by the launcher after the rank
+       exited, as the lines above */
+    _Atomic uint32_t check_reports;
     /* SHMPI_ARENA_HAS_*: which of this rank's tables have their pages
        (set with release by the rank after it reserved them, read with
        acquire by whoever would read a table it was not sent to) */

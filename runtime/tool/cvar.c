@@ -82,6 +82,7 @@ static const unsigned char category[SHMPI_TUN_COUNT] = {
     [SHMPI_TUN_COLL_BARRIER] = SHMPI_TOOL_CAT_COLL,
     [SHMPI_TUN_SPIN_US] = SHMPI_TOOL_CAT_WAIT,
     [SHMPI_TUN_YIELDS] = SHMPI_TOOL_CAT_WAIT,
+    [SHMPI_TUN_CHECK] = SHMPI_TOOL_CAT_LAUNCH,
 };
 
 int shmpi_tool_cvar_count(void)
