@@ -12,13 +12,14 @@
 #include "core/proc.h"
 #include "core/tunables.h"
 
-_Atomic int shmpi_core_check_on;
-
 void shmpi_core_check_configure(const struct shmpi_tun_set *s)
 {
-    atomic_store_explicit(&shmpi_core_check_on,
-                          s->value[SHMPI_TUN_CHECK] != 0,
-                          memory_order_relaxed);
+    if (s->value[SHMPI_TUN_CHECK])
+        atomic_fetch_or_explicit(&shmpi_proc.watch.on, SHMPI_WATCH_CHECK,
+                                 memory_order_relaxed);
+    else
+        atomic_fetch_and_explicit(&shmpi_proc.watch.on, ~SHMPI_WATCH_CHECK,
+                                  memory_order_relaxed);
 }
 
 /* The launcher reads the count after the rank exited (the exit orders

@@ -12,27 +12,40 @@
  * problem is reported in.
  *
  * The cost when off: shmpi_core_checking() is one relaxed load of a
- * process-global word and one branch predicted not taken; every check's
- * work is behind it, in functions of their own marked cold.
+ * word of shmpi_proc and one branch predicted not taken, off the fast
+ * way of the hottest calls (below); every check's work is behind it, in
+ * functions of their own marked cold.
  */
 #ifndef SHMPI_CORE_CHECK_H
 #define SHMPI_CORE_CHECK_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
+
+#include "core/proc.h"
 
 struct shmpi_tun_set;
 
-/* 1 while the mode is on: set once in MPI_Init, before any check can
-   run in any thread of the process, and never changed after (relaxed:
-   the threads that read it were started after the store, or synchronize
-   with MPI_Init's return). */
-extern _Atomic int shmpi_core_check_on;
-
+/* Whether the mode is on: SHMPI_WATCH_CHECK in shmpi_proc.watch.on
+   (core/proc.h), set once in MPI_Init, before any check can run in any
+   thread of the process, and never changed after (relaxed: the threads
+   that read it were started after the store, or synchronize with
+   MPI_Init's return).  A word of shmpi_proc, whose address the hooks'
+   callers mostly hold already, rather than a global of its own.
+   The hottest hooks do not test it on their fast way at all: MPI_Isend
+   tests it only once the send was not sent at once (no pair turns hot in
+   the mode, pt2pt/conn.c), and MPI_Wait, _Test and _Waitany test the
+   request's own bufcheck pointer, on a line they read anyway.
+   2026-11-30, MPI_Isend + MPI_Wait of one MPI_INT with the mode off,
+   instructions per round on the sender, 2000 rounds, the receiver
+   replying after each (/tmp program; mpirun -np 2 valgrind -q
+   --tool=callgrind --collect-atstart=no --toggle-collect=PMPI_Isend
+   --toggle-collect=PMPI_Wait): without the mode 302.0 (Isend 51.1,
+   Wait 36.0 of it), the mode's hooks on a global of their own 310.7
+   (54.0, 38.0), as now 304.1 (51.2, 38.0: the two instructions of
+   the bufcheck test). */
 static inline bool shmpi_core_checking(void)
 {
-    return __builtin_expect(
-        atomic_load_explicit(&shmpi_core_check_on, memory_order_relaxed), 0);
+    return shmpi_core_watching(SHMPI_WATCH_CHECK);
 }
 
 /* MPI_Init: the mode as SHMPI_CHECK says (s: the tunables in effect). */

@@ -149,7 +149,9 @@ struct shmpi_coll_tune {
 enum {
     SHMPI_WATCH_P2P = 1,       /* pt2pt/count.h: messages per peer */
     SHMPI_WATCH_WAIT = 2,      /* core/wait.c: time in waits, wait_ns */
-    SHMPI_WATCH_RMA = 4        /* rma/: operations per window */
+    SHMPI_WATCH_RMA = 4,       /* rma/: operations per window */
+    SHMPI_WATCH_CHECK = 1 << 30 /* core/check.h: the check mode, set
+                                 once by MPI_Init, never by tool/ */
 };
 #define SHMPI_WATCH_EVENT(kind) (8u << (kind))
 

@@ -6,7 +6,8 @@
  * copied out at once and such a program works; on a cluster it sends
  * what the buffer holds when the network reads it.
  *
- * Where the hooks are, all behind shmpi_core_checking() (core/check.h):
+ * Where the hooks are, all behind shmpi_core_checking() (core/check.h)
+ * or, where a completion hands out one request, its bufcheck pointer:
  *   started  every nonblocking send of the program: MPI_Isend, _Issend,
  *            _Irsend (nonblocking.c), MPI_Ibsend (bsend.c), the send of
  *            MPI_Isendrecv (isendrecv.c; not _replace, whose buffer the

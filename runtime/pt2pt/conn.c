@@ -162,6 +162,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
+#include "core/check.h"
 #include "core/error.h"
 #include "core/hooks.h"
 #include "core/lock.h"
@@ -603,9 +604,12 @@ int shmpi_p2p_peer_connect_cold(struct shmpi_peer *peer)
 {
     struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
     int dst = peer->rank;
+    /* never hot in the check mode: MPI_Isend and the others then always
+       make a request, which keeps the buffer's hash (pt2pt/bufcheck.h,
+       nonblocking.c) - tested last, when the pair would turn hot */
     if (peer->cold_records >= pt->fast_after && !peer->stays_cold &&
         shmpi_proc.arena->fast_rings && !peer->envelopes.head &&
-        !peer->streams.head && !peer->ctl_head) {
+        !peer->streams.head && !peer->ctl_head && !shmpi_core_checking()) {
         try_hot(peer, dst);
         if (peer->tx.ring)
             return 0;
