@@ -51,12 +51,16 @@ check_helper check_sendbuf 4 \
     "${B}MPI_Isendrecv\(.*tag=9.*\) and its completion in MPI_Test; fix: " 1 \
     "${B}MPI_Ibsend\(.*tag=11, MPI_COMM_WORLD\) and its completion in MPI_Waitany; fix: " 1
 
-# point-to-point communication left at MPI_Finalize
+# point-to-point communication and objects left at MPI_Finalize
 F='\(MPI-3.1 8.7\): '
-check_helper check_finalize 3 \
+check_helper check_finalize 7 \
     "^shmpi check: rank 1: messages arrived and were never received ${F}3 at MPI_Finalize, the first from world rank 0, tag 5, 4 bytes, on MPI_COMM_WORLD; fix: " 1 \
     "^shmpi check: rank 1: receives never completed ${F}1 posted and unmatched at MPI_Finalize, the first of count=1 from rank 0 \(rank 0 in MPI_COMM_WORLD\), tag 6; fix: " 1 \
-    "^shmpi check: rank 0: nonblocking sends never completed or freed ${F}1 at MPI_Finalize, the first MPI_Isend\(buf=0x[0-9a-f]+, count=1, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\); fix: " 1
+    "^shmpi check: rank 0: nonblocking sends never completed or freed ${F}1 at MPI_Finalize, the first MPI_Isend\(buf=0x[0-9a-f]+, count=1, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\); fix: " 1 \
+    "^shmpi check: rank 0: windows never freed ${F}1 at MPI_Finalize, the first made by MPI_Win_allocate and named \"halo\"; fix: call MPI_Win_free" 1 \
+    "^shmpi check: rank 1: windows never freed ${F}1 at MPI_Finalize, the first made by MPI_Win_allocate; fix: " 1 \
+    "^shmpi check: rank 0: persistent requests never freed ${F}1 at MPI_Finalize, the first made by MPI_Send_init; fix: " 1 \
+    "^shmpi check: rank 1: persistent requests never freed ${F}1 at MPI_Finalize, the first made by MPI_Recv_init; fix: " 1
 
 # an op on a type outside its groups: once per op and type, in each rank
 O="${C}(reduction|accumulate) op on a type outside the op's groups \(MPI-3.1 5.9.2\): "

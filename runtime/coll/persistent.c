@@ -31,8 +31,10 @@
 #include "coll/pallreduce.h"
 #include "coll/reduce_args.h"
 #include "coll/reduction.h"
+#include "core/check.h"
 #include "core/error.h"
 #include "core/info.h"
+#include "core/live.h"
 #include "core/pmpi.h"
 
 SHMPI_WEAK_ALIAS(Barrier_init)
@@ -69,6 +71,15 @@ SHMPI_WEAK_ALIAS(Scan_init_c)
 SHMPI_WEAK_ALIAS(Exscan_init)
 SHMPI_WEAK_ALIAS(Exscan_init_c)
 
+/* The check mode's list of what the program must free (core/live.h):
+   the request fn planned into *req, if rc says it did. */
+static int planned(const char *fn, int rc, const MPI_Request *req)
+{
+    if (rc == MPI_SUCCESS && shmpi_core_checking())
+        shmpi_core_live_made(SHMPI_LIVE_PREQ, *req, fn, NULL);
+    return rc;
+}
+
 /* A data collective whose argument checks returned rc: planned into
    *req, or refused (the others took the schedule number). */
 static int plan_data(const char *fn, MPI_Comm comm, int rc,
@@ -80,7 +91,7 @@ static int plan_data(const char *fn, MPI_Comm comm, int rc,
         rc = shmpi_coll_check_init(fn, comm, info, req);
     if (rc != MPI_SUCCESS)
         return shmpi_nbc_refuse_call(comm, rc);
-    return shmpi_nbc_pcollective(comm, build, a, req, fn);
+    return planned(fn, shmpi_nbc_pcollective(comm, build, a, req, fn), req);
 }
 
 static int plan_red(const char *fn, MPI_Comm comm, int rc,
@@ -95,13 +106,13 @@ static int plan_red(const char *fn, MPI_Comm comm, int rc,
         switch (shmpi_coll_pallreduce_plan(x->sbuf, x->rbuf, x->count,
                                            x->type, x->op, comm, req)) {
         case 1:
-            return MPI_SUCCESS;
+            return planned(fn, MPI_SUCCESS, req);
         case -1:
             return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
                                "no memory for a persistent request");
         }
     }
-    return shmpi_nbc_reduction_plan(fn, comm, x, req);
+    return planned(fn, shmpi_nbc_reduction_plan(fn, comm, x, req), req);
 }
 
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)

@@ -75,6 +75,7 @@
 #include "core/fence.h"
 #include "core/fint.h"
 #include "core/info.h"
+#include "core/live.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
@@ -341,8 +342,10 @@ static void take_down(struct shmpi_proc *p)
     shmpi_p2p_bsend_drain();
     shmpi_core_blocked_finalizing();
     shmpi_coll_barrier_as(MPI_COMM_WORLD, "MPI_Finalize");
-    if (shmpi_core_checking())
+    if (shmpi_core_checking()) {
         shmpi_p2p_check_leftovers();
+        shmpi_core_live_report();
+    }
     atomic_store_explicit(&p->slot->state, SHMPI_RANK_FINALIZED,
                           memory_order_release);
     shmpi_fint_finalize();

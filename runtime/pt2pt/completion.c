@@ -23,6 +23,7 @@
 
 #include "core/check.h"
 #include "core/error.h"
+#include "core/live.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
@@ -769,8 +770,11 @@ int PMPI_Request_free(MPI_Request *req)
             return rc;
     }
     /* the program's last chance to be told of its send buffer */
-    if (shmpi_core_checking())
+    if (shmpi_core_checking()) {
         shmpi_p2p_bufcheck_freed(r);
+        if (r->persistent)
+            shmpi_core_live_freed(SHMPI_LIVE_PREQ, r);
+    }
     /* under the lane: progress reads user_freed when it completes r */
     struct shmpi_lane *l = r->lane;
     shmpi_p2p_lane_enter(l);

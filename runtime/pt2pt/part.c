@@ -109,7 +109,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/check.h"
 #include "core/error.h"
+#include "core/live.h"
 #include "core/lock.h"
 #include "core/memseg.h"
 #include "core/pmpi.h"
@@ -938,6 +940,8 @@ int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count,
         part_release(P);
         return rc;
     }
+    if (shmpi_core_checking())
+        shmpi_core_live_made(SHMPI_LIVE_PREQ, P->req, fn, NULL);
     *req = P->req;
     return MPI_SUCCESS;
 }
@@ -957,6 +961,8 @@ int PMPI_Precv_init(void *buf, int partitions, MPI_Count count,
                        total, 0, &P);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (shmpi_core_checking())
+        shmpi_core_live_made(SHMPI_LIVE_PREQ, P->req, fn, NULL);
     *req = P->req;
     if (source == MPI_PROC_NULL)
         return MPI_SUCCESS;

@@ -15,6 +15,7 @@
 
 #include "core/check.h"
 #include "core/error.h"
+#include "core/live.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "pt2pt/bufcheck.h"
@@ -45,6 +46,8 @@ static int make_inactive(const char *fn, MPI_Comm comm, MPI_Request *req,
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn, "no memory");
     r->persistent = 1;
     r->active = 0;
+    if (shmpi_core_checking())
+        shmpi_core_live_made(SHMPI_LIVE_PREQ, r, fn, NULL);
     *req = *out = r;
     return MPI_SUCCESS;
 }

@@ -34,8 +34,10 @@
 #include <unistd.h>
 
 #include "comm/comm.h"
+#include "core/check.h"
 #include "core/error.h"
 #include "core/fint.h"
+#include "core/live.h"
 #include "core/proc.h"
 #include "rma/state.h"
 #include "rma/win_impl.h"
@@ -154,6 +156,8 @@ int shmpi_win_begin(MPI_Comm comm, int flavor, MPI_Info info,
                            "no memory for a window object");
     }
     shmpi_win_read_info(w, info);
+    if (shmpi_core_checking())
+        shmpi_core_live_made(SHMPI_LIVE_WIN, w, fn, w->name);
     *out = w;
     return MPI_SUCCESS;
 }
@@ -345,6 +349,8 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
 
 void shmpi_win_destroy(MPI_Win w)
 {
+    if (shmpi_core_checking())
+        shmpi_core_live_freed(SHMPI_LIVE_WIN, w);
     shmpi_win_dynamic_free(w);
     for (int t = 0; w->views && t < w->comm->size; t++)
         shmpi_rma_map_unview(&w->views[t]);
