@@ -36,6 +36,7 @@
  */
 #include "rma/sync.h"
 
+#include "core/check.h"
 #include "core/pmpi.h"
 #include "core/wait.h"
 
@@ -105,8 +106,11 @@ int PMPI_Win_flush(int rank, MPI_Win win)
     static const char fn[] = "MPI_Win_flush";
     SHMPI_REQUIRE_INIT(fn);
     int skip, rc = check_target(win, rank, fn, &skip);
-    if (rc == MPI_SUCCESS && !skip)
+    if (rc == MPI_SUCCESS && !skip) {
         atomic_thread_fence(memory_order_seq_cst);
+        if (shmpi_core_checking())
+            shmpi_rma_origin_complete(win, rank, fn);
+    }
     shmpi_core_poll_idle();
     return rc;
 }
@@ -125,22 +129,30 @@ int PMPI_Win_flush_all(MPI_Win win)
 {
     static const char fn[] = "MPI_Win_flush_all";
     SHMPI_REQUIRE_INIT(fn);
-    return fence_passive(win, fn);
+    int rc = fence_passive(win, fn);
+    if (rc == MPI_SUCCESS && shmpi_core_checking())
+        shmpi_rma_origin_complete(win, -1, fn);
+    return rc;
 }
 
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_flush_local";
     SHMPI_REQUIRE_INIT(fn);
-    int skip;
-    return check_target(win, rank, fn, &skip);
+    int skip, rc = check_target(win, rank, fn, &skip);
+    if (rc == MPI_SUCCESS && !skip && shmpi_core_checking())
+        shmpi_rma_origin_complete(win, rank, fn);
+    return rc;
 }
 
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
     static const char fn[] = "MPI_Win_flush_local_all";
     SHMPI_REQUIRE_INIT(fn);
-    return check_passive(win, fn);
+    int rc = check_passive(win, fn);
+    if (rc == MPI_SUCCESS && shmpi_core_checking())
+        shmpi_rma_origin_complete(win, -1, fn);
+    return rc;
 }
 
 int PMPI_Win_sync(MPI_Win win)

@@ -17,6 +17,7 @@
  * Each call has its MPI-4.0 large-count form beside it (the _c name:
  * counts MPI_Count), on the same checks and path.
  */
+#include "core/check.h"
 #include "core/copy.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -48,6 +49,8 @@ put(const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
         target == MPI_PROC_NULL)
         return rc;
     shmpi_rma_count(win, SHMPI_RMA_PUTS);
+    if (shmpi_core_checking() && !request_form)
+        shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype, fn);
     struct shmpi_rma_loc loc;
     if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
         return rc;
