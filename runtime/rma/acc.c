@@ -150,13 +150,18 @@ int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
         target == MPI_PROC_NULL)
         return rc;
     shmpi_rma_count(win, SHMPI_RMA_ACCS);
-    if (shmpi_core_checking() && !request_form && !reads_only)
-        shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype, fn);
     struct shmpi_rma_loc loc;
     if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
         return rc;
     uint64_t len = reads_only ? shmpi_rma_bytes(tcount, ttype)
                               : shmpi_rma_bytes(ocount, otype);
+    if (shmpi_core_checking()) {
+        shmpi_rma_conflict_note(win, target, disp, &loc, len, ttype,
+                                MPI_MODE_WIN_ACCUMULATE, op, fn);
+        if (!request_form && !reads_only)
+            shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype,
+                                    fn);
+    }
     return shmpi_rma_apply(win, target, &loc, ttype, op, obuf, otype, rbuf,
                            fetching ? rtype : NULL, len, fn);
 }

@@ -122,8 +122,10 @@ static __attribute__((cold, noinline)) int flush_checked(int rank,
                                                           MPI_Win win)
 {
     int rc = flush(rank, win);
-    if (rc == MPI_SUCCESS && rank != MPI_PROC_NULL)
+    if (rc == MPI_SUCCESS && rank != MPI_PROC_NULL) {
         shmpi_rma_origin_complete(win, rank, flush_fn);
+        shmpi_rma_conflict_end(win, rank);
+    }
     return rc;
 }
 
@@ -150,8 +152,10 @@ int PMPI_Win_flush_all(MPI_Win win)
     static const char fn[] = "MPI_Win_flush_all";
     SHMPI_REQUIRE_INIT(fn);
     int rc = fence_passive(win, fn);
-    if (rc == MPI_SUCCESS && shmpi_core_checking())
+    if (rc == MPI_SUCCESS && shmpi_core_checking()) {
         shmpi_rma_origin_complete(win, -1, fn);
+        shmpi_rma_conflict_end(win, -1);
+    }
     return rc;
 }
 

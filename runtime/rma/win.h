@@ -282,6 +282,10 @@ void shmpi_rma_origin_record(MPI_Win win, int target, MPI_Aint disp,
     __attribute__((cold));
 void shmpi_rma_origin_complete(MPI_Win win, int target, const char *fn)
     __attribute__((cold));
+/* conflict_check.c, check mode only: a flush or an epoch's end (target,
+   or -1 for all) forgets this process's accesses it ordered at the
+   target (shmpi_rma_conflict_note, xfer.h). */
+void shmpi_rma_conflict_end(MPI_Win win, int target) __attribute__((cold));
 
 static inline int shmpi_win_ok(MPI_Win w)
 {
