@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-rma: mpirun --check reports RMA mistakes of the erroneous helpers (an origin buffer written before its operation completed, one origin's conflicting accesses to the same target bytes in an epoch) in one "shmpi check:" line each, naming the rule, the MPI-3.1 section and the calls, and ends the job with 123; the corrected twins report nothing and end with 0; without the mode nothing is reported.
+# check-rma: mpirun --check reports RMA mistakes of the erroneous helpers (an origin buffer written before its operation completed, one origin's conflicting accesses to the same target bytes in an epoch, a sync counter freed with signals no round consumed) in one "shmpi check:" line each, naming the rule, the MPI-3.1 section and the calls, and ends the job with 123; the corrected twins report nothing and end with 0; without the mode nothing is reported.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -49,5 +49,9 @@ check_helper check_rma_conflict 3 \
     "${X}MPI_Put\(target=1, disp=0, 16 bytes, $W and MPI_Get\(target=1, disp=2, 16 bytes, $W overlap in 8 bytes; fix: " 1 \
     "${X}MPI_Accumulate\(target=1, disp=4, 16 bytes, $W and MPI_Accumulate\(target=1, disp=4, 16 bytes, $W overlap in 16 bytes; fix: " 1 \
     "${X}MPI_Put\(target=1, disp=0, 16 bytes, $W and MPI_Put\(target=1, disp=3, 8 bytes, $W overlap in 4 bytes; fix: " 1
+
+# a sync counter freed with signals no round consumed
+check_helper check_sync_counter 1 \
+    "^shmpi check: rank 0: sync counter freed with signals pending \(MPI-3.1 11.5 and shmpi_sync\(7\)\): counter [0-9]+: 2 signals for 1 counts armed by MPI_Start of its MPI_Win_sync_object_init requests, at MPI_Win_free_sync_objects; fix: " 1
 
 pass
