@@ -47,20 +47,21 @@ static void fence(MPI_Win win, int rank, int ok)
     MPI_Win_fence(0, win);
 }
 
+/* the target memory: a window over static memory (MPI_Win_create) */
+static int mem[8];
+
 int main(int argc, char **argv)
 {
-    int ok = argc > 1 && strcmp(argv[1], "ok") == 0, rank;
-    int *mem;
-    MPI_Win win;
     MPI_Init(&argc, &argv);
+    int rank, ok = argc > 1 && strcmp(argv[1], "ok") == 0;
+    MPI_Win win;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL,
-                     MPI_COMM_WORLD, &mem, &win);
+    MPI_Win_create(mem, sizeof mem, sizeof mem[0], MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &win);
     if (rank == 0)
         passive(win, ok);
     MPI_Barrier(MPI_COMM_WORLD);
     fence(win, rank, ok);
     MPI_Win_free(&win);
-    MPI_Finalize();
-    return 0;
+    return MPI_Finalize();
 }
