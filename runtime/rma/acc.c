@@ -20,6 +20,7 @@
  * Each call has its MPI-4.0 large-count form beside it (the _c name:
  * counts MPI_Count), on the same checks and path.
  */
+#include "core/check.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "rma/xfer.h"
@@ -154,6 +155,13 @@ int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
         return rc;
     uint64_t len = reads_only ? shmpi_rma_bytes(tcount, ttype)
                               : shmpi_rma_bytes(ocount, otype);
+    if (shmpi_core_checking()) {
+        shmpi_rma_conflict_note(win, target, disp, &loc, len, ttype,
+                                MPI_MODE_WIN_ACCUMULATE, op, fn);
+        if (!request_form && !reads_only)
+            shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype,
+                                    fn);
+    }
     return shmpi_rma_apply(win, target, &loc, ttype, op, obuf, otype, rbuf,
                            fetching ? rtype : NULL, len, fn);
 }

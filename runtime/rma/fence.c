@@ -39,6 +39,7 @@
 #include "coll/coll.h"
 #include "rma/sync.h"
 
+#include "core/check.h"
 #include "core/pmpi.h"
 
 SHMPI_WEAK_ALIAS(Win_fence)
@@ -78,6 +79,10 @@ int PMPI_Win_fence(int assert, MPI_Win win)
         rc = check_fence_allowed(win, assert, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (shmpi_core_checking()) {
+        shmpi_rma_origin_complete(win, -1, fn);
+        shmpi_rma_conflict_end(win, -1);
+    }
     int nothing_to_order = (assert & (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED))
                            == (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED);
     if (nothing_to_order)

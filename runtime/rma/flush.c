@@ -36,6 +36,7 @@
  */
 #include "rma/sync.h"
 
+#include "core/check.h"
 #include "core/pmpi.h"
 #include "core/wait.h"
 
@@ -100,15 +101,40 @@ static inline int check_target(MPI_Win win, int rank, const char *fn,
     return check_target_fully(win, rank, fn, skip);
 }
 
-int PMPI_Win_flush(int rank, MPI_Win win)
+static const char flush_fn[] = "MPI_Win_flush";
+
+static inline int flush(int rank, MPI_Win win)
 {
-    static const char fn[] = "MPI_Win_flush";
-    SHMPI_REQUIRE_INIT(fn);
-    int skip, rc = check_target(win, rank, fn, &skip);
+    int skip, rc = check_target(win, rank, flush_fn, &skip);
     if (rc == MPI_SUCCESS && !skip)
         atomic_thread_fence(memory_order_seq_cst);
     shmpi_core_poll_idle();
     return rc;
+}
+
+/* Check mode: the flush, then the origin buffers it completed.  Apart,
+   and reached by a tail call, so that MPI_Win_flush keeps no register
+   for it: 45 instructions a flush with the mode off, 41 without the
+   check (2026-11-30, callgrind, 10000 rounds of a one-MPI_LONG MPI_Put
+   and MPI_Win_flush to itself in a singleton under MPI_Win_lock_all;
+   49 with the check's call after the fence in the body). */
+static __attribute__((cold, noinline)) int flush_checked(int rank,
+                                                          MPI_Win win)
+{
+    int rc = flush(rank, win);
+    if (rc == MPI_SUCCESS && rank != MPI_PROC_NULL) {
+        shmpi_rma_origin_complete(win, rank, flush_fn);
+        shmpi_rma_conflict_end(win, rank);
+    }
+    return rc;
+}
+
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    SHMPI_REQUIRE_INIT(flush_fn);
+    if (shmpi_core_checking())
+        return flush_checked(rank, win);
+    return flush(rank, win);
 }
 
 /* flush_all and sync: in a passive-target epoch, the full fence. */
@@ -125,22 +151,32 @@ int PMPI_Win_flush_all(MPI_Win win)
 {
     static const char fn[] = "MPI_Win_flush_all";
     SHMPI_REQUIRE_INIT(fn);
-    return fence_passive(win, fn);
+    int rc = fence_passive(win, fn);
+    if (rc == MPI_SUCCESS && shmpi_core_checking()) {
+        shmpi_rma_origin_complete(win, -1, fn);
+        shmpi_rma_conflict_end(win, -1);
+    }
+    return rc;
 }
 
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_flush_local";
     SHMPI_REQUIRE_INIT(fn);
-    int skip;
-    return check_target(win, rank, fn, &skip);
+    int skip, rc = check_target(win, rank, fn, &skip);
+    if (rc == MPI_SUCCESS && !skip && shmpi_core_checking())
+        shmpi_rma_origin_complete(win, rank, fn);
+    return rc;
 }
 
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
     static const char fn[] = "MPI_Win_flush_local_all";
     SHMPI_REQUIRE_INIT(fn);
-    return check_passive(win, fn);
+    int rc = check_passive(win, fn);
+    if (rc == MPI_SUCCESS && shmpi_core_checking())
+        shmpi_rma_origin_complete(win, -1, fn);
+    return rc;
 }
 
 int PMPI_Win_sync(MPI_Win win)

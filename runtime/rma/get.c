@@ -8,6 +8,7 @@
  * Each call has its MPI-4.0 large-count form beside it (the _c name:
  * counts MPI_Count), on the same checks and path.
  */
+#include "core/check.h"
 #include "core/copy.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -43,11 +44,15 @@ get(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
     if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
         return rc;
     uint64_t len = shmpi_rma_bytes(tcount, ttype);
-    if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig)) {
+    if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig))
         shmpi_copy_short(obuf, (const void *)(uintptr_t)loc.addr, len);
-        return MPI_SUCCESS;
-    }
-    return shmpi_rma_read(win, &loc, ttype, obuf, otype, len, fn);
+    else if ((rc = shmpi_rma_read(win, &loc, ttype, obuf, otype, len, fn)))
+        return rc;
+    /* after the copy: nothing is live across the call but its arguments */
+    if (shmpi_core_checking())
+        shmpi_rma_conflict_note(win, target, disp, &loc, len, ttype,
+                                MPI_MODE_WIN_GET, MPI_OP_NULL, fn);
+    return MPI_SUCCESS;
 }
 
 int shmpi_rma_get(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,

@@ -34,6 +34,7 @@
  */
 #include "rma/sync.h"
 
+#include "core/check.h"
 #include "core/pmpi.h"
 
 SHMPI_WEAK_ALIAS(Win_lock)
@@ -173,6 +174,10 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
         return rc;
     if ((rc = check_locked(win, rank, fn)))
         return rc;
+    if (shmpi_core_checking()) {
+        shmpi_rma_origin_complete(win, rank, fn);
+        shmpi_rma_conflict_end(win, rank);
+    }
     /* checked again under the lock: two threads unlocking one target at
        once (an error of the program) give it back once */
     shmpi_core_lock(&win->lock);
@@ -231,6 +236,10 @@ int PMPI_Win_unlock_all(MPI_Win win)
                                win->access == SHMPI_EPOCH_LOCK
                                    ? ": end it with MPI_Win_unlock"
                                    : "");
+    if (shmpi_core_checking()) {
+        shmpi_rma_origin_complete(win, -1, fn);
+        shmpi_rma_conflict_end(win, -1);
+    }
     shmpi_core_lock(&win->lock);
     for (int t = 0; t < win->comm->size; t++)
         give_back(win, t);

@@ -52,6 +52,7 @@
 
 #include "comm/comm.h"
 #include "core/blocked.h"
+#include "core/check.h"
 #include "core/pmpi.h"
 #include "core/wait.h"
 #include "rma/state.h"
@@ -371,6 +372,10 @@ int PMPI_Win_complete(MPI_Win win)
                                "MPI_Win_complete without MPI_Win_start "
                                "(this process is in %s)",
                                shmpi_rma_epoch_name(win));
+    if (shmpi_core_checking()) {
+        shmpi_rma_origin_complete(win, -1, fn);
+        shmpi_rma_conflict_end(win, -1);
+    }
     /* no thread accesses the epoch's targets any more (11.5.2: complete
        ends the epoch), so its state is this call's alone but for the
        lock that other threads' epoch calls on win take */

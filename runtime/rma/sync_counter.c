@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/check.h"
 #include "core/error.h"
 #include "core/proc.h"
 #include "core/wait.h"
@@ -162,13 +163,38 @@ int shmpi_rma_sync_mine(MPI_Win win, MPI_Sync h)
     return s && owner == shmpi_proc.rank && s->win_id == win->id;
 }
 
-static void release_locked(MPI_Sync h)
+/* Check mode: a counter freed with signals that no round consumed -
+   sent for a round its owner never started (one more than a round
+   ahead, MPI_Start already refuses, MPI_ERR_WIN_COUNTER).  Fewer
+   signals than armed is no mistake: a restarting request arms the next
+   round as it completes one.  acquire: pairs with the signallers'
+   release adds, as the owner's polls do. */
+static __attribute__((cold)) void check_balance(MPI_Sync h,
+                                                const struct shmpi_sync_own *o,
+                                                struct shmpi_sync_slot *s,
+                                                const char *fn)
+{
+    int64_t got = atomic_load_explicit(&s->signals, memory_order_acquire);
+    if (got > o->armed)
+        shmpi_core_check_report(
+            "sync counter freed with signals pending",
+            "11.5 and shmpi_sync(7)",
+            "send each round the count of signals its start arms, or start "
+            "the round the signals are for before freeing the counter",
+            "counter %d: %lld signals for %lld counts armed by MPI_Start "
+            "of its MPI_Win_sync_object_init requests, at %s", (int)h,
+            (long long)got, (long long)o->armed, fn);
+}
+
+static void release_locked(MPI_Sync h, const char *fn)
 {
     struct shmpi_sync_own *own = shmpi_proc.rma->sync_own;
     struct shmpi_sync_own *o = shmpi_rma_sync_own_of(h);
     if (!o)
         return;
     struct shmpi_sync_slot *s = slot_at(first_own() + (uint32_t)(o - own));
+    if (shmpi_core_checking())
+        check_balance(h, o, s, fn);
     /* relaxed: a signal racing with the free is erroneous (the owner
        frees only counters nobody may still signal); the handle no longer
        matches afterwards, which is what catches it */
@@ -176,10 +202,10 @@ static void release_locked(MPI_Sync h)
     o->used = 0;
 }
 
-void shmpi_rma_sync_release(MPI_Sync h)
+void shmpi_rma_sync_release(MPI_Sync h, const char *fn)
 {
     shmpi_core_lock(&shmpi_proc.rma->lock);
-    release_locked(h);
+    release_locked(h, fn);
     shmpi_core_unlock(&shmpi_proc.rma->lock);
 }
 
@@ -191,7 +217,8 @@ void shmpi_rma_sync_release_window(MPI_Win win)
         struct shmpi_sync_slot *s = slot_at(first_own() + i);
         if (own[i].used && s->win_id == win->id)
             release_locked((MPI_Sync)atomic_load_explicit(
-                &s->handle, memory_order_relaxed));
+                               &s->handle, memory_order_relaxed),
+                           "MPI_Win_free");
     }
     shmpi_core_unlock(&shmpi_proc.rma->lock);
 }

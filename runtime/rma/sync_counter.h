@@ -102,9 +102,11 @@ int shmpi_rma_sync_alloc(MPI_Win win, int n, MPI_Sync *out, char *err,
                          size_t errlen);
 /* sync_counter.c: is h a live counter of this process on win? */
 int shmpi_rma_sync_mine(MPI_Win win, MPI_Sync h);
-/* sync_counter.c: free one counter of this process (shmpi_rma_sync_mine). */
-void shmpi_rma_sync_release(MPI_Sync h);
-/* sync_counter.c: free every counter this process has on win. */
+/* sync_counter.c: free one counter of this process (shmpi_rma_sync_mine)
+   in fn; in check mode, report one with signals no round consumed. */
+void shmpi_rma_sync_release(MPI_Sync h, const char *fn);
+/* sync_counter.c: free every counter this process has on win (in
+   MPI_Win_free, and so checked). */
 void shmpi_rma_sync_release_window(MPI_Win win);
 /* sync_counter.c: this process's counters of window old_id now belong
    to window new_id (a newcomer of MPI_Win_change_comm). */

@@ -77,7 +77,7 @@ int PMPI_Win_free_sync_objects(int n_sync, MPI_Sync *sync_counters,
         (rc = check_freeable(win, n_sync, sync_counters, fn)) != MPI_SUCCESS)
         return rc;
     for (int i = 0; i < n_sync; i++) {
-        shmpi_rma_sync_release(sync_counters[i]);
+        shmpi_rma_sync_release(sync_counters[i], fn);
         sync_counters[i] = MPI_SYNC_NULL;
     }
     return MPI_SUCCESS;

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "core/blocked.h"
+#include "core/check.h"
 #include "core/error.h"
 #include "core/info.h"
 #include "core/pmpi.h"
@@ -270,6 +271,12 @@ static void complete_ops(struct shmpi_request *r)
        A free that races with the signal (an erroneous program) can go
        unseen. */
     if (s->target != MPI_PROC_NULL) {
+        /* check mode: the completion of the RMA calls it covered */
+        if (shmpi_core_checking() && s->mode && s->win) {
+            shmpi_rma_origin_complete(s->win, s->target,
+                                      "the completion of a sync_ops request");
+            shmpi_rma_conflict_end(s->win, s->target);
+        }
         if (counter_lives(s))
             shmpi_rma_sync_signal(s->slot, s->owner);
         else

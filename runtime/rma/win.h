@@ -272,6 +272,21 @@ static inline void shmpi_rma_count(MPI_Win w, int kind)
         atomic_fetch_add_explicit(&w->issued[kind], 1, memory_order_relaxed);
 }
 
+/* origin_check.c, check mode only (core/check.h): an origin buffer
+   hashed at MPI_Put, MPI_Accumulate or MPI_Get_accumulate, and hashed
+   again by the call that completes the operation (target: that rank's
+   operations, or -1 for all), which reports a difference. */
+void shmpi_rma_origin_record(MPI_Win win, int target, MPI_Aint disp,
+                             const void *buf, MPI_Count count,
+                             MPI_Datatype dt, const char *fn)
+    __attribute__((cold));
+void shmpi_rma_origin_complete(MPI_Win win, int target, const char *fn)
+    __attribute__((cold));
+/* conflict_check.c, check mode only: a flush or an epoch's end (target,
+   or -1 for all) forgets this process's accesses it ordered at the
+   target (shmpi_rma_conflict_note, xfer.h). */
+void shmpi_rma_conflict_end(MPI_Win win, int target) __attribute__((cold));
+
 static inline int shmpi_win_ok(MPI_Win w)
 {
     return w != MPI_WIN_NULL && w->magic == SHMPI_MAGIC_WIN;

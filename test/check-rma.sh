@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# check-rma: mpirun --check reports RMA mistakes of the erroneous helpers (an origin buffer written before its operation completed, one origin's conflicting accesses to the same target bytes in an epoch, a sync counter freed with signals no round consumed) in one "shmpi check:" line each, naming the rule, the MPI-3.1 section and the calls, and ends the job with 123; the corrected twins report nothing and end with 0; without the mode nothing is reported.
+# shmpi-test: timeout=120
+# SPDX-License-Identifier: BSD-3-Clause
+. "$(dirname "$0")/helpers/lib.sh"
+
+C='^shmpi check: rank [0-9]+: '
+
+# (helper, problems, then regex and count pairs): the erroneous helper
+# under --check prints each regex's lines, count times, and ends with
+# 123; its twin ("ok") under --check and itself without it say nothing
+# and end with 0
+check_helper() {
+    local h=$1 n=$2
+    shift 2
+    start_job "$MPIRUN" --check -np 2 "$TEST_BIN/$h"
+    finish_job
+    expect_status 123
+    expect_lines "$ERR" "$C" "$n"
+    expect_lines "$ERR" "^mpirun: --check reported $n problems?\$"
+    for ((; $# >= 2; )); do
+        expect_lines "$ERR" "$1" "$2"
+        shift 2
+    done
+    expect_shm_clean
+    for args in "--check -np 2 $TEST_BIN/$h ok" "-np 2 $TEST_BIN/$h"; do
+        # shellcheck disable=SC2086
+        start_job "$MPIRUN" $args
+        finish_job
+        expect_status 0
+        expect_no_lines "$ERR" 'shmpi check:|--check reported'
+        expect_shm_clean
+    done
+}
+
+# origin buffers written before the call that completes their operation
+R="^shmpi check: rank 0: RMA origin buffer modified before the operation completed \(MPI-3.1 11.3\): "
+P="origin=0x[0-9a-f]+, count=4, MPI_INT, target=1, disp=0, window #[0-9]+\)"
+check_helper check_rma_origin 4 \
+    "${R}MPI_Put\(${P} and its completion in MPI_Win_fence; fix: " 1 \
+    "${R}MPI_Accumulate\(${P} and its completion in MPI_Win_unlock; fix: " 1 \
+    "${R}MPI_Get_accumulate\(${P} and its completion in MPI_Win_flush; fix: " 1 \
+    "${R}MPI_Put\(${P} and its completion in MPI_Win_complete; fix: " 1
+
+# one origin's conflicting accesses to the same target bytes in an epoch
+X="^shmpi check: rank 0: conflicting RMA accesses to the same target bytes in one epoch \(MPI-3.1 11.7.1\): "
+W="window #[0-9]+\)"
+check_helper check_rma_conflict 3 \
+    "${X}MPI_Put\(target=1, disp=0, 16 bytes, $W and MPI_Get\(target=1, disp=2, 16 bytes, $W overlap in 8 bytes; fix: " 1 \
+    "${X}MPI_Accumulate\(target=1, disp=4, 16 bytes, $W and MPI_Accumulate\(target=1, disp=4, 16 bytes, $W overlap in 16 bytes; fix: " 1 \
+    "${X}MPI_Put\(target=1, disp=0, 16 bytes, $W and MPI_Put\(target=1, disp=3, 8 bytes, $W overlap in 4 bytes; fix: " 1
+
+# a sync counter freed with signals no round consumed
+check_helper check_sync_counter 1 \
+    "^shmpi check: rank 0: sync counter freed with signals pending \(MPI-3.1 11.5 and shmpi_sync\(7\)\): counter [0-9]+: 2 signals for 1 counts armed by MPI_Start of its MPI_Win_sync_object_init requests, at MPI_Win_free_sync_objects; fix: " 1
+
+pass
