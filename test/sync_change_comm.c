@@ -142,7 +142,7 @@ static void check_handle(const struct win *w)
    own value into each: under fence. */
 static void check_fence(const struct win *w)
 {
-    int got[4];
+    int got[4], put[8]; /* a put's origin stays as it is until the fence */
     CHECK_MPI(MPI_Win_fence(0, w->win));
     for (int o = 0; o < size; o += 2) {
         CHECK_MPI(MPI_Get(got, 4, MPI_INT, o, disp(w, o, FIRST), 4, MPI_INT,
@@ -152,8 +152,8 @@ static void check_fence(const struct win *w)
             CHECK(got[i] == initial(o, FIRST + i),
                   "got %d from rank %d's [%d], not %d", got[i], o, i,
                   initial(o, FIRST + i));
-        int v = 100 * rank + o;
-        CHECK_MPI(MPI_Put(&v, 1, MPI_INT, o, disp(w, o, PUT + rank), 1,
+        put[o] = 100 * rank + o;
+        CHECK_MPI(MPI_Put(&put[o], 1, MPI_INT, o, disp(w, o, PUT + rank), 1,
                           MPI_INT, w->win));
     }
     CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, w->win));
@@ -167,15 +167,15 @@ static void check_fence(const struct win *w)
 /* Under lock_all: every rank reads back what it put, adds one. */
 static void check_lock_all(const struct win *w)
 {
+    int v[8]; /* one per target: a put's origin stays until unlock_all */
     CHECK_MPI(MPI_Win_lock_all(0, w->win));
     for (int o = 0; o < size; o += 2) {
-        int v;
-        CHECK_MPI(MPI_Get(&v, 1, MPI_INT, o, disp(w, o, PUT + rank), 1,
+        CHECK_MPI(MPI_Get(&v[o], 1, MPI_INT, o, disp(w, o, PUT + rank), 1,
                           MPI_INT, w->win));
         CHECK_MPI(MPI_Win_flush(o, w->win));
-        CHECK(v == 100 * rank + o, "read back %d from rank %d", v, o);
-        v++;
-        CHECK_MPI(MPI_Put(&v, 1, MPI_INT, o, disp(w, o, PUT + rank), 1,
+        CHECK(v[o] == 100 * rank + o, "read back %d from rank %d", v[o], o);
+        v[o]++;
+        CHECK_MPI(MPI_Put(&v[o], 1, MPI_INT, o, disp(w, o, PUT + rank), 1,
                           MPI_INT, w->win));
     }
     CHECK_MPI(MPI_Win_unlock_all(w->win));
@@ -230,12 +230,11 @@ static void check_attach(const struct win *w)
     }
     CHECK_MPI(MPI_Allgather(&at, 1, MPI_AINT, all, 1, MPI_AINT,
                             MPI_COMM_WORLD));
+    int v = 50 + rank; /* the origin of every put, until unlock_all */
     CHECK_MPI(MPI_Win_lock_all(0, w->win));
-    for (int t = 1; t < size; t += 2) {
-        int v = 50 + rank;
+    for (int t = 1; t < size; t += 2)
         CHECK_MPI(MPI_Put(&v, 1, MPI_INT, t, all[t] + rank * sizeof(int), 1,
                           MPI_INT, w->win));
-    }
     CHECK_MPI(MPI_Win_unlock_all(w->win));
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     for (int r = 0; !is_old(rank) && r < size; r++)

@@ -282,10 +282,15 @@ static void mixed_mode(void)
 }
 
 /* A put of 100 + rank into right's EPOCH_CELL. */
+/* The origin of every put_mark: it must stay as it is until the put
+   completes, later than put_mark returns. */
+static int mark_val = -1;
+
 static void put_mark(void)
 {
-    int val = 100 + rank;
-    CHECK_MPI(MPI_Put(&val, 1, MPI_INT, right, EPOCH_CELL, 1, MPI_INT, win));
+    if (mark_val < 0)
+        mark_val = 100 + rank;
+    CHECK_MPI(MPI_Put(&mark_val, 1, MPI_INT, right, EPOCH_CELL, 1, MPI_INT, win));
 }
 
 /*
