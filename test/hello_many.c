@@ -1,6 +1,6 @@
 /* hello_many: 1024 ranks on 2 cores start, each knows its rank and the size, all are distinct processes, and a reduction over all of them is right. */
 /* shmpi-test: np=1024 timeout=120 ext */
-/* shmpi-test-skip san: AddressSanitizer's runtime keeps 12-15 MB resident in each process (ps, 2026-11-30), 13 GiB for 1024 ranks of a 24 GiB machine */
+/* shmpi-test-skip san tsan: a sanitizer runtime keeps 12-15 MB resident in each process (ASan, ps, 2026-11-30), 13 GiB for 1024 ranks of a 24 GiB machine; under TSan the job was killed by the OOM killer (status 137, 2026-11-30) */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The launch at scale: every rank is started, runs MPI_Init, reaches a
