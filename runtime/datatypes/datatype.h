@@ -42,6 +42,7 @@
 #define SHMPI_DATATYPE_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
 
@@ -254,6 +255,14 @@ int shmpi_dt_fill_iov(const void *buf, MPI_Datatype t, uint64_t offset,
 /* hash.c: a hash of the packed bytes of (buf, count, t), for the check
    mode (core/check.h): equal before and after means unchanged. */
 uint64_t shmpi_dt_hash(const void *buf, MPI_Count count, MPI_Datatype t);
+/* Its steps, for other hashes of the room (sig.c): one word into h, and
+   the final mix. */
+uint64_t shmpi_dt_hash_mix(uint64_t h, uint64_t w);
+uint64_t shmpi_dt_hash_final(uint64_t h);
+
+/* names.c: the type's name, or "a derived datatype of N bytes" when it
+   has none: how the check mode's reports name a type. */
+void shmpi_dt_describe(MPI_Datatype dt, char *out, size_t len);
 
 /* elements.c: basic elements in nbytes of packed data, or MPI_UNDEFINED
    when nbytes ends inside a basic element. */

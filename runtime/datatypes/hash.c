@@ -16,14 +16,15 @@
 #define MUL 0x9e3779b97f4a7c15ull /* 2^64 / the golden ratio, odd */
 
 /* One word into h; the final mix makes every input bit reach every
-   output bit (the finalizer of MurmurHash3, fmix64). */
-static uint64_t mix(uint64_t h, uint64_t w)
+   output bit (the finalizer of MurmurHash3, fmix64).  sig.c hashes a
+   type signature with the same two. */
+uint64_t shmpi_dt_hash_mix(uint64_t h, uint64_t w)
 {
     h = (h ^ w) * MUL;
     return h ^ (h >> 29);
 }
 
-static uint64_t fmix(uint64_t h)
+uint64_t shmpi_dt_hash_final(uint64_t h)
 {
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
@@ -39,11 +40,11 @@ static uint64_t hash_run(uint64_t h, const unsigned char *p, size_t n)
     uint64_t w;
     for (; n >= 8; n -= 8, p += 8) {
         memcpy(&w, p, 8);
-        h = mix(h, w);
+        h = shmpi_dt_hash_mix(h, w);
     }
     w = 0;
     memcpy(&w, p, n);
-    return mix(h, w ^ ((uint64_t)n << 56));
+    return shmpi_dt_hash_mix(h, w ^ ((uint64_t)n << 56));
 }
 
 uint64_t shmpi_dt_hash(const void *buf, MPI_Count count, MPI_Datatype t)
@@ -60,5 +61,5 @@ uint64_t shmpi_dt_hash(const void *buf, MPI_Count count, MPI_Datatype t)
             break;
         at += covered;
     }
-    return fmix(h ^ len);
+    return shmpi_dt_hash_final(h ^ len);
 }

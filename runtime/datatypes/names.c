@@ -5,7 +5,10 @@
  * A predefined type is born with its mpi.h name ("MPI_INT"), a derived
  * one with the empty name; MPI_Type_dup does not copy names.  Names
  * longer than MPI_MAX_OBJECT_NAME - 1 characters are cut.
+ * shmpi_dt_describe: what the check mode's reports call a type.
  */
+#include <stdio.h>
+
 #include "core/error.h"
 #include "core/objects.h"
 #include "core/pmpi.h"
@@ -42,4 +45,14 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name,
                            "type_name or resultlen is NULL");
     *resultlen = shmpi_core_name_get(datatype->name, type_name);
     return MPI_SUCCESS;
+}
+
+void shmpi_dt_describe(MPI_Datatype dt, char *out, size_t len)
+{
+    char name[MPI_MAX_OBJECT_NAME];
+    if (shmpi_core_name_get(dt->name, name) > 0)
+        snprintf(out, len, "%s", name);
+    else
+        snprintf(out, len, "a derived datatype of %lld bytes",
+                 (long long)dt->size);
 }

@@ -56,6 +56,7 @@
 #include "pt2pt/check.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/sigcheck.h"
 #include "pt2pt/start.h"
 
 SHMPI_WEAK_ALIAS(Buffer_attach)
@@ -241,6 +242,9 @@ static int bsend_start(const char *fn, struct shmpi_request *r)
     copy->active = 1;
     copy->buf = data;
     copy->datatype = MPI_BYTE;
+    /* signed from the program's arguments: the copy's are bytes */
+    if (shmpi_core_checking())
+        shmpi_p2p_sig_sign(copy, r, fn);
     copy->owner = b;
     copy->on_complete = copy_delivered;
     int rc = shmpi_p2p_start_send(fn, copy, SHMPI_MODE_STANDARD);

@@ -72,22 +72,11 @@ long shmpi_p2p_bufcheck_pending(char *first, size_t len)
     return n;
 }
 
-/* The datatype's name, or what it is when it has none. */
-static void type_name(MPI_Datatype dt, char *out, size_t len)
-{
-    char name[MPI_MAX_OBJECT_NAME];
-    if (shmpi_core_name_get(dt->name, name) > 0)
-        snprintf(out, len, "%s", name);
-    else
-        snprintf(out, len, "a derived datatype of %lld bytes",
-                 (long long)dt->size);
-}
-
 static void describe(char *out, size_t len, const struct shmpi_request *s,
                      const char *fn)
 {
     char type[MPI_MAX_OBJECT_NAME + 48], comm[MPI_MAX_OBJECT_NAME + 16];
-    type_name(s->datatype, type, sizeof type);
+    shmpi_dt_describe(s->datatype, type, sizeof type);
     shmpi_core_blocked_comm(comm, sizeof comm, s->comm);
     int dest = s->peer < 0 ? s->peer
                            : shmpi_comm_peer_from_world(s->comm, s->peer);

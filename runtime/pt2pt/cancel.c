@@ -22,6 +22,7 @@
 #include "core/proc.h"
 #include "pt2pt/claim.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/sigcheck.h"
 #include "pt2pt/start.h"
 
 SHMPI_WEAK_ALIAS(Cancel)
@@ -39,6 +40,7 @@ static int take_local(struct shmpi_lane *l, struct shmpi_request *r)
     for (struct shmpi_unexpected *u = q->head; u; u = u->next)
         if (u->local_send == r) {
             shmpi_p2p_unexpected_remove(l, u);
+            free(u->sig); /* NULL outside check mode */
             shmpi_p2p_unexpected_free(u);
             return 1;
         }
@@ -52,6 +54,8 @@ static void cancel_send(struct shmpi_lane *l, struct shmpi_request *r)
             complete_cancelled(r);
     } else if (shmpi_p2p_queue_remove(&l->peers[r->peer].envelopes, r)) {
         l->peers[r->peer].waiting -= shmpi_p2p_envelope_bytes(r);
+        if (r->sig)
+            shmpi_p2p_sig_drop(r);
         complete_cancelled(r); /* its claim was never published */
     } else if (shmpi_p2p_claim_cancel(r->claim)) {
         r->claim = 0;          /* the receiver frees the word */

@@ -102,6 +102,7 @@ static struct shmpi_unexpected *scan(struct shmpi_unexp_queue *q,
         }
         struct shmpi_unexpected *next = u->next; /* cancelled: drop it */
         unlink_unexpected(q, prev, u);
+        free(u->sig); /* NULL outside check mode */
         shmpi_p2p_unexpected_free(u);
         u = next;
     }

@@ -27,13 +27,16 @@
 #include "pt2pt/claim.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/sigcheck.h"
 
 #define BATCH 64               /* records per ring per call */
 
 /* Keep a message no receive wanted yet (a large one may be pulled in
-   later, pull.c). */
-static void stash_unexpected(struct shmpi_lane *l, int src,
-                             const struct shmpi_msg *m, const void *payload)
+   later, pull.c), with its send's signature sig (check mode: a copy of
+   its own, sigcheck.h) or none. */
+static inline void stash_unexpected(struct shmpi_lane *l, int src,
+                                    const struct shmpi_msg *m,
+                                    const void *payload, const void *sig)
 {
     uint64_t data = m->type == SHMPI_MSG_EAGER ? m->nbytes : 0;
     struct shmpi_unexpected *u = shmpi_p2p_unexpected_alloc(l, data);
@@ -46,11 +49,16 @@ static void stash_unexpected(struct shmpi_lane *l, int src,
         .type = m->type, .sync = (m->flags & SHMPI_MSG_SYNC) != 0,
         .claim = m->claim, .nbytes = m->nbytes, .cookie = m->cookie};
     memcpy(u->data, payload, data);
+    if (sig)
+        u->sig = shmpi_p2p_sig_keep(sig);
     shmpi_p2p_unexpected_push(l, u);
 }
 
-static void handle_envelope(struct shmpi_lane *l, int src,
-                            const struct shmpi_msg *m, const void *data)
+/* An EAGER or RTS record, signed (sig: its send's signature, check
+   mode) or not: one body, specialised for each (send.c's post). */
+static inline __attribute__((always_inline)) void
+envelope_in(struct shmpi_lane *l, int src, const struct shmpi_msg *m,
+            const void *data, const struct shmpi_p2p_sig *sig)
 {
     struct shmpi_request *prev;
     struct shmpi_request *r =
@@ -58,16 +66,39 @@ static void handle_envelope(struct shmpi_lane *l, int src,
     struct shmpi_envelope env = {src, m->tag, m->nbytes, m->cookie,
                                  (m->flags & SHMPI_MSG_SYNC) != 0, NULL};
     if (!r) {
-        stash_unexpected(l, src, m, data);
+        stash_unexpected(l, src, m, data, sig);
         return;
     }
     if (!shmpi_p2p_claim_match(src, m->claim))
         return; /* cancelled by its sender: the receive stays posted */
     shmpi_p2p_unlink_posted(l, prev, r);
+    if (sig)
+        shmpi_p2p_sig_check(r, src, m->tag, m->nbytes, sig);
     if (m->type == SHMPI_MSG_EAGER)
         shmpi_p2p_deliver_eager(r, &env, data);
     else
         shmpi_p2p_deliver_rts(r, &env);
+}
+
+/* The signature follows the data, unaligned: copied out first. */
+static __attribute__((noinline, cold)) void
+handle_signed(struct shmpi_lane *l, int src, const struct shmpi_msg *m,
+              const void *data)
+{
+    struct shmpi_p2p_sig sig;
+    memcpy(&sig, (const unsigned char *)data +
+                     (m->type == SHMPI_MSG_EAGER ? m->nbytes : 0),
+           sizeof sig);
+    envelope_in(l, src, m, data, &sig);
+}
+
+static void handle_envelope(struct shmpi_lane *l, int src,
+                            const struct shmpi_msg *m, const void *data)
+{
+    if (__builtin_expect(m->flags & SHMPI_MSG_SIGNED, 0))
+        handle_signed(l, src, m, data);
+    else
+        envelope_in(l, src, m, data, NULL);
 }
 
 static void handle_cts(struct shmpi_lane *l, int src,
@@ -97,7 +128,7 @@ static void handle_short(struct shmpi_lane *l, int src,
     if (!r) {
         struct shmpi_msg m;
         const void *data = shmpi_p2p_msg_read(s, &m);
-        stash_unexpected(l, src, &m, data);
+        stash_unexpected(l, src, &m, data, NULL);
         return;
     }
     shmpi_p2p_unlink_posted(l, prev, r);

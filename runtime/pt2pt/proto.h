@@ -57,6 +57,9 @@ enum shmpi_msg_type {
 };
 
 #define SHMPI_MSG_SYNC 1       /* flags: sender wants an ACK when matched */
+#define SHMPI_MSG_SIGNED 2     /* flags, EAGER/RTS, check mode only: the
+                                  send's type signature follows the data
+                                  (pt2pt/sigcheck.h) */
 
 struct shmpi_msg {
     uint16_t type;             /* enum shmpi_msg_type */

@@ -87,6 +87,8 @@ struct shmpi_unexpected {
     struct shmpi_request *pull;       /* moving it into `pulled` */
     unsigned char *pulled;
     struct shmpi_request *waiter;     /* a receive that matched meanwhile */
+    struct shmpi_p2p_sig *sig; /* check mode: its send's signature, or
+                                  NULL (sigcheck.h) */
     unsigned char data[];      /* EAGER payload */
 };
 

@@ -101,6 +101,7 @@ static int pull_lane(struct shmpi_lane *l)
                 continue;
             if (!shmpi_p2p_claim_match(u->source, u->claim)) {
                 shmpi_p2p_unexpected_remove(l, u); /* cancelled: drop */
+                free(u->sig); /* NULL outside check mode */
                 shmpi_p2p_unexpected_free(u);
                 continue;
             }

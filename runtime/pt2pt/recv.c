@@ -17,6 +17,7 @@
 #include "datatypes/datatype.h"
 #include "pt2pt/progress.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/sigcheck.h"
 
 /* Receive r met a message of nbytes from world rank source with tag.
    Inline, with the counts' hook taking the three as they are: a call,
@@ -116,10 +117,22 @@ void shmpi_p2p_recv_data(const struct shmpi_msg *m, const void *data)
         finish_recv(r, r->granted);
 }
 
+/* Check mode: the kept message's signature against r's (sigcheck.h),
+   then let go. */
+static __attribute__((noinline, cold)) void
+check_kept(const struct shmpi_request *r, struct shmpi_unexpected *u)
+{
+    shmpi_p2p_sig_check(r, u->source, u->tag, u->nbytes, u->sig);
+    free(u->sig);
+    u->sig = NULL;
+}
+
 /* Receive a message already taken off the unexpected queue. */
 void shmpi_p2p_recv_unexpected(struct shmpi_request *r,
                                struct shmpi_unexpected *u)
 {
+    if (__builtin_expect(u->sig != NULL, 0))
+        check_kept(r, u);
     if (u->pull) {
         shmpi_p2p_recv_pulled(r, u);
         return;
@@ -228,11 +241,15 @@ void shmpi_p2p_local_send(struct shmpi_request *s)
         .local_send = sync ? s : NULL};
     if (s->nbytes)
         shmpi_dt_pack(s->buf, s->datatype, 0, u->data, s->nbytes);
+    u->sig = s->sig; /* the message's now (check mode; else NULL) */
+    s->sig = NULL;
     struct shmpi_request *prev;
     struct shmpi_request *r =
         shmpi_p2p_find_posted(l, s->context, shmpi_proc.rank, s->tag, &prev);
     if (r) {
         shmpi_p2p_unlink_posted(l, prev, r);
+        if (u->sig)
+            check_kept(r, u);
         struct shmpi_envelope env = {shmpi_proc.rank, s->tag, s->nbytes, 0,
                                      sync, u->local_send};
         shmpi_p2p_deliver_eager(r, &env, u->data);

@@ -39,6 +39,7 @@ struct shmpi_request *shmpi_p2p_request_malloc(struct shmpi_lane *l)
     if (r) {
         r->lane = l;
         r->bufcheck = NULL; /* and so for ever, outside check mode */
+        r->sig = NULL;
     }
     return r;
 }

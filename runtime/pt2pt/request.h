@@ -52,6 +52,7 @@ struct shmpi_greq {
 struct shmpi_req_ops;
 struct shmpi_lane;
 struct shmpi_p2p_bufcheck;
+struct shmpi_p2p_sig;
 
 struct shmpi_request {
     uint32_t magic;
@@ -104,6 +105,10 @@ struct shmpi_request {
        that completes or frees it; NULL otherwise, always outside check
        mode (set NULL where the memory of a request is made) */
     struct shmpi_p2p_bufcheck *bufcheck;
+    /* check mode only (sigcheck.h): a send's type signature, from its
+       start until its envelope is written; NULL otherwise, and always
+       outside check mode (set NULL where the memory is made) */
+    struct shmpi_p2p_sig *sig;
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
     /* its kind's operations (below), NULL for a send or a receive: set
        once by shmpi_p2p_request_new, so that finding them is one load from

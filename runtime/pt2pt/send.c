@@ -26,6 +26,7 @@
 #include "pt2pt/claim.h"
 #include "pt2pt/flow.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/sigcheck.h"
 
 /* Space for a record of len bytes, asking to be woken if there is none. */
 static void *reserve(struct shmpi_peer *peer, size_t len)
@@ -61,14 +62,21 @@ static void pack_eager(const struct shmpi_request *r, void *out)
         shmpi_dt_pack(r->buf, r->datatype, 0, out, r->nbytes);
 }
 
-int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
+/* The envelope of r, with its check-mode signature sig after the data
+   (sigcheck.h) or, sig NULL, without: one body for both, specialised by
+   the compiler, so that the way without a signature is as it was. */
+static inline __attribute__((always_inline)) int
+post(struct shmpi_peer *peer, struct shmpi_request *r,
+     const struct shmpi_p2p_sig *sig)
 {
-    int eager = send_eager(peer, r);
+    size_t tail = sig ? sizeof *sig : 0;
+    int eager = send_eager(peer, r) &&
+                (!sig || r->nbytes + tail <= peer->eager_limit);
     int sync = r->mode == SHMPI_MODE_SYNC;
-    int compact = eager && shmpi_p2p_msg_is_short(sync, r->claim);
+    int compact = !sig && eager && shmpi_p2p_msg_is_short(sync, r->claim);
     size_t head = compact ? sizeof(struct shmpi_msg_short)
                           : sizeof(struct shmpi_msg);
-    size_t len = head + (eager ? r->nbytes : 0);
+    size_t len = head + (eager ? r->nbytes : 0) + tail;
     void *rec = reserve(peer, len);
     if (!rec)
         return 0;
@@ -86,13 +94,19 @@ int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
         struct shmpi_msg *m = rec;
         *m = (struct shmpi_msg){
             .type = eager ? SHMPI_MSG_EAGER : SHMPI_MSG_RTS,
-            .flags = sync ? SHMPI_MSG_SYNC : 0, .tag = r->tag,
+            .flags = (sync ? SHMPI_MSG_SYNC : 0) |
+                     (sig ? SHMPI_MSG_SIGNED : 0),
+            .tag = r->tag,
             .context = r->context, .claim = r->claim, .nbytes = r->nbytes,
             .cookie = (uintptr_t)r};
         data = m + 1;
     }
     if (eager)
         pack_eager(r, data);
+    if (sig) { /* r may go once complete: let its record go first */
+        memcpy((unsigned char *)data + (eager ? r->nbytes : 0), sig, tail);
+        shmpi_p2p_sig_drop(r);
+    }
     shmpi_p2p_chan_commit(peer, rec);
     shmpi_p2p_ring(peer);
     /* an eager standard send is done once its data is in the ring;
@@ -100,6 +114,19 @@ int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
     if (eager && !sync)
         shmpi_p2p_request_complete(r);
     return 1;
+}
+
+static __attribute__((noinline, cold)) int
+post_signed(struct shmpi_peer *peer, struct shmpi_request *r)
+{
+    return post(peer, r, r->sig);
+}
+
+int shmpi_p2p_post_envelope(struct shmpi_peer *peer, struct shmpi_request *r)
+{
+    if (__builtin_expect(r->sig != NULL, 0))
+        return post_signed(peer, r);
+    return post(peer, r, NULL);
 }
 
 int shmpi_p2p_stream_some(struct shmpi_peer *peer, struct shmpi_request *r)

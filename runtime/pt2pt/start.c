@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/check.h"
 #include "core/error.h"
 #include "core/proc.h"
 #include "datatypes/datatype.h"
 #include "pt2pt/pt2pt.h"
+#include "pt2pt/sigcheck.h"
 #include "pt2pt/start.h"
 
 /* The call's arguments into r (its comm and datatype retained by the
@@ -101,14 +103,21 @@ static __attribute__((noinline)) int post_or_queue_mt(struct shmpi_request *r)
     return rc;
 }
 
+/* The check mode signs the send here, where every send of the program
+   passes with its call's name (sigcheck.h); the fast way of MPI_Send
+   (fastpath.c) does not come here. */
 int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode)
 {
     r->mode = mode;
+    if (shmpi_core_checking())
+        shmpi_p2p_sig_sign(r, r, fn);
     int rc = __builtin_expect(shmpi_proc.mt, 0)
                  ? post_or_queue_mt(r)
                  : shmpi_p2p_send_post_or_queue(r);
     if (rc == 0)
         return MPI_SUCCESS;
+    if (r->sig)
+        shmpi_p2p_sig_drop(r);
     return shmpi_raise(r->comm, MPI_ERR_NO_MEM, fn, "%s",
                        r->lane->outbox.why);
 }
