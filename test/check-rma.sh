@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-rma: mpirun --check reports RMA mistakes of the erroneous helpers (an origin buffer written before its operation completed, one origin's conflicting accesses to the same target bytes in an epoch, a sync counter freed with signals no round consumed) in one "shmpi check:" line each, naming the rule, the MPI-3.1 section and the calls, and ends the job with 123; the corrected twins report nothing and end with 0; without the mode nothing is reported.
+# check-rma: mpirun --check reports RMA mistakes of the erroneous helpers (an origin buffer written before its operation completed, conflicting accesses of one origin or two to the same target bytes in an epoch, a sync counter freed with signals no round consumed) in one "shmpi check:" line each, naming the rule, the MPI-3.1 section and the calls, and ends the job with 123; the corrected twins report nothing and end with 0; without the mode nothing is reported.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -11,9 +11,9 @@ C='^shmpi check: rank [0-9]+: '
 # 123; its twin ("ok") under --check and itself without it say nothing
 # and end with 0
 check_helper() {
-    local h=$1 n=$2
+    local h=$1 n=$2 np=${NP:-2}
     shift 2
-    start_job "$MPIRUN" --check -np 2 "$TEST_BIN/$h"
+    start_job "$MPIRUN" --check -np "$np" "$TEST_BIN/$h"
     finish_job
     expect_status 123
     expect_lines "$ERR" "$C" "$n"
@@ -23,7 +23,7 @@ check_helper() {
         shift 2
     done
     expect_shm_clean
-    for args in "--check -np 2 $TEST_BIN/$h ok" "-np 2 $TEST_BIN/$h"; do
+    for args in "--check -np $np $TEST_BIN/$h ok" "-np $np $TEST_BIN/$h"; do
         # shellcheck disable=SC2086
         start_job "$MPIRUN" $args
         finish_job
@@ -46,9 +46,16 @@ check_helper check_rma_origin 4 \
 X="^shmpi check: rank 0: conflicting RMA accesses to the same target bytes in one epoch \(MPI-3.1 11.7.1\): "
 W="window #[0-9]+\)"
 check_helper check_rma_conflict 3 \
-    "${X}MPI_Put\(target=1, disp=0, 16 bytes, $W and MPI_Get\(target=1, disp=2, 16 bytes, $W overlap in 8 bytes; fix: " 1 \
-    "${X}MPI_Accumulate\(target=1, disp=4, 16 bytes, $W and MPI_Accumulate\(target=1, disp=4, 16 bytes, $W overlap in 16 bytes; fix: " 1 \
-    "${X}MPI_Put\(target=1, disp=0, 16 bytes, $W and MPI_Put\(target=1, disp=3, 8 bytes, $W overlap in 4 bytes; fix: " 1
+    "${X}rank 0's MPI_Put\(target=1, disp=0, 16 bytes, $W and rank 0's MPI_Get\(target=1, disp=2, 16 bytes, $W overlap in 8 bytes; fix: " 1 \
+    "${X}rank 0's MPI_Accumulate\(target=1, disp=4, 16 bytes, $W and rank 0's MPI_Accumulate\(target=1, disp=4, 16 bytes, $W overlap in 16 bytes; fix: " 1 \
+    "${X}rank 0's MPI_Put\(target=1, disp=0, 16 bytes, $W and rank 0's MPI_Put\(target=1, disp=3, 8 bytes, $W overlap in 4 bytes; fix: " 1
+
+# two origins' conflicting accesses to the same bytes of rank 2: in a
+# fence epoch the second put reports, whichever rank makes it
+Y="^shmpi check: rank [01]: conflicting RMA accesses to the same target bytes in one epoch \(MPI-3.1 11.7.1\): "
+NP=3 check_helper check_rma_xorigin 2 \
+    "${Y}rank [01]'s MPI_Put\(target=2, disp=[02], 16 bytes, $W and rank [01]'s MPI_Put\(target=2, disp=[02], 16 bytes, $W overlap in 8 bytes; fix: " 1 \
+    "^shmpi check: rank 1: conflicting RMA accesses to the same target bytes in one epoch \(MPI-3.1 11.7.1\): rank 0's MPI_Put\(target=2, disp=8, 16 bytes, $W and rank 1's MPI_Accumulate\(target=2, disp=8, 16 bytes, $W overlap in 16 bytes; fix: " 1
 
 # a sync counter freed with signals no round consumed
 check_helper check_sync_counter 1 \

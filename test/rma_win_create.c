@@ -45,15 +45,17 @@ static void check_attrs(MPI_Win win, void *base, MPI_Aint bytes)
     CHECK(flag && *model == MPI_WIN_UNIFIED, "model %d", *model);
 }
 
-/* Each rank reads its right neighbour's window and puts its rank into
-   the last element of its left neighbour's. */
+/* Each rank reads its right neighbour's window but for the last
+   element, into which that neighbour's right neighbour puts its rank in
+   the same epoch (a get of it would race the put: 11.7.1), and puts its
+   rank into the last element of its left neighbour's. */
 static void peers(MPI_Win win, int n)
 {
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     int *got = malloc(sizeof(int) * (size_t)n);
     CHECK(got != NULL, "malloc");
     CHECK_MPI(MPI_Win_lock_all(0, win));
-    CHECK_MPI(MPI_Get(got, n, MPI_INT, right, 0, n, MPI_INT, win));
+    CHECK_MPI(MPI_Get(got, n - 1, MPI_INT, right, 0, n - 1, MPI_INT, win));
     CHECK_MPI(MPI_Win_flush(right, win));
     expect(got, n - 1, right, "the right neighbour's window");
     int mark = -1 - rank;

@@ -156,7 +156,7 @@ int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
     uint64_t len = reads_only ? shmpi_rma_bytes(tcount, ttype)
                               : shmpi_rma_bytes(ocount, otype);
     if (shmpi_core_checking()) {
-        shmpi_rma_conflict_note(win, target, disp, &loc, len, ttype,
+        shmpi_rma_conflict_note(win, target, disp, len, ttype,
                                 MPI_MODE_WIN_ACCUMULATE, op, fn);
         if (!request_form && !reads_only)
             shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype,

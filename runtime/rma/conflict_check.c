@@ -1,70 +1,123 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * conflict_check.c - two RMA accesses of one origin to the same target
- * bytes in one epoch where MPI-3.1 11.7.1 makes the program erroneous:
- * a put with any other access, a get with a put or an accumulate, and
- * two accumulates of different ops or basic types (accumulates of one op
- * and type are atomic per element, and may overlap; so may gets, and an
+ * conflict_check.c - two RMA accesses to the same target bytes in one
+ * epoch where MPI-3.1 11.7.1 makes the program erroneous: a put with any
+ * other access, a get with a put or an accumulate, and two accumulates
+ * of different ops or basic types (accumulates of one op and type are
+ * atomic per element, and may overlap; so may gets, and an
  * MPI_Get_accumulate with MPI_NO_OP, a read, with any accumulate of its
- * type); check mode only.
+ * type) - of one origin or of two; check mode only.
  *
  * shmpi moves the data at the call, in program order, so the result
  * here is the one a program expects; on another MPI the two may reach
- * the target in either order, or interleaved.  Each put, get and
- * accumulate to a contiguous target range notes [addr, addr + len) of
- * its target (addr: where this process reaches it, shmpi_rma_locate) and
- * is compared with the notes of its window and target; the calls that
- * order the accesses at the target forget them - MPI_Win_fence,
- * MPI_Win_complete, MPI_Win_unlock(_all) for the epoch, MPI_Win_flush
- * (its target) and MPI_Win_flush_all.  Only this process's accesses are
- * compared: two origins that touch the same bytes are not seen.
+ * the target in either order, or interleaved.
  *
- * At most SLOTS notes a process, under `table.lock`; accesses beyond
- * them go unchecked until a flush or an epoch's end frees places.
+ * THE NOTES.  Each put, get and accumulate to a contiguous target range
+ * notes [lo, hi) of the target's bytes - the byte offset disp *
+ * disp_unit in the target's window, or on a dynamic window the target's
+ * address disp: the same numbers in every process - in the target's
+ * table, and is first compared with the notes there, its own origin's
+ * and the others'.  A note lives until its origin completes the access
+ * at the target: MPI_Win_fence, MPI_Win_complete, MPI_Win_unlock(_all)
+ * (for the epoch), MPI_Win_flush (its target) and MPI_Win_flush_all
+ * remove the origin's notes - before the synchronization that lets any
+ * other access follow (the complete's count, the lock's release), so a
+ * later epoch's access never meets a note of an earlier one.  A fence
+ * epoch ends for all members at once, at the fence's barrier, after
+ * which some origins may already make the next epoch's accesses while
+ * others have not removed notes yet: so a note made in a fence epoch
+ * carries the number of fences its origin called on the window, the
+ * same at every member (a collective), and is stale - a free slot - to
+ * an access made after a later fence.  Two notes therefore meet exactly when neither access was
+ * complete at the target when the other was made: concurrent, 11.7.1's
+ * word, unless the program ordered them by other means (a message after
+ * an MPI_Win_flush_local, say), which the check takes for a conflict too.
+ * An access completed and then raced by another origin's unsynchronized
+ * one is not seen.
+ *
+ * THE TABLE of a target is in its block of the window's control segment
+ * (win_new.c), made only in check mode (shmpi_rma_conflict_bytes): SLOTS
+ * notes under a spin lock word.  Lock: exchange 1 (acquire), until it
+ * returned 0; unlock: store 0 (release): the notes written under the
+ * lock are seen by the next holder, in any process.  Held for a scan of
+ * SLOTS notes and never across a wait, so waiters spin, yielding the
+ * CPU when ranks outnumber cores.  Accesses beyond SLOTS notes go
+ * unchecked until a completion frees places.
  */
+#include <sched.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/check.h"
-#include "core/lock.h"
 #include "core/objects.h"
+#include "core/proc.h"
 #include "rma/xfer.h"
 
-#define SLOTS 256
+#define SLOTS 64
 
-struct access {
-    MPI_Win win;               /* NULL: the slot is free */
-    uint64_t win_id;
-    int target, kind;          /* MPI_MODE_WIN_PUT, _GET, _ACCUMULATE */
+struct note {
+    int32_t origin;            /* world rank + 1; 0: the slot is free */
+    int32_t kind;              /* MPI_MODE_WIN_PUT, _GET, _ACCUMULATE */
     uint64_t lo, hi;           /* [lo, hi) of the target's bytes */
-    MPI_Op op;                 /* accumulates */
-    MPI_Datatype basic;
-    char call[256];            /* "MPI_Put(target=1, disp=0, 16 bytes,
-                                   window #1)" */
+    int64_t basic;             /* the basic type, as an offset from
+                                  MPI_BYTE (the same in every process of
+                                  one program), or INT64_MIN: mixed */
+    int32_t op;                /* accumulates: enum shmpi_op_code */
+    uint32_t fence;            /* made in a fence epoch: the origin's
+                                  win->check_fences then; else 0 */
+    char call[160];            /* "MPI_Put(target=1, disp=0, 16 bytes,
+                                  window #1)" */
 };
 
-static struct {
-    struct shmpi_core_lock lock;
-    struct access slot[SLOTS];
-} table;
+struct shmpi_rma_conflict_table {
+    _Alignas(SHMPI_CACHELINE) _Atomic uint32_t lock;
+    uint32_t used;             /* notes in the table, for the skip below */
+    struct note slot[SLOTS];
+};
 
-static int of(const struct access *a, MPI_Win win, int target)
+size_t shmpi_rma_conflict_bytes(void)
 {
-    return a->win == win && a->win_id == win->id &&
-           (target < 0 || a->target == target);
+    return shmpi_core_checking() ? sizeof(struct shmpi_rma_conflict_table)
+                                 : 0;
+}
+
+static struct shmpi_rma_conflict_table *table_of(MPI_Win win, int target)
+{
+    return (struct shmpi_rma_conflict_table *)shmpi_win_conflict_block(
+        win, target);
+}
+
+static void lock(struct shmpi_rma_conflict_table *t)
+{
+    while (atomic_exchange_explicit(&t->lock, 1, memory_order_acquire))
+        sched_yield();
+}
+
+static void unlock(struct shmpi_rma_conflict_table *t)
+{
+    atomic_store_explicit(&t->lock, 0, memory_order_release);
+}
+
+/* Is a note of this epoch?  fence: the accessor's epoch's tag (ditto). */
+static int live(const struct note *a, uint32_t fence)
+{
+    return a->origin && (a->fence == 0 || a->fence == fence);
 }
 
 /* May a and b touch the same bytes in one epoch (11.7.1)? */
-static int compatible(const struct access *a, const struct access *b)
+static int compatible(const struct note *a, const struct note *b)
 {
     if (a->kind == MPI_MODE_WIN_GET && b->kind == MPI_MODE_WIN_GET)
         return 1;
     if (a->kind != MPI_MODE_WIN_ACCUMULATE ||
-        b->kind != MPI_MODE_WIN_ACCUMULATE || a->basic != b->basic)
+        b->kind != MPI_MODE_WIN_ACCUMULATE || a->basic != b->basic ||
+        a->basic == INT64_MIN)
         return 0;
-    return a->op == b->op || a->op == MPI_NO_OP || b->op == MPI_NO_OP;
+    return a->op == b->op || a->op == SHMPI_OP_NO_OP ||
+           b->op == SHMPI_OP_NO_OP;
 }
 
-static void report(const struct access *old, const struct access *new)
+static void report(const struct note *old, const struct note *new)
 {
     uint64_t lo = old->lo > new->lo ? old->lo : new->lo;
     uint64_t hi = old->hi < new->hi ? old->hi : new->hi;
@@ -72,48 +125,79 @@ static void report(const struct access *old, const struct access *new)
         "conflicting RMA accesses to the same target bytes in one epoch",
         "11.7.1",
         "complete the first at the target (MPI_Win_flush, or end the "
-        "epoch) before the second, or make both accumulates of one op and "
-        "type",
-        "%s and %s overlap in %llu bytes", old->call, new->call,
+        "epoch) before the second is made, or make both accumulates of "
+        "one op and type",
+        "rank %d's %s and rank %d's %s overlap in %llu bytes",
+        old->origin - 1, old->call, new->origin - 1, new->call,
         (unsigned long long)(hi - lo));
 }
 
 void shmpi_rma_conflict_note(MPI_Win win, int target, MPI_Aint disp,
-                             const struct shmpi_rma_loc *loc, uint64_t len,
-                             MPI_Datatype ttype, int kind, MPI_Op op,
-                             const char *fn)
+                             uint64_t len, MPI_Datatype ttype, int kind,
+                             MPI_Op op, const char *fn)
 {
     if (!ttype->contig || len == 0 || win->access == SHMPI_EPOCH_SYNC_OPS)
         return;
-    struct access n = {win, win->id, target, kind, loc->addr,
-                       loc->addr + len, op, ttype->basic, ""};
+    uint64_t lo = win->flavor == MPI_WIN_FLAVOR_DYNAMIC
+                      ? (uint64_t)disp
+                      : (uint64_t)disp *
+                            (uint64_t)win->targets[target].disp_unit;
+    struct note n = {
+        shmpi_proc.rank + 1, kind, lo, lo + len,
+        ttype->basic ? (int64_t)((uintptr_t)ttype->basic -
+                                 (uintptr_t)MPI_BYTE)
+                     : INT64_MIN,
+        op == MPI_OP_NULL ? -1 : (int32_t)op->code,
+        win->access == SHMPI_EPOCH_FENCE ? win->check_fences : 0, ""};
     char label[MPI_MAX_OBJECT_NAME + 48];
     shmpi_win_label_short(win, label, sizeof label);
-    snprintf(n.call, sizeof n.call, "%s(target=%d, disp=%lld, %llu bytes, %s)",
+    snprintf(n.call, sizeof n.call, "%s(target=%d, disp=%lld, %llu bytes, %.64s)",
              fn, target, (long long)disp, (unsigned long long)len, label);
-    struct access *free = NULL;
-    shmpi_core_mutex_lock(&table.lock);
+    struct shmpi_rma_conflict_table *t = table_of(win, target);
+    struct note *free = NULL;
+    lock(t);
     for (int i = 0; i < SLOTS; i++) {
-        struct access *a = &table.slot[i];
-        if (!a->win) {
+        struct note *a = &t->slot[i];
+        if (!live(a, n.fence)) {
             free = free ? free : a;
-        } else if (of(a, win, target) && a->lo < n.hi && n.lo < a->hi &&
-                   !compatible(a, &n)) {
+        } else if (a->lo < n.hi && n.lo < a->hi && !compatible(a, &n)) {
             report(a, &n);
             free = NULL; /* one report per access; not noted again */
             break;
         }
     }
-    if (free)
+    if (free) {
+        t->used += !free->origin;
         *free = n;
-    shmpi_core_mutex_unlock(&table.lock);
+    }
+    unlock(t);
+}
+
+/* This process's notes at target, gone: the accesses completed there. */
+static void forget(MPI_Win win, int target)
+{
+    struct shmpi_rma_conflict_table *t = table_of(win, target);
+    int32_t me = shmpi_proc.rank + 1;
+    lock(t);
+    for (int i = 0; i < SLOTS && t->used; i++)
+        if (t->slot[i].origin == me) {
+            t->slot[i].origin = 0;
+            t->used--;
+        }
+    unlock(t);
+}
+
+void shmpi_rma_conflict_fence(MPI_Win win)
+{
+    win->check_fences++;
 }
 
 void shmpi_rma_conflict_end(MPI_Win win, int target)
 {
-    shmpi_core_mutex_lock(&table.lock);
-    for (int i = 0; i < SLOTS; i++)
-        if (of(&table.slot[i], win, target))
-            table.slot[i].win = NULL;
-    shmpi_core_mutex_unlock(&table.lock);
+    if (target >= 0) {
+        forget(win, target);
+        return;
+    }
+    for (int r = 0; r < win->comm->size; r++)
+        forget(win, r);
 }

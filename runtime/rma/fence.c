@@ -81,7 +81,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
         return rc;
     if (shmpi_core_checking()) {
         shmpi_rma_origin_complete(win, -1, fn);
-        shmpi_rma_conflict_end(win, -1);
+        shmpi_rma_conflict_fence(win);
     }
     int nothing_to_order = (assert & (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED))
                            == (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED);

@@ -50,7 +50,7 @@ get(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
         return rc;
     /* after the copy: nothing is live across the call but its arguments */
     if (shmpi_core_checking())
-        shmpi_rma_conflict_note(win, target, disp, &loc, len, ttype,
+        shmpi_rma_conflict_note(win, target, disp, len, ttype,
                                 MPI_MODE_WIN_GET, MPI_OP_NULL, fn);
     return MPI_SUCCESS;
 }

@@ -32,13 +32,13 @@ SHMPI_WEAK_ALIAS(Put_c)
    origin's record for the call that completes it (not a request form's:
    its request completes it). */
 static __attribute__((cold, noinline)) void
-checked(MPI_Win win, int target, MPI_Aint disp,
-        const struct shmpi_rma_loc *loc, uint64_t len, MPI_Datatype ttype,
+checked(MPI_Win win, int target, MPI_Aint disp, uint64_t len,
+        MPI_Datatype ttype,
         const void *obuf, MPI_Count ocount, MPI_Datatype otype,
         int request_form, const char *fn)
 {
-    shmpi_rma_conflict_note(win, target, disp, loc, len, ttype,
-                            MPI_MODE_WIN_PUT, MPI_OP_NULL, fn);
+    shmpi_rma_conflict_note(win, target, disp, len, ttype, MPI_MODE_WIN_PUT,
+                            MPI_OP_NULL, fn);
     if (!request_form)
         shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype, fn);
 }
@@ -76,7 +76,7 @@ put(const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
         return rc;
     /* after the copy: nothing is live across the call but its arguments */
     if (shmpi_core_checking())
-        checked(win, target, disp, &loc, len, ttype, obuf, ocount, otype,
+        checked(win, target, disp, len, ttype, obuf, ocount, otype,
                 request_form, fn);
     return MPI_SUCCESS;
 }

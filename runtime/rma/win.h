@@ -234,6 +234,9 @@ struct shmpi_win {
     int alloc_shared_noncontig;
     struct shmpi_errhandler *errhandler;
     struct shmpi_attr *attrs;
+    uint32_t check_fences;     /* check mode: MPI_Win_fence calls so
+                                  far, the tag of a fence epoch's
+                                  accesses (conflict_check.c) */
     struct shmpi_win_sync *sync; /* sync requests and the sync_ops epoch
                                   (rma/sync_epoch.c), NULL until needed */
     char name[MPI_MAX_OBJECT_NAME];
@@ -283,9 +286,15 @@ void shmpi_rma_origin_record(MPI_Win win, int target, MPI_Aint disp,
 void shmpi_rma_origin_complete(MPI_Win win, int target, const char *fn)
     __attribute__((cold));
 /* conflict_check.c, check mode only: a flush or an epoch's end (target,
-   or -1 for all) forgets this process's accesses it ordered at the
-   target (shmpi_rma_conflict_note, xfer.h). */
+   or -1 for all) forgets this process's accesses it completed at the
+   target (shmpi_rma_conflict_note, xfer.h).  The table of the notes of
+   a target is in its block of the control segment, after posted[]:
+   shmpi_rma_conflict_bytes() bytes, 0 when the mode is off. */
 void shmpi_rma_conflict_end(MPI_Win win, int target) __attribute__((cold));
+/* MPI_Win_fence's instead, before its barrier: the notes of the epoch
+   it ends go stale at once everywhere (conflict_check.c). */
+void shmpi_rma_conflict_fence(MPI_Win win) __attribute__((cold));
+size_t shmpi_rma_conflict_bytes(void);
 
 static inline int shmpi_win_ok(MPI_Win w)
 {
@@ -293,8 +302,12 @@ static inline int shmpi_win_ok(MPI_Win w)
 }
 
 /* Bytes of the struct and uint32_t posted[n] (16 entries a cache line),
-   rounded to a cache line: a member's block (w->ctl_bytes). */
+   rounded to a cache line, and the check mode's conflict table: a
+   member's block (w->ctl_bytes). */
 size_t shmpi_win_ctl_bytes(int nmembers);
+/* The check mode's conflict table of member's memory (conflict_check.c):
+   its block's bytes after posted[]. */
+void *shmpi_win_conflict_block(MPI_Win w, int member);
 static inline struct shmpi_win_ctl *shmpi_win_ctl_of(MPI_Win w, int member)
 {
     return (struct shmpi_win_ctl *)((unsigned char *)w->ctl +

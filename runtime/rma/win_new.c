@@ -44,11 +44,22 @@
 
 static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
-size_t shmpi_win_ctl_bytes(int nmembers)
+static size_t posted_end(int nmembers)
 {
     return round_up(sizeof(struct shmpi_win_ctl) +
                         (size_t)nmembers * sizeof(uint32_t),
                     SHMPI_CACHELINE);
+}
+
+size_t shmpi_win_ctl_bytes(int nmembers)
+{
+    return posted_end(nmembers) + shmpi_rma_conflict_bytes();
+}
+
+void *shmpi_win_conflict_block(MPI_Win w, int member)
+{
+    return (unsigned char *)shmpi_win_ctl_of(w, member) +
+           posted_end(w->comm->size);
 }
 
 const char *shmpi_win_maker(MPI_Win w)

@@ -183,15 +183,14 @@ static inline int shmpi_rma_admit_call(MPI_Win win, int target,
 }
 
 /* conflict_check.c, check mode only (core/check.h): an access of len
-   bytes at loc of target (kind: MPI_MODE_WIN_PUT, _GET or _ACCUMULATE;
-   op: an accumulate's), compared with this process's earlier accesses
-   of the window and target that no flush or epoch end has ordered, a
-   conflict of 11.7.1 reported (shmpi_rma_conflict_end, win.h, forgets
+   bytes at disp of target (kind: MPI_MODE_WIN_PUT, _GET or _ACCUMULATE;
+   op: an accumulate's), compared with every origin's accesses of the
+   window at that target that no flush or epoch end has completed there,
+   a conflict of 11.7.1 reported (shmpi_rma_conflict_end, win.h, forgets
    them). */
 void shmpi_rma_conflict_note(MPI_Win win, int target, MPI_Aint disp,
-                             const struct shmpi_rma_loc *loc, uint64_t len,
-                             MPI_Datatype ttype, int kind, MPI_Op op,
-                             const char *fn) __attribute__((cold));
+                             uint64_t len, MPI_Datatype ttype, int kind,
+                             MPI_Op op, const char *fn) __attribute__((cold));
 
 /* ------------------------------------------------------- the range */
 
