@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * live.h - the check mode's (core/check.h) list of the objects the
- * program made and has not freed, reported at MPI_Finalize (MPI-3.1
- * 8.7: a program frees what it made; left over, it is a leak another
- * MPI may not forgive, and on a cluster holds memory and resources on
- * every node).
+ * program made and has not freed, reported at MPI_Finalize.  MPI-3.1
+ * 8.7: "The call to MPI_FINALIZE does not free objects created by MPI
+ * calls; these objects are freed using MPI_XXX_FREE calls."  Left over,
+ * one is a leak another MPI may not forgive, and on a cluster holds
+ * memory and resources on every node.  An object freed while an
+ * operation still uses it is freed for the program (4.1.9, 6.4.3): its
+ * free removes it here whatever the library still holds.
  *
  * The rooms call shmpi_core_live_made where the program gets the handle
  * of a new object and shmpi_core_live_freed where its free ends it, both
