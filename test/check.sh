@@ -53,14 +53,20 @@ check_helper check_sendbuf 4 \
 
 # point-to-point communication and objects left at MPI_Finalize
 F='\(MPI-3.1 8.7\): '
-check_helper check_finalize 7 \
+check_helper check_finalize 15 \
     "^shmpi check: rank 1: messages arrived and were never received ${F}3 at MPI_Finalize, the first from world rank 0, tag 5, 4 bytes, on MPI_COMM_WORLD; fix: " 1 \
     "^shmpi check: rank 1: receives never completed ${F}1 posted and unmatched at MPI_Finalize, the first of count=1 from rank 0 \(rank 0 in MPI_COMM_WORLD\), tag 6; fix: " 1 \
     "^shmpi check: rank 0: nonblocking sends never completed or freed ${F}1 at MPI_Finalize, the first MPI_Isend\(buf=0x[0-9a-f]+, count=1, MPI_INT, dest=1, tag=7, MPI_COMM_WORLD\); fix: " 1 \
-    "^shmpi check: rank 0: windows never freed ${F}1 at MPI_Finalize, the first made by MPI_Win_allocate and named \"halo\"; fix: call MPI_Win_free" 1 \
-    "^shmpi check: rank 1: windows never freed ${F}1 at MPI_Finalize, the first made by MPI_Win_allocate; fix: " 1 \
-    "^shmpi check: rank 0: persistent requests never freed ${F}1 at MPI_Finalize, the first made by MPI_Send_init; fix: " 1 \
-    "^shmpi check: rank 1: persistent requests never freed ${F}1 at MPI_Finalize, the first made by MPI_Recv_init; fix: " 1
+    "^shmpi check: rank 0: windows never freed ${F}1 at MPI_Finalize, made by MPI_Win_allocate \(1\), the first named \"halo\"; fix: call MPI_Win_free" 1 \
+    "^shmpi check: rank 1: windows never freed ${F}1 at MPI_Finalize, made by MPI_Win_allocate \(1\); fix: " 1 \
+    "^shmpi check: rank 0: persistent requests never freed ${F}1 at MPI_Finalize, made by MPI_Send_init \(1\); fix: " 1 \
+    "^shmpi check: rank 1: persistent requests never freed ${F}1 at MPI_Finalize, made by MPI_Recv_init \(1\); fix: " 1 \
+    "^shmpi check: rank 0: communicators never freed ${F}3 at MPI_Finalize, made by MPI_Comm_dup \(2\), MPI_Comm_split \(1\), the first named \"left\"; fix: call MPI_Comm_free" 1 \
+    "^shmpi check: rank 1: communicators never freed ${F}3 at MPI_Finalize, made by MPI_Comm_dup \(2\), MPI_Comm_split \(1\); fix: " 1 \
+    "^shmpi check: rank 0: datatypes never freed ${F}2 at MPI_Finalize, made by MPI_Type_vector \(1\), MPI_Type_contiguous \(1\), the first named \"column\"; fix: call MPI_Type_free" 1 \
+    "^shmpi check: rank 1: datatypes never freed ${F}2 at MPI_Finalize, made by MPI_Type_vector \(1\), MPI_Type_contiguous \(1\); fix: " 1 \
+    "^shmpi check: rank [01]: groups never freed ${F}2 at MPI_Finalize, made by MPI_Comm_group \(1\), MPI_Group_incl \(1\), the first of size 2; fix: call MPI_Group_free" 2 \
+    "^shmpi check: rank [01]: generalized requests never completed or freed ${F}1 at MPI_Finalize, made by MPI_Grequest_start \(1\); fix: call MPI_Grequest_complete" 2
 
 # an op on a type outside its groups: once per op and type, in each rank
 O="${C}(reduction|accumulate) op on a type outside the op's groups \(MPI-3.1 5.9.2\): "

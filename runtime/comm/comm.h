@@ -10,6 +10,8 @@
 #ifndef SHMPI_COMM_H
 #define SHMPI_COMM_H
 
+#include "core/check.h"
+#include "core/live.h"
 #include "core/lock_type.h"
 #include "core/objects.h"
 #include "core/proc.h"
@@ -200,5 +202,22 @@ int shmpi_comm_compare_members(int n, const int *a, const int *b);
    groups of MPI_COMM_WORLD and MPI_COMM_SELF on first use.  NULL if out
    of memory. */
 struct shmpi_group *shmpi_comm_get_group(MPI_Comm comm);
+
+/* The check mode's list of objects never freed (core/live.h): the
+   program got c, made by fn, as a new handle (c may be MPI_COMM_NULL:
+   nothing).  Called by the constructors where they hand the handle
+   out, never for the communicators the library makes for itself; one
+   predicted branch when the mode is off. */
+static inline void shmpi_comm_handed(MPI_Comm c, const char *fn)
+{
+    if (__builtin_expect(shmpi_core_checking(), 0) && c != MPI_COMM_NULL)
+        shmpi_core_live_made(SHMPI_LIVE_COMM, c, fn, c->name);
+}
+/* The same for a group handle: not MPI_GROUP_EMPTY (predefined). */
+static inline void shmpi_group_handed(MPI_Group g, const char *fn)
+{
+    if (__builtin_expect(shmpi_core_checking(), 0) && !g->predefined)
+        shmpi_core_live_made_sized(SHMPI_LIVE_GROUP, g, fn, g->size);
+}
 
 #endif

@@ -266,8 +266,10 @@ int shmpi_comm_make(MPI_Comm parent, struct shmpi_group *group,
         return shmpi_comm_raise_open(parent, MPI_ERR_NO_MEM, fn);
     }
     int rc = attach_area(parent, c, area, fn);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         *out = c;
+        shmpi_comm_handed(c, fn);
+    }
     return rc;
 }
 
@@ -398,7 +400,10 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     SHMPI_REQUIRE_INIT(fn);
     if (!shmpi_comm_ok(comm))
         return shmpi_raise(comm, MPI_ERR_COMM, fn, "invalid communicator");
-    return shmpi_comm_dup(comm, newcomm, fn);
+    int rc = shmpi_comm_dup(comm, newcomm, fn);
+    if (rc == MPI_SUCCESS) /* not in shmpi_comm_dup: windows dup too */
+        shmpi_comm_handed(*newcomm, fn);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -579,6 +584,8 @@ int PMPI_Comm_free(MPI_Comm *comm)
                            c->name);
     if (shmpi_core_watching(SHMPI_WATCH_EVENT(SHMPI_EVENT_COMM_FREED)))
         raise_comm(SHMPI_EVENT_COMM_FREED, c);
+    if (__builtin_expect(shmpi_core_checking(), 0))
+        shmpi_core_live_freed(SHMPI_LIVE_COMM, c);
     int rc = shmpi_comm_delete_attrs(c, fn); /* while c is still valid */
     shmpi_fint_drop(SHMPI_FINT_COMM, &c->fint);
     c->magic = 0; /* the handle is dead for the program from now on */

@@ -46,6 +46,7 @@ struct idup {
     MPI_Comm c;                /* the new communicator, not yet opened;
                                   NULL: the attribute copy failed */
     MPI_Comm *newcomm;         /* the program's handle, set at the end */
+    const char *fn;            /* MPI_Comm_idup(_with_info) */
     struct shmpi_comm_ids ids;
 };
 
@@ -72,6 +73,7 @@ static int open_new(struct shmpi_nbc *s, void *arg)
         return rc;
     }
     *d->newcomm = d->c;
+    shmpi_comm_handed(d->c, d->fn);
     return MPI_SUCCESS;
 }
 
@@ -148,6 +150,7 @@ static int idup(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                            "no memory for a new communicator");
     }
     d->newcomm = newcomm;
+    d->fn = fn;
     shmpi_comm_dup_ids(comm, &d->ids);
     uint32_t area = d->ids.area; /* d goes with the schedule */
     MPI_Comm c = d->c;

@@ -76,5 +76,6 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
                            "info is not a valid info object");
     }
     *newcomm = c;
+    shmpi_comm_handed(c, fn);
     return MPI_SUCCESS;
 }

@@ -278,6 +278,7 @@ static int open_comm(MPI_Comm c, MPI_Errhandler eh,
                                          "communicator");
     }
     *out = c;
+    shmpi_comm_handed(c, fn);
     return MPI_SUCCESS;
 }
 

@@ -176,6 +176,7 @@ static int make_group(const char *fn, int n, const int *world,
     memcpy(g->ranks, world, (size_t)n * sizeof *world);
     shmpi_group_finish(g);
     *out = g;
+    shmpi_group_handed(g, fn);
     return MPI_SUCCESS;
 }
 
@@ -242,6 +243,8 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
         return shmpi_raise(comm, MPI_ERR_NO_MEM, fn,
                            "no memory for a group of %d", comm->size);
     *group = g;
+    if (comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF)
+        shmpi_group_handed(g, fn);
     return MPI_SUCCESS;
 }
 
@@ -607,6 +610,8 @@ int PMPI_Group_free(MPI_Group *group)
     SHMPI_REQUIRE_INIT(fn);
     CHECK_OUT(fn, group, "group");
     CHECK_GROUP(fn, *group, "*group");
+    if (__builtin_expect(shmpi_core_checking(), 0))
+        shmpi_core_live_freed(SHMPI_LIVE_GROUP, *group);
     shmpi_group_release(*group);
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;

@@ -234,6 +234,7 @@ static int build(MPI_Comm local_comm, int local_leader, struct news *news,
         return shmpi_comm_raise_open(local_comm, rc, fn);
     }
     *newintercomm = c;
+    shmpi_comm_handed(c, fn);
     return MPI_SUCCESS;
 }
 

@@ -63,5 +63,6 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
         return shmpi_raise(comm, MPI_ERR_ARG, fn, "group is NULL");
     shmpi_group_retain(comm->remote_group);
     *group = comm->remote_group;
+    shmpi_group_handed(*group, fn);
     return MPI_SUCCESS;
 }

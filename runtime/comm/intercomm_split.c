@@ -93,6 +93,7 @@ static int make(MPI_Comm comm, const int *local, const int *remote,
         return shmpi_comm_raise_open(comm, rc, fn);
     }
     *newcomm = c;
+    shmpi_comm_handed(c, fn);
     return MPI_SUCCESS;
 }
 

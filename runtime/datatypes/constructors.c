@@ -25,7 +25,9 @@
 #include <string.h>
 
 #include "core/attr.h"
+#include "core/check.h"
 #include "core/error.h"
+#include "core/live.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "datatypes/derived.h"
@@ -712,6 +714,8 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (rc != MPI_SUCCESS)
         return rc;
     if ((rc = dup_state(fn, oldtype, t)) != MPI_SUCCESS) {
+        if (__builtin_expect(shmpi_core_checking(), 0)) /* never handed */
+            shmpi_core_live_freed(SHMPI_LIVE_TYPE, t);
         shmpi_dt_release(t);  /* deletes the attributes copied */
         return rc;
     }

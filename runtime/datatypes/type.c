@@ -16,8 +16,10 @@
 #include <stdlib.h>
 
 #include "core/attr.h"
+#include "core/check.h"
 #include "core/error.h"
 #include "core/fint.h"
+#include "core/live.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/ref.h"
@@ -137,6 +139,8 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (shmpi_core_ref_count(&t->refs) == 1)
         rc = shmpi_attr_delete_all(&t->attrs, t);
     *datatype = MPI_DATATYPE_NULL;
+    if (__builtin_expect(shmpi_core_checking(), 0))
+        shmpi_core_live_freed(SHMPI_LIVE_TYPE, t);
     shmpi_dt_release(t);
     if (rc != MPI_SUCCESS)
         return shmpi_raise(MPI_COMM_NULL, rc, fn,

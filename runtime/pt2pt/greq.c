@@ -9,7 +9,9 @@
  * status and call the free callback, MPI_Cancel calls the cancel
  * callback: the operations of SHMPI_REQ_GREQ (request.h) at the end.
  */
+#include "core/check.h"
 #include "core/error.h"
+#include "core/live.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "core/wait.h"
@@ -54,6 +56,8 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     r->on_complete = complete_freed;
     shmpi_p2p_status_empty(&r->status);
     *request = r;
+    if (__builtin_expect(shmpi_core_checking(), 0))
+        shmpi_core_live_made(SHMPI_LIVE_GREQ, r, fn, NULL);
     return MPI_SUCCESS;
 }
 
@@ -129,8 +133,11 @@ static int greq_query(struct shmpi_request *r)
     return r->greq.query(r->greq.extra_state, &r->status);
 }
 
+/* Wait or Test completed it: the program's handle is gone. */
 static int greq_finish(struct shmpi_request *r)
 {
+    if (__builtin_expect(shmpi_core_checking(), 0))
+        shmpi_core_live_freed(SHMPI_LIVE_GREQ, r);
     return r->greq.free(r->greq.extra_state);
 }
 
@@ -145,6 +152,8 @@ static int greq_cancel(struct shmpi_request *r, const char *fn)
    MPI_Grequest_complete (complete_freed). */
 static void greq_free(struct shmpi_request *r)
 {
+    if (__builtin_expect(shmpi_core_checking(), 0))
+        shmpi_core_live_freed(SHMPI_LIVE_GREQ, r);
     r->user_freed = 1;
     if (shmpi_request_is_complete(r))
         complete_freed(r);

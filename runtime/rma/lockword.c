@@ -6,10 +6,15 @@
  * passive-target lock of MPI_Win_lock / lock_all) and `acc_lock` (the
  * element-wise atomicity of accumulates, acclock.c).
  *
- * The word is SHMPI_WIN_LOCK_EXCL while held exclusively, else the number
- * of shared holders.  Exclusive: CAS 0 -> EXCL.  Shared: CAS n -> n + 1
- * while EXCL is clear.  Exclusive release stores 0; shared release
- * subtracts 1.  No fairness: a stream of shared holders can keep an
+ * The word is SHMPI_WIN_LOCK_EXCL | (holder + 1) while held exclusively,
+ * holder the member that took it, else the number of shared holders.
+ * Exclusive: CAS 0 -> EXCL | (me + 1).  Shared: CAS n -> n + 1 while EXCL
+ * is clear.  Exclusive release stores 0; shared release subtracts 1.  The
+ * holder in the word costs nothing (the CAS writes a constant of the
+ * process either way) and is exact, never stale: the deadlock report
+ * names it, and draws the waiter's edge to it (describe_take).  Shared
+ * holders are only counted: a word of names would cost every shared
+ * take a second store.  No fairness: a stream of shared holders can keep an
  * exclusive one waiting (the programs that lock this hard are rare, and
  * queueing would cost every uncontended lock a second cache line).
  *
@@ -86,23 +91,32 @@ static struct lockword lockword_of(MPI_Win win, int target, int acc)
     };
 }
 
+/* The word's value while this process holds it exclusively; 0 for a
+   shared take. */
+static uint32_t excl_value(MPI_Win win, int exclusive)
+{
+    return exclusive ? SHMPI_WIN_LOCK_EXCL | ((uint32_t)win->comm->rank + 1)
+                     : 0;
+}
+
 /* One attempt, starting from the likely value 0 (free): a single CAS
-   when the word is free, and no separate load to miss on first. */
-static int try_take(_Atomic uint32_t *w, int exclusive)
+   when the word is free, and no separate load to miss on first.  excl:
+   excl_value(). */
+static int try_take(_Atomic uint32_t *w, uint32_t excl)
 {
     uint32_t v = 0;
     do {
-        if ((v & SHMPI_WIN_LOCK_EXCL) || (exclusive && v != 0))
+        if ((v & SHMPI_WIN_LOCK_EXCL) || (excl && v != 0))
             return 0;
     } while (!atomic_compare_exchange_weak_explicit(
-        w, &v, exclusive ? SHMPI_WIN_LOCK_EXCL : v + 1, memory_order_seq_cst,
+        w, &v, excl ? excl : v + 1, memory_order_seq_cst,
         memory_order_seq_cst));
     return 1;
 }
 
 struct take_wait {
     _Atomic uint32_t *word;
-    int exclusive;
+    uint32_t excl;             /* excl_value() */
     MPI_Win win;               /* for the deadlock report only */
     int target, acc;
 };
@@ -113,33 +127,43 @@ static int taken(void *arg)
 {
     struct take_wait *t = arg;
     uint32_t v = atomic_load_explicit(t->word, memory_order_seq_cst);
-    int takeable = t->exclusive ? v == 0 : !(v & SHMPI_WIN_LOCK_EXCL);
-    return takeable && try_take(t->word, t->exclusive);
+    int takeable = t->excl ? v == 0 : !(v & SHMPI_WIN_LOCK_EXCL);
+    return takeable && try_take(t->word, t->excl);
 }
 
 /* For the launcher's wait-for graph (core/wait.h): which lock of which
-   member, and how it is held.  The word records no holder, so the line
-   names none and the graph gets no edge from here. */
+   member, and how it is held.  An exclusive holder is in the word: the
+   line names it and the graph gets an edge to it (its world rank, the
+   return value); shared holders are counted, no edge.  The relaxed load
+   reads the word as it is when the launcher asks, long after the take
+   it shows: every rank sleeps by then, the holder too. */
 static int describe_take(void *arg, char *buf, size_t len)
 {
     const struct take_wait *t = arg;
-    char win[MPI_MAX_OBJECT_NAME + 48], peer[160];
+    MPI_Comm comm = t->win->comm;
+    char win[MPI_MAX_OBJECT_NAME + 48], peer[160], holder[160];
     uint32_t v = atomic_load_explicit(t->word, memory_order_relaxed);
-    char held[48];
-    if (v & SHMPI_WIN_LOCK_EXCL)
-        snprintf(held, sizeof held, "held exclusively");
-    else
+    char held[240];
+    int waits_for = -1;
+    if (v & SHMPI_WIN_LOCK_EXCL) {
+        int m = (int)(v & ~SHMPI_WIN_LOCK_EXCL) - 1;
+        waits_for = shmpi_comm_to_world(comm, m);
+        shmpi_core_blocked_peer(holder, sizeof holder, comm, waits_for);
+        snprintf(held, sizeof held, "held exclusively by %s, since its %s",
+                 holder, t->acc ? "accumulate" : "MPI_Win_lock (exclusive)");
+    } else {
         snprintf(held, sizeof held, "held by %u shared holder%s", v,
                  v == 1 ? "" : "s");
+    }
     shmpi_win_label_short(t->win, win, sizeof win);
-    shmpi_core_blocked_peer(peer, sizeof peer, t->win->comm,
-                            shmpi_comm_to_world(t->win->comm, t->target));
+    shmpi_core_blocked_peer(peer, sizeof peer, comm,
+                            shmpi_comm_to_world(comm, t->target));
     snprintf(buf, len, "%s on %s: the %s of %s is %s",
              t->acc ? "an accumulate (MPI_Accumulate & co.)"
-             : t->exclusive ? "MPI_Win_lock (exclusive)"
-                            : "MPI_Win_lock (shared)",
+             : t->excl ? "MPI_Win_lock (exclusive)"
+                       : "MPI_Win_lock (shared)",
              win, t->acc ? "accumulate lock" : "lock", peer, held);
-    return -1;
+    return waits_for;
 }
 
 static const struct shmpi_rma_waitfor take_waitfor = {taken, describe_take};
@@ -164,12 +188,13 @@ static void say_waiting(MPI_Win win, uint32_t code)
 void shmpi_rma_word_lock(MPI_Win win, int target, int acc, int exclusive)
 {
     struct lockword lw = lockword_of(win, target, acc);
-    if (try_take(lw.word, exclusive))
+    uint32_t excl = excl_value(win, exclusive);
+    if (try_take(lw.word, excl))
         return;
     /* the slow path: register (see the top comment), then wait */
     say_waiting(win, lw.code);
     atomic_fetch_add_explicit(lw.sleepers, 1, memory_order_seq_cst);
-    struct take_wait t = {lw.word, exclusive, win, target, acc};
+    struct take_wait t = {lw.word, excl, win, target, acc};
     shmpi_rma_wait(&take_waitfor, &t, 1);
     atomic_fetch_sub_explicit(lw.sleepers, 1, memory_order_relaxed);
     say_waiting(win, 0);

@@ -102,8 +102,8 @@ static int check_not_locked(MPI_Win win, const char *fn)
                            "the window is locked (%s, by MPI_Win_lock or "
                            "MPI_Win_lock_all of some process): a window may "
                            "not be locked and exposed at once (11.5.3)",
-                           lock == SHMPI_WIN_LOCK_EXCL ? "exclusively"
-                                                       : "shared");
+                           lock & SHMPI_WIN_LOCK_EXCL ? "exclusively"
+                                                      : "shared");
 }
 
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)

@@ -74,7 +74,8 @@
 
 /* Passive-target lock word (struct shmpi_win_ctl.lock). */
 #define SHMPI_WIN_LOCK_EXCL 0x80000000u   /* held exclusively */
-/* low 31 bits: number of shared holders (lock_all counts as one) */
+/* low 31 bits: with EXCL, the holder's member rank + 1; without, the
+   number of shared holders (lock_all counts as one) */
 
 /* In struct shmpi_win_ctl.lock_waiting: threads of the member wait for
    some lock words of the window (lockword.c); no code is this
@@ -91,7 +92,7 @@ struct shmpi_win_ctl {
        locked and exposed at once (11.5.3) for the price of a load */
     _Atomic uint32_t exposed;
     /* accumulate atomicity on this member's memory: same encoding as
-       lock (SHMPI_WIN_LOCK_EXCL | shared holders) */
+       lock (SHMPI_WIN_LOCK_EXCL | holder + 1, or shared holders) */
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t acc_lock;
     _Atomic uint32_t acc_sleepers;
     /* leases of one-instruction atomics on this member (acclock.c):

@@ -86,5 +86,6 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
         return shmpi_win_raise(win, MPI_ERR_NO_MEM, fn,
                                "no memory for a group");
     *group = g;
+    shmpi_group_handed(g, fn);
     return MPI_SUCCESS;
 }

@@ -11,10 +11,24 @@
  *                       both allocate a window (rank 0 names it "halo")
  *                       and make a persistent request (rank 0 by
  *                       MPI_Send_init, rank 1 by MPI_Recv_init), and free
- *                       neither: 4 problems more
+ *                       neither: 4 problems more; both make three
+ *                       communicators (two MPI_Comm_dup, rank 0 names the
+ *                       first "left", one MPI_Comm_split), two datatypes
+ *                       (MPI_Type_vector, rank 0 names it "column", and
+ *                       MPI_Type_contiguous) and two groups (MPI_Comm_group
+ *                       of the split one, MPI_Group_incl of one rank of
+ *                       it) and free none, and start a generalized
+ *                       request they never complete: 8 problems more.  Not
+ *                       reported: MPI_COMM_WORLD's group, never freed,
+ *                       and the communicator the window made for itself
  *   check_finalize ok   rank 1 receives all three, rank 0 sends the
  *                       tag 6 message, every request is waited for, the
- *                       window and the persistent requests are freed
+ *                       window, the persistent requests, communicators,
+ *                       datatypes and groups are freed, the generalized
+ *                       request completed and waited for: a type freed
+ *                       while an MPI_Isend of it is pending, a
+ *                       communicator while an MPI_Irecv on it is
+ *                       (MPI-3.1 4.1.9, 6.4.3: both allowed)
  */
 #include <string.h>
 
@@ -25,6 +39,75 @@
 static MPI_Request r, p;
 static MPI_Win w;
 static int *base;
+static MPI_Comm c[3];
+static MPI_Datatype t[2];
+static MPI_Group g[3];
+static MPI_Request gr;
+
+static int query(void *extra, MPI_Status *status)
+{
+    (void)extra;
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+static int nothing(void *extra)
+{
+    (void)extra;
+    return MPI_SUCCESS;
+}
+
+static int no_cancel(void *extra, int complete)
+{
+    (void)extra, (void)complete;
+    return MPI_SUCCESS;
+}
+
+/* communicators, datatypes and groups, made and, with ok, freed */
+static void objects(int rank, int ok)
+{
+    MPI_Comm_dup(MPI_COMM_WORLD, &c[0]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c[1]);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &c[2]);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &t[0]);
+    MPI_Type_commit(&t[0]);
+    MPI_Type_contiguous(2, MPI_INT, &t[1]);
+    MPI_Comm_group(MPI_COMM_WORLD, &g[0]);
+    MPI_Comm_group(c[2], &g[1]);
+    MPI_Group_incl(g[1], 1, &rank, &g[2]);
+    MPI_Grequest_start(query, nothing, no_cancel, NULL, &gr);
+    if (rank == 0) {
+        MPI_Comm_set_name(c[0], "left");
+        MPI_Type_set_name(t[0], "column");
+    }
+    if (!ok)
+        return;
+    static int v[2] = {4, 5}, u[2];
+    MPI_Request q;
+    MPI_Type_commit(&t[1]);
+    if (rank == 0) {
+        MPI_Isend(v, 1, t[1], 1, 9, c[0], &q);
+        MPI_Type_free(&t[1]); /* the pending send keeps it */
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Irecv(u, 2, MPI_INT, 0, 9, c[0], &q);
+        MPI_Comm_free(&c[0]); /* the pending receive keeps it */
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        MPI_Type_free(&t[1]);
+    }
+    if (rank == 0)
+        MPI_Comm_free(&c[0]);
+    MPI_Comm_free(&c[1]);
+    MPI_Comm_free(&c[2]);
+    MPI_Type_free(&t[0]);
+    for (int i = 0; i < 3; i++)
+        MPI_Group_free(&g[i]);
+    MPI_Grequest_complete(gr);
+    MPI_Wait(&gr, MPI_STATUS_IGNORE);
+}
 
 int main(int argc, char **argv)
 {
@@ -34,6 +117,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
                      &base, &w);
+    objects(rank, ok);
     if (rank == 0) {
         MPI_Win_set_name(w, "halo");
         MPI_Send_init(&x[0], 1, MPI_INT, 1, 8, MPI_COMM_WORLD, &p);

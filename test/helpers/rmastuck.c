@@ -9,11 +9,17 @@
  *   rmastuck fence[-named]  MPI_Win_fence
  *   rmastuck lock           MPI_Win_lock exclusive of rank 1's window,
  *                           which rank 1 locked exclusively first
+ *   rmastuck lock-shared    the same, rank 1's lock shared
  *   rmastuck wait           MPI_Win_post to rank 1, then MPI_Win_wait
  *   rmastuck start          MPI_Win_start on rank 1, then
  *                           MPI_Win_complete (waiting for its post)
  *   rmastuck sync           MPI_Wait on a started sync_object request
  *                           of a counter of its own, count 1
+ *   rmastuck lock-held      (np = 3) otherwise: rank 0 locks rank 2's
+ *                           window exclusively, then waits in MPI_Recv
+ *                           from rank 1, which waits in MPI_Win_lock
+ *                           exclusive of the same; rank 2 waits in
+ *                           MPI_Recv from rank 0
  *   rmastuck slow S         (any np) rank 1 sleeps S s, then every rank
  *                           fences twice around a put; exits 0
  *
@@ -42,7 +48,7 @@ static void rank0(const char *mode)
 {
     if (!strncmp(mode, "fence", 5)) {
         MPI_Win_fence(0, win);
-    } else if (!strcmp(mode, "lock")) {
+    } else if (!strcmp(mode, "lock") || !strcmp(mode, "lock-shared")) {
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win);
     } else if (!strcmp(mode, "wait")) {
         MPI_Win_post(rank_group(1), 0, win);
@@ -58,6 +64,17 @@ static void rank0(const char *mode)
         MPI_Start(&r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
+}
+
+/* lock-held, after the barrier (rank 0 holds rank 2's lock) */
+static void lock_held(void)
+{
+    int x;
+    if (rank == 1)
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 2, 0, win);
+    else
+        MPI_Recv(&x, 1, MPI_INT, rank == 0 ? 1 : 0, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
 }
 
 static int slow(double s)
@@ -90,8 +107,14 @@ int main(int argc, char **argv)
     }
     if (rank == 1 && !strcmp(mode, "lock"))
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win);
+    if (rank == 1 && !strcmp(mode, "lock-shared"))
+        MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
+    if (rank == 0 && !strcmp(mode, "lock-held"))
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 2, 0, win);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0) {
+    if (!strcmp(mode, "lock-held")) {
+        lock_held();
+    } else if (rank == 0) {
         rank0(mode);
     } else if (rank == 1) {
         int x;
