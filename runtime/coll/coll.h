@@ -106,7 +106,9 @@ struct shmpi_coll_head {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t arrived;
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t generation;
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t failures; /* refusals */
-    _Atomic uint64_t order_reported; /* check mode: order_check.c */
+    _Atomic uint64_t order_reported; /* check mode: the collective the
+                                        order check reported (0: none;
+                                        order_check.c) */
 };
 
 /* One member's control line, 64 bytes, written by that member only: the

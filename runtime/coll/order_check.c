@@ -56,9 +56,12 @@
  * as the call begins, before the member can block in it, so the line is
  * out before a deadlock report ends the job.
  *
- * One line per mismatch: both members may see each other, so the one
- * that reports first raises the head's order_reported to s (a CAS) and
- * the other, finding it at s already, stays silent.
+ * One line per communicator: both members of a pair may see each other,
+ * and once one member called another collective every later number may
+ * pair different calls, so the first to report sets the head's
+ * order_reported from 0 to s (a CAS: one winner), and from then on
+ * nobody compares on the communicator (a relaxed load: a member that
+ * misses the store compares once more and loses the CAS).
  *
  * A member whose arguments were wrong (rc) publishes its entry as
  * refused: it matches anything, so that its error, already raised, is
@@ -243,14 +246,11 @@ static void report(MPI_Comm comm, struct shmpi_coll *c, uint64_t s,
                    const struct order *mine)
 {
     struct shmpi_coll_head *h = (struct shmpi_coll_head *)c->area;
-    uint64_t seen =
-        atomic_load_explicit(&h->order_reported, memory_order_relaxed);
-    do {
-        if (seen >= s)
-            return; /* the other member of the pair said it */
-    } while (!atomic_compare_exchange_weak_explicit(
-        &h->order_reported, &seen, s, memory_order_relaxed,
-        memory_order_relaxed));
+    uint64_t none = 0;
+    if (!atomic_compare_exchange_strong_explicit(&h->order_reported, &none,
+                                                 s, memory_order_relaxed,
+                                                 memory_order_relaxed))
+        return; /* said already, by this member or another */
     char a[160], b[160], label[MPI_MAX_OBJECT_NAME];
     describe(theirs, a, sizeof a);
     describe(mine, b, sizeof b);
@@ -283,7 +283,9 @@ void shmpi_coll_order_check(const char *fn, MPI_Comm comm, int rc, int root,
             mine.bytes = (uint64_t)count * (uint64_t)type->size;
     }
     publish(entry(c, k, c->rank, s), s, &mine);
-    if (mine.call == REFUSED)
+    struct shmpi_coll_head *h = (struct shmpi_coll_head *)c->area;
+    if (mine.call == REFUSED ||
+        atomic_load_explicit(&h->order_reported, memory_order_relaxed))
         return;
     /* the other half of the pairing the top comment argues */
     atomic_thread_fence(memory_order_seq_cst);
