@@ -92,12 +92,14 @@ int shmpi_coll_args_allgather(const char *fn, MPI_Comm comm,
                                     sendcount > 0 && sendtype->size > 0 &&
                                         recvcount > 0);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL,
+                                0, NULL);
     a->in = (struct shmpi_coll_blocks){.base = recvbuf, .count = recvcount,
                                        .unit = recvtype->extent,
                                        .type = recvtype};
     send_from_place(comm, a);
-    return MPI_SUCCESS;
+    return shmpi_coll_order(fn, comm, MPI_SUCCESS, SHMPI_ORDER_NO_ROOT,
+                            MPI_OP_NULL, recvcount, recvtype);
 }
 
 int shmpi_coll_args_allgatherv(const char *fn, MPI_Comm comm,
@@ -116,13 +118,15 @@ int shmpi_coll_args_allgatherv(const char *fn, MPI_Comm comm,
                                      1, recvtype->extent, NULL, recvtype,
                                      "recvbuf");
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL,
+                                0, NULL);
     a->in = (struct shmpi_coll_blocks){.base = recvbuf, .counts = recvcounts,
                                        .displs = displs,
                                        .unit = recvtype->extent,
                                        .type = recvtype};
     send_from_place(comm, a);
-    return MPI_SUCCESS;
+    return shmpi_coll_order(fn, comm, MPI_SUCCESS, SHMPI_ORDER_NO_ROOT,
+                            MPI_OP_NULL, 0, NULL);
 }
 
 /* The blocking call once checked (rc), for both forms of both calls. */

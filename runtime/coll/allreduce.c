@@ -81,12 +81,12 @@ int shmpi_coll_red_args_reduce(const char *fn, const void *sendbuf,
         rc = check_sides(fn, comm, sendbuf, recvbuf, count, datatype, op,
                          reduce_sides(comm, root));
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, root, op, 0, NULL);
     *x = (struct shmpi_coll_red){
         .kind = SHMPI_RED_REDUCE, .root = root,
         .sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
         .rbuf = recvbuf, .count = count, .type = datatype, .op = op};
-    return MPI_SUCCESS;
+    return shmpi_coll_order(fn, comm, MPI_SUCCESS, root, op, count, datatype);
 }
 
 int shmpi_coll_red_args_allreduce(const char *fn, const void *sendbuf,
@@ -99,12 +99,14 @@ int shmpi_coll_red_args_allreduce(const char *fn, const void *sendbuf,
         rc = check_sides(fn, comm, sendbuf, recvbuf, count, datatype, op,
                          (struct sides){1, 1, !comm->is_inter});
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, op, 0,
+                                NULL);
     *x = (struct shmpi_coll_red){
         .kind = SHMPI_RED_ALLREDUCE,
         .sbuf = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf,
         .rbuf = recvbuf, .count = count, .type = datatype, .op = op};
-    return MPI_SUCCESS;
+    return shmpi_coll_order(fn, comm, MPI_SUCCESS, SHMPI_ORDER_NO_ROOT, op,
+                            count, datatype);
 }
 
 /* An empty reduction still runs (in the area, or as a schedule without

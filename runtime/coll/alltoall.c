@@ -153,7 +153,8 @@ int shmpi_coll_args_alltoall(const char *fn, MPI_Comm comm,
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL,
+                                0, NULL);
     int in_place = fresh_args(comm, sendbuf, a);
     if (!in_place)
         rc = shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
@@ -165,7 +166,8 @@ int shmpi_coll_args_alltoall(const char *fn, MPI_Comm comm,
         rc = shmpi_coll_check_alias(fn, comm, sendbuf, recvbuf,
                                     sendcount > 0 && sendtype->size > 0);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL,
+                                0, NULL);
     a->in = (struct shmpi_coll_blocks){.base = recvbuf, .count = recvcount,
                                        .unit = recvtype->extent,
                                        .type = recvtype};
@@ -173,7 +175,8 @@ int shmpi_coll_args_alltoall(const char *fn, MPI_Comm comm,
                       : (struct shmpi_coll_blocks){
                             .base = (void *)sendbuf, .count = sendcount,
                             .unit = sendtype->extent, .type = sendtype};
-    return MPI_SUCCESS;
+    return shmpi_coll_order(fn, comm, MPI_SUCCESS, SHMPI_ORDER_NO_ROOT,
+                            MPI_OP_NULL, recvcount, recvtype);
 }
 
 int shmpi_coll_args_alltoallv(const char *fn, MPI_Comm comm,
@@ -187,7 +190,8 @@ int shmpi_coll_args_alltoallv(const char *fn, MPI_Comm comm,
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL,
+                                0, NULL);
     int in_place = fresh_args(comm, sendbuf, a);
     if (!in_place)
         rc = shmpi_coll_check_type(fn, comm, sendtype, "sendtype");
@@ -202,7 +206,8 @@ int shmpi_coll_args_alltoallv(const char *fn, MPI_Comm comm,
                                      1, recvtype->extent, NULL, recvtype,
                                      "recvbuf");
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL,
+                                0, NULL);
     a->in = (struct shmpi_coll_blocks){.base = recvbuf, .counts = recvcounts,
                                        .displs = rdispls,
                                        .unit = recvtype->extent,
@@ -212,7 +217,8 @@ int shmpi_coll_args_alltoallv(const char *fn, MPI_Comm comm,
                             .base = (void *)sendbuf, .counts = sendcounts,
                             .displs = sdispls, .unit = sendtype->extent,
                             .type = sendtype};
-    return MPI_SUCCESS;
+    return shmpi_coll_order(fn, comm, MPI_SUCCESS, SHMPI_ORDER_NO_ROOT,
+                            MPI_OP_NULL, 0, NULL);
 }
 
 int shmpi_coll_args_alltoallw(
@@ -224,7 +230,8 @@ int shmpi_coll_args_alltoallw(
 {
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL,
+                                0, NULL);
     int in_place = fresh_args(comm, sendbuf, a);
     if (!in_place && !sendtypes)
         rc = shmpi_raise(comm, MPI_ERR_ARG, fn, "sendtypes is NULL");
@@ -237,7 +244,8 @@ int shmpi_coll_args_alltoallw(
         rc = shmpi_coll_check_blocks(fn, comm, recvbuf, recvcounts, rdispls,
                                      1, 1, recvtypes, NULL, "recvbuf");
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL,
+                                0, NULL);
     a->in = (struct shmpi_coll_blocks){.base = recvbuf, .counts = recvcounts,
                                        .displs = rdispls, .unit = 1,
                                        .types = recvtypes};
@@ -246,7 +254,8 @@ int shmpi_coll_args_alltoallw(
                             .base = (void *)sendbuf, .counts = sendcounts,
                             .displs = sdispls, .unit = 1,
                             .types = sendtypes};
-    return MPI_SUCCESS;
+    return shmpi_coll_order(fn, comm, MPI_SUCCESS, SHMPI_ORDER_NO_ROOT,
+                            MPI_OP_NULL, 0, NULL);
 }
 
 /* The blocking call once checked (rc), for both forms of the three

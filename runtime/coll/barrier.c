@@ -165,6 +165,7 @@ barrier_as(MPI_Comm comm, const char *fn)
     int rc = shmpi_coll_check_comm(fn, comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL, 0, NULL);
     if (comm->is_inter)
         return shmpi_nbc_blocking(comm, shmpi_nbc_data_barrier, NULL, fn);
     if (comm->size == 1)

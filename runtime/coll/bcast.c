@@ -27,14 +27,14 @@ int shmpi_coll_args_bcast(const char *fn, MPI_Comm comm, void *buffer,
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_root(fn, comm, root);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, 0, NULL);
     shmpi_coll_args_root(a, comm, root);
     if (a->idle)
         return MPI_SUCCESS;
     rc = shmpi_coll_check_data(fn, comm, buffer, count, datatype, "buffer");
     if (rc == MPI_SUCCESS)
         a->out = a->in = shmpi_coll_one_block(buffer, count, datatype);
-    return rc;
+    return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, count, datatype);
 }
 
 /* Both forms: MPI_Bcast and MPI_Bcast_c (MPI-4.0 large counts). */

@@ -7,6 +7,7 @@
 #ifndef SHMPI_COLL_CHECK_H
 #define SHMPI_COLL_CHECK_H
 
+#include "coll/order_check.h"
 #include "coll/vec.h"
 #include "mpi.h"
 

@@ -68,7 +68,8 @@ int shmpi_coll_args_gather(const char *fn, MPI_Comm comm, const void *sendbuf,
     int rc = shmpi_coll_args_rooted(fn, comm, root, sendbuf, sendcount,
                                     sendtype, "sendbuf", a, &a->out);
     if (rc != MPI_SUCCESS || !a->at_root)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, sendcount,
+                                sendtype);
     rc = shmpi_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
                                "recvbuf");
     if (rc == MPI_SUCCESS && !comm->is_inter && !a->in_place)
@@ -80,7 +81,8 @@ int shmpi_coll_args_gather(const char *fn, MPI_Comm comm, const void *sendbuf,
                                            .count = recvcount,
                                            .unit = recvtype->extent,
                                            .type = recvtype};
-    return rc;
+    return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, recvcount,
+                            recvtype);
 }
 
 int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm, const void *sendbuf,
@@ -93,7 +95,7 @@ int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm, const void *sendbuf,
     int rc = shmpi_coll_args_rooted(fn, comm, root, sendbuf, sendcount,
                                     sendtype, "sendbuf", a, &a->out);
     if (rc != MPI_SUCCESS || !a->at_root)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, 0, NULL);
     rc = shmpi_coll_check_type(fn, comm, recvtype, "recvtype");
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_blocks(fn, comm, recvbuf, recvcounts, displs,
@@ -103,7 +105,7 @@ int shmpi_coll_args_gatherv(const char *fn, MPI_Comm comm, const void *sendbuf,
         a->in = (struct shmpi_coll_blocks){
             .base = recvbuf, .counts = recvcounts, .displs = displs,
             .unit = recvtype->extent, .type = recvtype};
-    return rc;
+    return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, 0, NULL);
 }
 
 /* The blocking call once checked (rc), for both forms of both calls. */

@@ -57,7 +57,8 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     static const char fn[] = "MPI_Ibarrier";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = shmpi_coll_check_comm(fn, comm);
+    int rc = shmpi_coll_order(fn, comm, shmpi_coll_check_comm(fn, comm),
+                              SHMPI_ORDER_NO_ROOT, MPI_OP_NULL, 0, NULL);
     return shmpi_nbc_icollective(comm, rc, shmpi_nbc_data_barrier, NULL,
                                  request, fn);
 }

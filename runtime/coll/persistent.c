@@ -119,7 +119,8 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     static const char fn[] = "MPI_Barrier_init";
     SHMPI_REQUIRE_INIT(fn);
-    int rc = shmpi_coll_check_comm(fn, comm);
+    int rc = shmpi_coll_order(fn, comm, shmpi_coll_check_comm(fn, comm),
+                              SHMPI_ORDER_NO_ROOT, MPI_OP_NULL, 0, NULL);
     return plan_data(fn, comm, rc, shmpi_nbc_data_barrier, NULL, info,
                      request);
 }

@@ -56,11 +56,14 @@ int shmpi_coll_red_args_scatter_block(const char *fn, const void *sendbuf,
         rc = shmpi_raise(comm, MPI_ERR_COUNT, fn,
                          "recvcount is negative (%lld)", (long long)recvcount);
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, op, 0,
+                                NULL);
     *x = (struct shmpi_coll_red){
         .count = (MPI_Count)recvcount * comm->size, .type = datatype,
         .op = op, .seg_count = recvcount};
-    return check_rest(fn, sendbuf, recvbuf, recvcount, comm, x);
+    return shmpi_coll_order(
+        fn, comm, check_rest(fn, sendbuf, recvbuf, recvcount, comm, x),
+        SHMPI_ORDER_NO_ROOT, op, recvcount, datatype);
 }
 
 int shmpi_coll_red_args_scatter(const char *fn, const void *sendbuf,
@@ -83,11 +86,15 @@ int shmpi_coll_red_args_scatter(const char *fn, const void *sendbuf,
             total += n;
     }
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, op, 0,
+                                NULL);
     *x = (struct shmpi_coll_red){.count = total, .type = datatype, .op = op,
                                  .seg_counts = recvcounts};
-    return check_rest(fn, sendbuf, recvbuf,
-                      shmpi_coll_count_at(recvcounts, comm->rank), comm, x);
+    return shmpi_coll_order(
+        fn, comm,
+        check_rest(fn, sendbuf, recvbuf,
+                   shmpi_coll_count_at(recvcounts, comm->rank), comm, x),
+        SHMPI_ORDER_NO_ROOT, op, 0, NULL);
 }
 
 /* The blocking call once checked (rc), for both forms of both calls. */

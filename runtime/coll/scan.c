@@ -32,7 +32,8 @@ int shmpi_coll_red_args_scan(const char *fn, const void *sendbuf,
         rc = shmpi_raise(comm, MPI_ERR_COMM, fn,
                          "not defined on an intercommunicator");
     if (rc != MPI_SUCCESS)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, op, 0,
+                                NULL);
     int in_place = sendbuf == MPI_IN_PLACE;
     /* Exscan's recvbuf means nothing on member 0 but as MPI_IN_PLACE's
        send buffer */
@@ -51,7 +52,8 @@ int shmpi_coll_red_args_scan(const char *fn, const void *sendbuf,
                                  .sbuf = in_place ? recvbuf : sendbuf,
                                  .rbuf = recvbuf, .count = count,
                                  .type = datatype, .op = op};
-    return rc;
+    return shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT, op, count,
+                            datatype);
 }
 
 /* The four calls: MPI_Scan, MPI_Exscan (kind) and their _c forms. */

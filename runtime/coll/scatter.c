@@ -66,7 +66,8 @@ int shmpi_coll_args_scatter(const char *fn, MPI_Comm comm, const void *sendbuf,
     int rc = shmpi_coll_args_rooted(fn, comm, root, recvbuf, recvcount,
                                     recvtype, "recvbuf", a, &a->in);
     if (rc != MPI_SUCCESS || !a->at_root)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, recvcount,
+                                recvtype);
     rc = shmpi_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
                                "sendbuf");
     if (rc == MPI_SUCCESS && !comm->is_inter && !a->in_place)
@@ -77,7 +78,8 @@ int shmpi_coll_args_scatter(const char *fn, MPI_Comm comm, const void *sendbuf,
         a->out = (struct shmpi_coll_blocks){
             .base = (void *)sendbuf, .count = sendcount,
             .unit = sendtype->extent, .type = sendtype};
-    return rc;
+    return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, sendcount,
+                            sendtype);
 }
 
 int shmpi_coll_args_scatterv(const char *fn, MPI_Comm comm,
@@ -91,7 +93,7 @@ int shmpi_coll_args_scatterv(const char *fn, MPI_Comm comm,
     int rc = shmpi_coll_args_rooted(fn, comm, root, recvbuf, recvcount,
                                     recvtype, "recvbuf", a, &a->in);
     if (rc != MPI_SUCCESS || !a->at_root)
-        return rc;
+        return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, 0, NULL);
     rc = shmpi_coll_check_type(fn, comm, sendtype, "sendtype");
     if (rc == MPI_SUCCESS)
         rc = shmpi_coll_check_blocks(fn, comm, sendbuf, sendcounts, displs,
@@ -101,7 +103,7 @@ int shmpi_coll_args_scatterv(const char *fn, MPI_Comm comm,
         a->out = (struct shmpi_coll_blocks){
             .base = (void *)sendbuf, .counts = sendcounts, .displs = displs,
             .unit = sendtype->extent, .type = sendtype};
-    return rc;
+    return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, 0, NULL);
 }
 
 /* The blocking call once checked (rc), for both forms of both calls. */
