@@ -6,6 +6,8 @@
 #   make check           the test suite under ./mpirun (last line: N passed, N failed)
 #   make check-layers    no room of runtime/ includes or calls one above it, nor
 #                        defines a global without its prefix (runtime/LAYERS)
+#   make check-checkmode the test suite in the check mode (TEST_CHECK=1: no
+#                        report of shmpi_check(7) may appear)
 #   make check-ref       the standard-only tests built and run with Open MPI
 #   make check-ref-mpich the same with MPICH
 #   make perf            the benchmarks, side by side with Open MPI and MPICH
@@ -163,6 +165,9 @@ lib/libshmpi_trace.so: $(TRACE_OBJ) tools/trace/libshmpi_trace.map $(STAMP)
 check: all
 	@test/run-tests
 
+check-checkmode: all
+	@TEST_CHECK=1 test/run-tests
+
 check-ref:
 	@test/run-tests --ref
 
@@ -208,4 +213,4 @@ install: all
 clean:
 	rm -rf build lib mpirun mpiexec test/bin test/out perf/bin
 
-.PHONY: all check check-ref check-ref-mpich check-tsan check-layers perf install clean
+.PHONY: all check check-checkmode check-ref check-ref-mpich check-tsan check-layers perf install clean

@@ -93,6 +93,8 @@ static void one_op(MPI_Win win, int parity)
     case 0:
         CHECK_MPI(MPI_Put(&v, 1, MPI_LONG, t, my_slot(t, k), 1, MPI_LONG,
                           win));
+        /* v is this call's: complete the put before it is gone (11.3) */
+        CHECK_MPI(MPI_Win_flush_local(t, win));
         *want = v;
         break;
     case 1:
@@ -105,6 +107,7 @@ static void one_op(MPI_Win win, int parity)
     case 2:
         CHECK_MPI(MPI_Accumulate(&v, 1, MPI_LONG, t, my_slot(t, k), 1,
                                  MPI_LONG, MPI_SUM, win));
+        CHECK_MPI(MPI_Win_flush_local(t, win));
         *want += v;
         break;
     case 3:
