@@ -127,7 +127,7 @@ static void body(int rank, void *arg)
                    (long)n, SIGNALS * (NPROCS - 1));
             UCHECK(shmpi_rma_sync_mine(&win, mine[j]), "counter %d not mine",
                    j);
-            shmpi_rma_sync_release(mine[j]);
+            shmpi_rma_sync_release(mine[j], "MPI_Win_free_sync_objects");
             UCHECK(!shmpi_rma_sync_find(mine[j], &owner),
                    "a freed counter's handle still finds it");
         }
