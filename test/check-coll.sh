@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check-coll: mpirun --check reports collectives the members of a communicator call differently (another call, root, op or amount; blocking, nonblocking, or one of each) in one "shmpi check:" line naming both calls, before the deadlock report when the job then deadlocks (status 125), else ending with 123; the correct twins (many nonblocking in flight, persistent, split and dup communicators, np 2 and 3) say nothing and end with 0, as does an erroneous form without --check.
 # shmpi-test: timeout=180
-# shmpi-test-skip check: it tests the check mode itself, running erroneous helpers with the mode and without it and expecting no report without it.
+# shmpi-test-nocheck: it tests the check mode itself, running erroneous helpers with the mode and without it and expecting no report without it.
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check-rma: mpirun --check reports RMA mistakes of the erroneous helpers (an origin buffer written before its operation completed, conflicting accesses of one origin or two to the same target bytes in an epoch, a sync counter freed with signals no round consumed) in one "shmpi check:" line each, naming the rule, the MPI-3.1 section and the calls, and ends the job with 123; the corrected twins report nothing and end with 0; without the mode nothing is reported.
 # shmpi-test: timeout=120
-# shmpi-test-skip check: it tests the check mode itself, running erroneous helpers with the mode and without it and expecting no report without it.
+# shmpi-test-nocheck: it tests the check mode itself, running erroneous helpers with the mode and without it and expecting no report without it.
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

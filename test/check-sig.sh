@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check-sig: mpirun --check reports a receive whose type signature differs from its message's (MPI-3.1 3.3.1) in one line on the receiving rank naming the send (rank, call, count, type) and the receive (call, count, type), status 123, for eager, rendezvous, synchronous, buffered, self, matched-probe and longer receives; same signatures through other layouts, MPI_BYTE/MPI_PACKED, empty messages and every other send/receive call pass silently with 0, as do the mismatches without the mode.
 # shmpi-test: timeout=180
-# shmpi-test-skip check: it tests the check mode itself, running erroneous helpers with the mode and without it and expecting no report without it.
+# shmpi-test-nocheck: it tests the check mode itself, running erroneous helpers with the mode and without it and expecting no report without it.
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

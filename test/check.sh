@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check: mpirun --check (and SHMPI_CHECK=1, also under the in-library launch) reports each erroneous helper's mistakes in one "shmpi check:" line naming the rule, the MPI-3.1 section and the calls, and ends the job with 123; the corrected twin reports nothing and ends with 0; without the mode nothing is reported; SHMPI_CHECK=garbage is an error naming it.
 # shmpi-test: timeout=120
-# shmpi-test-skip check: it tests the check mode itself, running erroneous helpers with the mode and without it and expecting no report without it.
+# shmpi-test-nocheck: it tests the check mode itself, running erroneous helpers with the mode and without it and expecting no report without it.
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

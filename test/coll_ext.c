@@ -1,6 +1,6 @@
 /* coll_ext: shmpi's own checks in collectives - MPI_ERR_TRUNCATE when a process sends more than the receiver's buffer holds (bcast, gather, scatter, allgather, alltoall; on the shared area and over messages), the collective completing everywhere so the next one works; sendbuf aliasing recvbuf and MPI_REPLACE/MPI_NO_OP rejected; predefined ops on a derived type of one basic type. */
 /* shmpi-test: np=1,2,3,4,7,16 timeout=120 ext */
-/* shmpi-test-skip check: its members pass different amounts to one collective on purpose, to get MPI_ERR_TRUNCATE, which the check mode reports as collectives that do not match (5.1). */
+/* shmpi-test-nocheck: its members pass different amounts to one collective on purpose, to get MPI_ERR_TRUNCATE, which the check mode reports as collectives that do not match (5.1). */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 

@@ -1,6 +1,6 @@
 /* nbc_errors_ext: shmpi's argument checks of the nonblocking data collectives where MPI leaves the class to the implementation: a NULL request pointer (MPI_ERR_ARG, the request untouched, no collective started), MPI_IN_PLACE on an intercommunicator (MPI_ERR_BUFFER), blocking and nonblocking alike; MPI_ERR_TRUNCATE from the call that completes a collective; MPI_Cancel of one (erroneous, 5.12) is MPI_ERR_REQUEST and the collective completes, not cancelled. */
 /* shmpi-test: np=2,3 timeout=60 ext */
-/* shmpi-test-skip check: its members pass different amounts to one collective on purpose, to get MPI_ERR_TRUNCATE, which the check mode reports as collectives that do not match (5.1). */
+/* shmpi-test-nocheck: its members pass different amounts to one collective on purpose, to get MPI_ERR_TRUNCATE, which the check mode reports as collectives that do not match (5.1). */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 

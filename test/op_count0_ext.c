@@ -1,6 +1,6 @@
 /* op_count0_ext: a count of 0 is never an error for the op: every reduction (MPI_Reduce_local, MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Scan, MPI_Exscan, the I- forms) and every accumulate (MPI_Accumulate, MPI_Get_accumulate, MPI_Raccumulate, MPI_Rget_accumulate; MPI_BYTE with every op) accepts with count 0 an op the type does not take, and changes nothing; the same pairs are refused with count 1, and an op the call never takes (MPI_OP_NULL, MPI_REPLACE in a reduction, MPI_NO_OP in MPI_Accumulate, a user op in RMA) still is with count 0. */
 /* shmpi-test: np=1,2,3 timeout=60 ext */
-/* shmpi-test-skip check: it uses, on purpose, op/type pairs outside MPI-3.1 5.9.2's groups (count 0 included), which the check mode reports as not portable. */
+/* shmpi-test-nocheck: it uses, on purpose, op/type pairs outside MPI-3.1 5.9.2's groups (count 0 included), which the check mode reports as not portable. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: Open MPI 4.1 checks the op against the type whatever the count;

@@ -1,6 +1,6 @@
 /* op_groups_ext: every predefined op on every predefined datatype of mpi.h through MPI_Reduce_local under MPI_ERRORS_RETURN: accepted exactly when MPI-3.1 5.9.2's groups (5.9.4's pair types for MINLOC/MAXLOC) allow the pair or Open MPI and MPICH both accept it (every elementwise op on MPI_CHAR as signed char and on MPI_CHARACTER, the logical ops on MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_INTEGER1/2/8), with the right result for one element; MPI_ERR_OP and inoutbuf untouched otherwise (MPI_ERR_TYPE for shmpi's MPI_HANDLE_SYNC); with count 0 every op but MPI_REPLACE and MPI_NO_OP is accepted on every type. */
 /* shmpi-test: np=1 timeout=30 ext */
-/* shmpi-test-skip check: it uses, on purpose, op/type pairs outside MPI-3.1 5.9.2's groups (count 0 included), which the check mode reports as not portable. */
+/* shmpi-test-nocheck: it uses, on purpose, op/type pairs outside MPI-3.1 5.9.2's groups (count 0 included), which the check mode reports as not portable. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: Open MPI 4.1 accepts more pairs outside the groups (MPI_SUM on

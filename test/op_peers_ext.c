@@ -1,6 +1,6 @@
 /* op_peers_ext: the op/type pairs outside MPI-3.1 5.9.2's groups that Open MPI and MPICH both accept, in every reduction, blocking and nonblocking (MPI_Reduce_local, MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Scan, MPI_Exscan and the I- forms): every elementwise op on MPI_CHAR (signed char) and MPI_CHARACTER (compared unsigned), MPI_LAND/LOR/LXOR on MPI_AINT, MPI_OFFSET and MPI_COUNT; results checked element by element. */
 /* shmpi-test: np=1,2,4 timeout=60 ext */
-/* shmpi-test-skip check: it uses, on purpose, op/type pairs outside MPI-3.1 5.9.2's groups (count 0 included), which the check mode reports as not portable. */
+/* shmpi-test-nocheck: it uses, on purpose, op/type pairs outside MPI-3.1 5.9.2's groups (count 0 included), which the check mode reports as not portable. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: the pairs are outside the standard's groups.  Open MPI 4.1 and

@@ -1,6 +1,6 @@
 /* rma_peers_ext: the op/type pairs outside MPI-3.1 5.9.2's groups that Open MPI and MPICH both accept in one-sided accumulates, on every window flavor: every elementwise op on MPI_CHAR (signed char) and MPI_CHARACTER, MPI_LAND/LOR/LXOR on MPI_AINT, MPI_OFFSET and MPI_COUNT, MPI_MAX/MIN/SUM/PROD/LAND/LOR/LXOR on MPI_BYTE (compared unsigned), through MPI_Accumulate (one element and several), MPI_Get_accumulate and MPI_Fetch_and_op, and MPI_Compare_and_swap on MPI_CHAR and MPI_CHARACTER: fetched and resulting values checked. */
 /* shmpi-test: np=1,2,4 timeout=60 ext */
-/* shmpi-test-skip check: it calls the accumulates with op/type pairs outside MPI-3.1 5.9.2's groups on purpose, which the check mode reports as not portable. */
+/* shmpi-test-nocheck: it calls the accumulates with op/type pairs outside MPI-3.1 5.9.2's groups on purpose, which the check mode reports as not portable. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ext: the pairs are outside the standard's groups.  Open MPI 4.1 (osc

@@ -1,6 +1,6 @@
 /* sync_errors: the errors of sync counters under MPI_ERRORS_RETURN - a counter driven below zero (MPI_ERR_WIN_COUNTER when MPI_Start or a restart re-arm leaves it below 0; extra signals otherwise count toward the next round), freeing an armed counter, counters of another process or window or stale ones, bad sync_mode, count, target_rank, a request started twice or cancelled, MPI_Win_free with an active request, MPI_Start after the window was freed, the allocation limits - the program going on after each. */
 /* shmpi-test: np=2 timeout=60 ext psync */
-/* shmpi-test-skip check: it sends sync counters more signals than counts armed on purpose and frees them so, which the check mode reports. */
+/* shmpi-test-nocheck: it sends sync counters more signals than counts armed on purpose and frees them so, which the check mode reports. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
