@@ -26,12 +26,14 @@ static unsigned long long get(MPI_T_pvar_handle h)
    MPI_PROC_NULL. */
 static void issue(MPI_Win win, int size)
 {
-    int x = 1, y[4];
+    int x = 1, y[4], rank, mine;
     MPI_Request r;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    mine = 4 + 2 * rank; /* two ints only this rank puts to (11.7.1) */
     CHECK_MPI(MPI_Win_fence(0, win));
     for (int t = 0; t < size; t++) {
-        CHECK_MPI(MPI_Put(&x, 1, MPI_INT, t, 0, 1, MPI_INT, win));
-        CHECK_MPI(MPI_Put(&x, 1, MPI_INT, t, 1, 1, MPI_INT, win));
+        CHECK_MPI(MPI_Put(&x, 1, MPI_INT, t, mine, 1, MPI_INT, win));
+        CHECK_MPI(MPI_Put(&x, 1, MPI_INT, t, mine + 1, 1, MPI_INT, win));
         CHECK_MPI(MPI_Get(&y[0], 1, MPI_INT, t, 2, 1, MPI_INT, win));
         CHECK_MPI(MPI_Accumulate(&x, 1, MPI_INT, t, 3, 1, MPI_INT, MPI_SUM,
                                  win));
@@ -47,7 +49,7 @@ static void issue(MPI_Win win, int size)
     CHECK_MPI(MPI_Win_fence(0, win));
     CHECK_MPI(MPI_Win_lock_all(0, win));
     for (int t = 0; t < size; t++) {
-        CHECK_MPI(MPI_Rput(&x, 1, MPI_INT, t, 0, 1, MPI_INT, win, &r));
+        CHECK_MPI(MPI_Rput(&x, 1, MPI_INT, t, mine, 1, MPI_INT, win, &r));
         CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
         CHECK_MPI(MPI_Rget(&y[2], 1, MPI_INT, t, 2, 1, MPI_INT, win, &r));
         CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
@@ -64,9 +66,10 @@ int main(int argc, char **argv)
     T_RC(MPI_T_pvar_session_create(&s), MPI_SUCCESS);
     int *mem, *mem2;
     MPI_Win win, other;
-    CHECK_MPI(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+    MPI_Aint bytes = (MPI_Aint)(4 + 2 * size) * (MPI_Aint)sizeof(int);
+    CHECK_MPI(MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL,
                                MPI_COMM_WORLD, &mem, &win));
-    CHECK_MPI(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+    CHECK_MPI(MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL,
                                MPI_COMM_WORLD, &mem2, &other));
     MPI_T_pvar_handle h[3];
     for (int k = 0; k < 3; k++) {
