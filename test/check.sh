@@ -19,16 +19,6 @@ run_bad() {
     expect_shm_clean
 }
 
-# (helper, args...): the corrected twin under --check, and the
-# erroneous one without it: nothing said, status 0
-run_quiet() {
-    start_job "$MPIRUN" "$@"
-    finish_job
-    expect_status 0
-    expect_no_lines "$ERR" 'shmpi check:|--check reported'
-    expect_shm_clean
-}
-
 # (helper, problems, then regex and count pairs): the erroneous helper
 # under --check prints each regex's lines, count times; its twin ("ok")
 # under --check and itself without it say nothing

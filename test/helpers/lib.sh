@@ -240,6 +240,16 @@ new_shm() {
         grep -Ev "$foreign_shm"
 }
 
+# mpirun ARGS...: a job the check mode has nothing to say of (a correct
+# program under --check, or any without it): status 0, no report
+run_quiet() {
+    start_job "$MPIRUN" "$@"
+    finish_job
+    expect_status 0
+    expect_no_lines "$ERR" 'shmpi check:|--check reported'
+    expect_shm_clean
+}
+
 expect_shm_clean() {
     local new
     new=$(new_shm)
