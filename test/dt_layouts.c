@@ -1,5 +1,6 @@
 /* dt_layouts: pairs of different layouts with one signature (contiguous, vector, resized columns, indexed, struct, subarray C/Fortran, MPI_PACKED via MPI_Pack) exchanged by Send, Isend with the types freed before the Wait, Sendrecv, Ssend, Bsend, persistent requests and self sends, eager to several MiB, receive posted before and after the message arrives; np=3 adds MPI_ANY_SOURCE and a ring. */
 /* shmpi-test: np=2,3 timeout=120 */
+/* shmpi-test-skip tsan: the program starts no threads, between which the races ThreadSanitizer looks for would be, and its several-MiB layouts took 73 s of the TSan step (2026-11-30); the same layout code runs under TSan in dt_sendrecv_layouts. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A layout places a message's atoms (its basic elements, in order) in a

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fail-many: when every rank of 64 (oversubscribed) fails at once, mpirun prints one line naming the first and counting the others, and at most that rank's own line is printed (fatal error, MPI_Abort, exit, SIGSEGV).
 # shmpi-test: timeout=120
+# shmpi-test-skip tsan: the 64 ranks are single-threaded processes that fail at once, so ThreadSanitizer has no two threads to watch, and its runtime in 64 oversubscribed processes took 77 s of the TSan step (2026-11-30); the ASan step runs it.
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 # a sanitizer build: let SIGSEGV kill the rank, as without one
