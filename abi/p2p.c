@@ -51,26 +51,31 @@ ABI_FN(int, Sendrecv, (const void *sendbuf, int sendcount,
     return err_out(rc);
 }
 
+/* A request a call started, given to the program when the call
+   succeeded. */
+static inline int started(int rc, const MPI_Request *r, abi_Request *request)
+{
+    if (rc == MPI_SUCCESS)
+        *request = req_out(*r);
+    return err_out(rc);
+}
+
 ABI_FN(int, Isend, (const void *buf, int count, abi_Datatype dt, int dest,
                     int tag, abi_Comm comm, abi_Request *request))
 {
     MPI_Request r;
-    int rc = PMPI_Isend(buf, count, dt_in(dt), rank_in(dest), tag_in(tag),
-                        comm_in(comm), request ? &r : NULL);
-    if (rc == MPI_SUCCESS)
-        *request = req_out(r);
-    return err_out(rc);
+    return started(PMPI_Isend(buf, count, dt_in(dt), rank_in(dest),
+                              tag_in(tag), comm_in(comm), request ? &r : NULL),
+                   &r, request);
 }
 
 ABI_FN(int, Irecv, (void *buf, int count, abi_Datatype dt, int source,
                     int tag, abi_Comm comm, abi_Request *request))
 {
     MPI_Request r;
-    int rc = PMPI_Irecv(buf, count, dt_in(dt), rank_in(source), tag_in(tag),
-                        comm_in(comm), request ? &r : NULL);
-    if (rc == MPI_SUCCESS)
-        *request = req_out(r);
-    return err_out(rc);
+    return started(PMPI_Irecv(buf, count, dt_in(dt), rank_in(source),
+                              tag_in(tag), comm_in(comm), request ? &r : NULL),
+                   &r, request);
 }
 
 ABI_FN(int, Probe, (int source, int tag, abi_Comm comm, abi_Status *status))
