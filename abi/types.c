@@ -62,6 +62,57 @@ ABI_FN(int, Type_create_struct, (int count, const int blocklengths[],
     return err_out(rc);
 }
 
+ABI_FN(int, Type_indexed, (int count, const int blocklengths[],
+                           const int displacements[], abi_Datatype oldtype,
+                           abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    int rc = PMPI_Type_indexed(count, blocklengths, displacements,
+                               dt_in(oldtype), newtype ? &t : NULL);
+    if (rc == MPI_SUCCESS)
+        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
+    return err_out(rc);
+}
+
+ABI_FN(int, Type_create_hvector, (int count, int blocklength,
+                                  MPI_Aint stride, abi_Datatype oldtype,
+                                  abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    int rc = PMPI_Type_create_hvector(count, blocklength, stride,
+                                      dt_in(oldtype), newtype ? &t : NULL);
+    if (rc == MPI_SUCCESS)
+        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
+    return err_out(rc);
+}
+
+ABI_FN(int, Type_create_resized, (abi_Datatype oldtype, MPI_Aint lb,
+                                  MPI_Aint extent, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    int rc = PMPI_Type_create_resized(dt_in(oldtype), lb, extent,
+                                      newtype ? &t : NULL);
+    if (rc == MPI_SUCCESS)
+        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
+    return err_out(rc);
+}
+
+ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    int rc = PMPI_Type_dup(dt_in(oldtype), newtype ? &t : NULL);
+    if (rc == MPI_SUCCESS)
+        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
+    return err_out(rc);
+}
+
+ABI_FN(int, Type_get_true_extent, (abi_Datatype dt, MPI_Aint *true_lb,
+                                   MPI_Aint *true_extent))
+{
+    return err_out(PMPI_Type_get_true_extent(dt_in(dt), true_lb,
+                                             true_extent));
+}
+
 /* The functions that take a datatype by address and may change it. */
 #define ABI_TYPE_INOUT(name)                                             \
     ABI_FN(int, name, (abi_Datatype *dt))                                 \

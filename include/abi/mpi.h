@@ -401,6 +401,33 @@ SHMPI_ABI_API(int, Alltoall, (const void *sendbuf, int sendcount,
                               MPI_Datatype sendtype, void *recvbuf,
                               int recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm));
+SHMPI_ABI_API(int, Gatherv, (const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Scatterv, (const void *sendbuf, const int sendcounts[],
+                              const int displs[], MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root,
+                              MPI_Comm comm));
+SHMPI_ABI_API(int, Allgatherv, (const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoallv, (const void *sendbuf, const int sendcounts[],
+                               const int sdispls[], MPI_Datatype sendtype,
+                               void *recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype,
+                               MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_scatter_block, (const void *sendbuf,
+                                          void *recvbuf, int recvcount,
+                                          MPI_Datatype datatype, MPI_Op op,
+                                          MPI_Comm comm));
+SHMPI_ABI_API(int, Scan, (const void *sendbuf, void *recvbuf, int count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_ABI_API(int, Exscan, (const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm));
 
 /* datatypes and operations */
 SHMPI_ABI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype,
@@ -412,6 +439,21 @@ SHMPI_ABI_API(int, Type_create_struct,
               (int count, const int array_of_blocklengths[],
                const MPI_Aint array_of_displacements[],
                const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_indexed, (int count, const int array_of_blocklengths[],
+                                  const int array_of_displacements[],
+                                  MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hvector, (int count, int blocklength,
+                                         MPI_Aint stride,
+                                         MPI_Datatype oldtype,
+                                         MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb,
+                                         MPI_Aint extent,
+                                         MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_get_true_extent, (MPI_Datatype datatype,
+                                          MPI_Aint *true_lb,
+                                          MPI_Aint *true_extent));
 SHMPI_ABI_API(int, Type_commit, (MPI_Datatype *datatype));
 SHMPI_ABI_API(int, Type_free, (MPI_Datatype *datatype));
 SHMPI_ABI_API(int, Type_size, (MPI_Datatype datatype, int *size));
