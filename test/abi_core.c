@@ -168,6 +168,81 @@ static void check_datatypes(int rank, int size)
           "freed types are MPI_DATATYPE_NULL");
 }
 
+/* The v-collectives, scans and the other constructors: counts, displacements
+   and roots pass through, MPI_SUM and the datatypes are translated. */
+static void check_more(int rank, int size)
+{
+    int *counts = malloc((size_t)size * sizeof *counts);
+    int *displs = malloc((size_t)size * sizeof *displs);
+    int *all = malloc((size_t)size * (size + 1) / 2 * sizeof *all);
+    int *ones = malloc((size_t)size * sizeof *ones);
+    int *seq = malloc((size_t)size * sizeof *seq);
+    int *got = malloc((size_t)size * sizeof *got);
+    CHECK(counts && displs && all && ones && seq && got, "malloc");
+    int mine[64], total = size * (size + 1) / 2;
+    for (int r = 0, d = 0; r < size; d += r + 1, r++) {
+        counts[r] = r + 1;
+        displs[r] = d;
+        ones[r] = 1;
+        seq[r] = r;
+    }
+    for (int i = 0; i <= rank; i++)
+        mine[i] = rank;
+    int root = size - 1;
+    CHECK_MPI(MPI_Gatherv(mine, rank + 1, MPI_INT, all, counts, displs,
+                          MPI_INT, root, MPI_COMM_WORLD));
+    for (int r = 0; rank == root && r < size; r++)
+        for (int i = 0; i < r + 1; i++)
+            CHECK(all[displs[r] + i] == r, "Gatherv block %d", r);
+    for (int i = 0; i < total; i++)
+        all[i] = -1;
+    CHECK_MPI(MPI_Allgatherv(mine, rank + 1, MPI_INT, all, counts, displs,
+                             MPI_INT, MPI_COMM_WORLD));
+    for (int r = 0; r < size; r++)
+        CHECK(all[displs[r] + r] == r, "Allgatherv block %d", r);
+    int x = -1;
+    CHECK_MPI(MPI_Scatterv(all, counts, displs, MPI_INT, &x, 1, MPI_INT, 0,
+                           MPI_COMM_WORLD));
+    CHECK(x == rank, "Scatterv %d", x);
+    int *sbuf = malloc((size_t)size * sizeof *sbuf);
+    CHECK(sbuf != NULL, "malloc");
+    for (int r = 0; r < size; r++)
+        sbuf[r] = rank * 100 + r;      /* seq[r] == r: one int each */
+    CHECK_MPI(MPI_Alltoallv(sbuf, ones, seq, MPI_INT, got, ones, seq, MPI_INT,
+                            MPI_COMM_WORLD));
+    for (int r = 0; r < size; r++)
+        CHECK(got[r] == r * 100 + rank, "Alltoallv from %d: %d", r, got[r]);
+    free(sbuf);
+    int v = rank + 1, scan = 0, exscan = -7;
+    CHECK_MPI(MPI_Scan(&v, &scan, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(scan == (rank + 1) * (rank + 2) / 2, "Scan %d", scan);
+    CHECK_MPI(MPI_Exscan(&v, &exscan, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(rank == 0 || exscan == rank * (rank + 1) / 2, "Exscan %d", exscan);
+    int rsb = -1;
+    CHECK_MPI(MPI_Reduce_scatter_block(ones, &rsb, 1, MPI_INT, MPI_SUM,
+                                       MPI_COMM_WORLD));
+    CHECK(rsb == size, "Reduce_scatter_block %d", rsb);
+    free(counts); free(displs); free(all); free(ones); free(seq); free(got);
+
+    int bl[2] = { 2, 1 }, dp[2] = { 0, 4 }, sz = 0;
+    MPI_Datatype ix, hv, rs, dup;
+    CHECK_MPI(MPI_Type_indexed(2, bl, dp, MPI_INT, &ix));
+    CHECK_MPI(MPI_Type_size(ix, &sz));
+    CHECK(sz == 3 * (int)sizeof(int), "indexed size %d", sz);
+    CHECK_MPI(MPI_Type_create_hvector(2, 1, 16, MPI_DOUBLE, &hv));
+    MPI_Aint lb = -1, ext = -1;
+    CHECK_MPI(MPI_Type_get_true_extent(hv, &lb, &ext));
+    CHECK(lb == 0 && ext == 16 + (MPI_Aint)sizeof(double), "hvector true extent");
+    CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, 16, &rs));
+    CHECK_MPI(MPI_Type_dup(rs, &dup));
+    CHECK_MPI(MPI_Type_get_extent(dup, &lb, &ext));
+    CHECK(lb == 0 && ext == 16, "resized extent through a dup");
+    CHECK_MPI(MPI_Type_free(&ix));
+    CHECK_MPI(MPI_Type_free(&hv));
+    CHECK_MPI(MPI_Type_free(&rs));
+    CHECK_MPI(MPI_Type_free(&dup));
+}
+
 static void check_handles(void)
 {
     CHECK(MPI_Comm_toint(MPI_COMM_WORLD) == 0x101, "toint of MPI_COMM_WORLD");
@@ -260,6 +335,7 @@ int main(int argc, char **argv)
     check_p2p(rank, size);
     check_coll(rank, size);
     check_datatypes(rank, size);
+    check_more(rank, size);
     check_handles();
     check_errors(size);
     CHECK_MPI(MPI_Finalize());
