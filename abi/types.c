@@ -18,25 +18,29 @@
 
 #include "abi/abi.h"
 
+/* A datatype a constructor made, given to the program when it
+   succeeded. */
+static inline int made(int rc, const MPI_Datatype *t, abi_Datatype *newtype)
+{
+    if (rc == MPI_SUCCESS)
+        *newtype = ABI_OUT(abi_Datatype, *t, DATATYPE);
+    return err_out(rc);
+}
+
 ABI_FN(int, Type_contiguous, (int count, abi_Datatype oldtype,
                               abi_Datatype *newtype))
 {
     MPI_Datatype t;
-    int rc = PMPI_Type_contiguous(count, dt_in(oldtype), newtype ? &t : NULL);
-    if (rc == MPI_SUCCESS)
-        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
-    return err_out(rc);
+    return made(PMPI_Type_contiguous(count, dt_in(oldtype),
+                                     newtype ? &t : NULL), &t, newtype);
 }
 
 ABI_FN(int, Type_vector, (int count, int blocklength, int stride,
                           abi_Datatype oldtype, abi_Datatype *newtype))
 {
     MPI_Datatype t;
-    int rc = PMPI_Type_vector(count, blocklength, stride, dt_in(oldtype),
-                              newtype ? &t : NULL);
-    if (rc == MPI_SUCCESS)
-        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
-    return err_out(rc);
+    return made(PMPI_Type_vector(count, blocklength, stride, dt_in(oldtype),
+                                 newtype ? &t : NULL), &t, newtype);
 }
 
 ABI_FN(int, Type_create_struct, (int count, const int blocklengths[],
@@ -67,11 +71,9 @@ ABI_FN(int, Type_indexed, (int count, const int blocklengths[],
                            abi_Datatype *newtype))
 {
     MPI_Datatype t;
-    int rc = PMPI_Type_indexed(count, blocklengths, displacements,
-                               dt_in(oldtype), newtype ? &t : NULL);
-    if (rc == MPI_SUCCESS)
-        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
-    return err_out(rc);
+    return made(PMPI_Type_indexed(count, blocklengths, displacements,
+                                  dt_in(oldtype), newtype ? &t : NULL),
+                &t, newtype);
 }
 
 ABI_FN(int, Type_create_hvector, (int count, int blocklength,
@@ -79,31 +81,24 @@ ABI_FN(int, Type_create_hvector, (int count, int blocklength,
                                   abi_Datatype *newtype))
 {
     MPI_Datatype t;
-    int rc = PMPI_Type_create_hvector(count, blocklength, stride,
-                                      dt_in(oldtype), newtype ? &t : NULL);
-    if (rc == MPI_SUCCESS)
-        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
-    return err_out(rc);
+    return made(PMPI_Type_create_hvector(count, blocklength, stride,
+                                         dt_in(oldtype), newtype ? &t : NULL),
+                &t, newtype);
 }
 
 ABI_FN(int, Type_create_resized, (abi_Datatype oldtype, MPI_Aint lb,
                                   MPI_Aint extent, abi_Datatype *newtype))
 {
     MPI_Datatype t;
-    int rc = PMPI_Type_create_resized(dt_in(oldtype), lb, extent,
-                                      newtype ? &t : NULL);
-    if (rc == MPI_SUCCESS)
-        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
-    return err_out(rc);
+    return made(PMPI_Type_create_resized(dt_in(oldtype), lb, extent,
+                                         newtype ? &t : NULL), &t, newtype);
 }
 
 ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
 {
     MPI_Datatype t;
-    int rc = PMPI_Type_dup(dt_in(oldtype), newtype ? &t : NULL);
-    if (rc == MPI_SUCCESS)
-        *newtype = ABI_OUT(abi_Datatype, t, DATATYPE);
-    return err_out(rc);
+    return made(PMPI_Type_dup(dt_in(oldtype), newtype ? &t : NULL), &t,
+                newtype);
 }
 
 ABI_FN(int, Type_get_true_extent, (abi_Datatype dt, MPI_Aint *true_lb,
