@@ -73,7 +73,8 @@ VERSION  := $(shell sed -n 's/.*SHMPI_VERSION_STRING "\(.*\)"/\1/p' mpi.h)
 SONAME   := libshmpi.so.$(firstword $(subst ., ,$(VERSION)))
 SOFILE   := libshmpi.so.$(VERSION)
 
-all: lib/libmpi.a lib/libmpi.so lib/libshmpi_trace.so mpirun mpiexec
+all: lib/libmpi.a lib/libmpi.so lib/libshmpi_trace.so mpirun mpiexec \
+     lib/libmpi_abi.so lib/libmpi_abi.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -159,7 +160,38 @@ lib/libshmpi_trace.so: $(TRACE_OBJ) tools/trace/libshmpi_trace.map $(STAMP)
 	$(CC) -shared $(LDFLAGS) -Wl,-z,lazy \
 	    -Wl,--version-script,tools/trace/libshmpi_trace.map -o $@ $(TRACE_OBJ) -lpthread
 
--include $(LIB_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(TRACE_OBJ:.o=.d)
+# lib/libmpi_abi.so and lib/libmpi_abi.a: the MPI standard ABI
+# (include/abi/mpi.h, MPI-5.0 chapter 20), the layer of abi/ linked with
+# the whole library.  The layer defines each ABI function as
+# shmpi_abi_PMPI_<name> with the weak alias shmpi_abi_MPI_<name>; one
+# objcopy renames shmpi's own MPI_ and PMPI_ functions shmpi_native_...,
+# the layer's to the ABI's names, and a second makes every symbol but
+# MPI_* and PMPI_* local (abi/README.md).
+ABI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard abi/*.c))
+ABI_SONAME := libmpi_abi.so.1
+
+$(BUILD)/abi/all.o: $(ABI_OBJ) $(BUILD)/libmpi.o
+	$(CC) -r -nostdlib -o $@.tmp $(ABI_OBJ) $(BUILD)/libmpi.o
+	nm -g --defined-only $@.tmp | awk \
+	    '$$3 ~ /^P?MPI_/ { print $$3, "shmpi_native_" $$3 } \
+	     $$3 ~ /^shmpi_abi_P?MPI_/ { n = $$3; sub(/^shmpi_abi_/, "", n); print $$3, n }' \
+	    >$@.map
+	objcopy --redefine-syms=$@.map $@.tmp $@.tmp
+	objcopy --wildcard --keep-global-symbol='MPI_*' \
+	    --keep-global-symbol='PMPI_*' $@.tmp $@
+	rm -f $@.tmp
+
+lib/$(ABI_SONAME): $(BUILD)/abi/all.o $(STAMP)
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,$(ABI_SONAME) -o $@ \
+	    $(BUILD)/abi/all.o $(LIBS)
+
+lib/libmpi_abi.so: lib/$(ABI_SONAME)
+	ln -sf $(ABI_SONAME) $@
+
+lib/libmpi_abi.a: $(BUILD)/abi/all.o $(STAMP)
+	rm -f $@ && ar rcs $@ $(BUILD)/abi/all.o
+
+-include $(LIB_OBJ:.o=.d) $(RUN_OBJ:.o=.d) $(TRACE_OBJ:.o=.d) $(ABI_OBJ:.o=.d)
 
 # ---------------------------------------------------------------- tests
 check: all
@@ -199,6 +231,12 @@ install: all
 	ln -sf mpirun "$(DESTDIR)$(PREFIX)/bin/mpiexec"
 	ln -sf mpicc "$(DESTDIR)$(PREFIX)/bin/mpicxx"
 	ln -sf mpicc "$(DESTDIR)$(PREFIX)/bin/mpic++"
+	ln -sf mpicc "$(DESTDIR)$(PREFIX)/bin/mpicc_abi"
+	install -d "$(DESTDIR)$(PREFIX)/include/abi"
+	install -m 644 include/abi/mpi.h "$(DESTDIR)$(PREFIX)/include/abi/"
+	install -m 644 lib/libmpi_abi.a "$(DESTDIR)$(PREFIX)/lib/"
+	install -m 755 lib/$(ABI_SONAME) "$(DESTDIR)$(PREFIX)/lib/"
+	ln -sf $(ABI_SONAME) "$(DESTDIR)$(PREFIX)/lib/libmpi_abi.so"
 	install -m 644 mpi.h "$(DESTDIR)$(PREFIX)/include/"
 	install -m 644 lib/libmpi.a "$(DESTDIR)$(PREFIX)/lib/"
 	install -m 755 lib/$(SOFILE) lib/libshmpi_trace.so "$(DESTDIR)$(PREFIX)/lib/"

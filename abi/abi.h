@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * abi.h - the translation layer between the MPI standard ABI (MPI-5.0
+ * chapter 20; include/abi/mpi.h) and shmpi's own mpi.h, which is the one
+ * this layer is compiled against.  lib/libmpi_abi.so is the layer linked
+ * with the whole library (Makefile).
+ *
+ * Each ABI function is written here as shmpi_abi_PMPI_<name>, with the
+ * weak alias shmpi_abi_MPI_<name>; the link renames them PMPI_<name> and
+ * MPI_<name> and hides shmpi's own (abi/README.md).
+ *
+ * Handles.  A handle the program got from the library is shmpi's own
+ * pointer, passed through as it is.  The predefined handles of the ABI
+ * are integers below 0x1000, which no object's address is: one compare
+ * tells them apart, and a table indexed by the integer gives shmpi's
+ * object (shmpi_abi_pre).  Each kind owns a range of those integers, its
+ * null handle first (MPI_COMM_NULL 0x100, MPI_DATATYPE_NULL 0x200...); an
+ * integer outside the kind's range, or one of it shmpi has no object for
+ * (MPI_LOGICAL1...), becomes a zeroed object whose magic matches no kind,
+ * which shmpi's checks reject with the class of the kind.
+ *
+ * Integers.  Ranks, tags, thread levels and error codes have other
+ * values in the ABI: a value on the common path (rank >= -1, tag >= 0,
+ * MPI_SUCCESS) passes through with one compare; the others go through a
+ * function out of line.
+ */
+#ifndef SHMPI_ABI_H
+#define SHMPI_ABI_H
+
+#include <stdint.h>
+
+#include "mpi.h"
+
+/* The ABI's handle types, as distinct pointer types to incomplete
+   structs: the same representation as the ABI header's. */
+typedef struct abi_comm       *abi_Comm;
+typedef struct abi_datatype   *abi_Datatype;
+typedef struct abi_op         *abi_Op;
+typedef struct abi_group      *abi_Group;
+typedef struct abi_request    *abi_Request;
+typedef struct abi_errhandler *abi_Errhandler;
+typedef struct abi_info       *abi_Info;
+
+typedef struct abi_status {
+    int MPI_SOURCE, MPI_TAG, MPI_ERROR;
+    int internal[5];       /* shmpi's cancelled flag, then its byte count */
+} abi_Status;
+
+typedef void abi_User_function(void *, void *, int *, abi_Datatype *);
+typedef void abi_Comm_errhandler_function(abi_Comm *, int *, ...);
+
+/* The ranges of the predefined handles, [first, end): first is the
+   kind's null handle. */
+#define ABI_OP_FIRST         0x020
+#define ABI_OP_END           0x040
+#define ABI_COMM_FIRST       0x100
+#define ABI_COMM_END         0x108
+#define ABI_GROUP_FIRST      0x108
+#define ABI_GROUP_END        0x110
+#define ABI_INFO_FIRST       0x130
+#define ABI_INFO_END         0x140
+#define ABI_ERRHANDLER_FIRST 0x140
+#define ABI_ERRHANDLER_END   0x180
+#define ABI_REQUEST_FIRST    0x180
+#define ABI_REQUEST_END      0x200
+#define ABI_DATATYPE_FIRST   0x200
+#define ABI_DATATYPE_END     0x400
+#define ABI_PREDEFINED_END   0x1000   /* every predefined handle is below */
+
+/* The ABI's values of the constants the layer translates. */
+#define ABI_ANY_SOURCE (-1)
+#define ABI_ANY_TAG    (-2)
+#define ABI_PROC_NULL  (-3)
+#define ABI_ROOT       (-4)
+#define ABI_ERR_OTHER  16
+#define ABI_ERR_LASTCODE 0x3fff
+
+/* Index: an ABI integer below ABI_DATATYPE_END; value: shmpi's object,
+   NULL for a null handle, shmpi_abi_invalid for none.  Written once, by
+   a constructor, before main. */
+extern void *shmpi_abi_pre[ABI_DATATYPE_END];
+extern unsigned char shmpi_abi_invalid[];
+
+/* An ABI handle of a kind to shmpi's: passed through, or looked up. */
+#define ABI_IN(type, h, KIND)                                              \
+    ((uintptr_t)(h) >= ABI_PREDEFINED_END ? (type)(void *)(h)              \
+     : (type)shmpi_abi_pre[(uintptr_t)(h) - ABI_##KIND##_FIRST <           \
+                           ABI_##KIND##_END - ABI_##KIND##_FIRST           \
+                           ? (uintptr_t)(h) : 0])
+
+static inline MPI_Comm comm_in(abi_Comm h) { return ABI_IN(MPI_Comm, h, COMM); }
+static inline MPI_Datatype dt_in(abi_Datatype h) { return ABI_IN(MPI_Datatype, h, DATATYPE); }
+static inline MPI_Op op_in(abi_Op h) { return ABI_IN(MPI_Op, h, OP); }
+static inline MPI_Group group_in(abi_Group h) { return ABI_IN(MPI_Group, h, GROUP); }
+static inline MPI_Info info_in(abi_Info h) { return ABI_IN(MPI_Info, h, INFO); }
+static inline MPI_Errhandler eh_in(abi_Errhandler h) { return ABI_IN(MPI_Errhandler, h, ERRHANDLER); }
+static inline MPI_Request req_in(abi_Request h) { return ABI_IN(MPI_Request, h, REQUEST); }
+
+/* shmpi's handle to the ABI's: NULL to the kind's null handle, a
+   predefined object to its integer, any other passed through. */
+void *shmpi_abi_out(void *h, uintptr_t first, uintptr_t end);
+#define ABI_OUT(type, h, KIND) \
+    ((type)shmpi_abi_out((void *)(h), ABI_##KIND##_FIRST, ABI_##KIND##_END))
+/* A request is never predefined: only its null needs a translation. */
+static inline abi_Request req_out(MPI_Request r)
+{
+    return r ? (abi_Request)(void *)r : (abi_Request)ABI_REQUEST_FIRST;
+}
+
+/* Error codes: shmpi's class c is the ABI's class shmpi_abi_class[c]; the
+   codes and classes a program adds (above shmpi's MPI_ERR_LASTCODE) are
+   put above the ABI's MPI_ERR_LASTCODE. */
+int shmpi_abi_err_out_cold(int code);
+int shmpi_abi_err_in(int code);
+static inline int err_out(int rc)
+{
+    return rc == MPI_SUCCESS ? rc : shmpi_abi_err_out_cold(rc);
+}
+
+/* Ranks and tags: the common values pass with one compare. */
+int shmpi_abi_rank_in_cold(int rank);
+int shmpi_abi_rank_out_cold(int rank);
+int shmpi_abi_tag_in_cold(int tag);
+static inline int rank_in(int r) { return r >= -1 ? r : shmpi_abi_rank_in_cold(r); }
+static inline int rank_out(int r) { return r >= -1 ? r : shmpi_abi_rank_out_cold(r); }
+static inline int tag_in(int t) { return t >= 0 ? t : shmpi_abi_tag_in_cold(t); }
+static inline int tag_out(int t) { return t >= 0 ? t : t == MPI_ANY_TAG ? ABI_ANY_TAG : t; }
+
+/* Statuses: shmpi's is 24 bytes, 8-aligned; the ABI's 32, 4-aligned, so
+   a call receives into one of shmpi's and converts.  MPI_ERROR is written
+   only where shmpi wrote it (shmpi_abi_status_mark before the call). */
+#define ABI_STATUS_UNSET (-0x7fffffff)
+static inline void status_mark(MPI_Status *s) { s->MPI_ERROR = ABI_STATUS_UNSET; }
+void shmpi_abi_status_out(const MPI_Status *s, abi_Status *a);
+void shmpi_abi_status_in(const abi_Status *a, MPI_Status *s);
+
+/* Thread levels. */
+int shmpi_abi_thread_in(int level);
+int shmpi_abi_thread_out(int level);
+
+/* The definition of an ABI function and its weak MPI_ alias. */
+#define ABI_PRAGMA(x) _Pragma(#x)
+#define ABI_FN(ret, name, params)                                      \
+    ret shmpi_abi_PMPI_##name params;                                  \
+    ret shmpi_abi_MPI_##name params;                                   \
+    ABI_PRAGMA(weak shmpi_abi_MPI_##name = shmpi_abi_PMPI_##name)      \
+    ret shmpi_abi_PMPI_##name params
+
+#endif

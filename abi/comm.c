@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * comm.c - the ABI's communicator functions and their error handlers
+ * (abi.h).
+ *
+ * An error handler of the program's expects the ABI's communicator and
+ * error code: shmpi is given one trampoline for all of them, which asks
+ * shmpi for the communicator's error handler and finds the program's
+ * function in `handlers`, keyed by shmpi's object.  A key is never
+ * removed: MPI_Errhandler_free leaves the object alive while a
+ * communicator still uses it, and an address shmpi reuses for a new
+ * handler overwrites its entry at the create.  `handlers` is read and
+ * written under eh_lock.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "abi/abi.h"
+
+ABI_FN(int, Comm_size, (abi_Comm comm, int *size))
+{
+    return err_out(PMPI_Comm_size(comm_in(comm), size));
+}
+
+ABI_FN(int, Comm_rank, (abi_Comm comm, int *rank))
+{
+    return err_out(PMPI_Comm_rank(comm_in(comm), rank));
+}
+
+ABI_FN(int, Comm_dup, (abi_Comm comm, abi_Comm *newcomm))
+{
+    MPI_Comm c;
+    int rc = PMPI_Comm_dup(comm_in(comm), newcomm ? &c : NULL);
+    if (rc == MPI_SUCCESS)
+        *newcomm = ABI_OUT(abi_Comm, c, COMM);
+    return err_out(rc);
+}
+
+ABI_FN(int, Comm_split, (abi_Comm comm, int color, int key,
+                         abi_Comm *newcomm))
+{
+    MPI_Comm c;
+    int rc = PMPI_Comm_split(comm_in(comm), color, key, newcomm ? &c : NULL);
+    if (rc == MPI_SUCCESS)
+        *newcomm = ABI_OUT(abi_Comm, c, COMM);
+    return err_out(rc);
+}
+
+ABI_FN(int, Comm_compare, (abi_Comm comm1, abi_Comm comm2, int *result))
+{
+    int r = 0;
+    int rc = PMPI_Comm_compare(comm_in(comm1), comm_in(comm2),
+                               result ? &r : NULL);
+    if (rc == MPI_SUCCESS)      /* MPI_IDENT .. MPI_UNEQUAL: 201 .. 204 */
+        *result = 201 + r - MPI_IDENT;
+    return err_out(rc);
+}
+
+ABI_FN(int, Comm_free, (abi_Comm *comm))
+{
+    MPI_Comm c = comm ? comm_in(*comm) : NULL;
+    int rc = PMPI_Comm_free(comm ? &c : NULL);
+    if (comm)
+        *comm = ABI_OUT(abi_Comm, c, COMM);
+    return err_out(rc);
+}
+
+/* ---- error handlers ---- */
+struct handler {
+    MPI_Errhandler eh;
+    abi_Comm_errhandler_function *fn;
+    struct handler *next;
+};
+static struct handler *handlers;
+static pthread_mutex_t eh_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static abi_Comm_errhandler_function *handler_of(MPI_Errhandler eh)
+{
+    abi_Comm_errhandler_function *fn = NULL;
+    pthread_mutex_lock(&eh_lock);
+    for (struct handler *h = handlers; h && !fn; h = h->next)
+        if (h->eh == eh)
+            fn = h->fn;
+    pthread_mutex_unlock(&eh_lock);
+    return fn;
+}
+
+static void trampoline(MPI_Comm *comm, int *code, ...)
+{
+    MPI_Errhandler eh;
+    if (PMPI_Comm_get_errhandler(*comm, &eh) != MPI_SUCCESS)
+        return;
+    abi_Comm_errhandler_function *fn = handler_of(eh);
+    PMPI_Errhandler_free(&eh);
+    if (!fn)
+        return;
+    abi_Comm c = ABI_OUT(abi_Comm, *comm, COMM);
+    int e = err_out(*code);
+    fn(&c, &e);
+}
+
+static int remember(MPI_Errhandler eh, abi_Comm_errhandler_function *fn)
+{
+    pthread_mutex_lock(&eh_lock);
+    struct handler *h = handlers;
+    while (h && h->eh != eh)
+        h = h->next;
+    if (!h && (h = malloc(sizeof *h)) != NULL) {
+        h->eh = eh;
+        h->next = handlers;
+        handlers = h;
+    }
+    if (h)
+        h->fn = fn;
+    pthread_mutex_unlock(&eh_lock);
+    return h ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+ABI_FN(int, Comm_create_errhandler, (abi_Comm_errhandler_function *fn,
+                                     abi_Errhandler *errhandler))
+{
+    if (!fn || !errhandler)     /* shmpi reports these */
+        return err_out(PMPI_Comm_create_errhandler(NULL, NULL));
+    MPI_Errhandler eh;
+    int rc = PMPI_Comm_create_errhandler(trampoline, &eh);
+    if (rc == MPI_SUCCESS && remember(eh, fn) != MPI_SUCCESS) {
+        PMPI_Errhandler_free(&eh);
+        rc = PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+    }
+    if (rc == MPI_SUCCESS)
+        *errhandler = ABI_OUT(abi_Errhandler, eh, ERRHANDLER);
+    return err_out(rc);
+}
+
+ABI_FN(int, Comm_set_errhandler, (abi_Comm comm, abi_Errhandler errhandler))
+{
+    return err_out(PMPI_Comm_set_errhandler(comm_in(comm), eh_in(errhandler)));
+}
+
+ABI_FN(int, Comm_get_errhandler, (abi_Comm comm, abi_Errhandler *errhandler))
+{
+    MPI_Errhandler eh;
+    int rc = PMPI_Comm_get_errhandler(comm_in(comm), errhandler ? &eh : NULL);
+    if (rc == MPI_SUCCESS)
+        *errhandler = ABI_OUT(abi_Errhandler, eh, ERRHANDLER);
+    return err_out(rc);
+}
+
+ABI_FN(int, Comm_call_errhandler, (abi_Comm comm, int errorcode))
+{
+    return err_out(PMPI_Comm_call_errhandler(comm_in(comm),
+                                             shmpi_abi_err_in(errorcode)));
+}
+
+ABI_FN(int, Errhandler_free, (abi_Errhandler *errhandler))
+{
+    MPI_Errhandler eh = errhandler ? eh_in(*errhandler) : NULL;
+    int rc = PMPI_Errhandler_free(errhandler ? &eh : NULL);
+    if (errhandler)
+        *errhandler = ABI_OUT(abi_Errhandler, eh, ERRHANDLER);
+    return err_out(rc);
+}
+
+ABI_FN(int, Error_class, (int errorcode, int *errorclass))
+{
+    int c = 0;
+    int rc = PMPI_Error_class(shmpi_abi_err_in(errorcode),
+                              errorclass ? &c : NULL);
+    if (rc == MPI_SUCCESS)
+        *errorclass = err_out(c);
+    return err_out(rc);
+}
+
+ABI_FN(int, Error_string, (int errorcode, char *string, int *resultlen))
+{
+    return err_out(PMPI_Error_string(shmpi_abi_err_in(errorcode), string,
+                                     resultlen));
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * env.c - the ABI's environment functions (abi.h): start and end, the
+ * versions, and the three MPI_Abi_ functions of MPI-5.0 20.4.
+ */
+#include <stdio.h>
+
+#include "abi/abi.h"
+
+_Static_assert(sizeof(MPI_Status) <= sizeof(abi_Status),
+               "shmpi's status fits in the ABI's");
+
+ABI_FN(int, Init, (int *argc, char ***argv))
+{
+    return err_out(PMPI_Init(argc, argv));
+}
+
+ABI_FN(int, Init_thread, (int *argc, char ***argv, int required,
+                          int *provided))
+{
+    int p = 0;
+    int rc = PMPI_Init_thread(argc, argv, shmpi_abi_thread_in(required),
+                              provided ? &p : NULL);
+    if (rc == MPI_SUCCESS)
+        *provided = shmpi_abi_thread_out(p);
+    return err_out(rc);
+}
+
+ABI_FN(int, Query_thread, (int *provided))
+{
+    int p = 0;
+    int rc = PMPI_Query_thread(provided ? &p : NULL);
+    if (rc == MPI_SUCCESS)
+        *provided = shmpi_abi_thread_out(p);
+    return err_out(rc);
+}
+
+ABI_FN(int, Finalize, (void)) { return err_out(PMPI_Finalize()); }
+ABI_FN(int, Initialized, (int *flag)) { return err_out(PMPI_Initialized(flag)); }
+ABI_FN(int, Finalized, (int *flag)) { return err_out(PMPI_Finalized(flag)); }
+
+ABI_FN(int, Abort, (abi_Comm comm, int errorcode))
+{
+    return err_out(PMPI_Abort(comm_in(comm), errorcode));
+}
+
+ABI_FN(int, Get_version, (int *version, int *subversion))
+{
+    return err_out(PMPI_Get_version(version, subversion));
+}
+
+ABI_FN(int, Get_library_version, (char *version, int *resultlen))
+{
+    return err_out(PMPI_Get_library_version(version, resultlen));
+}
+
+ABI_FN(int, Get_processor_name, (char *name, int *resultlen))
+{
+    return err_out(PMPI_Get_processor_name(name, resultlen));
+}
+
+ABI_FN(double, Wtime, (void)) { return PMPI_Wtime(); }
+ABI_FN(double, Wtick, (void)) { return PMPI_Wtick(); }
+
+/* MPI-5.0 20.4: the version of the ABI the library implements, 1.0. */
+ABI_FN(int, Abi_get_version, (int *abi_major, int *abi_minor))
+{
+    if (!abi_major || !abi_minor)
+        return err_out(PMPI_Comm_call_errhandler(
+            MPI_COMM_WORLD, MPI_ERR_ARG));
+    *abi_major = 1;
+    *abi_minor = 0;
+    return MPI_SUCCESS;
+}
+
+/* A new info object: the sizes in bytes of MPI_Aint, MPI_Count and
+   MPI_Offset, under the keys the standard names. */
+ABI_FN(int, Abi_get_info, (abi_Info *info))
+{
+    static const struct { const char *key; size_t size; } sizes[] = {
+        { "mpi_aint_size", sizeof(intptr_t) },
+        { "mpi_count_size", sizeof(int64_t) },
+        { "mpi_offset_size", sizeof(int64_t) },
+    };
+    if (!info)
+        return err_out(PMPI_Comm_call_errhandler(
+            MPI_COMM_WORLD, MPI_ERR_ARG));
+    MPI_Info in;
+    int rc = PMPI_Info_create(&in);
+    for (size_t i = 0; rc == MPI_SUCCESS && i < sizeof sizes / sizeof sizes[0]; i++) {
+        char v[24];
+        snprintf(v, sizeof v, "%zu", sizes[i].size);
+        rc = PMPI_Info_set(in, sizes[i].key, v);
+    }
+    if (rc == MPI_SUCCESS)
+        *info = ABI_OUT(abi_Info, in, INFO);
+    return err_out(rc);
+}
+
+/* shmpi has no Fortran bindings: there is no Fortran ABI to describe,
+   and the info is the null handle. */
+ABI_FN(int, Abi_get_fortran_info, (abi_Info *info))
+{
+    if (!info)
+        return err_out(PMPI_Comm_call_errhandler(
+            MPI_COMM_WORLD, MPI_ERR_ARG));
+    *info = (abi_Info)ABI_INFO_FIRST;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * handles.c - the tables of the translation layer (abi.h): predefined
+ * handles, error classes, ranks and tags, statuses, thread levels.  The
+ * ABI's values are those of include/abi/mpi.h.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "abi/abi.h"
+
+_Alignas(64) unsigned char shmpi_abi_invalid[512];
+void *shmpi_abi_pre[ABI_DATATYPE_END];
+
+/* The ABI's predefined datatypes shmpi has, with their integers. */
+#define ABI_DATATYPES(X)                                                  \
+    X(AINT, 0x201) X(COUNT, 0x202) X(OFFSET, 0x203) X(PACKED, 0x207)      \
+    X(SHORT, 0x208) X(INT, 0x209) X(LONG, 0x20a) X(LONG_LONG_INT, 0x20b)  \
+    X(UNSIGNED_SHORT, 0x20c) X(UNSIGNED, 0x20d) X(UNSIGNED_LONG, 0x20e)   \
+    X(UNSIGNED_LONG_LONG, 0x20f) X(FLOAT, 0x210)                          \
+    X(C_FLOAT_COMPLEX, 0x212) X(CXX_FLOAT_COMPLEX, 0x213)                 \
+    X(DOUBLE, 0x214) X(C_DOUBLE_COMPLEX, 0x216)                           \
+    X(CXX_DOUBLE_COMPLEX, 0x217) X(LOGICAL, 0x218) X(INTEGER, 0x219)      \
+    X(REAL, 0x21a) X(COMPLEX, 0x21b) X(DOUBLE_PRECISION, 0x21c)           \
+    X(DOUBLE_COMPLEX, 0x21d) X(CHARACTER, 0x21e) X(LONG_DOUBLE, 0x220)    \
+    X(C_LONG_DOUBLE_COMPLEX, 0x224) X(CXX_LONG_DOUBLE_COMPLEX, 0x225)     \
+    X(FLOAT_INT, 0x228) X(DOUBLE_INT, 0x229) X(LONG_INT, 0x22a)           \
+    X(2INT, 0x22b) X(SHORT_INT, 0x22c) X(LONG_DOUBLE_INT, 0x22d)          \
+    X(2REAL, 0x230) X(2DOUBLE_PRECISION, 0x231) X(2INTEGER, 0x232)        \
+    X(C_BOOL, 0x238) X(CXX_BOOL, 0x239) X(WCHAR, 0x23c)                   \
+    X(INT8_T, 0x240) X(UINT8_T, 0x241) X(CHAR, 0x243)                     \
+    X(SIGNED_CHAR, 0x244) X(UNSIGNED_CHAR, 0x245) X(BYTE, 0x247)          \
+    X(INT16_T, 0x248) X(UINT16_T, 0x249) X(INT32_T, 0x250)                \
+    X(UINT32_T, 0x251) X(INT64_T, 0x258) X(UINT64_T, 0x259)               \
+    X(INTEGER1, 0x2c1) X(INTEGER2, 0x2c9) X(REAL2, 0x2ca)                 \
+    X(INTEGER4, 0x2d1) X(REAL4, 0x2d2) X(COMPLEX4, 0x2d3)                 \
+    X(INTEGER8, 0x2d9) X(REAL8, 0x2da) X(COMPLEX8, 0x2db)                 \
+    X(INTEGER16, 0x2e1) X(REAL16, 0x2e2) X(COMPLEX16, 0x2e3)              \
+    X(COMPLEX32, 0x2eb)
+
+/* Every other predefined handle, shmpi's object and the ABI's integer. */
+#define ABI_OTHERS(X)                                                     \
+    X(MPI_SUM, 0x021) X(MPI_MIN, 0x022) X(MPI_MAX, 0x023)                 \
+    X(MPI_PROD, 0x024) X(MPI_BAND, 0x028) X(MPI_BOR, 0x029)               \
+    X(MPI_BXOR, 0x02a) X(MPI_LAND, 0x030) X(MPI_LOR, 0x031)               \
+    X(MPI_LXOR, 0x032) X(MPI_MINLOC, 0x038) X(MPI_MAXLOC, 0x039)          \
+    X(MPI_REPLACE, 0x03c) X(MPI_NO_OP, 0x03d)                             \
+    X(MPI_COMM_WORLD, 0x101) X(MPI_COMM_SELF, 0x102)                      \
+    X(MPI_GROUP_EMPTY, 0x109) X(MPI_INFO_ENV, 0x131)                      \
+    X(MPI_ERRORS_ARE_FATAL, 0x141) X(MPI_ERRORS_RETURN, 0x142)            \
+    X(MPI_ERRORS_ABORT, 0x143)
+
+/* The null handles, each its kind's first integer. */
+static const uintptr_t nulls[] = {
+    ABI_OP_FIRST, ABI_COMM_FIRST, ABI_GROUP_FIRST, ABI_INFO_FIRST,
+    ABI_ERRHANDLER_FIRST, ABI_REQUEST_FIRST, ABI_DATATYPE_FIRST,
+};
+
+__attribute__((constructor)) static void fill_predefined(void)
+{
+    for (uintptr_t i = 0; i < ABI_DATATYPE_END; i++)
+        shmpi_abi_pre[i] = shmpi_abi_invalid;
+    for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
+        shmpi_abi_pre[nulls[i]] = NULL;
+#define ABI_SET_DT(name, v) shmpi_abi_pre[v] = MPI_##name;
+    ABI_DATATYPES(ABI_SET_DT)
+#define ABI_SET(obj, v) shmpi_abi_pre[v] = obj;
+    ABI_OTHERS(ABI_SET)
+}
+
+void *shmpi_abi_out(void *h, uintptr_t first, uintptr_t end)
+{
+    if (h == NULL)
+        return (void *)first;
+    for (uintptr_t i = first + 1; i < end; i++)
+        if (shmpi_abi_pre[i] == h)
+            return (void *)i;
+    return h;
+}
+
+/* ---- error classes: shmpi's name, the ABI's value ---- */
+#define ABI_CLASSES(X)                                                    \
+    X(BUFFER, 1) X(COUNT, 2) X(TYPE, 3) X(TAG, 4) X(COMM, 5) X(RANK, 6)   \
+    X(REQUEST, 7) X(ROOT, 8) X(GROUP, 9) X(OP, 10) X(TOPOLOGY, 11)        \
+    X(DIMS, 12) X(ARG, 13) X(UNKNOWN, 14) X(TRUNCATE, 15) X(OTHER, 16)    \
+    X(INTERN, 17) X(PENDING, 18) X(IN_STATUS, 19) X(ACCESS, 20)           \
+    X(AMODE, 21) X(ASSERT, 22) X(BAD_FILE, 23) X(BASE, 24)                \
+    X(CONVERSION, 25) X(DISP, 26) X(DUP_DATAREP, 27) X(FILE_EXISTS, 28)   \
+    X(FILE_IN_USE, 29) X(FILE, 30) X(INFO_KEY, 31) X(INFO_NOKEY, 32)      \
+    X(INFO_VALUE, 33) X(INFO, 34) X(IO, 35) X(KEYVAL, 36)                 \
+    X(LOCKTYPE, 37) X(NAME, 38) X(NO_MEM, 39) X(NOT_SAME, 40)             \
+    X(NO_SPACE, 41) X(NO_SUCH_FILE, 42) X(PORT, 43) X(QUOTA, 44)          \
+    X(READ_ONLY, 45) X(RMA_ATTACH, 46) X(RMA_CONFLICT, 47)                \
+    X(RMA_RANGE, 48) X(RMA_SHARED, 49) X(RMA_SYNC, 50) X(SERVICE, 51)     \
+    X(SIZE, 52) X(SPAWN, 53) X(UNSUPPORTED_DATAREP, 54)                   \
+    X(UNSUPPORTED_OPERATION, 55) X(WIN, 56) X(RMA_FLAVOR, 57)             \
+    X(PROC_ABORTED, 58) X(VALUE_TOO_LARGE, 59) X(SESSION, 60)             \
+    X(ERRHANDLER, 61)
+#define ABI_T_CLASSES(X)                                                  \
+    X(CANNOT_INIT, 1001) X(NOT_INITIALIZED, 1003) X(MEMORY, 1005)         \
+    X(INVALID, 1006) X(INVALID_INDEX, 1007) X(INVALID_ITEM, 1008)         \
+    X(INVALID_SESSION, 1009) X(INVALID_HANDLE, 1010)                      \
+    X(INVALID_NAME, 1011) X(OUT_OF_HANDLES, 1012)                         \
+    X(OUT_OF_SESSIONS, 1013) X(CVAR_SET_NOT_NOW, 1014)                    \
+    X(CVAR_SET_NEVER, 1015) X(PVAR_NO_WRITE, 1016)                        \
+    X(PVAR_NO_STARTSTOP, 1017) X(PVAR_NO_ATOMIC, 1018)
+
+/* shmpi's classes below its MPI_ERR_LASTCODE; 0 where the ABI has none
+   (MPI_ERR_WIN_COUNTER, of shmpi's sync counters): MPI_ERR_OTHER. */
+static const int class_out[MPI_ERR_LASTCODE + 1] = {
+#define ABI_CLASS(name, v) [MPI_ERR_##name] = v,
+    ABI_CLASSES(ABI_CLASS)
+#define ABI_T_CLASS(name, v) [MPI_T_ERR_##name] = v,
+    ABI_T_CLASSES(ABI_T_CLASS)
+};
+
+int shmpi_abi_err_out_cold(int code)
+{
+    if (code > MPI_ERR_LASTCODE)
+        return code - MPI_ERR_LASTCODE + ABI_ERR_LASTCODE;
+    if (code < 0)
+        return code;
+    return class_out[code] ? class_out[code] : ABI_ERR_OTHER;
+}
+
+int shmpi_abi_err_in(int code)
+{
+    if (code == 0)
+        return 0;
+    if (code > ABI_ERR_LASTCODE)
+        return code > INT_MAX - MPI_ERR_LASTCODE ? -1
+             : code - ABI_ERR_LASTCODE + MPI_ERR_LASTCODE;
+    for (int c = 1; c <= MPI_ERR_LASTCODE; c++)
+        if (class_out[c] == code)
+            return c;
+    return -1;              /* no code: shmpi's MPI_ERR_ARG */
+}
+
+/* ---- ranks and tags ---- */
+int shmpi_abi_rank_in_cold(int rank)
+{
+    switch (rank) {
+    case ABI_PROC_NULL: return MPI_PROC_NULL;
+    case ABI_ROOT:      return MPI_ROOT;
+    case ABI_ANY_TAG:   return INT_MIN;   /* no rank: rejected */
+    default:            return rank;      /* MPI_UNDEFINED is the same */
+    }
+}
+
+int shmpi_abi_rank_out_cold(int rank)
+{
+    switch (rank) {
+    case MPI_PROC_NULL: return ABI_PROC_NULL;
+    case MPI_ROOT:      return ABI_ROOT;
+    default:            return rank;
+    }
+}
+
+int shmpi_abi_tag_in_cold(int tag)
+{
+    switch (tag) {
+    case ABI_ANY_TAG:   return MPI_ANY_TAG;
+    case MPI_ANY_TAG:   return INT_MIN;   /* -1 is no tag in the ABI */
+    default:            return tag;
+    }
+}
+
+/* ---- statuses ---- */
+void shmpi_abi_status_out(const MPI_Status *s, abi_Status *a)
+{
+    a->MPI_SOURCE = rank_out(s->MPI_SOURCE);
+    a->MPI_TAG = tag_out(s->MPI_TAG);
+    if (s->MPI_ERROR != ABI_STATUS_UNSET)
+        a->MPI_ERROR = err_out(s->MPI_ERROR);
+    a->internal[0] = s->shmpi_cancelled;
+    memcpy(&a->internal[1], &s->shmpi_nbytes, sizeof s->shmpi_nbytes);
+}
+
+void shmpi_abi_status_in(const abi_Status *a, MPI_Status *s)
+{
+    s->MPI_SOURCE = rank_in(a->MPI_SOURCE);
+    s->MPI_TAG = tag_in(a->MPI_TAG);
+    s->MPI_ERROR = shmpi_abi_err_in(a->MPI_ERROR);
+    s->shmpi_cancelled = a->internal[0];
+    memcpy(&s->shmpi_nbytes, &a->internal[1], sizeof s->shmpi_nbytes);
+}
+
+/* ---- thread levels: the ABI's 0, 1024, 2048, 4096 ---- */
+int shmpi_abi_thread_in(int level)
+{
+    switch (level) {
+    case 0:    return MPI_THREAD_SINGLE;
+    case 1024: return MPI_THREAD_FUNNELED;
+    case 2048: return MPI_THREAD_SERIALIZED;
+    case 4096: return MPI_THREAD_MULTIPLE;
+    default:   return -1;       /* no level: rejected */
+    }
+}
+
+int shmpi_abi_thread_out(int level)
+{
+    return level <= MPI_THREAD_SINGLE ? 0 : 1024 << (level - 1);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * toint.c - MPI_<Handle>_toint and _fromint (MPI-5.0 20.3.5): a handle
+ * as an int and back.
+ *
+ * A predefined or null handle is its own integer (below 0x1000, the
+ * values of the ABI header, as the standard fixes them).  Any other is
+ * 0x1000 plus the number shmpi's MPI_<Handle>_c2f gives it (numbered at
+ * the first conversion, O(1) both ways; runtime/core/fint.h).  An int
+ * that names no handle gives an invalid handle, which every call rejects.
+ */
+#include "abi/abi.h"
+
+#define ABI_TOINT(Kind, type, KIND, c2f, f2c)                              \
+    ABI_FN(int, Kind##_toint, (abi_##type h))                              \
+    {                                                                      \
+        if ((uintptr_t)h < ABI_PREDEFINED_END)                             \
+            return (int)(uintptr_t)h;                                      \
+        return PMPI_##c2f((MPI_##type)(void *)h) + ABI_PREDEFINED_END;     \
+    }                                                                      \
+    ABI_FN(abi_##type, Kind##_fromint, (int i))                            \
+    {                                                                      \
+        if (i < 0)                                                         \
+            return (abi_##type)(void *)shmpi_abi_invalid;                  \
+        if (i < ABI_PREDEFINED_END)                                        \
+            return (abi_##type)(uintptr_t)i;                               \
+        return ABI_OUT(abi_##type, PMPI_##f2c(i - ABI_PREDEFINED_END),     \
+                       KIND);                                              \
+    }
+
+ABI_TOINT(Comm, Comm, COMM, Comm_c2f, Comm_f2c)
+ABI_TOINT(Type, Datatype, DATATYPE, Type_c2f, Type_f2c)
+ABI_TOINT(Op, Op, OP, Op_c2f, Op_f2c)
+ABI_TOINT(Group, Group, GROUP, Group_c2f, Group_f2c)
+ABI_TOINT(Request, Request, REQUEST, Request_c2f, Request_f2c)
+ABI_TOINT(Errhandler, Errhandler, ERRHANDLER, Errhandler_c2f, Errhandler_f2c)
+ABI_TOINT(Info, Info, INFO, Info_c2f, Info_f2c)

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * types.c - the ABI's datatype constructors and reduction operations
+ * (abi.h).
+ *
+ * A user operation's function is called by shmpi with shmpi's datatype;
+ * the program's function expects the ABI's (MPI_INT is 0x209 to it).
+ * MPI_User_function carries no pointer of the program's, so each
+ * operation gets one of OP_SLOTS trampolines, which knows its slot and
+ * calls the program's function with the datatype translated.  A slot is
+ * taken by MPI_Op_create and given back by MPI_Op_free, under op_lock;
+ * the function pointer is written before PMPI_Op_create publishes the
+ * operation, and an operation is only ever applied in the process that
+ * created it, by a call ordered after the create.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "abi/abi.h"
+
+/* A datatype a constructor made, given to the program when it
+   succeeded. */
+static inline int made(int rc, const MPI_Datatype *t, abi_Datatype *newtype)
+{
+    if (rc == MPI_SUCCESS)
+        *newtype = ABI_OUT(abi_Datatype, *t, DATATYPE);
+    return err_out(rc);
+}
+
+ABI_FN(int, Type_contiguous, (int count, abi_Datatype oldtype,
+                              abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_contiguous(count, dt_in(oldtype),
+                                     newtype ? &t : NULL), &t, newtype);
+}
+
+ABI_FN(int, Type_vector, (int count, int blocklength, int stride,
+                          abi_Datatype oldtype, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_vector(count, blocklength, stride, dt_in(oldtype),
+                                 newtype ? &t : NULL), &t, newtype);
+}
+
+ABI_FN(int, Type_create_struct, (int count, const int blocklengths[],
+                                 const MPI_Aint displacements[],
+                                 const abi_Datatype types[],
+                                 abi_Datatype *newtype))
+{
+    MPI_Datatype *t = NULL;
+    if (count > 0 && types) {
+        t = malloc((size_t)count * sizeof *t);
+        if (!t)
+            return err_out(PMPI_Comm_call_errhandler(MPI_COMM_WORLD,
+                                                     MPI_ERR_NO_MEM));
+        for (int i = 0; i < count; i++)
+            t[i] = dt_in(types[i]);
+    }
+    MPI_Datatype nt;
+    int rc = PMPI_Type_create_struct(count, blocklengths, displacements,
+                                     types ? t : NULL, newtype ? &nt : NULL);
+    free(t);
+    if (rc == MPI_SUCCESS)
+        *newtype = ABI_OUT(abi_Datatype, nt, DATATYPE);
+    return err_out(rc);
+}
+
+ABI_FN(int, Type_indexed, (int count, const int blocklengths[],
+                           const int displacements[], abi_Datatype oldtype,
+                           abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_indexed(count, blocklengths, displacements,
+                                  dt_in(oldtype), newtype ? &t : NULL),
+                &t, newtype);
+}
+
+ABI_FN(int, Type_create_hvector, (int count, int blocklength,
+                                  MPI_Aint stride, abi_Datatype oldtype,
+                                  abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_hvector(count, blocklength, stride,
+                                         dt_in(oldtype), newtype ? &t : NULL),
+                &t, newtype);
+}
+
+ABI_FN(int, Type_create_resized, (abi_Datatype oldtype, MPI_Aint lb,
+                                  MPI_Aint extent, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_resized(dt_in(oldtype), lb, extent,
+                                         newtype ? &t : NULL), &t, newtype);
+}
+
+ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_dup(dt_in(oldtype), newtype ? &t : NULL), &t,
+                newtype);
+}
+
+ABI_FN(int, Type_get_true_extent, (abi_Datatype dt, MPI_Aint *true_lb,
+                                   MPI_Aint *true_extent))
+{
+    return err_out(PMPI_Type_get_true_extent(dt_in(dt), true_lb,
+                                             true_extent));
+}
+
+/* The functions that take a datatype by address and may change it. */
+#define ABI_TYPE_INOUT(name)                                             \
+    ABI_FN(int, name, (abi_Datatype *dt))                                 \
+    {                                                                    \
+        MPI_Datatype t = dt ? dt_in(*dt) : NULL;                         \
+        int rc = PMPI_##name(dt ? &t : NULL);                            \
+        if (dt)                                                          \
+            *dt = ABI_OUT(abi_Datatype, t, DATATYPE);                    \
+        return err_out(rc);                                              \
+    }
+ABI_TYPE_INOUT(Type_commit)
+ABI_TYPE_INOUT(Type_free)
+
+ABI_FN(int, Type_size, (abi_Datatype dt, int *size))
+{
+    return err_out(PMPI_Type_size(dt_in(dt), size));
+}
+
+ABI_FN(int, Type_get_extent, (abi_Datatype dt, MPI_Aint *lb,
+                              MPI_Aint *extent))
+{
+    return err_out(PMPI_Type_get_extent(dt_in(dt), lb, extent));
+}
+
+/* ---- user operations ---- */
+enum { OP_SLOTS = 16 };
+static abi_User_function *op_fn[OP_SLOTS];
+static MPI_Op op_of[OP_SLOTS];
+static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void call_user(int slot, void *in, void *inout, int *len,
+                      MPI_Datatype *dt)
+{
+    abi_Datatype a = ABI_OUT(abi_Datatype, *dt, DATATYPE);
+    op_fn[slot](in, inout, len, &a);
+}
+
+#define TRAMPOLINE(i)                                                    \
+    static void trampoline##i(void *in, void *inout, int *len,           \
+                              MPI_Datatype *dt)                          \
+    {                                                                    \
+        call_user(i, in, inout, len, dt);                                \
+    }
+TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3)
+TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
+TRAMPOLINE(8) TRAMPOLINE(9) TRAMPOLINE(10) TRAMPOLINE(11)
+TRAMPOLINE(12) TRAMPOLINE(13) TRAMPOLINE(14) TRAMPOLINE(15)
+static MPI_User_function *const trampolines[OP_SLOTS] = {
+    trampoline0, trampoline1, trampoline2, trampoline3,
+    trampoline4, trampoline5, trampoline6, trampoline7,
+    trampoline8, trampoline9, trampoline10, trampoline11,
+    trampoline12, trampoline13, trampoline14, trampoline15,
+};
+
+ABI_FN(int, Op_create, (abi_User_function *fn, int commute, abi_Op *op))
+{
+    if (!fn || !op)     /* shmpi reports these */
+        return err_out(PMPI_Op_create(NULL, commute, NULL));
+    pthread_mutex_lock(&op_lock);
+    int slot = 0;
+    while (slot < OP_SLOTS && op_fn[slot])
+        slot++;
+    int rc;
+    if (slot == OP_SLOTS) {
+        rc = PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+    } else {
+        op_fn[slot] = fn;
+        rc = PMPI_Op_create(trampolines[slot], commute, &op_of[slot]);
+        if (rc == MPI_SUCCESS)
+            *op = ABI_OUT(abi_Op, op_of[slot], OP);
+        else
+            op_fn[slot] = NULL;
+    }
+    pthread_mutex_unlock(&op_lock);
+    return err_out(rc);
+}
+
+ABI_FN(int, Op_free, (abi_Op *op))
+{
+    MPI_Op o = op ? op_in(*op) : NULL;
+    MPI_Op was = o;
+    int rc = PMPI_Op_free(op ? &o : NULL);
+    if (rc == MPI_SUCCESS) {
+        pthread_mutex_lock(&op_lock);
+        for (int i = 0; i < OP_SLOTS; i++)
+            if (op_fn[i] && op_of[i] == was)
+                op_fn[i] = NULL;
+        pthread_mutex_unlock(&op_lock);
+    }
+    if (op)
+        *op = ABI_OUT(abi_Op, o, OP);
+    return err_out(rc);
+}

@@ -1,0 +1,496 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * mpi.h - shmpi's header for the MPI standard ABI (MPI-5.0 chapter 20,
+ * "Application Binary Interface"; the values of Annex A.1).  A program
+ * built against it (./mpicc_abi) links lib/libmpi_abi.so, and runs with
+ * any library of the standard ABI.
+ *
+ * The values below are the standard's, checked against the MPI Forum's
+ * reference header (mpi-forum/mpi-abi-stubs) and a second independent
+ * listing of them; shmpi's own mpi.h keeps its own values, and the layer
+ * in abi/ translates between the two (abi/README.md).
+ *
+ * Only the functions that work through that layer are declared here;
+ * abi/README.md lists what the ABI has that this header does not yet.
+ */
+#ifndef SHMPI_ABI_MPI_H
+#define SHMPI_ABI_MPI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of the standard shmpi implements (MPI_Get_version says
+   the same); the ABI's own version is MPI_ABI_VERSION. */
+#define MPI_VERSION        4
+#define MPI_SUBVERSION     1
+#define MPI_ABI_VERSION    1
+#define MPI_ABI_SUBVERSION 0
+
+/* ---- integer types (20.3.2) ---- */
+typedef intptr_t MPI_Aint;
+typedef int64_t  MPI_Offset;
+typedef int64_t  MPI_Count;
+typedef int      MPI_Fint;
+
+/* ---- the status: three public fields, five reserved ints ---- */
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int MPI_internal[5];
+} MPI_Status;
+
+#define MPI_F_STATUS_SIZE 8
+#define MPI_F_SOURCE      0
+#define MPI_F_TAG         1
+#define MPI_F_ERROR       2
+
+/* ---- handles: pointers to incomplete structs; the predefined ones are
+   small integers (below 0x1000, which no object address is) ---- */
+typedef struct MPI_ABI_Op         *MPI_Op;
+typedef struct MPI_ABI_Comm       *MPI_Comm;
+typedef struct MPI_ABI_Group      *MPI_Group;
+typedef struct MPI_ABI_Win        *MPI_Win;
+typedef struct MPI_ABI_File       *MPI_File;
+typedef struct MPI_ABI_Session    *MPI_Session;
+typedef struct MPI_ABI_Message    *MPI_Message;
+typedef struct MPI_ABI_Info       *MPI_Info;
+typedef struct MPI_ABI_Errhandler *MPI_Errhandler;
+typedef struct MPI_ABI_Request    *MPI_Request;
+typedef struct MPI_ABI_Datatype   *MPI_Datatype;
+
+#define MPI_OP_NULL          ((MPI_Op)0x020)
+#define MPI_SUM              ((MPI_Op)0x021)
+#define MPI_MIN              ((MPI_Op)0x022)
+#define MPI_MAX              ((MPI_Op)0x023)
+#define MPI_PROD             ((MPI_Op)0x024)
+#define MPI_BAND             ((MPI_Op)0x028)
+#define MPI_BOR              ((MPI_Op)0x029)
+#define MPI_BXOR             ((MPI_Op)0x02a)
+#define MPI_LAND             ((MPI_Op)0x030)
+#define MPI_LOR              ((MPI_Op)0x031)
+#define MPI_LXOR             ((MPI_Op)0x032)
+#define MPI_MINLOC           ((MPI_Op)0x038)
+#define MPI_MAXLOC           ((MPI_Op)0x039)
+#define MPI_REPLACE          ((MPI_Op)0x03c)
+#define MPI_NO_OP            ((MPI_Op)0x03d)
+
+#define MPI_COMM_NULL        ((MPI_Comm)0x100)
+#define MPI_COMM_WORLD       ((MPI_Comm)0x101)
+#define MPI_COMM_SELF        ((MPI_Comm)0x102)
+#define MPI_GROUP_NULL       ((MPI_Group)0x108)
+#define MPI_GROUP_EMPTY      ((MPI_Group)0x109)
+#define MPI_WIN_NULL         ((MPI_Win)0x110)
+#define MPI_FILE_NULL        ((MPI_File)0x118)
+#define MPI_SESSION_NULL     ((MPI_Session)0x120)
+#define MPI_MESSAGE_NULL     ((MPI_Message)0x128)
+#define MPI_MESSAGE_NO_PROC  ((MPI_Message)0x129)
+#define MPI_INFO_NULL        ((MPI_Info)0x130)
+#define MPI_INFO_ENV         ((MPI_Info)0x131)
+#define MPI_ERRHANDLER_NULL  ((MPI_Errhandler)0x140)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x141)
+#define MPI_ERRORS_RETURN    ((MPI_Errhandler)0x142)
+#define MPI_ERRORS_ABORT     ((MPI_Errhandler)0x143)
+#define MPI_REQUEST_NULL     ((MPI_Request)0x180)
+
+#define MPI_DATATYPE_NULL           ((MPI_Datatype)0x200)
+#define MPI_AINT                    ((MPI_Datatype)0x201)
+#define MPI_COUNT                   ((MPI_Datatype)0x202)
+#define MPI_OFFSET                  ((MPI_Datatype)0x203)
+#define MPI_PACKED                  ((MPI_Datatype)0x207)
+#define MPI_SHORT                   ((MPI_Datatype)0x208)
+#define MPI_INT                     ((MPI_Datatype)0x209)
+#define MPI_LONG                    ((MPI_Datatype)0x20a)
+#define MPI_LONG_LONG               ((MPI_Datatype)0x20b)
+#define MPI_LONG_LONG_INT           MPI_LONG_LONG
+#define MPI_UNSIGNED_SHORT          ((MPI_Datatype)0x20c)
+#define MPI_UNSIGNED                ((MPI_Datatype)0x20d)
+#define MPI_UNSIGNED_LONG           ((MPI_Datatype)0x20e)
+#define MPI_UNSIGNED_LONG_LONG      ((MPI_Datatype)0x20f)
+#define MPI_FLOAT                   ((MPI_Datatype)0x210)
+#define MPI_C_FLOAT_COMPLEX         ((MPI_Datatype)0x212)
+#define MPI_C_COMPLEX               MPI_C_FLOAT_COMPLEX
+#define MPI_CXX_FLOAT_COMPLEX       ((MPI_Datatype)0x213)
+#define MPI_DOUBLE                  ((MPI_Datatype)0x214)
+#define MPI_C_DOUBLE_COMPLEX        ((MPI_Datatype)0x216)
+#define MPI_CXX_DOUBLE_COMPLEX      ((MPI_Datatype)0x217)
+#define MPI_LOGICAL                 ((MPI_Datatype)0x218)
+#define MPI_INTEGER                 ((MPI_Datatype)0x219)
+#define MPI_REAL                    ((MPI_Datatype)0x21a)
+#define MPI_COMPLEX                 ((MPI_Datatype)0x21b)
+#define MPI_DOUBLE_PRECISION        ((MPI_Datatype)0x21c)
+#define MPI_DOUBLE_COMPLEX          ((MPI_Datatype)0x21d)
+#define MPI_CHARACTER               ((MPI_Datatype)0x21e)
+#define MPI_LONG_DOUBLE             ((MPI_Datatype)0x220)
+#define MPI_C_LONG_DOUBLE_COMPLEX   ((MPI_Datatype)0x224)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x225)
+#define MPI_FLOAT_INT               ((MPI_Datatype)0x228)
+#define MPI_DOUBLE_INT              ((MPI_Datatype)0x229)
+#define MPI_LONG_INT                ((MPI_Datatype)0x22a)
+#define MPI_2INT                    ((MPI_Datatype)0x22b)
+#define MPI_SHORT_INT               ((MPI_Datatype)0x22c)
+#define MPI_LONG_DOUBLE_INT         ((MPI_Datatype)0x22d)
+#define MPI_2REAL                   ((MPI_Datatype)0x230)
+#define MPI_2DOUBLE_PRECISION       ((MPI_Datatype)0x231)
+#define MPI_2INTEGER                ((MPI_Datatype)0x232)
+#define MPI_C_BOOL                  ((MPI_Datatype)0x238)
+#define MPI_CXX_BOOL                ((MPI_Datatype)0x239)
+#define MPI_WCHAR                   ((MPI_Datatype)0x23c)
+#define MPI_INT8_T                  ((MPI_Datatype)0x240)
+#define MPI_UINT8_T                 ((MPI_Datatype)0x241)
+#define MPI_CHAR                    ((MPI_Datatype)0x243)
+#define MPI_SIGNED_CHAR             ((MPI_Datatype)0x244)
+#define MPI_UNSIGNED_CHAR           ((MPI_Datatype)0x245)
+#define MPI_BYTE                    ((MPI_Datatype)0x247)
+#define MPI_INT16_T                 ((MPI_Datatype)0x248)
+#define MPI_UINT16_T                ((MPI_Datatype)0x249)
+#define MPI_INT32_T                 ((MPI_Datatype)0x250)
+#define MPI_UINT32_T                ((MPI_Datatype)0x251)
+#define MPI_INT64_T                 ((MPI_Datatype)0x258)
+#define MPI_UINT64_T                ((MPI_Datatype)0x259)
+#define MPI_LOGICAL1                ((MPI_Datatype)0x2c0)
+#define MPI_INTEGER1                ((MPI_Datatype)0x2c1)
+#define MPI_LOGICAL2                ((MPI_Datatype)0x2c8)
+#define MPI_INTEGER2                ((MPI_Datatype)0x2c9)
+#define MPI_REAL2                   ((MPI_Datatype)0x2ca)
+#define MPI_LOGICAL4                ((MPI_Datatype)0x2d0)
+#define MPI_INTEGER4                ((MPI_Datatype)0x2d1)
+#define MPI_REAL4                   ((MPI_Datatype)0x2d2)
+#define MPI_COMPLEX4                ((MPI_Datatype)0x2d3)
+#define MPI_LOGICAL8                ((MPI_Datatype)0x2d8)
+#define MPI_INTEGER8                ((MPI_Datatype)0x2d9)
+#define MPI_REAL8                   ((MPI_Datatype)0x2da)
+#define MPI_COMPLEX8                ((MPI_Datatype)0x2db)
+#define MPI_LOGICAL16               ((MPI_Datatype)0x2e0)
+#define MPI_INTEGER16               ((MPI_Datatype)0x2e1)
+#define MPI_REAL16                  ((MPI_Datatype)0x2e2)
+#define MPI_COMPLEX16               ((MPI_Datatype)0x2e3)
+#define MPI_COMPLEX32               ((MPI_Datatype)0x2eb)
+
+/* ---- error classes ---- */
+enum {
+    MPI_SUCCESS = 0,
+    MPI_ERR_BUFFER = 1, MPI_ERR_COUNT = 2, MPI_ERR_TYPE = 3, MPI_ERR_TAG = 4,
+    MPI_ERR_COMM = 5, MPI_ERR_RANK = 6, MPI_ERR_REQUEST = 7,
+    MPI_ERR_ROOT = 8, MPI_ERR_GROUP = 9, MPI_ERR_OP = 10,
+    MPI_ERR_TOPOLOGY = 11, MPI_ERR_DIMS = 12, MPI_ERR_ARG = 13,
+    MPI_ERR_UNKNOWN = 14, MPI_ERR_TRUNCATE = 15, MPI_ERR_OTHER = 16,
+    MPI_ERR_INTERN = 17, MPI_ERR_PENDING = 18, MPI_ERR_IN_STATUS = 19,
+    MPI_ERR_ACCESS = 20, MPI_ERR_AMODE = 21, MPI_ERR_ASSERT = 22,
+    MPI_ERR_BAD_FILE = 23, MPI_ERR_BASE = 24, MPI_ERR_CONVERSION = 25,
+    MPI_ERR_DISP = 26, MPI_ERR_DUP_DATAREP = 27, MPI_ERR_FILE_EXISTS = 28,
+    MPI_ERR_FILE_IN_USE = 29, MPI_ERR_FILE = 30, MPI_ERR_INFO_KEY = 31,
+    MPI_ERR_INFO_NOKEY = 32, MPI_ERR_INFO_VALUE = 33, MPI_ERR_INFO = 34,
+    MPI_ERR_IO = 35, MPI_ERR_KEYVAL = 36, MPI_ERR_LOCKTYPE = 37,
+    MPI_ERR_NAME = 38, MPI_ERR_NO_MEM = 39, MPI_ERR_NOT_SAME = 40,
+    MPI_ERR_NO_SPACE = 41, MPI_ERR_NO_SUCH_FILE = 42, MPI_ERR_PORT = 43,
+    MPI_ERR_QUOTA = 44, MPI_ERR_READ_ONLY = 45, MPI_ERR_RMA_ATTACH = 46,
+    MPI_ERR_RMA_CONFLICT = 47, MPI_ERR_RMA_RANGE = 48,
+    MPI_ERR_RMA_SHARED = 49, MPI_ERR_RMA_SYNC = 50, MPI_ERR_SERVICE = 51,
+    MPI_ERR_SIZE = 52, MPI_ERR_SPAWN = 53, MPI_ERR_UNSUPPORTED_DATAREP = 54,
+    MPI_ERR_UNSUPPORTED_OPERATION = 55, MPI_ERR_WIN = 56,
+    MPI_ERR_RMA_FLAVOR = 57, MPI_ERR_PROC_ABORTED = 58,
+    MPI_ERR_VALUE_TOO_LARGE = 59, MPI_ERR_SESSION = 60,
+    MPI_ERR_ERRHANDLER = 61, MPI_ERR_ABI = 62,
+    MPI_T_ERR_CANNOT_INIT = 1001, MPI_T_ERR_NOT_ACCESSIBLE = 1002,
+    MPI_T_ERR_NOT_INITIALIZED = 1003, MPI_T_ERR_NOT_SUPPORTED = 1004,
+    MPI_T_ERR_MEMORY = 1005, MPI_T_ERR_INVALID = 1006,
+    MPI_T_ERR_INVALID_INDEX = 1007, MPI_T_ERR_INVALID_ITEM = 1008,
+    MPI_T_ERR_INVALID_SESSION = 1009, MPI_T_ERR_INVALID_HANDLE = 1010,
+    MPI_T_ERR_INVALID_NAME = 1011, MPI_T_ERR_OUT_OF_HANDLES = 1012,
+    MPI_T_ERR_OUT_OF_SESSIONS = 1013, MPI_T_ERR_CVAR_SET_NOT_NOW = 1014,
+    MPI_T_ERR_CVAR_SET_NEVER = 1015, MPI_T_ERR_PVAR_NO_WRITE = 1016,
+    MPI_T_ERR_PVAR_NO_STARTSTOP = 1017, MPI_T_ERR_PVAR_NO_ATOMIC = 1018,
+    MPI_ERR_LASTCODE = 0x3fff
+};
+
+/* ---- buffer addresses, ignored and empty arguments ---- */
+#define MPI_BOTTOM           ((void *)0)
+#define MPI_IN_PLACE         ((void *)1)
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
+#define MPI_ARGV_NULL        ((char **)0)
+#define MPI_ARGVS_NULL       ((char ***)0)
+#define MPI_ERRCODES_IGNORE  ((int *)0)
+#define MPI_STATUS_IGNORE    ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE  ((MPI_Status *)0)
+#define MPI_UNWEIGHTED       ((int *)10)
+#define MPI_WEIGHTS_EMPTY    ((int *)11)
+
+/* ---- string sizes, terminating NUL included ---- */
+#define MPI_MAX_DATAREP_STRING          128
+#define MPI_MAX_ERROR_STRING            512
+#define MPI_MAX_INFO_KEY                256
+#define MPI_MAX_INFO_VAL               1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+#define MPI_MAX_OBJECT_NAME             128
+#define MPI_MAX_PORT_NAME              1024
+#define MPI_MAX_PROCESSOR_NAME          256
+#define MPI_MAX_STRINGTAG_LEN          1024
+#define MPI_MAX_PSET_NAME_LEN          1024
+#define MPI_BSEND_OVERHEAD              512
+
+enum {
+    MPI_MODE_APPEND = 1, MPI_MODE_CREATE = 2, MPI_MODE_DELETE_ON_CLOSE = 4,
+    MPI_MODE_EXCL = 8, MPI_MODE_RDONLY = 16, MPI_MODE_RDWR = 32,
+    MPI_MODE_SEQUENTIAL = 64, MPI_MODE_UNIQUE_OPEN = 128,
+    MPI_MODE_WRONLY = 256,
+    MPI_MODE_NOCHECK = 1024, MPI_MODE_NOPRECEDE = 2048,
+    MPI_MODE_NOPUT = 4096, MPI_MODE_NOSTORE = 8192,
+    MPI_MODE_NOSUCCEED = 16384
+};
+
+enum {
+    MPI_ANY_SOURCE = -1, MPI_ANY_TAG = -2, MPI_PROC_NULL = -3,
+    MPI_ROOT = -4, MPI_UNDEFINED = -32766
+};
+
+enum {
+    MPI_THREAD_SINGLE = 0, MPI_THREAD_FUNNELED = 1024,
+    MPI_THREAD_SERIALIZED = 2048, MPI_THREAD_MULTIPLE = 4096,
+    MPI_ORDER_C = 12, MPI_ORDER_FORTRAN = 15,
+    MPI_DISTRIBUTE_NONE = 16, MPI_DISTRIBUTE_BLOCK = 17,
+    MPI_DISTRIBUTE_CYCLIC = 18, MPI_DISTRIBUTE_DFLT_DARG = 19,
+    MPI_COMBINER_NAMED = 101, MPI_COMBINER_DUP = 102,
+    MPI_COMBINER_CONTIGUOUS = 103, MPI_COMBINER_VECTOR = 104,
+    MPI_COMBINER_HVECTOR = 105, MPI_COMBINER_INDEXED = 106,
+    MPI_COMBINER_HINDEXED = 107, MPI_COMBINER_INDEXED_BLOCK = 108,
+    MPI_COMBINER_HINDEXED_BLOCK = 109, MPI_COMBINER_STRUCT = 110,
+    MPI_COMBINER_SUBARRAY = 111, MPI_COMBINER_DARRAY = 112,
+    MPI_COMBINER_F90_INTEGER = 113, MPI_COMBINER_F90_REAL = 114,
+    MPI_COMBINER_F90_COMPLEX = 115, MPI_COMBINER_RESIZED = 116,
+    MPI_COMBINER_VALUE_INDEX = 117,
+    MPI_TYPECLASS_INTEGER = 192, MPI_TYPECLASS_REAL = 193,
+    MPI_TYPECLASS_COMPLEX = 194,
+    MPI_IDENT = 201, MPI_CONGRUENT = 202, MPI_SIMILAR = 203,
+    MPI_UNEQUAL = 204,
+    MPI_CART = 211, MPI_GRAPH = 212, MPI_DIST_GRAPH = 213,
+    MPI_COMM_TYPE_SHARED = 221, MPI_COMM_TYPE_HW_UNGUIDED = 222,
+    MPI_COMM_TYPE_HW_GUIDED = 223, MPI_COMM_TYPE_RESOURCE_GUIDED = 224,
+    MPI_LOCK_EXCLUSIVE = 301, MPI_LOCK_SHARED = 302,
+    MPI_WIN_FLAVOR_CREATE = 311, MPI_WIN_FLAVOR_ALLOCATE = 312,
+    MPI_WIN_FLAVOR_DYNAMIC = 313, MPI_WIN_FLAVOR_SHARED = 314,
+    MPI_WIN_UNIFIED = 321, MPI_WIN_SEPARATE = 322,
+    MPI_SEEK_SET = 401, MPI_SEEK_CUR = 402, MPI_SEEK_END = 403
+};
+#define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-1)
+
+enum {
+    MPI_KEYVAL_INVALID = 0,
+    MPI_TAG_UB = 501, MPI_IO = 502, MPI_HOST = 503,
+    MPI_WTIME_IS_GLOBAL = 504, MPI_UNIVERSE_SIZE = 505, MPI_APPNUM = 506,
+    MPI_LASTUSEDCODE = 507,
+    MPI_WIN_BASE = 601, MPI_WIN_DISP_UNIT = 602, MPI_WIN_SIZE = 603,
+    MPI_WIN_CREATE_FLAVOR = 604, MPI_WIN_MODEL = 605
+};
+
+/* ---- callbacks: the user sees ABI handles and codes in them ---- */
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
+                               MPI_Datatype *datatype);
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code,
+                                          ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+
+/* ---- the functions that work through shmpi's layer ---- */
+#define SHMPI_ABI_API(ret, name, params) \
+    ret MPI_##name params; ret PMPI_##name params
+
+/* the ABI itself (20.4) */
+SHMPI_ABI_API(int, Abi_get_version, (int *abi_major, int *abi_minor));
+SHMPI_ABI_API(int, Abi_get_info, (MPI_Info *info));
+SHMPI_ABI_API(int, Abi_get_fortran_info, (MPI_Info *info));
+
+/* environment */
+SHMPI_ABI_API(int, Init, (int *argc, char ***argv));
+SHMPI_ABI_API(int, Init_thread, (int *argc, char ***argv, int required,
+                                 int *provided));
+SHMPI_ABI_API(int, Query_thread, (int *provided));
+SHMPI_ABI_API(int, Finalize, (void));
+SHMPI_ABI_API(int, Initialized, (int *flag));
+SHMPI_ABI_API(int, Finalized, (int *flag));
+SHMPI_ABI_API(int, Abort, (MPI_Comm comm, int errorcode));
+SHMPI_ABI_API(int, Get_version, (int *version, int *subversion));
+SHMPI_ABI_API(int, Get_library_version, (char *version, int *resultlen));
+SHMPI_ABI_API(int, Get_processor_name, (char *name, int *resultlen));
+SHMPI_ABI_API(double, Wtime, (void));
+SHMPI_ABI_API(double, Wtick, (void));
+
+/* errors and error handlers */
+SHMPI_ABI_API(int, Error_class, (int errorcode, int *errorclass));
+SHMPI_ABI_API(int, Error_string, (int errorcode, char *string,
+                                  int *resultlen));
+SHMPI_ABI_API(int, Comm_set_errhandler, (MPI_Comm comm,
+                                         MPI_Errhandler errhandler));
+SHMPI_ABI_API(int, Comm_get_errhandler, (MPI_Comm comm,
+                                         MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Comm_create_errhandler,
+              (MPI_Comm_errhandler_function *comm_errhandler_fn,
+               MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
+SHMPI_ABI_API(int, Errhandler_free, (MPI_Errhandler *errhandler));
+
+/* communicators */
+SHMPI_ABI_API(int, Comm_size, (MPI_Comm comm, int *size));
+SHMPI_ABI_API(int, Comm_rank, (MPI_Comm comm, int *rank));
+SHMPI_ABI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_split, (MPI_Comm comm, int color, int key,
+                                MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2,
+                                  int *result));
+SHMPI_ABI_API(int, Comm_free, (MPI_Comm *comm));
+
+/* point to point */
+SHMPI_ABI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype,
+                          int dest, int tag, MPI_Comm comm));
+SHMPI_ABI_API(int, Ssend, (const void *buf, int count,
+                           MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm));
+SHMPI_ABI_API(int, Recv, (void *buf, int count, MPI_Datatype datatype,
+                          int source, int tag, MPI_Comm comm,
+                          MPI_Status *status));
+SHMPI_ABI_API(int, Sendrecv, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, int dest, int sendtag,
+                              void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int source,
+                              int recvtag, MPI_Comm comm,
+                              MPI_Status *status));
+SHMPI_ABI_API(int, Isend, (const void *buf, int count,
+                           MPI_Datatype datatype, int dest, int tag,
+                           MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Irecv, (void *buf, int count, MPI_Datatype datatype,
+                           int source, int tag, MPI_Comm comm,
+                           MPI_Request *request));
+SHMPI_ABI_API(int, Probe, (int source, int tag, MPI_Comm comm,
+                           MPI_Status *status));
+SHMPI_ABI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag,
+                            MPI_Status *status));
+SHMPI_ABI_API(int, Wait, (MPI_Request *request, MPI_Status *status));
+SHMPI_ABI_API(int, Test, (MPI_Request *request, int *flag,
+                          MPI_Status *status));
+SHMPI_ABI_API(int, Waitall, (int count, MPI_Request array_of_requests[],
+                             MPI_Status array_of_statuses[]));
+SHMPI_ABI_API(int, Request_free, (MPI_Request *request));
+SHMPI_ABI_API(int, Get_count, (const MPI_Status *status,
+                               MPI_Datatype datatype, int *count));
+
+/* collectives */
+SHMPI_ABI_API(int, Barrier, (MPI_Comm comm));
+SHMPI_ABI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype,
+                           int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce, (const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op, int root,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Allreduce, (const void *sendbuf, void *recvbuf,
+                               int count, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm));
+SHMPI_ABI_API(int, Gather, (const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Scatter, (const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm));
+SHMPI_ABI_API(int, Allgather, (const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoall, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Comm comm));
+SHMPI_ABI_API(int, Gatherv, (const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Scatterv, (const void *sendbuf, const int sendcounts[],
+                              const int displs[], MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root,
+                              MPI_Comm comm));
+SHMPI_ABI_API(int, Allgatherv, (const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoallv, (const void *sendbuf, const int sendcounts[],
+                               const int sdispls[], MPI_Datatype sendtype,
+                               void *recvbuf, const int recvcounts[],
+                               const int rdispls[], MPI_Datatype recvtype,
+                               MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_scatter_block, (const void *sendbuf,
+                                          void *recvbuf, int recvcount,
+                                          MPI_Datatype datatype, MPI_Op op,
+                                          MPI_Comm comm));
+SHMPI_ABI_API(int, Scan, (const void *sendbuf, void *recvbuf, int count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_ABI_API(int, Exscan, (const void *sendbuf, void *recvbuf, int count,
+                            MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm));
+
+/* datatypes and operations */
+SHMPI_ABI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_vector, (int count, int blocklength, int stride,
+                                 MPI_Datatype oldtype,
+                                 MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_struct,
+              (int count, const int array_of_blocklengths[],
+               const MPI_Aint array_of_displacements[],
+               const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_indexed, (int count, const int array_of_blocklengths[],
+                                  const int array_of_displacements[],
+                                  MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hvector, (int count, int blocklength,
+                                         MPI_Aint stride,
+                                         MPI_Datatype oldtype,
+                                         MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb,
+                                         MPI_Aint extent,
+                                         MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_get_true_extent, (MPI_Datatype datatype,
+                                          MPI_Aint *true_lb,
+                                          MPI_Aint *true_extent));
+SHMPI_ABI_API(int, Type_commit, (MPI_Datatype *datatype));
+SHMPI_ABI_API(int, Type_free, (MPI_Datatype *datatype));
+SHMPI_ABI_API(int, Type_size, (MPI_Datatype datatype, int *size));
+SHMPI_ABI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb,
+                                     MPI_Aint *extent));
+SHMPI_ABI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
+                               MPI_Op *op));
+SHMPI_ABI_API(int, Op_free, (MPI_Op *op));
+
+/* info */
+SHMPI_ABI_API(int, Info_create, (MPI_Info *info));
+SHMPI_ABI_API(int, Info_set, (MPI_Info info, const char *key,
+                              const char *value));
+SHMPI_ABI_API(int, Info_get_string, (MPI_Info info, const char *key,
+                                     int *buflen, char *value, int *flag));
+SHMPI_ABI_API(int, Info_free, (MPI_Info *info));
+
+/* handles as integers (20.3.5) */
+SHMPI_ABI_API(int, Comm_toint, (MPI_Comm comm));
+SHMPI_ABI_API(MPI_Comm, Comm_fromint, (int comm));
+SHMPI_ABI_API(int, Type_toint, (MPI_Datatype datatype));
+SHMPI_ABI_API(MPI_Datatype, Type_fromint, (int datatype));
+SHMPI_ABI_API(int, Op_toint, (MPI_Op op));
+SHMPI_ABI_API(MPI_Op, Op_fromint, (int op));
+SHMPI_ABI_API(int, Group_toint, (MPI_Group group));
+SHMPI_ABI_API(MPI_Group, Group_fromint, (int group));
+SHMPI_ABI_API(int, Request_toint, (MPI_Request request));
+SHMPI_ABI_API(MPI_Request, Request_fromint, (int request));
+SHMPI_ABI_API(int, Errhandler_toint, (MPI_Errhandler errhandler));
+SHMPI_ABI_API(MPI_Errhandler, Errhandler_fromint, (int errhandler));
+SHMPI_ABI_API(int, Info_toint, (MPI_Info info));
+SHMPI_ABI_API(MPI_Info, Info_fromint, (int info));
+
+#undef SHMPI_ABI_API
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHMPI_ABI_MPI_H */
