@@ -5,31 +5,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
-C='^shmpi check: rank [0-9]+: '
-
-# (helper, problems, then regex and count pairs): the erroneous helper
-# under --check prints each regex's lines, count times, and ends with
-# 123; its twin ("ok") under --check and itself without it say nothing
-# and end with 0
-check_helper() {
-    local h=$1 n=$2 np=${NP:-2}
-    shift 2
-    start_job "$MPIRUN" --check -np "$np" "$TEST_BIN/$h"
-    finish_job
-    expect_status 123
-    expect_lines "$ERR" "$C" "$n"
-    expect_lines "$ERR" "^mpirun: --check reported $n problems?\$"
-    for ((; $# >= 2; )); do
-        expect_lines "$ERR" "$1" "$2"
-        shift 2
-    done
-    expect_shm_clean
-    for args in "--check -np $np $TEST_BIN/$h ok" "-np $np $TEST_BIN/$h"; do
-        # shellcheck disable=SC2086
-        run_quiet $args
-    done
-}
-
 # origin buffers written before the call that completes their operation
 R="^shmpi check: rank 0: RMA origin buffer modified before the operation completed \(MPI-3.1 11.3\): "
 P="origin=0x[0-9a-f]+, count=4, MPI_INT, target=1, disp=0, window #[0-9]+\)"

@@ -23,6 +23,7 @@
 #include "core/check.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "rma/watch.h"
 #include "rma/xfer.h"
 
 SHMPI_WEAK_ALIAS(Accumulate)
@@ -161,9 +162,17 @@ int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
         if (!request_form && !reads_only)
             shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype,
                                     fn);
+        shmpi_rma_watch_quiet(1); /* the result: the library's writes */
     }
-    return shmpi_rma_apply(win, target, &loc, ttype, op, obuf, otype, rbuf,
-                           fetching ? rtype : NULL, len, fn);
+    rc = shmpi_rma_apply(win, target, &loc, ttype, op, obuf, otype, rbuf,
+                         fetching ? rtype : NULL, len, fn);
+    if (shmpi_core_checking()) {
+        shmpi_rma_watch_quiet(0);
+        if (fetching && !request_form && rc == MPI_SUCCESS)
+            shmpi_rma_result_watch(win, target, disp, rbuf, rcount, rtype,
+                                   fn);
+    }
+    return rc;
 }
 
 int PMPI_Accumulate(const void *origin_addr, int origin_count,

@@ -24,9 +24,11 @@
  */
 #include <stdatomic.h>
 
+#include "core/check.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "rma/acclock.h"
+#include "rma/watch.h"
 #include "rma/xfer.h"
 
 SHMPI_WEAK_ALIAS(Fetch_and_op)
@@ -273,18 +275,49 @@ static inline int fetch_and_op_plain(const void *origin, const void *result,
            shmpi_buffer_ok(result, 1, t);
 }
 
-int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
-                      MPI_Datatype datatype, int target_rank,
-                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+static inline __attribute__((always_inline)) int
+fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+             int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win,
+             const char *fn)
 {
-    static const char fn[] = "MPI_Fetch_and_op";
-    SHMPI_REQUIRE_INIT(fn);
     if (SHMPI_LIKELY(fetch_and_op_plain(origin_addr, result_addr, datatype,
                                         target_rank, target_disp, op, win)))
         return fetch_and_op_at(origin_addr, result_addr, datatype,
                                target_rank, target_disp, op, win, fn);
     return fetch_and_op_fully(origin_addr, result_addr, datatype, target_rank,
                               target_disp, op, win, fn);
+}
+
+/* Check mode: the result written as the library's own (it may be the
+   watched result of a pending get: watch.h), then watched itself until
+   the call that completes the operation (result_check.c). */
+static __attribute__((cold, noinline)) int
+fetch_and_op_checked(const void *origin_addr, void *result_addr,
+                     MPI_Datatype datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Op op, MPI_Win win,
+                     const char *fn)
+{
+    shmpi_rma_watch_quiet(1);
+    int rc = fetch_and_op(origin_addr, result_addr, datatype, target_rank,
+                          target_disp, op, win, fn);
+    shmpi_rma_watch_quiet(0);
+    if (rc == MPI_SUCCESS && target_rank != MPI_PROC_NULL)
+        shmpi_rma_result_watch(win, target_rank, target_disp, result_addr, 1,
+                               datatype, fn);
+    return rc;
+}
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
+                      MPI_Datatype datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    static const char fn[] = "MPI_Fetch_and_op";
+    SHMPI_REQUIRE_INIT(fn);
+    if (shmpi_core_checking())
+        return fetch_and_op_checked(origin_addr, result_addr, datatype,
+                                    target_rank, target_disp, op, win, fn);
+    return fetch_and_op(origin_addr, result_addr, datatype, target_rank,
+                        target_disp, op, win, fn);
 }
 
 /* Not one instruction: under the exclusive lock, a read, a compare and
@@ -302,6 +335,48 @@ static int cas_locked(MPI_Win win, int target, const struct shmpi_rma_loc *loc,
     shmpi_rma_acc_unlock(win, target);
     if (rc == MPI_SUCCESS)
         memcpy(result, old, size);
+    return rc;
+}
+
+/* The swap, the arguments checked. */
+static inline __attribute__((always_inline)) int
+swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+     MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+     MPI_Win win, const char *fn)
+{
+    struct shmpi_rma_loc loc;
+    int rc = shmpi_rma_locate(win, target_rank, target_disp, 1, datatype, fn,
+                              &loc);
+    if (rc)
+        return rc;
+    if (!SHMPI_LIKELY(reachable(&loc, datatype)))
+        return cas_locked(win, target_rank, &loc, datatype, origin_addr,
+                          compare_addr, result_addr, fn);
+    void *p = (void *)(uintptr_t)loc.addr;
+    uint32_t token = shmpi_rma_atomic_enter(win, target_rank);
+    switch (datatype->size) {
+    case 1: uint8_t_cas(origin_addr, compare_addr, result_addr, p); break;
+    case 2: uint16_t_cas(origin_addr, compare_addr, result_addr, p); break;
+    case 4: uint32_t_cas(origin_addr, compare_addr, result_addr, p); break;
+    default: uint64_t_cas(origin_addr, compare_addr, result_addr, p); break;
+    }
+    shmpi_rma_atomic_leave(win, target_rank, token);
+    return MPI_SUCCESS;
+}
+
+/* Check mode: as fetch_and_op_checked. */
+static __attribute__((cold, noinline)) int
+swap_checked(const void *origin_addr, const void *compare_addr,
+             void *result_addr, MPI_Datatype datatype, int target_rank,
+             MPI_Aint target_disp, MPI_Win win, const char *fn)
+{
+    shmpi_rma_watch_quiet(1);
+    int rc = swap(origin_addr, compare_addr, result_addr, datatype,
+                  target_rank, target_disp, win, fn);
+    shmpi_rma_watch_quiet(0);
+    if (rc == MPI_SUCCESS)
+        shmpi_rma_result_watch(win, target_rank, target_disp, result_addr, 1,
+                               datatype, fn);
     return rc;
 }
 
@@ -324,21 +399,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                                    MPI_MODE_WIN_ACCUMULATE, fn)) ||
         target_rank == MPI_PROC_NULL)
         return rc;
-    struct shmpi_rma_loc loc;
-    if ((rc = shmpi_rma_locate(win, target_rank, target_disp, 1, datatype,
-                               fn, &loc)))
-        return rc;
-    if (!SHMPI_LIKELY(reachable(&loc, datatype)))
-        return cas_locked(win, target_rank, &loc, datatype, origin_addr,
-                          compare_addr, result_addr, fn);
-    void *p = (void *)(uintptr_t)loc.addr;
-    uint32_t token = shmpi_rma_atomic_enter(win, target_rank);
-    switch (datatype->size) {
-    case 1: uint8_t_cas(origin_addr, compare_addr, result_addr, p); break;
-    case 2: uint16_t_cas(origin_addr, compare_addr, result_addr, p); break;
-    case 4: uint32_t_cas(origin_addr, compare_addr, result_addr, p); break;
-    default: uint64_t_cas(origin_addr, compare_addr, result_addr, p); break;
-    }
-    shmpi_rma_atomic_leave(win, target_rank, token);
-    return MPI_SUCCESS;
+    if (shmpi_core_checking())
+        return swap_checked(origin_addr, compare_addr, result_addr, datatype,
+                            target_rank, target_disp, win, fn);
+    return swap(origin_addr, compare_addr, result_addr, datatype,
+                target_rank, target_disp, win, fn);
 }

@@ -12,10 +12,49 @@
 #include "core/copy.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
+#include "rma/watch.h"
 #include "rma/xfer.h"
 
 SHMPI_WEAK_ALIAS(Get)
 SHMPI_WEAK_ALIAS(Get_c)
+
+/* The target data into the origin buffer, the arguments checked. */
+static inline __attribute__((always_inline)) int
+move(void *obuf, MPI_Datatype otype, int target, MPI_Aint disp,
+     MPI_Count tcount, MPI_Datatype ttype, MPI_Win win, const char *fn)
+{
+    shmpi_rma_count(win, SHMPI_RMA_GETS);
+    struct shmpi_rma_loc loc;
+    int rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc);
+    if (rc)
+        return rc;
+    uint64_t len = shmpi_rma_bytes(tcount, ttype);
+    if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig)) {
+        shmpi_copy_short(obuf, (const void *)(uintptr_t)loc.addr, len);
+        return MPI_SUCCESS;
+    }
+    return shmpi_rma_read(win, &loc, ttype, obuf, otype, len, fn);
+}
+
+/* Check mode: the copy as the library's own (it may overwrite the
+   watched result of a pending get: watch.h), then the access noted
+   (conflict_check.c) and its result watched (result_check.c). */
+static __attribute__((cold, noinline)) int
+move_checked(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+             MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+             MPI_Win win, int request_form, const char *fn)
+{
+    shmpi_rma_watch_quiet(1);
+    int rc = move(obuf, otype, target, disp, tcount, ttype, win, fn);
+    shmpi_rma_watch_quiet(0);
+    if (rc)
+        return rc;
+    shmpi_rma_conflict_note(win, target, disp, shmpi_rma_bytes(tcount, ttype),
+                            ttype, MPI_MODE_WIN_GET, MPI_OP_NULL, fn);
+    if (!request_form)
+        shmpi_rma_result_watch(win, target, disp, obuf, ocount, otype, fn);
+    return MPI_SUCCESS;
+}
 
 /* The body of both forms, inlined into MPI_Get itself: the good path
    is then one function, with no argument spilling. */
@@ -39,20 +78,12 @@ get(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
                                    MPI_MODE_WIN_GET, fn)) ||
         target == MPI_PROC_NULL)
         return rc;
-    shmpi_rma_count(win, SHMPI_RMA_GETS);
-    struct shmpi_rma_loc loc;
-    if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
-        return rc;
-    uint64_t len = shmpi_rma_bytes(tcount, ttype);
-    if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig))
-        shmpi_copy_short(obuf, (const void *)(uintptr_t)loc.addr, len);
-    else if ((rc = shmpi_rma_read(win, &loc, ttype, obuf, otype, len, fn)))
-        return rc;
-    /* after the copy: nothing is live across the call but its arguments */
+    /* before the move: nothing is live across the test but the
+       arguments */
     if (shmpi_core_checking())
-        shmpi_rma_conflict_note(win, target, disp, len, ttype,
-                                MPI_MODE_WIN_GET, MPI_OP_NULL, fn);
-    return MPI_SUCCESS;
+        return move_checked(obuf, ocount, otype, target, disp, tcount, ttype,
+                            win, request_form, fn);
+    return move(obuf, otype, target, disp, tcount, ttype, win, fn);
 }
 
 int shmpi_rma_get(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,

@@ -21,6 +21,9 @@
  * page says so).  A record names its window by pointer and id, so that a
  * record of a window freed inside an epoch (an error the program was
  * told of) never matches a later window at the same address.
+ *
+ * The completing calls complete the gets too: shmpi_rma_origin_complete
+ * gives their result buffers back (result_check.c).
  */
 #include <stdio.h>
 
@@ -98,6 +101,7 @@ void shmpi_rma_origin_record(MPI_Win win, int target, MPI_Aint disp,
 
 void shmpi_rma_origin_complete(MPI_Win win, int target, const char *fn)
 {
+    shmpi_rma_result_complete(win, target); /* and the gets' results */
     shmpi_core_mutex_lock(&table.lock);
     for (int i = 0; i < SLOTS; i++) {
         struct origin *o = &table.slot[i];

@@ -286,6 +286,16 @@ void shmpi_rma_origin_record(MPI_Win win, int target, MPI_Aint disp,
     __attribute__((cold));
 void shmpi_rma_origin_complete(MPI_Win win, int target, const char *fn)
     __attribute__((cold));
+/* result_check.c, check mode only: the result buffer of a get (MPI_Get,
+   MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap) watched
+   from the call until the completing call (target, or -1 for all: what
+   shmpi_rma_origin_complete completes), its first access by the program
+   reported. */
+void shmpi_rma_result_watch(MPI_Win win, int target, MPI_Aint disp,
+                            const void *buf, MPI_Count count, MPI_Datatype dt,
+                            const char *fn) __attribute__((cold));
+void shmpi_rma_result_complete(MPI_Win win, int target)
+    __attribute__((cold));
 /* conflict_check.c, check mode only: a flush or an epoch's end (target,
    or -1 for all) forgets this process's accesses it completed at the
    target (shmpi_rma_conflict_note, xfer.h).  The table of the notes of

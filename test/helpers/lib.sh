@@ -20,6 +20,8 @@
 #   expect_lines FILE RE [N] exactly N (default 1) lines of FILE match RE
 #   expect_no_lines FILE RE  no line of FILE matches RE
 #   expect_shm_clean         no new entry in /dev/shm since the start
+#   run_quiet ARGS...        mpirun ARGS: status 0, no check report
+#   check_helper H N ...     a check mode helper's N reports, its twin's none
 #   fail MSG                 print MSG (and the job's output), exit 1
 #   pass                     print PASS line, exit 0
 #   tree_flavor              make's arguments for the flavor lib/ holds
@@ -248,6 +250,29 @@ run_quiet() {
     expect_status 0
     expect_no_lines "$ERR" 'shmpi check:|--check reported'
     expect_shm_clean
+}
+
+# HELPER PROBLEMS [REGEX COUNT]...: a check mode test's erroneous helper
+# under --check (at np NP, default 2) prints PROBLEMS "shmpi check:"
+# lines, each REGEX's COUNT times, and ends with 123; its twin ("ok")
+# under --check and itself without it say nothing and end with 0
+check_helper() {
+    local h=$1 n=$2 np=${NP:-2}
+    shift 2
+    start_job "$MPIRUN" --check -np "$np" "$TEST_BIN/$h"
+    finish_job
+    expect_status 123
+    expect_lines "$ERR" '^shmpi check: rank [0-9]+: ' "$n"
+    expect_lines "$ERR" "^mpirun: --check reported $n problems?\$"
+    for ((; $# >= 2; )); do
+        expect_lines "$ERR" "$1" "$2"
+        shift 2
+    done
+    expect_shm_clean
+    for args in "--check -np $np $TEST_BIN/$h ok" "-np $np $TEST_BIN/$h"; do
+        # shellcheck disable=SC2086
+        run_quiet $args
+    done
 }
 
 expect_shm_clean() {
