@@ -20,7 +20,8 @@
  * (so that a full /dev/shm means "no area, use messages" now rather than
  * SIGBUS later) and sets the head's reference count to the number of
  * members (area 0, MPI_COMM_WORLD's, is taken and its head reserved by
- * the arena's creator).  The area's index then travels to the members
+ * the arena's creator; in the check mode every process takes the last
+ * one at MPI_Init for the order check's records: order_check.c).  The area's index then travels to the members
  * with the context, in the message that creates the communicator
  * (comm/comm_create.c), whose ring orders these stores before the
  * members' first use.  Each member drops one reference when its
@@ -99,6 +100,7 @@
 #include <sys/mman.h>
 
 #include "coll/coll.h"
+#include "coll/order_check.h"
 #include "coll/pallreduce.h"
 #include "coll/sched.h"
 
@@ -315,6 +317,8 @@ int shmpi_coll_init(MPI_Comm world)
     tune->counter_barrier =
         tun->value[SHMPI_TUN_COLL_BARRIER] == SHMPI_TUN_BARRIER_COUNTER;
     world->coll = NULL;
+    if (shmpi_core_checking())
+        shmpi_coll_order_open();
     if (world->size < 2 || shmpi_proc.arena->coll_areas == 0)
         return 0;
     /* like any communicator's (shmpi_coll_detach frees it); not a

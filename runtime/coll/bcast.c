@@ -30,7 +30,7 @@ int shmpi_coll_args_bcast(const char *fn, MPI_Comm comm, void *buffer,
         return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, 0, NULL);
     shmpi_coll_args_root(a, comm, root);
     if (a->idle)
-        return MPI_SUCCESS;
+        return shmpi_coll_order(fn, comm, rc, root, MPI_OP_NULL, 0, NULL);
     rc = shmpi_coll_check_data(fn, comm, buffer, count, datatype, "buffer");
     if (rc == MPI_SUCCESS)
         a->out = a->in = shmpi_coll_one_block(buffer, count, datatype);

@@ -106,9 +106,6 @@ struct shmpi_coll_head {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t arrived;
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t generation;
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t failures; /* refusals */
-    _Atomic uint64_t order_reported; /* check mode: the collective the
-                                        order check reported (0: none;
-                                        order_check.c) */
 };
 
 /* One member's control line, 64 bytes, written by that member only: the
@@ -151,8 +148,6 @@ struct shmpi_coll {
     uint64_t failed_max;        /* the last collective a member had
                                    refused then */
     int barrier_rounds;         /* ceil(log2(size)) */
-    uint64_t order_seq;         /* check mode: collectives called here
-                                   (order_check.c) */
     uint64_t reserved;          /* bytes of each half of this member's
                                    slot that have their pages */
     void *scratch;              /* typed staging for derived-type folds */

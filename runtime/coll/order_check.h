@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * order_check.h - the check mode's comparison of the collectives the
- * members of an intracommunicator call (MPI-3.1 5.1, 5.12; MPI-4.0
+ * members of a communicator call (MPI-3.1 5.1, 5.12; MPI-4.0
  * 6.13): the same collectives in the same order, with the same root, op
  * and amounts (order_check.c says what is compared and how).
  *
@@ -17,6 +17,10 @@
 #include "core/objects.h"
 
 #define SHMPI_ORDER_NO_ROOT (-1)       /* a collective without a root */
+
+/* MPI_Init, in the mode: the records' area taken and mapped
+   (order_check.c: THE RINGS). */
+void shmpi_coll_order_open(void);
 
 void shmpi_coll_order_check(const char *fn, MPI_Comm comm, int rc, int root,
                             MPI_Op op, MPI_Count count, MPI_Datatype type)

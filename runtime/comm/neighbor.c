@@ -243,7 +243,11 @@ static int neighbor(MPI_Comm comm, const struct layout *out,
     struct shmpi_topo *t = rc ? NULL : shmpi_topo_of(comm, 0, fn, &rc);
     if (!t || (rc = check_side(fn, comm, out, t->outdegree, "sendbuf")) ||
         (rc = check_side(fn, comm, in, t->indegree, "recvbuf")))
-        return shmpi_nbc_refuse_call(comm, rc);
+        return shmpi_nbc_refuse_call(
+            comm, shmpi_coll_order(fn, comm, rc, SHMPI_ORDER_NO_ROOT,
+                                   MPI_OP_NULL, 0, NULL));
+    shmpi_coll_order(fn, comm, MPI_SUCCESS, SHMPI_ORDER_NO_ROOT, MPI_OP_NULL, 0,
+                     NULL);
     struct exchange x = {t, out, in};
     if (how->kind == PLAN)
         return shmpi_nbc_plan(comm, schedule, &x, how->req, fn);
