@@ -252,8 +252,12 @@ ring_or_owe(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 /* The others' lines folded in rank order into the receive buffer, the
    ring paid after the fold (the lines are read before a woken member
    can write its next collective into them: reduce.c, fold_whole), a
-   taken off the queue.  Every member's word of a->seq was seen. */
-static void fold_and_pop(struct shmpi_coll *c, struct shmpi_coll_pend *a)
+   taken off the queue.  Every member's word of a->seq was seen.
+   Inline: MPI_Wait's fast path calls nothing but the kernel (its
+   instructions a round 170 -> 163 at np = 2: callgrind, 2026-11-30,
+   perf/README.md's pcoll). */
+static inline __attribute__((always_inline)) void
+fold_and_pop(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 {
     int p = (int)(a->seq & 1);
     shmpi_copy_short(a->rbuf, a->lines[a->size - 1].data[p], a->len);
