@@ -104,7 +104,9 @@
  * word, however much later, and the sleeper's after its count, so
  * either the ring sees the count or the sleeper's last look sees the
  * word.  The look of the start is relaxed and orders nothing: it only
- * rings sooner.
+ * rings sooner.  With the global fence, the pair of the paragraph above
+ * instead: the start's look comes right after the store, and the
+ * sleeper's global fence after its count.
  *
  * Threads: the queue of started requests (c->pend), and every use of the
  * area by a start, a poll or a drain, is under the communicator's pt2pt
@@ -250,8 +252,10 @@ ring_or_owe(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 }
 
 /* The others' lines folded in rank order into the receive buffer, the
-   ring paid after the fold (the lines are read before a woken member
-   can write its next collective into them: reduce.c, fold_whole), a
+   ring, if still owed, paid after the fold (the lines are read before a
+   woken member can write its next collective into them: reduce.c,
+   fold_whole; with the global fence the start rang already, and only a
+   member that slept - not the common case - is woken before the fold), a
    taken off the queue.  Every member's word of a->seq was seen.
    Inline: MPI_Wait's fast path calls nothing but the kernel (its
    instructions a round 170 -> 163 at np = 2: callgrind, 2026-11-30,
