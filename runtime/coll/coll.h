@@ -282,6 +282,8 @@ void shmpi_coll_ring(struct shmpi_coll *c, int who);
 /* The count of member's sleepers on its doorbell
    (shmpi_core_doorbell_sleepers: for a look without a fence). */
 _Atomic uint32_t *shmpi_coll_sleepers(const struct shmpi_coll *c, int member);
+/* Member's rank in MPI_COMM_WORLD (whose doorbell to ring). */
+int shmpi_coll_world_of(const struct shmpi_coll *c, int member);
 /* The deadlock report's line for a member of c asleep in a collective
    (core/wait.h's describe): "CALL (root R) on COMM" + state + ",
    waiting for rank W (rank M in COMM)" when member >= 0; returns

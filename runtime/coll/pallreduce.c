@@ -78,6 +78,19 @@
  * always does: a request may be waited by another thread, and `owing`
  * is this process's below it only.
  *
+ * All of the above is for a job without the global fence.  With it
+ * (shmpi_proc.fence_registered, core/fence.h) the ring needs no fence
+ * of the ringer's (core/wait.h, shmpi_core_ring_fence): the start rings
+ * at once, right after the store of its word - a compiler barrier and a
+ * relaxed look at each other member's sleeper count, which stalls on
+ * nothing - and nothing is ever owed: the wait only tests, folds and
+ * hands out.  The pair: this member's release store of the word, then
+ * its look (program order, kept by the compiler barrier); a sleeper's
+ * count, then its global fence, then its done() reading the word.  The
+ * global fence runs a full fence on this member's CPU somewhere in its
+ * program: before it the store, so the sleeper sees the word; or after
+ * it the look, so the look sees the count and wakes the sleeper.
+ *
  * Memory ordering: the contribution and its length are written before
  * shmpi_coll_publish's release store of the word; the poll reads each
  * word with acquire (shmpi_coll_test_range) before it reads that
@@ -91,7 +104,9 @@
  * word, however much later, and the sleeper's after its count, so
  * either the ring sees the count or the sleeper's last look sees the
  * word.  The look of the start is relaxed and orders nothing: it only
- * rings sooner.
+ * rings sooner.  With the global fence, the pair of the paragraph above
+ * instead: the start's look comes right after the store, and the
+ * sleeper's global fence after its count.
  *
  * Threads: the queue of started requests (c->pend), and every use of the
  * area by a start, a poll or a drain, is under the communicator's pt2pt
@@ -132,7 +147,10 @@ struct shmpi_coll_pend {
     struct shmpi_coll_ctl *lines; /* the members' control lines */
     int size;                  /* members */
     int nbells;
-    _Atomic uint32_t *bell[]; /* the others' sleeper counts (doorbells) */
+    struct {                   /* the others' doorbells: */
+        _Atomic uint32_t *sleepers; /* sleeper count */
+        int rank;              /* of MPI_COMM_WORLD, to wake */
+    } bell[];
 };
 
 /* Below MPI_THREAD_MULTIPLE: the published requests whose ring is
@@ -159,15 +177,26 @@ publish(struct shmpi_coll *c, struct shmpi_coll_pend *a)
     a->rung = 0;
 }
 
-/* The ring of a's publish, if still owed; every doorbell, which pays
-   owe_all too.  Its fence (core/wait.c) orders the word's store before
-   the look at each sleeper count. */
+/* Every other member's doorbell rung, which pays owe_all too: the
+   fence (a compiler barrier only, in a job registered for the global
+   fence: core/wait.h) orders the word's store before the look at each
+   sleeper count. */
+static inline __attribute__((always_inline)) void
+ring_all(struct shmpi_coll *c, struct shmpi_coll_pend *a)
+{
+    shmpi_core_ring_fence(shmpi_proc.fence_registered);
+    for (int i = 0; i < a->nbells; i++)
+        shmpi_core_ring_look(a->bell[i].sleepers, a->bell[i].rank);
+    c->owe_all = 0;
+    a->rung = 1;
+}
+
+/* The ring of a's publish, if still owed. */
 static void pay(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 {
     if (a->rung)
         return;
-    shmpi_coll_ring(c, SHMPI_COLL_ALL);
-    a->rung = 1;
+    ring_all(c, a);
     /* on `owing` if its start left the ring for later (not under
        MULTIPLE, nor when advance published it: it rings at once) */
     struct shmpi_coll_pend **p = &owing;
@@ -198,15 +227,21 @@ static int pay_owed(unsigned lane)
 static int sleeper_seen(const struct shmpi_coll_pend *a)
 {
     for (int i = 0; i < a->nbells; i++)
-        if (atomic_load_explicit(a->bell[i], memory_order_relaxed))
+        if (atomic_load_explicit(a->bell[i].sleepers, memory_order_relaxed))
             return 1;
     return 0;
 }
 
-/* After the publish of a start: ring now under MULTIPLE or when a member
-   is seen asleep, else leave it owed (top comment). */
-static void ring_or_owe(struct shmpi_coll *c, struct shmpi_coll_pend *a)
+/* After the publish of a start: ring now with the global fence (no
+   fence of ours: it costs a look per member), under MULTIPLE or when a
+   member is seen asleep, else leave it owed (top comment). */
+static inline __attribute__((always_inline)) void
+ring_or_owe(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 {
+    if (__builtin_expect(shmpi_proc.fence_registered, 1)) {
+        ring_all(c, a);
+        return;
+    }
     if (shmpi_proc.mt || sleeper_seen(a)) {
         pay(c, a);
         return;
@@ -217,10 +252,16 @@ static void ring_or_owe(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 }
 
 /* The others' lines folded in rank order into the receive buffer, the
-   ring paid after the fold (the lines are read before a woken member
-   can write its next collective into them: reduce.c, fold_whole), a
-   taken off the queue.  Every member's word of a->seq was seen. */
-static void fold_and_pop(struct shmpi_coll *c, struct shmpi_coll_pend *a)
+   ring, if still owed, paid after the fold (the lines are read before a
+   woken member can write its next collective into them: reduce.c,
+   fold_whole; with the global fence the start rang already, and only a
+   member that slept - not the common case - is woken before the fold), a
+   taken off the queue.  Every member's word of a->seq was seen.
+   Inline: MPI_Wait's fast path calls nothing but the kernel (its
+   instructions a round 170 -> 163 at np = 2: callgrind, 2026-11-30,
+   perf/README.md's pcoll). */
+static inline __attribute__((always_inline)) void
+fold_and_pop(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 {
     int p = (int)(a->seq & 1);
     shmpi_copy_short(a->rbuf, a->lines[a->size - 1].data[p], a->len);
@@ -473,8 +514,10 @@ int shmpi_coll_pallreduce_plan(const void *sendbuf, void *recvbuf,
         .count = (size_t)count, .len = (size_t)count * t->size, .fn = fn,
         .rung = 1, .lines = shmpi_coll_ctl(c, 0), .size = c->size};
     for (int j = 0; j < c->size; j++)
-        if (j != c->rank)
-            a->bell[a->nbells++] = shmpi_coll_sleepers(c, j);
+        if (j != c->rank) {
+            a->bell[a->nbells].sleepers = shmpi_coll_sleepers(c, j);
+            a->bell[a->nbells++].rank = shmpi_coll_world_of(c, j);
+        }
     r->comm = comm;
     shmpi_core_comm_retain(comm);
     shmpi_p2p_status_empty(&r->status);

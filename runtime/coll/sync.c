@@ -38,7 +38,7 @@ void shmpi_coll_publish(struct shmpi_coll *c, uint32_t step)
                           memory_order_release);
 }
 
-static int world_of(const struct shmpi_coll *c, int member)
+int shmpi_coll_world_of(const struct shmpi_coll *c, int member)
 {
     return c->world ? c->world[member] : member;
 }
@@ -48,16 +48,16 @@ void shmpi_coll_ring(struct shmpi_coll *c, int who)
     if (who == SHMPI_COLL_ALL || c->owe_all) {
         for (int j = 0; j < c->size; j++)
             if (j != c->rank)
-                shmpi_core_doorbell_ring(world_of(c, j));
+                shmpi_core_doorbell_ring(shmpi_coll_world_of(c, j));
         c->owe_all = 0;
     } else if (who >= 0 && who != c->rank) {
-        shmpi_core_doorbell_ring(world_of(c, who));
+        shmpi_core_doorbell_ring(shmpi_coll_world_of(c, who));
     }
 }
 
 _Atomic uint32_t *shmpi_coll_sleepers(const struct shmpi_coll *c, int member)
 {
-    return shmpi_core_doorbell_sleepers(world_of(c, member));
+    return shmpi_core_doorbell_sleepers(shmpi_coll_world_of(c, member));
 }
 
 /* Waiting for the words of members [next, hi) to reach target. */
@@ -96,7 +96,7 @@ int shmpi_coll_describe_as(const struct shmpi_coll *c, const char *call,
     shmpi_core_blocked_comm(comm, sizeof comm, c->comm);
     if (call && root_rank >= 0)
         snprintf(root, sizeof root, " (root %d)", root_rank);
-    int world = member >= 0 ? world_of(c, member) : -1;
+    int world = member >= 0 ? shmpi_coll_world_of(c, member) : -1;
     if (world >= 0)
         shmpi_core_blocked_peer(peer, sizeof peer, c->comm, world);
     snprintf(buf, len, "%s%s on %s%s%s%s", call ? call : "a collective",

@@ -7,7 +7,9 @@
  *   waiter: sleepers += 1; fence; old = seq; if (!done()) futex_wait(seq, old)
  *   ringer: publish;       fence; if (sleepers > 0) { seq += 1; futex_wake }
  * Either the ringer sees the sleeper, or the waiter's done() sees what was
- * published.  If the ringer bumps seq after the waiter read `old`,
+ * published.  A ringer of a registered job may leave its fence out
+ * (shmpi_core_ring_fence, wait.h) because the waiter then adds a global
+ * one (membarrier) after its own: the asymmetric form of the same pair.  If the ringer bumps seq after the waiter read `old`,
  * futex_wait finds seq != old in the kernel and returns at once.  The
  * futexes are shared (no FUTEX_PRIVATE_FLAG): the doorbell lives in
  * memory mapped by several processes.
@@ -111,6 +113,7 @@
 #include <unistd.h>
 
 #include "core/blocked.h"
+#include "core/fence.h"
 #include "core/hooks.h"
 #include "core/proc.h"
 
@@ -216,6 +219,12 @@ static int sleep_once(uint32_t own, const struct shmpi_core_waitfor *w,
     struct shmpi_doorbell *bell = &shmpi_proc.slot->doorbell;
     count_sleeper(own, 1);
     atomic_thread_fence(memory_order_seq_cst);
+    /* the rare side of the light ring (wait.h, shmpi_core_ring_fence):
+       a ringer that left its fence out saw the count, or its store
+       came before this fence and done() sees it.  If the kernel
+       refused, no sleep this turn: the loop polls again */
+    int fenced = !shmpi_proc.fence_registered ||
+                 shmpi_core_fence_all_ranks() == 0;
     uint32_t old = atomic_load_explicit(&bell->seq, memory_order_acquire);
     uint64_t events = events_now();
     int ok = w->done(arg);
@@ -224,7 +233,7 @@ static int sleep_once(uint32_t own, const struct shmpi_core_waitfor *w,
        around the futex call only: the launcher's deadlock test needs
        every thread it counts to be here, with no timeout, where only a
        ring (which bumps seq, and gen as we leave) can end the sleep */
-    if (!ok && events == events_now()) {
+    if (!ok && fenced && events == events_now()) {
         shmpi_core_blocked_enter(w, arg);
         syscall(SYS_futex, (uint32_t *)&bell->seq, FUTEX_WAIT_BITSET, old,
                 NULL, NULL, own | BITS_ANY);
@@ -358,6 +367,12 @@ void shmpi_core_doorbell_ring(int rank)
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&bell->sleepers, memory_order_relaxed) == 0)
         return;
+    wake(rank, BITS_ANY);
+}
+
+/* shmpi_core_ring_look's look found a sleeper (wait.h). */
+void shmpi_core_doorbell_wake(int rank)
+{
     wake(rank, BITS_ANY);
 }
 

@@ -100,8 +100,46 @@ void shmpi_core_doorbell_ring(int rank);
    without the fence of a ring (relaxed load): a count above 0 is sure,
    0 may miss a sleeper counting itself this moment, which only
    shmpi_core_doorbell_ring's fence rules out - so a caller that skips
-   the ring on 0 rings later all the same (coll/pallreduce.c). */
+   the ring on 0 rings later all the same (coll/pallreduce.c) - or, with
+   the job registered for the global fence, shmpi_core_ring_fence. */
 _Atomic uint32_t *shmpi_core_doorbell_sleepers(int rank);
+
+/* A ring cut in two, for a caller that rings the same ranks often and
+   keeps their sleeper counts (shmpi_core_doorbell_sleepers): one
+   shmpi_core_ring_fence after the stores the ring announces, then
+   shmpi_core_ring_look for each rank.  The pair is the ringer's half of
+   wait.c's Dekker handshake, store-fence-load.
+   Where this process registered for the global fence
+   (shmpi_proc.fence_registered, core/fence.h), the fence is only the
+   compiler's: a sleeper, after it counted itself, makes every CPU that
+   runs a rank pass a full fence (shmpi_core_fence_all_ranks, in wait.c's
+   sleep_once) before it reads what it waits for.  If the ringer's store
+   came before that fence in its program, the sleeper's read sees it; if
+   not, the ringer's look comes after that fence and sees the count,
+   which the sleeper made visible before it fenced (its locked add).  A
+   ringer switched out at that moment passed a fence at the switch.  So
+   one of the two sees the other: the frequent side (a collective's
+   word, every call) pays no fence, the rare one (a rank going to sleep,
+   with a futex call anyway) pays an interrupt per CPU.  Registration is
+   one flag of the process's mm in the kernel and cannot fail where the
+   command exists; the ranks share one kernel, so either every rank
+   leaves the fence out and fences when it sleeps, or none.  Without it,
+   a seq_cst fence, as shmpi_core_doorbell_ring. */
+static inline void shmpi_core_ring_fence(int registered)
+{
+    if (__builtin_expect(registered, 1))
+        atomic_signal_fence(memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
+void shmpi_core_doorbell_wake(int rank);
+static inline void shmpi_core_ring_look(_Atomic uint32_t *sleepers, int rank)
+{
+    if (__builtin_expect(
+            atomic_load_explicit(sleepers, memory_order_relaxed) != 0, 0))
+        shmpi_core_doorbell_wake(rank);
+}
 
 /* Wake the threads of rank `rank` that sleep waiting for its lane
    `lane`, b its bell (shmpi_arena_lane_bell: pt2pt keeps it per peer and
