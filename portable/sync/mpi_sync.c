@@ -49,9 +49,10 @@
  * counters, not locks, order these accesses (under shmpi a sync_ops
  * epoch excludes nobody's lock either), and the program promises what
  * NOCHECK asks - no exclusive lock on a process while others access it
- * under sync_ops requests.  Without it MPICH 4.0.2 (ch4:ucx) deadlocked
- * examples/halo_counters.c at np=4: one rank in MPI_Win_lock_all, the
- * others in MPI_Win_flush (2026-11-29).
+ * under sync_ops requests.  (MPICH 4.0.2, ch4:ucx, hangs in
+ * MPI_Win_flush at 3 or more processes with it or without: on a ring of
+ * MPI_Put, MPI_Win_flush and MPI_Barrier under one lock_all, standard
+ * calls alone, so nothing here can avoid it; shmpi_sync(7), 2026-11-30.)
  *
  * Waiting polls: each round tests every request once (a sync_object
  * request by the atomic read above, which also drives the MPI's
