@@ -200,11 +200,12 @@ check: all
 check-checkmode: all
 	@TEST_CHECK=1 test/run-tests
 
+# TESTS= narrows these too: make check-ref-mpich TESTS='sync_halo sync_modes'.
 check-ref:
-	@test/run-tests --ref
+	@test/run-tests --ref $(TESTS)
 
 check-ref-mpich:
-	@test/run-tests --ref=mpich
+	@test/run-tests --ref=mpich $(TESTS)
 
 # The suite under ThreadSanitizer: clang builds the library, mpirun and
 # every test (a test must be built by the compiler whose runtime the

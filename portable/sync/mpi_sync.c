@@ -49,9 +49,10 @@
  * counters, not locks, order these accesses (under shmpi a sync_ops
  * epoch excludes nobody's lock either), and the program promises what
  * NOCHECK asks - no exclusive lock on a process while others access it
- * under sync_ops requests.  Without it MPICH 4.0.2 (ch4:ucx) deadlocked
- * examples/halo_counters.c at np=4: one rank in MPI_Win_lock_all, the
- * others in MPI_Win_flush (2026-11-29).
+ * under sync_ops requests.  (MPICH 4.0.2, ch4:ucx, hangs in
+ * MPI_Win_flush at 3 or more processes with it or without: on a ring of
+ * MPI_Put, MPI_Win_flush and MPI_Barrier under one lock_all, standard
+ * calls alone, so nothing here can avoid it; shmpi_sync(7), 2026-11-30.)
  *
  * Waiting polls: each round tests every request once (a sync_object
  * request by the atomic read above, which also drives the MPI's
@@ -118,6 +119,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -168,6 +170,61 @@ struct psync_req {
     int count;                 /* OBJECT */
 };
 
+/*
+ * Threads.  Everything below that is not an MPI object - the tables of
+ * windows and requests, each window's slots, cover and epoch counts,
+ * each request's state, the error codes, the handle datatype, the
+ * configuration - is read and written only by a thread that holds `big`,
+ * a recursive mutex (recursive: a public function calls another, and an
+ * error handler that the library calls may call it again).  The
+ * mutex's lock and unlock are the acquire/release pair that orders one
+ * thread's writes to that state before the next holder's reads
+ * (POSIX 4.12, memory synchronization), so no field needs an atomic.
+ * Calls that may block on other processes are made without it: the
+ * collective parts of window creation, MPI_Win_free and
+ * MPI_Win_change_comm, the program's epoch calls (fence, start,
+ * complete, lock, unlock, lock_all, unlock_all, post, wait) and flushes,
+ * the wait on a request that is not the library's, and the pause between
+ * two rounds of a wait on sync requests - so that another thread of the
+ * process can signal, or complete a request, while one waits.  What the
+ * library does under it may wait on another process only for what that
+ * process's MPI completes by itself (a flush of a passive-target epoch
+ * opened with MPI_MODE_NOCHECK, an atomic read of its own counter), and
+ * so cannot wait for a thread of this process that waits for the mutex.
+ * The MPI calls made under it are thread-safe only when the MPI provides
+ * MPI_THREAD_MULTIPLE; below that level the program calls one at a time
+ * anyway, and the mutex costs an uncontended lock and unlock per call.
+ */
+static pthread_mutex_t big;
+static pthread_once_t big_once = PTHREAD_ONCE_INIT;
+
+static void big_init(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&big, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+static void enter(void)
+{
+    pthread_once(&big_once, big_init);
+    pthread_mutex_lock(&big);
+}
+
+static void leave(void) { pthread_mutex_unlock(&big); }
+
+static int leave_with(int rc)
+{
+    leave();
+    return rc;
+}
+
+/* call, an int, made under the mutex: a public function around its
+   locked_ version */
+#define LOCKED(call) (enter(), leave_with(call))
+
 static struct psync_req **reqs;    /* every live sync request */
 static int nreqs, reqs_cap;
 static struct psync_win **wins;    /* every live window made through */
@@ -197,7 +254,7 @@ static int code_for(int cls)
     return code;
 }
 
-int psync_err_win_counter(void)
+static int locked_psync_err_win_counter(void)
 {
     if (err_counter_class < 0) {
         int c;
@@ -209,6 +266,11 @@ int psync_err_win_counter(void)
     return err_counter_class;
 }
 
+int psync_err_win_counter(void)
+{
+    return LOCKED(locked_psync_err_win_counter());
+}
+
 /* Raises class cls from function fn through w's error handler (through
    MPI_COMM_WORLD's when there is no window), with a message that says
    what was wrong; returns the code for the caller to return. */
@@ -217,6 +279,7 @@ static int fail(struct psync_win *w, MPI_Win win, int cls, const char *fn,
 {
     char msg[MPI_MAX_ERROR_STRING - 64], line[MPI_MAX_ERROR_STRING];
     va_list ap;
+    enter();
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
@@ -232,6 +295,7 @@ static int fail(struct psync_win *w, MPI_Win win, int cls, const char *fn,
         MPI_Win_call_errhandler(win, code);
     else
         MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+    leave();
     return code;
 }
 
@@ -264,7 +328,7 @@ static void clean_at_finalize(void)
     MPI_Comm_free_keyval(&key);
 }
 
-MPI_Datatype psync_handle_type(void)
+static MPI_Datatype locked_psync_handle_type(void)
 {
     if (handle_type == MPI_DATATYPE_NULL) {
         clean_at_finalize();
@@ -276,6 +340,14 @@ MPI_Datatype psync_handle_type(void)
         handle_type = t;
     }
     return handle_type;
+}
+
+MPI_Datatype psync_handle_type(void)
+{
+    enter();
+    MPI_Datatype rc = locked_psync_handle_type();
+    leave();
+    return rc;
 }
 
 MPI_Sync MPI_Sync_counter_f2c(MPI_Fint c) { return (MPI_Sync)c; }
@@ -386,22 +458,37 @@ static void win_forget(struct psync_win *w)
     win_last = NULL;
 }
 
-/* Gives the new window win its counters: collective over comm. */
+/* w into the table of windows: *rc an error when there is no room. */
+static void win_insert(struct psync_win *w, MPI_Win win, int *rc)
+{
+    struct psync_win **more = nwins < wins_cap ? wins
+        : realloc(wins, (size_t)(wins_cap = 2 * wins_cap + 4) * sizeof *more);
+    if (!more) {
+        wins_cap = nwins;
+        *rc = fail(NULL, win, MPI_ERR_NO_MEM, "MPI_Win_create",
+                   "no memory for the table of windows");
+        return;
+    }
+    wins = more;
+    wins[nwins++] = w;
+}
+
+/* Gives the new window win its counters: collective over comm.  w is
+   this thread's alone until win_insert: only the configuration, the
+   count of windows and the table are the mutex's. */
 static int attach(MPI_Win win, MPI_Comm comm)
 {
-    int rc = read_config(comm);
+    enter();
+    int rc = read_config(comm), cap = cap_env;
+    clean_at_finalize();
+    leave();
     if (rc != MPI_SUCCESS)
         return rc;
-    clean_at_finalize();
     int size;
     MPI_Comm_size(comm, &size);
     struct psync_win *w = calloc(1, sizeof *w);
-    struct psync_win **more = nwins < wins_cap ? wins
-        : realloc(wins, (size_t)(wins_cap = 2 * wins_cap + 4) * sizeof *more);
-    if (more)
-        wins = more;
-    if (!w || !more || !(w->handle = calloc(cap_env, sizeof *w->handle)) ||
-        !(w->armed = calloc(cap_env, 1)) ||
+    if (!w || !(w->handle = calloc(cap, sizeof *w->handle)) ||
+        !(w->armed = calloc(cap, 1)) ||
         !(w->cover = calloc((size_t)size * 3, sizeof *w->cover))) {
         if (w) {
             free(w->handle);
@@ -415,11 +502,11 @@ static int attach(MPI_Win win, MPI_Comm comm)
     int *flavor, flag = 0;
     MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
     w->flavor = flag ? *flavor : MPI_WIN_FLAVOR_CREATE;
-    w->cap = cap_env;
+    w->cap = cap;
     w->refs = 1;
     MPI_Comm_rank(comm, &w->rank);
     MPI_Win_get_group(win, &w->group);
-    rc = MPI_Win_allocate((MPI_Aint)cap_env * 2 * (MPI_Aint)sizeof(int),
+    rc = MPI_Win_allocate((MPI_Aint)cap * 2 * (MPI_Aint)sizeof(int),
                           sizeof(int), MPI_INFO_NULL, comm, &w->mem,
                           &w->hidden);
     if (rc != MPI_SUCCESS) {
@@ -430,16 +517,20 @@ static int attach(MPI_Win win, MPI_Comm comm)
     /* Zeroed by local stores under the epoch, made public by MPI_Win_sync
        (11.7 rule 5), before the barrier after which others may signal. */
     MPI_Win_lock_all(MPI_MODE_NOCHECK, w->hidden);
-    memset(w->mem, 0, (size_t)cap_env * 2 * sizeof(int));
+    memset(w->mem, 0, (size_t)cap * 2 * sizeof(int));
     MPI_Win_sync(w->hidden);
     /* The window's id: rank 0's world rank and count of windows, which
        MPI_Win_change_comm compares; the allreduce is also the barrier
        after which others may signal (nobody leaves it before all came) */
     static long long made;
+    enter();
     long long id = w->rank ? 0 : ((long long)world_rank << 32) + ++made;
+    leave();
     MPI_Allreduce(&id, &w->id, 1, MPI_LONG_LONG, MPI_MAX, comm);
-    wins[nwins++] = w;
-    return MPI_SUCCESS;
+    enter();
+    win_insert(w, win, &rc);
+    leave();
+    return rc;
 }
 
 int psync_Win_create(void *base, MPI_Aint size, int disp_unit,
@@ -470,24 +561,37 @@ int psync_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     return rc == MPI_SUCCESS ? attach(*win, comm) : rc;
 }
 
+/* The library's part of window *win goes under the mutex; the MPI's
+   windows, collectively, without it. */
 int psync_Win_free(MPI_Win *win)
 {
+    enter();
     struct psync_win *w = win ? win_of(*win) : NULL;
+    MPI_Win hidden = MPI_WIN_NULL, other = MPI_WIN_NULL;
+    if (w && w->active) {
+        int rc = fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, "MPI_Win_free",
+                      "%d sync request(s) made on the window are active",
+                      w->active);
+        leave();
+        return rc;
+    }
     if (w) {
-        if (w->active)
-            return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, "MPI_Win_free",
-                        "%d sync request(s) made on the window are active",
-                        w->active);
-        MPI_Win_unlock_all(w->hidden);
-        MPI_Win_free(&w->hidden);
-        if (w->real != w->win)  /* over the new group first, as made */
-            MPI_Win_free(&w->real);
+        hidden = w->hidden;
+        if (w->real != w->win)
+            other = w->real;
         for (int s = 0; s < w->cap; s++) /* its counters go with it */
             held -= w->handle[s] != 0;
         win_forget(w);
         w->win = MPI_WIN_NULL;
         win_release(w);
     }
+    leave();
+    if (hidden != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(hidden);
+        MPI_Win_free(&hidden);
+    }
+    if (other != MPI_WIN_NULL)  /* over the new group first, as made */
+        MPI_Win_free(&other);
     return MPI_Win_free(win);
 }
 
@@ -534,8 +638,8 @@ static int list_args(MPI_Win win, int n, const MPI_Sync *c, const char *fn,
     return MPI_SUCCESS;
 }
 
-int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
-                               MPI_Info info)
+static int locked_MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
+                                             MPI_Info info)
 {
     static const char fn[] = "MPI_Win_alloc_sync_objects";
     (void)info;
@@ -574,7 +678,13 @@ int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
     return MPI_SUCCESS;
 }
 
-int MPI_Win_free_sync_objects(int n, MPI_Sync *c, MPI_Win win)
+int MPI_Win_alloc_sync_objects(int n, MPI_Sync *c, MPI_Win win,
+                               MPI_Info info)
+{
+    return LOCKED(locked_MPI_Win_alloc_sync_objects(n, c, win, info));
+}
+
+static int locked_MPI_Win_free_sync_objects(int n, MPI_Sync *c, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_free_sync_objects";
     struct psync_win *w;
@@ -606,6 +716,11 @@ int MPI_Win_free_sync_objects(int n, MPI_Sync *c, MPI_Win win)
         c[i] = MPI_SYNC_NULL;
     }
     return MPI_SUCCESS;
+}
+
+int MPI_Win_free_sync_objects(int n, MPI_Sync *c, MPI_Win win)
+{
+    return LOCKED(locked_MPI_Win_free_sync_objects(n, c, win));
 }
 
 /* ------------------------------------------------------------ requests */
@@ -666,8 +781,8 @@ static int new_req(struct psync_win *w, int kind, MPI_Info info,
     return MPI_SUCCESS;
 }
 
-int MPI_Win_sync_object_init(MPI_Sync c, int count, MPI_Win win,
-                             MPI_Info info, MPI_Request *req)
+static int locked_MPI_Win_sync_object_init(MPI_Sync c, int count, MPI_Win win,
+                                           MPI_Info info, MPI_Request *req)
 {
     static const char fn[] = "MPI_Win_sync_object_init";
     struct psync_win *w = win_of(win);
@@ -697,8 +812,15 @@ int MPI_Win_sync_object_init(MPI_Sync c, int count, MPI_Win win,
     return MPI_SUCCESS;
 }
 
-int MPI_Win_sync_ops_init(int target, int mode, MPI_Sync c, MPI_Win win,
-                          MPI_Info info, MPI_Request *req)
+int MPI_Win_sync_object_init(MPI_Sync c, int count, MPI_Win win,
+                             MPI_Info info, MPI_Request *req)
+{
+    return LOCKED(locked_MPI_Win_sync_object_init(c, count, win, info, req));
+}
+
+static int locked_MPI_Win_sync_ops_init(int target, int mode, MPI_Sync c,
+                                        MPI_Win win, MPI_Info info,
+                                        MPI_Request *req)
 {
     static const char fn[] = "MPI_Win_sync_ops_init";
     struct psync_win *w = win_of(win);
@@ -746,6 +868,13 @@ int MPI_Win_sync_ops_init(int target, int mode, MPI_Sync c, MPI_Win win,
     r->counter = c;
     r->slot = target == MPI_PROC_NULL ? -1 : slot_of(c);
     return MPI_SUCCESS;
+}
+
+int MPI_Win_sync_ops_init(int target, int mode, MPI_Sync c, MPI_Win win,
+                          MPI_Info info, MPI_Request *req)
+{
+    return LOCKED(locked_MPI_Win_sync_ops_init(target, mode, c, win, info,
+                                               req));
 }
 
 static int opens_epoch(const struct psync_req *r)
@@ -963,13 +1092,18 @@ static void idle(int *rounds)
         sched_yield();
 }
 
-int psync_Start(MPI_Request *req)
+static int locked_psync_Start(MPI_Request *req)
 {
     struct psync_req *r = nreqs && req ? find(*req) : NULL;
     return r ? start_one(r, "MPI_Start") : MPI_Start(req);
 }
 
-int psync_Startall(int n, MPI_Request *v)
+int psync_Start(MPI_Request *req)
+{
+    return LOCKED(locked_psync_Start(req));
+}
+
+static int locked_psync_Startall(int n, MPI_Request *v)
 {
     for (int i = 0; i < n; i++) {
         struct psync_req *r = nreqs ? find(v[i]) : NULL;
@@ -980,6 +1114,11 @@ int psync_Startall(int n, MPI_Request *v)
     return MPI_SUCCESS;
 }
 
+int psync_Startall(int n, MPI_Request *v)
+{
+    return LOCKED(locked_psync_Startall(n, v));
+}
+
 /* Any sync request among n? */
 static int any_sync(int n, const MPI_Request *v)
 {
@@ -987,6 +1126,16 @@ static int any_sync(int n, const MPI_Request *v)
         if (find(v[i]))
             return 1;
     return 0;
+}
+
+/* any_sync under the mutex, for the waits: a wait on the MPI's requests
+   alone is the MPI's, without it. */
+static int any_sync_of(int n, const MPI_Request *v)
+{
+    enter();
+    int any = any_sync(n, v);
+    leave();
+    return any;
 }
 
 /* One look at any request: *done 1 when complete, *null 1 when it was
@@ -1006,19 +1155,29 @@ static int look(MPI_Request *req, int *done, int *null, MPI_Status *st,
     return rc;
 }
 
-int psync_Test(MPI_Request *req, int *flag, MPI_Status *st)
+static int locked_psync_Test(MPI_Request *req, int *flag, MPI_Status *st)
 {
     struct psync_req *r = nreqs && req ? find(*req) : NULL;
     return r ? test_sync(r, flag, st, "MPI_Test") : MPI_Test(req, flag, st);
 }
 
+int psync_Test(MPI_Request *req, int *flag, MPI_Status *st)
+{
+    return LOCKED(locked_psync_Test(req, flag, st));
+}
+
+/* The waits hold the mutex for one round at a time (see the top). */
 int psync_Wait(MPI_Request *req, MPI_Status *st)
 {
+    enter();
     struct psync_req *r = nreqs && req ? find(*req) : NULL;
+    leave();
     if (!r)
         return MPI_Wait(req, st);
     for (int rounds = 0;;) {
+        enter();
         int done, rc = test_sync(r, &done, st, "MPI_Wait");
+        leave();
         if (done || rc != MPI_SUCCESS)
             return rc;
         idle(&rounds);
@@ -1036,6 +1195,7 @@ static int all_of(int n, MPI_Request *v, int *flag, MPI_Status *sts,
         return fail(NULL, MPI_WIN_NULL, MPI_ERR_NO_MEM, fn, "no memory");
     memset(done, 0, n <= 64 ? sizeof small : 0);
     for (int rounds = 0;;) {
+        enter();
         for (int i = 0; i < n; i++) {
             if (done[i])
                 continue;
@@ -1056,6 +1216,7 @@ static int all_of(int n, MPI_Request *v, int *flag, MPI_Status *sts,
                 left--;
             }
         }
+        leave();
         if (!left || !wait)
             break;
         idle(&rounds);
@@ -1069,12 +1230,13 @@ static int all_of(int n, MPI_Request *v, int *flag, MPI_Status *sts,
 
 int psync_Waitall(int n, MPI_Request *v, MPI_Status *sts)
 {
-    if (!any_sync(n, v))
+    if (!any_sync_of(n, v))
         return MPI_Waitall(n, v, sts);
     return all_of(n, v, NULL, sts, 1, "MPI_Waitall");
 }
 
-int psync_Testall(int n, MPI_Request *v, int *flag, MPI_Status *sts)
+static int locked_psync_Testall(int n, MPI_Request *v, int *flag,
+                                MPI_Status *sts)
 {
     if (!any_sync(n, v))
         return MPI_Testall(n, v, flag, sts);
@@ -1102,12 +1264,18 @@ int psync_Testall(int n, MPI_Request *v, int *flag, MPI_Status *sts)
     return all_of(n, v, flag, sts, 0, "MPI_Testall");
 }
 
+int psync_Testall(int n, MPI_Request *v, int *flag, MPI_Status *sts)
+{
+    return LOCKED(locked_psync_Testall(n, v, flag, sts));
+}
+
 /* The any and some forms: one round looks at each request; some: all
    that complete in it, any: the first. */
 static int some_of(int n, MPI_Request *v, int *outcount, int *idx,
                    MPI_Status *sts, int one, int wait, const char *fn)
 {
     for (int rounds = 0;;) {
+        enter();
         int live = 0, out = 0, err = MPI_SUCCESS;
         for (int i = 0; i < n && !(one && out); i++) {
             int d, null;
@@ -1118,8 +1286,10 @@ static int some_of(int n, MPI_Request *v, int *outcount, int *idx,
             if (null && rc == MPI_SUCCESS)
                 continue;
             live++;
-            if (rc != MPI_SUCCESS && one)
+            if (rc != MPI_SUCCESS && one) {
+                leave();
                 return rc;
+            }
             if (d || rc != MPI_SUCCESS) {
                 if (one && sts != MPI_STATUSES_IGNORE)
                     *sts = tmp;
@@ -1131,6 +1301,7 @@ static int some_of(int n, MPI_Request *v, int *outcount, int *idx,
                 idx[out++] = i;
             }
         }
+        leave();
         if (out || !live) {
             *outcount = live ? out : MPI_UNDEFINED;
             if (!live && one && sts != MPI_STATUSES_IGNORE)
@@ -1147,7 +1318,7 @@ static int some_of(int n, MPI_Request *v, int *outcount, int *idx,
 
 int psync_Waitany(int n, MPI_Request *v, int *index, MPI_Status *st)
 {
-    if (!any_sync(n, v))
+    if (!any_sync_of(n, v))
         return MPI_Waitany(n, v, index, st);
     if (st == MPI_STATUS_IGNORE) /* some_of takes an array of statuses */
         st = MPI_STATUSES_IGNORE;
@@ -1157,8 +1328,8 @@ int psync_Waitany(int n, MPI_Request *v, int *index, MPI_Status *st)
     return rc;
 }
 
-int psync_Testany(int n, MPI_Request *v, int *index, int *flag,
-                  MPI_Status *st)
+static int locked_psync_Testany(int n, MPI_Request *v, int *index, int *flag,
+                                MPI_Status *st)
 {
     if (!any_sync(n, v))
         return MPI_Testany(n, v, index, flag, st);
@@ -1171,23 +1342,35 @@ int psync_Testany(int n, MPI_Request *v, int *index, int *flag,
     return rc;
 }
 
+int psync_Testany(int n, MPI_Request *v, int *index, int *flag,
+                  MPI_Status *st)
+{
+    return LOCKED(locked_psync_Testany(n, v, index, flag, st));
+}
+
 int psync_Waitsome(int n, MPI_Request *v, int *outcount, int *idx,
                    MPI_Status *sts)
 {
-    if (!any_sync(n, v))
+    if (!any_sync_of(n, v))
         return MPI_Waitsome(n, v, outcount, idx, sts);
     return some_of(n, v, outcount, idx, sts, 0, 1, "MPI_Waitsome");
 }
 
-int psync_Testsome(int n, MPI_Request *v, int *outcount, int *idx,
-                   MPI_Status *sts)
+static int locked_psync_Testsome(int n, MPI_Request *v, int *outcount,
+                                 int *idx, MPI_Status *sts)
 {
     if (!any_sync(n, v))
         return MPI_Testsome(n, v, outcount, idx, sts);
     return some_of(n, v, outcount, idx, sts, 0, 0, "MPI_Testsome");
 }
 
-int psync_Request_free(MPI_Request *req)
+int psync_Testsome(int n, MPI_Request *v, int *outcount, int *idx,
+                   MPI_Status *sts)
+{
+    return LOCKED(locked_psync_Testsome(n, v, outcount, idx, sts));
+}
+
+static int locked_psync_Request_free(MPI_Request *req)
 {
     struct psync_req *r = nreqs && req ? find(*req) : NULL;
     if (!r)
@@ -1209,7 +1392,12 @@ int psync_Request_free(MPI_Request *req)
     return rc;
 }
 
-int psync_Cancel(MPI_Request *req)
+int psync_Request_free(MPI_Request *req)
+{
+    return LOCKED(locked_psync_Request_free(req));
+}
+
+static int locked_psync_Cancel(MPI_Request *req)
 {
     struct psync_req *r = nreqs && req ? find(*req) : NULL;
     if (!r)
@@ -1218,7 +1406,13 @@ int psync_Cancel(MPI_Request *req)
                 "request cannot be cancelled");
 }
 
-int psync_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
+int psync_Cancel(MPI_Request *req)
+{
+    return LOCKED(locked_psync_Cancel(req));
+}
+
+static int locked_psync_Request_get_status(MPI_Request req, int *flag,
+                                           MPI_Status *st)
 {
     struct psync_req *r = nreqs ? find(req) : NULL;
     if (!r)
@@ -1241,6 +1435,11 @@ int psync_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
     return MPI_SUCCESS;
 }
 
+int psync_Request_get_status(MPI_Request req, int *flag, MPI_Status *st)
+{
+    return LOCKED(locked_psync_Request_get_status(req, flag, st));
+}
+
 
 /* ------------------------------------------------------------ epochs */
 
@@ -1261,8 +1460,22 @@ static const char *const kind_name[3] = {"MPI_MODE_WIN_PUT",
 /* The MPI's window behind the program's win. */
 static MPI_Win real(MPI_Win win)
 {
+    enter();
     struct psync_win *w = nwins ? win_of(win) : NULL;
-    return w ? w->real : win;
+    MPI_Win r = w ? w->real : win;
+    leave();
+    return r;
+}
+
+/* win_of under the mutex, for the epoch calls that the MPI may block:
+   the state stays valid as long as the window (the program frees no
+   window while it calls on it). */
+static struct psync_win *win_lookup(MPI_Win win)
+{
+    enter();
+    struct psync_win *w = nwins ? win_of(win) : NULL;
+    leave();
+    return w;
 }
 
 /* An RMA call of kind k (0 put, 1 get, 2 accumulate) to target on *win;
@@ -1298,67 +1511,113 @@ static int rma_call(MPI_Win *win, int target, int k, const char *fn)
    sync_ops epoch. */
 static int opening(MPI_Win *win, struct psync_win **wp, const char *fn)
 {
+    enter();
     struct psync_win *w = *wp = nwins ? win_of(*win) : NULL;
+    int rc = MPI_SUCCESS;
     if (w)
         *win = w->real;
-    if (!w || !w->epoch)
-        return MPI_SUCCESS;
-    return fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "called inside the "
-                "sync_ops epoch of %d started sync_ops request(s): access "
-                "epochs may not overlap (MPI-3.1 11.5)", w->epoch);
+    if (w && w->epoch)
+        rc = fail(w, MPI_WIN_NULL, MPI_ERR_RMA_SYNC, fn, "called inside "
+                  "the sync_ops epoch of %d started sync_ops request(s): "
+                  "access epochs may not overlap (MPI-3.1 11.5)", w->epoch);
+    leave();
+    return rc;
 }
 
-int psync_Put(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
-              int tc, MPI_Datatype tt, MPI_Win win)
+static int locked_psync_Put(const void *oa, int oc, MPI_Datatype ot, int t,
+                            MPI_Aint td, int tc, MPI_Datatype tt, MPI_Win win)
 {
     int rc = rma_call(&win, t, 0, "MPI_Put");
     return rc != MPI_SUCCESS ? rc : MPI_Put(oa, oc, ot, t, td, tc, tt, win);
 }
 
-int psync_Rput(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
-               int tc, MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+int psync_Put(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
+              int tc, MPI_Datatype tt, MPI_Win win)
+{
+    return LOCKED(locked_psync_Put(oa, oc, ot, t, td, tc, tt, win));
+}
+
+static int locked_psync_Rput(const void *oa, int oc, MPI_Datatype ot, int t,
+                             MPI_Aint td, int tc, MPI_Datatype tt, MPI_Win win,
+                             MPI_Request *req)
 {
     int rc = rma_call(&win, t, 0, "MPI_Rput");
     return rc != MPI_SUCCESS ? rc
                              : MPI_Rput(oa, oc, ot, t, td, tc, tt, win, req);
 }
 
-int psync_Get(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
-              MPI_Datatype tt, MPI_Win win)
+int psync_Rput(const void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td,
+               int tc, MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+{
+    return LOCKED(locked_psync_Rput(oa, oc, ot, t, td, tc, tt, win, req));
+}
+
+static int locked_psync_Get(void *oa, int oc, MPI_Datatype ot, int t,
+                            MPI_Aint td, int tc, MPI_Datatype tt, MPI_Win win)
 {
     int rc = rma_call(&win, t, 1, "MPI_Get");
     return rc != MPI_SUCCESS ? rc : MPI_Get(oa, oc, ot, t, td, tc, tt, win);
 }
 
-int psync_Rget(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
-               MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+int psync_Get(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
+              MPI_Datatype tt, MPI_Win win)
+{
+    return LOCKED(locked_psync_Get(oa, oc, ot, t, td, tc, tt, win));
+}
+
+static int locked_psync_Rget(void *oa, int oc, MPI_Datatype ot, int t,
+                             MPI_Aint td, int tc, MPI_Datatype tt, MPI_Win win,
+                             MPI_Request *req)
 {
     int rc = rma_call(&win, t, 1, "MPI_Rget");
     return rc != MPI_SUCCESS ? rc
                              : MPI_Rget(oa, oc, ot, t, td, tc, tt, win, req);
 }
 
-int psync_Accumulate(const void *oa, int oc, MPI_Datatype ot, int t,
-                     MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
-                     MPI_Win win)
+int psync_Rget(void *oa, int oc, MPI_Datatype ot, int t, MPI_Aint td, int tc,
+               MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+{
+    return LOCKED(locked_psync_Rget(oa, oc, ot, t, td, tc, tt, win, req));
+}
+
+static int locked_psync_Accumulate(const void *oa, int oc, MPI_Datatype ot,
+                                   int t, MPI_Aint td, int tc, MPI_Datatype tt,
+                                   MPI_Op op, MPI_Win win)
 {
     int rc = rma_call(&win, t, 2, "MPI_Accumulate");
     return rc != MPI_SUCCESS
                ? rc : MPI_Accumulate(oa, oc, ot, t, td, tc, tt, op, win);
 }
 
-int psync_Raccumulate(const void *oa, int oc, MPI_Datatype ot, int t,
-                      MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
-                      MPI_Win win, MPI_Request *req)
+int psync_Accumulate(const void *oa, int oc, MPI_Datatype ot, int t,
+                     MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
+                     MPI_Win win)
+{
+    return LOCKED(locked_psync_Accumulate(oa, oc, ot, t, td, tc, tt, op, win));
+}
+
+static int locked_psync_Raccumulate(const void *oa, int oc, MPI_Datatype ot,
+                                    int t, MPI_Aint td, int tc,
+                                    MPI_Datatype tt, MPI_Op op, MPI_Win win,
+                                    MPI_Request *req)
 {
     int rc = rma_call(&win, t, 2, "MPI_Raccumulate");
     return rc != MPI_SUCCESS ? rc : MPI_Raccumulate(oa, oc, ot, t, td, tc, tt,
                                                     op, win, req);
 }
 
-int psync_Get_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
-                         int rcount, MPI_Datatype rt, int t, MPI_Aint td,
-                         int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win)
+int psync_Raccumulate(const void *oa, int oc, MPI_Datatype ot, int t,
+                      MPI_Aint td, int tc, MPI_Datatype tt, MPI_Op op,
+                      MPI_Win win, MPI_Request *req)
+{
+    return LOCKED(locked_psync_Raccumulate(oa, oc, ot, t, td, tc, tt, op,
+                                           win, req));
+}
+
+static int locked_psync_Get_accumulate(const void *oa, int oc, MPI_Datatype ot,
+                                       void *ra, int rcount, MPI_Datatype rt,
+                                       int t, MPI_Aint td, int tc,
+                                       MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
     int rc = rma_call(&win, t, 2, "MPI_Get_accumulate");
     return rc != MPI_SUCCESS ? rc : MPI_Get_accumulate(oa, oc, ot, ra, rcount,
@@ -1366,10 +1625,19 @@ int psync_Get_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
                                                        win);
 }
 
-int psync_Rget_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
-                          int rcount, MPI_Datatype rt, int t, MPI_Aint td,
-                          int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win,
-                          MPI_Request *req)
+int psync_Get_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
+                         int rcount, MPI_Datatype rt, int t, MPI_Aint td,
+                         int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win)
+{
+    return LOCKED(locked_psync_Get_accumulate(oa, oc, ot, ra, rcount, rt, t,
+                                              td, tc, tt, op, win));
+}
+
+static int locked_psync_Rget_accumulate(const void *oa, int oc,
+                                        MPI_Datatype ot, void *ra, int rcount,
+                                        MPI_Datatype rt, int t, MPI_Aint td,
+                                        int tc, MPI_Datatype tt, MPI_Op op,
+                                        MPI_Win win, MPI_Request *req)
 {
     int rc = rma_call(&win, t, 2, "MPI_Rget_accumulate");
     return rc != MPI_SUCCESS ? rc : MPI_Rget_accumulate(oa, oc, ot, ra,
@@ -1377,20 +1645,43 @@ int psync_Rget_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
                                                         tt, op, win, req);
 }
 
-int psync_Fetch_and_op(const void *oa, void *ra, MPI_Datatype dt, int t,
-                       MPI_Aint td, MPI_Op op, MPI_Win win)
+int psync_Rget_accumulate(const void *oa, int oc, MPI_Datatype ot, void *ra,
+                          int rcount, MPI_Datatype rt, int t, MPI_Aint td,
+                          int tc, MPI_Datatype tt, MPI_Op op, MPI_Win win,
+                          MPI_Request *req)
+{
+    return LOCKED(locked_psync_Rget_accumulate(oa, oc, ot, ra, rcount, rt, t,
+                                               td, tc, tt, op, win, req));
+}
+
+static int locked_psync_Fetch_and_op(const void *oa, void *ra, MPI_Datatype dt,
+                                     int t, MPI_Aint td, MPI_Op op,
+                                     MPI_Win win)
 {
     int rc = rma_call(&win, t, 2, "MPI_Fetch_and_op");
     return rc != MPI_SUCCESS ? rc
                              : MPI_Fetch_and_op(oa, ra, dt, t, td, op, win);
 }
 
-int psync_Compare_and_swap(const void *oa, const void *ca, void *ra,
-                           MPI_Datatype dt, int t, MPI_Aint td, MPI_Win win)
+int psync_Fetch_and_op(const void *oa, void *ra, MPI_Datatype dt, int t,
+                       MPI_Aint td, MPI_Op op, MPI_Win win)
+{
+    return LOCKED(locked_psync_Fetch_and_op(oa, ra, dt, t, td, op, win));
+}
+
+static int locked_psync_Compare_and_swap(const void *oa, const void *ca,
+                                         void *ra, MPI_Datatype dt, int t,
+                                         MPI_Aint td, MPI_Win win)
 {
     int rc = rma_call(&win, t, 2, "MPI_Compare_and_swap");
     return rc != MPI_SUCCESS ? rc
                              : MPI_Compare_and_swap(oa, ca, ra, dt, t, td, win);
+}
+
+int psync_Compare_and_swap(const void *oa, const void *ca, void *ra,
+                           MPI_Datatype dt, int t, MPI_Aint td, MPI_Win win)
+{
+    return LOCKED(locked_psync_Compare_and_swap(oa, ca, ra, dt, t, td, win));
 }
 
 int psync_Win_fence(int assert, MPI_Win win)
@@ -1399,10 +1690,12 @@ int psync_Win_fence(int assert, MPI_Win win)
     int rc = opening(&win, &w, "MPI_Win_fence");
     if (rc == MPI_SUCCESS)
         rc = MPI_Win_fence(assert, win);
+    enter();
     if (w && rc == MPI_SUCCESS) {
         w->fence_open = !(assert & MPI_MODE_NOSUCCEED);
         w->fence_rma = 0;
     }
+    leave();
     return rc;
 }
 
@@ -1410,11 +1703,13 @@ int psync_Win_fence(int assert, MPI_Win win)
    an access epoch of kind k on w (NULL: not a library window). */
 static int counted(struct psync_win *w, int k, int by, int rc)
 {
+    enter();
     if (w && rc == MPI_SUCCESS) {
         w->held[k] += by;
         if (by > 0)
             w->fence_open = 0;
     }
+    leave();
     return rc;
 }
 
@@ -1428,7 +1723,7 @@ int psync_Win_start(MPI_Group group, int assert, MPI_Win win)
 
 int psync_Win_complete(MPI_Win win)
 {
-    return counted(nwins ? win_of(win) : NULL, PSCW, -1,
+    return counted(win_lookup(win), PSCW, -1,
                    MPI_Win_complete(real(win)));
 }
 
@@ -1443,7 +1738,7 @@ int psync_Win_lock(int type, int target, int assert, MPI_Win win)
 
 int psync_Win_unlock(int target, MPI_Win win)
 {
-    return counted(nwins ? win_of(win) : NULL, LOCK, -1,
+    return counted(win_lookup(win), LOCK, -1,
                    MPI_Win_unlock(target, real(win)));
 }
 
@@ -1457,7 +1752,7 @@ int psync_Win_lock_all(int assert, MPI_Win win)
 
 int psync_Win_unlock_all(MPI_Win win)
 {
-    return counted(nwins ? win_of(win) : NULL, LOCK_ALL, -1,
+    return counted(win_lookup(win), LOCK_ALL, -1,
                    MPI_Win_unlock_all(real(win)));
 }
 
@@ -1514,7 +1809,8 @@ int psync_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh)
 
 /* The window's own attributes come from the MPI's window, but its
    flavor, which a change does not alter. */
-int psync_Win_get_attr(MPI_Win win, int key, void *val, int *flag)
+static int locked_psync_Win_get_attr(MPI_Win win, int key, void *val,
+                                     int *flag)
 {
     struct psync_win *w = nwins ? win_of(win) : NULL;
     if (!w || w->real == win)
@@ -1530,7 +1826,12 @@ int psync_Win_get_attr(MPI_Win win, int key, void *val, int *flag)
     return MPI_Win_get_attr(win, key, val, flag);
 }
 
-int psync_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+int psync_Win_get_attr(MPI_Win win, int key, void *val, int *flag)
+{
+    return LOCKED(locked_psync_Win_get_attr(win, key, val, flag));
+}
+
+static int locked_psync_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
     struct psync_win *w = nwins ? win_of(win) : NULL;
     if (!w)
@@ -1555,7 +1856,12 @@ int psync_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     return rc;
 }
 
-int psync_Win_detach(MPI_Win win, const void *base)
+int psync_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    return LOCKED(locked_psync_Win_attach(win, base, size));
+}
+
+static int locked_psync_Win_detach(MPI_Win win, const void *base)
 {
     struct psync_win *w = nwins ? win_of(win) : NULL;
     if (!w)
@@ -1570,11 +1876,16 @@ int psync_Win_detach(MPI_Win win, const void *base)
     return rc;
 }
 
+int psync_Win_detach(MPI_Win win, const void *base)
+{
+    return LOCKED(locked_psync_Win_detach(win, base));
+}
+
 /* After a change the MPI's window is not a shared one: a member's part
    is found through the program's window (its old group), a newcomer's
    is empty, and a newcomer cannot reach the members' memory. */
-int psync_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
-                           int *disp_unit, void *baseptr)
+static int locked_psync_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                                         int *disp_unit, void *baseptr)
 {
     struct psync_win *w = nwins ? win_of(win) : NULL;
     if (!w || w->real == win)
@@ -1600,6 +1911,13 @@ int psync_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
                 "rank %d's memory is not mapped here: a process that joined "
                 "a window by MPI_Win_change_comm reaches the others' memory "
                 "by RMA only under portable/sync", rank);
+}
+
+int psync_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                           int *disp_unit, void *baseptr)
+{
+    return LOCKED(locked_psync_Win_shared_query(win, rank, size, disp_unit,
+                                                baseptr));
 }
 
 /* ------------------------------------------------------------ change_comm */
@@ -1739,19 +2057,19 @@ static int join(struct psync_win *w, const long long *all, int n, int me,
         return rc;
     }
     /* my slots, as they are: nobody signals during the call (no sync
-       request is active anywhere) */
+       request is active anywhere); the old windows are freed, collectively,
+       once the mutex is left */
     MPI_Win_set_errhandler(hidden, MPI_ERRORS_RETURN);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, hidden);
+    enter();
     memcpy(mem, w->mem, (size_t)w->cap * 2 * sizeof(int));
     MPI_Win_sync(hidden);
-    MPI_Win_unlock_all(w->hidden);
-    MPI_Win_free(&w->hidden);
+    MPI_Win old_hidden = w->hidden;
+    MPI_Win old_real = w->real != w->win ? w->real : MPI_WIN_NULL;
     MPI_Errhandler eh;
     MPI_Win_get_errhandler(w->win, &eh);
     MPI_Win_set_errhandler(nw, eh);
     MPI_Errhandler_free(&eh);
-    if (w->real != w->win)
-        MPI_Win_free(&w->real);
     /* requests to old ranks go to their new ones */
     MPI_Group g;
     MPI_Comm_group(comm, &g);
@@ -1779,13 +2097,18 @@ static int join(struct psync_win *w, const long long *all, int n, int me,
     w->fence_open = w->fence_rma = 0; /* an empty fence epoch is dropped */
     if (!member)
         w->natt = 0;
+    leave();
+    MPI_Win_unlock_all(old_hidden);
+    MPI_Win_free(&old_hidden);
+    if (old_real != MPI_WIN_NULL)
+        MPI_Win_free(&old_real);
     return MPI_Barrier(comm); /* every part in place before anyone uses it */
 }
 
 int MPI_Win_change_comm(MPI_Comm comm, int peer, MPI_Win win)
 {
     static const char fn[] = "MPI_Win_change_comm";
-    struct psync_win *w = nwins ? win_of(win) : NULL;
+    struct psync_win *w = win_lookup(win);
     int inter = 0, n, me;
     if (comm == MPI_COMM_NULL)
         return fail(w, win, MPI_ERR_COMM, fn, "new_comm is MPI_COMM_NULL");
@@ -1797,12 +2120,14 @@ int MPI_Win_change_comm(MPI_Comm comm, int peer, MPI_Win win)
     long long mine[J_N] = {0}, *all = malloc((size_t)n * J_N * sizeof *all);
     if (!all)
         return fail(w, win, MPI_ERR_NO_MEM, fn, "no memory");
+    enter(); /* the collective calls below go without it (see the top) */
     int own = check_alone(w, win, n, peer, fn), cls = MPI_SUCCESS;
     if (own != MPI_SUCCESS) /* the others raise its class */
         psync_Error_class(own, &cls);
     mine[J_STATUS] = cls;
     mine[J_PEER] = peer;
     describe(w, mine);
+    leave();
     int rc = MPI_Allgather(mine, J_N, MPI_LONG_LONG, all, J_N, MPI_LONG_LONG,
                            comm);
     if (rc == MPI_SUCCESS)
@@ -1820,13 +2145,18 @@ int MPI_Win_change_comm(MPI_Comm comm, int peer, MPI_Win win)
 /* The classes the library adds: Open MPI 4.1 answers MPI_ERR_UNKNOWN to
    MPI_Error_class of a class that MPI_Add_error_class added (2026-11-29);
    a class is its own class (MPI-3.1 8.5). */
-int psync_Error_class(int code, int *cls)
+static int locked_psync_Error_class(int code, int *cls)
 {
     if (err_counter_class >= 0 && code == err_counter_class && cls) {
         *cls = code;
         return MPI_SUCCESS;
     }
     return MPI_Error_class(code, cls);
+}
+
+int psync_Error_class(int code, int *cls)
+{
+    return LOCKED(locked_psync_Error_class(code, cls));
 }
 
 #else

@@ -37,11 +37,12 @@
  * set_errhandler, attach, detach, shared_query), since MPI_Win_change_comm
  * gives the program's window handle a new MPI window behind it.
  *
- * Threads: the library keeps its tables (windows, requests, counters
- * held) and each window's epoch state without locks, so it supports
- * MPI_THREAD_SERIALIZED at most: under MPI_THREAD_MULTIPLE, one thread
- * at a time may call the functions above on windows made through this
- * header and on sync requests (the program's own mutex around them).
+ * Threads: the library's tables (windows, requests, counters held) and
+ * each window's epoch state are under one mutex of its own (mpi_sync.c,
+ * "Threads"), so that under MPI_THREAD_MULTIPLE, when the MPI provides
+ * it, any thread may call the functions above at any time, as under
+ * shmpi: several threads may signal one counter, wait on requests and
+ * put into a sync_ops epoch at once.  Link with -pthread.
  *
  * What differs from shmpi is in shmpi_sync(7), "BUILDING WITH ANOTHER
  * MPI": MPI_ERR_WIN_COUNTER and MPI_HANDLE_SYNC are values known at run
@@ -49,7 +50,7 @@
  * reductions and RMA like any int), after MPI_Win_change_comm a window
  * of the shared flavor is a created one to its newcomers (they reach the
  * members' memory by RMA only), the sync_ops epoch is a lock_all epoch
- * that the library opens, and the thread level above.
+ * that the library opens.
  */
 #ifndef MPI_SYNC_PORTABLE_H
 #define MPI_SYNC_PORTABLE_H
