@@ -62,6 +62,12 @@ python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$trace" ||
 [ -z "$(ls -A "$TMPDIR")" ] || fail "failed job: left in TMPDIR: $(ls -A "$TMPDIR")"
 expect_shm_clean
 
+# The preload reaches every process of a rank's tree: a shell that runs
+# the program loads the wrappers without libmpi.so, and must not fail.
+job -np 2 --profile sh -c 'exec "$0"' "$prog"
+expect_status 0
+[ "$(profile_calls MPI_Allreduce)" = 8 ] || fail "through sh: no table"
+
 # --profile alone: the table, no trace file
 job -np 2 --profile "$prog"
 expect_status 0

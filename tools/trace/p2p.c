@@ -330,16 +330,21 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
     return rc;
 }
 
-typedef int some_fn(int, MPI_Request[], int *, int[], MPI_Status[]);
-
-/* MPI_Waitsome and MPI_Testsome: one signature, one body. */
-static int some(int fn, some_fn *pmpi, int incount, MPI_Request requests[],
-                int *outcount, int indices[], MPI_Status statuses[])
+/* MPI_Waitsome (fn SHMPI_TRACE_FN_Waitsome) and MPI_Testsome: one
+   signature, one body.  The PMPI function is called by name, not through
+   a pointer: taking its address would bind it when the library is loaded
+   (a GLOB_DAT relocation, not a lazy PLT slot), which fails in a process
+   of the rank's tree without libmpi.so (wrap.h). */
+static int some(int fn, int incount, MPI_Request requests[], int *outcount,
+                int indices[], MPI_Status statuses[])
 {
     struct completion c;
     MPI_Status *st = completion_start(&c, incount, requests, statuses);
+    MPI_Status *give = st ? st : statuses;
     uint64_t t0 = shmpi_trace_now();
-    int rc = pmpi(incount, requests, outcount, indices, st ? st : statuses);
+    int rc = fn == SHMPI_TRACE_FN_Waitsome
+                 ? PMPI_Waitsome(incount, requests, outcount, indices, give)
+                 : PMPI_Testsome(incount, requests, outcount, indices, give);
     uint64_t t1 = shmpi_trace_now();
     shmpi_trace_call(fn, t0, rc);
     for (int j = 0; st && statuses_set(rc) && *outcount != MPI_UNDEFINED &&
@@ -352,13 +357,13 @@ static int some(int fn, some_fn *pmpi, int incount, MPI_Request requests[],
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount,
                  int indices[], MPI_Status statuses[])
 {
-    return some(SHMPI_TRACE_FN_Waitsome, PMPI_Waitsome, incount, requests,
-                outcount, indices, statuses);
+    return some(SHMPI_TRACE_FN_Waitsome, incount, requests, outcount,
+                indices, statuses);
 }
 
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount,
                  int indices[], MPI_Status statuses[])
 {
-    return some(SHMPI_TRACE_FN_Testsome, PMPI_Testsome, incount, requests,
-                outcount, indices, statuses);
+    return some(SHMPI_TRACE_FN_Testsome, incount, requests, outcount,
+                indices, statuses);
 }
