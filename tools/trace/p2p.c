@@ -178,7 +178,7 @@ int MPI_Request_free(MPI_Request *request)
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Request_free(request);
     shmpi_trace_call(SHMPI_TRACE_FN_Request_free, t0, rc);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && shmpi_trace_events)
         forget(q, &p);   /* it matches, but its status is never seen */
     return rc;
 }
@@ -194,14 +194,19 @@ struct completion {
     int n;
 };
 
-/* Returns the status array to give PMPI, NULL if out of memory (the call
-   is then made as the program made it, without arrows). */
+/* Returns the status array to give PMPI, NULL if out of memory or no
+   trace is kept (the call is then made as the program made it, without
+   arrows). */
 static MPI_Status *completion_start(struct completion *c, int n,
                                     const MPI_Request *reqs,
                                     MPI_Status *statuses)
 {
-    c->n = n > 0 && reqs ? n : 0;
+    c->n = n > 0 && reqs && shmpi_trace_events ? n : 0;
     c->reqs = c->n > 16 ? malloc((size_t)c->n * sizeof *c->reqs) : c->copy;
+    if (!shmpi_trace_events) {   /* --profile alone: no arrows */
+        c->st = NULL;
+        return NULL;
+    }
     c->st = statuses ? statuses
             : c->n > 16 ? malloc((size_t)c->n * sizeof *c->st) : c->own;
     if (!c->reqs || !c->st) {
@@ -243,7 +248,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Wait(request, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Wait, t0, rc);
+    shmpi_trace_end(SHMPI_TRACE_FN_Wait, t0, t1, rc);
     if (st && rc == MPI_SUCCESS)
         completed(&c, 0, 0, SHMPI_TRACE_FN_Wait, t0, t1);
     completion_end(&c, status);
@@ -257,7 +262,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Test(request, flag, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Test, t0, rc);
+    shmpi_trace_poll(SHMPI_TRACE_FN_Test, t0, t1, rc,
+                     rc == MPI_SUCCESS && *flag);
     if (st && rc == MPI_SUCCESS && *flag)
         completed(&c, 0, 0, SHMPI_TRACE_FN_Test, t0, t1);
     completion_end(&c, status);
@@ -271,7 +277,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Waitall(count, requests, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Waitall, t0, rc);
+    shmpi_trace_end(SHMPI_TRACE_FN_Waitall, t0, t1, rc);
     for (int i = 0; st && statuses_set(rc) && i < c.n; i++)
         completed(&c, i, i, SHMPI_TRACE_FN_Waitall, t0, t1);
     completion_end(&c, statuses);
@@ -286,7 +292,8 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Testall(count, requests, flag, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Testall, t0, rc);
+    shmpi_trace_poll(SHMPI_TRACE_FN_Testall, t0, t1, rc,
+                     rc == MPI_SUCCESS && *flag);
     for (int i = 0; st && statuses_set(rc) && *flag && i < c.n; i++)
         completed(&c, i, i, SHMPI_TRACE_FN_Testall, t0, t1);
     completion_end(&c, statuses);
@@ -301,7 +308,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Waitany(count, requests, index, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Waitany, t0, rc);
+    shmpi_trace_end(SHMPI_TRACE_FN_Waitany, t0, t1, rc);
     if (st && rc == MPI_SUCCESS && *index != MPI_UNDEFINED) {
         if (status)
             *status = st[0];
@@ -319,7 +326,8 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Testany(count, requests, index, flag, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Testany, t0, rc);
+    shmpi_trace_poll(SHMPI_TRACE_FN_Testany, t0, t1, rc,
+                     rc == MPI_SUCCESS && *flag);
     if (st && rc == MPI_SUCCESS && *flag) {
         if (status)
             *status = st[0];
@@ -346,7 +354,11 @@ static int some(int fn, int incount, MPI_Request requests[], int *outcount,
                  ? PMPI_Waitsome(incount, requests, outcount, indices, give)
                  : PMPI_Testsome(incount, requests, outcount, indices, give);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(fn, t0, rc);
+    if (fn == SHMPI_TRACE_FN_Waitsome)
+        shmpi_trace_end(fn, t0, t1, rc);
+    else
+        shmpi_trace_poll(fn, t0, t1, rc,
+                         rc == MPI_SUCCESS && *outcount != 0);
     for (int j = 0; st && statuses_set(rc) && *outcount != MPI_UNDEFINED &&
                     j < *outcount; j++)
         completed(&c, indices[j], j, fn, t0, t1);

@@ -12,7 +12,18 @@
  * not interleave); MPI_Finalize (and MPI_Abort) append what is left of
  * every thread's and write DIR/RANK.prof.  Records are kept only when
  * DIR holds a file named "events" (--trace); --profile alone keeps the
- * profile only.
+ * profile only.  Timestamps become nanoseconds on their way out
+ * (clock.c).
+ *
+ * Polls are coalesced: a call of a polling function (MPI_Test and its
+ * forms, MPI_Iprobe, MPI_Win_test, ...) that found nothing, right after
+ * one of the same function that found nothing - no other record of the
+ * thread between them - extends that one's slice to its own end and adds
+ * one to its polls, instead of a record of its own.  A loop of polls is
+ * then one slice "MPI_Test, polls: N" (the time between the polls, the
+ * program's, inside it), and one record, not N: the trace of a program
+ * that spins on MPI_Test stays the size of the work it did.  The profile
+ * still counts every call and only the time inside them.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -28,6 +39,8 @@
 struct thread_log {
     struct shmpi_trace_rec rec[NREC];
     unsigned n;
+    unsigned poll_at;    /* rec[poll_at] is a poll that found nothing and
+                            may grow, if poll_at == n - 1 */
     uint8_t tid;
     struct thread_log *next;
     struct shmpi_trace_fn prof[SHMPI_TRACE_NFN];  /* calls, ns; no names */
@@ -37,7 +50,6 @@ static struct {
     char dir[4000];
     int rank;
     int on;              /* SHMPI_TRACE_DIR and SHMPI_RANK were given */
-    int events;          /* --trace: keep records */
     int ev_fd;
     uint32_t dropped;
     uint64_t t_start, t_end;
@@ -45,6 +57,8 @@ static struct {
     struct thread_log *threads;
     unsigned next_tid;
 } g = {.ev_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+
+int shmpi_trace_events;
 
 /* initial-exec: a preloaded library's TLS is static (loaded at start),
    so no __tls_get_addr call per MPI call (27 instructions of callgrind's
@@ -64,20 +78,23 @@ __attribute__((constructor)) static void setup(void)
         return;
     strcpy(g.dir, dir);
     g.rank = (int)r;
+    shmpi_trace_clock_start();
     char path[sizeof g.dir + 32];
     snprintf(path, sizeof path, "%s/events", g.dir);
-    g.events = access(path, F_OK) == 0;
+    shmpi_trace_events = access(path, F_OK) == 0;
     snprintf(path, sizeof path, "%s/%d.ev", g.dir, g.rank);
-    if (g.events)
+    if (shmpi_trace_events)
         g.ev_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
                        0600);
     g.on = 1;
 }
 
-static void append(const struct thread_log *t)
+static void append(struct thread_log *t)
 {
+    t->poll_at = NREC;
     if (!t->n)
         return;
+    shmpi_trace_clock_ns(t->rec, t->n);
     size_t len = t->n * sizeof t->rec[0];
     if (g.ev_fd < 0 || write(g.ev_fd, t->rec, len) != (ssize_t)len)
         g.dropped += t->n;
@@ -89,6 +106,7 @@ static struct thread_log *thread_log_new(void)
     if (!t)
         return NULL;
     pthread_mutex_lock(&g.lock);
+    t->poll_at = NREC;
     t->tid = (uint8_t)g.next_tid++;
     t->next = g.threads;
     g.threads = t;
@@ -108,7 +126,7 @@ static inline struct thread_log *thread_log(void)
 struct shmpi_trace_rec *shmpi_trace_record(void)
 {
     struct thread_log *t = thread_log();
-    if (!t || !g.events)
+    if (!t || !shmpi_trace_events)
         return NULL;
     if (t->n == NREC) {
         append(t);
@@ -119,32 +137,45 @@ struct shmpi_trace_rec *shmpi_trace_record(void)
     return r;
 }
 
-struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0, int rc)
+struct shmpi_trace_rec *shmpi_trace_end(int fn, uint64_t t0, uint64_t t1,
+                                        int rc)
 {
-    uint64_t t1 = shmpi_trace_now();
     struct thread_log *t = thread_log();
     if (!t)
         return NULL;
     t->prof[fn].calls++;
     t->prof[fn].ns += t1 - t0;
-    struct shmpi_trace_rec *r = rc == MPI_SUCCESS ? shmpi_trace_record()
-                                                  : NULL;
+    if (rc != MPI_SUCCESS || !shmpi_trace_events)
+        return NULL;
+    struct shmpi_trace_rec *r = shmpi_trace_record();
     if (r)
         *r = (struct shmpi_trace_rec){
             .t0 = t0, .t1 = t1, .count = -1, .bytes = -1,
             .comm = UINT32_MAX, .peer = MPI_PROC_NULL, .wpeer = -1,
-            .tag = -1, .root = -1, .win = UINT32_MAX, .fn = (uint16_t)fn,
-            .kind = SHMPI_TRACE_CALL, .tid = t->tid};
+            .tag = -1, .root = -1, .win = UINT32_MAX, .polls = 1,
+            .fn = (uint16_t)fn, .kind = SHMPI_TRACE_CALL, .tid = t->tid};
     return r;
 }
 
-void shmpi_trace_count(struct shmpi_trace_rec *r, MPI_Count count,
-                       MPI_Datatype type)
+/* A polling call: found says it found what it looked for (a completed
+   request, a message, ...).  One that did not, after one of the same
+   function that did not, grows that one's record and returns NULL. */
+struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
+                                         int rc, int found)
 {
-    int size;
-    r->count = count;
-    r->bytes = PMPI_Type_size(type, &size) == MPI_SUCCESS
-                   ? count * size : -1;
+    struct thread_log *t = mine;
+    if (rc == MPI_SUCCESS && !found && t && t->n &&
+        t->poll_at == t->n - 1 && t->rec[t->poll_at].fn == fn) {
+        t->prof[fn].calls++;
+        t->prof[fn].ns += t1 - t0;
+        t->rec[t->poll_at].t1 = t1;
+        t->rec[t->poll_at].polls++;
+        return NULL;
+    }
+    struct shmpi_trace_rec *r = shmpi_trace_end(fn, t0, t1, rc);
+    if (r && !found)
+        t = mine, t->poll_at = t->n - 1;
+    return r;
 }
 
 /* peer as the world rank it is (core/objects.h: world_ranks, or for an
@@ -175,7 +206,8 @@ void shmpi_trace_started(uint64_t t0)
 static void write_prof(void)
 {
     struct shmpi_trace_head h = {SHMPI_TRACE_MAGIC, g.rank, SHMPI_TRACE_NFN,
-                                 g.dropped, g.t_start, g.t_end};
+                                 g.dropped, shmpi_trace_clock_at(g.t_start),
+                                 shmpi_trace_clock_at(g.t_end)};
     static struct shmpi_trace_fn fns[SHMPI_TRACE_NFN];
     for (int i = 0; i < SHMPI_TRACE_NFN; i++) {
         snprintf(fns[i].name, sizeof fns[i].name, "%s",
@@ -185,6 +217,7 @@ static void write_prof(void)
             fns[i].calls += t->prof[i].calls;
             fns[i].ns += t->prof[i].ns;
         }
+        fns[i].ns = shmpi_trace_clock_span(fns[i].ns);
     }
     char path[sizeof g.dir + 32], tmp[sizeof g.dir + 32];
     snprintf(path, sizeof path, "%s/%d.prof", g.dir, g.rank);
@@ -209,7 +242,7 @@ void shmpi_trace_finished(void)
     g.t_end = shmpi_trace_now();
     pthread_mutex_lock(&g.lock);
     for (struct thread_log *t = g.threads; t; t = t->next) {
-        if (g.events)
+        if (shmpi_trace_events)
             append(t);
         t->n = 0;
     }
