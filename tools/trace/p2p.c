@@ -8,77 +8,17 @@
  * mpirun pairs it with a send (trace.c): messages of one sender, one
  * communicator and one tag are received in the order they were sent
  * (MPI-3.1 3.5, non-overtaking), and receives of one envelope match in
- * the order they were posted.  An MPI_Irecv's request is kept in a table
- * (the request handle, when and on which communicator it was posted)
+ * the order they were posted.  An MPI_Irecv's request is kept (the
+ * request handle, when and on which communicator it was posted: posted.c)
  * until the Wait or Test that completes it; the wrappers give PMPI a
  * status array of their own when the program ignores statuses.
  * Not seen: persistent receives (MPI_Recv_init + MPI_Start), MPI_Mrecv
  * and MPI_Imrecv, receives of the nonblocking collectives' schedules.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wrap.h"
-
-#define SLOTS 4096   /* MPI_Irecvs in flight at once that are followed */
-
-struct posted {
-    MPI_Request req;   /* NULL: free */
-    MPI_Comm comm;
-    uint64_t t;
-};
-
-static struct posted table[SLOTS];
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static unsigned slot_of(MPI_Request req)
-{
-    return (unsigned)(((uintptr_t)req >> 4) * 2654435761u) % SLOTS;
-}
-
-/* Linear probing; a full table forgets the receive (no arrow). */
-static void remember(MPI_Request req, MPI_Comm comm, uint64_t t)
-{
-    pthread_mutex_lock(&table_lock);
-    for (unsigned i = 0, s = slot_of(req); i < SLOTS; i++, s = (s + 1) % SLOTS)
-        if (!table[s].req) {
-            table[s] = (struct posted){req, comm, t};
-            break;
-        }
-    pthread_mutex_unlock(&table_lock);
-}
-
-/* Takes req's entry out (backward-shift deletion keeps the probe chains
-   whole); returns 0 if req was not followed. */
-static int forget(MPI_Request req, struct posted *out)
-{
-    if (req == MPI_REQUEST_NULL)
-        return 0;
-    int found = 0;
-    pthread_mutex_lock(&table_lock);
-    unsigned s = slot_of(req);
-    for (unsigned i = 0; i < SLOTS && table[s].req; i++, s = (s + 1) % SLOTS)
-        if (table[s].req == req) {
-            found = 1;
-            break;
-        }
-    if (found) {
-        *out = table[s];
-        table[s].req = NULL;
-        for (unsigned j = (s + 1) % SLOTS; table[j].req; j = (j + 1) % SLOTS) {
-            unsigned home = slot_of(table[j].req);
-            if ((j > s && (home <= s || home > j)) ||
-                (j < s && (home <= s && home > j))) {
-                table[s] = table[j];
-                table[j].req = NULL;
-                s = j;
-            }
-        }
-    }
-    pthread_mutex_unlock(&table_lock);
-    return found;
-}
 
 void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
                        uint64_t posted, uint64_t t0, uint64_t t1)
@@ -130,7 +70,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
     if (!r)
         return rc;
     p2p_args(r, comm, source, tag, count, datatype);
-    remember(*request, comm, t0);
+    shmpi_trace_remember(*request, comm, t0);
     return rc;
 }
 
@@ -173,13 +113,13 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 
 int MPI_Request_free(MPI_Request *request)
 {
-    struct posted p;
+    struct shmpi_trace_posted p;
     MPI_Request q = request ? *request : MPI_REQUEST_NULL;
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Request_free(request);
     shmpi_trace_call(SHMPI_TRACE_FN_Request_free, t0, rc);
     if (rc == MPI_SUCCESS && shmpi_trace_events)
-        forget(q, &p);   /* it matches, but its status is never seen */
+        shmpi_trace_forget(q, &p);   /* it matches; its status is unseen */
     return rc;
 }
 
@@ -222,8 +162,8 @@ static MPI_Status *completion_start(struct completion *c, int n,
 static void completed(struct completion *c, int i, int st_i, int fn,
                       uint64_t t0, uint64_t t1)
 {
-    struct posted p;
-    if (i >= 0 && i < c->n && forget(c->reqs[i], &p))
+    struct shmpi_trace_posted p;
+    if (i >= 0 && i < c->n && shmpi_trace_forget(c->reqs[i], &p))
         shmpi_trace_match(p.comm, &c->st[st_i], fn, p.t, t0, t1);
 }
 
