@@ -4,13 +4,17 @@
  *
  * mpirun --trace/--profile names a private directory in SHMPI_TRACE_DIR
  * (launcher/trace_file.h has the files' layout); the rank is SHMPI_RANK,
- * both set by the launcher.  A thread's first MPI call gives it a buffer
+ * both set by the launcher.  A thread's first MPI call gives it a chunk
  * of NREC records and a profile (calls, time per function), linked into
  * the rank's list under a mutex - the only lock, taken once per thread;
- * the wrappers then touch only their thread's own.  A full buffer is
- * appended to DIR/RANK.ev in one write (O_APPEND: the threads' writes do
- * not interleave); MPI_Finalize (and MPI_Abort) append what is left of
- * every thread's and write DIR/RANK.prof.  Records are kept only when
+ * the wrappers then touch only their thread's own.  A full chunk is kept
+ * and a new one started: the records stay in memory, up to KEEP chunks
+ * a thread, and are written to DIR/RANK.ev (O_APPEND: the threads'
+ * writes do not interleave) at MPI_Finalize (and MPI_Abort), with
+ * DIR/RANK.prof - or when a thread has KEEP full chunks, all of them at
+ * once.  Writing each chunk as it filled cost a traced halo iteration
+ * more than everything else (1-2 us a record with DIR on the disk,
+ * 2026-11-30, loaded: the page cache's writeback throttled the writes).  Records are kept only when
  * DIR holds a file named "events" (--trace); --profile alone keeps the
  * profile only.  Timestamps become nanoseconds on their way out
  * (clock.c).
@@ -30,15 +34,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "wrap.h"
 
-#define NREC 16384   /* 64 B each: 1 MiB a thread, touched as used */
+#define NREC 16384   /* a chunk: 64 B each, 1 MiB, touched as used */
+#define KEEP 256     /* full chunks a thread keeps in memory (256 MiB) */
+
+struct chunk {
+    struct chunk *next;
+    struct shmpi_trace_rec rec[NREC];
+};
 
 struct thread_log {
-    struct shmpi_trace_rec rec[NREC];
-    unsigned n;
+    struct shmpi_trace_rec *rec;   /* cur->rec */
+    unsigned n;                    /* records in cur */
+    struct chunk *cur, *full, *last;   /* full: the kept ones, oldest first */
+    unsigned nfull;
     unsigned poll_at;    /* rec[poll_at] is a poll that found nothing and
                             may grow, if poll_at == n - 1 */
     uint8_t tid;
@@ -89,22 +102,71 @@ __attribute__((constructor)) static void setup(void)
     g.on = 1;
 }
 
-static void append(struct thread_log *t)
+static void append(const struct shmpi_trace_rec *rec, unsigned n)
 {
-    t->poll_at = NREC;
-    if (!t->n)
-        return;
+    size_t len = n * sizeof *rec;
+    if (g.ev_fd < 0 || write(g.ev_fd, rec, len) != (ssize_t)len)
+        g.dropped += n;
+}
+
+/* A chunk, its pages made at once (MAP_POPULATE: one system call a
+   chunk, not a page fault every 64 records); NULL if no memory. */
+static struct chunk *chunk_new(void)
+{
+    void *p = mmap(NULL, sizeof(struct chunk), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* Every record t holds to the file, converted to nanoseconds. */
+static void write_out(struct thread_log *t)
+{
+    for (struct chunk *c = t->full, *next; c; c = next) {
+        next = c->next;
+        shmpi_trace_clock_ns(c->rec, NREC);
+        append(c->rec, NREC);
+        munmap(c, sizeof *c);
+    }
+    t->full = t->last = NULL;
+    t->nfull = 0;
     shmpi_trace_clock_ns(t->rec, t->n);
-    size_t len = t->n * sizeof t->rec[0];
-    if (g.ev_fd < 0 || write(g.ev_fd, t->rec, len) != (ssize_t)len)
-        g.dropped += t->n;
+    append(t->rec, t->n);
+    t->n = 0;
+    t->poll_at = NREC;
+}
+
+/* t's chunk is full: kept, and a new one started; or, KEEP kept or no
+   memory, all written out. */
+static void chunk_full(struct thread_log *t)
+{
+    struct chunk *c = t->nfull < KEEP ? chunk_new() : NULL;
+    if (!c) {
+        write_out(t);
+        return;
+    }
+    t->cur->next = NULL;
+    if (t->last)
+        t->last->next = t->cur;
+    else
+        t->full = t->cur;
+    t->last = t->cur;
+    t->nfull++;
+    t->cur = c;
+    t->rec = c->rec;
+    t->n = 0;
+    t->poll_at = NREC;
 }
 
 static struct thread_log *thread_log_new(void)
 {
     struct thread_log *t = calloc(1, sizeof *t);
-    if (!t)
+    struct chunk *c = t && shmpi_trace_events ? chunk_new() : NULL;
+    if (!t || (shmpi_trace_events && !c)) {   /* --profile: no chunk */
+        free(t);
         return NULL;
+    }
+    t->cur = c;
+    t->rec = c ? c->rec : NULL;
     pthread_mutex_lock(&g.lock);
     t->poll_at = NREC;
     t->tid = (uint8_t)g.next_tid++;
@@ -121,17 +183,14 @@ static inline struct thread_log *thread_log(void)
     return mine;
 }
 
-/* The next free record of this thread, its buffer appended to the file
-   first if it is full. */
+/* The next free record of this thread. */
 struct shmpi_trace_rec *shmpi_trace_record(void)
 {
     struct thread_log *t = thread_log();
     if (!t || !shmpi_trace_events)
         return NULL;
-    if (t->n == NREC) {
-        append(t);
-        t->n = 0;
-    }
+    if (__builtin_expect(t->n == NREC, 0))
+        chunk_full(t);
     struct shmpi_trace_rec *r = &t->rec[t->n++];
     r->tid = t->tid;
     return r;
@@ -243,7 +302,7 @@ void shmpi_trace_finished(void)
     pthread_mutex_lock(&g.lock);
     for (struct thread_log *t = g.threads; t; t = t->next) {
         if (shmpi_trace_events)
-            append(t);
+            write_out(t);
         t->n = 0;
     }
     if (g.ev_fd >= 0)
