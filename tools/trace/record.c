@@ -14,10 +14,10 @@
  * DIR/RANK.prof - or when a thread has KEEP full chunks, all of them at
  * once.  Writing each chunk as it filled cost a traced halo iteration
  * more than everything else (1-2 us a record with DIR on the disk,
- * 2026-11-30, loaded: each written page a fresh page of the page cache).  Records are kept only when
- * DIR holds a file named "events" (--trace); --profile alone keeps the
- * profile only.  Timestamps become nanoseconds on their way out
- * (clock.c).
+ * 2026-11-30, loaded: each written page a fresh page of the page
+ * cache).  Records are kept only when DIR holds a file named "events"
+ * (--trace); --profile alone keeps the profile only.  Timestamps become
+ * nanoseconds on their way out (clock.c).
  *
  * Polls are coalesced: a call of a polling function (MPI_Test and its
  * forms, MPI_Iprobe, MPI_Win_test, ...) that found nothing, right after
