@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line.
+# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -61,6 +61,31 @@ python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$trace" ||
     fail "the failed job's $trace is not JSON"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "failed job: left in TMPDIR: $(ls -A "$TMPDIR")"
 expect_shm_clean
+
+# The preload reaches every process of a rank's tree: a shell that runs
+# the program loads the wrappers without libmpi.so, and must not fail.
+job -np 2 --profile sh -c 'exec "$0"' "$prog"
+expect_status 0
+[ "$(profile_calls MPI_Allreduce)" = 8 ] || fail "through sh: no table"
+
+# Polls that found nothing, one after another, are one slice with their
+# count; the profile counts each call.
+rm -f "$trace"
+job -np 2 --trace "$trace" --profile "$prog" poll
+expect_status 0
+python3 - "$trace" <<'EOF' || fail "poll: the polls are not coalesced"
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"]
+      if e["ph"] == "X" and e["pid"] == 0]
+got = [(e["name"], e["args"].get("polls")) for e in ev
+       if e["name"] in ("MPI_Test", "MPI_Iprobe", "MPI_Send", "MPI_Wait")]
+want = [("MPI_Test", 3), ("MPI_Iprobe", 2), ("MPI_Send", None),
+        ("MPI_Wait", None)]
+if got != want:
+    sys.exit("rank 0's slices: %s, expected %s" % (got, want))
+EOF
+[ "$(rank_calls 0 MPI_Test)" = 3 ] && [ "$(rank_calls 0 MPI_Iprobe)" = 2 ] ||
+    fail "poll: rank 0's profile: MPI_Test '$(rank_calls 0 MPI_Test)', MPI_Iprobe '$(rank_calls 0 MPI_Iprobe)' calls, not 3 and 2"
 
 # --profile alone: the table, no trace file
 job -np 2 --profile "$prog"

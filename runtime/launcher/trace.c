@@ -10,7 +10,8 @@
  *
  * The trace: one process per rank ("rank N", pid N), one thread track per
  * thread of the rank that called MPI; every call a slice named after its
- * function, with the arguments the wrapper kept; every received message an
+ * function, with the arguments the wrapper kept (a run of polls that
+ * found nothing is one slice, its count in "polls"); every received message an
  * arrow from the send call to the call that completed the receive.  The
  * pairing: the k-th receive (in posting order) that got a message of
  * (source, communicator, tag) on rank d matched the k-th send (in call
@@ -385,7 +386,9 @@ static void slice(FILE *f, const struct rank_log *l, int rank,
     if (x->comm != UINT32_MAX)
         fprintf(f, "%s\"comm\":%u", sep, x->comm), sep = ",";
     if (x->win != UINT32_MAX)
-        fprintf(f, "%s\"win\":%u", sep, x->win);
+        fprintf(f, "%s\"win\":%u", sep, x->win), sep = ",";
+    if (x->polls > 1)   /* a run of polls that found nothing */
+        fprintf(f, "%s\"polls\":%u", sep, x->polls);
     fputs("}}", f);
 }
 

@@ -8,7 +8,8 @@
  * full and at MPI_Finalize, then writes DIR/R.prof once: a header, then
  * nfn function entries.  Both are in the machine's own byte order, read
  * back on the same machine.  Times are CLOCK_MONOTONIC nanoseconds, one
- * clock for every process of the machine.
+ * clock for every process of the machine (the wrappers may read another
+ * counter and convert on the way out: tools/trace/clock.c).
  */
 #ifndef SHMPI_TRACE_FILE_H
 #define SHMPI_TRACE_FILE_H
@@ -40,7 +41,8 @@ struct shmpi_trace_rec {
     int32_t root;       /* a collective's root, or -1 */
     uint32_t win;       /* the window's id (the same on every rank) of a
                            call on a window, or UINT32_MAX */
-    uint32_t pad;
+    uint32_t polls;     /* a CALL: the calls it stands for, 1 or a run of
+                           polls that found nothing (tools/trace/record.c) */
     uint16_t fn;        /* index in the .prof file's function list */
     uint8_t kind;       /* enum shmpi_trace_kind */
     uint8_t tid;        /* the rank's n-th thread to call MPI */

@@ -1,8 +1,31 @@
-/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize. */
+/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* "poll": the polls cannot find anything, as rank 1 sends only when
+   rank 0 has made them. */
+static int poll_job(int rank)
+{
+    int v = 0, flag = 0;
+    if (rank == 1) {
+        MPI_Recv(&v, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(&v, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Request rq;
+        MPI_Irecv(&v, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, &rq);
+        for (int i = 0; i < 3 && !flag; i++)
+            MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
+        for (int i = 0; i < 2 && !flag; i++)
+            MPI_Iprobe(1, 2, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        if (flag)
+            return 1;   /* found what cannot be there yet */
+        MPI_Send(&v, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    }
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -12,6 +35,11 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (argc > 1 && strcmp(argv[1], "poll") == 0) {
+        int bad = poll_job(rank);
+        MPI_Finalize();
+        return bad ? 4 : 0;
+    }
     int right = (rank + 1) % np, left = (rank + np - 1) % np;
     for (int i = 0; i < 3; i++)
         MPI_Isend(&v[i], 1, MPI_INT, right, 7, MPI_COMM_WORLD, &rq[i]);

@@ -15,15 +15,20 @@
 # sendcount/sendtype, origin_count/origin_datatype), the window (MPI_Win
 # win: its id, its communicator, the target as a world rank).  The functions named
 # in HAND are written by hand (calls.c, p2p.c): they also read statuses
-# and requests.  The deprecated and removed functions (SHMPI_API_DEPRECATED,
+# and requests.  The functions named in POLL look for something and say
+# in *flag whether they found it: one that did not is a poll that
+# record.c may coalesce with the one before (shmpi_trace_poll).  The
+# deprecated and removed functions (SHMPI_API_DEPRECATED,
 # SHMPI_API_REMOVED) are not wrapped.
 set -eu
 HAND=" Init Init_thread Finalize Abort Recv Irecv Sendrecv Sendrecv_replace
        Wait Waitall Waitany Waitsome Test Testall Testany Testsome
        Request_free "
-awk -v hand="$HAND" -v out_h="$2" -v out_c="$3" '
+POLL=" Iprobe Improbe Request_get_status Request_get_status_any
+       Request_get_status_all Parrived Win_test "
+awk -v hand="$HAND" -v poll="$POLL" -v out_h="$2" -v out_c="$3" '
 function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
-BEGIN { gsub(/[ \t\n]+/, " ", hand) }
+BEGIN { gsub(/[ \t\n]+/, " ", hand); gsub(/[ \t\n]+/, " ", poll) }
 # the name a parameter declares: its last identifier, arrays cut off
 function pname(p) {
     sub(/\[.*/, "", p); p = trim(p)
@@ -84,10 +89,13 @@ END {
             cap = cap "        shmpi_trace_count(r, origin_count, origin_datatype);\n"
         if (ty["win"] == "MPI_Win")
             cap = cap "        shmpi_trace_window(r, win);\n"
+        call = sprintf("shmpi_trace_call(SHMPI_TRACE_FN_%s, t0, rc)", fn[i])
+        if (index(poll, " " fn[i] " ") && ty["flag"] == "int *")
+            call = sprintf("shmpi_trace_poll(SHMPI_TRACE_FN_%s, t0, shmpi_trace_now(),\n                         rc, rc == MPI_SUCCESS && *flag)", fn[i])
         if (cap == "")
-            printf "    shmpi_trace_call(SHMPI_TRACE_FN_%s, t0, rc);\n", fn[i] > out_c
+            printf "    %s;\n", call > out_c
         else
-            printf "    struct shmpi_trace_rec *r =\n        shmpi_trace_call(SHMPI_TRACE_FN_%s, t0, rc);\n    if (r) {\n%s    }\n", fn[i], cap > out_c
+            printf "    struct shmpi_trace_rec *r =\n        %s;\n    if (r) {\n%s    }\n", call, cap > out_c
         print "    return rc;\n}" > out_c
     }
 }' "$1"

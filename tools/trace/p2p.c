@@ -8,77 +8,17 @@
  * mpirun pairs it with a send (trace.c): messages of one sender, one
  * communicator and one tag are received in the order they were sent
  * (MPI-3.1 3.5, non-overtaking), and receives of one envelope match in
- * the order they were posted.  An MPI_Irecv's request is kept in a table
- * (the request handle, when and on which communicator it was posted)
+ * the order they were posted.  An MPI_Irecv's request is kept (the
+ * request handle, when and on which communicator it was posted: posted.c)
  * until the Wait or Test that completes it; the wrappers give PMPI a
  * status array of their own when the program ignores statuses.
  * Not seen: persistent receives (MPI_Recv_init + MPI_Start), MPI_Mrecv
  * and MPI_Imrecv, receives of the nonblocking collectives' schedules.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wrap.h"
-
-#define SLOTS 4096   /* MPI_Irecvs in flight at once that are followed */
-
-struct posted {
-    MPI_Request req;   /* NULL: free */
-    MPI_Comm comm;
-    uint64_t t;
-};
-
-static struct posted table[SLOTS];
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static unsigned slot_of(MPI_Request req)
-{
-    return (unsigned)(((uintptr_t)req >> 4) * 2654435761u) % SLOTS;
-}
-
-/* Linear probing; a full table forgets the receive (no arrow). */
-static void remember(MPI_Request req, MPI_Comm comm, uint64_t t)
-{
-    pthread_mutex_lock(&table_lock);
-    for (unsigned i = 0, s = slot_of(req); i < SLOTS; i++, s = (s + 1) % SLOTS)
-        if (!table[s].req) {
-            table[s] = (struct posted){req, comm, t};
-            break;
-        }
-    pthread_mutex_unlock(&table_lock);
-}
-
-/* Takes req's entry out (backward-shift deletion keeps the probe chains
-   whole); returns 0 if req was not followed. */
-static int forget(MPI_Request req, struct posted *out)
-{
-    if (req == MPI_REQUEST_NULL)
-        return 0;
-    int found = 0;
-    pthread_mutex_lock(&table_lock);
-    unsigned s = slot_of(req);
-    for (unsigned i = 0; i < SLOTS && table[s].req; i++, s = (s + 1) % SLOTS)
-        if (table[s].req == req) {
-            found = 1;
-            break;
-        }
-    if (found) {
-        *out = table[s];
-        table[s].req = NULL;
-        for (unsigned j = (s + 1) % SLOTS; table[j].req; j = (j + 1) % SLOTS) {
-            unsigned home = slot_of(table[j].req);
-            if ((j > s && (home <= s || home > j)) ||
-                (j < s && (home <= s && home > j))) {
-                table[s] = table[j];
-                table[j].req = NULL;
-                s = j;
-            }
-        }
-    }
-    pthread_mutex_unlock(&table_lock);
-    return found;
-}
 
 void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
                        uint64_t posted, uint64_t t0, uint64_t t1)
@@ -130,7 +70,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
     if (!r)
         return rc;
     p2p_args(r, comm, source, tag, count, datatype);
-    remember(*request, comm, t0);
+    shmpi_trace_remember(*request, comm, t0);
     return rc;
 }
 
@@ -173,13 +113,13 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 
 int MPI_Request_free(MPI_Request *request)
 {
-    struct posted p;
+    struct shmpi_trace_posted p;
     MPI_Request q = request ? *request : MPI_REQUEST_NULL;
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Request_free(request);
     shmpi_trace_call(SHMPI_TRACE_FN_Request_free, t0, rc);
-    if (rc == MPI_SUCCESS)
-        forget(q, &p);   /* it matches, but its status is never seen */
+    if (rc == MPI_SUCCESS && shmpi_trace_events)
+        shmpi_trace_forget(q, &p);   /* it matches; its status is unseen */
     return rc;
 }
 
@@ -194,14 +134,19 @@ struct completion {
     int n;
 };
 
-/* Returns the status array to give PMPI, NULL if out of memory (the call
-   is then made as the program made it, without arrows). */
+/* Returns the status array to give PMPI, NULL if out of memory or no
+   trace is kept (the call is then made as the program made it, without
+   arrows). */
 static MPI_Status *completion_start(struct completion *c, int n,
                                     const MPI_Request *reqs,
                                     MPI_Status *statuses)
 {
-    c->n = n > 0 && reqs ? n : 0;
+    c->n = n > 0 && reqs && shmpi_trace_events ? n : 0;
     c->reqs = c->n > 16 ? malloc((size_t)c->n * sizeof *c->reqs) : c->copy;
+    if (!shmpi_trace_events) {   /* --profile alone: no arrows */
+        c->st = NULL;
+        return NULL;
+    }
     c->st = statuses ? statuses
             : c->n > 16 ? malloc((size_t)c->n * sizeof *c->st) : c->own;
     if (!c->reqs || !c->st) {
@@ -217,8 +162,8 @@ static MPI_Status *completion_start(struct completion *c, int n,
 static void completed(struct completion *c, int i, int st_i, int fn,
                       uint64_t t0, uint64_t t1)
 {
-    struct posted p;
-    if (i >= 0 && i < c->n && forget(c->reqs[i], &p))
+    struct shmpi_trace_posted p;
+    if (i >= 0 && i < c->n && shmpi_trace_forget(c->reqs[i], &p))
         shmpi_trace_match(p.comm, &c->st[st_i], fn, p.t, t0, t1);
 }
 
@@ -243,7 +188,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Wait(request, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Wait, t0, rc);
+    shmpi_trace_end(SHMPI_TRACE_FN_Wait, t0, t1, rc);
     if (st && rc == MPI_SUCCESS)
         completed(&c, 0, 0, SHMPI_TRACE_FN_Wait, t0, t1);
     completion_end(&c, status);
@@ -257,7 +202,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Test(request, flag, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Test, t0, rc);
+    shmpi_trace_poll(SHMPI_TRACE_FN_Test, t0, t1, rc,
+                     rc == MPI_SUCCESS && *flag);
     if (st && rc == MPI_SUCCESS && *flag)
         completed(&c, 0, 0, SHMPI_TRACE_FN_Test, t0, t1);
     completion_end(&c, status);
@@ -271,7 +217,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Waitall(count, requests, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Waitall, t0, rc);
+    shmpi_trace_end(SHMPI_TRACE_FN_Waitall, t0, t1, rc);
     for (int i = 0; st && statuses_set(rc) && i < c.n; i++)
         completed(&c, i, i, SHMPI_TRACE_FN_Waitall, t0, t1);
     completion_end(&c, statuses);
@@ -286,7 +232,8 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Testall(count, requests, flag, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Testall, t0, rc);
+    shmpi_trace_poll(SHMPI_TRACE_FN_Testall, t0, t1, rc,
+                     rc == MPI_SUCCESS && *flag);
     for (int i = 0; st && statuses_set(rc) && *flag && i < c.n; i++)
         completed(&c, i, i, SHMPI_TRACE_FN_Testall, t0, t1);
     completion_end(&c, statuses);
@@ -301,7 +248,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Waitany(count, requests, index, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Waitany, t0, rc);
+    shmpi_trace_end(SHMPI_TRACE_FN_Waitany, t0, t1, rc);
     if (st && rc == MPI_SUCCESS && *index != MPI_UNDEFINED) {
         if (status)
             *status = st[0];
@@ -319,7 +266,8 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Testany(count, requests, index, flag, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(SHMPI_TRACE_FN_Testany, t0, rc);
+    shmpi_trace_poll(SHMPI_TRACE_FN_Testany, t0, t1, rc,
+                     rc == MPI_SUCCESS && *flag);
     if (st && rc == MPI_SUCCESS && *flag) {
         if (status)
             *status = st[0];
@@ -330,18 +278,27 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
     return rc;
 }
 
-typedef int some_fn(int, MPI_Request[], int *, int[], MPI_Status[]);
-
-/* MPI_Waitsome and MPI_Testsome: one signature, one body. */
-static int some(int fn, some_fn *pmpi, int incount, MPI_Request requests[],
-                int *outcount, int indices[], MPI_Status statuses[])
+/* MPI_Waitsome (fn SHMPI_TRACE_FN_Waitsome) and MPI_Testsome: one
+   signature, one body.  The PMPI function is called by name, not through
+   a pointer: taking its address would bind it when the library is loaded
+   (a GLOB_DAT relocation, not a lazy PLT slot), which fails in a process
+   of the rank's tree without libmpi.so (wrap.h). */
+static int some(int fn, int incount, MPI_Request requests[], int *outcount,
+                int indices[], MPI_Status statuses[])
 {
     struct completion c;
     MPI_Status *st = completion_start(&c, incount, requests, statuses);
+    MPI_Status *give = st ? st : statuses;
     uint64_t t0 = shmpi_trace_now();
-    int rc = pmpi(incount, requests, outcount, indices, st ? st : statuses);
+    int rc = fn == SHMPI_TRACE_FN_Waitsome
+                 ? PMPI_Waitsome(incount, requests, outcount, indices, give)
+                 : PMPI_Testsome(incount, requests, outcount, indices, give);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_call(fn, t0, rc);
+    if (fn == SHMPI_TRACE_FN_Waitsome)
+        shmpi_trace_end(fn, t0, t1, rc);
+    else
+        shmpi_trace_poll(fn, t0, t1, rc,
+                         rc == MPI_SUCCESS && *outcount != 0);
     for (int j = 0; st && statuses_set(rc) && *outcount != MPI_UNDEFINED &&
                     j < *outcount; j++)
         completed(&c, indices[j], j, fn, t0, t1);
@@ -352,13 +309,13 @@ static int some(int fn, some_fn *pmpi, int incount, MPI_Request requests[],
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount,
                  int indices[], MPI_Status statuses[])
 {
-    return some(SHMPI_TRACE_FN_Waitsome, PMPI_Waitsome, incount, requests,
-                outcount, indices, statuses);
+    return some(SHMPI_TRACE_FN_Waitsome, incount, requests, outcount,
+                indices, statuses);
 }
 
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount,
                  int indices[], MPI_Status statuses[])
 {
-    return some(SHMPI_TRACE_FN_Testsome, PMPI_Testsome, incount, requests,
-                outcount, indices, statuses);
+    return some(SHMPI_TRACE_FN_Testsome, incount, requests, outcount,
+                indices, statuses);
 }

@@ -4,30 +4,58 @@
  *
  * mpirun --trace/--profile names a private directory in SHMPI_TRACE_DIR
  * (launcher/trace_file.h has the files' layout); the rank is SHMPI_RANK,
- * both set by the launcher.  A thread's first MPI call gives it a buffer
+ * both set by the launcher.  A thread's first MPI call gives it a chunk
  * of NREC records and a profile (calls, time per function), linked into
  * the rank's list under a mutex - the only lock, taken once per thread;
- * the wrappers then touch only their thread's own.  A full buffer is
- * appended to DIR/RANK.ev in one write (O_APPEND: the threads' writes do
- * not interleave); MPI_Finalize (and MPI_Abort) append what is left of
- * every thread's and write DIR/RANK.prof.  Records are kept only when
- * DIR holds a file named "events" (--trace); --profile alone keeps the
- * profile only.
+ * the wrappers then touch only their thread's own.  A full chunk is kept
+ * and a new one started: the records stay in memory, up to KEEP chunks
+ * a thread, and are written to DIR/RANK.ev (O_APPEND: the threads'
+ * writes do not interleave) at MPI_Finalize (and MPI_Abort), with
+ * DIR/RANK.prof - or when a thread has KEEP full chunks, all of them at
+ * once.  Writing each chunk as it filled cost a traced halo iteration
+ * more than everything else (1-2 us a record with DIR on the disk,
+ * 2026-11-30, loaded: each written page a fresh page of the page
+ * cache).  Records are kept only when DIR holds a file named "events"
+ * (--trace); --profile alone keeps the profile only.  Timestamps become
+ * nanoseconds on their way out (clock.c).
+ *
+ * Polls are coalesced: a call of a polling function (MPI_Test and its
+ * forms, MPI_Iprobe, MPI_Win_test, ...) that found nothing, right after
+ * one of the same function that found nothing - no other record of the
+ * thread between them - extends that one's slice to its own end and adds
+ * one to its polls, instead of a record of its own.  A loop of polls is
+ * then one slice "MPI_Test, polls: N" (the time between the polls, the
+ * program's, inside it), and one record, not N: the trace of a program
+ * that spins on MPI_Test stays the size of the work it did.  The profile
+ * still counts every call and only the time inside them.
  */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "wrap.h"
 
-#define NREC 16384   /* 64 B each: 1 MiB a thread, touched as used */
+#define CHUNK (2u << 20)   /* a chunk's bytes: one transparent huge page */
+#define NREC (CHUNK / sizeof(struct shmpi_trace_rec) - 1)   /* 32767 */
+#define KEEP 128           /* full chunks a thread keeps (256 MiB) */
+
+struct chunk {
+    struct chunk *next;
+    struct shmpi_trace_rec rec[NREC] __attribute__((aligned(64)));
+};
+_Static_assert(sizeof(struct chunk) == CHUNK, "a chunk is one huge page");
 
 struct thread_log {
-    struct shmpi_trace_rec rec[NREC];
-    unsigned n;
+    struct shmpi_trace_rec *rec;   /* cur->rec */
+    unsigned n;                    /* records in cur */
+    struct chunk *cur, *full, *last;   /* full: the kept ones, oldest first */
+    unsigned nfull;
+    unsigned poll_at;    /* rec[poll_at] is a poll that found nothing and
+                            may grow, if poll_at == n - 1 */
     uint8_t tid;
     struct thread_log *next;
     struct shmpi_trace_fn prof[SHMPI_TRACE_NFN];  /* calls, ns; no names */
@@ -37,7 +65,6 @@ static struct {
     char dir[4000];
     int rank;
     int on;              /* SHMPI_TRACE_DIR and SHMPI_RANK were given */
-    int events;          /* --trace: keep records */
     int ev_fd;
     uint32_t dropped;
     uint64_t t_start, t_end;
@@ -45,6 +72,8 @@ static struct {
     struct thread_log *threads;
     unsigned next_tid;
 } g = {.ev_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+
+int shmpi_trace_events;
 
 /* initial-exec: a preloaded library's TLS is static (loaded at start),
    so no __tls_get_addr call per MPI call (27 instructions of callgrind's
@@ -64,31 +93,98 @@ __attribute__((constructor)) static void setup(void)
         return;
     strcpy(g.dir, dir);
     g.rank = (int)r;
+    shmpi_trace_clock_start();
     char path[sizeof g.dir + 32];
     snprintf(path, sizeof path, "%s/events", g.dir);
-    g.events = access(path, F_OK) == 0;
+    shmpi_trace_events = access(path, F_OK) == 0;
     snprintf(path, sizeof path, "%s/%d.ev", g.dir, g.rank);
-    if (g.events)
+    if (shmpi_trace_events)
         g.ev_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
                        0600);
     g.on = 1;
 }
 
-static void append(const struct thread_log *t)
+static void append(const struct shmpi_trace_rec *rec, unsigned n)
 {
-    if (!t->n)
+    size_t len = n * sizeof *rec;
+    if (g.ev_fd < 0 || write(g.ev_fd, rec, len) != (ssize_t)len)
+        g.dropped += n;
+}
+
+/* A chunk: 2 MiB aligned, so that the kernel can back it with one
+   transparent huge page (MADV_HUGEPAGE): one page fault a chunk, not one
+   every 64 records (a fault costs ~80 us on this VM: 1.1-1.4 us a 64-byte
+   record through fresh 4 KiB pages, MAP_POPULATE or not, 5 ns through a
+   huge page the process had used before; 2026-11-30, loops writing 64 B
+   at a time).  Memory the VM never touched stays dear whatever the page
+   size (0.5-15 us a record, depending on the host's load): that is the
+   floor of keeping every call (perf/README.md, trace).  NULL if no
+   memory. */
+static struct chunk *chunk_new(void)
+{
+    char *raw = mmap(NULL, 2 * CHUNK, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    char *p = (char *)(((uintptr_t)raw + CHUNK - 1) & ~(uintptr_t)(CHUNK - 1));
+    if (p > raw)
+        munmap(raw, (size_t)(p - raw));
+    munmap(p + CHUNK, (size_t)(raw + CHUNK - p));
+    madvise(p, CHUNK, MADV_HUGEPAGE);   /* a hint: 4 KiB pages otherwise */
+    return (struct chunk *)p;
+}
+
+/* Every record t holds to the file, converted to nanoseconds. */
+static void write_out(struct thread_log *t)
+{
+    for (struct chunk *c = t->full, *next; c; c = next) {
+        next = c->next;
+        shmpi_trace_clock_ns(c->rec, NREC);
+        append(c->rec, NREC);
+        munmap(c, sizeof *c);
+    }
+    t->full = t->last = NULL;
+    t->nfull = 0;
+    shmpi_trace_clock_ns(t->rec, t->n);
+    append(t->rec, t->n);
+    t->n = 0;
+    t->poll_at = NREC;
+}
+
+/* t's chunk is full: kept, and a new one started; or, KEEP kept or no
+   memory, all written out. */
+static void chunk_full(struct thread_log *t)
+{
+    struct chunk *c = t->nfull < KEEP ? chunk_new() : NULL;
+    if (!c) {
+        write_out(t);
         return;
-    size_t len = t->n * sizeof t->rec[0];
-    if (g.ev_fd < 0 || write(g.ev_fd, t->rec, len) != (ssize_t)len)
-        g.dropped += t->n;
+    }
+    t->cur->next = NULL;
+    if (t->last)
+        t->last->next = t->cur;
+    else
+        t->full = t->cur;
+    t->last = t->cur;
+    t->nfull++;
+    t->cur = c;
+    t->rec = c->rec;
+    t->n = 0;
+    t->poll_at = NREC;
 }
 
 static struct thread_log *thread_log_new(void)
 {
     struct thread_log *t = calloc(1, sizeof *t);
-    if (!t)
+    struct chunk *c = t && shmpi_trace_events ? chunk_new() : NULL;
+    if (!t || (shmpi_trace_events && !c)) {   /* --profile: no chunk */
+        free(t);
         return NULL;
+    }
+    t->cur = c;
+    t->rec = c ? c->rec : NULL;
     pthread_mutex_lock(&g.lock);
+    t->poll_at = NREC;
     t->tid = (uint8_t)g.next_tid++;
     t->next = g.threads;
     g.threads = t;
@@ -103,48 +199,58 @@ static inline struct thread_log *thread_log(void)
     return mine;
 }
 
-/* The next free record of this thread, its buffer appended to the file
-   first if it is full. */
+/* The next free record of this thread. */
 struct shmpi_trace_rec *shmpi_trace_record(void)
 {
     struct thread_log *t = thread_log();
-    if (!t || !g.events)
+    if (!t || !shmpi_trace_events)
         return NULL;
-    if (t->n == NREC) {
-        append(t);
-        t->n = 0;
-    }
+    if (__builtin_expect(t->n == NREC, 0))
+        chunk_full(t);
     struct shmpi_trace_rec *r = &t->rec[t->n++];
     r->tid = t->tid;
     return r;
 }
 
-struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0, int rc)
+struct shmpi_trace_rec *shmpi_trace_end(int fn, uint64_t t0, uint64_t t1,
+                                        int rc)
 {
-    uint64_t t1 = shmpi_trace_now();
     struct thread_log *t = thread_log();
     if (!t)
         return NULL;
     t->prof[fn].calls++;
     t->prof[fn].ns += t1 - t0;
-    struct shmpi_trace_rec *r = rc == MPI_SUCCESS ? shmpi_trace_record()
-                                                  : NULL;
+    if (rc != MPI_SUCCESS || !shmpi_trace_events)
+        return NULL;
+    struct shmpi_trace_rec *r = shmpi_trace_record();
     if (r)
         *r = (struct shmpi_trace_rec){
             .t0 = t0, .t1 = t1, .count = -1, .bytes = -1,
             .comm = UINT32_MAX, .peer = MPI_PROC_NULL, .wpeer = -1,
-            .tag = -1, .root = -1, .win = UINT32_MAX, .fn = (uint16_t)fn,
-            .kind = SHMPI_TRACE_CALL, .tid = t->tid};
+            .tag = -1, .root = -1, .win = UINT32_MAX, .polls = 1,
+            .fn = (uint16_t)fn, .kind = SHMPI_TRACE_CALL, .tid = t->tid};
     return r;
 }
 
-void shmpi_trace_count(struct shmpi_trace_rec *r, MPI_Count count,
-                       MPI_Datatype type)
+/* A polling call: found says it found what it looked for (a completed
+   request, a message, ...).  One that did not, after one of the same
+   function that did not, grows that one's record and returns NULL. */
+struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
+                                         int rc, int found)
 {
-    int size;
-    r->count = count;
-    r->bytes = PMPI_Type_size(type, &size) == MPI_SUCCESS
-                   ? count * size : -1;
+    struct thread_log *t = mine;
+    if (rc == MPI_SUCCESS && !found && t && t->n &&
+        t->poll_at == t->n - 1 && t->rec[t->poll_at].fn == fn) {
+        t->prof[fn].calls++;
+        t->prof[fn].ns += t1 - t0;
+        t->rec[t->poll_at].t1 = t1;
+        t->rec[t->poll_at].polls++;
+        return NULL;
+    }
+    struct shmpi_trace_rec *r = shmpi_trace_end(fn, t0, t1, rc);
+    if (r && !found)
+        t = mine, t->poll_at = t->n - 1;
+    return r;
 }
 
 /* peer as the world rank it is (core/objects.h: world_ranks, or for an
@@ -175,7 +281,8 @@ void shmpi_trace_started(uint64_t t0)
 static void write_prof(void)
 {
     struct shmpi_trace_head h = {SHMPI_TRACE_MAGIC, g.rank, SHMPI_TRACE_NFN,
-                                 g.dropped, g.t_start, g.t_end};
+                                 g.dropped, shmpi_trace_clock_at(g.t_start),
+                                 shmpi_trace_clock_at(g.t_end)};
     static struct shmpi_trace_fn fns[SHMPI_TRACE_NFN];
     for (int i = 0; i < SHMPI_TRACE_NFN; i++) {
         snprintf(fns[i].name, sizeof fns[i].name, "%s",
@@ -185,6 +292,7 @@ static void write_prof(void)
             fns[i].calls += t->prof[i].calls;
             fns[i].ns += t->prof[i].ns;
         }
+        fns[i].ns = shmpi_trace_clock_span(fns[i].ns);
     }
     char path[sizeof g.dir + 32], tmp[sizeof g.dir + 32];
     snprintf(path, sizeof path, "%s/%d.prof", g.dir, g.rank);
@@ -209,8 +317,8 @@ void shmpi_trace_finished(void)
     g.t_end = shmpi_trace_now();
     pthread_mutex_lock(&g.lock);
     for (struct thread_log *t = g.threads; t; t = t->next) {
-        if (g.events)
-            append(t);
+        if (shmpi_trace_events)
+            write_out(t);
         t->n = 0;
     }
     if (g.ev_fd >= 0)

@@ -7,7 +7,11 @@
  * the time to this thread's profile and, when mpirun asked for a trace,
  * returns a record to fill (NULL otherwise, or when the call failed: the
  * arguments of a failed call may be invalid handles).  The record lives
- * in this thread's buffer until the next record of the thread.
+ * in this thread's buffer until the next record of the thread.  A poll
+ * that found nothing (shmpi_trace_poll) right after another of the same
+ * function adds to that one's record instead.  The hot path takes no
+ * lock and makes no system call: two counter reads, the profile's two
+ * adds, and with --trace one 64-byte record.
  *
  * The library must not depend on libshmpi.so at load time: mpirun's
  * LD_PRELOAD reaches every process of a rank's tree (a wrapper script's
@@ -20,10 +24,12 @@
 #ifndef SHMPI_TRACE_WRAP_H
 #define SHMPI_TRACE_WRAP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
 #include "core/objects.h"
+#include "datatypes/datatype.h"
 #include "rma/win.h"
 #include "launcher/trace_file.h"
 #include "mpi.h"
@@ -31,22 +37,56 @@
 
 extern const char *const shmpi_trace_fn_names[SHMPI_TRACE_NFN];
 
+/* clock.c: a timestamp.  Where the CPU's time-stamp counter runs at one
+   rate whatever the core's frequency and sleep state (CPUID's invariant
+   TSC bit), it is the counter itself, read in one instruction, and
+   records are converted to CLOCK_MONOTONIC nanoseconds when they leave
+   the process (shmpi_trace_clock_ns); else CLOCK_MONOTONIC. */
+extern int shmpi_trace_tsc;
+uint64_t shmpi_trace_mono(void);
+void shmpi_trace_clock_start(void);
+void shmpi_trace_clock_ns(struct shmpi_trace_rec *r, size_t n);
+uint64_t shmpi_trace_clock_at(uint64_t t);
+uint64_t shmpi_trace_clock_span(uint64_t ticks);
+
 static inline uint64_t shmpi_trace_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#if defined(__x86_64__) || defined(__i386__)
+    if (__builtin_expect(shmpi_trace_tsc, 1))
+        return __builtin_ia32_rdtsc();
+#endif
+    return shmpi_trace_mono();
 }
 
 /* record.c */
-struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0, int rc);
+extern int shmpi_trace_events;   /* --trace: records are kept */
+struct shmpi_trace_rec *shmpi_trace_end(int fn, uint64_t t0, uint64_t t1,
+                                        int rc);
+struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
+                                         int rc, int found);
 struct shmpi_trace_rec *shmpi_trace_record(void);
-void shmpi_trace_count(struct shmpi_trace_rec *r, MPI_Count count,
-                       MPI_Datatype type);
 void shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer);
 void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win);
 void shmpi_trace_started(uint64_t t0);
 void shmpi_trace_finished(void);
+
+/* The call fn that started at t0 returned rc: its time goes to the
+   profile; returns the record to fill with its arguments, or NULL. */
+static inline struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0,
+                                                       int rc)
+{
+    return shmpi_trace_end(fn, t0, shmpi_trace_now(), rc);
+}
+
+/* count elements of type: the datatype's size read in one load
+   (datatypes/datatype.h), as the context below; MPI_DATATYPE_NULL
+   (valid with count 0 in some calls) has no bytes. */
+static inline void shmpi_trace_count(struct shmpi_trace_rec *r,
+                                     MPI_Count count, MPI_Datatype type)
+{
+    r->count = count;
+    r->bytes = type == MPI_DATATYPE_NULL ? -1 : count * type->size;
+}
 
 /* The communicator's context (core/objects.h): the job-wide name of a
    communicator that the MPI_T events also give, one load.  A window's
@@ -55,6 +95,15 @@ static inline uint32_t shmpi_trace_context(MPI_Comm comm)
 {
     return comm == MPI_COMM_NULL ? UINT32_MAX : comm->context;
 }
+
+/* posted.c: an MPI_Irecv's request until it completes */
+struct shmpi_trace_posted {
+    MPI_Request req;   /* NULL: a free slot */
+    MPI_Comm comm;
+    uint64_t t;        /* when it was posted */
+};
+void shmpi_trace_remember(MPI_Request req, MPI_Comm comm, uint64_t t);
+int shmpi_trace_forget(MPI_Request req, struct shmpi_trace_posted *out);
 
 /* p2p.c */
 void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
