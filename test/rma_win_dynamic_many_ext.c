@@ -93,8 +93,11 @@ static void one_op(MPI_Win win, int parity)
     case 0:
         CHECK_MPI(MPI_Put(&v, 1, MPI_LONG, t, my_slot(t, k), 1, MPI_LONG,
                           win));
-        /* v is this call's: complete the put before it is gone (11.3) */
-        CHECK_MPI(MPI_Win_flush_local(t, win));
+        /* v is this call's, and a later operation of this rank may
+           touch the same long: complete the put at the target (11.3;
+           a flush_local would free v but leave the two in conflict,
+           11.7.1) */
+        CHECK_MPI(MPI_Win_flush(t, win));
         *want = v;
         break;
     case 1:
@@ -107,7 +110,7 @@ static void one_op(MPI_Win win, int parity)
     case 2:
         CHECK_MPI(MPI_Accumulate(&v, 1, MPI_LONG, t, my_slot(t, k), 1,
                                  MPI_LONG, MPI_SUM, win));
-        CHECK_MPI(MPI_Win_flush_local(t, win));
+        CHECK_MPI(MPI_Win_flush(t, win));
         *want += v;
         break;
     case 3:
@@ -130,7 +133,9 @@ static void one_op(MPI_Win win, int parity)
     case 5:
         CHECK_MPI(MPI_Rput(&v, 1, MPI_LONG, t, my_slot(t, k), 1, MPI_LONG,
                            win, &req));
+        /* the request completes the put at the origin only (11.5.1) */
         CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Win_flush(t, win));
         *want = v;
         break;
     default:
