@@ -9,8 +9,9 @@
  * Either the ringer sees the sleeper, or the waiter's done() sees what was
  * published.  A ringer of a registered job may leave its fence out
  * (shmpi_core_ring_fence, wait.h) because the waiter then adds a global
- * one (membarrier) after its own: the asymmetric form of the same pair.  If the ringer bumps seq after the waiter read `old`,
- * futex_wait finds seq != old in the kernel and returns at once.  The
+ * one (membarrier) after its own: the asymmetric form of the same pair.
+ * If the ringer bumps seq after the waiter read `old`, futex_wait finds
+ * seq != old in the kernel and returns at once.  The
  * futexes are shared (no FUTEX_PRIVATE_FLAG): the doorbell lives in
  * memory mapped by several processes.
  *

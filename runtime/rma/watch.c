@@ -34,9 +34,10 @@
  * and the man page says so.  Under AddressSanitizer, whose SIGSEGV
  * handler is in place before MPI_Init, the faults this file does not
  * own go to it, and it reports them as without the mode
- * (test/check-rma-result.sh, SANITIZE=1, 2026-11-30).  A system call handed other bytes of a watched page (read(2)
- * into a buffer beside a pending get's) fails with EFAULT: the watch of
- * a range lasts from its call to the one that completes it.
+ * (test/check-rma-result.sh, SANITIZE=1, 2026-11-30).  A system call
+ * handed other bytes of a watched page (read(2) into a buffer beside a
+ * pending get's) fails with EFAULT: the watch of a range lasts from its
+ * call to the one that completes it.
  *
  * THE TABLE.  SLOTS ranges in pages of their own (mmap), which no
  * watch can cover: the handler reads them, and a range is refused that
