@@ -16,12 +16,16 @@ check_helper check_rma_result 4 \
 
 # a fault outside the watched pages goes to the handler before the
 # mode's: the default one (the rank dies of SIGSEGV, the launcher says
-# so), or AddressSanitizer's in a SANITIZE=1 build, which reports it
+# so), or a sanitizer's in a SANITIZE=1 or check-tsan build, which
+# reports it and exits with its own status (1; 66, test/run-tests)
 start_job "$MPIRUN" --check -np 2 "$TEST_BIN/check_rma_result" crash
 finish_job
 if [ -e "$SHMPI_ROOT/lib/.flavor-san" ]; then
     expect_status 1
     expect_lines "$ERR" "ERROR: AddressSanitizer: SEGV on unknown address"
+elif [ -e "$SHMPI_ROOT/lib/.flavor-tsan" ]; then
+    expect_status 66
+    expect_lines "$ERR" "ERROR: ThreadSanitizer: SEGV on unknown address"
 else
     expect_status 139
     expect_lines "$ERR" '^mpirun: rank 0 \(pid [0-9]+\) was killed by signal 11 \(Segmentation fault.*\); job aborted$'
