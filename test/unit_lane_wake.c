@@ -7,9 +7,11 @@
  * every lane (the waits of rooms that know no lanes).  The thread that
  * takes a turn stores the next turn (release) and rings one lane's bell
  * of this rank (shmpi_core_lane_ring), as a sender does after it
- * published a record: the lane the next thread waits for, or - in the
- * first phase, at random - the last lane, which no thread of that phase
- * waits for (a ring nobody owns must wake everyone: wait.c).  The
+ * published a record, and as a sender's without the ringer's fence
+ * where the process registered for the global fence (unit.h registers
+ * it): the lane the next thread waits for, or - in the first phase, at
+ * random - the last lane, which no thread of that phase waits for (a
+ * ring nobody owns must wake everyone: wait.c).  The
  * policy is made to sleep at once (no spin, no yield), so every turn is
  * handed over by a futex wake-up: a ring that woke the wrong bitset, or
  * a sleeper counted on the wrong bell, leaves the next thread asleep and
@@ -61,7 +63,7 @@ static void hand_over(struct poller *p)
         k = (uint32_t)__builtin_ctz(own[next]); /* one of next's lanes */
     atomic_fetch_add_explicit(&turn, 1, memory_order_release);
     shmpi_core_lane_ring(shmpi_arena_lane_bell(shmpi_proc.arena, 0, k), 0,
-                         k);
+                         k, shmpi_proc.fence_registered);
 }
 
 #define THREADS 6
@@ -113,7 +115,8 @@ static int turn_hook(void)
     if (!atomic_exchange_explicit(&lane1_work, 0, memory_order_acquire))
         return 0;
     atomic_store_explicit(&flag_v, 1, memory_order_release);
-    shmpi_core_lane_ring(shmpi_arena_lane_bell(shmpi_proc.arena, 0, 0), 0, 0);
+    shmpi_core_lane_ring(shmpi_arena_lane_bell(shmpi_proc.arena, 0, 0), 0, 0,
+                         shmpi_proc.fence_registered);
     return 1;
 }
 
@@ -132,7 +135,8 @@ static void phase3(int t)
             atomic_store_explicit(&lane1_work, 1, memory_order_relaxed);
             atomic_store_explicit(&flag_o, 1, memory_order_release);
             shmpi_core_lane_ring(
-                shmpi_arena_lane_bell(shmpi_proc.arena, 0, 1), 0, 1);
+                shmpi_arena_lane_bell(shmpi_proc.arena, 0, 1), 0, 1,
+                shmpi_proc.fence_registered);
         } else {
             _Atomic int *flag = t == 1 ? &flag_o : &flag_v;
             shmpi_core_wait_until_in(flag_set, (void *)flag,
@@ -198,8 +202,10 @@ int main(void)
     unit_threads(THREADS, body, NULL);
     printf("unit_lane_wake: %d threads x %d turns x 2 phases over %u "
            "lanes, %ld polls found another's turn; %d rounds of the owed "
-           "turn\n",
+           "turn; rings %s\n",
            THREADS, TURNS, shmpi_p2p_nlanes(), (long)idle_polls,
-           shmpi_p2p_nlanes() > 1 ? ROUNDS : 0);
+           shmpi_p2p_nlanes() > 1 ? ROUNDS : 0,
+           shmpi_proc.fence_registered ? "without the ringer's fence"
+                                       : "with the ringer's fence");
     return 0;
 }

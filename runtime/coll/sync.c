@@ -18,11 +18,12 @@
  * Doorbells: a waiter that sleeps does so on its own doorbell
  * (core/wait.c), so a member that stores a word someone may sleep on must
  * ring that someone afterwards.  Ringing costs a fence and one load of the
- * sleeper count per member; the algorithms ring exactly the members that
- * may wait for the store (the readers of data, the writers waiting for
- * STEP_DONE), and a member that skipped its STEP_DONE (coll.h) rings
- * everyone with its next store, since that store is the one a writer
- * claiming a half waits for.
+ * sleeper count per member (the fence only the compiler's where the job
+ * has the global fence: shmpi_coll_ring); the algorithms ring exactly
+ * the members that may wait for the store (the readers of data, the
+ * writers waiting for STEP_DONE), and a member that skipped its
+ * STEP_DONE (coll.h) rings everyone with its next store, since that
+ * store is the one a writer claiming a half waits for.
  */
 #include <stdio.h>
 
@@ -43,15 +44,44 @@ int shmpi_coll_world_of(const struct shmpi_coll *c, int member)
     return c->world ? c->world[member] : member;
 }
 
+/* Member j's doorbell rung.  light: a job with the global fence, whose
+   ring's fence shmpi_coll_ring made already (a compiler barrier).
+   Inline: the ring of a 2-member MPI_Allreduce is 54 instructions so,
+   64 through a call per member, 49 with the fence (callgrind,
+   2026-11-30; perf/README.md). */
+static inline __attribute__((always_inline)) void
+ring_member(const struct shmpi_coll *c, int j, int light)
+{
+    int world = shmpi_coll_world_of(c, j);
+    if (light)
+        shmpi_core_ring_look(shmpi_core_doorbell_sleepers(world), world);
+    else
+        shmpi_core_doorbell_ring(world);
+}
+
+/* The pair, in a job with the global fence (core/wait.h,
+   shmpi_core_ring_fence): this member's release store of its word
+   (shmpi_coll_publish, the last one before this ring), then, kept in
+   program order by the compiler barrier, the relaxed look at each
+   member's sleeper count; a sleeper's count, its global fence, then its
+   done() reading the word (core/wait.c, sleep_once).  The global fence
+   runs a full fence on this CPU at some point of its program: after the
+   store - done() sees the word - or before it, so before the look too -
+   the look sees the count and wakes the sleeper.
+   Without the global fence each ring is shmpi_core_doorbell_ring's, a
+   seq_cst fence and a look, as it always was. */
 void shmpi_coll_ring(struct shmpi_coll *c, int who)
 {
+    int light = shmpi_proc.fence_registered;
+    if (light)
+        shmpi_core_ring_fence(1);
     if (who == SHMPI_COLL_ALL || c->owe_all) {
         for (int j = 0; j < c->size; j++)
             if (j != c->rank)
-                shmpi_core_doorbell_ring(shmpi_coll_world_of(c, j));
+                ring_member(c, j, light);
         c->owe_all = 0;
     } else if (who >= 0 && who != c->rank) {
-        shmpi_core_doorbell_ring(shmpi_coll_world_of(c, who));
+        ring_member(c, who, light);
     }
 }
 

@@ -10,10 +10,16 @@
  * published.  A ringer of a registered job may leave its fence out
  * (shmpi_core_ring_fence, wait.h) because the waiter then adds a global
  * one (membarrier) after its own: the asymmetric form of the same pair.
+ * The ringers that do: pt2pt's lane bell on every send and every other
+ * lane ring (shmpi_core_lane_ring), the collectives' words
+ * (coll/sync.c's shmpi_coll_ring, coll/pallreduce.c's start); the
+ * others (shmpi_core_doorbell_ring) keep their fence.  Every sleeper,
+ * whatever it waits for, sleeps here, in sleep_once, so every sleeper
+ * of a registered job runs the global fence.
  * If the ringer bumps seq after the waiter read `old`, futex_wait finds
- * seq != old in the kernel and returns at once.  The
- * futexes are shared (no FUTEX_PRIVATE_FLAG): the doorbell lives in
- * memory mapped by several processes.
+ * seq != old in the kernel and returns at once.  The futexes are shared
+ * (no FUTEX_PRIVATE_FLAG): the doorbell lives in memory mapped by
+ * several processes.
  *
  * Tunables (core/tunables.c, read at MPI_Init; each rank its own):
  *   SHMPI_SPIN_US  how long to spin before yielding; default 100 us when
@@ -71,8 +77,14 @@
  * comes later in that word's modification order, so the ringer's fence
  * precedes T's in S (C11 7.17.3, C++20 [atomics.order] p4, the
  * coherence-ordered-before clause), and T's turn, after its fence, sees
- * what the ringer published before its own.  That turn reads the
- * record (pt2pt/lane.c: a lane with a record is never skipped) or
+ * what the ringer published before its own.  A ringer without its fence
+ * (a registered job) has no fence to precede T's, so T's way back runs
+ * the global fence too (turn_owed): the ringer's store came before the
+ * point where it reached the ringer's CPU, and T's turn sees it, or the
+ * ringer's load of the word came after that point, after T counted
+ * out, and did not see T - it saw V, or nobody, and V was woken or its
+ * own global fence before its last done() settles it.  That turn reads
+ * the record (pt2pt/lane.c: a lane with a record is never skipped) or
  * finds the lane held and marks `missed`, and the holder rings lane k
  * again as it leaves: with nobody owning k asleep that ring wakes
  * everyone, V included.  The turn is paid only on the way back from the
@@ -88,9 +100,12 @@
  * own lane's, or BITS_ANY), or the waiter read seq after the bump and
  * its done() sees what the bump's release published - or the waiter's
  * fence comes after the ringer's and its done() sees the publication.
- * A ring bumps the rank's seq even for the owners of one lane: a thread
- * of another lane between its read of seq and its futex call then
- * returns at once and polls again, a spurious wake-up, never a lost one.
+ * In a registered job the ringer's fence is the compiler's and the
+ * waiter's global fence, after its count, takes its place (wait.h,
+ * shmpi_core_ring_fence).  A ring bumps the rank's seq even for the
+ * owners of one lane: a thread of another lane between its read of seq
+ * and its futex call then returns at once and polls again, a spurious
+ * wake-up, never a lost one.
  *
  * State: the spin and yield policy is shmpi_proc.wait (core/proc.h),
  * set by shmpi_core_wait_configure at MPI_Init and by MPI_T_cvar_write
@@ -191,6 +206,8 @@ static int spin(const struct shmpi_core_waitfor *w, void *arg)
                                       lanes, fewer threads than 65536) */
 #define BITS_ANY (1u << 31)      /* every sleeper's futex bitset */
 
+static void wake(int rank, uint32_t bits);
+
 /* Count this thread in (add) or out of (sub) the rank's doorbell and
    every lane's bell, owner of the lanes in own. */
 static void count_sleeper(uint32_t own, int add)
@@ -210,6 +227,25 @@ static void count_sleeper(uint32_t own, int add)
         else
             atomic_fetch_sub_explicit(w, v, memory_order_relaxed);
     }
+}
+
+/* On the way back from the doorbell under MULTIPLE, this thread
+   counted out: the turn of every lane that a ring which woke only the
+   owners of its lane may have left to us (at the top).  Its fence is
+   the seq_cst one of the old protocol, and in a registered job the
+   global one as well: a ringer of a lane that left its own fence out
+   (shmpi_core_lane_ring) and read our count either stored its record
+   before the point where the global fence reached its CPU - the turn
+   sees it - or its load of our count came after that point, after our
+   count out, and it did not see us.  If the kernel refused, every
+   sleeper of the rank is woken instead, to poll every lane itself. */
+static void turn_owed(void)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (shmpi_proc.fence_registered && shmpi_core_fence_all_ranks() != 0)
+        wake(shmpi_proc.rank, BITS_ANY);
+    if (shmpi_proc.hooks.turn)
+        shmpi_proc.hooks.turn();
 }
 
 /* own: the lanes this wait is for, within the job's (0 below
@@ -241,11 +277,8 @@ static int sleep_once(uint32_t own, const struct shmpi_core_waitfor *w,
         shmpi_core_blocked_leave(w, arg);
     }
     count_sleeper(own, 0);
-    if (own) { /* MULTIPLE: the turn owed to the lanes (at the top) */
-        atomic_thread_fence(memory_order_seq_cst);
-        if (shmpi_proc.hooks.turn)
-            shmpi_proc.hooks.turn();
-    }
+    if (own) /* MULTIPLE: the turn owed to the lanes (at the top) */
+        turn_owed();
     return ok;
 }
 

@@ -16,7 +16,9 @@
  * rank R may be waiting for (a record in R's ring, space in a ring R
  * writes, the end of a barrier) publishes it with a release store and
  * then calls shmpi_core_doorbell_ring(R).  Ringing costs one fence and one load
- * unless R sleeps.
+ * unless R sleeps; the rings of pt2pt's lanes and of the collectives'
+ * words leave the fence out where the job has the global fence
+ * (shmpi_core_ring_fence below).
  */
 #ifndef SHMPI_WAIT_H
 #define SHMPI_WAIT_H
@@ -145,13 +147,21 @@ static inline void shmpi_core_ring_look(_Atomic uint32_t *sleepers, int rank)
    `lane`, b its bell (shmpi_arena_lane_bell: pt2pt keeps it per peer and
    lane): what a sender rings after it published a record in that lane,
    and a lane's holder after a request completed under it.  If nobody
-   waits for the lane, every sleeper of the rank (wait.c).  Inline: a
-   fence and one load unless somebody sleeps, on every message. */
+   waits for the lane, every sleeper of the rank (wait.c).  Inline: one
+   load unless somebody sleeps, on every message.  registered:
+   shmpi_proc.fence_registered.  The fence before the load is
+   shmpi_core_ring_fence's: in a registered job only the compiler's, the
+   sleeper's global fence (wait.c, sleep_once) pairing with the caller's
+   store before the ring and this load, as above; without it a seq_cst
+   fence, as ever.  That fence, rung on every send, drained the sender's
+   store buffer: each MPI_Isend waited for its record's line to be owned
+   while the receiver polled it (perf/README.md, "pt2pt - the lane bell
+   without the sender's fence"). */
 void shmpi_core_lane_wake(int rank, uint32_t lane, uint32_t sleepers);
 static inline void shmpi_core_lane_ring(struct shmpi_lane_bell *b, int rank,
-                                        uint32_t lane)
+                                        uint32_t lane, int registered)
 {
-    atomic_thread_fence(memory_order_seq_cst);
+    shmpi_core_ring_fence(registered);
     uint32_t s = atomic_load_explicit(&b->sleepers, memory_order_relaxed);
     if (__builtin_expect(s != 0, 0))
         shmpi_core_lane_wake(rank, lane, s);

@@ -24,18 +24,21 @@
  *     mark, so a try that fails against the next holder meanwhile keeps
  *     its own).  The ring reaches the waiter: a waiter about to sleep
  *     counted itself in every lane's bell, then fenced (wait.c), before
- *     it wrote missed = 1; the leaver read that 1 before the ring's
- *     fence, so the ring's load sees the count.  If the waiter waits for
- *     this lane it is woken; if not, and a thread that does sleeps, that
- *     one is woken instead and makes the turn it owes every lane before
- *     it returns (wait.c), which takes this lane or marks it missed
- *     again.  A waiter that had not counted itself yet polls again
- *     before it sleeps.  And a waiter that read the doorbell's seq after
+ *     it wrote missed = 1; the leaver's seq_cst load read that 1, so it
+ *     synchronizes with the waiter's fence (a release fence before the
+ *     store it read) and the ring's load, after it, sees the count -
+ *     whether the ring has its own fence or not (shmpi_core_lane_ring).
+ *     If the waiter waits for this lane it is woken; if not, and a
+ *     thread that does sleeps, that one is woken instead and makes the
+ *     turn it owes every lane before it returns (wait.c), which takes
+ *     this lane or marks it missed again.  A waiter that had not counted
+ *     itself yet polls again before it sleeps.  And a waiter that read the doorbell's seq after
  *     the ring's increment (release) sees the unlock before it too (its
  *     acquire load), so its second try does not fail against this
  *     holder.
  *   - completed is written and read under the lane; the ring's own fence
- *     (shmpi_core_lane_ring) pairs with the waiter's, as for any
+ *     (shmpi_core_lane_ring), or in a job with the global fence the
+ *     sleeper's global one, pairs with the waiter's, as for any
  *     publisher (wait.c): the request's release store of `complete` came
  *     before it, and the request's waiter waits for this lane (pt2pt's
  *     waits name their request's lane: completion.c).
@@ -88,12 +91,15 @@
  *   load reads that word itself, the very position the consumer reads
  *   next); one published after it is followed by the sender's ring.  A
  *   waiter sleeps only after counting itself on every lane's bell, a
- *   seq_cst fence, and one more
- *   done() - one more read of every watch (core/wait.c): in the order S
- *   either the sender's fence comes first, and that read sees the
- *   record, or the waiter's does, and the sender's load of the lane's
- *   bell sees it and wakes it (or an owner of the lane, who then turns
- *   it: wait.c).  The same Dekker pair as every ring: the watch only
+ *   seq_cst fence (and the global one, in a job registered for it),
+ *   and one more done() - one more read of every watch (core/wait.c):
+ *   in the order S either the sender's fence comes first, and that read
+ *   sees the record, or the waiter's does, and the sender's load of the
+ *   lane's bell sees it and wakes it (or an owner of the lane, who then
+ *   turns it: wait.c); with the global fence and no fence of the
+ *   sender's, that fence reached the sender's CPU after its store - the
+ *   read sees the record - or before it, so before its load too - the
+ *   load sees the count.  The same Dekker pair as every ring: the watch only
  *   replaces "try the lane, then look" by "look" while the lane is
  *   free.
  */

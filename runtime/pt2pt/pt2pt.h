@@ -285,10 +285,20 @@ static inline void shmpi_p2p_request_release_held(struct shmpi_request *r)
 }
 
 /* Wake the threads of `rank` that wait for this lane of it (a record
-   published for it, space freed that it waits for): core/wait.h. */
+   published for it, space freed that it waits for): core/wait.h.  The
+   pair: the caller's release store that publishes (a record's seq, a
+   mailbox link, the tail that frees space, a request's `complete`),
+   then this load of the lane bell's count, in program order - kept by
+   a seq_cst fence, or where the job has the global fence by the
+   compiler alone; a sleeper's count on every lane's bell, then its
+   fence (global where registered), then its last done() (core/wait.c,
+   sleep_once).  The global fence runs a full fence on this CPU at some
+   point of its program: after the store - done() sees the record - or
+   before it, so before the load too - the load sees the count. */
 static inline void shmpi_p2p_ring(struct shmpi_peer *peer)
 {
-    shmpi_core_lane_ring(peer->bell, peer->rank, peer->lane->index);
+    shmpi_core_lane_ring(peer->bell, peer->rank, peer->lane->index,
+                         shmpi_proc.fence_registered);
 }
 
 /* lane.h's lock of a lane. */
