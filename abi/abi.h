@@ -40,6 +40,7 @@ typedef struct abi_group      *abi_Group;
 typedef struct abi_request    *abi_Request;
 typedef struct abi_errhandler *abi_Errhandler;
 typedef struct abi_info       *abi_Info;
+typedef struct abi_message    *abi_Message;
 
 typedef struct abi_status {
     int MPI_SOURCE, MPI_TAG, MPI_ERROR;
@@ -57,6 +58,8 @@ typedef void abi_Comm_errhandler_function(abi_Comm *, int *, ...);
 #define ABI_COMM_END         0x108
 #define ABI_GROUP_FIRST      0x108
 #define ABI_GROUP_END        0x110
+#define ABI_MESSAGE_FIRST    0x128
+#define ABI_MESSAGE_END      0x130
 #define ABI_INFO_FIRST       0x130
 #define ABI_INFO_END         0x140
 #define ABI_ERRHANDLER_FIRST 0x140
@@ -95,6 +98,7 @@ static inline MPI_Group group_in(abi_Group h) { return ABI_IN(MPI_Group, h, GROU
 static inline MPI_Info info_in(abi_Info h) { return ABI_IN(MPI_Info, h, INFO); }
 static inline MPI_Errhandler eh_in(abi_Errhandler h) { return ABI_IN(MPI_Errhandler, h, ERRHANDLER); }
 static inline MPI_Request req_in(abi_Request h) { return ABI_IN(MPI_Request, h, REQUEST); }
+static inline MPI_Message msg_in(abi_Message h) { return ABI_IN(MPI_Message, h, MESSAGE); }
 
 /* shmpi's handle to the ABI's: NULL to the kind's null handle, a
    predefined object to its integer, any other passed through. */
@@ -133,6 +137,20 @@ static inline int tag_out(int t) { return t >= 0 ? t : t == MPI_ANY_TAG ? ABI_AN
 static inline void status_mark(MPI_Status *s) { s->MPI_ERROR = ABI_STATUS_UNSET; }
 void shmpi_abi_status_out(const MPI_Status *s, abi_Status *a);
 void shmpi_abi_status_in(const abi_Status *a, MPI_Status *s);
+
+/* A status for shmpi to fill, or none when the program ignores it; and
+   its conversion back. */
+#define STATUS_IN(a, s) ((a) ? (status_mark(&(s)), &(s)) : MPI_STATUS_IGNORE)
+#define STATUS_OUT(a, s) do { if (a) shmpi_abi_status_out(&(s), (a)); } while (0)
+
+/* A request a call started, given to the program when the call
+   succeeded. */
+static inline int started(int rc, const MPI_Request *r, abi_Request *request)
+{
+    if (rc == MPI_SUCCESS)
+        *request = req_out(*r);
+    return err_out(rc);
+}
 
 /* Thread levels. */
 int shmpi_abi_thread_in(int level);

@@ -48,11 +48,12 @@ void *shmpi_abi_pre[ABI_DATATYPE_END];
     X(MPI_COMM_WORLD, 0x101) X(MPI_COMM_SELF, 0x102)                      \
     X(MPI_GROUP_EMPTY, 0x109) X(MPI_INFO_ENV, 0x131)                      \
     X(MPI_ERRORS_ARE_FATAL, 0x141) X(MPI_ERRORS_RETURN, 0x142)            \
-    X(MPI_ERRORS_ABORT, 0x143)
+    X(MPI_ERRORS_ABORT, 0x143) X(MPI_MESSAGE_NO_PROC, 0x129)
 
 /* The null handles, each its kind's first integer. */
 static const uintptr_t nulls[] = {
-    ABI_OP_FIRST, ABI_COMM_FIRST, ABI_GROUP_FIRST, ABI_INFO_FIRST,
+    ABI_OP_FIRST, ABI_COMM_FIRST, ABI_GROUP_FIRST, ABI_MESSAGE_FIRST,
+    ABI_INFO_FIRST,
     ABI_ERRHANDLER_FIRST, ABI_REQUEST_FIRST, ABI_DATATYPE_FIRST,
 };
 

@@ -374,6 +374,105 @@ SHMPI_ABI_API(int, Waitall, (int count, MPI_Request array_of_requests[],
 SHMPI_ABI_API(int, Request_free, (MPI_Request *request));
 SHMPI_ABI_API(int, Get_count, (const MPI_Status *status,
                                MPI_Datatype datatype, int *count));
+SHMPI_ABI_API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm));
+SHMPI_ABI_API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm));
+SHMPI_ABI_API(int, Issend, (const void *buf, int count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ibsend, (const void *buf, int count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Irsend, (const void *buf, int count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Send_init, (const void *buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ssend_init, (const void *buf, int count,
+                                MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Bsend_init, (const void *buf, int count,
+                                MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Rsend_init, (const void *buf, int count,
+                                MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype,
+                               int source, int tag, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Sendrecv_replace, (void *buf, int count,
+                                      MPI_Datatype datatype, int dest,
+                                      int sendtag, int source, int recvtag,
+                                      MPI_Comm comm, MPI_Status *status));
+SHMPI_ABI_API(int, Isendrecv, (const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, int dest, int sendtag,
+                               void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int source,
+                               int recvtag, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Isendrecv_replace, (void *buf, int count,
+                                       MPI_Datatype datatype, int dest,
+                                       int sendtag, int source, int recvtag,
+                                       MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Buffer_attach, (void *buffer, int size));
+SHMPI_ABI_API(int, Buffer_detach, (void *buffer_addr, int *size));
+SHMPI_ABI_API(int, Buffer_flush, (void));
+SHMPI_ABI_API(int, Buffer_iflush, (MPI_Request *request));
+SHMPI_ABI_API(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer,
+                                        int size));
+SHMPI_ABI_API(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr,
+                                        int *size));
+SHMPI_ABI_API(int, Comm_flush_buffer, (MPI_Comm comm));
+SHMPI_ABI_API(int, Comm_iflush_buffer, (MPI_Comm comm,
+                                        MPI_Request *request));
+SHMPI_ABI_API(int, Mprobe, (int source, int tag, MPI_Comm comm,
+                            MPI_Message *message, MPI_Status *status));
+SHMPI_ABI_API(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag,
+                             MPI_Message *message, MPI_Status *status));
+SHMPI_ABI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype,
+                           MPI_Message *message, MPI_Status *status));
+SHMPI_ABI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype,
+                            MPI_Message *message, MPI_Request *request));
+
+/* completion and requests */
+SHMPI_ABI_API(int, Waitany, (int count, MPI_Request array_of_requests[],
+                             int *index, MPI_Status *status));
+SHMPI_ABI_API(int, Testany, (int count, MPI_Request array_of_requests[],
+                             int *index, int *flag, MPI_Status *status));
+SHMPI_ABI_API(int, Testall, (int count, MPI_Request array_of_requests[],
+                             int *flag, MPI_Status array_of_statuses[]));
+SHMPI_ABI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[],
+                              int *outcount, int array_of_indices[],
+                              MPI_Status array_of_statuses[]));
+SHMPI_ABI_API(int, Testsome, (int incount, MPI_Request array_of_requests[],
+                              int *outcount, int array_of_indices[],
+                              MPI_Status array_of_statuses[]));
+SHMPI_ABI_API(int, Start, (MPI_Request *request));
+SHMPI_ABI_API(int, Startall, (int count, MPI_Request array_of_requests[]));
+SHMPI_ABI_API(int, Cancel, (MPI_Request *request));
+SHMPI_ABI_API(int, Request_get_status, (MPI_Request request, int *flag,
+                                        MPI_Status *status));
+
+/* statuses */
+SHMPI_ABI_API(int, Get_elements, (const MPI_Status *status,
+                                  MPI_Datatype datatype, int *count));
+SHMPI_ABI_API(int, Get_elements_x, (const MPI_Status *status,
+                                    MPI_Datatype datatype, MPI_Count *count));
+SHMPI_ABI_API(int, Test_cancelled, (const MPI_Status *status, int *flag));
+SHMPI_ABI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
+SHMPI_ABI_API(int, Status_set_elements, (MPI_Status *status,
+                                         MPI_Datatype datatype, int count));
+SHMPI_ABI_API(int, Status_set_elements_x, (MPI_Status *status,
+                                           MPI_Datatype datatype,
+                                           MPI_Count count));
+SHMPI_ABI_API(int, Status_get_source, (MPI_Status *status, int *source));
+SHMPI_ABI_API(int, Status_set_source, (MPI_Status *status, int source));
+SHMPI_ABI_API(int, Status_get_tag, (MPI_Status *status, int *tag));
+SHMPI_ABI_API(int, Status_set_tag, (MPI_Status *status, int tag));
+SHMPI_ABI_API(int, Status_get_error, (MPI_Status *status, int *error));
+SHMPI_ABI_API(int, Status_set_error, (MPI_Status *status, int error));
 
 /* collectives */
 SHMPI_ABI_API(int, Barrier, (MPI_Comm comm));
@@ -486,6 +585,8 @@ SHMPI_ABI_API(int, Errhandler_toint, (MPI_Errhandler errhandler));
 SHMPI_ABI_API(MPI_Errhandler, Errhandler_fromint, (int errhandler));
 SHMPI_ABI_API(int, Info_toint, (MPI_Info info));
 SHMPI_ABI_API(MPI_Info, Info_fromint, (int info));
+SHMPI_ABI_API(int, Message_toint, (MPI_Message message));
+SHMPI_ABI_API(MPI_Message, Message_fromint, (int message));
 
 #undef SHMPI_ABI_API
 
