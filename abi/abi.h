@@ -152,6 +152,15 @@ static inline int started(int rc, const MPI_Request *r, abi_Request *request)
     return err_out(rc);
 }
 
+/* An array of n of the program's datatypes as shmpi's: in `stack` (room
+   for ABI_TYPES_STACK) or in memory of its own; NULL when that cannot be
+   had (MPI_ERR_NO_MEM raised on MPI_COMM_WORLD).  types_done gives the
+   memory back. */
+enum { ABI_TYPES_STACK = 32 };
+MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, int n,
+                                 MPI_Datatype *stack);
+void shmpi_abi_types_done(MPI_Datatype *t, const MPI_Datatype *stack);
+
 /* Thread levels. */
 int shmpi_abi_thread_in(int level);
 int shmpi_abi_thread_out(int level);

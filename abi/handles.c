@@ -5,6 +5,7 @@
  * ABI's values are those of include/abi/mpi.h.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "abi/abi.h"
@@ -77,6 +78,25 @@ void *shmpi_abi_out(void *h, uintptr_t first, uintptr_t end)
         if (shmpi_abi_pre[i] == h)
             return (void *)i;
     return h;
+}
+
+MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, int n,
+                                 MPI_Datatype *stack)
+{
+    MPI_Datatype *d = stack;
+    if (n > ABI_TYPES_STACK && !(d = malloc((size_t)n * sizeof *d))) {
+        PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        d[i] = dt_in(t[i]);
+    return d;
+}
+
+void shmpi_abi_types_done(MPI_Datatype *t, const MPI_Datatype *stack)
+{
+    if (t != stack)
+        free(t);
 }
 
 /* ---- error classes: shmpi's name, the ABI's value ---- */

@@ -14,7 +14,6 @@
  * created it, by a call ordered after the create.
  */
 #include <pthread.h>
-#include <stdlib.h>
 
 #include "abi/abi.h"
 
@@ -48,19 +47,15 @@ ABI_FN(int, Type_create_struct, (int count, const int blocklengths[],
                                  const abi_Datatype types[],
                                  abi_Datatype *newtype))
 {
-    MPI_Datatype *t = NULL;
-    if (count > 0 && types) {
-        t = malloc((size_t)count * sizeof *t);
-        if (!t)
-            return err_out(PMPI_Comm_call_errhandler(MPI_COMM_WORLD,
-                                                     MPI_ERR_NO_MEM));
-        for (int i = 0; i < count; i++)
-            t[i] = dt_in(types[i]);
-    }
+    MPI_Datatype stack[ABI_TYPES_STACK], *t = NULL;
+    if (count > 0 && types &&
+        !(t = shmpi_abi_types_in(types, count, stack)))
+        return err_out(MPI_ERR_NO_MEM);
     MPI_Datatype nt;
-    int rc = PMPI_Type_create_struct(count, blocklengths, displacements,
-                                     types ? t : NULL, newtype ? &nt : NULL);
-    free(t);
+    int rc = PMPI_Type_create_struct(count, blocklengths, displacements, t,
+                                     newtype ? &nt : NULL);
+    if (t)
+        shmpi_abi_types_done(t, stack);
     if (rc == MPI_SUCCESS)
         *newtype = ABI_OUT(abi_Datatype, nt, DATATYPE);
     return err_out(rc);

@@ -527,6 +527,164 @@ SHMPI_ABI_API(int, Scan, (const void *sendbuf, void *recvbuf, int count,
 SHMPI_ABI_API(int, Exscan, (const void *sendbuf, void *recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoallw, (const void *sendbuf, const int sendcounts[],
+                               const int sdispls[],
+                               const MPI_Datatype sendtypes[], void *recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               const MPI_Datatype recvtypes[], MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_scatter, (const void *sendbuf, void *recvbuf,
+                                    const int recvcounts[],
+                                    MPI_Datatype datatype, MPI_Op op,
+                                    MPI_Comm comm));
+
+/* nonblocking and persistent collectives */
+SHMPI_ABI_API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ibcast, (void *buf, int count, MPI_Datatype datatype,
+                            int root, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, int root,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Igather, (const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Igatherv, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request *request));
+SHMPI_ABI_API(int, Iscatter, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iscatterv, (const void *sendbuf, const int sendcounts[],
+                               const int displs[], MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Iallgather, (const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iallgatherv, (const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoall, (const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoallw, (const void *sendbuf, const int sendcounts[],
+                                const int sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_scatter_block,
+              (const void *sendbuf, void *recvbuf, int recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf,
+                                     const int recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iscan, (const void *sendbuf, void *recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           MPI_Request *request));
+SHMPI_ABI_API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             MPI_Request *request));
+SHMPI_ABI_API(int, Barrier_init, (MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Bcast_init, (void *buf, int count, MPI_Datatype datatype,
+                                int root, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op, int root,
+                                 MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Allreduce_init, (const void *sendbuf, void *recvbuf,
+                                    int count, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Gather_init, (const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype,
+                                 int root, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Gatherv_init, (const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, int root,
+                                  MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Scatter_init, (const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  int recvcount, MPI_Datatype recvtype,
+                                  int root, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[],
+                                   const int displs[], MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount,
+                                   MPI_Datatype recvtype, int root,
+                                   MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Allgather_init, (const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Allgatherv_init, (const void *sendbuf, int sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[],
+                                     const int displs[], MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request));
+SHMPI_ABI_API(int, Alltoall_init, (const void *sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Alltoallv_init, (const void *sendbuf,
+                                    const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype,
+                                    void *recvbuf, const int recvcounts[],
+                                    const int rdispls[], MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Alltoallw_init, (const void *sendbuf,
+                                    const int sendcounts[],
+                                    const int sdispls[],
+                                    const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const int recvcounts[],
+                                    const int rdispls[],
+                                    const MPI_Datatype recvtypes[],
+                                    MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_scatter_block_init,
+              (const void *sendbuf, void *recvbuf, int recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_scatter_init,
+              (const void *sendbuf, void *recvbuf, const int recvcounts[],
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request));
 
 /* datatypes and operations */
 SHMPI_ABI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype,
