@@ -161,6 +161,17 @@ MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, int n,
                                  MPI_Datatype *stack);
 void shmpi_abi_types_done(MPI_Datatype *t, const MPI_Datatype *stack);
 
+/* A comparison's result: shmpi's MPI_IDENT .. MPI_UNEQUAL (0 .. 3) are
+   the ABI's 201 .. 204. */
+static inline int cmp_out(int r) { return 201 + r - MPI_IDENT; }
+
+/* A handle shmpi made, given to the program when the call succeeded. */
+#define MADE(rc, out, h, type, KIND)                                       \
+    do {                                                                   \
+        if ((rc) == MPI_SUCCESS)                                           \
+            *(out) = ABI_OUT(type, (h), KIND);                             \
+    } while (0)
+
 /* Thread levels. */
 int shmpi_abi_thread_in(int level);
 int shmpi_abi_thread_out(int level);

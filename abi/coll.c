@@ -60,7 +60,7 @@ ABI_COLL(Allreduce, Iallreduce,
 ABI_ROOTED(Gather, Igather)
 ABI_ROOTED(Scatter, Iscatter)
 
-/* Allgather and Alltoall. */
+/* Allgather and Alltoall, and their neighbor forms. */
 #define ABI_ALL(Name, IName)                                               \
     ABI_COLL(Name, IName,                                                  \
              (const void *sendbuf, int sendcount, abi_Datatype sendtype,   \
@@ -117,3 +117,23 @@ ABI_COLL(Reduce_scatter, Ireduce_scatter,
              (sendbuf, recvbuf, count, dt_in(dt), op_in(op), comm_in(comm)))
 ABI_SCAN(Scan, Iscan)
 ABI_SCAN(Exscan, Iexscan)
+
+/* The neighbor collectives of a topology (but Neighbor_alltoallw,
+   collw.c). */
+ABI_ALL(Neighbor_allgather, Ineighbor_allgather)
+
+ABI_COLL(Neighbor_allgatherv, Ineighbor_allgatherv,
+         (const void *sendbuf, int sendcount, abi_Datatype sendtype,
+          void *recvbuf, const int recvcounts[], const int displs[],
+          abi_Datatype recvtype, abi_Comm comm),
+         (sendbuf, sendcount, dt_in(sendtype), recvbuf, recvcounts, displs,
+          dt_in(recvtype), comm_in(comm)))
+
+ABI_ALL(Neighbor_alltoall, Ineighbor_alltoall)
+
+ABI_COLL(Neighbor_alltoallv, Ineighbor_alltoallv,
+         (const void *sendbuf, const int sendcounts[], const int sdispls[],
+          abi_Datatype sendtype, void *recvbuf, const int recvcounts[],
+          const int rdispls[], abi_Datatype recvtype, abi_Comm comm),
+         (sendbuf, sendcounts, sdispls, dt_in(sendtype), recvbuf,
+          recvcounts, rdispls, dt_in(recvtype), comm_in(comm)))

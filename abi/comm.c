@@ -51,8 +51,8 @@ ABI_FN(int, Comm_compare, (abi_Comm comm1, abi_Comm comm2, int *result))
     int r = 0;
     int rc = PMPI_Comm_compare(comm_in(comm1), comm_in(comm2),
                                result ? &r : NULL);
-    if (rc == MPI_SUCCESS)      /* MPI_IDENT .. MPI_UNEQUAL: 201 .. 204 */
-        *result = 201 + r - MPI_IDENT;
+    if (rc == MPI_SUCCESS)
+        *result = cmp_out(r);
     return err_out(rc);
 }
 

@@ -341,6 +341,162 @@ SHMPI_ABI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2,
                                   int *result));
 SHMPI_ABI_API(int, Comm_free, (MPI_Comm *comm));
 
+/* groups */
+SHMPI_ABI_API(int, Group_size, (MPI_Group group, int *size));
+SHMPI_ABI_API(int, Group_rank, (MPI_Group group, int *rank));
+SHMPI_ABI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2,
+                                   int *result));
+SHMPI_ABI_API(int, Group_translate_ranks,
+              (MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+               int ranks2[]));
+SHMPI_ABI_API(int, Group_union, (MPI_Group group1, MPI_Group group2,
+                                 MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2,
+                                        MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_difference, (MPI_Group group1, MPI_Group group2,
+                                      MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_incl, (MPI_Group group, int n, const int ranks[],
+                                MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_excl, (MPI_Group group, int n, const int ranks[],
+                                MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_range_incl, (MPI_Group group, int n,
+                                      int ranges[][3], MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_range_excl, (MPI_Group group, int n,
+                                      int ranges[][3], MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_free, (MPI_Group *group));
+SHMPI_ABI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
+SHMPI_ABI_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group));
+SHMPI_ABI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group,
+                                 MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag,
+                                       MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_create_from_group,
+              (MPI_Group group, const char *stringtag, MPI_Info info,
+               MPI_Errhandler errhandler, MPI_Comm *newcomm));
+
+/* virtual topologies and neighbor collectives */
+SHMPI_ABI_API(int, Cart_create, (MPI_Comm comm, int ndims, const int dims[],
+                                 const int periods[], int reorder,
+                                 MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[],
+                              MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[],
+                              int periods[], int coords[]));
+SHMPI_ABI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
+SHMPI_ABI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims,
+                                 int coords[]));
+SHMPI_ABI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp,
+                                int *rank_source, int *rank_dest));
+SHMPI_ABI_API(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[],
+                              const int periods[], int *newrank));
+SHMPI_ABI_API(int, Cartdim_get, (MPI_Comm comm, int *ndims));
+SHMPI_ABI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
+SHMPI_ABI_API(int, Graph_create, (MPI_Comm comm, int nnodes, const int index[],
+                                  const int edges[], int reorder,
+                                  MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges));
+SHMPI_ABI_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges,
+                               int index[], int edges[]));
+SHMPI_ABI_API(int, Graph_neighbors_count,
+              (MPI_Comm comm, int rank, int *nneighbors));
+SHMPI_ABI_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors,
+                                     int neighbors[]));
+SHMPI_ABI_API(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[],
+                               const int edges[], int *newrank));
+SHMPI_ABI_API(int, Dist_graph_create, (MPI_Comm comm, int n,
+                                       const int sources[],
+                                       const int degrees[],
+                                       const int destinations[],
+                                       const int *weights, MPI_Info info,
+                                       int reorder, MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Dist_graph_create_adjacent,
+              (MPI_Comm comm, int indegree, const int sources[],
+               const int *sourceweights, int outdegree,
+               const int destinations[], const int *destweights,
+               MPI_Info info, int reorder, MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Dist_graph_neighbors_count,
+              (MPI_Comm comm, int *indegree, int *outdegree, int *weighted));
+SHMPI_ABI_API(int, Dist_graph_neighbors,
+              (MPI_Comm comm, int maxindegree, int sources[],
+               int *sourceweights, int maxoutdegree, int destinations[],
+               int *destweights));
+SHMPI_ABI_API(int, Topo_test, (MPI_Comm comm, int *status));
+SHMPI_ABI_API(int, Neighbor_allgather, (const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_allgatherv,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const int recvcounts[], const int displs[],
+               MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoall, (const void *sendbuf, int sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf,
+                                       int recvcount, MPI_Datatype recvtype,
+                                       MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoallv, (const void *sendbuf,
+                                        const int sendcounts[],
+                                        const int sdispls[],
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        const int recvcounts[],
+                                        const int rdispls[],
+                                        MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoallw, (const void *sendbuf,
+                                        const int sendcounts[],
+                                        const MPI_Aint sdispls[],
+                                        const MPI_Datatype sendtypes[],
+                                        void *recvbuf, const int recvcounts[],
+                                        const MPI_Aint rdispls[],
+                                        const MPI_Datatype recvtypes[],
+                                        MPI_Comm comm));
+SHMPI_ABI_API(int, Ineighbor_allgather,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_allgatherv,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const int recvcounts[], const int displs[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoallv,
+              (const void *sendbuf, const int sendcounts[],
+               const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoallw,
+              (const void *sendbuf, const int sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+               const MPI_Datatype recvtypes[], MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_allgather_init,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_allgatherv_init,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const int recvcounts[], const int displs[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoall_init,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoallv_init,
+              (const void *sendbuf, const int sendcounts[],
+               const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoallw_init,
+              (const void *sendbuf, const int sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+               const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+
 /* point to point */
 SHMPI_ABI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype,
                           int dest, int tag, MPI_Comm comm));
