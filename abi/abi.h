@@ -172,6 +172,18 @@ static inline int cmp_out(int r) { return 201 + r - MPI_IDENT; }
             *(out) = ABI_OUT(type, (h), KIND);                             \
     } while (0)
 
+/* The constants of the array constructors and MPI_Type_match_size (an
+   ABI value with no meaning becomes one shmpi rejects), and the
+   combiners of MPI_Type_get_envelope. */
+int shmpi_abi_order_in(int order);
+int shmpi_abi_order_out(int order);
+int shmpi_abi_distrib_in(int distrib);
+int shmpi_abi_distrib_out(int distrib);
+int shmpi_abi_darg_in(int darg);
+int shmpi_abi_darg_out(int darg);
+int shmpi_abi_typeclass_in(int typeclass);
+int shmpi_abi_combiner_out(int combiner);
+
 /* Thread levels. */
 int shmpi_abi_thread_in(int level);
 int shmpi_abi_thread_out(int level);

@@ -14,6 +14,7 @@
  * created it, by a call ordered after the create.
  */
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "abi/abi.h"
 
@@ -103,6 +104,127 @@ ABI_FN(int, Type_get_true_extent, (abi_Datatype dt, MPI_Aint *true_lb,
                                              true_extent));
 }
 
+ABI_FN(int, Type_create_hindexed, (int count, const int blocklengths[],
+                                   const MPI_Aint displacements[],
+                                   abi_Datatype oldtype,
+                                   abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_hindexed(count, blocklengths, displacements,
+                                          dt_in(oldtype), newtype ? &t : NULL),
+                &t, newtype);
+}
+
+ABI_FN(int, Type_create_indexed_block, (int count, int blocklength,
+                                        const int displacements[],
+                                        abi_Datatype oldtype,
+                                        abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_indexed_block(count, blocklength,
+                                               displacements, dt_in(oldtype),
+                                               newtype ? &t : NULL),
+                &t, newtype);
+}
+
+ABI_FN(int, Type_create_hindexed_block, (int count, int blocklength,
+                                         const MPI_Aint displacements[],
+                                         abi_Datatype oldtype,
+                                         abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_hindexed_block(count, blocklength,
+                                                displacements, dt_in(oldtype),
+                                                newtype ? &t : NULL),
+                &t, newtype);
+}
+
+ABI_FN(int, Type_create_subarray, (int ndims, const int sizes[],
+                                   const int subsizes[], const int starts[],
+                                   int order, abi_Datatype oldtype,
+                                   abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_subarray(ndims, sizes, subsizes, starts,
+                                          shmpi_abi_order_in(order),
+                                          dt_in(oldtype), newtype ? &t : NULL),
+                &t, newtype);
+}
+
+/* Up to this many dimensions of a darray are translated on the stack,
+   more in memory of their own. */
+enum { DARRAY_STACK = 16 };
+
+ABI_FN(int, Type_create_darray, (int size, int rank, int ndims,
+                                 const int gsizes[], const int distribs[],
+                                 const int dargs[], const int psizes[],
+                                 int order, abi_Datatype oldtype,
+                                 abi_Datatype *newtype))
+{
+    int stack[2 * DARRAY_STACK], *d = NULL;
+    if (ndims > 0 && distribs && dargs) {   /* else shmpi reports */
+        d = ndims <= DARRAY_STACK ? stack
+          : malloc(2 * (size_t)ndims * sizeof *d);
+        if (!d)
+            return err_out(PMPI_Comm_call_errhandler(MPI_COMM_WORLD,
+                                                     MPI_ERR_NO_MEM));
+        for (int i = 0; i < ndims; i++) {
+            d[i] = shmpi_abi_distrib_in(distribs[i]);
+            d[ndims + i] = shmpi_abi_darg_in(dargs[i]);
+        }
+    }
+    MPI_Datatype t;
+    int rc = PMPI_Type_create_darray(size, rank, ndims, gsizes,
+                                     d ? d : distribs, d ? d + ndims : dargs,
+                                     psizes, shmpi_abi_order_in(order),
+                                     dt_in(oldtype), newtype ? &t : NULL);
+    if (d != stack)
+        free(d);
+    return made(rc, &t, newtype);
+}
+
+/* The Fortran 90 parameterized types and MPI_Type_match_size: a
+   predefined type of shmpi's, given as the ABI's integer where it has
+   one. */
+ABI_FN(int, Type_create_f90_integer, (int r, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_f90_integer(r, newtype ? &t : NULL), &t,
+                newtype);
+}
+
+ABI_FN(int, Type_create_f90_real, (int p, int r, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_f90_real(p, r, newtype ? &t : NULL), &t,
+                newtype);
+}
+
+ABI_FN(int, Type_create_f90_complex, (int p, int r, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_f90_complex(p, r, newtype ? &t : NULL), &t,
+                newtype);
+}
+
+ABI_FN(int, Type_match_size, (int typeclass, int size, abi_Datatype *dt))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_match_size(shmpi_abi_typeclass_in(typeclass), size,
+                                     dt ? &t : NULL), &t, dt);
+}
+
+ABI_FN(int, Type_get_value_index, (abi_Datatype value_type,
+                                   abi_Datatype index_type,
+                                   abi_Datatype *pair_type))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_get_value_index(dt_in(value_type),
+                                          dt_in(index_type),
+                                          pair_type ? &t : NULL),
+                &t, pair_type);
+}
+
 /* The functions that take a datatype by address and may change it. */
 #define ABI_TYPE_INOUT(name)                                             \
     ABI_FN(int, name, (abi_Datatype *dt))                                 \
@@ -125,6 +247,50 @@ ABI_FN(int, Type_get_extent, (abi_Datatype dt, MPI_Aint *lb,
                               MPI_Aint *extent))
 {
     return err_out(PMPI_Type_get_extent(dt_in(dt), lb, extent));
+}
+
+ABI_FN(int, Type_size_x, (abi_Datatype dt, MPI_Count *size))
+{
+    return err_out(PMPI_Type_size_x(dt_in(dt), size));
+}
+
+ABI_FN(int, Type_get_extent_x, (abi_Datatype dt, MPI_Count *lb,
+                                MPI_Count *extent))
+{
+    return err_out(PMPI_Type_get_extent_x(dt_in(dt), lb, extent));
+}
+
+ABI_FN(int, Type_get_true_extent_x, (abi_Datatype dt, MPI_Count *true_lb,
+                                     MPI_Count *true_extent))
+{
+    return err_out(PMPI_Type_get_true_extent_x(dt_in(dt), true_lb,
+                                               true_extent));
+}
+
+ABI_FN(int, Type_set_name, (abi_Datatype dt, const char *type_name))
+{
+    return err_out(PMPI_Type_set_name(dt_in(dt), type_name));
+}
+
+ABI_FN(int, Type_get_name, (abi_Datatype dt, char *type_name,
+                            int *resultlen))
+{
+    return err_out(PMPI_Type_get_name(dt_in(dt), type_name, resultlen));
+}
+
+ABI_FN(int, Get_address, (const void *location, MPI_Aint *address))
+{
+    return err_out(PMPI_Get_address(location, address));
+}
+
+ABI_FN(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+{
+    return PMPI_Aint_add(base, disp);
+}
+
+ABI_FN(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+{
+    return PMPI_Aint_diff(addr1, addr2);
 }
 
 /* ---- user operations ---- */

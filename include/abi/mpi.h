@@ -872,6 +872,75 @@ SHMPI_ABI_API(int, Type_free, (MPI_Datatype *datatype));
 SHMPI_ABI_API(int, Type_size, (MPI_Datatype datatype, int *size));
 SHMPI_ABI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb,
                                      MPI_Aint *extent));
+SHMPI_ABI_API(int, Type_create_hindexed,
+              (int count, const int blocklengths[],
+               const MPI_Aint displacements[], MPI_Datatype oldtype,
+               MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_indexed_block,
+              (int count, int blocklength, const int displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hindexed_block,
+              (int count, int blocklength, const MPI_Aint displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_subarray,
+              (int ndims, const int sizes[], const int subsizes[],
+               const int starts[], int order, MPI_Datatype oldtype,
+               MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_darray, (int size, int rank, int ndims,
+                                        const int gsizes[],
+                                        const int distribs[],
+                                        const int dargs[], const int psizes[],
+                                        int order, MPI_Datatype oldtype,
+                                        MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_f90_real,
+              (int p, int r, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_f90_complex,
+              (int p, int r, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_match_size, (int typeclass, int size,
+                                     MPI_Datatype *datatype));
+SHMPI_ABI_API(int, Type_get_value_index,
+              (MPI_Datatype value_type, MPI_Datatype index_type,
+               MPI_Datatype *pair_type));
+SHMPI_ABI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
+SHMPI_ABI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb,
+                                       MPI_Count *extent));
+SHMPI_ABI_API(int, Type_get_true_extent_x,
+              (MPI_Datatype datatype, MPI_Count *true_lb,
+               MPI_Count *true_extent));
+SHMPI_ABI_API(int, Type_set_name, (MPI_Datatype datatype,
+                                   const char *type_name));
+SHMPI_ABI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name,
+                                   int *resultlen));
+SHMPI_ABI_API(int, Type_get_envelope, (MPI_Datatype datatype,
+                                       int *num_integers, int *num_addresses,
+                                       int *num_datatypes, int *combiner));
+SHMPI_ABI_API(int, Type_get_contents, (MPI_Datatype datatype, int max_integers,
+                                       int max_addresses, int max_datatypes,
+                                       int integers[], MPI_Aint addresses[],
+                                       MPI_Datatype datatypes[]));
+SHMPI_ABI_API(int, Get_address, (const void *location, MPI_Aint *address));
+SHMPI_ABI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
+SHMPI_ABI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
+SHMPI_ABI_API(int, Pack, (const void *inbuf, int incount,
+                          MPI_Datatype datatype, void *outbuf, int outsize,
+                          int *position, MPI_Comm comm));
+SHMPI_ABI_API(int, Unpack, (const void *inbuf, int insize, int *position,
+                            void *outbuf, int outcount, MPI_Datatype datatype,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Pack_size, (int incount, MPI_Datatype datatype,
+                               MPI_Comm comm, int *size));
+SHMPI_ABI_API(int, Pack_external, (const char datarep[], const void *inbuf,
+                                   int incount, MPI_Datatype datatype,
+                                   void *outbuf, MPI_Aint outsize,
+                                   MPI_Aint *position));
+SHMPI_ABI_API(int, Unpack_external, (const char datarep[], const void *inbuf,
+                                     MPI_Aint insize, MPI_Aint *position,
+                                     void *outbuf, int outcount,
+                                     MPI_Datatype datatype));
+SHMPI_ABI_API(int, Pack_external_size, (const char datarep[], int incount,
+                                        MPI_Datatype datatype,
+                                        MPI_Aint *size));
 SHMPI_ABI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
                                MPI_Op *op));
 SHMPI_ABI_API(int, Op_free, (MPI_Op *op));
