@@ -137,7 +137,7 @@ static const int class_out[MPI_ERR_LASTCODE + 1] = {
 
 int shmpi_abi_err_out_cold(int code)
 {
-    if (code > MPI_ERR_LASTCODE)
+    if (code >= MPI_ERR_LASTCODE)       /* MPI_LASTUSEDCODE's, or above */
         return code - MPI_ERR_LASTCODE + ABI_ERR_LASTCODE;
     if (code < 0)
         return code;
@@ -148,7 +148,7 @@ int shmpi_abi_err_in(int code)
 {
     if (code == 0)
         return 0;
-    if (code > ABI_ERR_LASTCODE)
+    if (code >= ABI_ERR_LASTCODE)
         return code > INT_MAX - MPI_ERR_LASTCODE ? -1
              : code - ABI_ERR_LASTCODE + MPI_ERR_LASTCODE;
     for (int c = 1; c <= MPI_ERR_LASTCODE; c++)

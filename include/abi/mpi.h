@@ -292,6 +292,27 @@ typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code,
                                           ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
+                                        void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype,
+                                        int type_keyval, void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype,
+                                          int type_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+#define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function *)0x0)
+#define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function *)0x1)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0x0)
+#define MPI_TYPE_NULL_COPY_FN   ((MPI_Type_copy_attr_function *)0x0)
+#define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function *)0x1)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0x0)
 
 /* ---- the functions that work through shmpi's layer ---- */
 #define SHMPI_ABI_API(ret, name, params) \
@@ -944,6 +965,29 @@ SHMPI_ABI_API(int, Pack_external_size, (const char datarep[], int incount,
 SHMPI_ABI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
                                MPI_Op *op));
 SHMPI_ABI_API(int, Op_free, (MPI_Op *op));
+
+/* attributes and keyvals */
+SHMPI_ABI_API(int, Comm_create_keyval,
+              (MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+               MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+               int *comm_keyval, void *extra_state));
+SHMPI_ABI_API(int, Comm_free_keyval, (int *comm_keyval));
+SHMPI_ABI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval,
+                                   void *attribute_val));
+SHMPI_ABI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval,
+                                   void *attribute_val, int *flag));
+SHMPI_ABI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+SHMPI_ABI_API(int, Type_create_keyval,
+              (MPI_Type_copy_attr_function *type_copy_attr_fn,
+               MPI_Type_delete_attr_function *type_delete_attr_fn,
+               int *type_keyval, void *extra_state));
+SHMPI_ABI_API(int, Type_free_keyval, (int *type_keyval));
+SHMPI_ABI_API(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval,
+                                   void *attribute_val));
+SHMPI_ABI_API(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval,
+                                   void *attribute_val, int *flag));
+SHMPI_ABI_API(int, Type_delete_attr, (MPI_Datatype datatype,
+                                      int type_keyval));
 
 /* info */
 SHMPI_ABI_API(int, Info_create, (MPI_Info *info));
