@@ -27,6 +27,7 @@
 #ifndef SHMPI_ABI_H
 #define SHMPI_ABI_H
 
+#include <limits.h>
 #include <stdint.h>
 
 #include "mpi.h"
@@ -78,22 +79,33 @@ typedef void abi_Comm_errhandler_function(abi_Comm *, int *, ...);
 #define ABI_ERR_OTHER  16
 #define ABI_ERR_LASTCODE 0x3fff
 
-/* Index: an ABI integer below ABI_DATATYPE_END; value: shmpi's object,
-   NULL for a null handle, shmpi_abi_invalid for none.  Written once, by
-   a constructor, before main. */
-extern void *shmpi_abi_pre[ABI_DATATYPE_END];
+/* Index: an ABI integer below ABI_PREDEFINED_END; value: shmpi's
+   object, NULL for a null handle, shmpi_abi_invalid for none.  Written
+   once, by a constructor, before main. */
+extern void *shmpi_abi_pre[ABI_PREDEFINED_END];
 extern unsigned char shmpi_abi_invalid[];
 
-/* An ABI handle of a kind to shmpi's: passed through, or looked up. */
+/* An ABI handle of a kind to shmpi's: passed through, or looked up
+   within the kind's range. */
 #define ABI_IN(type, h, KIND)                                              \
     ((uintptr_t)(h) >= ABI_PREDEFINED_END ? (type)(void *)(h)              \
      : (type)shmpi_abi_pre[(uintptr_t)(h) - ABI_##KIND##_FIRST <           \
                            ABI_##KIND##_END - ABI_##KIND##_FIRST           \
                            ? (uintptr_t)(h) : 0])
 
-static inline MPI_Comm comm_in(abi_Comm h) { return ABI_IN(MPI_Comm, h, COMM); }
-static inline MPI_Datatype dt_in(abi_Datatype h) { return ABI_IN(MPI_Datatype, h, DATATYPE); }
-static inline MPI_Op op_in(abi_Op h) { return ABI_IN(MPI_Op, h, OP); }
+/* The same with one compare, for the kinds of the hot paths, whose
+   every object shmpi checks by its magic: a predefined handle of another
+   kind is that kind's object, which shmpi rejects with the class of the
+   kind it expected (another kind's null handle is NULL, rejected as the
+   kind's null).  4 instructions a handle instead of 8 (callgrind,
+   2026-11-30, abi/README.md's loop). */
+#define ABI_IN_ANY(type, h)                                                \
+    ((uintptr_t)(h) < ABI_PREDEFINED_END                                   \
+     ? (type)shmpi_abi_pre[(uintptr_t)(h)] : (type)(void *)(h))
+
+static inline MPI_Comm comm_in(abi_Comm h) { return ABI_IN_ANY(MPI_Comm, h); }
+static inline MPI_Datatype dt_in(abi_Datatype h) { return ABI_IN_ANY(MPI_Datatype, h); }
+static inline MPI_Op op_in(abi_Op h) { return ABI_IN_ANY(MPI_Op, h); }
 static inline MPI_Group group_in(abi_Group h) { return ABI_IN(MPI_Group, h, GROUP); }
 static inline MPI_Info info_in(abi_Info h) { return ABI_IN(MPI_Info, h, INFO); }
 static inline MPI_Errhandler eh_in(abi_Errhandler h) { return ABI_IN(MPI_Errhandler, h, ERRHANDLER); }
@@ -101,7 +113,8 @@ static inline MPI_Request req_in(abi_Request h) { return ABI_IN(MPI_Request, h, 
 static inline MPI_Message msg_in(abi_Message h) { return ABI_IN(MPI_Message, h, MESSAGE); }
 
 /* shmpi's handle to the ABI's: NULL to the kind's null handle, a
-   predefined object to its integer, any other passed through. */
+   predefined object to its integer (a hash of shmpi's predefined
+   objects), any other passed through. */
 void *shmpi_abi_out(void *h, uintptr_t first, uintptr_t end);
 #define ABI_OUT(type, h, KIND) \
     ((type)shmpi_abi_out((void *)(h), ABI_##KIND##_FIRST, ABI_##KIND##_END))
@@ -121,13 +134,30 @@ static inline int err_out(int rc)
     return rc == MPI_SUCCESS ? rc : shmpi_abi_err_out_cold(rc);
 }
 
-/* Ranks and tags: the common values pass with one compare. */
-int shmpi_abi_rank_in_cold(int rank);
+/* Ranks and tags: the common values pass with one compare; the others
+   are translated in line, with no call, which would make the caller save
+   its registers around it (callgrind, 2026-11-30, abi/README.md's loop:
+   MPI_Sendrecv's layer 54 instructions so, 60 with calls out of line). */
 int shmpi_abi_rank_out_cold(int rank);
-int shmpi_abi_tag_in_cold(int tag);
-static inline int rank_in(int r) { return r >= -1 ? r : shmpi_abi_rank_in_cold(r); }
+_Static_assert(ABI_PROC_NULL + 1 == MPI_PROC_NULL && ABI_ROOT + 1 == MPI_ROOT,
+               "rank_in's arithmetic");
+static inline int rank_in(int r)
+{
+    if (__builtin_expect(r >= -1, 1))
+        return r;
+    return r == ABI_PROC_NULL || r == ABI_ROOT ? r + 1  /* shmpi's -2, -3 */
+         : r == ABI_ANY_TAG ? INT_MIN                    /* no rank */
+         : r;                                            /* MPI_UNDEFINED... */
+}
+static inline int tag_in(int t)
+{
+    if (__builtin_expect(t >= 0, 1))
+        return t;
+    return t == ABI_ANY_TAG ? MPI_ANY_TAG
+         : t == MPI_ANY_TAG ? INT_MIN                    /* -1: no tag */
+         : t;
+}
 static inline int rank_out(int r) { return r >= -1 ? r : shmpi_abi_rank_out_cold(r); }
-static inline int tag_in(int t) { return t >= 0 ? t : shmpi_abi_tag_in_cold(t); }
 static inline int tag_out(int t) { return t >= 0 ? t : t == MPI_ANY_TAG ? ABI_ANY_TAG : t; }
 
 /* Statuses: shmpi's is 24 bytes, 8-aligned; the ABI's 32, 4-aligned, so

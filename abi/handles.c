@@ -11,7 +11,7 @@
 #include "abi/abi.h"
 
 _Alignas(64) unsigned char shmpi_abi_invalid[512];
-void *shmpi_abi_pre[ABI_DATATYPE_END];
+void *shmpi_abi_pre[ABI_PREDEFINED_END];
 
 /* The ABI's predefined datatypes shmpi has, with their integers. */
 #define ABI_DATATYPES(X)                                                  \
@@ -58,9 +58,33 @@ static const uintptr_t nulls[] = {
     ABI_ERRHANDLER_FIRST, ABI_REQUEST_FIRST, ABI_DATATYPE_FIRST,
 };
 
+/* shmpi's predefined objects by address, each with the ABI's integer:
+   open addressing, linear probing; more slots than twice the objects. */
+enum { OUT_SLOTS = 256 };
+static struct out_slot {
+    const void *obj;
+    uintptr_t abi;
+} out_slots[OUT_SLOTS];
+
+static unsigned out_hash(const void *obj)
+{
+    return (unsigned)(((uintptr_t)obj >> 4) * 0x9e3779b97f4a7c15u >> 56);
+}
+
+/* The first integer of an object stays its own (MPI_C_COMPLEX and
+   MPI_C_FLOAT_COMPLEX, which shmpi may make one object). */
+static void out_insert(const void *obj, uintptr_t abi)
+{
+    unsigned i = out_hash(obj);
+    while (out_slots[i].obj && out_slots[i].obj != obj)
+        i = (i + 1) % OUT_SLOTS;
+    if (!out_slots[i].obj)
+        out_slots[i] = (struct out_slot){ obj, abi };
+}
+
 __attribute__((constructor)) static void fill_predefined(void)
 {
-    for (uintptr_t i = 0; i < ABI_DATATYPE_END; i++)
+    for (uintptr_t i = 0; i < ABI_PREDEFINED_END; i++)
         shmpi_abi_pre[i] = shmpi_abi_invalid;
     for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
         shmpi_abi_pre[nulls[i]] = NULL;
@@ -68,15 +92,19 @@ __attribute__((constructor)) static void fill_predefined(void)
     ABI_DATATYPES(ABI_SET_DT)
 #define ABI_SET(obj, v) shmpi_abi_pre[v] = obj;
     ABI_OTHERS(ABI_SET)
+    for (uintptr_t i = 0; i < ABI_PREDEFINED_END; i++)
+        if (shmpi_abi_pre[i] && shmpi_abi_pre[i] != shmpi_abi_invalid)
+            out_insert(shmpi_abi_pre[i], i);
 }
 
 void *shmpi_abi_out(void *h, uintptr_t first, uintptr_t end)
 {
     if (h == NULL)
         return (void *)first;
-    for (uintptr_t i = first + 1; i < end; i++)
-        if (shmpi_abi_pre[i] == h)
-            return (void *)i;
+    for (unsigned i = out_hash(h); out_slots[i].obj; i = (i + 1) % OUT_SLOTS)
+        if (out_slots[i].obj == h)
+            return out_slots[i].abi >= first && out_slots[i].abi < end
+                 ? (void *)out_slots[i].abi : h;
     return h;
 }
 
@@ -158,31 +186,12 @@ int shmpi_abi_err_in(int code)
 }
 
 /* ---- ranks and tags ---- */
-int shmpi_abi_rank_in_cold(int rank)
-{
-    switch (rank) {
-    case ABI_PROC_NULL: return MPI_PROC_NULL;
-    case ABI_ROOT:      return MPI_ROOT;
-    case ABI_ANY_TAG:   return INT_MIN;   /* no rank: rejected */
-    default:            return rank;      /* MPI_UNDEFINED is the same */
-    }
-}
-
 int shmpi_abi_rank_out_cold(int rank)
 {
     switch (rank) {
     case MPI_PROC_NULL: return ABI_PROC_NULL;
     case MPI_ROOT:      return ABI_ROOT;
     default:            return rank;
-    }
-}
-
-int shmpi_abi_tag_in_cold(int tag)
-{
-    switch (tag) {
-    case ABI_ANY_TAG:   return MPI_ANY_TAG;
-    case MPI_ANY_TAG:   return INT_MIN;   /* -1 is no tag in the ABI */
-    default:            return tag;
     }
 }
 
