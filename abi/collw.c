@@ -17,45 +17,49 @@
 
 enum form { BLOCKING, NONBLOCKING, PERSISTENT };
 
-static int peers(MPI_Comm comm, int *n)
+/* The datatypes a process sends (ns) and receives (nr): one each per
+   peer of comm, its remote group's on an intercommunicator. */
+static int peers(MPI_Comm comm, int *ns, int *nr)
 {
     int inter = 0;
     int rc = PMPI_Comm_test_inter(comm, &inter);
     if (rc == MPI_SUCCESS)
-        rc = inter ? PMPI_Comm_remote_size(comm, n) : PMPI_Comm_size(comm, n);
+        rc = inter ? PMPI_Comm_remote_size(comm, ns) : PMPI_Comm_size(comm, ns);
+    *nr = *ns;
     return rc;
+}
+
+/* The same for the neighbors of comm's topology: its out-degree and
+   in-degree, 0 without a topology. */
+static int degrees(MPI_Comm comm, int *ns, int *nr)
+{
+    int kind = MPI_UNDEFINED, rank = 0, weighted;
+    int rc = PMPI_Topo_test(comm, &kind);
+    *ns = *nr = 0;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    switch (kind) {
+    case MPI_CART:
+        rc = PMPI_Cartdim_get(comm, nr);
+        *ns = *nr = 2 * *nr;
+        return rc;
+    case MPI_GRAPH:
+        rc = PMPI_Comm_rank(comm, &rank);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Graph_neighbors_count(comm, rank, nr);
+        *ns = *nr;
+        return rc;
+    case MPI_DIST_GRAPH:
+        return PMPI_Dist_graph_neighbors_count(comm, nr, ns, &weighted);
+    default:
+        return MPI_SUCCESS;
+    }
 }
 
 struct w {
     MPI_Datatype *s, *r;
     MPI_Datatype sstack[ABI_TYPES_STACK], rstack[ABI_TYPES_STACK];
 };
-
-/* The in-degree and out-degree of comm's topology, 0 without one. */
-static int degrees(MPI_Comm comm, int *in, int *out)
-{
-    int kind = MPI_UNDEFINED, rank = 0, weighted;
-    int rc = PMPI_Topo_test(comm, &kind);
-    *in = *out = 0;
-    if (rc != MPI_SUCCESS)
-        return rc;
-    switch (kind) {
-    case MPI_CART:
-        rc = PMPI_Cartdim_get(comm, in);
-        *in = *out = 2 * *in;
-        return rc;
-    case MPI_GRAPH:
-        rc = PMPI_Comm_rank(comm, &rank);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Graph_neighbors_count(comm, rank, in);
-        *out = *in;
-        return rc;
-    case MPI_DIST_GRAPH:
-        return PMPI_Dist_graph_neighbors_count(comm, in, out, &weighted);
-    default:
-        return MPI_SUCCESS;
-    }
-}
 
 /* The send (unless MPI_IN_PLACE) datatypes of ns peers and the receive
    datatypes of nr; NULL arrays passed on for shmpi to report. */
@@ -82,149 +86,72 @@ static void w_done(struct w *w)
         shmpi_abi_types_done(w->r, w->rstack);
 }
 
-static int alltoallw(enum form form, const void *sendbuf,
-                     const int sendcounts[], const int sdispls[],
-                     const abi_Datatype sendtypes[], void *recvbuf,
-                     const int recvcounts[], const int rdispls[],
-                     const abi_Datatype recvtypes[], abi_Comm comm,
-                     abi_Info info, abi_Request *request)
-{
-    MPI_Comm c = comm_in(comm);
-    struct w w;
-    int n = 0, rc = peers(c, &n);
-    if (rc == MPI_SUCCESS)
-        rc = w_in(&w, n, n, sendbuf, sendtypes, recvtypes);
-    if (rc != MPI_SUCCESS)
-        return err_out(rc);
-    MPI_Request r;
-    MPI_Request *rp = request ? &r : NULL;
-    switch (form) {
-    case BLOCKING:
-        rc = PMPI_Alltoallw(sendbuf, sendcounts, sdispls, w.s, recvbuf,
-                            recvcounts, rdispls, w.r, c);
-        break;
-    case NONBLOCKING:
-        rc = PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, w.s, recvbuf,
-                             recvcounts, rdispls, w.r, c, rp);
-        break;
-    case PERSISTENT:
-        rc = PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, w.s, recvbuf,
-                                 recvcounts, rdispls, w.r, c, info_in(info),
-                                 rp);
-        break;
+/* Name's three forms (IName, Name_init), displacements of type disp_t,
+   the numbers of datatypes from count. */
+#define ABI_W(Name, IName, disp_t, count)                                  \
+    static int w_##Name(enum form form, const void *sendbuf,               \
+                        const int sendcounts[], const disp_t sdispls[],    \
+                        const abi_Datatype sendtypes[], void *recvbuf,     \
+                        const int recvcounts[], const disp_t rdispls[],    \
+                        const abi_Datatype recvtypes[], abi_Comm comm,     \
+                        abi_Info info, abi_Request *request)               \
+    {                                                                      \
+        MPI_Comm c = comm_in(comm);                                        \
+        struct w w;                                                        \
+        int ns = 0, nr = 0, rc = count(c, &ns, &nr);                       \
+        if (rc == MPI_SUCCESS)                                             \
+            rc = w_in(&w, ns, nr, sendbuf, sendtypes, recvtypes);          \
+        if (rc != MPI_SUCCESS)                                             \
+            return err_out(rc);                                            \
+        MPI_Request r;                                                     \
+        MPI_Request *rp = request ? &r : NULL;                             \
+        if (form == BLOCKING)                                              \
+            rc = PMPI_##Name(sendbuf, sendcounts, sdispls, w.s, recvbuf,   \
+                             recvcounts, rdispls, w.r, c);                 \
+        else if (form == NONBLOCKING)                                      \
+            rc = PMPI_##IName(sendbuf, sendcounts, sdispls, w.s, recvbuf,  \
+                              recvcounts, rdispls, w.r, c, rp);            \
+        else                                                               \
+            rc = PMPI_##Name##_init(sendbuf, sendcounts, sdispls, w.s,     \
+                                    recvbuf, recvcounts, rdispls, w.r, c,  \
+                                    info_in(info), rp);                    \
+        w_done(&w);                                                        \
+        return form == BLOCKING ? err_out(rc) : started(rc, &r, request);  \
+    }                                                                      \
+    ABI_FN(int, Name, (const void *sendbuf, const int sendcounts[],        \
+                       const disp_t sdispls[],                             \
+                       const abi_Datatype sendtypes[], void *recvbuf,      \
+                       const int recvcounts[], const disp_t rdispls[],     \
+                       const abi_Datatype recvtypes[], abi_Comm comm))     \
+    {                                                                      \
+        return w_##Name(BLOCKING, sendbuf, sendcounts, sdispls, sendtypes, \
+                        recvbuf, recvcounts, rdispls, recvtypes, comm,     \
+                        NULL, NULL);                                       \
+    }                                                                      \
+    ABI_FN(int, IName, (const void *sendbuf, const int sendcounts[],       \
+                        const disp_t sdispls[],                            \
+                        const abi_Datatype sendtypes[], void *recvbuf,     \
+                        const int recvcounts[], const disp_t rdispls[],    \
+                        const abi_Datatype recvtypes[], abi_Comm comm,     \
+                        abi_Request *request))                             \
+    {                                                                      \
+        return w_##Name(NONBLOCKING, sendbuf, sendcounts, sdispls,         \
+                        sendtypes, recvbuf, recvcounts, rdispls,           \
+                        recvtypes, comm, NULL, request);                   \
+    }                                                                      \
+    ABI_FN(int, Name##_init, (const void *sendbuf, const int sendcounts[], \
+                              const disp_t sdispls[],                      \
+                              const abi_Datatype sendtypes[],              \
+                              void *recvbuf, const int recvcounts[],       \
+                              const disp_t rdispls[],                      \
+                              const abi_Datatype recvtypes[],              \
+                              abi_Comm comm, abi_Info info,                \
+                              abi_Request *request))                       \
+    {                                                                      \
+        return w_##Name(PERSISTENT, sendbuf, sendcounts, sdispls,          \
+                        sendtypes, recvbuf, recvcounts, rdispls,           \
+                        recvtypes, comm, info, request);                   \
     }
-    w_done(&w);
-    return form == BLOCKING ? err_out(rc) : started(rc, &r, request);
-}
 
-ABI_FN(int, Alltoallw, (const void *sendbuf, const int sendcounts[],
-                        const int sdispls[], const abi_Datatype sendtypes[],
-                        void *recvbuf, const int recvcounts[],
-                        const int rdispls[], const abi_Datatype recvtypes[],
-                        abi_Comm comm))
-{
-    return alltoallw(BLOCKING, sendbuf, sendcounts, sdispls, sendtypes,
-                     recvbuf, recvcounts, rdispls, recvtypes, comm, NULL,
-                     NULL);
-}
-
-ABI_FN(int, Ialltoallw, (const void *sendbuf, const int sendcounts[],
-                         const int sdispls[], const abi_Datatype sendtypes[],
-                         void *recvbuf, const int recvcounts[],
-                         const int rdispls[], const abi_Datatype recvtypes[],
-                         abi_Comm comm, abi_Request *request))
-{
-    return alltoallw(NONBLOCKING, sendbuf, sendcounts, sdispls, sendtypes,
-                     recvbuf, recvcounts, rdispls, recvtypes, comm, NULL,
-                     request);
-}
-
-ABI_FN(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[],
-                             const int sdispls[],
-                             const abi_Datatype sendtypes[], void *recvbuf,
-                             const int recvcounts[], const int rdispls[],
-                             const abi_Datatype recvtypes[], abi_Comm comm,
-                             abi_Info info, abi_Request *request))
-{
-    return alltoallw(PERSISTENT, sendbuf, sendcounts, sdispls, sendtypes,
-                     recvbuf, recvcounts, rdispls, recvtypes, comm, info,
-                     request);
-}
-
-static int neighbor_alltoallw(enum form form, const void *sendbuf,
-                              const int sendcounts[], const MPI_Aint sdispls[],
-                              const abi_Datatype sendtypes[], void *recvbuf,
-                              const int recvcounts[], const MPI_Aint rdispls[],
-                              const abi_Datatype recvtypes[], abi_Comm comm,
-                              abi_Info info, abi_Request *request)
-{
-    MPI_Comm c = comm_in(comm);
-    struct w w;
-    int in = 0, out = 0, rc = degrees(c, &in, &out);
-    if (rc == MPI_SUCCESS)
-        rc = w_in(&w, out, in, sendbuf, sendtypes, recvtypes);
-    if (rc != MPI_SUCCESS)
-        return err_out(rc);
-    MPI_Request r;
-    MPI_Request *rp = request ? &r : NULL;
-    switch (form) {
-    case BLOCKING:
-        rc = PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, w.s,
-                                     recvbuf, recvcounts, rdispls, w.r, c);
-        break;
-    case NONBLOCKING:
-        rc = PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, w.s,
-                                      recvbuf, recvcounts, rdispls, w.r, c,
-                                      rp);
-        break;
-    case PERSISTENT:
-        rc = PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, w.s,
-                                          recvbuf, recvcounts, rdispls, w.r,
-                                          c, info_in(info), rp);
-        break;
-    }
-    w_done(&w);
-    return form == BLOCKING ? err_out(rc) : started(rc, &r, request);
-}
-
-ABI_FN(int, Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[],
-                                 const MPI_Aint sdispls[],
-                                 const abi_Datatype sendtypes[],
-                                 void *recvbuf, const int recvcounts[],
-                                 const MPI_Aint rdispls[],
-                                 const abi_Datatype recvtypes[],
-                                 abi_Comm comm))
-{
-    return neighbor_alltoallw(BLOCKING, sendbuf, sendcounts, sdispls,
-                              sendtypes, recvbuf, recvcounts, rdispls,
-                              recvtypes, comm, NULL, NULL);
-}
-
-ABI_FN(int, Ineighbor_alltoallw, (const void *sendbuf,
-                                  const int sendcounts[],
-                                  const MPI_Aint sdispls[],
-                                  const abi_Datatype sendtypes[],
-                                  void *recvbuf, const int recvcounts[],
-                                  const MPI_Aint rdispls[],
-                                  const abi_Datatype recvtypes[],
-                                  abi_Comm comm, abi_Request *request))
-{
-    return neighbor_alltoallw(NONBLOCKING, sendbuf, sendcounts, sdispls,
-                              sendtypes, recvbuf, recvcounts, rdispls,
-                              recvtypes, comm, NULL, request);
-}
-
-ABI_FN(int, Neighbor_alltoallw_init, (const void *sendbuf,
-                                      const int sendcounts[],
-                                      const MPI_Aint sdispls[],
-                                      const abi_Datatype sendtypes[],
-                                      void *recvbuf, const int recvcounts[],
-                                      const MPI_Aint rdispls[],
-                                      const abi_Datatype recvtypes[],
-                                      abi_Comm comm, abi_Info info,
-                                      abi_Request *request))
-{
-    return neighbor_alltoallw(PERSISTENT, sendbuf, sendcounts, sdispls,
-                              sendtypes, recvbuf, recvcounts, rdispls,
-                              recvtypes, comm, info, request);
-}
+ABI_W(Alltoallw, Ialltoallw, int, peers)
+ABI_W(Neighbor_alltoallw, Ineighbor_alltoallw, MPI_Aint, degrees)

@@ -58,27 +58,18 @@ ABI_FN(int, Status_set_cancelled, (abi_Status *status, int flag))
     return err_out(rc);
 }
 
-ABI_FN(int, Status_set_elements, (abi_Status *status, abi_Datatype dt,
-                                  int count))
-{
-    MPI_Status s;
-    int rc = PMPI_Status_set_elements(STATUS_READ(status, s), dt_in(dt),
-                                      count);
-    if (rc == MPI_SUCCESS)
-        hidden_out(&s, status);
-    return err_out(rc);
-}
-
-ABI_FN(int, Status_set_elements_x, (abi_Status *status, abi_Datatype dt,
-                                    MPI_Count count))
-{
-    MPI_Status s;
-    int rc = PMPI_Status_set_elements_x(STATUS_READ(status, s), dt_in(dt),
-                                        count);
-    if (rc == MPI_SUCCESS)
-        hidden_out(&s, status);
-    return err_out(rc);
-}
+/* MPI_Status_set_elements and _x, of a count of type count_t. */
+#define ABI_SET_ELEMENTS(name, count_t)                                    \
+    ABI_FN(int, name, (abi_Status *status, abi_Datatype dt, count_t count))\
+    {                                                                      \
+        MPI_Status s;                                                      \
+        int rc = PMPI_##name(STATUS_READ(status, s), dt_in(dt), count);    \
+        if (rc == MPI_SUCCESS)                                             \
+            hidden_out(&s, status);                                        \
+        return err_out(rc);                                                \
+    }
+ABI_SET_ELEMENTS(Status_set_elements, int)
+ABI_SET_ELEMENTS(Status_set_elements_x, MPI_Count)
 
 /* MPI_Status_get_/set_source, _tag, _error: shmpi's call checks the
    arguments on a status of its own; the value is the program's field as
