@@ -19,13 +19,15 @@
  * Callbacks.  A copy or delete function of the program's expects the
  * ABI's handle, keyval and error codes: the keyval is created with
  * shmpi's callbacks here and an extra_state of the layer's (struct cb),
- * which holds the program's functions and extra_state.  As shmpi keeps
- * a freed keyval alive for the attributes that still use it, and never
- * reuses its number, a struct cb lives until the process ends.  The
+ * which holds the program's functions and extra_state.  shmpi keeps a
+ * freed keyval alive for the attributes that still use it and drops it
+ * with the last, which the layer is not told of: a struct cb lives until
+ * the process ends, on the list `cbs` (under cb_lock).  The
  * ABI's MPI_COMM_NULL_COPY_FN (0), MPI_COMM_DUP_FN (1) and
  * MPI_COMM_NULL_DELETE_FN (0), and their datatype forms, are shmpi's
  * functions of those names.
  */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "abi/abi.h"
@@ -69,7 +71,10 @@ struct cb {
     abi_copy_fn *copy;
     abi_delete_fn *del;
     void *extra;
+    struct cb *next;
 };
+static struct cb *cbs;
+static pthread_mutex_t cb_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A keyval's callbacks for shmpi: shmpi's predefined ones, or the
    trampolines given *cb (NULL when none is the program's). */
@@ -80,7 +85,11 @@ static int callbacks(void *copy, void *del, void *extra, struct cb **cb)
         return MPI_SUCCESS;
     if (!(*cb = malloc(sizeof **cb)))
         return PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
-    **cb = (struct cb){ (abi_copy_fn *)copy, (abi_delete_fn *)del, extra };
+    pthread_mutex_lock(&cb_lock);
+    **cb = (struct cb){ (abi_copy_fn *)copy, (abi_delete_fn *)del, extra,
+                        cbs };
+    cbs = *cb;
+    pthread_mutex_unlock(&cb_lock);
     return MPI_SUCCESS;
 }
 
@@ -121,8 +130,6 @@ static int callbacks(void *copy, void *del, void *extra, struct cb **cb)
             cb ? cb : extra);                                              \
         if (rc == MPI_SUCCESS)                                             \
             *keyval = keyval_out(k);                                       \
-        else                                                               \
-            free(cb);                                                      \
         return err_out(rc);                                                \
     }                                                                      \
     ABI_FN(int, Kind##_free_keyval, (int *keyval))                         \
