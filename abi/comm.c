@@ -12,6 +12,7 @@
  * handler overwrites its entry at the create.  `handlers` is read and
  * written under eh_lock.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -175,4 +176,96 @@ ABI_FN(int, Error_string, (int errorcode, char *string, int *resultlen))
 {
     return err_out(PMPI_Error_string(shmpi_abi_err_in(errorcode), string,
                                      resultlen));
+}
+
+/* ---- the other communicator calls ---- */
+
+/* MPI_Comm_split_type's kinds: the ABI's 221 .. 223; MPI_UNDEFINED is
+   the same in both; any other value, MPI_COMM_TYPE_RESOURCE_GUIDED (224)
+   among them, becomes one shmpi rejects. */
+static int split_type_in(int t)
+{
+    switch (t) {
+    case 221: return MPI_COMM_TYPE_SHARED;
+    case 222: return MPI_COMM_TYPE_HW_UNGUIDED;
+    case 223: return MPI_COMM_TYPE_HW_GUIDED;
+    case MPI_UNDEFINED: return MPI_UNDEFINED;
+    default:  return INT_MIN;
+    }
+}
+
+ABI_FN(int, Comm_split_type, (abi_Comm comm, int split_type, int key,
+                              abi_Info info, abi_Comm *newcomm))
+{
+    MPI_Comm c;
+    int rc = PMPI_Comm_split_type(comm_in(comm), split_type_in(split_type),
+                                  key, info_in(info), newcomm ? &c : NULL);
+    MADE(rc, newcomm, c, abi_Comm, COMM);
+    return err_out(rc);
+}
+
+ABI_FN(int, Comm_dup_with_info, (abi_Comm comm, abi_Info info,
+                                 abi_Comm *newcomm))
+{
+    MPI_Comm c;
+    int rc = PMPI_Comm_dup_with_info(comm_in(comm), info_in(info),
+                                     newcomm ? &c : NULL);
+    MADE(rc, newcomm, c, abi_Comm, COMM);
+    return err_out(rc);
+}
+
+ABI_FN(int, Comm_set_info, (abi_Comm comm, abi_Info info))
+{
+    return err_out(PMPI_Comm_set_info(comm_in(comm), info_in(info)));
+}
+
+ABI_FN(int, Comm_get_info, (abi_Comm comm, abi_Info *info_used))
+{
+    MPI_Info in;
+    int rc = PMPI_Comm_get_info(comm_in(comm), info_used ? &in : NULL);
+    MADE(rc, info_used, in, abi_Info, INFO);
+    return err_out(rc);
+}
+
+ABI_FN(int, Comm_set_name, (abi_Comm comm, const char *comm_name))
+{
+    return err_out(PMPI_Comm_set_name(comm_in(comm), comm_name));
+}
+
+ABI_FN(int, Comm_get_name, (abi_Comm comm, char *comm_name,
+                            int *resultlen))
+{
+    return err_out(PMPI_Comm_get_name(comm_in(comm), comm_name, resultlen));
+}
+
+ABI_FN(int, Comm_test_inter, (abi_Comm comm, int *flag))
+{
+    return err_out(PMPI_Comm_test_inter(comm_in(comm), flag));
+}
+
+ABI_FN(int, Comm_remote_size, (abi_Comm comm, int *size))
+{
+    return err_out(PMPI_Comm_remote_size(comm_in(comm), size));
+}
+
+ABI_FN(int, Intercomm_create, (abi_Comm local_comm, int local_leader,
+                               abi_Comm peer_comm, int remote_leader,
+                               int tag, abi_Comm *newintercomm))
+{
+    MPI_Comm c;
+    int rc = PMPI_Intercomm_create(comm_in(local_comm), rank_in(local_leader),
+                                   comm_in(peer_comm), rank_in(remote_leader),
+                                   tag_in(tag), newintercomm ? &c : NULL);
+    MADE(rc, newintercomm, c, abi_Comm, COMM);
+    return err_out(rc);
+}
+
+ABI_FN(int, Intercomm_merge, (abi_Comm intercomm, int high,
+                              abi_Comm *newintracomm))
+{
+    MPI_Comm c;
+    int rc = PMPI_Intercomm_merge(comm_in(intercomm), high,
+                                  newintracomm ? &c : NULL);
+    MADE(rc, newintracomm, c, abi_Comm, COMM);
+    return err_out(rc);
 }

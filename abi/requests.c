@@ -142,21 +142,6 @@ ABI_FN(int, Waitall, (int count, abi_Request reqs[], abi_Status st[]))
     return err_out(rc);
 }
 
-ABI_FN(int, Testall, (int count, abi_Request reqs[], int *flag,
-                      abi_Status st[]))
-{
-    if (REQS_UNCONVERTED(count, reqs))
-        return err_out(PMPI_Testall(count, NULL, flag, MPI_STATUSES_IGNORE));
-    struct reqs c;
-    int rc = reqs_in(&c, count, reqs, st);
-    if (rc != MPI_SUCCESS)
-        return err_out(rc);
-    rc = PMPI_Testall(count, c.r, flag, c.s ? c.s : MPI_STATUSES_IGNORE);
-    reqs_out(&c, count, reqs, st,
-             (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *flag ? count : 0);
-    return err_out(rc);
-}
-
 ABI_FN(int, Waitany, (int count, abi_Request reqs[], int *index,
                       abi_Status *status))
 {
@@ -170,24 +155,6 @@ ABI_FN(int, Waitany, (int count, abi_Request reqs[], int *index,
     rc = PMPI_Waitany(count, c.r, index, STATUS_IN(status, s));
     reqs_out(&c, count, reqs, NULL, 0);
     STATUS_OUT(status, s);
-    return err_out(rc);
-}
-
-ABI_FN(int, Testany, (int count, abi_Request reqs[], int *index, int *flag,
-                      abi_Status *status))
-{
-    if (REQS_UNCONVERTED(count, reqs))
-        return err_out(PMPI_Testany(count, NULL, index, flag,
-                                    MPI_STATUS_IGNORE));
-    struct reqs c;
-    MPI_Status s;
-    int rc = reqs_in(&c, count, reqs, NULL);
-    if (rc != MPI_SUCCESS)
-        return err_out(rc);
-    rc = PMPI_Testany(count, c.r, index, flag, STATUS_IN(status, s));
-    reqs_out(&c, count, reqs, NULL, 0);
-    if (rc == MPI_SUCCESS && *flag)
-        STATUS_OUT(status, s);
     return err_out(rc);
 }
 
@@ -225,3 +192,48 @@ ABI_FN(int, Startall, (int count, abi_Request reqs[]))
     reqs_out(&c, count, reqs, NULL, 0);
     return err_out(rc);
 }
+
+/* Testall and Request_get_status_all: every status when *flag. */
+#define ABI_ALL_FLAG(name)                                                 \
+    ABI_FN(int, name, (int count, abi_Request reqs[], int *flag,           \
+                       abi_Status st[]))                                   \
+    {                                                                      \
+        if (REQS_UNCONVERTED(count, reqs))                                 \
+            return err_out(PMPI_##name(count, NULL, flag,                  \
+                                       MPI_STATUSES_IGNORE));              \
+        struct reqs c;                                                     \
+        int rc = reqs_in(&c, count, reqs, st);                             \
+        if (rc != MPI_SUCCESS)                                             \
+            return err_out(rc);                                            \
+        rc = PMPI_##name(count, c.r, flag, c.s ? c.s : MPI_STATUSES_IGNORE);\
+        reqs_out(&c, count, reqs, st,                                      \
+                 (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *flag   \
+                 ? count : 0);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_ALL_FLAG(Testall)
+ABI_ALL_FLAG(Request_get_status_all)
+
+/* Testany and Request_get_status_any: the status of the one found. */
+#define ABI_ANY_FLAG(name)                                                 \
+    ABI_FN(int, name, (int count, abi_Request reqs[], int *index,          \
+                       int *flag, abi_Status *status))                     \
+    {                                                                      \
+        if (REQS_UNCONVERTED(count, reqs))                                 \
+            return err_out(PMPI_##name(count, NULL, index, flag,           \
+                                       MPI_STATUS_IGNORE));                \
+        struct reqs c;                                                     \
+        MPI_Status s;                                                      \
+        int rc = reqs_in(&c, count, reqs, NULL);                           \
+        if (rc != MPI_SUCCESS)                                             \
+            return err_out(rc);                                            \
+        rc = PMPI_##name(count, c.r, index, flag, STATUS_IN(status, s));   \
+        reqs_out(&c, count, reqs, NULL, 0);                                \
+        if (rc == MPI_SUCCESS && *flag)                                    \
+            STATUS_OUT(status, s);                                         \
+        return err_out(rc);                                                \
+    }
+ABI_ANY_FLAG(Testany)
+ABI_ANY_FLAG(Request_get_status_any)
+
+ABI_SOME(Request_get_status_some)

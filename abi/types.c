@@ -362,3 +362,15 @@ ABI_FN(int, Op_free, (abi_Op *op))
         *op = ABI_OUT(abi_Op, o, OP);
     return err_out(rc);
 }
+
+ABI_FN(int, Op_commutative, (abi_Op op, int *commute))
+{
+    return err_out(PMPI_Op_commutative(op_in(op), commute));
+}
+
+ABI_FN(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
+                           abi_Datatype dt, abi_Op op))
+{
+    return err_out(PMPI_Reduce_local(inbuf, inoutbuf, count, dt_in(dt),
+                                     op_in(op)));
+}

@@ -337,6 +337,10 @@ SHMPI_ABI_API(int, Get_library_version, (char *version, int *resultlen));
 SHMPI_ABI_API(int, Get_processor_name, (char *name, int *resultlen));
 SHMPI_ABI_API(double, Wtime, (void));
 SHMPI_ABI_API(double, Wtick, (void));
+SHMPI_ABI_API(int, Is_thread_main, (int *flag));
+SHMPI_ABI_API(int, Pcontrol, (const int level, ...));
+SHMPI_ABI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
+SHMPI_ABI_API(int, Free_mem, (void *base));
 
 /* errors and error handlers */
 SHMPI_ABI_API(int, Error_class, (int errorcode, int *errorclass));
@@ -351,6 +355,12 @@ SHMPI_ABI_API(int, Comm_create_errhandler,
                MPI_Errhandler *errhandler));
 SHMPI_ABI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
 SHMPI_ABI_API(int, Errhandler_free, (MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Add_error_class, (int *errorclass));
+SHMPI_ABI_API(int, Add_error_code, (int errorclass, int *errorcode));
+SHMPI_ABI_API(int, Add_error_string, (int errorcode, const char *string));
+SHMPI_ABI_API(int, Remove_error_class, (int e));
+SHMPI_ABI_API(int, Remove_error_code, (int e));
+SHMPI_ABI_API(int, Remove_error_string, (int e));
 
 /* communicators */
 SHMPI_ABI_API(int, Comm_size, (MPI_Comm comm, int *size));
@@ -361,6 +371,22 @@ SHMPI_ABI_API(int, Comm_split, (MPI_Comm comm, int color, int key,
 SHMPI_ABI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2,
                                   int *result));
 SHMPI_ABI_API(int, Comm_free, (MPI_Comm *comm));
+SHMPI_ABI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key,
+                                     MPI_Info info, MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info,
+                                        MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
+SHMPI_ABI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
+SHMPI_ABI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
+SHMPI_ABI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name,
+                                   int *resultlen));
+SHMPI_ABI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+SHMPI_ABI_API(int, Comm_remote_size, (MPI_Comm comm, int *size));
+SHMPI_ABI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader,
+                                      MPI_Comm peer_comm, int remote_leader,
+                                      int tag, MPI_Comm *newintercomm));
+SHMPI_ABI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high,
+                                     MPI_Comm *newintracomm));
 
 /* groups */
 SHMPI_ABI_API(int, Group_size, (MPI_Group group, int *size));
@@ -631,6 +657,14 @@ SHMPI_ABI_API(int, Startall, (int count, MPI_Request array_of_requests[]));
 SHMPI_ABI_API(int, Cancel, (MPI_Request *request));
 SHMPI_ABI_API(int, Request_get_status, (MPI_Request request, int *flag,
                                         MPI_Status *status));
+SHMPI_ABI_API(int, Request_get_status_any,
+              (int count, MPI_Request reqs[], int *index, int *flag,
+               MPI_Status *status));
+SHMPI_ABI_API(int, Request_get_status_all,
+              (int count, MPI_Request reqs[], int *flag, MPI_Status st[]));
+SHMPI_ABI_API(int, Request_get_status_some,
+              (int count, MPI_Request reqs[], int *outcount, int indices[],
+               MPI_Status st[]));
 
 /* statuses */
 SHMPI_ABI_API(int, Get_elements, (const MPI_Status *status,
@@ -965,6 +999,9 @@ SHMPI_ABI_API(int, Pack_external_size, (const char datarep[], int incount,
 SHMPI_ABI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
                                MPI_Op *op));
 SHMPI_ABI_API(int, Op_free, (MPI_Op *op));
+SHMPI_ABI_API(int, Op_commutative, (MPI_Op op, int *commute));
+SHMPI_ABI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
+                                  MPI_Datatype datatype, MPI_Op op));
 
 /* attributes and keyvals */
 SHMPI_ABI_API(int, Comm_create_keyval,
@@ -996,6 +1033,11 @@ SHMPI_ABI_API(int, Info_set, (MPI_Info info, const char *key,
 SHMPI_ABI_API(int, Info_get_string, (MPI_Info info, const char *key,
                                      int *buflen, char *value, int *flag));
 SHMPI_ABI_API(int, Info_free, (MPI_Info *info));
+SHMPI_ABI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
+SHMPI_ABI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
+SHMPI_ABI_API(int, Info_delete, (MPI_Info info, const char *key));
+SHMPI_ABI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
+SHMPI_ABI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
 
 /* handles as integers (20.3.5) */
 SHMPI_ABI_API(int, Comm_toint, (MPI_Comm comm));
