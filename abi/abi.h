@@ -42,6 +42,7 @@ typedef struct abi_request    *abi_Request;
 typedef struct abi_errhandler *abi_Errhandler;
 typedef struct abi_info       *abi_Info;
 typedef struct abi_message    *abi_Message;
+typedef struct abi_win        *abi_Win;
 
 typedef struct abi_status {
     int MPI_SOURCE, MPI_TAG, MPI_ERROR;
@@ -59,6 +60,8 @@ typedef void abi_Comm_errhandler_function(abi_Comm *, int *, ...);
 #define ABI_COMM_END         0x108
 #define ABI_GROUP_FIRST      0x108
 #define ABI_GROUP_END        0x110
+#define ABI_WIN_FIRST        0x110
+#define ABI_WIN_END          0x118
 #define ABI_MESSAGE_FIRST    0x128
 #define ABI_MESSAGE_END      0x130
 #define ABI_INFO_FIRST       0x130
@@ -111,6 +114,7 @@ static inline MPI_Info info_in(abi_Info h) { return ABI_IN(MPI_Info, h, INFO); }
 static inline MPI_Errhandler eh_in(abi_Errhandler h) { return ABI_IN(MPI_Errhandler, h, ERRHANDLER); }
 static inline MPI_Request req_in(abi_Request h) { return ABI_IN(MPI_Request, h, REQUEST); }
 static inline MPI_Message msg_in(abi_Message h) { return ABI_IN(MPI_Message, h, MESSAGE); }
+static inline MPI_Win win_in(abi_Win h) { return ABI_IN(MPI_Win, h, WIN); }
 
 /* shmpi's handle to the ABI's: NULL to the kind's null handle, a
    predefined object to its integer (a hash of shmpi's predefined

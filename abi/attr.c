@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * attr.c - the ABI's keyvals and attributes on communicators and
- * datatypes (abi.h).
+ * attr.c - the ABI's keyvals and attributes on communicators, datatypes
+ * and windows (abi.h).
  *
  * Keyvals.  The ABI fixes MPI_KEYVAL_INVALID (0) and the predefined keys
- * (MPI_TAG_UB 501 ... MPI_LASTUSEDCODE 507); shmpi numbers its own
+ * (MPI_TAG_UB 501 ... MPI_LASTUSEDCODE 507, MPI_WIN_BASE 601 ...
+ * MPI_WIN_MODEL 605); shmpi numbers its own
  * predefined keys from 1 and the program's keyvals from 64, never
  * reusing one.  A keyval of the program's is given as shmpi's number
  * plus ABI_KEYVAL_BASE, above every fixed value; a predefined key is
@@ -13,8 +14,9 @@
  * Values.  The predefined attributes are pointers to ints: MPI_HOST and
  * MPI_IO hold a rank (MPI_PROC_NULL is another value in the ABI),
  * MPI_LASTUSEDCODE an error code, so for those three the program is
- * given a pointer to the ABI's value, kept per thread; the others' ints
- * mean the same in both.
+ * given a pointer to the ABI's value, kept per thread, and so for
+ * MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL; the others' values mean the
+ * same in both.
  *
  * Callbacks.  A copy or delete function of the program's expects the
  * ABI's handle, keyval and error codes: the keyval is created with
@@ -36,6 +38,8 @@
 #define ABI_KEYVAL_BASE    0x1000
 #define ABI_TAG_UB         501
 #define ABI_LASTUSEDCODE   507
+#define ABI_WIN_BASE       601
+#define ABI_WIN_MODEL      605
 #define ABI_DUP_FN         ((void *)1)
 
 /* shmpi's predefined communicator keys, by the ABI's 501 .. 507. */
@@ -44,12 +48,22 @@ static const int predefined[] = {
     MPI_APPNUM, MPI_LASTUSEDCODE,
 };
 
+/* shmpi's predefined window keys, by the ABI's 601 .. 605. */
+static const int win_predefined[] = {
+    MPI_WIN_BASE, MPI_WIN_DISP_UNIT, MPI_WIN_SIZE, MPI_WIN_CREATE_FLAVOR,
+    MPI_WIN_MODEL,
+};
+
+#define NKEYS(a) ((int)(sizeof a / sizeof a[0]))
+
 static int keyval_in(int k)
 {
     if (k >= ABI_KEYVAL_BASE)
         return k - ABI_KEYVAL_BASE;
     if (k >= ABI_TAG_UB && k <= ABI_LASTUSEDCODE)
         return predefined[k - ABI_TAG_UB];
+    if (k >= ABI_WIN_BASE && k <= ABI_WIN_MODEL)
+        return win_predefined[k - ABI_WIN_BASE];
     return MPI_KEYVAL_INVALID;
 }
 
@@ -57,9 +71,12 @@ static int keyval_out(int k)
 {
     if (k == MPI_KEYVAL_INVALID)
         return ABI_KEYVAL_INVALID;
-    for (int i = 0; i < (int)(sizeof predefined / sizeof predefined[0]); i++)
+    for (int i = 0; i < NKEYS(predefined); i++)
         if (predefined[i] == k)
             return ABI_TAG_UB + i;
+    for (int i = 0; i < NKEYS(win_predefined); i++)
+        if (win_predefined[i] == k)
+            return ABI_WIN_BASE + i;
     return k + ABI_KEYVAL_BASE;
 }
 
@@ -153,10 +170,13 @@ static int callbacks(void *copy, void *del, void *extra, struct cb **cb)
 
 ABI_ATTR_TRAMPOLINES(comm, MPI_Comm, abi_Comm, COMM)
 ABI_ATTR_TRAMPOLINES(type, MPI_Datatype, abi_Datatype, DATATYPE)
+ABI_ATTR_TRAMPOLINES(win, MPI_Win, abi_Win, WIN)
 ABI_KEYVALS(Comm, comm, MPI_Comm, abi_Comm, comm_in, MPI_COMM_NULL_COPY_FN,
             MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN)
 ABI_KEYVALS(Type, type, MPI_Datatype, abi_Datatype, dt_in,
             MPI_TYPE_NULL_COPY_FN, MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN)
+ABI_KEYVALS(Win, win, MPI_Win, abi_Win, win_in, MPI_WIN_NULL_COPY_FN,
+            MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN)
 
 /* The ABI's values of MPI_HOST, MPI_IO and MPI_LASTUSEDCODE, given to
    the program of this thread by the last MPI_Comm_get_attr of each. */
@@ -186,4 +206,25 @@ ABI_FN(int, Type_get_attr, (abi_Datatype dt, int keyval, void *value,
 {
     return err_out(PMPI_Type_get_attr(dt_in(dt), keyval_in(keyval), value,
                                       flag));
+}
+
+/* The ABI's values of MPI_WIN_CREATE_FLAVOR (311 ..) and MPI_WIN_MODEL
+   (MPI_WIN_UNIFIED 321, MPI_WIN_SEPARATE 322), as for MPI_HOST above. */
+static _Thread_local int flavor, model;
+
+ABI_FN(int, Win_get_attr, (abi_Win win, int keyval, void *value, int *flag))
+{
+    int k = keyval_in(keyval);
+    int rc = PMPI_Win_get_attr(win_in(win), k, value, flag);
+    if (rc != MPI_SUCCESS || !*flag)
+        return err_out(rc);
+    int **v = value;
+    if (k == MPI_WIN_CREATE_FLAVOR) {
+        flavor = 310 + **v - MPI_WIN_FLAVOR_CREATE + 1;
+        *v = &flavor;
+    } else if (k == MPI_WIN_MODEL) {
+        model = **v == MPI_WIN_UNIFIED ? 321 : 322;
+        *v = &model;
+    }
+    return MPI_SUCCESS;
 }

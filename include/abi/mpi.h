@@ -307,12 +307,22 @@ typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype,
                                           int type_keyval,
                                           void *attribute_val,
                                           void *extra_state);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval,
+                                       void *extra_state,
+                                       void *attribute_val_in,
+                                       void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
+                                         void *attribute_val,
+                                         void *extra_state);
 #define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function *)0x0)
 #define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function *)0x1)
 #define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0x0)
 #define MPI_TYPE_NULL_COPY_FN   ((MPI_Type_copy_attr_function *)0x0)
 #define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function *)0x1)
 #define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0x0)
+#define MPI_WIN_NULL_COPY_FN    ((MPI_Win_copy_attr_function *)0x0)
+#define MPI_WIN_DUP_FN          ((MPI_Win_copy_attr_function *)0x1)
+#define MPI_WIN_NULL_DELETE_FN  ((MPI_Win_delete_attr_function *)0x0)
 
 /* ---- the functions that work through shmpi's layer ---- */
 #define SHMPI_ABI_API(ret, name, params) \
@@ -1026,6 +1036,108 @@ SHMPI_ABI_API(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval,
 SHMPI_ABI_API(int, Type_delete_attr, (MPI_Datatype datatype,
                                       int type_keyval));
 
+/* one-sided communication */
+SHMPI_ABI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit,
+                                MPI_Info info, MPI_Comm comm, MPI_Win *win));
+SHMPI_ABI_API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info,
+                                  MPI_Comm comm, void *baseptr, MPI_Win *win));
+SHMPI_ABI_API(int, Win_allocate_shared,
+              (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+               void *baseptr, MPI_Win *win));
+SHMPI_ABI_API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm,
+                                        MPI_Win *win));
+SHMPI_ABI_API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size,
+                                      int *disp_unit, void *baseptr));
+SHMPI_ABI_API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size));
+SHMPI_ABI_API(int, Win_detach, (MPI_Win win, const void *base));
+SHMPI_ABI_API(int, Win_free, (MPI_Win *win));
+SHMPI_ABI_API(int, Win_get_group, (MPI_Win win, MPI_Group *group));
+SHMPI_ABI_API(int, Win_set_name, (MPI_Win win, const char *win_name));
+SHMPI_ABI_API(int, Win_get_name, (MPI_Win win, char *win_name,
+                                  int *resultlen));
+SHMPI_ABI_API(int, Win_set_info, (MPI_Win win, MPI_Info info));
+SHMPI_ABI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used));
+SHMPI_ABI_API(int, Win_set_errhandler, (MPI_Win win,
+                                        MPI_Errhandler errhandler));
+SHMPI_ABI_API(int, Win_get_errhandler, (MPI_Win win,
+                                        MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Win_call_errhandler, (MPI_Win win, int errorcode));
+SHMPI_ABI_API(int, Win_fence, (int assert, MPI_Win win));
+SHMPI_ABI_API(int, Win_lock, (int lock_type, int rank, int assert,
+                              MPI_Win win));
+SHMPI_ABI_API(int, Win_lock_all, (int assert, MPI_Win win));
+SHMPI_ABI_API(int, Win_unlock, (int rank, MPI_Win win));
+SHMPI_ABI_API(int, Win_flush, (int rank, MPI_Win win));
+SHMPI_ABI_API(int, Win_flush_local, (int rank, MPI_Win win));
+SHMPI_ABI_API(int, Win_unlock_all, (MPI_Win win));
+SHMPI_ABI_API(int, Win_flush_all, (MPI_Win win));
+SHMPI_ABI_API(int, Win_flush_local_all, (MPI_Win win));
+SHMPI_ABI_API(int, Win_sync, (MPI_Win win));
+SHMPI_ABI_API(int, Win_complete, (MPI_Win win));
+SHMPI_ABI_API(int, Win_wait, (MPI_Win win));
+SHMPI_ABI_API(int, Win_post, (MPI_Group group, int assert, MPI_Win win));
+SHMPI_ABI_API(int, Win_start, (MPI_Group group, int assert, MPI_Win win));
+SHMPI_ABI_API(int, Win_test, (MPI_Win win, int *flag));
+SHMPI_ABI_API(int, Put, (const void * origin, int origin_count,
+                         MPI_Datatype origin_dt, int target_rank,
+                         MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_dt, MPI_Win win));
+SHMPI_ABI_API(int, Rput, (const void * origin, int origin_count,
+                          MPI_Datatype origin_dt, int target_rank,
+                          MPI_Aint target_disp, int target_count,
+                          MPI_Datatype target_dt, MPI_Win win,
+                          MPI_Request *request));
+SHMPI_ABI_API(int, Get, (void * origin, int origin_count,
+                         MPI_Datatype origin_dt, int target_rank,
+                         MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_dt, MPI_Win win));
+SHMPI_ABI_API(int, Rget, (void * origin, int origin_count,
+                          MPI_Datatype origin_dt, int target_rank,
+                          MPI_Aint target_disp, int target_count,
+                          MPI_Datatype target_dt, MPI_Win win,
+                          MPI_Request *request));
+SHMPI_ABI_API(int, Accumulate, (const void *origin, int origin_count,
+                                MPI_Datatype origin_dt, int target_rank,
+                                MPI_Aint target_disp, int target_count,
+                                MPI_Datatype target_dt, MPI_Op op,
+                                MPI_Win win));
+SHMPI_ABI_API(int, Raccumulate, (const void *origin, int origin_count,
+                                 MPI_Datatype origin_dt, int target_rank,
+                                 MPI_Aint target_disp, int target_count,
+                                 MPI_Datatype target_dt, MPI_Op op,
+                                 MPI_Win win, MPI_Request *request));
+SHMPI_ABI_API(int, Get_accumulate, (const void *origin, int origin_count,
+                                    MPI_Datatype origin_dt, void *result,
+                                    int result_count, MPI_Datatype result_dt,
+                                    int target_rank, MPI_Aint target_disp,
+                                    int target_count, MPI_Datatype target_dt,
+                                    MPI_Op op, MPI_Win win));
+SHMPI_ABI_API(int, Rget_accumulate, (const void *origin, int origin_count,
+                                     MPI_Datatype origin_dt, void *result,
+                                     int result_count, MPI_Datatype result_dt,
+                                     int target_rank, MPI_Aint target_disp,
+                                     int target_count, MPI_Datatype target_dt,
+                                     MPI_Op op, MPI_Win win,
+                                     MPI_Request *request));
+SHMPI_ABI_API(int, Fetch_and_op, (const void *origin, void *result,
+                                  MPI_Datatype datatype, int target_rank,
+                                  MPI_Aint target_disp, MPI_Op op,
+                                  MPI_Win win));
+SHMPI_ABI_API(int, Compare_and_swap, (const void *origin, const void *compare,
+                                      void *result, MPI_Datatype datatype,
+                                      int target_rank, MPI_Aint target_disp,
+                                      MPI_Win win));
+SHMPI_ABI_API(int, Win_create_keyval,
+              (MPI_Win_copy_attr_function *win_copy_attr_fn,
+               MPI_Win_delete_attr_function *win_delete_attr_fn,
+               int *win_keyval, void *extra_state));
+SHMPI_ABI_API(int, Win_free_keyval, (int *win_keyval));
+SHMPI_ABI_API(int, Win_set_attr, (MPI_Win win, int win_keyval,
+                                  void *attribute_val));
+SHMPI_ABI_API(int, Win_get_attr, (MPI_Win win, int win_keyval,
+                                  void *attribute_val, int *flag));
+SHMPI_ABI_API(int, Win_delete_attr, (MPI_Win win, int win_keyval));
+
 /* info */
 SHMPI_ABI_API(int, Info_create, (MPI_Info *info));
 SHMPI_ABI_API(int, Info_set, (MPI_Info info, const char *key,
@@ -1056,6 +1168,8 @@ SHMPI_ABI_API(int, Info_toint, (MPI_Info info));
 SHMPI_ABI_API(MPI_Info, Info_fromint, (int info));
 SHMPI_ABI_API(int, Message_toint, (MPI_Message message));
 SHMPI_ABI_API(MPI_Message, Message_fromint, (int message));
+SHMPI_ABI_API(int, Win_toint, (MPI_Win win));
+SHMPI_ABI_API(MPI_Win, Win_fromint, (int win));
 
 #undef SHMPI_ABI_API
 
