@@ -50,7 +50,6 @@ typedef struct abi_status {
 } abi_Status;
 
 typedef void abi_User_function(void *, void *, int *, abi_Datatype *);
-typedef void abi_Comm_errhandler_function(abi_Comm *, int *, ...);
 
 /* The ranges of the predefined handles, [first, end): first is the
    kind's null handle. */

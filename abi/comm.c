@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * comm.c - the ABI's communicator functions and their error handlers
- * (abi.h).
+ * comm.c - the ABI's communicator functions and the error handlers of
+ * communicators and windows (abi.h).
  *
- * An error handler of the program's expects the ABI's communicator and
- * error code: shmpi is given one trampoline for all of them, which asks
- * shmpi for the communicator's error handler and finds the program's
- * function in `handlers`, keyed by shmpi's object.  A key is never
+ * An error handler of the program's expects the ABI's communicator (or
+ * window) and error code: shmpi is given one trampoline for all of a
+ * kind, which asks shmpi for the object's error handler and finds the
+ * program's function in `handlers`, keyed by shmpi's object.  A key is never
  * removed: MPI_Errhandler_free leaves the object alive while a
  * communicator still uses it, and an address shmpi reuses for a new
  * handler overwrites its entry at the create.  `handlers` is read and
@@ -67,17 +67,20 @@ ABI_FN(int, Comm_free, (abi_Comm *comm))
 }
 
 /* ---- error handlers ---- */
+/* The program's function, of its kind's type. */
+typedef void abi_errhandler_fn(void);
+
 struct handler {
     MPI_Errhandler eh;
-    abi_Comm_errhandler_function *fn;
+    abi_errhandler_fn *fn;
     struct handler *next;
 };
 static struct handler *handlers;
 static pthread_mutex_t eh_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static abi_Comm_errhandler_function *handler_of(MPI_Errhandler eh)
+static abi_errhandler_fn *handler_of(MPI_Errhandler eh)
 {
-    abi_Comm_errhandler_function *fn = NULL;
+    abi_errhandler_fn *fn = NULL;
     pthread_mutex_lock(&eh_lock);
     for (struct handler *h = handlers; h && !fn; h = h->next)
         if (h->eh == eh)
@@ -86,21 +89,26 @@ static abi_Comm_errhandler_function *handler_of(MPI_Errhandler eh)
     return fn;
 }
 
-static void trampoline(MPI_Comm *comm, int *code, ...)
-{
-    MPI_Errhandler eh;
-    if (PMPI_Comm_get_errhandler(*comm, &eh) != MPI_SUCCESS)
-        return;
-    abi_Comm_errhandler_function *fn = handler_of(eh);
-    PMPI_Errhandler_free(&eh);
-    if (!fn)
-        return;
-    abi_Comm c = ABI_OUT(abi_Comm, *comm, COMM);
-    int e = err_out(*code);
-    fn(&c, &e);
-}
+/* The trampoline of a kind of object: shmpi's type mtype, the ABI's
+   atype, handles translated as KIND. */
+#define ABI_EH_TRAMPOLINE(Kind, mtype, atype, KIND)                        \
+    static void Kind##_trampoline(mtype *obj, int *code, ...)              \
+    {                                                                      \
+        MPI_Errhandler eh;                                                 \
+        if (PMPI_##Kind##_get_errhandler(*obj, &eh) != MPI_SUCCESS)        \
+            return;                                                        \
+        abi_errhandler_fn *fn = handler_of(eh);                            \
+        PMPI_Errhandler_free(&eh);                                         \
+        if (!fn)                                                           \
+            return;                                                        \
+        atype o = ABI_OUT(atype, *obj, KIND);                              \
+        int e = err_out(*code);                                            \
+        ((void (*)(atype *, int *, ...))fn)(&o, &e);                       \
+    }
+ABI_EH_TRAMPOLINE(Comm, MPI_Comm, abi_Comm, COMM)
+ABI_EH_TRAMPOLINE(Win, MPI_Win, abi_Win, WIN)
 
-static int remember(MPI_Errhandler eh, abi_Comm_errhandler_function *fn)
+static int remember(MPI_Errhandler eh, abi_errhandler_fn *fn)
 {
     pthread_mutex_lock(&eh_lock);
     struct handler *h = handlers;
@@ -117,21 +125,25 @@ static int remember(MPI_Errhandler eh, abi_Comm_errhandler_function *fn)
     return h ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
-ABI_FN(int, Comm_create_errhandler, (abi_Comm_errhandler_function *fn,
-                                     abi_Errhandler *errhandler))
-{
-    if (!fn || !errhandler)     /* shmpi reports these */
-        return err_out(PMPI_Comm_create_errhandler(NULL, NULL));
-    MPI_Errhandler eh;
-    int rc = PMPI_Comm_create_errhandler(trampoline, &eh);
-    if (rc == MPI_SUCCESS && remember(eh, fn) != MPI_SUCCESS) {
-        PMPI_Errhandler_free(&eh);
-        rc = PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+/* MPI_Comm_create_errhandler and MPI_Win_create_errhandler. */
+#define ABI_CREATE_EH(Kind)                                                \
+    ABI_FN(int, Kind##_create_errhandler, (abi_errhandler_fn *fn,          \
+                                           abi_Errhandler *errhandler))    \
+    {                                                                      \
+        if (!fn || !errhandler)     /* shmpi reports these */              \
+            return err_out(PMPI_##Kind##_create_errhandler(NULL, NULL));   \
+        MPI_Errhandler eh;                                                 \
+        int rc = PMPI_##Kind##_create_errhandler(Kind##_trampoline, &eh);  \
+        if (rc == MPI_SUCCESS &&                                           \
+            remember(eh, fn) != MPI_SUCCESS) {                             \
+            PMPI_Errhandler_free(&eh);                                     \
+            rc = PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);\
+        }                                                                  \
+        MADE(rc, errhandler, eh, abi_Errhandler, ERRHANDLER);              \
+        return err_out(rc);                                                \
     }
-    if (rc == MPI_SUCCESS)
-        *errhandler = ABI_OUT(abi_Errhandler, eh, ERRHANDLER);
-    return err_out(rc);
-}
+ABI_CREATE_EH(Comm)
+ABI_CREATE_EH(Win)
 
 ABI_FN(int, Comm_set_errhandler, (abi_Comm comm, abi_Errhandler errhandler))
 {

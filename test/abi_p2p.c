@@ -1,4 +1,4 @@
-/* abi_p2p: the rest of point to point through the standard ABI: buffered, ready and synchronous sends, persistent requests, any/some/all completions, matched probes with MPI_Message handles, cancel, statuses set and read. */
+/* abi_p2p: the rest of point to point through the standard ABI: buffered, ready and synchronous sends, persistent and partitioned requests, any/some/all completions, matched probes with MPI_Message handles, cancel, statuses set and read. */
 /* shmpi-test: np=1,2,3 timeout=60 ext abi */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -238,6 +238,39 @@ static void check_mprobe_cancel_status(void)
     CHECK(HVAL(r) == 0x181, "a rejected handle is left as it was");
 }
 
+/* four partitions of two ints to the next rank, made ready out of order */
+static void check_partitioned(void)
+{
+    int out[8], in[8];
+    for (int i = 0; i < 8; i++) {
+        out[i] = rank * 100 + i;
+        in[i] = -1;
+    }
+    MPI_Request s, r;
+    CHECK_MPI(MPI_Psend_init(out, 4, 2, MPI_INT, next, 50, MPI_COMM_WORLD,
+                             MPI_INFO_NULL, &s));
+    CHECK_MPI(MPI_Precv_init(in, 4, 2, MPI_INT, prev, 50, MPI_COMM_WORLD,
+                             MPI_INFO_NULL, &r));
+    CHECK_MPI(MPI_Start(&r));
+    CHECK_MPI(MPI_Start(&s));
+    int parts[2] = { 3, 1 };
+    CHECK_MPI(MPI_Pready_list(2, parts, s));
+    CHECK_MPI(MPI_Pready(0, s));
+    CHECK_MPI(MPI_Pready_range(2, 2, s));
+    int flag = 0;
+    while (!flag)
+        CHECK_MPI(MPI_Parrived(r, 3, &flag));
+    MPI_Request both[2] = { s, r };
+    MPI_Status st[2];
+    CHECK_MPI(MPI_Waitall(2, both, st));
+    CHECK(both[0] == s && both[1] == r, "partitioned requests stay");
+    CHECK(in[0] == prev * 100 && in[7] == prev * 100 + 7 &&
+          st[1].MPI_SOURCE == prev && st[1].MPI_TAG == 50,
+          "partitioned payload %d %d", in[0], in[7]);
+    CHECK_MPI(MPI_Request_free(&s));
+    CHECK_MPI(MPI_Request_free(&r));
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
@@ -247,6 +280,7 @@ int main(int argc, char **argv)
     prev = (rank + size - 1) % size;
     check_sends();
     check_persistent_and_some();
+    check_partitioned();
     check_mprobe_cancel_status();
     CHECK_MPI(MPI_Finalize());
     return 0;

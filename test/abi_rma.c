@@ -25,6 +25,15 @@ static int win_delete(MPI_Win win, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+static MPI_Win handled_win;
+static int handled_code;
+
+static void win_handler(MPI_Win *win, int *code, ...)
+{
+    handled_win = *win;
+    handled_code = *code;
+}
+
 static void check_fence_and_ops(void)
 {
     int *base = NULL;
@@ -130,6 +139,15 @@ static void check_fence_and_ops(void)
     CHECK_CLASS(MPI_Win_fence(1, win), MPI_ERR_ASSERT);   /* no assertion */
     CHECK_CLASS(MPI_Win_lock(1, rank, 0, win), MPI_ERR_LOCKTYPE);
     CHECK_MPI(MPI_Win_call_errhandler(win, MPI_ERR_OTHER));
+    CHECK_MPI(MPI_Win_create_errhandler(win_handler, &eh));
+    CHECK_MPI(MPI_Win_set_errhandler(win, eh));
+    CHECK_MPI(MPI_Errhandler_free(&eh));
+    MPI_Win_fence(1, win);                 /* 1: no assertion of the ABI */
+    CHECK(handled_win == win && handled_code != MPI_SUCCESS,
+          "the window's handler got the window");
+    int cls = -1;
+    CHECK_MPI(MPI_Error_class(handled_code, &cls));
+    CHECK(cls == MPI_ERR_ASSERT, "and the ABI's class %d", cls);
     CHECK_MPI(MPI_Win_free(&win));
     CHECK(win == MPI_WIN_NULL, "freed window is MPI_WIN_NULL");
 }

@@ -292,6 +292,8 @@ typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code,
                                           ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
                                         void *extra_state,
                                         void *attribute_val_in,
@@ -648,6 +650,20 @@ SHMPI_ABI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype,
                            MPI_Message *message, MPI_Status *status));
 SHMPI_ABI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype,
                             MPI_Message *message, MPI_Request *request));
+SHMPI_ABI_API(int, Psend_init, (const void *buf, int partitions,
+                                MPI_Count count, MPI_Datatype datatype,
+                                int dest, int tag, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Precv_init, (void *buf, int partitions, MPI_Count count,
+                                MPI_Datatype datatype, int source, int tag,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Pready, (int partition, MPI_Request request));
+SHMPI_ABI_API(int, Pready_range, (int partition_low, int partition_high,
+                                  MPI_Request request));
+SHMPI_ABI_API(int, Pready_list, (int length, const int partitions[],
+                                 MPI_Request request));
+SHMPI_ABI_API(int, Parrived, (MPI_Request request, int partition, int *flag));
 
 /* completion and requests */
 SHMPI_ABI_API(int, Waitany, (int count, MPI_Request array_of_requests[],
@@ -1057,6 +1073,9 @@ SHMPI_ABI_API(int, Win_get_name, (MPI_Win win, char *win_name,
                                   int *resultlen));
 SHMPI_ABI_API(int, Win_set_info, (MPI_Win win, MPI_Info info));
 SHMPI_ABI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used));
+SHMPI_ABI_API(int, Win_create_errhandler,
+              (MPI_Win_errhandler_function *win_errhandler_fn,
+               MPI_Errhandler *errhandler));
 SHMPI_ABI_API(int, Win_set_errhandler, (MPI_Win win,
                                         MPI_Errhandler errhandler));
 SHMPI_ABI_API(int, Win_get_errhandler, (MPI_Win win,
