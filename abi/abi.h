@@ -43,6 +43,7 @@ typedef struct abi_errhandler *abi_Errhandler;
 typedef struct abi_info       *abi_Info;
 typedef struct abi_message    *abi_Message;
 typedef struct abi_win        *abi_Win;
+typedef struct abi_session    *abi_Session;
 
 typedef struct abi_status {
     int MPI_SOURCE, MPI_TAG, MPI_ERROR;
@@ -61,6 +62,8 @@ typedef void abi_User_function(void *, void *, int *, abi_Datatype *);
 #define ABI_GROUP_END        0x110
 #define ABI_WIN_FIRST        0x110
 #define ABI_WIN_END          0x118
+#define ABI_SESSION_FIRST    0x120
+#define ABI_SESSION_END      0x128
 #define ABI_MESSAGE_FIRST    0x128
 #define ABI_MESSAGE_END      0x130
 #define ABI_INFO_FIRST       0x130
@@ -114,6 +117,7 @@ static inline MPI_Errhandler eh_in(abi_Errhandler h) { return ABI_IN(MPI_Errhand
 static inline MPI_Request req_in(abi_Request h) { return ABI_IN(MPI_Request, h, REQUEST); }
 static inline MPI_Message msg_in(abi_Message h) { return ABI_IN(MPI_Message, h, MESSAGE); }
 static inline MPI_Win win_in(abi_Win h) { return ABI_IN(MPI_Win, h, WIN); }
+static inline MPI_Session session_in(abi_Session h) { return ABI_IN(MPI_Session, h, SESSION); }
 
 /* shmpi's handle to the ABI's: NULL to the kind's null handle, a
    predefined object to its integer (a hash of shmpi's predefined

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * comm.c - the ABI's communicator functions and the error handlers of
- * communicators and windows (abi.h).
+ * communicators, windows and sessions (abi.h).
  *
- * An error handler of the program's expects the ABI's communicator (or
- * window) and error code: shmpi is given one trampoline for all of a
+ * An error handler of the program's expects the ABI's communicator
+ * (window, session) and error code: shmpi is given one trampoline for all of a
  * kind, which asks shmpi for the object's error handler and finds the
  * program's function in `handlers`, keyed by shmpi's object.  A key is never
  * removed: MPI_Errhandler_free leaves the object alive while a
@@ -107,6 +107,7 @@ static abi_errhandler_fn *handler_of(MPI_Errhandler eh)
     }
 ABI_EH_TRAMPOLINE(Comm, MPI_Comm, abi_Comm, COMM)
 ABI_EH_TRAMPOLINE(Win, MPI_Win, abi_Win, WIN)
+ABI_EH_TRAMPOLINE(Session, MPI_Session, abi_Session, SESSION)
 
 static int remember(MPI_Errhandler eh, abi_errhandler_fn *fn)
 {
@@ -125,7 +126,7 @@ static int remember(MPI_Errhandler eh, abi_errhandler_fn *fn)
     return h ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
-/* MPI_Comm_create_errhandler and MPI_Win_create_errhandler. */
+/* MPI_Comm_, MPI_Win_ and MPI_Session_create_errhandler. */
 #define ABI_CREATE_EH(Kind)                                                \
     ABI_FN(int, Kind##_create_errhandler, (abi_errhandler_fn *fn,          \
                                            abi_Errhandler *errhandler))    \
@@ -144,6 +145,7 @@ static int remember(MPI_Errhandler eh, abi_errhandler_fn *fn)
     }
 ABI_CREATE_EH(Comm)
 ABI_CREATE_EH(Win)
+ABI_CREATE_EH(Session)
 
 ABI_FN(int, Comm_set_errhandler, (abi_Comm comm, abi_Errhandler errhandler))
 {

@@ -54,7 +54,7 @@ void *shmpi_abi_pre[ABI_PREDEFINED_END];
 /* The null handles, each its kind's first integer. */
 static const uintptr_t nulls[] = {
     ABI_OP_FIRST, ABI_COMM_FIRST, ABI_GROUP_FIRST, ABI_WIN_FIRST,
-    ABI_MESSAGE_FIRST,
+    ABI_SESSION_FIRST, ABI_MESSAGE_FIRST,
     ABI_INFO_FIRST,
     ABI_ERRHANDLER_FIRST, ABI_REQUEST_FIRST, ABI_DATATYPE_FIRST,
 };

@@ -294,6 +294,9 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code,
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef void MPI_Session_errhandler_function(MPI_Session *session,
+                                             int *error_code, ...);
+typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
                                         void *extra_state,
                                         void *attribute_val_in,
@@ -1157,6 +1160,39 @@ SHMPI_ABI_API(int, Win_get_attr, (MPI_Win win, int win_keyval,
                                   void *attribute_val, int *flag));
 SHMPI_ABI_API(int, Win_delete_attr, (MPI_Win win, int win_keyval));
 
+/* sessions */
+SHMPI_ABI_API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler,
+                                  MPI_Session *session));
+SHMPI_ABI_API(int, Session_finalize, (MPI_Session *session));
+SHMPI_ABI_API(int, Session_get_num_psets,
+              (MPI_Session session, MPI_Info info, int *npset_names));
+SHMPI_ABI_API(int, Session_get_nth_pset,
+              (MPI_Session session, MPI_Info info, int n, int *pset_len,
+               char *pset_name));
+SHMPI_ABI_API(int, Session_get_info, (MPI_Session session,
+                                      MPI_Info *info_used));
+SHMPI_ABI_API(int, Session_get_pset_info,
+              (MPI_Session session, const char *pset_name, MPI_Info *info));
+SHMPI_ABI_API(int, Group_from_session_pset,
+              (MPI_Session session, const char *pset_name,
+               MPI_Group *newgroup));
+SHMPI_ABI_API(int, Session_create_errhandler,
+              (MPI_Session_errhandler_function *session_errhandler_fn,
+               MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Session_set_errhandler,
+              (MPI_Session session, MPI_Errhandler errhandler));
+SHMPI_ABI_API(int, Session_get_errhandler,
+              (MPI_Session session, MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Session_call_errhandler,
+              (MPI_Session session, int errorcode));
+SHMPI_ABI_API(int, Session_attach_buffer,
+              (MPI_Session session, void *buffer, int size));
+SHMPI_ABI_API(int, Session_detach_buffer,
+              (MPI_Session session, void *buffer_addr, int *size));
+SHMPI_ABI_API(int, Session_flush_buffer, (MPI_Session session));
+SHMPI_ABI_API(int, Session_iflush_buffer,
+              (MPI_Session session, MPI_Request *request));
+
 /* info */
 SHMPI_ABI_API(int, Info_create, (MPI_Info *info));
 SHMPI_ABI_API(int, Info_set, (MPI_Info info, const char *key,
@@ -1189,6 +1225,8 @@ SHMPI_ABI_API(int, Message_toint, (MPI_Message message));
 SHMPI_ABI_API(MPI_Message, Message_fromint, (int message));
 SHMPI_ABI_API(int, Win_toint, (MPI_Win win));
 SHMPI_ABI_API(MPI_Win, Win_fromint, (int win));
+SHMPI_ABI_API(int, Session_toint, (MPI_Session session));
+SHMPI_ABI_API(MPI_Session, Session_fromint, (int session));
 
 #undef SHMPI_ABI_API
 
