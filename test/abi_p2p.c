@@ -1,4 +1,4 @@
-/* abi_p2p: the rest of point to point through the standard ABI: buffered, ready and synchronous sends, persistent and partitioned requests, any/some/all completions, matched probes with MPI_Message handles, cancel, statuses set and read. */
+/* abi_p2p: the rest of point to point through the standard ABI: buffered, ready and synchronous sends, persistent, partitioned and generalized requests, any/some/all completions, matched probes with MPI_Message handles, cancel, statuses set and read. */
 /* shmpi-test: np=1,2,3 timeout=60 ext abi */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -271,6 +271,60 @@ static void check_partitioned(void)
     CHECK_MPI(MPI_Request_free(&r));
 }
 
+static int queries, frees, cancels;
+
+static int greq_query(void *extra, MPI_Status *status)
+{
+    queries++;
+    status->MPI_SOURCE = MPI_PROC_NULL;
+    status->MPI_TAG = MPI_ANY_TAG;
+    MPI_Status_set_elements(status, MPI_DOUBLE, *(int *)extra);
+    MPI_Status_set_cancelled(status, 0);
+    return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra)
+{
+    (void)extra;
+    frees++;
+    return MPI_SUCCESS;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+    (void)extra;
+    (void)complete;
+    cancels++;
+    return MPI_SUCCESS;
+}
+
+static void check_generalized(void)
+{
+    int n = 3;
+    MPI_Request r;
+    CHECK_MPI(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &n, &r));
+    CHECK(r != MPI_REQUEST_NULL, "a generalized request");
+    int flag = 1;
+    CHECK_MPI(MPI_Test(&r, &flag, MPI_STATUS_IGNORE));
+    CHECK(!flag && r != MPI_REQUEST_NULL, "not complete yet");
+    CHECK_MPI(MPI_Grequest_complete(r));
+    MPI_Status st;
+    CHECK_MPI(MPI_Wait(&r, &st));
+    CHECK(r == MPI_REQUEST_NULL && queries >= 1 && frees == 1,
+          "completed: %d queries, %d frees", queries, frees);
+    CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG,
+          "the query's status %d/%d", st.MPI_SOURCE, st.MPI_TAG);
+    int count = -1;
+    CHECK_MPI(MPI_Get_count(&st, MPI_DOUBLE, &count));
+    CHECK(count == 3, "the query's count %d", count);
+    CHECK_MPI(MPI_Grequest_start(greq_query, greq_free, greq_cancel, &n, &r));
+    CHECK_MPI(MPI_Cancel(&r));
+    CHECK(cancels == 1, "cancel callback");
+    CHECK_MPI(MPI_Grequest_complete(r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK(frees == 2, "freed both");
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
@@ -281,6 +335,7 @@ int main(int argc, char **argv)
     check_sends();
     check_persistent_and_some();
     check_partitioned();
+    check_generalized();
     check_mprobe_cancel_status();
     CHECK_MPI(MPI_Finalize());
     return 0;

@@ -297,6 +297,10 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef void MPI_Session_errhandler_function(MPI_Session *session,
                                              int *error_code, ...);
 typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
+typedef int MPI_Grequest_query_function(void *extra_state,
+                                        MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
 typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
                                         void *extra_state,
                                         void *attribute_val_in,
@@ -694,6 +698,12 @@ SHMPI_ABI_API(int, Request_get_status_all,
 SHMPI_ABI_API(int, Request_get_status_some,
               (int count, MPI_Request reqs[], int *outcount, int indices[],
                MPI_Status st[]));
+SHMPI_ABI_API(int, Grequest_start,
+              (MPI_Grequest_query_function *query_fn,
+               MPI_Grequest_free_function *free_fn,
+               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Grequest_complete, (MPI_Request request));
 
 /* statuses */
 SHMPI_ABI_API(int, Get_elements, (const MPI_Status *status,
