@@ -146,3 +146,21 @@ ABI_FN(int, Comm_create_from_group, (abi_Group group, const char *stringtag,
     MADE(rc, newcomm, c, abi_Comm, COMM);
     return err_out(rc);
 }
+
+ABI_FN(int, Intercomm_create_from_groups, (abi_Group local_group,
+                                           int local_leader,
+                                           abi_Group remote_group,
+                                           int remote_leader,
+                                           const char *stringtag,
+                                           abi_Info info,
+                                           abi_Errhandler errhandler,
+                                           abi_Comm *newintercomm))
+{
+    MPI_Comm c;
+    int rc = PMPI_Intercomm_create_from_groups(
+        group_in(local_group), rank_in(local_leader), group_in(remote_group),
+        rank_in(remote_leader), stringtag, info_in(info), eh_in(errhandler),
+        newintercomm ? &c : NULL);
+    MADE(rc, newintercomm, c, abi_Comm, COMM);
+    return err_out(rc);
+}

@@ -1,4 +1,4 @@
-/* abi_misc: the other communicator calls (split_type, dup_with_info, names, infos, intercommunicators), info, added error classes and codes, Alloc_mem, Reduce_local, Op_commutative and Request_get_status_any/all/some through the standard ABI. */
+/* abi_misc: the other communicator calls (split_type, dup_with_info, names, infos, intercommunicators, from groups too), info, added error classes and codes, Alloc_mem, Reduce_local, Op_commutative and Request_get_status_any/all/some through the standard ABI. */
 /* shmpi-test: np=1,2,3 timeout=60 ext abi */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -81,6 +81,20 @@ static void check_comms(void)
     CHECK(mr == rank, "merged rank %d", mr);
     CHECK_MPI(MPI_Comm_free(&merged));
     CHECK_MPI(MPI_Comm_free(&ic));
+    /* the same from the two groups, leaders given in the groups' ranks */
+    MPI_Group wg, lg, rg;
+    CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &wg));
+    CHECK_MPI(MPI_Comm_group(half, &lg));
+    CHECK_MPI(MPI_Group_difference(wg, lg, &rg));
+    CHECK_MPI(MPI_Intercomm_create_from_groups(lg, 0, rg, 0, "abi.halves",
+                                               MPI_INFO_NULL,
+                                               MPI_ERRORS_RETURN, &ic));
+    CHECK_MPI(MPI_Comm_remote_size(ic, &rs));
+    CHECK(rs == (low ? size - size / 2 : size / 2), "from groups: %d", rs);
+    CHECK_MPI(MPI_Comm_free(&ic));
+    CHECK_MPI(MPI_Group_free(&wg));
+    CHECK_MPI(MPI_Group_free(&lg));
+    CHECK_MPI(MPI_Group_free(&rg));
     CHECK_MPI(MPI_Comm_free(&half));
 }
 
