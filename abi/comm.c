@@ -147,25 +147,32 @@ ABI_CREATE_EH(Comm)
 ABI_CREATE_EH(Win)
 ABI_CREATE_EH(Session)
 
-ABI_FN(int, Comm_set_errhandler, (abi_Comm comm, abi_Errhandler errhandler))
-{
-    return err_out(PMPI_Comm_set_errhandler(comm_in(comm), eh_in(errhandler)));
-}
-
-ABI_FN(int, Comm_get_errhandler, (abi_Comm comm, abi_Errhandler *errhandler))
-{
-    MPI_Errhandler eh;
-    int rc = PMPI_Comm_get_errhandler(comm_in(comm), errhandler ? &eh : NULL);
-    if (rc == MPI_SUCCESS)
-        *errhandler = ABI_OUT(abi_Errhandler, eh, ERRHANDLER);
-    return err_out(rc);
-}
-
-ABI_FN(int, Comm_call_errhandler, (abi_Comm comm, int errorcode))
-{
-    return err_out(PMPI_Comm_call_errhandler(comm_in(comm),
-                                             shmpi_abi_err_in(errorcode)));
-}
+/* MPI_<Kind>_set_errhandler, _get_errhandler and _call_errhandler, on
+   an object translated by in. */
+#define ABI_EH_ACCESS(Kind, atype, in)                                     \
+    ABI_FN(int, Kind##_set_errhandler, (atype obj,                         \
+                                        abi_Errhandler errhandler))        \
+    {                                                                      \
+        return err_out(PMPI_##Kind##_set_errhandler(in(obj),               \
+                                                    eh_in(errhandler)));   \
+    }                                                                      \
+    ABI_FN(int, Kind##_get_errhandler, (atype obj,                         \
+                                        abi_Errhandler *errhandler))       \
+    {                                                                      \
+        MPI_Errhandler eh;                                                 \
+        int rc = PMPI_##Kind##_get_errhandler(in(obj),                     \
+                                              errhandler ? &eh : NULL);    \
+        MADE(rc, errhandler, eh, abi_Errhandler, ERRHANDLER);              \
+        return err_out(rc);                                                \
+    }                                                                      \
+    ABI_FN(int, Kind##_call_errhandler, (atype obj, int errorcode))        \
+    {                                                                      \
+        return err_out(PMPI_##Kind##_call_errhandler(                      \
+            in(obj), shmpi_abi_err_in(errorcode)));                        \
+    }
+ABI_EH_ACCESS(Comm, abi_Comm, comm_in)
+ABI_EH_ACCESS(Win, abi_Win, win_in)
+ABI_EH_ACCESS(Session, abi_Session, session_in)
 
 ABI_FN(int, Errhandler_free, (abi_Errhandler *errhandler))
 {

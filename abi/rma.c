@@ -131,25 +131,6 @@ ABI_FN(int, Win_get_info, (abi_Win win, abi_Info *info_used))
     return err_out(rc);
 }
 
-ABI_FN(int, Win_set_errhandler, (abi_Win win, abi_Errhandler errhandler))
-{
-    return err_out(PMPI_Win_set_errhandler(win_in(win), eh_in(errhandler)));
-}
-
-ABI_FN(int, Win_get_errhandler, (abi_Win win, abi_Errhandler *errhandler))
-{
-    MPI_Errhandler eh;
-    int rc = PMPI_Win_get_errhandler(win_in(win), errhandler ? &eh : NULL);
-    MADE(rc, errhandler, eh, abi_Errhandler, ERRHANDLER);
-    return err_out(rc);
-}
-
-ABI_FN(int, Win_call_errhandler, (abi_Win win, int errorcode))
-{
-    return err_out(PMPI_Win_call_errhandler(win_in(win),
-                                            shmpi_abi_err_in(errorcode)));
-}
-
 /* ---- epochs ---- */
 ABI_FN(int, Win_fence, (int assert, abi_Win win))
 {

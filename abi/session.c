@@ -77,29 +77,6 @@ ABI_FN(int, Group_from_session_pset, (abi_Session session,
     return err_out(rc);
 }
 
-ABI_FN(int, Session_set_errhandler, (abi_Session session,
-                                     abi_Errhandler errhandler))
-{
-    return err_out(PMPI_Session_set_errhandler(session_in(session),
-                                               eh_in(errhandler)));
-}
-
-ABI_FN(int, Session_get_errhandler, (abi_Session session,
-                                     abi_Errhandler *errhandler))
-{
-    MPI_Errhandler eh;
-    int rc = PMPI_Session_get_errhandler(session_in(session),
-                                         errhandler ? &eh : NULL);
-    MADE(rc, errhandler, eh, abi_Errhandler, ERRHANDLER);
-    return err_out(rc);
-}
-
-ABI_FN(int, Session_call_errhandler, (abi_Session session, int errorcode))
-{
-    return err_out(PMPI_Session_call_errhandler(
-        session_in(session), shmpi_abi_err_in(errorcode)));
-}
-
 ABI_FN(int, Session_attach_buffer, (abi_Session session, void *buffer,
                                     int size))
 {
