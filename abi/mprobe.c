@@ -39,27 +39,33 @@ ABI_FN(int, Improbe, (int source, int tag, abi_Comm comm, int *flag,
     return err_out(rc);
 }
 
-ABI_FN(int, Mrecv, (void *buf, int count, abi_Datatype dt,
-                    abi_Message *message, abi_Status *status))
-{
-    MPI_Status s;
-    MPI_Message m = message ? msg_in(*message) : NULL;
-    int rc = PMPI_Mrecv(buf, count, dt_in(dt), message ? &m : NULL,
-                        STATUS_IN(status, s));
-    if (message)
-        *message = msg_out(m);
-    STATUS_OUT(status, s);
-    return err_out(rc);
-}
+#define ABI_MRECV(name, count_t)                                           \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       abi_Message *message, abi_Status *status))          \
+    {                                                                      \
+        MPI_Status s;                                                      \
+        MPI_Message m = message ? msg_in(*message) : NULL;                 \
+        int rc = PMPI_##name(buf, count, dt_in(dt), message ? &m : NULL,   \
+                             STATUS_IN(status, s));                        \
+        if (message)                                                       \
+            *message = msg_out(m);                                         \
+        STATUS_OUT(status, s);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_MRECV(Mrecv, int)
+ABI_MRECV(Mrecv_c, MPI_Count)
 
-ABI_FN(int, Imrecv, (void *buf, int count, abi_Datatype dt,
-                     abi_Message *message, abi_Request *request))
-{
-    MPI_Request r;
-    MPI_Message m = message ? msg_in(*message) : NULL;
-    int rc = PMPI_Imrecv(buf, count, dt_in(dt), message ? &m : NULL,
-                         request ? &r : NULL);
-    if (message)
-        *message = msg_out(m);
-    return started(rc, &r, request);
-}
+#define ABI_IMRECV(name, count_t)                                          \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       abi_Message *message, abi_Request *request))        \
+    {                                                                      \
+        MPI_Request r;                                                     \
+        MPI_Message m = message ? msg_in(*message) : NULL;                 \
+        int rc = PMPI_##name(buf, count, dt_in(dt), message ? &m : NULL,   \
+                             request ? &r : NULL);                         \
+        if (message)                                                       \
+            *message = msg_out(m);                                         \
+        return started(rc, &r, request);                                   \
+    }
+ABI_IMRECV(Imrecv, int)
+ABI_IMRECV(Imrecv_c, MPI_Count)

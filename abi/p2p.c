@@ -5,49 +5,61 @@
  */
 #include "abi/abi.h"
 
+/* Each call below is made twice: with int counts, and as its MPI-4.0
+   large-count form (the _c name, MPI_Count counts). */
+
 /* The blocking sends, all of one signature. */
-#define ABI_SEND(name)                                                     \
-    ABI_FN(int, name, (const void *buf, int count, abi_Datatype dt,        \
+#define ABI_SEND(name, count_t)                                            \
+    ABI_FN(int, name, (const void *buf, count_t count, abi_Datatype dt,    \
                        int dest, int tag, abi_Comm comm))                  \
     {                                                                      \
         return err_out(PMPI_##name(buf, count, dt_in(dt), rank_in(dest),   \
                                    tag_in(tag), comm_in(comm)));           \
     }
-ABI_SEND(Send)
-ABI_SEND(Ssend)
-ABI_SEND(Bsend)
-ABI_SEND(Rsend)
+#define ABI_SENDS(name) ABI_SEND(name, int) ABI_SEND(name##_c, MPI_Count)
+ABI_SENDS(Send)
+ABI_SENDS(Ssend)
+ABI_SENDS(Bsend)
+ABI_SENDS(Rsend)
 
-ABI_FN(int, Recv, (void *buf, int count, abi_Datatype dt, int source,
-                   int tag, abi_Comm comm, abi_Status *status))
-{
-    MPI_Status s;
-    int rc = PMPI_Recv(buf, count, dt_in(dt), rank_in(source), tag_in(tag),
-                       comm_in(comm), STATUS_IN(status, s));
-    STATUS_OUT(status, s);
-    return err_out(rc);
-}
+#define ABI_RECV(name, count_t)                                            \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       int source, int tag, abi_Comm comm,                 \
+                       abi_Status *status))                                \
+    {                                                                      \
+        MPI_Status s;                                                      \
+        int rc = PMPI_##name(buf, count, dt_in(dt), rank_in(source),       \
+                             tag_in(tag), comm_in(comm),                   \
+                             STATUS_IN(status, s));                        \
+        STATUS_OUT(status, s);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_RECV(Recv, int)
+ABI_RECV(Recv_c, MPI_Count)
 
-ABI_FN(int, Sendrecv, (const void *sendbuf, int sendcount,
-                       abi_Datatype sendtype, int dest, int sendtag,
-                       void *recvbuf, int recvcount, abi_Datatype recvtype,
-                       int source, int recvtag, abi_Comm comm,
-                       abi_Status *status))
-{
-    MPI_Status s;
-    int rc = PMPI_Sendrecv(sendbuf, sendcount, dt_in(sendtype),
-                           rank_in(dest), tag_in(sendtag), recvbuf,
-                           recvcount, dt_in(recvtype), rank_in(source),
-                           tag_in(recvtag), comm_in(comm),
-                           STATUS_IN(status, s));
-    STATUS_OUT(status, s);
-    return err_out(rc);
-}
+#define ABI_SENDRECV(name, count_t)                                        \
+    ABI_FN(int, name, (const void *sendbuf, count_t sendcount,             \
+                       abi_Datatype sendtype, int dest, int sendtag,       \
+                       void *recvbuf, count_t recvcount,                   \
+                       abi_Datatype recvtype, int source, int recvtag,     \
+                       abi_Comm comm, abi_Status *status))                 \
+    {                                                                      \
+        MPI_Status s;                                                      \
+        int rc = PMPI_##name(sendbuf, sendcount, dt_in(sendtype),          \
+                             rank_in(dest), tag_in(sendtag), recvbuf,      \
+                             recvcount, dt_in(recvtype), rank_in(source),  \
+                             tag_in(recvtag), comm_in(comm),               \
+                             STATUS_IN(status, s));                        \
+        STATUS_OUT(status, s);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_SENDRECV(Sendrecv, int)
+ABI_SENDRECV(Sendrecv_c, MPI_Count)
 
 /* The calls that start a request, nonblocking or persistent, to a
    destination (dest) or from a source. */
-#define ABI_START(name, peer)                                              \
-    ABI_FN(int, name, (ABI_START_BUF_##peer buf, int count,                \
+#define ABI_START(name, peer, count_t)                                     \
+    ABI_FN(int, name, (ABI_START_BUF_##peer buf, count_t count,            \
                        abi_Datatype dt, int peer, int tag, abi_Comm comm,  \
                        abi_Request *request))                              \
     {                                                                      \
@@ -58,57 +70,66 @@ ABI_FN(int, Sendrecv, (const void *sendbuf, int sendcount,
     }
 #define ABI_START_BUF_dest const void *
 #define ABI_START_BUF_source void *
-ABI_START(Isend, dest)
-ABI_START(Issend, dest)
-ABI_START(Ibsend, dest)
-ABI_START(Irsend, dest)
-ABI_START(Send_init, dest)
-ABI_START(Ssend_init, dest)
-ABI_START(Bsend_init, dest)
-ABI_START(Rsend_init, dest)
-ABI_START(Irecv, source)
-ABI_START(Recv_init, source)
+#define ABI_STARTS(name, peer)                                             \
+    ABI_START(name, peer, int) ABI_START(name##_c, peer, MPI_Count)
+ABI_STARTS(Isend, dest)
+ABI_STARTS(Issend, dest)
+ABI_STARTS(Ibsend, dest)
+ABI_STARTS(Irsend, dest)
+ABI_STARTS(Send_init, dest)
+ABI_STARTS(Ssend_init, dest)
+ABI_STARTS(Bsend_init, dest)
+ABI_STARTS(Rsend_init, dest)
+ABI_STARTS(Irecv, source)
+ABI_STARTS(Recv_init, source)
 
-ABI_FN(int, Sendrecv_replace, (void *buf, int count, abi_Datatype dt,
-                               int dest, int sendtag, int source,
-                               int recvtag, abi_Comm comm,
-                               abi_Status *status))
-{
-    MPI_Status s;
-    int rc = PMPI_Sendrecv_replace(buf, count, dt_in(dt), rank_in(dest),
-                                   tag_in(sendtag), rank_in(source),
-                                   tag_in(recvtag), comm_in(comm),
-                                   STATUS_IN(status, s));
-    STATUS_OUT(status, s);
-    return err_out(rc);
-}
+#define ABI_SENDRECV_REPLACE(name, count_t)                                \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       int dest, int sendtag, int source, int recvtag,     \
+                       abi_Comm comm, abi_Status *status))                 \
+    {                                                                      \
+        MPI_Status s;                                                      \
+        int rc = PMPI_##name(buf, count, dt_in(dt), rank_in(dest),         \
+                             tag_in(sendtag), rank_in(source),             \
+                             tag_in(recvtag), comm_in(comm),               \
+                             STATUS_IN(status, s));                        \
+        STATUS_OUT(status, s);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_SENDRECV_REPLACE(Sendrecv_replace, int)
+ABI_SENDRECV_REPLACE(Sendrecv_replace_c, MPI_Count)
 
-ABI_FN(int, Isendrecv, (const void *sendbuf, int sendcount,
-                        abi_Datatype sendtype, int dest, int sendtag,
-                        void *recvbuf, int recvcount, abi_Datatype recvtype,
-                        int source, int recvtag, abi_Comm comm,
-                        abi_Request *request))
-{
-    MPI_Request r;
-    return started(PMPI_Isendrecv(sendbuf, sendcount, dt_in(sendtype),
-                                  rank_in(dest), tag_in(sendtag), recvbuf,
-                                  recvcount, dt_in(recvtype), rank_in(source),
-                                  tag_in(recvtag), comm_in(comm),
-                                  request ? &r : NULL), &r, request);
-}
+#define ABI_ISENDRECV(name, count_t)                                       \
+    ABI_FN(int, name, (const void *sendbuf, count_t sendcount,             \
+                       abi_Datatype sendtype, int dest, int sendtag,       \
+                       void *recvbuf, count_t recvcount,                   \
+                       abi_Datatype recvtype, int source, int recvtag,     \
+                       abi_Comm comm, abi_Request *request))               \
+    {                                                                      \
+        MPI_Request r;                                                     \
+        return started(PMPI_##name(sendbuf, sendcount, dt_in(sendtype),   \
+                                   rank_in(dest), tag_in(sendtag),         \
+                                   recvbuf, recvcount, dt_in(recvtype),    \
+                                   rank_in(source), tag_in(recvtag),       \
+                                   comm_in(comm), request ? &r : NULL),    \
+                       &r, request);                                       \
+    }
+ABI_ISENDRECV(Isendrecv, int)
+ABI_ISENDRECV(Isendrecv_c, MPI_Count)
 
-ABI_FN(int, Isendrecv_replace, (void *buf, int count, abi_Datatype dt,
-                                int dest, int sendtag, int source,
-                                int recvtag, abi_Comm comm,
-                                abi_Request *request))
-{
-    MPI_Request r;
-    return started(PMPI_Isendrecv_replace(buf, count, dt_in(dt),
-                                          rank_in(dest), tag_in(sendtag),
-                                          rank_in(source), tag_in(recvtag),
-                                          comm_in(comm), request ? &r : NULL),
-                   &r, request);
-}
+#define ABI_ISENDRECV_REPLACE(name, count_t)                               \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       int dest, int sendtag, int source, int recvtag,     \
+                       abi_Comm comm, abi_Request *request))               \
+    {                                                                      \
+        MPI_Request r;                                                     \
+        return started(PMPI_##name(buf, count, dt_in(dt), rank_in(dest),   \
+                                   tag_in(sendtag), rank_in(source),       \
+                                   tag_in(recvtag), comm_in(comm),         \
+                                   request ? &r : NULL), &r, request);     \
+    }
+ABI_ISENDRECV_REPLACE(Isendrecv_replace, int)
+ABI_ISENDRECV_REPLACE(Isendrecv_replace_c, MPI_Count)
 
 /* ---- the buffer of the buffered sends ---- */
 ABI_FN(int, Buffer_attach, (void *buffer, int size))

@@ -20,28 +20,20 @@ static void hidden_out(const MPI_Status *s, abi_Status *a)
     memcpy(&a->internal[1], &s->shmpi_nbytes, sizeof s->shmpi_nbytes);
 }
 
-ABI_FN(int, Get_count, (const abi_Status *status, abi_Datatype dt,
-                        int *count))
-{
-    MPI_Status s;
-    return err_out(PMPI_Get_count(STATUS_READ(status, s), dt_in(dt), count));
-}
-
-ABI_FN(int, Get_elements, (const abi_Status *status, abi_Datatype dt,
-                           int *count))
-{
-    MPI_Status s;
-    return err_out(PMPI_Get_elements(STATUS_READ(status, s), dt_in(dt),
-                                     count));
-}
-
-ABI_FN(int, Get_elements_x, (const abi_Status *status, abi_Datatype dt,
-                             MPI_Count *count))
-{
-    MPI_Status s;
-    return err_out(PMPI_Get_elements_x(STATUS_READ(status, s), dt_in(dt),
-                                       count));
-}
+/* MPI_Get_count and MPI_Get_elements, and their _c forms. */
+#define ABI_STATUS_COUNT(name, count_t)                                    \
+    ABI_FN(int, name, (const abi_Status *status, abi_Datatype dt,          \
+                       count_t *count))                                    \
+    {                                                                      \
+        MPI_Status s;                                                      \
+        return err_out(PMPI_##name(STATUS_READ(status, s), dt_in(dt),      \
+                                   count));                                \
+    }
+ABI_STATUS_COUNT(Get_count, int)
+ABI_STATUS_COUNT(Get_count_c, MPI_Count)
+ABI_STATUS_COUNT(Get_elements, int)
+ABI_STATUS_COUNT(Get_elements_c, MPI_Count)
+ABI_STATUS_COUNT(Get_elements_x, MPI_Count)
 
 ABI_FN(int, Test_cancelled, (const abi_Status *status, int *flag))
 {
@@ -58,7 +50,7 @@ ABI_FN(int, Status_set_cancelled, (abi_Status *status, int flag))
     return err_out(rc);
 }
 
-/* MPI_Status_set_elements and _x, of a count of type count_t. */
+/* MPI_Status_set_elements, _x and _c, of a count of type count_t. */
 #define ABI_SET_ELEMENTS(name, count_t)                                    \
     ABI_FN(int, name, (abi_Status *status, abi_Datatype dt, count_t count))\
     {                                                                      \
@@ -70,6 +62,7 @@ ABI_FN(int, Status_set_cancelled, (abi_Status *status, int flag))
     }
 ABI_SET_ELEMENTS(Status_set_elements, int)
 ABI_SET_ELEMENTS(Status_set_elements_x, MPI_Count)
+ABI_SET_ELEMENTS(Status_set_elements_c, MPI_Count)
 
 /* MPI_Status_get_/set_source, _tag, _error: shmpi's call checks the
    arguments on a status of its own; the value is the program's field as

@@ -1,4 +1,4 @@
-/* abi_p2p: the rest of point to point through the standard ABI: buffered, ready and synchronous sends, persistent, partitioned and generalized requests, any/some/all completions, matched probes with MPI_Message handles, cancel, statuses set and read. */
+/* abi_p2p: the rest of point to point through the standard ABI: buffered, ready and synchronous sends, the large-count (_c) forms, persistent, partitioned and generalized requests, any/some/all completions, matched probes with MPI_Message handles, cancel, statuses set and read. */
 /* shmpi-test: np=1,2,3 timeout=60 ext abi */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -271,6 +271,40 @@ static void check_partitioned(void)
     CHECK_MPI(MPI_Request_free(&r));
 }
 
+/* the _c forms: MPI_Count counts, the same ABI handles and statuses */
+static void check_large_count(void)
+{
+    double out[4] = { rank, rank + 0.5, 0, 0 }, in[4] = { -1, -1, -1, -1 };
+    MPI_Status st;
+    CHECK_MPI(MPI_Sendrecv_c(out, (MPI_Count)2, MPI_DOUBLE, next, 60, in,
+                             (MPI_Count)4, MPI_DOUBLE, MPI_ANY_SOURCE,
+                             MPI_ANY_TAG, MPI_COMM_WORLD, &st));
+    MPI_Count c = -1, e = -1;
+    CHECK_MPI(MPI_Get_count_c(&st, MPI_DOUBLE, &c));
+    CHECK_MPI(MPI_Get_elements_c(&st, MPI_DOUBLE, &e));
+    CHECK(c == 2 && e == 2 && in[1] == prev + 0.5 && st.MPI_TAG == 60 &&
+          st.MPI_SOURCE == prev, "Sendrecv_c %lld from %d", (long long)c,
+          st.MPI_SOURCE);
+    MPI_Request r[2];
+    CHECK_MPI(MPI_Irecv_c(in, (MPI_Count)4, MPI_DOUBLE, prev, 61,
+                          MPI_COMM_WORLD, &r[0]));
+    CHECK_MPI(MPI_Isend_c(out, (MPI_Count)3, MPI_DOUBLE, next, 61,
+                          MPI_COMM_WORLD, &r[1]));
+    MPI_Status sts[2];
+    CHECK_MPI(MPI_Waitall(2, r, sts));
+    CHECK_MPI(MPI_Get_count_c(&sts[0], MPI_DOUBLE, &c));
+    CHECK(c == 3, "Isend_c/Irecv_c %lld", (long long)c);
+    CHECK_MPI(MPI_Send_c(out, (MPI_Count)1, MPI_DOUBLE, 0, 62, MPI_COMM_SELF));
+    MPI_Message m;
+    CHECK_MPI(MPI_Mprobe(0, 62, MPI_COMM_SELF, &m, &st));
+    CHECK_MPI(MPI_Mrecv_c(in, (MPI_Count)1, MPI_DOUBLE, &m, &st));
+    CHECK(m == MPI_MESSAGE_NULL && in[0] == rank, "Mrecv_c");
+    MPI_Status z = { 0 };
+    CHECK_MPI(MPI_Status_set_elements_c(&z, MPI_INT, (MPI_Count)7));
+    CHECK_MPI(MPI_Get_count_c(&z, MPI_INT, &c));
+    CHECK(c == 7, "Status_set_elements_c %lld", (long long)c);
+}
+
 static int queries, frees, cancels;
 
 static int greq_query(void *extra, MPI_Status *status)
@@ -335,6 +369,7 @@ int main(int argc, char **argv)
     check_sends();
     check_persistent_and_some();
     check_partitioned();
+    check_large_count();
     check_generalized();
     check_mprobe_cancel_status();
     CHECK_MPI(MPI_Finalize());

@@ -676,6 +676,83 @@ SHMPI_ABI_API(int, Pready_list, (int length, const int partitions[],
                                  MPI_Request request));
 SHMPI_ABI_API(int, Parrived, (MPI_Request request, int partition, int *flag));
 
+/* the large-count (_c) forms of point to point and statuses */
+SHMPI_ABI_API(int, Send_c, (const void *buf, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Ssend_c, (const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm));
+SHMPI_ABI_API(int, Bsend_c, (const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm));
+SHMPI_ABI_API(int, Rsend_c, (const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm));
+SHMPI_ABI_API(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                            int source, int tag, MPI_Comm comm,
+                            MPI_Status *status));
+SHMPI_ABI_API(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, int dest, int sendtag,
+                                void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype recvtype, int source, int recvtag,
+                                MPI_Comm comm, MPI_Status *status));
+SHMPI_ABI_API(int, Sendrecv_replace_c, (void *buf, MPI_Count count,
+                                        MPI_Datatype datatype, int dest,
+                                        int sendtag, int source, int recvtag,
+                                        MPI_Comm comm, MPI_Status *status));
+SHMPI_ABI_API(int, Isend_c, (const void * buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Issend_c, (const void * buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ibsend_c, (const void * buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Irsend_c, (const void * buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Irecv_c, (void * buf, MPI_Count count,
+                             MPI_Datatype datatype, int source, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Send_init_c, (const void * buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ssend_init_c, (const void * buf, MPI_Count count,
+                                  MPI_Datatype datatype, int dest, int tag,
+                                  MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Bsend_init_c, (const void * buf, MPI_Count count,
+                                  MPI_Datatype datatype, int dest, int tag,
+                                  MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Rsend_init_c, (const void * buf, MPI_Count count,
+                                  MPI_Datatype datatype, int dest, int tag,
+                                  MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Recv_init_c, (void * buf, MPI_Count count,
+                                 MPI_Datatype datatype, int source, int tag,
+                                 MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, int dest, int sendtag,
+                                 void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype recvtype, int source,
+                                 int recvtag, MPI_Comm comm,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Isendrecv_replace_c,
+              (void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+               int sendtag, int source, int recvtag, MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Message *message, MPI_Status *status));
+SHMPI_ABI_API(int, Imrecv_c, (void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Message *message,
+                              MPI_Request *request));
+SHMPI_ABI_API(int, Get_count_c, (const MPI_Status *status,
+                                 MPI_Datatype datatype, MPI_Count *count));
+SHMPI_ABI_API(int, Get_elements_c, (const MPI_Status *status,
+                                    MPI_Datatype datatype, MPI_Count *count));
+SHMPI_ABI_API(int, Status_set_elements_c,
+              (MPI_Status *status, MPI_Datatype datatype, MPI_Count count));
+
 /* completion and requests */
 SHMPI_ABI_API(int, Waitany, (int count, MPI_Request array_of_requests[],
                              int *index, MPI_Status *status));
