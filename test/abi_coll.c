@@ -1,4 +1,4 @@
-/* abi_coll: the collectives' nonblocking and persistent forms, MPI_Alltoallw and MPI_Reduce_scatter through the standard ABI, with its handles, requests and roots. */
+/* abi_coll: the collectives' nonblocking, persistent and large-count forms, MPI_Alltoallw and MPI_Reduce_scatter through the standard ABI, with its handles, requests and roots. */
 /* shmpi-test: np=1,2,3,4 timeout=60 ext abi */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -199,6 +199,44 @@ static void check_alltoallw(void)
     free(out); free(in); free(cnt); free(dsp); free(types);
 }
 
+/* the _c forms: MPI_Count counts and MPI_Aint displacements */
+static void check_large_count(void)
+{
+    double v = rank + 1, sum = -1;
+    CHECK_MPI(MPI_Allreduce_c(&v, &sum, (MPI_Count)1, MPI_DOUBLE, MPI_SUM,
+                              MPI_COMM_WORLD));
+    CHECK(sum == size * (size + 1) / 2.0, "Allreduce_c %g", sum);
+    int b = rank == 0 ? 77 : -1;
+    MPI_Request r;
+    CHECK_MPI(MPI_Ibcast_c(&b, (MPI_Count)1, MPI_INT, 0, MPI_COMM_WORLD, &r));
+    complete(&r, 0);
+    CHECK(b == 77, "Ibcast_c %d", b);
+    MPI_Count *counts = malloc((size_t)size * sizeof *counts);
+    MPI_Aint *displs = malloc((size_t)size * sizeof *displs);
+    int *all = malloc((size_t)size * sizeof *all);
+    CHECK(counts && displs && all, "malloc");
+    for (int i = 0; i < size; i++) {
+        counts[i] = 1;
+        displs[i] = size - 1 - i;
+    }
+    CHECK_MPI(MPI_Allgatherv_c(&rank, (MPI_Count)1, MPI_INT, all, counts,
+                               displs, MPI_INT, MPI_COMM_WORLD));
+    for (int i = 0; i < size; i++)
+        CHECK(all[size - 1 - i] == i, "Allgatherv_c [%d]", i);
+    int rs = -1, *ones = all;
+    for (int i = 0; i < size; i++)
+        ones[i] = 1;
+    CHECK_MPI(MPI_Reduce_scatter_init_c(ones, &rs, counts, MPI_INT, MPI_SUM,
+                                        MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+    CHECK_MPI(MPI_Start(&r));
+    complete(&r, 1);
+    CHECK_MPI(MPI_Request_free(&r));
+    CHECK(rs == size, "Reduce_scatter_init_c %d", rs);
+    free(counts);
+    free(displs);
+    free(all);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
@@ -207,6 +245,7 @@ int main(int argc, char **argv)
     check_nonblocking();
     check_persistent();
     check_alltoallw();
+    check_large_count();
     CHECK_MPI(MPI_Finalize());
     return 0;
 }

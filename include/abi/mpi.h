@@ -1017,6 +1017,270 @@ SHMPI_ABI_API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
                                  MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request));
 
+/* the large-count (_c) forms of the collectives */
+SHMPI_ABI_API(int, Bcast_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                             int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_c, (const void *sendbuf, void *recvbuf,
+                              MPI_Count count, MPI_Datatype datatype,
+                              MPI_Op op, int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Allreduce_c, (const void *sendbuf, void *recvbuf,
+                                 MPI_Count count, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm));
+SHMPI_ABI_API(int, Scan_c, (const void *sendbuf, void *recvbuf,
+                            MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Exscan_c, (const void *sendbuf, void *recvbuf,
+                              MPI_Count count, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm));
+SHMPI_ABI_API(int, Gather_c, (const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
+                              int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Scatter_c, (const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype,
+                               int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Allgather_c, (const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoall_c, (const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_allgather_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoall_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm));
+SHMPI_ABI_API(int, Gatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[],
+                               const MPI_Aint displs[], MPI_Datatype recvtype,
+                               int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Scatterv_c, (const void *sendbuf,
+                                const MPI_Count sendcounts[],
+                                const MPI_Aint displs[], MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype recvtype, int root,
+                                MPI_Comm comm));
+SHMPI_ABI_API(int, Allgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[],
+                                  const MPI_Aint displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_allgatherv_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoallv_c, (const void *sendbuf,
+                                 const MPI_Count sendcounts[],
+                                 const MPI_Aint sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 const MPI_Count recvcounts[],
+                                 const MPI_Aint rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoallv_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_scatter_block_c,
+              (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_scatter_c, (const void *sendbuf, void *recvbuf,
+                                      const MPI_Count recvcounts[],
+                                      MPI_Datatype datatype, MPI_Op op,
+                                      MPI_Comm comm));
+SHMPI_ABI_API(int, Ibcast_c, (void *buf, MPI_Count count,
+                              MPI_Datatype datatype, int root, MPI_Comm comm,
+                              MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_c, (const void *sendbuf, void *recvbuf,
+                               MPI_Count count, MPI_Datatype datatype,
+                               MPI_Op op, int root, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Iallreduce_c, (const void *sendbuf, void *recvbuf,
+                                  MPI_Count count, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Iscan_c, (const void *sendbuf, void *recvbuf,
+                             MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iexscan_c, (const void *sendbuf, void *recvbuf,
+                               MPI_Count count, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Igather_c, (const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype,
+                               int root, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iscatter_c, (const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype,
+                                int root, MPI_Comm comm,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Iallgather_c, (const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoall_c, (const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_allgather_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoall_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Igatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                const MPI_Count recvcounts[],
+                                const MPI_Aint displs[], MPI_Datatype recvtype,
+                                int root, MPI_Comm comm,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Iscatterv_c, (const void *sendbuf,
+                                 const MPI_Count sendcounts[],
+                                 const MPI_Aint displs[],
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype,
+                                 int root, MPI_Comm comm,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[],
+                                   const MPI_Aint displs[],
+                                   MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_allgatherv_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoallv_c, (const void *sendbuf,
+                                  const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[],
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[],
+                                  MPI_Datatype recvtype, MPI_Comm comm,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoallv_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_scatter_block_c,
+              (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_scatter_c, (const void *sendbuf, void *recvbuf,
+                                       const MPI_Count recvcounts[],
+                                       MPI_Datatype datatype, MPI_Op op,
+                                       MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Bcast_init_c, (void *buf, MPI_Count count,
+                                  MPI_Datatype datatype, int root,
+                                  MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_init_c, (const void *sendbuf, void *recvbuf,
+                                   MPI_Count count, MPI_Datatype datatype,
+                                   MPI_Op op, int root, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Allreduce_init_c, (const void *sendbuf, void *recvbuf,
+                                      MPI_Count count, MPI_Datatype datatype,
+                                      MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                      MPI_Request *request));
+SHMPI_ABI_API(int, Scan_init_c, (const void *sendbuf, void *recvbuf,
+                                 MPI_Count count, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Exscan_init_c, (const void *sendbuf, void *recvbuf,
+                                   MPI_Count count, MPI_Datatype datatype,
+                                   MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   MPI_Count recvcount, MPI_Datatype recvtype,
+                                   int root, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Scatter_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype recvtype,
+                                    int root, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Allgather_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf,
+                                      MPI_Count recvcount,
+                                      MPI_Datatype recvtype, MPI_Comm comm,
+                                      MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     MPI_Count recvcount,
+                                     MPI_Datatype recvtype, MPI_Comm comm,
+                                     MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_allgather_init_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoall_init_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Gatherv_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[],
+                                    const MPI_Aint displs[],
+                                    MPI_Datatype recvtype, int root,
+                                    MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Scatterv_init_c, (const void *sendbuf,
+                                     const MPI_Count sendcounts[],
+                                     const MPI_Aint displs[],
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     MPI_Count recvcount,
+                                     MPI_Datatype recvtype, int root,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request));
+SHMPI_ABI_API(int, Allgatherv_init_c, (const void *sendbuf,
+                                       MPI_Count sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf,
+                                       const MPI_Count recvcounts[],
+                                       const MPI_Aint displs[],
+                                       MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_allgatherv_init_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+               MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Alltoallv_init_c, (const void *sendbuf,
+                                      const MPI_Count sendcounts[],
+                                      const MPI_Aint sdispls[],
+                                      MPI_Datatype sendtype, void *recvbuf,
+                                      const MPI_Count recvcounts[],
+                                      const MPI_Aint rdispls[],
+                                      MPI_Datatype recvtype, MPI_Comm comm,
+                                      MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoallv_init_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_scatter_block_init_c,
+              (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_scatter_init_c,
+              (const void *sendbuf, void *recvbuf,
+               const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+
 /* datatypes and operations */
 SHMPI_ABI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype,
                                      MPI_Datatype *newtype));
