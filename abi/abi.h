@@ -17,12 +17,17 @@
  * null handle first (MPI_COMM_NULL 0x100, MPI_DATATYPE_NULL 0x200...); an
  * integer outside the kind's range, or one of it shmpi has no object for
  * (MPI_LOGICAL1...), becomes a zeroed object whose magic matches no kind,
- * which shmpi's checks reject with the class of the kind.
+ * which shmpi's checks reject with the class of the kind.  Communicators,
+ * datatypes and ops skip the range (ABI_IN_ANY): each shmpi object starts
+ * with the magic of its kind (core/objects.h), so another kind's object
+ * is rejected all the same.  Back, a hash of shmpi's predefined objects
+ * gives their integers (shmpi_abi_out).
  *
  * Integers.  Ranks, tags, thread levels and error codes have other
  * values in the ABI: a value on the common path (rank >= -1, tag >= 0,
- * MPI_SUCCESS) passes through with one compare; the others go through a
- * function out of line.
+ * MPI_SUCCESS) passes through with one compare; the other ranks and tags
+ * are translated in line, error codes and thread levels by functions out
+ * of line.
  */
 #ifndef SHMPI_ABI_H
 #define SHMPI_ABI_H
