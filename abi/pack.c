@@ -1,51 +1,72 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pack.c - the ABI's pack and unpack functions (abi.h), in shmpi's own
- * representation and in "external32"; only the datatype and the
- * communicator are translated.
+ * representation and in "external32", each with its large-count (_c)
+ * form; only the datatype and the communicator are translated.  In each
+ * macro C is the type of the counts of elements, S that of the sizes and
+ * positions in bytes.
  */
 #include "abi/abi.h"
 
-ABI_FN(int, Pack, (const void *inbuf, int incount, abi_Datatype dt,
-                   void *outbuf, int outsize, int *position, abi_Comm comm))
-{
-    return err_out(PMPI_Pack(inbuf, incount, dt_in(dt), outbuf, outsize,
-                             position, comm_in(comm)));
-}
+#define ABI_PACK(name, C, S)                                               \
+    ABI_FN(int, name, (const void *inbuf, C incount, abi_Datatype dt,      \
+                       void *outbuf, S outsize, S *position,               \
+                       abi_Comm comm))                                     \
+    {                                                                      \
+        return err_out(PMPI_##name(inbuf, incount, dt_in(dt), outbuf,      \
+                                   outsize, position, comm_in(comm)));     \
+    }
+ABI_PACK(Pack, int, int)
+ABI_PACK(Pack_c, MPI_Count, MPI_Count)
 
-ABI_FN(int, Unpack, (const void *inbuf, int insize, int *position,
-                     void *outbuf, int outcount, abi_Datatype dt,
-                     abi_Comm comm))
-{
-    return err_out(PMPI_Unpack(inbuf, insize, position, outbuf, outcount,
-                               dt_in(dt), comm_in(comm)));
-}
+#define ABI_UNPACK(name, C, S)                                             \
+    ABI_FN(int, name, (const void *inbuf, S insize, S *position,           \
+                       void *outbuf, C outcount, abi_Datatype dt,          \
+                       abi_Comm comm))                                     \
+    {                                                                      \
+        return err_out(PMPI_##name(inbuf, insize, position, outbuf,        \
+                                   outcount, dt_in(dt), comm_in(comm)));   \
+    }
+ABI_UNPACK(Unpack, int, int)
+ABI_UNPACK(Unpack_c, MPI_Count, MPI_Count)
 
-ABI_FN(int, Pack_size, (int incount, abi_Datatype dt, abi_Comm comm,
-                        int *size))
-{
-    return err_out(PMPI_Pack_size(incount, dt_in(dt), comm_in(comm), size));
-}
+#define ABI_PACK_SIZE(name, C, S)                                          \
+    ABI_FN(int, name, (C incount, abi_Datatype dt, abi_Comm comm,          \
+                       S *size))                                           \
+    {                                                                      \
+        return err_out(PMPI_##name(incount, dt_in(dt), comm_in(comm),      \
+                                   size));                                 \
+    }
+ABI_PACK_SIZE(Pack_size, int, int)
+ABI_PACK_SIZE(Pack_size_c, MPI_Count, MPI_Count)
 
-ABI_FN(int, Pack_external, (const char datarep[], const void *inbuf,
-                            int incount, abi_Datatype dt, void *outbuf,
-                            MPI_Aint outsize, MPI_Aint *position))
-{
-    return err_out(PMPI_Pack_external(datarep, inbuf, incount, dt_in(dt),
-                                      outbuf, outsize, position));
-}
+#define ABI_PACK_EXTERNAL(name, C, S)                                      \
+    ABI_FN(int, name, (const char datarep[], const void *inbuf,            \
+                       C incount, abi_Datatype dt, void *outbuf,           \
+                       S outsize, S *position))                            \
+    {                                                                      \
+        return err_out(PMPI_##name(datarep, inbuf, incount, dt_in(dt),     \
+                                   outbuf, outsize, position));            \
+    }
+ABI_PACK_EXTERNAL(Pack_external, int, MPI_Aint)
+ABI_PACK_EXTERNAL(Pack_external_c, MPI_Count, MPI_Count)
 
-ABI_FN(int, Unpack_external, (const char datarep[], const void *inbuf,
-                              MPI_Aint insize, MPI_Aint *position,
-                              void *outbuf, int outcount, abi_Datatype dt))
-{
-    return err_out(PMPI_Unpack_external(datarep, inbuf, insize, position,
-                                        outbuf, outcount, dt_in(dt)));
-}
+#define ABI_UNPACK_EXTERNAL(name, C, S)                                    \
+    ABI_FN(int, name, (const char datarep[], const void *inbuf,            \
+                       S insize, S *position, void *outbuf, C outcount,    \
+                       abi_Datatype dt))                                   \
+    {                                                                      \
+        return err_out(PMPI_##name(datarep, inbuf, insize, position,       \
+                                   outbuf, outcount, dt_in(dt)));          \
+    }
+ABI_UNPACK_EXTERNAL(Unpack_external, int, MPI_Aint)
+ABI_UNPACK_EXTERNAL(Unpack_external_c, MPI_Count, MPI_Count)
 
-ABI_FN(int, Pack_external_size, (const char datarep[], int incount,
-                                 abi_Datatype dt, MPI_Aint *size))
-{
-    return err_out(PMPI_Pack_external_size(datarep, incount, dt_in(dt),
-                                           size));
-}
+#define ABI_PACK_EXTERNAL_SIZE(name, C, S)                                 \
+    ABI_FN(int, name, (const char datarep[], C incount, abi_Datatype dt,   \
+                       S *size))                                           \
+    {                                                                      \
+        return err_out(PMPI_##name(datarep, incount, dt_in(dt), size));    \
+    }
+ABI_PACK_EXTERNAL_SIZE(Pack_external_size, int, MPI_Aint)
+ABI_PACK_EXTERNAL_SIZE(Pack_external_size_c, MPI_Count, MPI_Count)

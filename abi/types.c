@@ -27,21 +27,46 @@ static inline int made(int rc, const MPI_Datatype *t, abi_Datatype *newtype)
     return err_out(rc);
 }
 
-ABI_FN(int, Type_contiguous, (int count, abi_Datatype oldtype,
-                              abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_contiguous(count, dt_in(oldtype),
-                                     newtype ? &t : NULL), &t, newtype);
-}
+/* The constructors of a count and a type, and their large-count (_c)
+   forms: C the type of the counts, A of the byte strides and bounds. */
+#define ABI_CONTIGUOUS(name, C)                                            \
+    ABI_FN(int, name, (C count, abi_Datatype oldtype,                      \
+                       abi_Datatype *newtype))                             \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(count, dt_in(oldtype),                     \
+                                newtype ? &t : NULL), &t, newtype);        \
+    }
+ABI_CONTIGUOUS(Type_contiguous, int)
+ABI_CONTIGUOUS(Type_contiguous_c, MPI_Count)
 
-ABI_FN(int, Type_vector, (int count, int blocklength, int stride,
-                          abi_Datatype oldtype, abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_vector(count, blocklength, stride, dt_in(oldtype),
-                                 newtype ? &t : NULL), &t, newtype);
-}
+/* Type_vector (stride in elements, A = C) and Type_create_hvector. */
+#define ABI_VECTOR(name, C, A)                                             \
+    ABI_FN(int, name, (C count, C blocklength, A stride,                   \
+                       abi_Datatype oldtype, abi_Datatype *newtype))       \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(count, blocklength, stride,                \
+                                dt_in(oldtype), newtype ? &t : NULL),      \
+                    &t, newtype);                                          \
+    }
+ABI_VECTOR(Type_vector, int, int)
+ABI_VECTOR(Type_vector_c, MPI_Count, MPI_Count)
+ABI_VECTOR(Type_create_hvector, int, MPI_Aint)
+ABI_VECTOR(Type_create_hvector_c, MPI_Count, MPI_Count)
+
+#define ABI_RESIZED(name, A)                                               \
+    ABI_FN(int, name, (abi_Datatype oldtype, A lb, A extent,               \
+                       abi_Datatype *newtype))                             \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(dt_in(oldtype), lb, extent,                \
+                                newtype ? &t : NULL), &t, newtype);        \
+    }
+ABI_RESIZED(Type_create_resized, MPI_Aint)
+ABI_RESIZED(Type_create_resized_c, MPI_Count)
+
+
 
 ABI_FN(int, Type_create_struct, (int count, const int blocklengths[],
                                  const MPI_Aint displacements[],
@@ -72,23 +97,7 @@ ABI_FN(int, Type_indexed, (int count, const int blocklengths[],
                 &t, newtype);
 }
 
-ABI_FN(int, Type_create_hvector, (int count, int blocklength,
-                                  MPI_Aint stride, abi_Datatype oldtype,
-                                  abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_hvector(count, blocklength, stride,
-                                         dt_in(oldtype), newtype ? &t : NULL),
-                &t, newtype);
-}
 
-ABI_FN(int, Type_create_resized, (abi_Datatype oldtype, MPI_Aint lb,
-                                  MPI_Aint extent, abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_resized(dt_in(oldtype), lb, extent,
-                                         newtype ? &t : NULL), &t, newtype);
-}
 
 ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
 {
@@ -97,12 +106,6 @@ ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
                 newtype);
 }
 
-ABI_FN(int, Type_get_true_extent, (abi_Datatype dt, MPI_Aint *true_lb,
-                                   MPI_Aint *true_extent))
-{
-    return err_out(PMPI_Type_get_true_extent(dt_in(dt), true_lb,
-                                             true_extent));
-}
 
 ABI_FN(int, Type_create_hindexed, (int count, const int blocklengths[],
                                    const MPI_Aint displacements[],
@@ -238,34 +241,10 @@ ABI_FN(int, Type_get_value_index, (abi_Datatype value_type,
 ABI_TYPE_INOUT(Type_commit)
 ABI_TYPE_INOUT(Type_free)
 
-ABI_FN(int, Type_size, (abi_Datatype dt, int *size))
-{
-    return err_out(PMPI_Type_size(dt_in(dt), size));
-}
 
-ABI_FN(int, Type_get_extent, (abi_Datatype dt, MPI_Aint *lb,
-                              MPI_Aint *extent))
-{
-    return err_out(PMPI_Type_get_extent(dt_in(dt), lb, extent));
-}
 
-ABI_FN(int, Type_size_x, (abi_Datatype dt, MPI_Count *size))
-{
-    return err_out(PMPI_Type_size_x(dt_in(dt), size));
-}
 
-ABI_FN(int, Type_get_extent_x, (abi_Datatype dt, MPI_Count *lb,
-                                MPI_Count *extent))
-{
-    return err_out(PMPI_Type_get_extent_x(dt_in(dt), lb, extent));
-}
 
-ABI_FN(int, Type_get_true_extent_x, (abi_Datatype dt, MPI_Count *true_lb,
-                                     MPI_Count *true_extent))
-{
-    return err_out(PMPI_Type_get_true_extent_x(dt_in(dt), true_lb,
-                                               true_extent));
-}
 
 ABI_FN(int, Type_set_name, (abi_Datatype dt, const char *type_name))
 {
@@ -292,6 +271,29 @@ ABI_FN(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
 {
     return PMPI_Aint_diff(addr1, addr2);
 }
+
+/* A datatype's size, and its (true) lower bound and extent, each in
+   its forms of another type T: int or MPI_Aint, _x and _c MPI_Count. */
+#define ABI_TYPE_SIZE(name, T)                                             \
+    ABI_FN(int, name, (abi_Datatype dt, T *size))                          \
+    {                                                                      \
+        return err_out(PMPI_##name(dt_in(dt), size));                      \
+    }
+ABI_TYPE_SIZE(Type_size, int)
+ABI_TYPE_SIZE(Type_size_x, MPI_Count)
+ABI_TYPE_SIZE(Type_size_c, MPI_Count)
+
+#define ABI_TYPE_EXTENT(name, T)                                           \
+    ABI_FN(int, name, (abi_Datatype dt, T *lb, T *extent))                 \
+    {                                                                      \
+        return err_out(PMPI_##name(dt_in(dt), lb, extent));                \
+    }
+ABI_TYPE_EXTENT(Type_get_extent, MPI_Aint)
+ABI_TYPE_EXTENT(Type_get_extent_x, MPI_Count)
+ABI_TYPE_EXTENT(Type_get_extent_c, MPI_Count)
+ABI_TYPE_EXTENT(Type_get_true_extent, MPI_Aint)
+ABI_TYPE_EXTENT(Type_get_true_extent_x, MPI_Count)
+ABI_TYPE_EXTENT(Type_get_true_extent_c, MPI_Count)
 
 /* ---- user operations ---- */
 enum { OP_SLOTS = 16 };

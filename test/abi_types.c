@@ -1,4 +1,4 @@
-/* abi_types: the remaining datatype calls through the standard ABI: hindexed, indexed_block, subarray and darray constructors, envelopes and contents with the ABI's combiners, pack and unpack (external32 too), Type_match_size, the Fortran 90 types, names and sizes. */
+/* abi_types: the remaining datatype calls through the standard ABI: hindexed, indexed_block, subarray and darray constructors, envelopes and contents with the ABI's combiners, pack and unpack (external32 too), Type_match_size, the Fortran 90 types, names and sizes, and the large-count (_c) forms of the simple ones. */
 /* shmpi-test: np=1 timeout=60 ext abi */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -190,6 +190,55 @@ static void check_named(void)
           MPI_Aint_add(a0, 8) == a2, "addresses");
 }
 
+static void check_large_count(void)
+{
+    MPI_Datatype v, r;
+    CHECK_MPI(MPI_Type_vector_c((MPI_Count)3, (MPI_Count)1, (MPI_Count)2,
+                                MPI_INT, &v));
+    CHECK_MPI(MPI_Type_create_resized_c(v, (MPI_Count)0, (MPI_Count)24, &r));
+    CHECK_MPI(MPI_Type_commit(&r));
+    MPI_Count sz = -1, lb = -1, ext = -1;
+    CHECK_MPI(MPI_Type_size_c(r, &sz));
+    CHECK_MPI(MPI_Type_get_extent_c(r, &lb, &ext));
+    CHECK(sz == 12 && lb == 0 && ext == 24, "vector_c/resized_c %lld %lld",
+          (long long)sz, (long long)ext);
+    CHECK_MPI(MPI_Type_get_true_extent_c(v, &lb, &ext));
+    CHECK(ext == 5 * (MPI_Count)sizeof(int), "true extent_c %lld", (long long)ext);
+    int src[6] = { 0, 1, 2, 3, 4, 5 }, dst[3] = { 0 };
+    char buf[64];
+    MPI_Count pos = 0, need = -1;
+    CHECK_MPI(MPI_Pack_size_c((MPI_Count)1, r, MPI_COMM_WORLD, &need));
+    CHECK_MPI(MPI_Pack_c(src, (MPI_Count)1, r, buf, (MPI_Count)sizeof buf, &pos,
+                         MPI_COMM_WORLD));
+    CHECK(pos == 12 && need >= 12, "Pack_c %lld", (long long)pos);
+    MPI_Datatype c3;
+    CHECK_MPI(MPI_Type_contiguous_c((MPI_Count)3, MPI_INT, &c3));
+    CHECK_MPI(MPI_Type_commit(&c3));
+    pos = 0;
+    CHECK_MPI(MPI_Unpack_c(buf, (MPI_Count)sizeof buf, &pos, dst, (MPI_Count)1,
+                           c3, MPI_COMM_WORLD));
+    CHECK(dst[0] == 0 && dst[1] == 2 && dst[2] == 4, "Unpack_c %d %d %d",
+          dst[0], dst[1], dst[2]);
+    MPI_Count xpos = 0, xneed = -1;
+    CHECK_MPI(MPI_Pack_external_size_c("external32", (MPI_Count)1, c3, &xneed));
+    CHECK_MPI(MPI_Pack_external_c("external32", dst, (MPI_Count)1, c3, buf,
+                                  (MPI_Count)sizeof buf, &xpos));
+    CHECK(xneed == 12 && xpos == 12 && buf[11] == 4, "Pack_external_c");
+    xpos = 0;
+    CHECK_MPI(MPI_Unpack_external_c("external32", buf, (MPI_Count)12, &xpos,
+                                    src, (MPI_Count)1, c3));
+    CHECK(src[2] == 4 && src[1] == 2, "Unpack_external_c");
+    CHECK_MPI(MPI_Type_free(&c3));
+    CHECK_MPI(MPI_Type_free(&r));
+    CHECK_MPI(MPI_Type_free(&v));
+    MPI_Datatype h;
+    CHECK_MPI(MPI_Type_create_hvector_c((MPI_Count)2, (MPI_Count)1,
+                                        (MPI_Count)16, MPI_DOUBLE, &h));
+    CHECK_MPI(MPI_Type_size_c(h, &sz));
+    CHECK(sz == 16, "hvector_c %lld", (long long)sz);
+    CHECK_MPI(MPI_Type_free(&h));
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
@@ -198,6 +247,7 @@ int main(int argc, char **argv)
     check_arrays();
     check_pack_external();
     check_named();
+    check_large_count();
     CHECK_MPI(MPI_Finalize());
     return 0;
 }

@@ -1380,6 +1380,43 @@ SHMPI_ABI_API(int, Unpack_external, (const char datarep[], const void *inbuf,
 SHMPI_ABI_API(int, Pack_external_size, (const char datarep[], int incount,
                                         MPI_Datatype datatype,
                                         MPI_Aint *size));
+SHMPI_ABI_API(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength,
+                                   MPI_Count stride, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hvector_c,
+              (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_resized_c,
+              (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+               MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size));
+SHMPI_ABI_API(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb,
+                                       MPI_Count *extent));
+SHMPI_ABI_API(int, Type_get_true_extent_c,
+              (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+SHMPI_ABI_API(int, Pack_c, (const void *inbuf, MPI_Count incount,
+                            MPI_Datatype datatype, void *outbuf,
+                            MPI_Count outsize, MPI_Count *position,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Unpack_c, (const void *inbuf, MPI_Count insize,
+                              MPI_Count *position, void *outbuf,
+                              MPI_Count outcount, MPI_Datatype datatype,
+                              MPI_Comm comm));
+SHMPI_ABI_API(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype,
+                                 MPI_Comm comm, MPI_Count *size));
+SHMPI_ABI_API(int, Pack_external_c, (const char datarep[], const void *inbuf,
+                                     MPI_Count incount, MPI_Datatype datatype,
+                                     void *outbuf, MPI_Count outsize,
+                                     MPI_Count *position));
+SHMPI_ABI_API(int, Unpack_external_c, (const char datarep[], const void *inbuf,
+                                       MPI_Count insize, MPI_Count *position,
+                                       void *outbuf, MPI_Count outcount,
+                                       MPI_Datatype datatype));
+SHMPI_ABI_API(int, Pack_external_size_c,
+              (const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+               MPI_Count *size));
 SHMPI_ABI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
                                MPI_Op *op));
 SHMPI_ABI_API(int, Op_free, (MPI_Op *op));
