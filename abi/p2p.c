@@ -132,15 +132,19 @@ ABI_ISENDRECV_REPLACE(Isendrecv_replace, int)
 ABI_ISENDRECV_REPLACE(Isendrecv_replace_c, MPI_Count)
 
 /* ---- the buffer of the buffered sends ---- */
-ABI_FN(int, Buffer_attach, (void *buffer, int size))
-{
-    return err_out(PMPI_Buffer_attach(buffer, size));
-}
-
-ABI_FN(int, Buffer_detach, (void *buffer_addr, int *size))
-{
-    return err_out(PMPI_Buffer_detach(buffer_addr, size));
-}
+/* MPI_Buffer_attach and _detach, with their _c forms (S the size's
+   type). */
+#define ABI_BUFFER(attach, detach, S)                                      \
+    ABI_FN(int, attach, (void *buffer, S size))                            \
+    {                                                                      \
+        return err_out(PMPI_##attach(buffer, size));                       \
+    }                                                                      \
+    ABI_FN(int, detach, (void *buffer_addr, S *size))                      \
+    {                                                                      \
+        return err_out(PMPI_##detach(buffer_addr, size));                  \
+    }
+ABI_BUFFER(Buffer_attach, Buffer_detach, int)
+ABI_BUFFER(Buffer_attach_c, Buffer_detach_c, MPI_Count)
 
 ABI_FN(int, Buffer_flush, (void))
 {
@@ -153,16 +157,24 @@ ABI_FN(int, Buffer_iflush, (abi_Request *request))
     return started(PMPI_Buffer_iflush(request ? &r : NULL), &r, request);
 }
 
-ABI_FN(int, Comm_attach_buffer, (abi_Comm comm, void *buffer, int size))
-{
-    return err_out(PMPI_Comm_attach_buffer(comm_in(comm), buffer, size));
-}
-
-ABI_FN(int, Comm_detach_buffer, (abi_Comm comm, void *buffer_addr,
-                                 int *size))
-{
-    return err_out(PMPI_Comm_detach_buffer(comm_in(comm), buffer_addr, size));
-}
+/* The buffer of a communicator or a session, and the _c forms. */
+#define ABI_OBJ_BUFFER(attach, detach, atype, in, S)                       \
+    ABI_FN(int, attach, (atype obj, void *buffer, S size))                 \
+    {                                                                      \
+        return err_out(PMPI_##attach(in(obj), buffer, size));              \
+    }                                                                      \
+    ABI_FN(int, detach, (atype obj, void *buffer_addr, S *size))           \
+    {                                                                      \
+        return err_out(PMPI_##detach(in(obj), buffer_addr, size));         \
+    }
+ABI_OBJ_BUFFER(Comm_attach_buffer, Comm_detach_buffer, abi_Comm, comm_in,
+               int)
+ABI_OBJ_BUFFER(Comm_attach_buffer_c, Comm_detach_buffer_c, abi_Comm,
+               comm_in, MPI_Count)
+ABI_OBJ_BUFFER(Session_attach_buffer, Session_detach_buffer, abi_Session,
+               session_in, int)
+ABI_OBJ_BUFFER(Session_attach_buffer_c, Session_detach_buffer_c,
+               abi_Session, session_in, MPI_Count)
 
 ABI_FN(int, Comm_flush_buffer, (abi_Comm comm))
 {

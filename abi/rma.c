@@ -37,20 +37,25 @@ static int lock_type_in(int t)
 }
 
 /* ---- windows ---- */
-ABI_FN(int, Win_create, (void *base, MPI_Aint size, int disp_unit,
-                         abi_Info info, abi_Comm comm, abi_Win *win))
-{
-    MPI_Win w;
-    int rc = PMPI_Win_create(base, size, disp_unit, info_in(info),
-                             comm_in(comm), win ? &w : NULL);
-    if (rc == MPI_SUCCESS)
-        *win = win_out(w);
-    return err_out(rc);
-}
+/* Each window constructor, and its large-count (_c) form: D is the type
+   of the displacement unit. */
+#define ABI_WIN_CREATE(name, D)                                            \
+    ABI_FN(int, name, (void *base, MPI_Aint size, D disp_unit,             \
+                       abi_Info info, abi_Comm comm, abi_Win *win))        \
+    {                                                                      \
+        MPI_Win w;                                                         \
+        int rc = PMPI_##name(base, size, disp_unit, info_in(info),         \
+                             comm_in(comm), win ? &w : NULL);              \
+        if (rc == MPI_SUCCESS)                                             \
+            *win = win_out(w);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_WIN_CREATE(Win_create, int)
+ABI_WIN_CREATE(Win_create_c, MPI_Aint)
 
 /* MPI_Win_allocate and _allocate_shared. */
-#define ABI_WIN_ALLOCATE(name)                                             \
-    ABI_FN(int, name, (MPI_Aint size, int disp_unit, abi_Info info,        \
+#define ABI_WIN_ALLOCATE(name, D)                                          \
+    ABI_FN(int, name, (MPI_Aint size, D disp_unit, abi_Info info,          \
                        abi_Comm comm, void *baseptr, abi_Win *win))        \
     {                                                                      \
         MPI_Win w;                                                         \
@@ -60,8 +65,10 @@ ABI_FN(int, Win_create, (void *base, MPI_Aint size, int disp_unit,
             *win = win_out(w);                                             \
         return err_out(rc);                                                \
     }
-ABI_WIN_ALLOCATE(Win_allocate)
-ABI_WIN_ALLOCATE(Win_allocate_shared)
+ABI_WIN_ALLOCATE(Win_allocate, int)
+ABI_WIN_ALLOCATE(Win_allocate_c, MPI_Aint)
+ABI_WIN_ALLOCATE(Win_allocate_shared, int)
+ABI_WIN_ALLOCATE(Win_allocate_shared_c, MPI_Aint)
 
 ABI_FN(int, Win_create_dynamic, (abi_Info info, abi_Comm comm,
                                  abi_Win *win))
@@ -74,12 +81,15 @@ ABI_FN(int, Win_create_dynamic, (abi_Info info, abi_Comm comm,
     return err_out(rc);
 }
 
-ABI_FN(int, Win_shared_query, (abi_Win win, int rank, MPI_Aint *size,
-                               int *disp_unit, void *baseptr))
-{
-    return err_out(PMPI_Win_shared_query(win_in(win), rank_in(rank), size,
-                                         disp_unit, baseptr));
-}
+#define ABI_SHARED_QUERY(name, D)                                          \
+    ABI_FN(int, name, (abi_Win win, int rank, MPI_Aint *size,              \
+                       D *disp_unit, void *baseptr))                       \
+    {                                                                      \
+        return err_out(PMPI_##name(win_in(win), rank_in(rank), size,       \
+                                   disp_unit, baseptr));                   \
+    }
+ABI_SHARED_QUERY(Win_shared_query, int)
+ABI_SHARED_QUERY(Win_shared_query_c, MPI_Aint)
 
 ABI_FN(int, Win_attach, (abi_Win win, void *base, MPI_Aint size))
 {
@@ -188,11 +198,14 @@ ABI_FN(int, Win_test, (abi_Win win, int *flag))
 
 /* ---- the RMA calls ---- */
 
+/* Each RMA call below is made with int counts (C) and as its
+   large-count (_c) form. */
+
 /* Put and Get, and their request forms Rput and Rget. */
-#define ABI_RMA(name, Rname, origin_t)                                     \
-    ABI_FN(int, name, (origin_t origin, int origin_count,                  \
+#define ABI_RMA(name, Rname, origin_t, C)                                  \
+    ABI_FN(int, name, (origin_t origin, C origin_count,                    \
                        abi_Datatype origin_dt, int target_rank,            \
-                       MPI_Aint target_disp, int target_count,             \
+                       MPI_Aint target_disp, C target_count,               \
                        abi_Datatype target_dt, abi_Win win))               \
     {                                                                      \
         return err_out(PMPI_##name(origin, origin_count, dt_in(origin_dt), \
@@ -200,9 +213,9 @@ ABI_FN(int, Win_test, (abi_Win win, int *flag))
                                    target_count, dt_in(target_dt),         \
                                    win_in(win)));                          \
     }                                                                      \
-    ABI_FN(int, Rname, (origin_t origin, int origin_count,                 \
+    ABI_FN(int, Rname, (origin_t origin, C origin_count,                   \
                         abi_Datatype origin_dt, int target_rank,           \
-                        MPI_Aint target_disp, int target_count,            \
+                        MPI_Aint target_disp, C target_count,              \
                         abi_Datatype target_dt, abi_Win win,               \
                         abi_Request *request))                             \
     {                                                                      \
@@ -213,62 +226,72 @@ ABI_FN(int, Win_test, (abi_Win win, int *flag))
                                     dt_in(target_dt), win_in(win),         \
                                     request ? &r : NULL), &r, request);    \
     }
-ABI_RMA(Put, Rput, const void *)
-ABI_RMA(Get, Rget, void *)
+ABI_RMA(Put, Rput, const void *, int)
+ABI_RMA(Put_c, Rput_c, const void *, MPI_Count)
+ABI_RMA(Get, Rget, void *, int)
+ABI_RMA(Get_c, Rget_c, void *, MPI_Count)
 
-ABI_FN(int, Accumulate, (const void *origin, int origin_count,
-                         abi_Datatype origin_dt, int target_rank,
-                         MPI_Aint target_disp, int target_count,
-                         abi_Datatype target_dt, abi_Op op, abi_Win win))
-{
-    return err_out(PMPI_Accumulate(origin, origin_count, dt_in(origin_dt),
-                                   rank_in(target_rank), target_disp,
-                                   target_count, dt_in(target_dt), op_in(op),
-                                   win_in(win)));
-}
+/* Accumulate and Raccumulate. */
+#define ABI_ACC(name, Rname, C)                                            \
+    ABI_FN(int, name, (const void *origin, C origin_count,                 \
+                       abi_Datatype origin_dt, int target_rank,            \
+                       MPI_Aint target_disp, C target_count,               \
+                       abi_Datatype target_dt, abi_Op op, abi_Win win))    \
+    {                                                                      \
+        return err_out(PMPI_##name(origin, origin_count, dt_in(origin_dt), \
+                                   rank_in(target_rank), target_disp,      \
+                                   target_count, dt_in(target_dt),         \
+                                   op_in(op), win_in(win)));               \
+    }                                                                      \
+    ABI_FN(int, Rname, (const void *origin, C origin_count,                \
+                        abi_Datatype origin_dt, int target_rank,           \
+                        MPI_Aint target_disp, C target_count,              \
+                        abi_Datatype target_dt, abi_Op op, abi_Win win,    \
+                        abi_Request *request))                             \
+    {                                                                      \
+        MPI_Request r;                                                     \
+        return started(PMPI_##Rname(origin, origin_count,                  \
+                                    dt_in(origin_dt), rank_in(target_rank),\
+                                    target_disp, target_count,             \
+                                    dt_in(target_dt), op_in(op),           \
+                                    win_in(win), request ? &r : NULL),     \
+                       &r, request);                                       \
+    }
+ABI_ACC(Accumulate, Raccumulate, int)
+ABI_ACC(Accumulate_c, Raccumulate_c, MPI_Count)
 
-ABI_FN(int, Raccumulate, (const void *origin, int origin_count,
-                          abi_Datatype origin_dt, int target_rank,
-                          MPI_Aint target_disp, int target_count,
-                          abi_Datatype target_dt, abi_Op op, abi_Win win,
-                          abi_Request *request))
-{
-    MPI_Request r;
-    return started(PMPI_Raccumulate(origin, origin_count, dt_in(origin_dt),
-                                    rank_in(target_rank), target_disp,
-                                    target_count, dt_in(target_dt),
-                                    op_in(op), win_in(win),
-                                    request ? &r : NULL), &r, request);
-}
-
-ABI_FN(int, Get_accumulate, (const void *origin, int origin_count,
-                             abi_Datatype origin_dt, void *result,
-                             int result_count, abi_Datatype result_dt,
-                             int target_rank, MPI_Aint target_disp,
-                             int target_count, abi_Datatype target_dt,
-                             abi_Op op, abi_Win win))
-{
-    return err_out(PMPI_Get_accumulate(
-        origin, origin_count, dt_in(origin_dt), result, result_count,
-        dt_in(result_dt), rank_in(target_rank), target_disp, target_count,
-        dt_in(target_dt), op_in(op), win_in(win)));
-}
-
-ABI_FN(int, Rget_accumulate, (const void *origin, int origin_count,
-                              abi_Datatype origin_dt, void *result,
-                              int result_count, abi_Datatype result_dt,
-                              int target_rank, MPI_Aint target_disp,
-                              int target_count, abi_Datatype target_dt,
-                              abi_Op op, abi_Win win, abi_Request *request))
-{
-    MPI_Request r;
-    return started(PMPI_Rget_accumulate(
-                       origin, origin_count, dt_in(origin_dt), result,
-                       result_count, dt_in(result_dt), rank_in(target_rank),
-                       target_disp, target_count, dt_in(target_dt),
-                       op_in(op), win_in(win), request ? &r : NULL),
-                   &r, request);
-}
+/* Get_accumulate and Rget_accumulate. */
+#define ABI_GET_ACC(name, Rname, C)                                        \
+    ABI_FN(int, name, (const void *origin, C origin_count,                 \
+                       abi_Datatype origin_dt, void *result,               \
+                       C result_count, abi_Datatype result_dt,             \
+                       int target_rank, MPI_Aint target_disp,              \
+                       C target_count, abi_Datatype target_dt, abi_Op op,  \
+                       abi_Win win))                                       \
+    {                                                                      \
+        return err_out(PMPI_##name(                                        \
+            origin, origin_count, dt_in(origin_dt), result, result_count,  \
+            dt_in(result_dt), rank_in(target_rank), target_disp,           \
+            target_count, dt_in(target_dt), op_in(op), win_in(win)));      \
+    }                                                                      \
+    ABI_FN(int, Rname, (const void *origin, C origin_count,                \
+                        abi_Datatype origin_dt, void *result,              \
+                        C result_count, abi_Datatype result_dt,            \
+                        int target_rank, MPI_Aint target_disp,             \
+                        C target_count, abi_Datatype target_dt, abi_Op op, \
+                        abi_Win win, abi_Request *request))                \
+    {                                                                      \
+        MPI_Request r;                                                     \
+        return started(PMPI_##Rname(                                       \
+                           origin, origin_count, dt_in(origin_dt), result, \
+                           result_count, dt_in(result_dt),                 \
+                           rank_in(target_rank), target_disp,              \
+                           target_count, dt_in(target_dt), op_in(op),      \
+                           win_in(win), request ? &r : NULL),              \
+                       &r, request);                                       \
+    }
+ABI_GET_ACC(Get_accumulate, Rget_accumulate, int)
+ABI_GET_ACC(Get_accumulate_c, Rget_accumulate_c, MPI_Count)
 
 ABI_FN(int, Fetch_and_op, (const void *origin, void *result,
                            abi_Datatype dt, int target_rank,

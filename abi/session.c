@@ -2,7 +2,7 @@
 /*
  * session.c - the ABI's sessions (abi.h, MPI-4.0 11.3): MPI_SESSION_NULL
  * is 0x120; a session shmpi made passes as it is.  Their error handlers
- * are comm.c's; the groups of their process sets go to
+ * are comm.c's, the attach and detach of their buffers p2p.c's; the groups of their process sets go to
  * MPI_Comm_create_from_group (group.c).
  */
 #include "abi/abi.h"
@@ -75,20 +75,6 @@ ABI_FN(int, Group_from_session_pset, (abi_Session session,
                                           newgroup ? &g : NULL);
     MADE(rc, newgroup, g, abi_Group, GROUP);
     return err_out(rc);
-}
-
-ABI_FN(int, Session_attach_buffer, (abi_Session session, void *buffer,
-                                    int size))
-{
-    return err_out(PMPI_Session_attach_buffer(session_in(session), buffer,
-                                              size));
-}
-
-ABI_FN(int, Session_detach_buffer, (abi_Session session, void *buffer_addr,
-                                    int *size))
-{
-    return err_out(PMPI_Session_detach_buffer(session_in(session),
-                                              buffer_addr, size));
 }
 
 ABI_FN(int, Session_flush_buffer, (abi_Session session))

@@ -370,9 +370,12 @@ ABI_FN(int, Op_commutative, (abi_Op op, int *commute))
     return err_out(PMPI_Op_commutative(op_in(op), commute));
 }
 
-ABI_FN(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
-                           abi_Datatype dt, abi_Op op))
-{
-    return err_out(PMPI_Reduce_local(inbuf, inoutbuf, count, dt_in(dt),
-                                     op_in(op)));
-}
+#define ABI_REDUCE_LOCAL(name, C)                                          \
+    ABI_FN(int, name, (const void *inbuf, void *inoutbuf, C count,         \
+                       abi_Datatype dt, abi_Op op))                        \
+    {                                                                      \
+        return err_out(PMPI_##name(inbuf, inoutbuf, count, dt_in(dt),      \
+                                   op_in(op)));                            \
+    }
+ABI_REDUCE_LOCAL(Reduce_local, int)
+ABI_REDUCE_LOCAL(Reduce_local_c, MPI_Count)

@@ -176,6 +176,8 @@ static void check_rest(void)
     int in[2] = { 3, 4 }, io[2] = { 10, 20 }, comm = -1;
     CHECK_MPI(MPI_Reduce_local(in, io, 2, MPI_INT, MPI_PROD));
     CHECK(io[0] == 30 && io[1] == 80, "Reduce_local %d %d", io[0], io[1]);
+    CHECK_MPI(MPI_Reduce_local_c(in, io, (MPI_Count)1, MPI_INT, MPI_SUM));
+    CHECK(io[0] == 33 && io[1] == 80, "Reduce_local_c %d", io[0]);
     CHECK_MPI(MPI_Op_commutative(MPI_SUM, &comm));
     CHECK(comm == 1, "MPI_SUM commutes");
 

@@ -299,6 +299,17 @@ static void check_large_count(void)
     CHECK_MPI(MPI_Mprobe(0, 62, MPI_COMM_SELF, &m, &st));
     CHECK_MPI(MPI_Mrecv_c(in, (MPI_Count)1, MPI_DOUBLE, &m, &st));
     CHECK(m == MPI_MESSAGE_NULL && in[0] == rank, "Mrecv_c");
+    char *bbuf = malloc(1024);
+    CHECK(bbuf != NULL, "malloc");
+    CHECK_MPI(MPI_Buffer_attach_c(bbuf, (MPI_Count)1024));
+    CHECK_MPI(MPI_Bsend_c(out, (MPI_Count)1, MPI_DOUBLE, 0, 63, MPI_COMM_SELF));
+    CHECK_MPI(MPI_Recv_c(in, (MPI_Count)1, MPI_DOUBLE, 0, 63, MPI_COMM_SELF,
+                         MPI_STATUS_IGNORE));
+    void *baddr = NULL;
+    MPI_Count bsize = -1;
+    CHECK_MPI(MPI_Buffer_detach_c(&baddr, &bsize));
+    CHECK(baddr == bbuf && bsize == 1024 && in[0] == rank, "Buffer_*_c");
+    free(bbuf);
     MPI_Status z = { 0 };
     CHECK_MPI(MPI_Status_set_elements_c(&z, MPI_INT, (MPI_Count)7));
     CHECK_MPI(MPI_Get_count_c(&z, MPI_INT, &c));

@@ -1,4 +1,4 @@
-/* abi_rma: one-sided communication through the standard ABI: windows of every flavor, fence/lock/PSCW epochs with the ABI's assertion bits and lock types, put/get/accumulate and their request forms, atomics, window attributes and keyvals. */
+/* abi_rma: one-sided communication through the standard ABI: windows of every flavor, fence/lock/PSCW epochs with the ABI's assertion bits and lock types, put/get/accumulate, their request and large-count forms, atomics, window attributes and keyvals. */
 /* shmpi-test: np=1,2,3 timeout=60 ext abi */
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
@@ -216,6 +216,40 @@ static void check_other_flavors(void)
     CHECK_MPI(MPI_Win_free(&win));
 }
 
+/* the _c forms: MPI_Aint displacement units, MPI_Count counts */
+static void check_large_count(void)
+{
+    long *base = NULL;
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_allocate_c(2 * sizeof(long), (MPI_Aint)sizeof(long),
+                                 MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
+    base[0] = base[1] = 0;
+    long v[2] = { rank + 1, 10 * (rank + 1) }, got[2] = { -1, -1 };
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Put_c(v, (MPI_Count)1, MPI_LONG, next, 0, (MPI_Count)1,
+                        MPI_LONG, win));
+    CHECK_MPI(MPI_Accumulate_c(&v[1], (MPI_Count)1, MPI_LONG, next, 1,
+                               (MPI_Count)1, MPI_LONG, MPI_SUM, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Get_c(got, (MPI_Count)2, MPI_LONG, rank, 0, (MPI_Count)2,
+                        MPI_LONG, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK(got[0] == prev + 1 && got[1] == 10 * (prev + 1), "_c RMA %ld %ld",
+          got[0], got[1]);
+    CHECK_MPI(MPI_Win_free(&win));
+    long *mine = NULL, *theirs = NULL;
+    CHECK_MPI(MPI_Win_allocate_shared_c(sizeof(long), (MPI_Aint)sizeof(long),
+                                        MPI_INFO_NULL, MPI_COMM_WORLD, &mine,
+                                        &win));
+    *mine = rank;
+    CHECK_MPI(MPI_Win_fence(0, win));
+    MPI_Aint sz = -1, du = -1;
+    CHECK_MPI(MPI_Win_shared_query_c(win, next, &sz, &du, &theirs));
+    CHECK(du == (MPI_Aint)sizeof(long) && *theirs == next, "shared_query_c");
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Win_free(&win));
+}
+
 int main(int argc, char **argv)
 {
     CHECK_MPI(MPI_Init(&argc, &argv));
@@ -225,6 +259,7 @@ int main(int argc, char **argv)
     prev = (rank + size - 1) % size;
     check_fence_and_ops();
     check_other_flavors();
+    check_large_count();
     CHECK_MPI(MPI_Finalize());
     return 0;
 }

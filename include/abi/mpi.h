@@ -752,6 +752,16 @@ SHMPI_ABI_API(int, Get_elements_c, (const MPI_Status *status,
                                     MPI_Datatype datatype, MPI_Count *count));
 SHMPI_ABI_API(int, Status_set_elements_c,
               (MPI_Status *status, MPI_Datatype datatype, MPI_Count count));
+SHMPI_ABI_API(int, Buffer_attach_c, (void *buffer, MPI_Count size));
+SHMPI_ABI_API(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
+SHMPI_ABI_API(int, Comm_attach_buffer_c,
+              (MPI_Comm comm, void *buffer, MPI_Count size));
+SHMPI_ABI_API(int, Comm_detach_buffer_c,
+              (MPI_Comm comm, void *buffer_addr, MPI_Count *size));
+SHMPI_ABI_API(int, Session_attach_buffer_c,
+              (MPI_Session session, void *buffer, MPI_Count size));
+SHMPI_ABI_API(int, Session_detach_buffer_c,
+              (MPI_Session session, void *buffer_addr, MPI_Count *size));
 
 /* completion and requests */
 SHMPI_ABI_API(int, Waitany, (int count, MPI_Request array_of_requests[],
@@ -1417,6 +1427,9 @@ SHMPI_ABI_API(int, Unpack_external_c, (const char datarep[], const void *inbuf,
 SHMPI_ABI_API(int, Pack_external_size_c,
               (const char datarep[], MPI_Count incount, MPI_Datatype datatype,
                MPI_Count *size));
+SHMPI_ABI_API(int, Reduce_local_c, (const void *inbuf, void *inoutbuf,
+                                    MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Op op));
 SHMPI_ABI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
                                MPI_Op *op));
 SHMPI_ABI_API(int, Op_free, (MPI_Op *op));
@@ -1541,6 +1554,64 @@ SHMPI_ABI_API(int, Compare_and_swap, (const void *origin, const void *compare,
                                       void *result, MPI_Datatype datatype,
                                       int target_rank, MPI_Aint target_disp,
                                       MPI_Win win));
+SHMPI_ABI_API(int, Win_create_c, (void *base, MPI_Aint size,
+                                  MPI_Aint disp_unit, MPI_Info info,
+                                  MPI_Comm comm, MPI_Win *win));
+SHMPI_ABI_API(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit,
+                                    MPI_Info info, MPI_Comm comm,
+                                    void *baseptr, MPI_Win *win));
+SHMPI_ABI_API(int, Win_allocate_shared_c,
+              (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+               void *baseptr, MPI_Win *win));
+SHMPI_ABI_API(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint *size,
+                                        MPI_Aint *disp_unit, void *baseptr));
+SHMPI_ABI_API(int, Put_c, (const void * origin, MPI_Count origin_count,
+                           MPI_Datatype origin_dt, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_dt, MPI_Win win));
+SHMPI_ABI_API(int, Rput_c, (const void * origin, MPI_Count origin_count,
+                            MPI_Datatype origin_dt, int target_rank,
+                            MPI_Aint target_disp, MPI_Count target_count,
+                            MPI_Datatype target_dt, MPI_Win win,
+                            MPI_Request *request));
+SHMPI_ABI_API(int, Get_c, (void * origin, MPI_Count origin_count,
+                           MPI_Datatype origin_dt, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_dt, MPI_Win win));
+SHMPI_ABI_API(int, Rget_c, (void * origin, MPI_Count origin_count,
+                            MPI_Datatype origin_dt, int target_rank,
+                            MPI_Aint target_disp, MPI_Count target_count,
+                            MPI_Datatype target_dt, MPI_Win win,
+                            MPI_Request *request));
+SHMPI_ABI_API(int, Accumulate_c, (const void *origin, MPI_Count origin_count,
+                                  MPI_Datatype origin_dt, int target_rank,
+                                  MPI_Aint target_disp, MPI_Count target_count,
+                                  MPI_Datatype target_dt, MPI_Op op,
+                                  MPI_Win win));
+SHMPI_ABI_API(int, Raccumulate_c, (const void *origin, MPI_Count origin_count,
+                                   MPI_Datatype origin_dt, int target_rank,
+                                   MPI_Aint target_disp,
+                                   MPI_Count target_count,
+                                   MPI_Datatype target_dt, MPI_Op op,
+                                   MPI_Win win, MPI_Request *request));
+SHMPI_ABI_API(int, Get_accumulate_c, (const void *origin,
+                                      MPI_Count origin_count,
+                                      MPI_Datatype origin_dt, void *result,
+                                      MPI_Count result_count,
+                                      MPI_Datatype result_dt, int target_rank,
+                                      MPI_Aint target_disp,
+                                      MPI_Count target_count,
+                                      MPI_Datatype target_dt, MPI_Op op,
+                                      MPI_Win win));
+SHMPI_ABI_API(int, Rget_accumulate_c, (const void *origin,
+                                       MPI_Count origin_count,
+                                       MPI_Datatype origin_dt, void *result,
+                                       MPI_Count result_count,
+                                       MPI_Datatype result_dt, int target_rank,
+                                       MPI_Aint target_disp,
+                                       MPI_Count target_count,
+                                       MPI_Datatype target_dt, MPI_Op op,
+                                       MPI_Win win, MPI_Request *request));
 SHMPI_ABI_API(int, Win_create_keyval,
               (MPI_Win_copy_attr_function *win_copy_attr_fn,
                MPI_Win_delete_attr_function *win_delete_attr_fn,
