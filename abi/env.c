@@ -107,3 +107,24 @@ ABI_FN(int, Abi_get_fortran_info, (abi_Info *info))
     *info = (abi_Info)ABI_INFO_FIRST;
     return MPI_SUCCESS;
 }
+
+ABI_FN(int, Is_thread_main, (int *flag))
+{
+    return err_out(PMPI_Is_thread_main(flag));
+}
+
+/* The level only: shmpi's MPI_Pcontrol reads no more arguments. */
+ABI_FN(int, Pcontrol, (const int level, ...))
+{
+    return err_out(PMPI_Pcontrol(level));
+}
+
+ABI_FN(int, Alloc_mem, (MPI_Aint size, abi_Info info, void *baseptr))
+{
+    return err_out(PMPI_Alloc_mem(size, info_in(info), baseptr));
+}
+
+ABI_FN(int, Free_mem, (void *base))
+{
+    return err_out(PMPI_Free_mem(base));
+}

@@ -5,12 +5,13 @@
  * ABI's values are those of include/abi/mpi.h.
  */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "abi/abi.h"
 
 _Alignas(64) unsigned char shmpi_abi_invalid[512];
-void *shmpi_abi_pre[ABI_DATATYPE_END];
+void *shmpi_abi_pre[ABI_PREDEFINED_END];
 
 /* The ABI's predefined datatypes shmpi has, with their integers. */
 #define ABI_DATATYPES(X)                                                  \
@@ -48,17 +49,43 @@ void *shmpi_abi_pre[ABI_DATATYPE_END];
     X(MPI_COMM_WORLD, 0x101) X(MPI_COMM_SELF, 0x102)                      \
     X(MPI_GROUP_EMPTY, 0x109) X(MPI_INFO_ENV, 0x131)                      \
     X(MPI_ERRORS_ARE_FATAL, 0x141) X(MPI_ERRORS_RETURN, 0x142)            \
-    X(MPI_ERRORS_ABORT, 0x143)
+    X(MPI_ERRORS_ABORT, 0x143) X(MPI_MESSAGE_NO_PROC, 0x129)
 
 /* The null handles, each its kind's first integer. */
 static const uintptr_t nulls[] = {
-    ABI_OP_FIRST, ABI_COMM_FIRST, ABI_GROUP_FIRST, ABI_INFO_FIRST,
+    ABI_OP_FIRST, ABI_COMM_FIRST, ABI_GROUP_FIRST, ABI_WIN_FIRST,
+    ABI_SESSION_FIRST, ABI_MESSAGE_FIRST,
+    ABI_INFO_FIRST,
     ABI_ERRHANDLER_FIRST, ABI_REQUEST_FIRST, ABI_DATATYPE_FIRST,
 };
 
+/* shmpi's predefined objects by address, each with the ABI's integer:
+   open addressing, linear probing; more slots than twice the objects. */
+enum { OUT_SLOTS = 256 };
+static struct out_slot {
+    const void *obj;
+    uintptr_t abi;
+} out_slots[OUT_SLOTS];
+
+static unsigned out_hash(const void *obj)
+{
+    return (unsigned)(((uintptr_t)obj >> 4) * 0x9e3779b97f4a7c15u >> 56);
+}
+
+/* The first integer of an object stays its own (MPI_C_COMPLEX and
+   MPI_C_FLOAT_COMPLEX, which shmpi may make one object). */
+static void out_insert(const void *obj, uintptr_t abi)
+{
+    unsigned i = out_hash(obj);
+    while (out_slots[i].obj && out_slots[i].obj != obj)
+        i = (i + 1) % OUT_SLOTS;
+    if (!out_slots[i].obj)
+        out_slots[i] = (struct out_slot){ obj, abi };
+}
+
 __attribute__((constructor)) static void fill_predefined(void)
 {
-    for (uintptr_t i = 0; i < ABI_DATATYPE_END; i++)
+    for (uintptr_t i = 0; i < ABI_PREDEFINED_END; i++)
         shmpi_abi_pre[i] = shmpi_abi_invalid;
     for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
         shmpi_abi_pre[nulls[i]] = NULL;
@@ -66,16 +93,39 @@ __attribute__((constructor)) static void fill_predefined(void)
     ABI_DATATYPES(ABI_SET_DT)
 #define ABI_SET(obj, v) shmpi_abi_pre[v] = obj;
     ABI_OTHERS(ABI_SET)
+    for (uintptr_t i = 0; i < ABI_PREDEFINED_END; i++)
+        if (shmpi_abi_pre[i] && shmpi_abi_pre[i] != shmpi_abi_invalid)
+            out_insert(shmpi_abi_pre[i], i);
 }
 
 void *shmpi_abi_out(void *h, uintptr_t first, uintptr_t end)
 {
     if (h == NULL)
         return (void *)first;
-    for (uintptr_t i = first + 1; i < end; i++)
-        if (shmpi_abi_pre[i] == h)
-            return (void *)i;
+    for (unsigned i = out_hash(h); out_slots[i].obj; i = (i + 1) % OUT_SLOTS)
+        if (out_slots[i].obj == h)
+            return out_slots[i].abi >= first && out_slots[i].abi < end
+                 ? (void *)out_slots[i].abi : h;
     return h;
+}
+
+MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, int n,
+                                 MPI_Datatype *stack)
+{
+    MPI_Datatype *d = stack;
+    if (n > ABI_TYPES_STACK && !(d = malloc((size_t)n * sizeof *d))) {
+        PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        d[i] = dt_in(t[i]);
+    return d;
+}
+
+void shmpi_abi_types_done(MPI_Datatype *t, const MPI_Datatype *stack)
+{
+    if (t != stack)
+        free(t);
 }
 
 /* ---- error classes: shmpi's name, the ABI's value ---- */
@@ -116,7 +166,7 @@ static const int class_out[MPI_ERR_LASTCODE + 1] = {
 
 int shmpi_abi_err_out_cold(int code)
 {
-    if (code > MPI_ERR_LASTCODE)
+    if (code >= MPI_ERR_LASTCODE)       /* MPI_LASTUSEDCODE's, or above */
         return code - MPI_ERR_LASTCODE + ABI_ERR_LASTCODE;
     if (code < 0)
         return code;
@@ -127,7 +177,7 @@ int shmpi_abi_err_in(int code)
 {
     if (code == 0)
         return 0;
-    if (code > ABI_ERR_LASTCODE)
+    if (code >= ABI_ERR_LASTCODE)
         return code > INT_MAX - MPI_ERR_LASTCODE ? -1
              : code - ABI_ERR_LASTCODE + MPI_ERR_LASTCODE;
     for (int c = 1; c <= MPI_ERR_LASTCODE; c++)
@@ -137,31 +187,12 @@ int shmpi_abi_err_in(int code)
 }
 
 /* ---- ranks and tags ---- */
-int shmpi_abi_rank_in_cold(int rank)
-{
-    switch (rank) {
-    case ABI_PROC_NULL: return MPI_PROC_NULL;
-    case ABI_ROOT:      return MPI_ROOT;
-    case ABI_ANY_TAG:   return INT_MIN;   /* no rank: rejected */
-    default:            return rank;      /* MPI_UNDEFINED is the same */
-    }
-}
-
 int shmpi_abi_rank_out_cold(int rank)
 {
     switch (rank) {
     case MPI_PROC_NULL: return ABI_PROC_NULL;
     case MPI_ROOT:      return ABI_ROOT;
     default:            return rank;
-    }
-}
-
-int shmpi_abi_tag_in_cold(int tag)
-{
-    switch (tag) {
-    case ABI_ANY_TAG:   return MPI_ANY_TAG;
-    case MPI_ANY_TAG:   return INT_MIN;   /* -1 is no tag in the ABI */
-    default:            return tag;
     }
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * info.c - the ABI's info functions (abi.h), those MPI_Abi_get_info's
- * object is read and freed with.
+ * info.c - the ABI's info functions (abi.h); MPI_INFO_ENV is 0x131 and
+ * MPI_INFO_NULL 0x130.  MPI_Info_get_valuelen and MPI_Info_get, deprecated
+ * since MPI-4.0, are not in the ABI's header.
  */
 #include "abi/abi.h"
 
@@ -33,4 +34,35 @@ ABI_FN(int, Info_free, (abi_Info *info))
     if (info)
         *info = ABI_OUT(abi_Info, in, INFO);
     return err_out(rc);
+}
+
+ABI_FN(int, Info_create_env, (int argc, char *argv[], abi_Info *info))
+{
+    MPI_Info in;
+    int rc = PMPI_Info_create_env(argc, argv, info ? &in : NULL);
+    MADE(rc, info, in, abi_Info, INFO);
+    return err_out(rc);
+}
+
+ABI_FN(int, Info_dup, (abi_Info info, abi_Info *newinfo))
+{
+    MPI_Info in;
+    int rc = PMPI_Info_dup(info_in(info), newinfo ? &in : NULL);
+    MADE(rc, newinfo, in, abi_Info, INFO);
+    return err_out(rc);
+}
+
+ABI_FN(int, Info_delete, (abi_Info info, const char *key))
+{
+    return err_out(PMPI_Info_delete(info_in(info), key));
+}
+
+ABI_FN(int, Info_get_nkeys, (abi_Info info, int *nkeys))
+{
+    return err_out(PMPI_Info_get_nkeys(info_in(info), nkeys));
+}
+
+ABI_FN(int, Info_get_nthkey, (abi_Info info, int n, char *key))
+{
+    return err_out(PMPI_Info_get_nthkey(info_in(info), n, key));
 }

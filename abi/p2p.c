@@ -3,78 +3,188 @@
  * p2p.c - the ABI's point-to-point functions (abi.h): handles and ranks
  * translated on the way in, statuses and requests on the way out.
  */
-#include <stdlib.h>
-
 #include "abi/abi.h"
 
-/* A status for shmpi to fill, or none when the program ignores it. */
-#define STATUS_IN(a, s) ((a) ? (status_mark(&(s)), &(s)) : MPI_STATUS_IGNORE)
-#define STATUS_OUT(a, s) do { if (a) shmpi_abi_status_out(&(s), (a)); } while (0)
+/* Each call below is made twice: with int counts, and as its MPI-4.0
+   large-count form (the _c name, MPI_Count counts). */
 
-ABI_FN(int, Send, (const void *buf, int count, abi_Datatype dt, int dest,
-                   int tag, abi_Comm comm))
+/* The blocking sends, all of one signature. */
+#define ABI_SEND(name, count_t)                                            \
+    ABI_FN(int, name, (const void *buf, count_t count, abi_Datatype dt,    \
+                       int dest, int tag, abi_Comm comm))                  \
+    {                                                                      \
+        return err_out(PMPI_##name(buf, count, dt_in(dt), rank_in(dest),   \
+                                   tag_in(tag), comm_in(comm)));           \
+    }
+#define ABI_SENDS(name) ABI_SEND(name, int) ABI_SEND(name##_c, MPI_Count)
+ABI_SENDS(Send)
+ABI_SENDS(Ssend)
+ABI_SENDS(Bsend)
+ABI_SENDS(Rsend)
+
+#define ABI_RECV(name, count_t)                                            \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       int source, int tag, abi_Comm comm,                 \
+                       abi_Status *status))                                \
+    {                                                                      \
+        MPI_Status s;                                                      \
+        int rc = PMPI_##name(buf, count, dt_in(dt), rank_in(source),       \
+                             tag_in(tag), comm_in(comm),                   \
+                             STATUS_IN(status, s));                        \
+        STATUS_OUT(status, s);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_RECV(Recv, int)
+ABI_RECV(Recv_c, MPI_Count)
+
+#define ABI_SENDRECV(name, count_t)                                        \
+    ABI_FN(int, name, (const void *sendbuf, count_t sendcount,             \
+                       abi_Datatype sendtype, int dest, int sendtag,       \
+                       void *recvbuf, count_t recvcount,                   \
+                       abi_Datatype recvtype, int source, int recvtag,     \
+                       abi_Comm comm, abi_Status *status))                 \
+    {                                                                      \
+        MPI_Status s;                                                      \
+        int rc = PMPI_##name(sendbuf, sendcount, dt_in(sendtype),          \
+                             rank_in(dest), tag_in(sendtag), recvbuf,      \
+                             recvcount, dt_in(recvtype), rank_in(source),  \
+                             tag_in(recvtag), comm_in(comm),               \
+                             STATUS_IN(status, s));                        \
+        STATUS_OUT(status, s);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_SENDRECV(Sendrecv, int)
+ABI_SENDRECV(Sendrecv_c, MPI_Count)
+
+/* The calls that start a request, nonblocking or persistent, to a
+   destination (dest) or from a source. */
+#define ABI_START(name, peer, count_t)                                     \
+    ABI_FN(int, name, (ABI_START_BUF_##peer buf, count_t count,            \
+                       abi_Datatype dt, int peer, int tag, abi_Comm comm,  \
+                       abi_Request *request))                              \
+    {                                                                      \
+        MPI_Request r;                                                     \
+        return started(PMPI_##name(buf, count, dt_in(dt), rank_in(peer),   \
+                                   tag_in(tag), comm_in(comm),             \
+                                   request ? &r : NULL), &r, request);     \
+    }
+#define ABI_START_BUF_dest const void *
+#define ABI_START_BUF_source void *
+#define ABI_STARTS(name, peer)                                             \
+    ABI_START(name, peer, int) ABI_START(name##_c, peer, MPI_Count)
+ABI_STARTS(Isend, dest)
+ABI_STARTS(Issend, dest)
+ABI_STARTS(Ibsend, dest)
+ABI_STARTS(Irsend, dest)
+ABI_STARTS(Send_init, dest)
+ABI_STARTS(Ssend_init, dest)
+ABI_STARTS(Bsend_init, dest)
+ABI_STARTS(Rsend_init, dest)
+ABI_STARTS(Irecv, source)
+ABI_STARTS(Recv_init, source)
+
+#define ABI_SENDRECV_REPLACE(name, count_t)                                \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       int dest, int sendtag, int source, int recvtag,     \
+                       abi_Comm comm, abi_Status *status))                 \
+    {                                                                      \
+        MPI_Status s;                                                      \
+        int rc = PMPI_##name(buf, count, dt_in(dt), rank_in(dest),         \
+                             tag_in(sendtag), rank_in(source),             \
+                             tag_in(recvtag), comm_in(comm),               \
+                             STATUS_IN(status, s));                        \
+        STATUS_OUT(status, s);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_SENDRECV_REPLACE(Sendrecv_replace, int)
+ABI_SENDRECV_REPLACE(Sendrecv_replace_c, MPI_Count)
+
+#define ABI_ISENDRECV(name, count_t)                                       \
+    ABI_FN(int, name, (const void *sendbuf, count_t sendcount,             \
+                       abi_Datatype sendtype, int dest, int sendtag,       \
+                       void *recvbuf, count_t recvcount,                   \
+                       abi_Datatype recvtype, int source, int recvtag,     \
+                       abi_Comm comm, abi_Request *request))               \
+    {                                                                      \
+        MPI_Request r;                                                     \
+        return started(PMPI_##name(sendbuf, sendcount, dt_in(sendtype),   \
+                                   rank_in(dest), tag_in(sendtag),         \
+                                   recvbuf, recvcount, dt_in(recvtype),    \
+                                   rank_in(source), tag_in(recvtag),       \
+                                   comm_in(comm), request ? &r : NULL),    \
+                       &r, request);                                       \
+    }
+ABI_ISENDRECV(Isendrecv, int)
+ABI_ISENDRECV(Isendrecv_c, MPI_Count)
+
+#define ABI_ISENDRECV_REPLACE(name, count_t)                               \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       int dest, int sendtag, int source, int recvtag,     \
+                       abi_Comm comm, abi_Request *request))               \
+    {                                                                      \
+        MPI_Request r;                                                     \
+        return started(PMPI_##name(buf, count, dt_in(dt), rank_in(dest),   \
+                                   tag_in(sendtag), rank_in(source),       \
+                                   tag_in(recvtag), comm_in(comm),         \
+                                   request ? &r : NULL), &r, request);     \
+    }
+ABI_ISENDRECV_REPLACE(Isendrecv_replace, int)
+ABI_ISENDRECV_REPLACE(Isendrecv_replace_c, MPI_Count)
+
+/* ---- the buffer of the buffered sends ---- */
+/* MPI_Buffer_attach and _detach, with their _c forms (S the size's
+   type). */
+#define ABI_BUFFER(attach, detach, S)                                      \
+    ABI_FN(int, attach, (void *buffer, S size))                            \
+    {                                                                      \
+        return err_out(PMPI_##attach(buffer, size));                       \
+    }                                                                      \
+    ABI_FN(int, detach, (void *buffer_addr, S *size))                      \
+    {                                                                      \
+        return err_out(PMPI_##detach(buffer_addr, size));                  \
+    }
+ABI_BUFFER(Buffer_attach, Buffer_detach, int)
+ABI_BUFFER(Buffer_attach_c, Buffer_detach_c, MPI_Count)
+
+ABI_FN(int, Buffer_flush, (void))
 {
-    return err_out(PMPI_Send(buf, count, dt_in(dt), rank_in(dest),
-                             tag_in(tag), comm_in(comm)));
+    return err_out(PMPI_Buffer_flush());
 }
 
-ABI_FN(int, Ssend, (const void *buf, int count, abi_Datatype dt, int dest,
-                    int tag, abi_Comm comm))
-{
-    return err_out(PMPI_Ssend(buf, count, dt_in(dt), rank_in(dest),
-                              tag_in(tag), comm_in(comm)));
-}
-
-ABI_FN(int, Recv, (void *buf, int count, abi_Datatype dt, int source,
-                   int tag, abi_Comm comm, abi_Status *status))
-{
-    MPI_Status s;
-    int rc = PMPI_Recv(buf, count, dt_in(dt), rank_in(source), tag_in(tag),
-                       comm_in(comm), STATUS_IN(status, s));
-    STATUS_OUT(status, s);
-    return err_out(rc);
-}
-
-ABI_FN(int, Sendrecv, (const void *sendbuf, int sendcount,
-                       abi_Datatype sendtype, int dest, int sendtag,
-                       void *recvbuf, int recvcount, abi_Datatype recvtype,
-                       int source, int recvtag, abi_Comm comm,
-                       abi_Status *status))
-{
-    MPI_Status s;
-    int rc = PMPI_Sendrecv(sendbuf, sendcount, dt_in(sendtype),
-                           rank_in(dest), tag_in(sendtag), recvbuf,
-                           recvcount, dt_in(recvtype), rank_in(source),
-                           tag_in(recvtag), comm_in(comm),
-                           STATUS_IN(status, s));
-    STATUS_OUT(status, s);
-    return err_out(rc);
-}
-
-/* A request a call started, given to the program when the call
-   succeeded. */
-static inline int started(int rc, const MPI_Request *r, abi_Request *request)
-{
-    if (rc == MPI_SUCCESS)
-        *request = req_out(*r);
-    return err_out(rc);
-}
-
-ABI_FN(int, Isend, (const void *buf, int count, abi_Datatype dt, int dest,
-                    int tag, abi_Comm comm, abi_Request *request))
+ABI_FN(int, Buffer_iflush, (abi_Request *request))
 {
     MPI_Request r;
-    return started(PMPI_Isend(buf, count, dt_in(dt), rank_in(dest),
-                              tag_in(tag), comm_in(comm), request ? &r : NULL),
-                   &r, request);
+    return started(PMPI_Buffer_iflush(request ? &r : NULL), &r, request);
 }
 
-ABI_FN(int, Irecv, (void *buf, int count, abi_Datatype dt, int source,
-                    int tag, abi_Comm comm, abi_Request *request))
+/* The buffer of a communicator or a session, and the _c forms. */
+#define ABI_OBJ_BUFFER(attach, detach, atype, in, S)                       \
+    ABI_FN(int, attach, (atype obj, void *buffer, S size))                 \
+    {                                                                      \
+        return err_out(PMPI_##attach(in(obj), buffer, size));              \
+    }                                                                      \
+    ABI_FN(int, detach, (atype obj, void *buffer_addr, S *size))           \
+    {                                                                      \
+        return err_out(PMPI_##detach(in(obj), buffer_addr, size));         \
+    }
+ABI_OBJ_BUFFER(Comm_attach_buffer, Comm_detach_buffer, abi_Comm, comm_in,
+               int)
+ABI_OBJ_BUFFER(Comm_attach_buffer_c, Comm_detach_buffer_c, abi_Comm,
+               comm_in, MPI_Count)
+ABI_OBJ_BUFFER(Session_attach_buffer, Session_detach_buffer, abi_Session,
+               session_in, int)
+ABI_OBJ_BUFFER(Session_attach_buffer_c, Session_detach_buffer_c,
+               abi_Session, session_in, MPI_Count)
+
+ABI_FN(int, Comm_flush_buffer, (abi_Comm comm))
+{
+    return err_out(PMPI_Comm_flush_buffer(comm_in(comm)));
+}
+
+ABI_FN(int, Comm_iflush_buffer, (abi_Comm comm, abi_Request *request))
 {
     MPI_Request r;
-    return started(PMPI_Irecv(buf, count, dt_in(dt), rank_in(source),
-                              tag_in(tag), comm_in(comm), request ? &r : NULL),
+    return started(PMPI_Comm_iflush_buffer(comm_in(comm), request ? &r : NULL),
                    &r, request);
 }
 
@@ -96,85 +206,4 @@ ABI_FN(int, Iprobe, (int source, int tag, abi_Comm comm, int *flag,
     if (rc == MPI_SUCCESS && *flag)
         STATUS_OUT(status, s);
     return err_out(rc);
-}
-
-ABI_FN(int, Wait, (abi_Request *request, abi_Status *status))
-{
-    MPI_Status s;
-    MPI_Request r = request ? req_in(*request) : NULL;
-    int rc = PMPI_Wait(request ? &r : NULL, STATUS_IN(status, s));
-    if (request)
-        *request = req_out(r);
-    STATUS_OUT(status, s);
-    return err_out(rc);
-}
-
-ABI_FN(int, Test, (abi_Request *request, int *flag, abi_Status *status))
-{
-    MPI_Status s;
-    MPI_Request r = request ? req_in(*request) : NULL;
-    int rc = PMPI_Test(request ? &r : NULL, flag, STATUS_IN(status, s));
-    if (request)
-        *request = req_out(r);
-    if (rc == MPI_SUCCESS && *flag)
-        STATUS_OUT(status, s);
-    return err_out(rc);
-}
-
-/* Up to this many requests are converted on the stack; more in memory
-   of their own, freed before the return. */
-enum { WAITALL_STACK = 32 };
-
-static int waitall_convert(int count, abi_Request *reqs, abi_Status *st,
-                           MPI_Request *r, MPI_Status *s)
-{
-    for (int i = 0; i < count; i++) {
-        r[i] = req_in(reqs[i]);
-        if (st)
-            status_mark(&s[i]);
-    }
-    int rc = PMPI_Waitall(count, r, st ? s : MPI_STATUSES_IGNORE);
-    for (int i = 0; i < count; i++) {
-        reqs[i] = req_out(r[i]);
-        if (st)
-            shmpi_abi_status_out(&s[i], &st[i]);
-    }
-    return rc;
-}
-
-ABI_FN(int, Waitall, (int count, abi_Request reqs[], abi_Status st[]))
-{
-    if (count <= 0 || !reqs)         /* shmpi checks and reports these */
-        return err_out(PMPI_Waitall(count, NULL, MPI_STATUSES_IGNORE));
-    if (count <= WAITALL_STACK) {
-        MPI_Request r[WAITALL_STACK];
-        MPI_Status s[WAITALL_STACK];
-        return err_out(waitall_convert(count, reqs, st, r, s));
-    }
-    MPI_Request *r = malloc((size_t)count * sizeof *r);
-    MPI_Status *s = st ? malloc((size_t)count * sizeof *s) : NULL;
-    int rc = r && (s || !st)
-        ? waitall_convert(count, reqs, st, r, s)
-        : PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
-    free(r);
-    free(s);
-    return err_out(rc);
-}
-
-ABI_FN(int, Request_free, (abi_Request *request))
-{
-    MPI_Request r = request ? req_in(*request) : NULL;
-    int rc = PMPI_Request_free(request ? &r : NULL);
-    if (request)
-        *request = req_out(r);
-    return err_out(rc);
-}
-
-ABI_FN(int, Get_count, (const abi_Status *status, abi_Datatype dt,
-                        int *count))
-{
-    MPI_Status s;
-    if (status)
-        shmpi_abi_status_in(status, &s);
-    return err_out(PMPI_Get_count(status ? &s : NULL, dt_in(dt), count));
 }

@@ -27,40 +27,61 @@ static inline int made(int rc, const MPI_Datatype *t, abi_Datatype *newtype)
     return err_out(rc);
 }
 
-ABI_FN(int, Type_contiguous, (int count, abi_Datatype oldtype,
-                              abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_contiguous(count, dt_in(oldtype),
-                                     newtype ? &t : NULL), &t, newtype);
-}
+/* The constructors of a count and a type, and their large-count (_c)
+   forms: C the type of the counts, A of the byte strides and bounds. */
+#define ABI_CONTIGUOUS(name, C)                                            \
+    ABI_FN(int, name, (C count, abi_Datatype oldtype,                      \
+                       abi_Datatype *newtype))                             \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(count, dt_in(oldtype),                     \
+                                newtype ? &t : NULL), &t, newtype);        \
+    }
+ABI_CONTIGUOUS(Type_contiguous, int)
+ABI_CONTIGUOUS(Type_contiguous_c, MPI_Count)
 
-ABI_FN(int, Type_vector, (int count, int blocklength, int stride,
-                          abi_Datatype oldtype, abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_vector(count, blocklength, stride, dt_in(oldtype),
-                                 newtype ? &t : NULL), &t, newtype);
-}
+/* Type_vector (stride in elements, A = C) and Type_create_hvector. */
+#define ABI_VECTOR(name, C, A)                                             \
+    ABI_FN(int, name, (C count, C blocklength, A stride,                   \
+                       abi_Datatype oldtype, abi_Datatype *newtype))       \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(count, blocklength, stride,                \
+                                dt_in(oldtype), newtype ? &t : NULL),      \
+                    &t, newtype);                                          \
+    }
+ABI_VECTOR(Type_vector, int, int)
+ABI_VECTOR(Type_vector_c, MPI_Count, MPI_Count)
+ABI_VECTOR(Type_create_hvector, int, MPI_Aint)
+ABI_VECTOR(Type_create_hvector_c, MPI_Count, MPI_Count)
+
+#define ABI_RESIZED(name, A)                                               \
+    ABI_FN(int, name, (abi_Datatype oldtype, A lb, A extent,               \
+                       abi_Datatype *newtype))                             \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(dt_in(oldtype), lb, extent,                \
+                                newtype ? &t : NULL), &t, newtype);        \
+    }
+ABI_RESIZED(Type_create_resized, MPI_Aint)
+ABI_RESIZED(Type_create_resized_c, MPI_Count)
+
+
 
 ABI_FN(int, Type_create_struct, (int count, const int blocklengths[],
                                  const MPI_Aint displacements[],
                                  const abi_Datatype types[],
                                  abi_Datatype *newtype))
 {
-    MPI_Datatype *t = NULL;
-    if (count > 0 && types) {
-        t = malloc((size_t)count * sizeof *t);
-        if (!t)
-            return err_out(PMPI_Comm_call_errhandler(MPI_COMM_WORLD,
-                                                     MPI_ERR_NO_MEM));
-        for (int i = 0; i < count; i++)
-            t[i] = dt_in(types[i]);
-    }
+    MPI_Datatype stack[ABI_TYPES_STACK], *t = NULL;
+    if (count > 0 && types &&
+        !(t = shmpi_abi_types_in(types, count, stack)))
+        return err_out(MPI_ERR_NO_MEM);
     MPI_Datatype nt;
-    int rc = PMPI_Type_create_struct(count, blocklengths, displacements,
-                                     types ? t : NULL, newtype ? &nt : NULL);
-    free(t);
+    int rc = PMPI_Type_create_struct(count, blocklengths, displacements, t,
+                                     newtype ? &nt : NULL);
+    if (t)
+        shmpi_abi_types_done(t, stack);
     if (rc == MPI_SUCCESS)
         *newtype = ABI_OUT(abi_Datatype, nt, DATATYPE);
     return err_out(rc);
@@ -76,23 +97,7 @@ ABI_FN(int, Type_indexed, (int count, const int blocklengths[],
                 &t, newtype);
 }
 
-ABI_FN(int, Type_create_hvector, (int count, int blocklength,
-                                  MPI_Aint stride, abi_Datatype oldtype,
-                                  abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_hvector(count, blocklength, stride,
-                                         dt_in(oldtype), newtype ? &t : NULL),
-                &t, newtype);
-}
 
-ABI_FN(int, Type_create_resized, (abi_Datatype oldtype, MPI_Aint lb,
-                                  MPI_Aint extent, abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_resized(dt_in(oldtype), lb, extent,
-                                         newtype ? &t : NULL), &t, newtype);
-}
 
 ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
 {
@@ -101,11 +106,126 @@ ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
                 newtype);
 }
 
-ABI_FN(int, Type_get_true_extent, (abi_Datatype dt, MPI_Aint *true_lb,
-                                   MPI_Aint *true_extent))
+
+ABI_FN(int, Type_create_hindexed, (int count, const int blocklengths[],
+                                   const MPI_Aint displacements[],
+                                   abi_Datatype oldtype,
+                                   abi_Datatype *newtype))
 {
-    return err_out(PMPI_Type_get_true_extent(dt_in(dt), true_lb,
-                                             true_extent));
+    MPI_Datatype t;
+    return made(PMPI_Type_create_hindexed(count, blocklengths, displacements,
+                                          dt_in(oldtype), newtype ? &t : NULL),
+                &t, newtype);
+}
+
+ABI_FN(int, Type_create_indexed_block, (int count, int blocklength,
+                                        const int displacements[],
+                                        abi_Datatype oldtype,
+                                        abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_indexed_block(count, blocklength,
+                                               displacements, dt_in(oldtype),
+                                               newtype ? &t : NULL),
+                &t, newtype);
+}
+
+ABI_FN(int, Type_create_hindexed_block, (int count, int blocklength,
+                                         const MPI_Aint displacements[],
+                                         abi_Datatype oldtype,
+                                         abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_hindexed_block(count, blocklength,
+                                                displacements, dt_in(oldtype),
+                                                newtype ? &t : NULL),
+                &t, newtype);
+}
+
+ABI_FN(int, Type_create_subarray, (int ndims, const int sizes[],
+                                   const int subsizes[], const int starts[],
+                                   int order, abi_Datatype oldtype,
+                                   abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_subarray(ndims, sizes, subsizes, starts,
+                                          shmpi_abi_order_in(order),
+                                          dt_in(oldtype), newtype ? &t : NULL),
+                &t, newtype);
+}
+
+/* Up to this many dimensions of a darray are translated on the stack,
+   more in memory of their own. */
+enum { DARRAY_STACK = 16 };
+
+ABI_FN(int, Type_create_darray, (int size, int rank, int ndims,
+                                 const int gsizes[], const int distribs[],
+                                 const int dargs[], const int psizes[],
+                                 int order, abi_Datatype oldtype,
+                                 abi_Datatype *newtype))
+{
+    int stack[2 * DARRAY_STACK], *d = NULL;
+    if (ndims > 0 && distribs && dargs) {   /* else shmpi reports */
+        d = ndims <= DARRAY_STACK ? stack
+          : malloc(2 * (size_t)ndims * sizeof *d);
+        if (!d)
+            return err_out(PMPI_Comm_call_errhandler(MPI_COMM_WORLD,
+                                                     MPI_ERR_NO_MEM));
+        for (int i = 0; i < ndims; i++) {
+            d[i] = shmpi_abi_distrib_in(distribs[i]);
+            d[ndims + i] = shmpi_abi_darg_in(dargs[i]);
+        }
+    }
+    MPI_Datatype t;
+    int rc = PMPI_Type_create_darray(size, rank, ndims, gsizes,
+                                     d ? d : distribs, d ? d + ndims : dargs,
+                                     psizes, shmpi_abi_order_in(order),
+                                     dt_in(oldtype), newtype ? &t : NULL);
+    if (d != stack)
+        free(d);
+    return made(rc, &t, newtype);
+}
+
+/* The Fortran 90 parameterized types and MPI_Type_match_size: a
+   predefined type of shmpi's, given as the ABI's integer where it has
+   one. */
+ABI_FN(int, Type_create_f90_integer, (int r, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_f90_integer(r, newtype ? &t : NULL), &t,
+                newtype);
+}
+
+ABI_FN(int, Type_create_f90_real, (int p, int r, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_f90_real(p, r, newtype ? &t : NULL), &t,
+                newtype);
+}
+
+ABI_FN(int, Type_create_f90_complex, (int p, int r, abi_Datatype *newtype))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_create_f90_complex(p, r, newtype ? &t : NULL), &t,
+                newtype);
+}
+
+ABI_FN(int, Type_match_size, (int typeclass, int size, abi_Datatype *dt))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_match_size(shmpi_abi_typeclass_in(typeclass), size,
+                                     dt ? &t : NULL), &t, dt);
+}
+
+ABI_FN(int, Type_get_value_index, (abi_Datatype value_type,
+                                   abi_Datatype index_type,
+                                   abi_Datatype *pair_type))
+{
+    MPI_Datatype t;
+    return made(PMPI_Type_get_value_index(dt_in(value_type),
+                                          dt_in(index_type),
+                                          pair_type ? &t : NULL),
+                &t, pair_type);
 }
 
 /* The functions that take a datatype by address and may change it. */
@@ -121,16 +241,59 @@ ABI_FN(int, Type_get_true_extent, (abi_Datatype dt, MPI_Aint *true_lb,
 ABI_TYPE_INOUT(Type_commit)
 ABI_TYPE_INOUT(Type_free)
 
-ABI_FN(int, Type_size, (abi_Datatype dt, int *size))
+
+
+
+
+
+ABI_FN(int, Type_set_name, (abi_Datatype dt, const char *type_name))
 {
-    return err_out(PMPI_Type_size(dt_in(dt), size));
+    return err_out(PMPI_Type_set_name(dt_in(dt), type_name));
 }
 
-ABI_FN(int, Type_get_extent, (abi_Datatype dt, MPI_Aint *lb,
-                              MPI_Aint *extent))
+ABI_FN(int, Type_get_name, (abi_Datatype dt, char *type_name,
+                            int *resultlen))
 {
-    return err_out(PMPI_Type_get_extent(dt_in(dt), lb, extent));
+    return err_out(PMPI_Type_get_name(dt_in(dt), type_name, resultlen));
 }
+
+ABI_FN(int, Get_address, (const void *location, MPI_Aint *address))
+{
+    return err_out(PMPI_Get_address(location, address));
+}
+
+ABI_FN(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+{
+    return PMPI_Aint_add(base, disp);
+}
+
+ABI_FN(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+{
+    return PMPI_Aint_diff(addr1, addr2);
+}
+
+/* A datatype's size, and its (true) lower bound and extent, each in
+   its forms of another type T: int or MPI_Aint, _x and _c MPI_Count. */
+#define ABI_TYPE_SIZE(name, T)                                             \
+    ABI_FN(int, name, (abi_Datatype dt, T *size))                          \
+    {                                                                      \
+        return err_out(PMPI_##name(dt_in(dt), size));                      \
+    }
+ABI_TYPE_SIZE(Type_size, int)
+ABI_TYPE_SIZE(Type_size_x, MPI_Count)
+ABI_TYPE_SIZE(Type_size_c, MPI_Count)
+
+#define ABI_TYPE_EXTENT(name, T)                                           \
+    ABI_FN(int, name, (abi_Datatype dt, T *lb, T *extent))                 \
+    {                                                                      \
+        return err_out(PMPI_##name(dt_in(dt), lb, extent));                \
+    }
+ABI_TYPE_EXTENT(Type_get_extent, MPI_Aint)
+ABI_TYPE_EXTENT(Type_get_extent_x, MPI_Count)
+ABI_TYPE_EXTENT(Type_get_extent_c, MPI_Count)
+ABI_TYPE_EXTENT(Type_get_true_extent, MPI_Aint)
+ABI_TYPE_EXTENT(Type_get_true_extent_x, MPI_Count)
+ABI_TYPE_EXTENT(Type_get_true_extent_c, MPI_Count)
 
 /* ---- user operations ---- */
 enum { OP_SLOTS = 16 };
@@ -201,3 +364,18 @@ ABI_FN(int, Op_free, (abi_Op *op))
         *op = ABI_OUT(abi_Op, o, OP);
     return err_out(rc);
 }
+
+ABI_FN(int, Op_commutative, (abi_Op op, int *commute))
+{
+    return err_out(PMPI_Op_commutative(op_in(op), commute));
+}
+
+#define ABI_REDUCE_LOCAL(name, C)                                          \
+    ABI_FN(int, name, (const void *inbuf, void *inoutbuf, C count,         \
+                       abi_Datatype dt, abi_Op op))                        \
+    {                                                                      \
+        return err_out(PMPI_##name(inbuf, inoutbuf, count, dt_in(dt),      \
+                                   op_in(op)));                            \
+    }
+ABI_REDUCE_LOCAL(Reduce_local, int)
+ABI_REDUCE_LOCAL(Reduce_local_c, MPI_Count)

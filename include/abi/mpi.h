@@ -292,6 +292,46 @@ typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code,
                                           ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef void MPI_Session_errhandler_function(MPI_Session *session,
+                                             int *error_code, ...);
+typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
+typedef int MPI_Grequest_query_function(void *extra_state,
+                                        MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
+                                        void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype,
+                                        int type_keyval, void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype,
+                                          int type_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval,
+                                       void *extra_state,
+                                       void *attribute_val_in,
+                                       void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
+                                         void *attribute_val,
+                                         void *extra_state);
+#define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function *)0x0)
+#define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function *)0x1)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0x0)
+#define MPI_TYPE_NULL_COPY_FN   ((MPI_Type_copy_attr_function *)0x0)
+#define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function *)0x1)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0x0)
+#define MPI_WIN_NULL_COPY_FN    ((MPI_Win_copy_attr_function *)0x0)
+#define MPI_WIN_DUP_FN          ((MPI_Win_copy_attr_function *)0x1)
+#define MPI_WIN_NULL_DELETE_FN  ((MPI_Win_delete_attr_function *)0x0)
 
 /* ---- the functions that work through shmpi's layer ---- */
 #define SHMPI_ABI_API(ret, name, params) \
@@ -316,6 +356,10 @@ SHMPI_ABI_API(int, Get_library_version, (char *version, int *resultlen));
 SHMPI_ABI_API(int, Get_processor_name, (char *name, int *resultlen));
 SHMPI_ABI_API(double, Wtime, (void));
 SHMPI_ABI_API(double, Wtick, (void));
+SHMPI_ABI_API(int, Is_thread_main, (int *flag));
+SHMPI_ABI_API(int, Pcontrol, (const int level, ...));
+SHMPI_ABI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
+SHMPI_ABI_API(int, Free_mem, (void *base));
 
 /* errors and error handlers */
 SHMPI_ABI_API(int, Error_class, (int errorcode, int *errorclass));
@@ -330,6 +374,12 @@ SHMPI_ABI_API(int, Comm_create_errhandler,
                MPI_Errhandler *errhandler));
 SHMPI_ABI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
 SHMPI_ABI_API(int, Errhandler_free, (MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Add_error_class, (int *errorclass));
+SHMPI_ABI_API(int, Add_error_code, (int errorclass, int *errorcode));
+SHMPI_ABI_API(int, Add_error_string, (int errorcode, const char *string));
+SHMPI_ABI_API(int, Remove_error_class, (int e));
+SHMPI_ABI_API(int, Remove_error_code, (int e));
+SHMPI_ABI_API(int, Remove_error_string, (int e));
 
 /* communicators */
 SHMPI_ABI_API(int, Comm_size, (MPI_Comm comm, int *size));
@@ -340,6 +390,182 @@ SHMPI_ABI_API(int, Comm_split, (MPI_Comm comm, int color, int key,
 SHMPI_ABI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2,
                                   int *result));
 SHMPI_ABI_API(int, Comm_free, (MPI_Comm *comm));
+SHMPI_ABI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key,
+                                     MPI_Info info, MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info,
+                                        MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
+SHMPI_ABI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
+SHMPI_ABI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
+SHMPI_ABI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name,
+                                   int *resultlen));
+SHMPI_ABI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+SHMPI_ABI_API(int, Comm_remote_size, (MPI_Comm comm, int *size));
+SHMPI_ABI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader,
+                                      MPI_Comm peer_comm, int remote_leader,
+                                      int tag, MPI_Comm *newintercomm));
+SHMPI_ABI_API(int, Intercomm_create_from_groups,
+              (MPI_Group local_group, int local_leader, MPI_Group remote_group,
+               int remote_leader, const char *stringtag, MPI_Info info,
+               MPI_Errhandler errhandler, MPI_Comm *newintercomm));
+SHMPI_ABI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high,
+                                     MPI_Comm *newintracomm));
+
+/* groups */
+SHMPI_ABI_API(int, Group_size, (MPI_Group group, int *size));
+SHMPI_ABI_API(int, Group_rank, (MPI_Group group, int *rank));
+SHMPI_ABI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2,
+                                   int *result));
+SHMPI_ABI_API(int, Group_translate_ranks,
+              (MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+               int ranks2[]));
+SHMPI_ABI_API(int, Group_union, (MPI_Group group1, MPI_Group group2,
+                                 MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2,
+                                        MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_difference, (MPI_Group group1, MPI_Group group2,
+                                      MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_incl, (MPI_Group group, int n, const int ranks[],
+                                MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_excl, (MPI_Group group, int n, const int ranks[],
+                                MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_range_incl, (MPI_Group group, int n,
+                                      int ranges[][3], MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_range_excl, (MPI_Group group, int n,
+                                      int ranges[][3], MPI_Group *newgroup));
+SHMPI_ABI_API(int, Group_free, (MPI_Group *group));
+SHMPI_ABI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
+SHMPI_ABI_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group));
+SHMPI_ABI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group,
+                                 MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag,
+                                       MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_create_from_group,
+              (MPI_Group group, const char *stringtag, MPI_Info info,
+               MPI_Errhandler errhandler, MPI_Comm *newcomm));
+
+/* virtual topologies and neighbor collectives */
+SHMPI_ABI_API(int, Cart_create, (MPI_Comm comm, int ndims, const int dims[],
+                                 const int periods[], int reorder,
+                                 MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[],
+                              MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[],
+                              int periods[], int coords[]));
+SHMPI_ABI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
+SHMPI_ABI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims,
+                                 int coords[]));
+SHMPI_ABI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp,
+                                int *rank_source, int *rank_dest));
+SHMPI_ABI_API(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[],
+                              const int periods[], int *newrank));
+SHMPI_ABI_API(int, Cartdim_get, (MPI_Comm comm, int *ndims));
+SHMPI_ABI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
+SHMPI_ABI_API(int, Graph_create, (MPI_Comm comm, int nnodes, const int index[],
+                                  const int edges[], int reorder,
+                                  MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges));
+SHMPI_ABI_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges,
+                               int index[], int edges[]));
+SHMPI_ABI_API(int, Graph_neighbors_count,
+              (MPI_Comm comm, int rank, int *nneighbors));
+SHMPI_ABI_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors,
+                                     int neighbors[]));
+SHMPI_ABI_API(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[],
+                               const int edges[], int *newrank));
+SHMPI_ABI_API(int, Dist_graph_create, (MPI_Comm comm, int n,
+                                       const int sources[],
+                                       const int degrees[],
+                                       const int destinations[],
+                                       const int *weights, MPI_Info info,
+                                       int reorder, MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Dist_graph_create_adjacent,
+              (MPI_Comm comm, int indegree, const int sources[],
+               const int *sourceweights, int outdegree,
+               const int destinations[], const int *destweights,
+               MPI_Info info, int reorder, MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Dist_graph_neighbors_count,
+              (MPI_Comm comm, int *indegree, int *outdegree, int *weighted));
+SHMPI_ABI_API(int, Dist_graph_neighbors,
+              (MPI_Comm comm, int maxindegree, int sources[],
+               int *sourceweights, int maxoutdegree, int destinations[],
+               int *destweights));
+SHMPI_ABI_API(int, Topo_test, (MPI_Comm comm, int *status));
+SHMPI_ABI_API(int, Neighbor_allgather, (const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_allgatherv,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const int recvcounts[], const int displs[],
+               MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoall, (const void *sendbuf, int sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf,
+                                       int recvcount, MPI_Datatype recvtype,
+                                       MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoallv, (const void *sendbuf,
+                                        const int sendcounts[],
+                                        const int sdispls[],
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        const int recvcounts[],
+                                        const int rdispls[],
+                                        MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoallw, (const void *sendbuf,
+                                        const int sendcounts[],
+                                        const MPI_Aint sdispls[],
+                                        const MPI_Datatype sendtypes[],
+                                        void *recvbuf, const int recvcounts[],
+                                        const MPI_Aint rdispls[],
+                                        const MPI_Datatype recvtypes[],
+                                        MPI_Comm comm));
+SHMPI_ABI_API(int, Ineighbor_allgather,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_allgatherv,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const int recvcounts[], const int displs[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoallv,
+              (const void *sendbuf, const int sendcounts[],
+               const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoallw,
+              (const void *sendbuf, const int sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+               const MPI_Datatype recvtypes[], MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_allgather_init,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_allgatherv_init,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const int recvcounts[], const int displs[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoall_init,
+              (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+               void *recvbuf, int recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoallv_init,
+              (const void *sendbuf, const int sendcounts[],
+               const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoallw_init,
+              (const void *sendbuf, const int sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+               const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
 
 /* point to point */
 SHMPI_ABI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype,
@@ -374,6 +600,220 @@ SHMPI_ABI_API(int, Waitall, (int count, MPI_Request array_of_requests[],
 SHMPI_ABI_API(int, Request_free, (MPI_Request *request));
 SHMPI_ABI_API(int, Get_count, (const MPI_Status *status,
                                MPI_Datatype datatype, int *count));
+SHMPI_ABI_API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm));
+SHMPI_ABI_API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype,
+                           int dest, int tag, MPI_Comm comm));
+SHMPI_ABI_API(int, Issend, (const void *buf, int count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ibsend, (const void *buf, int count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Irsend, (const void *buf, int count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Send_init, (const void *buf, int count,
+                               MPI_Datatype datatype, int dest, int tag,
+                               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ssend_init, (const void *buf, int count,
+                                MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Bsend_init, (const void *buf, int count,
+                                MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Rsend_init, (const void *buf, int count,
+                                MPI_Datatype datatype, int dest, int tag,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype,
+                               int source, int tag, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Sendrecv_replace, (void *buf, int count,
+                                      MPI_Datatype datatype, int dest,
+                                      int sendtag, int source, int recvtag,
+                                      MPI_Comm comm, MPI_Status *status));
+SHMPI_ABI_API(int, Isendrecv, (const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, int dest, int sendtag,
+                               void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int source,
+                               int recvtag, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Isendrecv_replace, (void *buf, int count,
+                                       MPI_Datatype datatype, int dest,
+                                       int sendtag, int source, int recvtag,
+                                       MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Buffer_attach, (void *buffer, int size));
+SHMPI_ABI_API(int, Buffer_detach, (void *buffer_addr, int *size));
+SHMPI_ABI_API(int, Buffer_flush, (void));
+SHMPI_ABI_API(int, Buffer_iflush, (MPI_Request *request));
+SHMPI_ABI_API(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer,
+                                        int size));
+SHMPI_ABI_API(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr,
+                                        int *size));
+SHMPI_ABI_API(int, Comm_flush_buffer, (MPI_Comm comm));
+SHMPI_ABI_API(int, Comm_iflush_buffer, (MPI_Comm comm,
+                                        MPI_Request *request));
+SHMPI_ABI_API(int, Mprobe, (int source, int tag, MPI_Comm comm,
+                            MPI_Message *message, MPI_Status *status));
+SHMPI_ABI_API(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag,
+                             MPI_Message *message, MPI_Status *status));
+SHMPI_ABI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype,
+                           MPI_Message *message, MPI_Status *status));
+SHMPI_ABI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype,
+                            MPI_Message *message, MPI_Request *request));
+SHMPI_ABI_API(int, Psend_init, (const void *buf, int partitions,
+                                MPI_Count count, MPI_Datatype datatype,
+                                int dest, int tag, MPI_Comm comm,
+                                MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Precv_init, (void *buf, int partitions, MPI_Count count,
+                                MPI_Datatype datatype, int source, int tag,
+                                MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Pready, (int partition, MPI_Request request));
+SHMPI_ABI_API(int, Pready_range, (int partition_low, int partition_high,
+                                  MPI_Request request));
+SHMPI_ABI_API(int, Pready_list, (int length, const int partitions[],
+                                 MPI_Request request));
+SHMPI_ABI_API(int, Parrived, (MPI_Request request, int partition, int *flag));
+
+/* the large-count (_c) forms of point to point and statuses */
+SHMPI_ABI_API(int, Send_c, (const void *buf, MPI_Count count,
+                            MPI_Datatype datatype, int dest, int tag,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Ssend_c, (const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm));
+SHMPI_ABI_API(int, Bsend_c, (const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm));
+SHMPI_ABI_API(int, Rsend_c, (const void *buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm));
+SHMPI_ABI_API(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                            int source, int tag, MPI_Comm comm,
+                            MPI_Status *status));
+SHMPI_ABI_API(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, int dest, int sendtag,
+                                void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype recvtype, int source, int recvtag,
+                                MPI_Comm comm, MPI_Status *status));
+SHMPI_ABI_API(int, Sendrecv_replace_c, (void *buf, MPI_Count count,
+                                        MPI_Datatype datatype, int dest,
+                                        int sendtag, int source, int recvtag,
+                                        MPI_Comm comm, MPI_Status *status));
+SHMPI_ABI_API(int, Isend_c, (const void * buf, MPI_Count count,
+                             MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Issend_c, (const void * buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ibsend_c, (const void * buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Irsend_c, (const void * buf, MPI_Count count,
+                              MPI_Datatype datatype, int dest, int tag,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Irecv_c, (void * buf, MPI_Count count,
+                             MPI_Datatype datatype, int source, int tag,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Send_init_c, (const void * buf, MPI_Count count,
+                                 MPI_Datatype datatype, int dest, int tag,
+                                 MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ssend_init_c, (const void * buf, MPI_Count count,
+                                  MPI_Datatype datatype, int dest, int tag,
+                                  MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Bsend_init_c, (const void * buf, MPI_Count count,
+                                  MPI_Datatype datatype, int dest, int tag,
+                                  MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Rsend_init_c, (const void * buf, MPI_Count count,
+                                  MPI_Datatype datatype, int dest, int tag,
+                                  MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Recv_init_c, (void * buf, MPI_Count count,
+                                 MPI_Datatype datatype, int source, int tag,
+                                 MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, int dest, int sendtag,
+                                 void *recvbuf, MPI_Count recvcount,
+                                 MPI_Datatype recvtype, int source,
+                                 int recvtag, MPI_Comm comm,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Isendrecv_replace_c,
+              (void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+               int sendtag, int source, int recvtag, MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Message *message, MPI_Status *status));
+SHMPI_ABI_API(int, Imrecv_c, (void *buf, MPI_Count count,
+                              MPI_Datatype datatype, MPI_Message *message,
+                              MPI_Request *request));
+SHMPI_ABI_API(int, Get_count_c, (const MPI_Status *status,
+                                 MPI_Datatype datatype, MPI_Count *count));
+SHMPI_ABI_API(int, Get_elements_c, (const MPI_Status *status,
+                                    MPI_Datatype datatype, MPI_Count *count));
+SHMPI_ABI_API(int, Status_set_elements_c,
+              (MPI_Status *status, MPI_Datatype datatype, MPI_Count count));
+SHMPI_ABI_API(int, Buffer_attach_c, (void *buffer, MPI_Count size));
+SHMPI_ABI_API(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size));
+SHMPI_ABI_API(int, Comm_attach_buffer_c,
+              (MPI_Comm comm, void *buffer, MPI_Count size));
+SHMPI_ABI_API(int, Comm_detach_buffer_c,
+              (MPI_Comm comm, void *buffer_addr, MPI_Count *size));
+SHMPI_ABI_API(int, Session_attach_buffer_c,
+              (MPI_Session session, void *buffer, MPI_Count size));
+SHMPI_ABI_API(int, Session_detach_buffer_c,
+              (MPI_Session session, void *buffer_addr, MPI_Count *size));
+
+/* completion and requests */
+SHMPI_ABI_API(int, Waitany, (int count, MPI_Request array_of_requests[],
+                             int *index, MPI_Status *status));
+SHMPI_ABI_API(int, Testany, (int count, MPI_Request array_of_requests[],
+                             int *index, int *flag, MPI_Status *status));
+SHMPI_ABI_API(int, Testall, (int count, MPI_Request array_of_requests[],
+                             int *flag, MPI_Status array_of_statuses[]));
+SHMPI_ABI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[],
+                              int *outcount, int array_of_indices[],
+                              MPI_Status array_of_statuses[]));
+SHMPI_ABI_API(int, Testsome, (int incount, MPI_Request array_of_requests[],
+                              int *outcount, int array_of_indices[],
+                              MPI_Status array_of_statuses[]));
+SHMPI_ABI_API(int, Start, (MPI_Request *request));
+SHMPI_ABI_API(int, Startall, (int count, MPI_Request array_of_requests[]));
+SHMPI_ABI_API(int, Cancel, (MPI_Request *request));
+SHMPI_ABI_API(int, Request_get_status, (MPI_Request request, int *flag,
+                                        MPI_Status *status));
+SHMPI_ABI_API(int, Request_get_status_any,
+              (int count, MPI_Request reqs[], int *index, int *flag,
+               MPI_Status *status));
+SHMPI_ABI_API(int, Request_get_status_all,
+              (int count, MPI_Request reqs[], int *flag, MPI_Status st[]));
+SHMPI_ABI_API(int, Request_get_status_some,
+              (int count, MPI_Request reqs[], int *outcount, int indices[],
+               MPI_Status st[]));
+SHMPI_ABI_API(int, Grequest_start,
+              (MPI_Grequest_query_function *query_fn,
+               MPI_Grequest_free_function *free_fn,
+               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Grequest_complete, (MPI_Request request));
+
+/* statuses */
+SHMPI_ABI_API(int, Get_elements, (const MPI_Status *status,
+                                  MPI_Datatype datatype, int *count));
+SHMPI_ABI_API(int, Get_elements_x, (const MPI_Status *status,
+                                    MPI_Datatype datatype, MPI_Count *count));
+SHMPI_ABI_API(int, Test_cancelled, (const MPI_Status *status, int *flag));
+SHMPI_ABI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
+SHMPI_ABI_API(int, Status_set_elements, (MPI_Status *status,
+                                         MPI_Datatype datatype, int count));
+SHMPI_ABI_API(int, Status_set_elements_x, (MPI_Status *status,
+                                           MPI_Datatype datatype,
+                                           MPI_Count count));
+SHMPI_ABI_API(int, Status_get_source, (MPI_Status *status, int *source));
+SHMPI_ABI_API(int, Status_set_source, (MPI_Status *status, int source));
+SHMPI_ABI_API(int, Status_get_tag, (MPI_Status *status, int *tag));
+SHMPI_ABI_API(int, Status_set_tag, (MPI_Status *status, int tag));
+SHMPI_ABI_API(int, Status_get_error, (MPI_Status *status, int *error));
+SHMPI_ABI_API(int, Status_set_error, (MPI_Status *status, int error));
 
 /* collectives */
 SHMPI_ABI_API(int, Barrier, (MPI_Comm comm));
@@ -428,6 +868,428 @@ SHMPI_ABI_API(int, Scan, (const void *sendbuf, void *recvbuf, int count,
 SHMPI_ABI_API(int, Exscan, (const void *sendbuf, void *recvbuf, int count,
                             MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoallw, (const void *sendbuf, const int sendcounts[],
+                               const int sdispls[],
+                               const MPI_Datatype sendtypes[], void *recvbuf,
+                               const int recvcounts[], const int rdispls[],
+                               const MPI_Datatype recvtypes[], MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_scatter, (const void *sendbuf, void *recvbuf,
+                                    const int recvcounts[],
+                                    MPI_Datatype datatype, MPI_Op op,
+                                    MPI_Comm comm));
+
+/* nonblocking and persistent collectives */
+SHMPI_ABI_API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ibcast, (void *buf, int count, MPI_Datatype datatype,
+                            int root, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, int root,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Igather, (const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Igatherv, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request *request));
+SHMPI_ABI_API(int, Iscatter, (const void *sendbuf, int sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, int root,
+                              MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iscatterv, (const void *sendbuf, const int sendcounts[],
+                               const int displs[], MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Iallgather, (const void *sendbuf, int sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iallgatherv, (const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoall, (const void *sendbuf, int sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               int recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoallw, (const void *sendbuf, const int sendcounts[],
+                                const int sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf,
+                                const int recvcounts[], const int rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_scatter_block,
+              (const void *sendbuf, void *recvbuf, int recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf,
+                                     const int recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iscan, (const void *sendbuf, void *recvbuf, int count,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                           MPI_Request *request));
+SHMPI_ABI_API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             MPI_Request *request));
+SHMPI_ABI_API(int, Barrier_init, (MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Bcast_init, (void *buf, int count, MPI_Datatype datatype,
+                                int root, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op, int root,
+                                 MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Allreduce_init, (const void *sendbuf, void *recvbuf,
+                                    int count, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Gather_init, (const void *sendbuf, int sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype,
+                                 int root, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Gatherv_init, (const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, int root,
+                                  MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Scatter_init, (const void *sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  int recvcount, MPI_Datatype recvtype,
+                                  int root, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[],
+                                   const int displs[], MPI_Datatype sendtype,
+                                   void *recvbuf, int recvcount,
+                                   MPI_Datatype recvtype, int root,
+                                   MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Allgather_init, (const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Allgatherv_init, (const void *sendbuf, int sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[],
+                                     const int displs[], MPI_Datatype recvtype,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request));
+SHMPI_ABI_API(int, Alltoall_init, (const void *sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Alltoallv_init, (const void *sendbuf,
+                                    const int sendcounts[],
+                                    const int sdispls[], MPI_Datatype sendtype,
+                                    void *recvbuf, const int recvcounts[],
+                                    const int rdispls[], MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Alltoallw_init, (const void *sendbuf,
+                                    const int sendcounts[],
+                                    const int sdispls[],
+                                    const MPI_Datatype sendtypes[],
+                                    void *recvbuf, const int recvcounts[],
+                                    const int rdispls[],
+                                    const MPI_Datatype recvtypes[],
+                                    MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_scatter_block_init,
+              (const void *sendbuf, void *recvbuf, int recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_scatter_init,
+              (const void *sendbuf, void *recvbuf, const int recvcounts[],
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request));
+
+/* the large-count (_c) forms of the collectives */
+SHMPI_ABI_API(int, Bcast_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+                             int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_c, (const void *sendbuf, void *recvbuf,
+                              MPI_Count count, MPI_Datatype datatype,
+                              MPI_Op op, int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Allreduce_c, (const void *sendbuf, void *recvbuf,
+                                 MPI_Count count, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm));
+SHMPI_ABI_API(int, Scan_c, (const void *sendbuf, void *recvbuf,
+                            MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Exscan_c, (const void *sendbuf, void *recvbuf,
+                              MPI_Count count, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm));
+SHMPI_ABI_API(int, Gather_c, (const void *sendbuf, MPI_Count sendcount,
+                              MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype,
+                              int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Scatter_c, (const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype,
+                               int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Allgather_c, (const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoall_c, (const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_allgather_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoall_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm));
+SHMPI_ABI_API(int, Gatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[],
+                               const MPI_Aint displs[], MPI_Datatype recvtype,
+                               int root, MPI_Comm comm));
+SHMPI_ABI_API(int, Scatterv_c, (const void *sendbuf,
+                                const MPI_Count sendcounts[],
+                                const MPI_Aint displs[], MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Count recvcount,
+                                MPI_Datatype recvtype, int root,
+                                MPI_Comm comm));
+SHMPI_ABI_API(int, Allgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[],
+                                  const MPI_Aint displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_allgatherv_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoallv_c, (const void *sendbuf,
+                                 const MPI_Count sendcounts[],
+                                 const MPI_Aint sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 const MPI_Count recvcounts[],
+                                 const MPI_Aint rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoallv_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_scatter_block_c,
+              (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+SHMPI_ABI_API(int, Reduce_scatter_c, (const void *sendbuf, void *recvbuf,
+                                      const MPI_Count recvcounts[],
+                                      MPI_Datatype datatype, MPI_Op op,
+                                      MPI_Comm comm));
+SHMPI_ABI_API(int, Ibcast_c, (void *buf, MPI_Count count,
+                              MPI_Datatype datatype, int root, MPI_Comm comm,
+                              MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_c, (const void *sendbuf, void *recvbuf,
+                               MPI_Count count, MPI_Datatype datatype,
+                               MPI_Op op, int root, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Iallreduce_c, (const void *sendbuf, void *recvbuf,
+                                  MPI_Count count, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Iscan_c, (const void *sendbuf, void *recvbuf,
+                             MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iexscan_c, (const void *sendbuf, void *recvbuf,
+                               MPI_Count count, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Igather_c, (const void *sendbuf, MPI_Count sendcount,
+                               MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype,
+                               int root, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Iscatter_c, (const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                MPI_Count recvcount, MPI_Datatype recvtype,
+                                int root, MPI_Comm comm,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Iallgather_c, (const void *sendbuf, MPI_Count sendcount,
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype,
+                                  MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoall_c, (const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_allgather_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoall_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Igatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                                MPI_Datatype sendtype, void *recvbuf,
+                                const MPI_Count recvcounts[],
+                                const MPI_Aint displs[], MPI_Datatype recvtype,
+                                int root, MPI_Comm comm,
+                                MPI_Request *request));
+SHMPI_ABI_API(int, Iscatterv_c, (const void *sendbuf,
+                                 const MPI_Count sendcounts[],
+                                 const MPI_Aint displs[],
+                                 MPI_Datatype sendtype, void *recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype,
+                                 int root, MPI_Comm comm,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   const MPI_Count recvcounts[],
+                                   const MPI_Aint displs[],
+                                   MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_allgatherv_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoallv_c, (const void *sendbuf,
+                                  const MPI_Count sendcounts[],
+                                  const MPI_Aint sdispls[],
+                                  MPI_Datatype sendtype, void *recvbuf,
+                                  const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[],
+                                  MPI_Datatype recvtype, MPI_Comm comm,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoallv_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_scatter_block_c,
+              (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Ireduce_scatter_c, (const void *sendbuf, void *recvbuf,
+                                       const MPI_Count recvcounts[],
+                                       MPI_Datatype datatype, MPI_Op op,
+                                       MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Bcast_init_c, (void *buf, MPI_Count count,
+                                  MPI_Datatype datatype, int root,
+                                  MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_init_c, (const void *sendbuf, void *recvbuf,
+                                   MPI_Count count, MPI_Datatype datatype,
+                                   MPI_Op op, int root, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Allreduce_init_c, (const void *sendbuf, void *recvbuf,
+                                      MPI_Count count, MPI_Datatype datatype,
+                                      MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                      MPI_Request *request));
+SHMPI_ABI_API(int, Scan_init_c, (const void *sendbuf, void *recvbuf,
+                                 MPI_Count count, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request));
+SHMPI_ABI_API(int, Exscan_init_c, (const void *sendbuf, void *recvbuf,
+                                   MPI_Count count, MPI_Datatype datatype,
+                                   MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                   MPI_Datatype sendtype, void *recvbuf,
+                                   MPI_Count recvcount, MPI_Datatype recvtype,
+                                   int root, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request));
+SHMPI_ABI_API(int, Scatter_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    MPI_Count recvcount, MPI_Datatype recvtype,
+                                    int root, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Allgather_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf,
+                                      MPI_Count recvcount,
+                                      MPI_Datatype recvtype, MPI_Comm comm,
+                                      MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     MPI_Count recvcount,
+                                     MPI_Datatype recvtype, MPI_Comm comm,
+                                     MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_allgather_init_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoall_init_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Gatherv_init_c, (const void *sendbuf, MPI_Count sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[],
+                                    const MPI_Aint displs[],
+                                    MPI_Datatype recvtype, int root,
+                                    MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *request));
+SHMPI_ABI_API(int, Scatterv_init_c, (const void *sendbuf,
+                                     const MPI_Count sendcounts[],
+                                     const MPI_Aint displs[],
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     MPI_Count recvcount,
+                                     MPI_Datatype recvtype, int root,
+                                     MPI_Comm comm, MPI_Info info,
+                                     MPI_Request *request));
+SHMPI_ABI_API(int, Allgatherv_init_c, (const void *sendbuf,
+                                       MPI_Count sendcount,
+                                       MPI_Datatype sendtype, void *recvbuf,
+                                       const MPI_Count recvcounts[],
+                                       const MPI_Aint displs[],
+                                       MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_allgatherv_init_c,
+              (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+               MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Alltoallv_init_c, (const void *sendbuf,
+                                      const MPI_Count sendcounts[],
+                                      const MPI_Aint sdispls[],
+                                      MPI_Datatype sendtype, void *recvbuf,
+                                      const MPI_Count recvcounts[],
+                                      const MPI_Aint rdispls[],
+                                      MPI_Datatype recvtype, MPI_Comm comm,
+                                      MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoallv_init_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_scatter_block_init_c,
+              (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+               MPI_Request *request));
+SHMPI_ABI_API(int, Reduce_scatter_init_c,
+              (const void *sendbuf, void *recvbuf,
+               const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
 
 /* datatypes and operations */
 SHMPI_ABI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype,
@@ -459,9 +1321,340 @@ SHMPI_ABI_API(int, Type_free, (MPI_Datatype *datatype));
 SHMPI_ABI_API(int, Type_size, (MPI_Datatype datatype, int *size));
 SHMPI_ABI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb,
                                      MPI_Aint *extent));
+SHMPI_ABI_API(int, Type_create_hindexed,
+              (int count, const int blocklengths[],
+               const MPI_Aint displacements[], MPI_Datatype oldtype,
+               MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_indexed_block,
+              (int count, int blocklength, const int displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hindexed_block,
+              (int count, int blocklength, const MPI_Aint displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_subarray,
+              (int ndims, const int sizes[], const int subsizes[],
+               const int starts[], int order, MPI_Datatype oldtype,
+               MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_darray, (int size, int rank, int ndims,
+                                        const int gsizes[],
+                                        const int distribs[],
+                                        const int dargs[], const int psizes[],
+                                        int order, MPI_Datatype oldtype,
+                                        MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_f90_real,
+              (int p, int r, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_f90_complex,
+              (int p, int r, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_match_size, (int typeclass, int size,
+                                     MPI_Datatype *datatype));
+SHMPI_ABI_API(int, Type_get_value_index,
+              (MPI_Datatype value_type, MPI_Datatype index_type,
+               MPI_Datatype *pair_type));
+SHMPI_ABI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
+SHMPI_ABI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb,
+                                       MPI_Count *extent));
+SHMPI_ABI_API(int, Type_get_true_extent_x,
+              (MPI_Datatype datatype, MPI_Count *true_lb,
+               MPI_Count *true_extent));
+SHMPI_ABI_API(int, Type_set_name, (MPI_Datatype datatype,
+                                   const char *type_name));
+SHMPI_ABI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name,
+                                   int *resultlen));
+SHMPI_ABI_API(int, Type_get_envelope, (MPI_Datatype datatype,
+                                       int *num_integers, int *num_addresses,
+                                       int *num_datatypes, int *combiner));
+SHMPI_ABI_API(int, Type_get_contents, (MPI_Datatype datatype, int max_integers,
+                                       int max_addresses, int max_datatypes,
+                                       int integers[], MPI_Aint addresses[],
+                                       MPI_Datatype datatypes[]));
+SHMPI_ABI_API(int, Get_address, (const void *location, MPI_Aint *address));
+SHMPI_ABI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
+SHMPI_ABI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
+SHMPI_ABI_API(int, Pack, (const void *inbuf, int incount,
+                          MPI_Datatype datatype, void *outbuf, int outsize,
+                          int *position, MPI_Comm comm));
+SHMPI_ABI_API(int, Unpack, (const void *inbuf, int insize, int *position,
+                            void *outbuf, int outcount, MPI_Datatype datatype,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Pack_size, (int incount, MPI_Datatype datatype,
+                               MPI_Comm comm, int *size));
+SHMPI_ABI_API(int, Pack_external, (const char datarep[], const void *inbuf,
+                                   int incount, MPI_Datatype datatype,
+                                   void *outbuf, MPI_Aint outsize,
+                                   MPI_Aint *position));
+SHMPI_ABI_API(int, Unpack_external, (const char datarep[], const void *inbuf,
+                                     MPI_Aint insize, MPI_Aint *position,
+                                     void *outbuf, int outcount,
+                                     MPI_Datatype datatype));
+SHMPI_ABI_API(int, Pack_external_size, (const char datarep[], int incount,
+                                        MPI_Datatype datatype,
+                                        MPI_Aint *size));
+SHMPI_ABI_API(int, Type_contiguous_c, (MPI_Count count, MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_vector_c, (MPI_Count count, MPI_Count blocklength,
+                                   MPI_Count stride, MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hvector_c,
+              (MPI_Count count, MPI_Count blocklength, MPI_Count stride,
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_resized_c,
+              (MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
+               MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_size_c, (MPI_Datatype datatype, MPI_Count *size));
+SHMPI_ABI_API(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb,
+                                       MPI_Count *extent));
+SHMPI_ABI_API(int, Type_get_true_extent_c,
+              (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+SHMPI_ABI_API(int, Pack_c, (const void *inbuf, MPI_Count incount,
+                            MPI_Datatype datatype, void *outbuf,
+                            MPI_Count outsize, MPI_Count *position,
+                            MPI_Comm comm));
+SHMPI_ABI_API(int, Unpack_c, (const void *inbuf, MPI_Count insize,
+                              MPI_Count *position, void *outbuf,
+                              MPI_Count outcount, MPI_Datatype datatype,
+                              MPI_Comm comm));
+SHMPI_ABI_API(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype,
+                                 MPI_Comm comm, MPI_Count *size));
+SHMPI_ABI_API(int, Pack_external_c, (const char datarep[], const void *inbuf,
+                                     MPI_Count incount, MPI_Datatype datatype,
+                                     void *outbuf, MPI_Count outsize,
+                                     MPI_Count *position));
+SHMPI_ABI_API(int, Unpack_external_c, (const char datarep[], const void *inbuf,
+                                       MPI_Count insize, MPI_Count *position,
+                                       void *outbuf, MPI_Count outcount,
+                                       MPI_Datatype datatype));
+SHMPI_ABI_API(int, Pack_external_size_c,
+              (const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+               MPI_Count *size));
+SHMPI_ABI_API(int, Reduce_local_c, (const void *inbuf, void *inoutbuf,
+                                    MPI_Count count, MPI_Datatype datatype,
+                                    MPI_Op op));
 SHMPI_ABI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
                                MPI_Op *op));
 SHMPI_ABI_API(int, Op_free, (MPI_Op *op));
+SHMPI_ABI_API(int, Op_commutative, (MPI_Op op, int *commute));
+SHMPI_ABI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
+                                  MPI_Datatype datatype, MPI_Op op));
+
+/* attributes and keyvals */
+SHMPI_ABI_API(int, Comm_create_keyval,
+              (MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+               MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+               int *comm_keyval, void *extra_state));
+SHMPI_ABI_API(int, Comm_free_keyval, (int *comm_keyval));
+SHMPI_ABI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval,
+                                   void *attribute_val));
+SHMPI_ABI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval,
+                                   void *attribute_val, int *flag));
+SHMPI_ABI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+SHMPI_ABI_API(int, Type_create_keyval,
+              (MPI_Type_copy_attr_function *type_copy_attr_fn,
+               MPI_Type_delete_attr_function *type_delete_attr_fn,
+               int *type_keyval, void *extra_state));
+SHMPI_ABI_API(int, Type_free_keyval, (int *type_keyval));
+SHMPI_ABI_API(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval,
+                                   void *attribute_val));
+SHMPI_ABI_API(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval,
+                                   void *attribute_val, int *flag));
+SHMPI_ABI_API(int, Type_delete_attr, (MPI_Datatype datatype,
+                                      int type_keyval));
+
+/* one-sided communication */
+SHMPI_ABI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit,
+                                MPI_Info info, MPI_Comm comm, MPI_Win *win));
+SHMPI_ABI_API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info,
+                                  MPI_Comm comm, void *baseptr, MPI_Win *win));
+SHMPI_ABI_API(int, Win_allocate_shared,
+              (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+               void *baseptr, MPI_Win *win));
+SHMPI_ABI_API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm,
+                                        MPI_Win *win));
+SHMPI_ABI_API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size,
+                                      int *disp_unit, void *baseptr));
+SHMPI_ABI_API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size));
+SHMPI_ABI_API(int, Win_detach, (MPI_Win win, const void *base));
+SHMPI_ABI_API(int, Win_free, (MPI_Win *win));
+SHMPI_ABI_API(int, Win_get_group, (MPI_Win win, MPI_Group *group));
+SHMPI_ABI_API(int, Win_set_name, (MPI_Win win, const char *win_name));
+SHMPI_ABI_API(int, Win_get_name, (MPI_Win win, char *win_name,
+                                  int *resultlen));
+SHMPI_ABI_API(int, Win_set_info, (MPI_Win win, MPI_Info info));
+SHMPI_ABI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used));
+SHMPI_ABI_API(int, Win_create_errhandler,
+              (MPI_Win_errhandler_function *win_errhandler_fn,
+               MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Win_set_errhandler, (MPI_Win win,
+                                        MPI_Errhandler errhandler));
+SHMPI_ABI_API(int, Win_get_errhandler, (MPI_Win win,
+                                        MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Win_call_errhandler, (MPI_Win win, int errorcode));
+SHMPI_ABI_API(int, Win_fence, (int assert, MPI_Win win));
+SHMPI_ABI_API(int, Win_lock, (int lock_type, int rank, int assert,
+                              MPI_Win win));
+SHMPI_ABI_API(int, Win_lock_all, (int assert, MPI_Win win));
+SHMPI_ABI_API(int, Win_unlock, (int rank, MPI_Win win));
+SHMPI_ABI_API(int, Win_flush, (int rank, MPI_Win win));
+SHMPI_ABI_API(int, Win_flush_local, (int rank, MPI_Win win));
+SHMPI_ABI_API(int, Win_unlock_all, (MPI_Win win));
+SHMPI_ABI_API(int, Win_flush_all, (MPI_Win win));
+SHMPI_ABI_API(int, Win_flush_local_all, (MPI_Win win));
+SHMPI_ABI_API(int, Win_sync, (MPI_Win win));
+SHMPI_ABI_API(int, Win_complete, (MPI_Win win));
+SHMPI_ABI_API(int, Win_wait, (MPI_Win win));
+SHMPI_ABI_API(int, Win_post, (MPI_Group group, int assert, MPI_Win win));
+SHMPI_ABI_API(int, Win_start, (MPI_Group group, int assert, MPI_Win win));
+SHMPI_ABI_API(int, Win_test, (MPI_Win win, int *flag));
+SHMPI_ABI_API(int, Put, (const void * origin, int origin_count,
+                         MPI_Datatype origin_dt, int target_rank,
+                         MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_dt, MPI_Win win));
+SHMPI_ABI_API(int, Rput, (const void * origin, int origin_count,
+                          MPI_Datatype origin_dt, int target_rank,
+                          MPI_Aint target_disp, int target_count,
+                          MPI_Datatype target_dt, MPI_Win win,
+                          MPI_Request *request));
+SHMPI_ABI_API(int, Get, (void * origin, int origin_count,
+                         MPI_Datatype origin_dt, int target_rank,
+                         MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_dt, MPI_Win win));
+SHMPI_ABI_API(int, Rget, (void * origin, int origin_count,
+                          MPI_Datatype origin_dt, int target_rank,
+                          MPI_Aint target_disp, int target_count,
+                          MPI_Datatype target_dt, MPI_Win win,
+                          MPI_Request *request));
+SHMPI_ABI_API(int, Accumulate, (const void *origin, int origin_count,
+                                MPI_Datatype origin_dt, int target_rank,
+                                MPI_Aint target_disp, int target_count,
+                                MPI_Datatype target_dt, MPI_Op op,
+                                MPI_Win win));
+SHMPI_ABI_API(int, Raccumulate, (const void *origin, int origin_count,
+                                 MPI_Datatype origin_dt, int target_rank,
+                                 MPI_Aint target_disp, int target_count,
+                                 MPI_Datatype target_dt, MPI_Op op,
+                                 MPI_Win win, MPI_Request *request));
+SHMPI_ABI_API(int, Get_accumulate, (const void *origin, int origin_count,
+                                    MPI_Datatype origin_dt, void *result,
+                                    int result_count, MPI_Datatype result_dt,
+                                    int target_rank, MPI_Aint target_disp,
+                                    int target_count, MPI_Datatype target_dt,
+                                    MPI_Op op, MPI_Win win));
+SHMPI_ABI_API(int, Rget_accumulate, (const void *origin, int origin_count,
+                                     MPI_Datatype origin_dt, void *result,
+                                     int result_count, MPI_Datatype result_dt,
+                                     int target_rank, MPI_Aint target_disp,
+                                     int target_count, MPI_Datatype target_dt,
+                                     MPI_Op op, MPI_Win win,
+                                     MPI_Request *request));
+SHMPI_ABI_API(int, Fetch_and_op, (const void *origin, void *result,
+                                  MPI_Datatype datatype, int target_rank,
+                                  MPI_Aint target_disp, MPI_Op op,
+                                  MPI_Win win));
+SHMPI_ABI_API(int, Compare_and_swap, (const void *origin, const void *compare,
+                                      void *result, MPI_Datatype datatype,
+                                      int target_rank, MPI_Aint target_disp,
+                                      MPI_Win win));
+SHMPI_ABI_API(int, Win_create_c, (void *base, MPI_Aint size,
+                                  MPI_Aint disp_unit, MPI_Info info,
+                                  MPI_Comm comm, MPI_Win *win));
+SHMPI_ABI_API(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit,
+                                    MPI_Info info, MPI_Comm comm,
+                                    void *baseptr, MPI_Win *win));
+SHMPI_ABI_API(int, Win_allocate_shared_c,
+              (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+               void *baseptr, MPI_Win *win));
+SHMPI_ABI_API(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint *size,
+                                        MPI_Aint *disp_unit, void *baseptr));
+SHMPI_ABI_API(int, Put_c, (const void * origin, MPI_Count origin_count,
+                           MPI_Datatype origin_dt, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_dt, MPI_Win win));
+SHMPI_ABI_API(int, Rput_c, (const void * origin, MPI_Count origin_count,
+                            MPI_Datatype origin_dt, int target_rank,
+                            MPI_Aint target_disp, MPI_Count target_count,
+                            MPI_Datatype target_dt, MPI_Win win,
+                            MPI_Request *request));
+SHMPI_ABI_API(int, Get_c, (void * origin, MPI_Count origin_count,
+                           MPI_Datatype origin_dt, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_dt, MPI_Win win));
+SHMPI_ABI_API(int, Rget_c, (void * origin, MPI_Count origin_count,
+                            MPI_Datatype origin_dt, int target_rank,
+                            MPI_Aint target_disp, MPI_Count target_count,
+                            MPI_Datatype target_dt, MPI_Win win,
+                            MPI_Request *request));
+SHMPI_ABI_API(int, Accumulate_c, (const void *origin, MPI_Count origin_count,
+                                  MPI_Datatype origin_dt, int target_rank,
+                                  MPI_Aint target_disp, MPI_Count target_count,
+                                  MPI_Datatype target_dt, MPI_Op op,
+                                  MPI_Win win));
+SHMPI_ABI_API(int, Raccumulate_c, (const void *origin, MPI_Count origin_count,
+                                   MPI_Datatype origin_dt, int target_rank,
+                                   MPI_Aint target_disp,
+                                   MPI_Count target_count,
+                                   MPI_Datatype target_dt, MPI_Op op,
+                                   MPI_Win win, MPI_Request *request));
+SHMPI_ABI_API(int, Get_accumulate_c, (const void *origin,
+                                      MPI_Count origin_count,
+                                      MPI_Datatype origin_dt, void *result,
+                                      MPI_Count result_count,
+                                      MPI_Datatype result_dt, int target_rank,
+                                      MPI_Aint target_disp,
+                                      MPI_Count target_count,
+                                      MPI_Datatype target_dt, MPI_Op op,
+                                      MPI_Win win));
+SHMPI_ABI_API(int, Rget_accumulate_c, (const void *origin,
+                                       MPI_Count origin_count,
+                                       MPI_Datatype origin_dt, void *result,
+                                       MPI_Count result_count,
+                                       MPI_Datatype result_dt, int target_rank,
+                                       MPI_Aint target_disp,
+                                       MPI_Count target_count,
+                                       MPI_Datatype target_dt, MPI_Op op,
+                                       MPI_Win win, MPI_Request *request));
+SHMPI_ABI_API(int, Win_create_keyval,
+              (MPI_Win_copy_attr_function *win_copy_attr_fn,
+               MPI_Win_delete_attr_function *win_delete_attr_fn,
+               int *win_keyval, void *extra_state));
+SHMPI_ABI_API(int, Win_free_keyval, (int *win_keyval));
+SHMPI_ABI_API(int, Win_set_attr, (MPI_Win win, int win_keyval,
+                                  void *attribute_val));
+SHMPI_ABI_API(int, Win_get_attr, (MPI_Win win, int win_keyval,
+                                  void *attribute_val, int *flag));
+SHMPI_ABI_API(int, Win_delete_attr, (MPI_Win win, int win_keyval));
+
+/* sessions */
+SHMPI_ABI_API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler,
+                                  MPI_Session *session));
+SHMPI_ABI_API(int, Session_finalize, (MPI_Session *session));
+SHMPI_ABI_API(int, Session_get_num_psets,
+              (MPI_Session session, MPI_Info info, int *npset_names));
+SHMPI_ABI_API(int, Session_get_nth_pset,
+              (MPI_Session session, MPI_Info info, int n, int *pset_len,
+               char *pset_name));
+SHMPI_ABI_API(int, Session_get_info, (MPI_Session session,
+                                      MPI_Info *info_used));
+SHMPI_ABI_API(int, Session_get_pset_info,
+              (MPI_Session session, const char *pset_name, MPI_Info *info));
+SHMPI_ABI_API(int, Group_from_session_pset,
+              (MPI_Session session, const char *pset_name,
+               MPI_Group *newgroup));
+SHMPI_ABI_API(int, Session_create_errhandler,
+              (MPI_Session_errhandler_function *session_errhandler_fn,
+               MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Session_set_errhandler,
+              (MPI_Session session, MPI_Errhandler errhandler));
+SHMPI_ABI_API(int, Session_get_errhandler,
+              (MPI_Session session, MPI_Errhandler *errhandler));
+SHMPI_ABI_API(int, Session_call_errhandler,
+              (MPI_Session session, int errorcode));
+SHMPI_ABI_API(int, Session_attach_buffer,
+              (MPI_Session session, void *buffer, int size));
+SHMPI_ABI_API(int, Session_detach_buffer,
+              (MPI_Session session, void *buffer_addr, int *size));
+SHMPI_ABI_API(int, Session_flush_buffer, (MPI_Session session));
+SHMPI_ABI_API(int, Session_iflush_buffer,
+              (MPI_Session session, MPI_Request *request));
 
 /* info */
 SHMPI_ABI_API(int, Info_create, (MPI_Info *info));
@@ -470,6 +1663,11 @@ SHMPI_ABI_API(int, Info_set, (MPI_Info info, const char *key,
 SHMPI_ABI_API(int, Info_get_string, (MPI_Info info, const char *key,
                                      int *buflen, char *value, int *flag));
 SHMPI_ABI_API(int, Info_free, (MPI_Info *info));
+SHMPI_ABI_API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info));
+SHMPI_ABI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
+SHMPI_ABI_API(int, Info_delete, (MPI_Info info, const char *key));
+SHMPI_ABI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
+SHMPI_ABI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
 
 /* handles as integers (20.3.5) */
 SHMPI_ABI_API(int, Comm_toint, (MPI_Comm comm));
@@ -486,6 +1684,12 @@ SHMPI_ABI_API(int, Errhandler_toint, (MPI_Errhandler errhandler));
 SHMPI_ABI_API(MPI_Errhandler, Errhandler_fromint, (int errhandler));
 SHMPI_ABI_API(int, Info_toint, (MPI_Info info));
 SHMPI_ABI_API(MPI_Info, Info_fromint, (int info));
+SHMPI_ABI_API(int, Message_toint, (MPI_Message message));
+SHMPI_ABI_API(MPI_Message, Message_fromint, (int message));
+SHMPI_ABI_API(int, Win_toint, (MPI_Win win));
+SHMPI_ABI_API(MPI_Win, Win_fromint, (int win));
+SHMPI_ABI_API(int, Session_toint, (MPI_Session session));
+SHMPI_ABI_API(MPI_Session, Session_fromint, (int session));
 
 #undef SHMPI_ABI_API
 

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * mprobe.c - the ABI's matched probes and receives (abi.h): MPI_Message
+ * handles, MPI_MESSAGE_NULL 0x128 and MPI_MESSAGE_NO_PROC 0x129 looked up
+ * in shmpi_abi_pre, any other passed through.
+ */
+#include "abi/abi.h"
+
+static inline abi_Message msg_out(MPI_Message m)
+{
+    return ABI_OUT(abi_Message, m, MESSAGE);
+}
+
+ABI_FN(int, Mprobe, (int source, int tag, abi_Comm comm,
+                     abi_Message *message, abi_Status *status))
+{
+    MPI_Status s;
+    MPI_Message m;
+    int rc = PMPI_Mprobe(rank_in(source), tag_in(tag), comm_in(comm),
+                         message ? &m : NULL, STATUS_IN(status, s));
+    if (rc == MPI_SUCCESS) {
+        *message = msg_out(m);
+        STATUS_OUT(status, s);
+    }
+    return err_out(rc);
+}
+
+ABI_FN(int, Improbe, (int source, int tag, abi_Comm comm, int *flag,
+                      abi_Message *message, abi_Status *status))
+{
+    MPI_Status s;
+    MPI_Message m;
+    int rc = PMPI_Improbe(rank_in(source), tag_in(tag), comm_in(comm), flag,
+                          message ? &m : NULL, STATUS_IN(status, s));
+    if (rc == MPI_SUCCESS && *flag) {
+        *message = msg_out(m);
+        STATUS_OUT(status, s);
+    }
+    return err_out(rc);
+}
+
+#define ABI_MRECV(name, count_t)                                           \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       abi_Message *message, abi_Status *status))          \
+    {                                                                      \
+        MPI_Status s;                                                      \
+        MPI_Message m = message ? msg_in(*message) : NULL;                 \
+        int rc = PMPI_##name(buf, count, dt_in(dt), message ? &m : NULL,   \
+                             STATUS_IN(status, s));                        \
+        if (message)                                                       \
+            *message = msg_out(m);                                         \
+        STATUS_OUT(status, s);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_MRECV(Mrecv, int)
+ABI_MRECV(Mrecv_c, MPI_Count)
+
+#define ABI_IMRECV(name, count_t)                                          \
+    ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
+                       abi_Message *message, abi_Request *request))        \
+    {                                                                      \
+        MPI_Request r;                                                     \
+        MPI_Message m = message ? msg_in(*message) : NULL;                 \
+        int rc = PMPI_##name(buf, count, dt_in(dt), message ? &m : NULL,   \
+                             request ? &r : NULL);                         \
+        if (message)                                                       \
+            *message = msg_out(m);                                         \
+        return started(rc, &r, request);                                   \
+    }
+ABI_IMRECV(Imrecv, int)
+ABI_IMRECV(Imrecv_c, MPI_Count)

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * requests.c - the ABI's completion and request functions (abi.h): Wait,
+ * Test and their any/all/some forms, Start, Cancel, Request_free and
+ * _get_status.
+ *
+ * A completion changes a request in one way only: it frees it, and the
+ * program's handle becomes MPI_REQUEST_NULL; any other handle is left as
+ * the program gave it.  Arrays of requests are converted into arrays of
+ * shmpi's (struct reqs), statuses back only where shmpi wrote them.
+ */
+#include <stdlib.h>
+
+#include "abi/abi.h"
+
+static inline void req_done(MPI_Request r, abi_Request *request)
+{
+    if (!r)
+        *request = (abi_Request)ABI_REQUEST_FIRST;
+}
+
+ABI_FN(int, Wait, (abi_Request *request, abi_Status *status))
+{
+    MPI_Status s;
+    MPI_Request r = request ? req_in(*request) : NULL;
+    int rc = PMPI_Wait(request ? &r : NULL, STATUS_IN(status, s));
+    if (request)
+        req_done(r, request);
+    STATUS_OUT(status, s);
+    return err_out(rc);
+}
+
+ABI_FN(int, Test, (abi_Request *request, int *flag, abi_Status *status))
+{
+    MPI_Status s;
+    MPI_Request r = request ? req_in(*request) : NULL;
+    int rc = PMPI_Test(request ? &r : NULL, flag, STATUS_IN(status, s));
+    if (request)
+        req_done(r, request);
+    if (rc == MPI_SUCCESS && *flag)
+        STATUS_OUT(status, s);
+    return err_out(rc);
+}
+
+ABI_FN(int, Request_get_status, (abi_Request request, int *flag,
+                                 abi_Status *status))
+{
+    MPI_Status s;
+    int rc = PMPI_Request_get_status(req_in(request), flag,
+                                     STATUS_IN(status, s));
+    if (rc == MPI_SUCCESS && *flag)
+        STATUS_OUT(status, s);
+    return err_out(rc);
+}
+
+ABI_FN(int, Request_free, (abi_Request *request))
+{
+    MPI_Request r = request ? req_in(*request) : NULL;
+    int rc = PMPI_Request_free(request ? &r : NULL);
+    if (request)
+        req_done(r, request);
+    return err_out(rc);
+}
+
+/* The calls that act on a request and leave the handle as it is. */
+#define ABI_REQ_ACT(name)                                                  \
+    ABI_FN(int, name, (abi_Request *request))                              \
+    {                                                                      \
+        MPI_Request r = request ? req_in(*request) : NULL;                 \
+        return err_out(PMPI_##name(request ? &r : NULL));                  \
+    }
+ABI_REQ_ACT(Start)
+ABI_REQ_ACT(Cancel)
+
+/* ---- arrays of requests ---- */
+
+/* Up to this many requests are converted on the stack; more in memory
+   of their own, freed by reqs_out. */
+enum { REQS_STACK = 32 };
+
+struct reqs {
+    MPI_Request *r;
+    MPI_Status *s;          /* NULL: the program ignores the statuses */
+    MPI_Request rbuf[REQS_STACK];
+    MPI_Status sbuf[REQS_STACK];
+};
+
+/* The program's requests (count of them, reqs, checked by the caller)
+   as shmpi's, and statuses for shmpi to fill when st is not NULL.
+   MPI_ERR_NO_MEM when they do not fit in memory. */
+static int reqs_in(struct reqs *c, int count, abi_Request *reqs,
+                   abi_Status *st)
+{
+    c->r = c->rbuf;
+    c->s = st ? c->sbuf : NULL;
+    if (count > REQS_STACK) {
+        c->r = malloc((size_t)count * sizeof *c->r);
+        c->s = st ? malloc((size_t)count * sizeof *c->s) : NULL;
+        if (!c->r || (st && !c->s)) {
+            free(c->r);
+            free(c->s);
+            return PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        c->r[i] = req_in(reqs[i]);
+        if (st)
+            status_mark(&c->s[i]);
+    }
+    return MPI_SUCCESS;
+}
+
+/* The freed requests back to the program as MPI_REQUEST_NULL, n of
+   shmpi's statuses from index 0 into st, and the memory given back. */
+static void reqs_out(struct reqs *c, int count, abi_Request *reqs,
+                     abi_Status *st, int n)
+{
+    for (int i = 0; i < count; i++)
+        req_done(c->r[i], &reqs[i]);
+    for (int i = 0; st && i < n; i++)
+        shmpi_abi_status_out(&c->s[i], &st[i]);
+    if (c->r != c->rbuf) {
+        free(c->r);
+        free(c->s);
+    }
+}
+
+/* An array shmpi checks itself: a count <= 0 or no array (NULL passed on,
+   for shmpi to report or accept). */
+#define REQS_UNCONVERTED(count, reqs) ((count) <= 0 || !(reqs))
+
+ABI_FN(int, Waitall, (int count, abi_Request reqs[], abi_Status st[]))
+{
+    if (REQS_UNCONVERTED(count, reqs))
+        return err_out(PMPI_Waitall(count, NULL, MPI_STATUSES_IGNORE));
+    struct reqs c;
+    int rc = reqs_in(&c, count, reqs, st);
+    if (rc != MPI_SUCCESS)
+        return err_out(rc);
+    rc = PMPI_Waitall(count, c.r, c.s ? c.s : MPI_STATUSES_IGNORE);
+    reqs_out(&c, count, reqs, st, count);
+    return err_out(rc);
+}
+
+ABI_FN(int, Waitany, (int count, abi_Request reqs[], int *index,
+                      abi_Status *status))
+{
+    if (REQS_UNCONVERTED(count, reqs))
+        return err_out(PMPI_Waitany(count, NULL, index, MPI_STATUS_IGNORE));
+    struct reqs c;
+    MPI_Status s;
+    int rc = reqs_in(&c, count, reqs, NULL);
+    if (rc != MPI_SUCCESS)
+        return err_out(rc);
+    rc = PMPI_Waitany(count, c.r, index, STATUS_IN(status, s));
+    reqs_out(&c, count, reqs, NULL, 0);
+    STATUS_OUT(status, s);
+    return err_out(rc);
+}
+
+/* Waitsome and Testsome: the statuses of the *outcount requests done. */
+#define ABI_SOME(name)                                                     \
+    ABI_FN(int, name, (int count, abi_Request reqs[], int *outcount,       \
+                       int indices[], abi_Status st[]))                    \
+    {                                                                      \
+        if (REQS_UNCONVERTED(count, reqs))                                 \
+            return err_out(PMPI_##name(count, NULL, outcount, indices,     \
+                                       MPI_STATUSES_IGNORE));              \
+        struct reqs c;                                                     \
+        int rc = reqs_in(&c, count, reqs, st);                             \
+        if (rc != MPI_SUCCESS)                                             \
+            return err_out(rc);                                            \
+        rc = PMPI_##name(count, c.r, outcount, indices,                    \
+                         c.s ? c.s : MPI_STATUSES_IGNORE);                 \
+        reqs_out(&c, count, reqs, st,                                      \
+                 (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) &&         \
+                 *outcount != MPI_UNDEFINED ? *outcount : 0);              \
+        return err_out(rc);                                                \
+    }
+ABI_SOME(Waitsome)
+ABI_SOME(Testsome)
+
+ABI_FN(int, Startall, (int count, abi_Request reqs[]))
+{
+    if (REQS_UNCONVERTED(count, reqs))
+        return err_out(PMPI_Startall(count, NULL));
+    struct reqs c;
+    int rc = reqs_in(&c, count, reqs, NULL);
+    if (rc != MPI_SUCCESS)
+        return err_out(rc);
+    rc = PMPI_Startall(count, c.r);
+    reqs_out(&c, count, reqs, NULL, 0);
+    return err_out(rc);
+}
+
+/* Testall and Request_get_status_all: every status when *flag. */
+#define ABI_ALL_FLAG(name)                                                 \
+    ABI_FN(int, name, (int count, abi_Request reqs[], int *flag,           \
+                       abi_Status st[]))                                   \
+    {                                                                      \
+        if (REQS_UNCONVERTED(count, reqs))                                 \
+            return err_out(PMPI_##name(count, NULL, flag,                  \
+                                       MPI_STATUSES_IGNORE));              \
+        struct reqs c;                                                     \
+        int rc = reqs_in(&c, count, reqs, st);                             \
+        if (rc != MPI_SUCCESS)                                             \
+            return err_out(rc);                                            \
+        rc = PMPI_##name(count, c.r, flag, c.s ? c.s : MPI_STATUSES_IGNORE);\
+        reqs_out(&c, count, reqs, st,                                      \
+                 (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *flag   \
+                 ? count : 0);                                             \
+        return err_out(rc);                                                \
+    }
+ABI_ALL_FLAG(Testall)
+ABI_ALL_FLAG(Request_get_status_all)
+
+/* Testany and Request_get_status_any: the status of the one found. */
+#define ABI_ANY_FLAG(name)                                                 \
+    ABI_FN(int, name, (int count, abi_Request reqs[], int *index,          \
+                       int *flag, abi_Status *status))                     \
+    {                                                                      \
+        if (REQS_UNCONVERTED(count, reqs))                                 \
+            return err_out(PMPI_##name(count, NULL, index, flag,           \
+                                       MPI_STATUS_IGNORE));                \
+        struct reqs c;                                                     \
+        MPI_Status s;                                                      \
+        int rc = reqs_in(&c, count, reqs, NULL);                           \
+        if (rc != MPI_SUCCESS)                                             \
+            return err_out(rc);                                            \
+        rc = PMPI_##name(count, c.r, index, flag, STATUS_IN(status, s));   \
+        reqs_out(&c, count, reqs, NULL, 0);                                \
+        if (rc == MPI_SUCCESS && *flag)                                    \
+            STATUS_OUT(status, s);                                         \
+        return err_out(rc);                                                \
+    }
+ABI_ANY_FLAG(Testany)
+ABI_ANY_FLAG(Request_get_status_any)
+
+ABI_SOME(Request_get_status_some)
