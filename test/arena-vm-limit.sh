@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # arena-vm-limit: jobs of 16 and 64 ranks (a barrier, a dup with a 64 KiB allgather, a barrier) run under a `ulimit -v` of 200 MiB and 1.5 GiB, where every process used to map the whole arena (580 MiB and 3 GiB: 2026-11-29); a collective area that does not fit under the limit fails MPI_Init, or the MPI_Comm_dup that needed it, with one line naming its bytes and ulimit -v; skipped under sanitizers, whose shadow memory needs terabytes of address space.
 # shmpi-test: timeout=180
+# shmpi-test-nocheck: the check mode takes one of the two collective areas it sets for its order records (coll/order_check.c), so the dup gets none, runs without one and maps nothing more.
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 HOG=$TEST_BIN/collhog
