@@ -1668,6 +1668,10 @@ SHMPI_ABI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
 SHMPI_ABI_API(int, Info_delete, (MPI_Info info, const char *key));
 SHMPI_ABI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
 SHMPI_ABI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
+SHMPI_ABI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen,
+                              char *value, int *flag));   /* deprecated */
+SHMPI_ABI_API(int, Info_get_valuelen, (MPI_Info info, const char *key,
+                                       int *valuelen, int *flag));
 
 /* handles as integers (20.3.5) */
 SHMPI_ABI_API(int, Comm_toint, (MPI_Comm comm));
