@@ -1695,6 +1695,32 @@ SHMPI_ABI_API(MPI_Win, Win_fromint, (int win));
 SHMPI_ABI_API(int, Session_toint, (MPI_Session session));
 SHMPI_ABI_API(MPI_Session, Session_fromint, (int session));
 
+/* handles and statuses for Fortran (19.3.4): the integers of _toint */
+SHMPI_ABI_API(MPI_Fint, Comm_c2f, (MPI_Comm comm));
+SHMPI_ABI_API(MPI_Comm, Comm_f2c, (MPI_Fint comm));
+SHMPI_ABI_API(MPI_Fint, Type_c2f, (MPI_Datatype datatype));
+SHMPI_ABI_API(MPI_Datatype, Type_f2c, (MPI_Fint datatype));
+SHMPI_ABI_API(MPI_Fint, Op_c2f, (MPI_Op op));
+SHMPI_ABI_API(MPI_Op, Op_f2c, (MPI_Fint op));
+SHMPI_ABI_API(MPI_Fint, Group_c2f, (MPI_Group group));
+SHMPI_ABI_API(MPI_Group, Group_f2c, (MPI_Fint group));
+SHMPI_ABI_API(MPI_Fint, Request_c2f, (MPI_Request request));
+SHMPI_ABI_API(MPI_Request, Request_f2c, (MPI_Fint request));
+SHMPI_ABI_API(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler));
+SHMPI_ABI_API(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler));
+SHMPI_ABI_API(MPI_Fint, Info_c2f, (MPI_Info info));
+SHMPI_ABI_API(MPI_Info, Info_f2c, (MPI_Fint info));
+SHMPI_ABI_API(MPI_Fint, Message_c2f, (MPI_Message message));
+SHMPI_ABI_API(MPI_Message, Message_f2c, (MPI_Fint message));
+SHMPI_ABI_API(MPI_Fint, Win_c2f, (MPI_Win win));
+SHMPI_ABI_API(MPI_Win, Win_f2c, (MPI_Fint win));
+SHMPI_ABI_API(MPI_Fint, Session_c2f, (MPI_Session session));
+SHMPI_ABI_API(MPI_Session, Session_f2c, (MPI_Fint session));
+SHMPI_ABI_API(int, Status_c2f, (const MPI_Status *c_status,
+                                MPI_Fint *f_status));
+SHMPI_ABI_API(int, Status_f2c, (const MPI_Fint *f_status,
+                                MPI_Status *c_status));
+
 #undef SHMPI_ABI_API
 
 #ifdef __cplusplus
