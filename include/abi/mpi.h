@@ -332,6 +332,15 @@ typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
 #define MPI_WIN_NULL_COPY_FN    ((MPI_Win_copy_attr_function *)0x0)
 #define MPI_WIN_DUP_FN          ((MPI_Win_copy_attr_function *)0x1)
 #define MPI_WIN_NULL_DELETE_FN  ((MPI_Win_delete_attr_function *)0x0)
+/* the MPI-1 forms (deprecated since MPI-2.0) */
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval,
+                              void *extra_state, void *attribute_val_in,
+                              void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval,
+                                void *attribute_val, void *extra_state);
+#define MPI_NULL_COPY_FN        ((MPI_Copy_function *)0x0)
+#define MPI_DUP_FN              ((MPI_Copy_function *)0x1)
+#define MPI_NULL_DELETE_FN      ((MPI_Delete_function *)0x0)
 
 /* ---- the functions that work through shmpi's layer ---- */
 #define SHMPI_ABI_API(ret, name, params) \
@@ -1453,6 +1462,16 @@ SHMPI_ABI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval,
 SHMPI_ABI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval,
                                    void *attribute_val, int *flag));
 SHMPI_ABI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+/* the MPI-1 forms (deprecated since MPI-2.0) */
+SHMPI_ABI_API(int, Keyval_create, (MPI_Copy_function *copy_fn,
+                                   MPI_Delete_function *delete_fn,
+                                   int *keyval, void *extra_state));
+SHMPI_ABI_API(int, Keyval_free, (int *keyval));
+SHMPI_ABI_API(int, Attr_put, (MPI_Comm comm, int keyval,
+                              void *attribute_val));
+SHMPI_ABI_API(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val,
+                              int *flag));
+SHMPI_ABI_API(int, Attr_delete, (MPI_Comm comm, int keyval));
 SHMPI_ABI_API(int, Type_create_keyval,
               (MPI_Type_copy_attr_function *type_copy_attr_fn,
                MPI_Type_delete_attr_function *type_delete_attr_fn,
