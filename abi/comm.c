@@ -193,12 +193,6 @@ ABI_FN(int, Error_class, (int errorcode, int *errorclass))
     return err_out(rc);
 }
 
-ABI_FN(int, Error_string, (int errorcode, char *string, int *resultlen))
-{
-    return err_out(PMPI_Error_string(shmpi_abi_err_in(errorcode), string,
-                                     resultlen));
-}
-
 /* ---- the other communicator calls ---- */
 
 /* MPI_Comm_split_type's kinds: the ABI's 221 .. 223; MPI_UNDEFINED is
