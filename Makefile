@@ -10,6 +10,8 @@
 #                        report of shmpi_check(7) may appear)
 #   make check-ref       the standard-only tests built and run with Open MPI
 #   make check-ref-mpich the same with MPICH
+#   make check-abi       the standard-only tests built against the MPI standard
+#                        ABI (./mpicc_abi, lib/libmpi_abi.so), run under ./mpirun
 #   make perf            the benchmarks, side by side with Open MPI and MPICH
 #   make install PREFIX=/some/dir
 #   make SANITIZE=1 ...  everything built with ASan+UBSan
@@ -207,6 +209,9 @@ check-ref:
 check-ref-mpich:
 	@test/run-tests --ref=mpich $(TESTS)
 
+check-abi: all
+	@test/run-tests --abi $(TESTS)
+
 # The suite under ThreadSanitizer: clang builds the library, mpirun and
 # every test (a test must be built by the compiler whose runtime the
 # library links).  lib/ then holds the tsan flavor, as after SANITIZE=1;
@@ -252,4 +257,4 @@ install: all
 clean:
 	rm -rf build lib mpirun mpiexec test/bin test/out perf/bin
 
-.PHONY: all check check-checkmode check-ref check-ref-mpich check-tsan check-layers perf install clean
+.PHONY: all check check-checkmode check-ref check-ref-mpich check-abi check-tsan check-layers perf install clean

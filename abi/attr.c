@@ -32,6 +32,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+/* The MPI-1 calls below are shmpi's deprecated ones, called on purpose. */
+#define SHMPI_NO_DEPRECATION_WARNINGS
 #include "abi/abi.h"
 
 #define ABI_KEYVAL_INVALID 0
@@ -182,13 +184,10 @@ ABI_KEYVALS(Win, win, MPI_Win, abi_Win, win_in, MPI_WIN_NULL_COPY_FN,
    the program of this thread by the last MPI_Comm_get_attr of each. */
 static _Thread_local int host, io, lastusedcode;
 
-ABI_FN(int, Comm_get_attr, (abi_Comm comm, int keyval, void *value,
-                            int *flag))
+/* A communicator attribute shmpi gave (key k): the ABI's value of the
+   three predefined ones that differ. */
+static void comm_attr_out(int k, void *value)
 {
-    int k = keyval_in(keyval);
-    int rc = PMPI_Comm_get_attr(comm_in(comm), k, value, flag);
-    if (rc != MPI_SUCCESS || !*flag)
-        return err_out(rc);
     int **v = value, *mine = NULL;
     if (k == MPI_HOST)
         *(mine = &host) = rank_out(**v);
@@ -198,7 +197,64 @@ ABI_FN(int, Comm_get_attr, (abi_Comm comm, int keyval, void *value,
         *(mine = &lastusedcode) = err_out(**v);
     if (mine)
         *v = mine;
-    return MPI_SUCCESS;
+}
+
+ABI_FN(int, Comm_get_attr, (abi_Comm comm, int keyval, void *value,
+                            int *flag))
+{
+    int k = keyval_in(keyval);
+    int rc = PMPI_Comm_get_attr(comm_in(comm), k, value, flag);
+    if (rc == MPI_SUCCESS && *flag)
+        comm_attr_out(k, value);
+    return err_out(rc);
+}
+
+/* The MPI-1 attribute calls (deprecated since MPI-2.0, in the ABI's
+   header all the same): MPI_Comm_create_keyval ... under their old
+   names, which shmpi's errors name. */
+ABI_FN(int, Keyval_create, (void *copy, void *del, int *keyval,
+                            void *extra))
+{
+    struct cb *cb;
+    int rc = callbacks(copy, del, extra, &cb);
+    if (rc != MPI_SUCCESS)
+        return err_out(rc);
+    int k;
+    rc = PMPI_Keyval_create(!copy ? MPI_NULL_COPY_FN
+                            : copy == ABI_DUP_FN ? MPI_DUP_FN : comm_copy,
+                            !del ? MPI_NULL_DELETE_FN : comm_delete,
+                            keyval ? &k : NULL, cb ? cb : extra);
+    if (rc == MPI_SUCCESS)
+        *keyval = keyval_out(k);
+    return err_out(rc);
+}
+
+ABI_FN(int, Keyval_free, (int *keyval))
+{
+    int k = keyval ? keyval_in(*keyval) : 0;
+    int rc = PMPI_Keyval_free(keyval ? &k : NULL);
+    if (rc == MPI_SUCCESS)
+        *keyval = keyval_out(k);
+    return err_out(rc);
+}
+
+ABI_FN(int, Attr_put, (abi_Comm comm, int keyval, void *value))
+{
+    return err_out(PMPI_Attr_put(comm_in(comm), keyval_in(keyval), value));
+}
+
+ABI_FN(int, Attr_get, (abi_Comm comm, int keyval, void *value, int *flag))
+{
+    int k = keyval_in(keyval);
+    int rc = PMPI_Attr_get(comm_in(comm), k, value, flag);
+    if (rc == MPI_SUCCESS && *flag)
+        comm_attr_out(k, value);
+    return err_out(rc);
+}
+
+ABI_FN(int, Attr_delete, (abi_Comm comm, int keyval))
+{
+    return err_out(PMPI_Attr_delete(comm_in(comm), keyval_in(keyval)));
 }
 
 ABI_FN(int, Type_get_attr, (abi_Datatype dt, int keyval, void *value,

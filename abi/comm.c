@@ -193,12 +193,6 @@ ABI_FN(int, Error_class, (int errorcode, int *errorclass))
     return err_out(rc);
 }
 
-ABI_FN(int, Error_string, (int errorcode, char *string, int *resultlen))
-{
-    return err_out(PMPI_Error_string(shmpi_abi_err_in(errorcode), string,
-                                     resultlen));
-}
-
 /* ---- the other communicator calls ---- */
 
 /* MPI_Comm_split_type's kinds: the ABI's 221 .. 223; MPI_UNDEFINED is
@@ -233,6 +227,36 @@ ABI_FN(int, Comm_dup_with_info, (abi_Comm comm, abi_Info info,
                                      newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
     return err_out(rc);
+}
+
+/* MPI_Comm_idup: shmpi stores the new communicator in *newcomm when the
+   request completes (6.4.2), after this call has returned, so it is
+   given the program's *newcomm to store into.  That needs no
+   translation: a communicator the library made is its own pointer in
+   both ABIs, and a duplicate is never predefined.  Only when the
+   duplicate cannot be opened at the completion (the request's error)
+   does shmpi store its own MPI_COMM_NULL, a null pointer, where the
+   ABI's is 0x100: the standard does not say what *newcomm holds then;
+   any call given it reports MPI_ERR_COMM. */
+_Static_assert(sizeof(abi_Comm) == sizeof(MPI_Comm), "the same pointer");
+
+ABI_FN(int, Comm_idup, (abi_Comm comm, abi_Comm *newcomm,
+                        abi_Request *request))
+{
+    MPI_Request r;
+    int rc = PMPI_Comm_idup(comm_in(comm), (MPI_Comm *)(void *)newcomm,
+                            request ? &r : NULL);
+    return started(rc, &r, request);
+}
+
+ABI_FN(int, Comm_idup_with_info, (abi_Comm comm, abi_Info info,
+                                  abi_Comm *newcomm, abi_Request *request))
+{
+    MPI_Request r;
+    int rc = PMPI_Comm_idup_with_info(comm_in(comm), info_in(info),
+                                      (MPI_Comm *)(void *)newcomm,
+                                      request ? &r : NULL);
+    return started(rc, &r, request);
 }
 
 ABI_FN(int, Comm_set_info, (abi_Comm comm, abi_Info info))

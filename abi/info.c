@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * info.c - the ABI's info functions (abi.h); MPI_INFO_ENV is 0x131 and
- * MPI_INFO_NULL 0x130.  MPI_Info_get_valuelen and MPI_Info_get, deprecated
- * since MPI-4.0, are not in the ABI's header.
+ * MPI_INFO_NULL 0x130.  MPI_Info_get and MPI_Info_get_valuelen are
+ * deprecated since MPI-4.0 and in the ABI's header all the same (its
+ * deprecated bindings, A.3).
  */
 #include "abi/abi.h"
 
@@ -65,4 +66,17 @@ ABI_FN(int, Info_get_nkeys, (abi_Info info, int *nkeys))
 ABI_FN(int, Info_get_nthkey, (abi_Info info, int n, char *key))
 {
     return err_out(PMPI_Info_get_nthkey(info_in(info), n, key));
+}
+
+ABI_FN(int, Info_get, (abi_Info info, const char *key, int valuelen,
+                       char *value, int *flag))
+{
+    return err_out(PMPI_Info_get(info_in(info), key, valuelen, value, flag));
+}
+
+ABI_FN(int, Info_get_valuelen, (abi_Info info, const char *key,
+                                int *valuelen, int *flag))
+{
+    return err_out(PMPI_Info_get_valuelen(info_in(info), key, valuelen,
+                                          flag));
 }

@@ -145,10 +145,14 @@ ABI_FN(int, Waitall, (int count, abi_Request reqs[], abi_Status st[]))
 ABI_FN(int, Waitany, (int count, abi_Request reqs[], int *index,
                       abi_Status *status))
 {
-    if (REQS_UNCONVERTED(count, reqs))
-        return err_out(PMPI_Waitany(count, NULL, index, MPI_STATUS_IGNORE));
-    struct reqs c;
     MPI_Status s;
+    if (REQS_UNCONVERTED(count, reqs)) { /* none: an empty status (3.7.3) */
+        int rc = PMPI_Waitany(count, NULL, index, STATUS_IN(status, s));
+        if (rc == MPI_SUCCESS)
+            STATUS_OUT(status, s);
+        return err_out(rc);
+    }
+    struct reqs c;
     int rc = reqs_in(&c, count, reqs, NULL);
     if (rc != MPI_SUCCESS)
         return err_out(rc);
@@ -219,16 +223,16 @@ ABI_ALL_FLAG(Request_get_status_all)
     ABI_FN(int, name, (int count, abi_Request reqs[], int *index,          \
                        int *flag, abi_Status *status))                     \
     {                                                                      \
-        if (REQS_UNCONVERTED(count, reqs))                                 \
-            return err_out(PMPI_##name(count, NULL, index, flag,           \
-                                       MPI_STATUS_IGNORE));                \
-        struct reqs c;                                                     \
         MPI_Status s;                                                      \
-        int rc = reqs_in(&c, count, reqs, NULL);                           \
+        struct reqs c;                                                     \
+        int none = REQS_UNCONVERTED(count, reqs); /* an empty status */    \
+        int rc = none ? MPI_SUCCESS : reqs_in(&c, count, reqs, NULL);      \
         if (rc != MPI_SUCCESS)                                             \
             return err_out(rc);                                            \
-        rc = PMPI_##name(count, c.r, index, flag, STATUS_IN(status, s));   \
-        reqs_out(&c, count, reqs, NULL, 0);                                \
+        rc = PMPI_##name(count, none ? NULL : c.r, index, flag,            \
+                         STATUS_IN(status, s));                            \
+        if (!none)                                                         \
+            reqs_out(&c, count, reqs, NULL, 0);                            \
         if (rc == MPI_SUCCESS && *flag)                                    \
             STATUS_OUT(status, s);                                         \
         return err_out(rc);                                                \

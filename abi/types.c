@@ -8,10 +8,11 @@
  * MPI_User_function carries no pointer of the program's, so each
  * operation gets one of OP_SLOTS trampolines, which knows its slot and
  * calls the program's function with the datatype translated.  A slot is
- * taken by MPI_Op_create and given back by MPI_Op_free, under op_lock;
- * the function pointer is written before PMPI_Op_create publishes the
- * operation, and an operation is only ever applied in the process that
- * created it, by a call ordered after the create.
+ * taken by MPI_Op_create and free again once shmpi has dropped the
+ * operation, after MPI_Op_free and the operations in flight (slot_free),
+ * under op_lock; the function pointer is written before PMPI_Op_create
+ * publishes the operation, and an operation is only ever applied in the
+ * process that created it, by a call ordered after the create.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -297,8 +298,10 @@ ABI_TYPE_EXTENT(Type_get_true_extent_c, MPI_Count)
 
 /* ---- user operations ---- */
 enum { OP_SLOTS = 16 };
-static abi_User_function *op_fn[OP_SLOTS];
+static abi_User_function *op_fn[OP_SLOTS];  /* NULL: the slot is free */
 static MPI_Op op_of[OP_SLOTS];
+static MPI_Fint op_fint[OP_SLOTS];          /* shmpi's number of op_of */
+static char op_freed[OP_SLOTS];             /* MPI_Op_free was called */
 static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void call_user(int slot, void *in, void *inout, int *len,
@@ -325,29 +328,55 @@ static MPI_User_function *const trampolines[OP_SLOTS] = {
     trampoline12, trampoline13, trampoline14, trampoline15,
 };
 
+/* Whether slot i can take a new operation (under op_lock).  A freed
+   operation stays alive in shmpi while operations in flight use it
+   (5.9.5: they complete as if it had not been freed), and so calls its
+   trampoline: its slot is free again only once shmpi dropped it, which
+   MPI_Op_f2c tells, as it gives an invalid op for a number shmpi no
+   longer holds.  Should shmpi have given the same number and address
+   to another operation since, that one's slot is live and the old one
+   is gone. */
+static int slot_free(int i)
+{
+    if (!op_fn[i])
+        return 1;
+    if (!op_freed[i])
+        return 0;
+    if (PMPI_Op_f2c(op_fint[i]) != op_of[i])
+        return 1;                               /* dropped */
+    for (int j = 0; j < OP_SLOTS; j++)
+        if (j != i && op_fn[j] && !op_freed[j] && op_of[j] == op_of[i])
+            return 1;
+    return 0;
+}
+
 ABI_FN(int, Op_create, (abi_User_function *fn, int commute, abi_Op *op))
 {
     if (!fn || !op)     /* shmpi reports these */
         return err_out(PMPI_Op_create(NULL, commute, NULL));
     pthread_mutex_lock(&op_lock);
     int slot = 0;
-    while (slot < OP_SLOTS && op_fn[slot])
+    while (slot < OP_SLOTS && !slot_free(slot))
         slot++;
     int rc;
     if (slot == OP_SLOTS) {
         rc = PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
     } else {
         op_fn[slot] = fn;
+        op_freed[slot] = 0;
         rc = PMPI_Op_create(trampolines[slot], commute, &op_of[slot]);
-        if (rc == MPI_SUCCESS)
+        if (rc == MPI_SUCCESS) {
+            op_fint[slot] = PMPI_Op_c2f(op_of[slot]);
             *op = ABI_OUT(abi_Op, op_of[slot], OP);
-        else
+        } else {
             op_fn[slot] = NULL;
+        }
     }
     pthread_mutex_unlock(&op_lock);
     return err_out(rc);
 }
 
+/* The slot keeps its function for the operations in flight (slot_free). */
 ABI_FN(int, Op_free, (abi_Op *op))
 {
     MPI_Op o = op ? op_in(*op) : NULL;
@@ -356,8 +385,8 @@ ABI_FN(int, Op_free, (abi_Op *op))
     if (rc == MPI_SUCCESS) {
         pthread_mutex_lock(&op_lock);
         for (int i = 0; i < OP_SLOTS; i++)
-            if (op_fn[i] && op_of[i] == was)
-                op_fn[i] = NULL;
+            if (op_fn[i] && !op_freed[i] && op_of[i] == was)
+                op_freed[i] = 1;
         pthread_mutex_unlock(&op_lock);
     }
     if (op)

@@ -37,7 +37,8 @@ static inline void expect(MPI_Datatype t, const char *what,
     CHECK_MPI(MPI_Type_get_true_extent(t, &tlb, &textent));
     CHECK_MPI(MPI_Type_get_true_extent_x(t, &tlb_x, &textent_x));
     CHECK(size == want.size && size_x == want.size, "%s: size %d/%lld, "
-          "expected %lld", what, size, size_x, want.size);
+          "expected %lld", what, size, (long long)size_x,
+          (long long)want.size);
     CHECK(lb == want.lb && lb_x == want.lb && extent == want.extent &&
           extent_x == want.extent, "%s: lb %ld extent %ld, expected "
           "%ld %ld", what, (long)lb, (long)extent, (long)want.lb,

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     CHECK_CLASS(MPI_Rsend(v, 1, MPI_INT, size, 0, W), MPI_ERR_RANK);
     CHECK_CLASS(MPI_Isend(v, 1, MPI_INT, size + 10, 0, W, &rq),
                 MPI_ERR_RANK);
-    CHECK_CLASS(MPI_Issend(v, 1, MPI_INT, -3, 0, W, &rq), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Issend(v, 1, MPI_INT, -5, 0, W, &rq), MPI_ERR_RANK);
     CHECK_CLASS(MPI_Irsend(v, 1, MPI_INT, size, 0, W, &rq), MPI_ERR_RANK);
     CHECK_CLASS(MPI_Recv(v, 1, MPI_INT, size, 0, W, &st), MPI_ERR_RANK);
     CHECK_CLASS(MPI_Recv(v, 1, MPI_INT, -5, 0, W, &st), MPI_ERR_RANK);

@@ -332,6 +332,77 @@ typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
 #define MPI_WIN_NULL_COPY_FN    ((MPI_Win_copy_attr_function *)0x0)
 #define MPI_WIN_DUP_FN          ((MPI_Win_copy_attr_function *)0x1)
 #define MPI_WIN_NULL_DELETE_FN  ((MPI_Win_delete_attr_function *)0x0)
+/* the MPI-1 forms (deprecated since MPI-2.0) */
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval,
+                              void *extra_state, void *attribute_val_in,
+                              void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval,
+                                void *attribute_val, void *extra_state);
+#define MPI_NULL_COPY_FN        ((MPI_Copy_function *)0x0)
+#define MPI_DUP_FN              ((MPI_Copy_function *)0x1)
+#define MPI_NULL_DELETE_FN      ((MPI_Delete_function *)0x0)
+
+/* ---- the tool information interface (MPI-4.1 chapter 15) ---- */
+typedef struct MPI_T_enum_t               *MPI_T_enum;
+typedef struct MPI_T_cvar_handle_t        *MPI_T_cvar_handle;
+typedef struct MPI_T_pvar_handle_t        *MPI_T_pvar_handle;
+typedef struct MPI_T_pvar_session_t       *MPI_T_pvar_session;
+typedef struct MPI_T_event_registration_t *MPI_T_event_registration;
+typedef struct MPI_T_event_instance_t     *MPI_T_event_instance;
+#define MPI_T_ENUM_NULL         ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL  ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_HANDLE_NULL  ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES  ((MPI_T_pvar_handle)1)
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0x00, MPI_T_CB_REQUIRE_MPI_RESTRICTED = 0x03,
+    MPI_T_CB_REQUIRE_THREAD_SAFE = 0x0F,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 0x3F
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order {
+    MPI_T_SOURCE_ORDERED = 1, MPI_T_SOURCE_UNORDERED = 2
+} MPI_T_source_order;
+enum {
+    MPI_T_VERBOSITY_USER_BASIC = 0x09, MPI_T_VERBOSITY_USER_DETAIL = 0x0a,
+    MPI_T_VERBOSITY_USER_ALL = 0x0c, MPI_T_VERBOSITY_TUNER_BASIC = 0x11,
+    MPI_T_VERBOSITY_TUNER_DETAIL = 0x12, MPI_T_VERBOSITY_TUNER_ALL = 0x14,
+    MPI_T_VERBOSITY_MPIDEV_BASIC = 0x21, MPI_T_VERBOSITY_MPIDEV_DETAIL = 0x22,
+    MPI_T_VERBOSITY_MPIDEV_ALL = 0x24
+};
+enum {
+    MPI_T_BIND_NO_OBJECT = 1, MPI_T_BIND_MPI_COMM = 2,
+    MPI_T_BIND_MPI_DATATYPE = 3, MPI_T_BIND_MPI_ERRHANDLER = 4,
+    MPI_T_BIND_MPI_FILE = 5, MPI_T_BIND_MPI_GROUP = 6, MPI_T_BIND_MPI_OP = 7,
+    MPI_T_BIND_MPI_REQUEST = 8, MPI_T_BIND_MPI_WIN = 9,
+    MPI_T_BIND_MPI_MESSAGE = 10, MPI_T_BIND_MPI_INFO = 11,
+    MPI_T_BIND_MPI_SESSION = 12
+};
+enum {
+    MPI_T_SCOPE_CONSTANT = 1, MPI_T_SCOPE_READONLY = 2, MPI_T_SCOPE_LOCAL = 3,
+    MPI_T_SCOPE_GROUP = 4, MPI_T_SCOPE_GROUP_EQ = 5, MPI_T_SCOPE_ALL = 6,
+    MPI_T_SCOPE_ALL_EQ = 7
+};
+enum {
+    MPI_T_PVAR_CLASS_STATE = 1, MPI_T_PVAR_CLASS_LEVEL = 2,
+    MPI_T_PVAR_CLASS_SIZE = 3, MPI_T_PVAR_CLASS_PERCENTAGE = 4,
+    MPI_T_PVAR_CLASS_HIGHWATERMARK = 5, MPI_T_PVAR_CLASS_LOWWATERMARK = 6,
+    MPI_T_PVAR_CLASS_COUNTER = 7, MPI_T_PVAR_CLASS_AGGREGATE = 8,
+    MPI_T_PVAR_CLASS_TIMER = 9, MPI_T_PVAR_CLASS_GENERIC = 10
+};
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety,
+                                     void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration
+                                              event_registration,
+                                          MPI_T_cb_safety cb_safety,
+                                          void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+                                             MPI_T_event_registration
+                                                 event_registration,
+                                             int source_index,
+                                             MPI_T_cb_safety cb_safety,
+                                             void *user_data);
 
 /* ---- the functions that work through shmpi's layer ---- */
 #define SHMPI_ABI_API(ret, name, params) \
@@ -394,6 +465,11 @@ SHMPI_ABI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key,
                                      MPI_Info info, MPI_Comm *newcomm));
 SHMPI_ABI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info,
                                         MPI_Comm *newcomm));
+SHMPI_ABI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm,
+                               MPI_Request *request));
+SHMPI_ABI_API(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info,
+                                         MPI_Comm *newcomm,
+                                         MPI_Request *request));
 SHMPI_ABI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
 SHMPI_ABI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
 SHMPI_ABI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
@@ -1448,6 +1524,16 @@ SHMPI_ABI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval,
 SHMPI_ABI_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval,
                                    void *attribute_val, int *flag));
 SHMPI_ABI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval));
+/* the MPI-1 forms (deprecated since MPI-2.0) */
+SHMPI_ABI_API(int, Keyval_create, (MPI_Copy_function *copy_fn,
+                                   MPI_Delete_function *delete_fn,
+                                   int *keyval, void *extra_state));
+SHMPI_ABI_API(int, Keyval_free, (int *keyval));
+SHMPI_ABI_API(int, Attr_put, (MPI_Comm comm, int keyval,
+                              void *attribute_val));
+SHMPI_ABI_API(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val,
+                              int *flag));
+SHMPI_ABI_API(int, Attr_delete, (MPI_Comm comm, int keyval));
 SHMPI_ABI_API(int, Type_create_keyval,
               (MPI_Type_copy_attr_function *type_copy_attr_fn,
                MPI_Type_delete_attr_function *type_delete_attr_fn,
@@ -1668,6 +1754,80 @@ SHMPI_ABI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
 SHMPI_ABI_API(int, Info_delete, (MPI_Info info, const char *key));
 SHMPI_ABI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
 SHMPI_ABI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
+SHMPI_ABI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen,
+                              char *value, int *flag));   /* deprecated */
+SHMPI_ABI_API(int, Info_get_valuelen, (MPI_Info info, const char *key,
+                                       int *valuelen, int *flag));
+
+/* the tool information interface, but events and their sources */
+SHMPI_ABI_API(int, T_init_thread, (int required, int *provided));
+SHMPI_ABI_API(int, T_finalize, (void));
+SHMPI_ABI_API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num,
+                                     char *name, int *name_len));
+SHMPI_ABI_API(int, T_enum_get_item, (MPI_T_enum enumtype, int index,
+                                     int *value, char *name, int *name_len));
+SHMPI_ABI_API(int, T_cvar_get_num, (int *num_cvar));
+SHMPI_ABI_API(int, T_cvar_get_info, (int cvar_index, char *name,
+                                     int *name_len, int *verbosity,
+                                     MPI_Datatype *datatype,
+                                     MPI_T_enum *enumtype, char *desc,
+                                     int *desc_len, int *bind, int *scope));
+SHMPI_ABI_API(int, T_cvar_get_index, (const char *name, int *cvar_index));
+SHMPI_ABI_API(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle,
+                                         MPI_T_cvar_handle *handle,
+                                         int *count));
+SHMPI_ABI_API(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle));
+SHMPI_ABI_API(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf));
+SHMPI_ABI_API(int, T_cvar_write, (MPI_T_cvar_handle handle,
+                                  const void *buf));
+SHMPI_ABI_API(int, T_pvar_get_num, (int *num_pvar));
+SHMPI_ABI_API(int, T_pvar_get_info, (int pvar_index, char *name,
+                                     int *name_len, int *verbosity,
+                                     int *var_class, MPI_Datatype *datatype,
+                                     MPI_T_enum *enumtype, char *desc,
+                                     int *desc_len, int *bind, int *readonly,
+                                     int *continuous, int *atomic));
+SHMPI_ABI_API(int, T_pvar_get_index, (const char *name, int var_class,
+                                      int *pvar_index));
+SHMPI_ABI_API(int, T_pvar_session_create, (MPI_T_pvar_session *session));
+SHMPI_ABI_API(int, T_pvar_session_free, (MPI_T_pvar_session *session));
+SHMPI_ABI_API(int, T_pvar_handle_alloc, (MPI_T_pvar_session session,
+                                         int pvar_index, void *obj_handle,
+                                         MPI_T_pvar_handle *handle,
+                                         int *count));
+SHMPI_ABI_API(int, T_pvar_handle_free, (MPI_T_pvar_session session,
+                                        MPI_T_pvar_handle *handle));
+SHMPI_ABI_API(int, T_pvar_start, (MPI_T_pvar_session session,
+                                  MPI_T_pvar_handle handle));
+SHMPI_ABI_API(int, T_pvar_stop, (MPI_T_pvar_session session,
+                                 MPI_T_pvar_handle handle));
+SHMPI_ABI_API(int, T_pvar_read, (MPI_T_pvar_session session,
+                                 MPI_T_pvar_handle handle, void *buf));
+SHMPI_ABI_API(int, T_pvar_write, (MPI_T_pvar_session session,
+                                  MPI_T_pvar_handle handle,
+                                  const void *buf));
+SHMPI_ABI_API(int, T_pvar_reset, (MPI_T_pvar_session session,
+                                  MPI_T_pvar_handle handle));
+SHMPI_ABI_API(int, T_pvar_readreset, (MPI_T_pvar_session session,
+                                      MPI_T_pvar_handle handle, void *buf));
+SHMPI_ABI_API(int, T_category_get_num, (int *num_cat));
+SHMPI_ABI_API(int, T_category_get_info, (int cat_index, char *name,
+                                         int *name_len, char *desc,
+                                         int *desc_len, int *num_cvars,
+                                         int *num_pvars,
+                                         int *num_categories));
+SHMPI_ABI_API(int, T_category_get_index, (const char *name, int *cat_index));
+SHMPI_ABI_API(int, T_category_get_cvars, (int cat_index, int len,
+                                          int indices[]));
+SHMPI_ABI_API(int, T_category_get_pvars, (int cat_index, int len,
+                                          int indices[]));
+SHMPI_ABI_API(int, T_category_get_categories, (int cat_index, int len,
+                                               int indices[]));
+SHMPI_ABI_API(int, T_category_get_num_events, (int cat_index,
+                                               int *num_events));
+SHMPI_ABI_API(int, T_category_get_events, (int cat_index, int len,
+                                           int indices[]));
+SHMPI_ABI_API(int, T_category_changed, (int *stamp));
 
 /* handles as integers (20.3.5) */
 SHMPI_ABI_API(int, Comm_toint, (MPI_Comm comm));
@@ -1690,6 +1850,32 @@ SHMPI_ABI_API(int, Win_toint, (MPI_Win win));
 SHMPI_ABI_API(MPI_Win, Win_fromint, (int win));
 SHMPI_ABI_API(int, Session_toint, (MPI_Session session));
 SHMPI_ABI_API(MPI_Session, Session_fromint, (int session));
+
+/* handles and statuses for Fortran (19.3.4): the integers of _toint */
+SHMPI_ABI_API(MPI_Fint, Comm_c2f, (MPI_Comm comm));
+SHMPI_ABI_API(MPI_Comm, Comm_f2c, (MPI_Fint comm));
+SHMPI_ABI_API(MPI_Fint, Type_c2f, (MPI_Datatype datatype));
+SHMPI_ABI_API(MPI_Datatype, Type_f2c, (MPI_Fint datatype));
+SHMPI_ABI_API(MPI_Fint, Op_c2f, (MPI_Op op));
+SHMPI_ABI_API(MPI_Op, Op_f2c, (MPI_Fint op));
+SHMPI_ABI_API(MPI_Fint, Group_c2f, (MPI_Group group));
+SHMPI_ABI_API(MPI_Group, Group_f2c, (MPI_Fint group));
+SHMPI_ABI_API(MPI_Fint, Request_c2f, (MPI_Request request));
+SHMPI_ABI_API(MPI_Request, Request_f2c, (MPI_Fint request));
+SHMPI_ABI_API(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler));
+SHMPI_ABI_API(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler));
+SHMPI_ABI_API(MPI_Fint, Info_c2f, (MPI_Info info));
+SHMPI_ABI_API(MPI_Info, Info_f2c, (MPI_Fint info));
+SHMPI_ABI_API(MPI_Fint, Message_c2f, (MPI_Message message));
+SHMPI_ABI_API(MPI_Message, Message_f2c, (MPI_Fint message));
+SHMPI_ABI_API(MPI_Fint, Win_c2f, (MPI_Win win));
+SHMPI_ABI_API(MPI_Win, Win_f2c, (MPI_Fint win));
+SHMPI_ABI_API(MPI_Fint, Session_c2f, (MPI_Session session));
+SHMPI_ABI_API(MPI_Session, Session_f2c, (MPI_Fint session));
+SHMPI_ABI_API(int, Status_c2f, (const MPI_Status *c_status,
+                                MPI_Fint *f_status));
+SHMPI_ABI_API(int, Status_f2c, (const MPI_Fint *f_status,
+                                MPI_Status *c_status));
 
 #undef SHMPI_ABI_API
 
