@@ -168,12 +168,14 @@ lib/libshmpi_trace.so: $(TRACE_OBJ) tools/trace/libshmpi_trace.map $(STAMP)
 # shmpi_abi_PMPI_<name> with the weak alias shmpi_abi_MPI_<name>; one
 # objcopy renames shmpi's own MPI_ and PMPI_ functions shmpi_native_...,
 # the layer's to the ABI's names, and a second makes every symbol but
-# MPI_* and PMPI_* local (abi/README.md).
+# MPI_* and PMPI_* local (abi/README.md).  The library's objects, not
+# libmpi.o, whose internal symbols are local already: the layer's
+# definition of a weak one (shmpi_info_key_max, abi/info.c) must win.
 ABI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard abi/*.c))
 ABI_SONAME := libmpi_abi.so.1
 
-$(BUILD)/abi/all.o: $(ABI_OBJ) $(BUILD)/libmpi.o
-	$(CC) -r -nostdlib -o $@.tmp $(ABI_OBJ) $(BUILD)/libmpi.o
+$(BUILD)/abi/all.o: $(ABI_OBJ) $(LIB_OBJ)
+	$(CC) -r -nostdlib -o $@.tmp $(ABI_OBJ) $(LIB_OBJ)
 	nm -g --defined-only $@.tmp | awk \
 	    '$$3 ~ /^P?MPI_/ { print $$3, "shmpi_native_" $$3 } \
 	     $$3 ~ /^shmpi_abi_P?MPI_/ { n = $$3; sub(/^shmpi_abi_/, "", n); print $$3, n }' \

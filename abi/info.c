@@ -4,8 +4,17 @@
  * MPI_INFO_NULL 0x130.  MPI_Info_get and MPI_Info_get_valuelen are
  * deprecated since MPI-4.0 and in the ABI's header all the same (its
  * deprecated bindings, A.3).
+ *
+ * The ABI's MPI_MAX_INFO_KEY is 256, shmpi's 255: this library's link
+ * takes the definition below in place of shmpi's weak one (core/info.c),
+ * so that its calls take keys of up to 255 characters and reject longer
+ * ones, as the program's header says.
  */
 #include "abi/abi.h"
+
+#define ABI_MAX_INFO_KEY 256
+
+int shmpi_info_key_max = ABI_MAX_INFO_KEY - 1;
 
 ABI_FN(int, Info_create, (abi_Info *info))
 {

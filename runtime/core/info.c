@@ -14,8 +14,9 @@
  * strips leading and trailing spaces only in Fortran; Open MPI and MPICH
  * keep them in C, so " a" and "a" are two keys here too, and a program
  * that works with shmpi works the same when rebuilt with either.
- * Keys are 1 to MPI_MAX_INFO_KEY - 1 characters (both implementations
- * reject an empty key); values are 0 to MPI_MAX_INFO_VAL - 1 characters.
+ * Keys are 1 to shmpi_info_key_max characters, MPI_MAX_INFO_KEY - 1
+ * (both implementations reject an empty key); values are 0 to
+ * MPI_MAX_INFO_VAL - 1 characters.
  *
  * Errors are raised on MPI_COMM_WORLD: an info object belongs to no
  * communicator (8.3).
@@ -164,7 +165,13 @@ static int check_info(MPI_Info info, const char *fn)
                                              : "not a valid info object");
 }
 
-/* A key is 1 to MPI_MAX_INFO_KEY - 1 characters, for every call: one
+/* The longest key, MPI_MAX_INFO_KEY - 1 of mpi.h.  Weak: the library of
+   the standard ABI (abi/info.c), whose header's MPI_MAX_INFO_KEY is one
+   more, defines its own, which its link (Makefile) takes in place of
+   this one; not const, so that no call folds this value in. */
+__attribute__((weak)) int shmpi_info_key_max = MPI_MAX_INFO_KEY - 1;
+
+/* A key is 1 to shmpi_info_key_max characters, for every call: one
    that could never have been set is an error even where it is only
    looked up (the standard calls a longer key erroneous). */
 static int check_info_key(MPI_Info info, const char *key, const char *fn)
@@ -178,11 +185,12 @@ static int check_info_key(MPI_Info info, const char *key, const char *fn)
     if (!*key)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_INFO_KEY, fn,
                            "key is the empty string");
-    if (strnlen(key, MPI_MAX_INFO_KEY) == MPI_MAX_INFO_KEY)
+    size_t max = (size_t)shmpi_info_key_max;
+    if (strnlen(key, max + 1) > max)
         return shmpi_raise(MPI_COMM_WORLD, MPI_ERR_INFO_KEY, fn,
                            "key \"%.32s...\" is longer than "
-                           "MPI_MAX_INFO_KEY - 1 = %d characters",
-                           key, MPI_MAX_INFO_KEY - 1);
+                           "MPI_MAX_INFO_KEY - 1 = %zu characters",
+                           key, max);
     return MPI_SUCCESS;
 }
 
@@ -368,7 +376,8 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
     return MPI_SUCCESS;
 }
 
-/* key must have room for MPI_MAX_INFO_KEY characters, NUL included. */
+/* key must have room for shmpi_info_key_max + 1 characters, NUL
+   included: MPI_MAX_INFO_KEY of the program's header. */
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     static const char fn[] = "MPI_Info_get_nthkey";
