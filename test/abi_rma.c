@@ -80,6 +80,9 @@ static void check_fence_and_ops(void)
     CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));
     CHECK_MPI(MPI_Rput(&one, 1, MPI_INT, rank, 2, 1, MPI_INT, win, &r[0]));
     CHECK_MPI(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    /* the wait completed the put at the origin only: a put and an
+       accumulate on the same bytes need the flush between (11.7.1) */
+    CHECK_MPI(MPI_Win_flush(rank, win));
     CHECK_MPI(MPI_Raccumulate(&one, 1, MPI_INT, rank, 2, 1, MPI_INT, MPI_SUM,
                               win, &r[0]));
     CHECK_MPI(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
