@@ -296,6 +296,15 @@ void shmpi_rma_result_watch(MPI_Win win, int target, MPI_Aint disp,
                             const char *fn) __attribute__((cold));
 void shmpi_rma_result_complete(MPI_Win win, int target)
     __attribute__((cold));
+/* The same for the request forms (MPI_Rget, MPI_Rget_accumulate): the
+   result watched until the completing call above or the MPI_Wait or
+   MPI_Test that hands req's completion out. */
+struct shmpi_request;
+void shmpi_rma_result_watch_request(struct shmpi_request *req, MPI_Win win,
+                                    int target, MPI_Aint disp,
+                                    const void *buf, MPI_Count count,
+                                    MPI_Datatype dt, const char *fn)
+    __attribute__((cold));
 /* conflict_check.c, check mode only: a flush or an epoch's end (target,
    or -1 for all) forgets this process's accesses it completed at the
    target (shmpi_rma_conflict_note, xfer.h).  The table of the notes of
