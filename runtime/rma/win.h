@@ -235,6 +235,9 @@ struct shmpi_win {
     int alloc_shared_noncontig;
     struct shmpi_errhandler *errhandler;
     struct shmpi_attr *attrs;
+    int check_watch;           /* check mode: local_check.c's watch of
+                                  this process's window memory, + 1; 0:
+                                  none */
     uint32_t check_fences;     /* check mode: MPI_Win_fence calls so
                                   far, the tag of a fence epoch's
                                   accesses (conflict_check.c) */
@@ -315,6 +318,32 @@ void shmpi_rma_conflict_end(MPI_Win win, int target) __attribute__((cold));
    it ends go stale at once everywhere (conflict_check.c). */
 void shmpi_rma_conflict_fence(MPI_Win win) __attribute__((cold));
 size_t shmpi_rma_conflict_bytes(void);
+/* The target's side (local_check.c): its watch of its own window memory
+   published in its table (watch: the id, or -1 for none), so that the
+   accesses to it arm the pages they touch; the count of arms done that
+   the watch raises. */
+void shmpi_rma_conflict_watcher(MPI_Win win, int watch) __attribute__((cold));
+_Atomic uint32_t *shmpi_rma_conflict_armed(MPI_Win win);
+/* A load or store (write) of this process at byte off of its window,
+   on the page that holds window bytes [plo, phi): the first live note
+   of this epoch's remote accesses it meets, in *hit (found), marked so
+   that it is reported once; the protection the page keeps for the
+   others.  In a signal handler: takes the table's spin lock, which no
+   code that loads or stores window memory holds. */
+struct shmpi_rma_conflict_hit {
+    int found, origin;
+    uint64_t lo, hi;
+    char call[160];
+};
+int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
+                             uint64_t plo, uint64_t phi,
+                             struct shmpi_rma_conflict_hit *hit);
+/* local_check.c, check mode: MPI_Win_allocate(_shared)'s memory watched
+   from the constructor to MPI_Win_free, its pages armed by the remote
+   accesses to them; MPI_Win_fence's end of the exposure epoch. */
+void shmpi_rma_local_watch(MPI_Win win) __attribute__((cold));
+void shmpi_rma_local_unwatch(MPI_Win win) __attribute__((cold));
+void shmpi_rma_local_fence(MPI_Win win) __attribute__((cold));
 
 static inline int shmpi_win_ok(MPI_Win w)
 {
