@@ -54,6 +54,7 @@
 #include "core/check.h"
 #include "core/objects.h"
 #include "core/proc.h"
+#include "core/wait.h"
 #include "rma/watch.h"
 #include "rma/xfer.h"
 
@@ -72,6 +73,8 @@ struct note {
                                   win->check_fences then; else 0 */
     int32_t local;             /* reported against the target's own
                                   access (local_check.c): not again */
+    int32_t armed;             /* its pages armed by the target itself,
+                                  on waking (arm_pending) */
     char call[160];            /* "MPI_Put(target=1, disp=0, 16 bytes,
                                   window #1)" */
 };
@@ -85,6 +88,7 @@ struct shmpi_rma_conflict_table {
        release, in the target) */
     int32_t pid;
     int32_t watch;
+    int32_t world;             /* the target's world rank */
     _Atomic uint32_t arm_asked, arm_done;
     struct note slot[SLOTS];
 };
@@ -193,7 +197,7 @@ void shmpi_rma_conflict_note(MPI_Win win, int target, MPI_Aint disp,
                                  (uintptr_t)MPI_BYTE)
                      : INT64_MIN,
         op == MPI_OP_NULL ? -1 : (int32_t)op->code,
-        win->access == SHMPI_EPOCH_FENCE ? win->check_fences : 0, 0, ""};
+        win->access == SHMPI_EPOCH_FENCE ? win->check_fences : 0, 0, 0, ""};
     char label[MPI_MAX_OBJECT_NAME + 48];
     shmpi_win_label_short(win, label, sizeof label);
     snprintf(n.call, sizeof n.call, "%s(target=%d, disp=%lld, %llu bytes, %.64s)",
@@ -215,9 +219,16 @@ void shmpi_rma_conflict_note(MPI_Win win, int target, MPI_Aint disp,
         t->used += !free->origin;
         *free = n;
     }
-    int32_t pid = free ? t->pid : 0, watch = t->watch;
+    int32_t pid = free ? t->pid : 0, watch = t->watch, world = t->world;
     unlock(t);
-    if (pid)
+    /* A target asleep in a wait of its own arms the note itself as it
+       wakes (arm_pending, before its wait returns): no signal to wake
+       it for.  The note (the unlock's release), then a full fence, then
+       its sleeper count; the target lowers the count, then a full
+       fence, then reads its notes: one of the two sees the other. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (pid && !atomic_load_explicit(shmpi_core_doorbell_sleepers(world),
+                                     memory_order_relaxed))
         arm(win, target, t, pid, watch, &n);
 }
 
@@ -238,7 +249,6 @@ static void forget(MPI_Win win, int target)
 void shmpi_rma_conflict_fence(MPI_Win win)
 {
     win->check_fences++;
-    shmpi_rma_local_fence(win); /* the epoch's arms, all ended */
 }
 
 void shmpi_rma_conflict_end(MPI_Win win, int target)
@@ -257,6 +267,7 @@ void shmpi_rma_conflict_watcher(MPI_Win win, int watch)
     lock(t);
     t->pid = watch >= 0 ? (int32_t)getpid() : 0;
     t->watch = watch;
+    t->world = shmpi_proc.rank;
     unlock(t);
 }
 
@@ -298,4 +309,27 @@ int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
     unlock(t);
     hit->found = found;
     return prot;
+}
+
+void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
+{
+    struct shmpi_rma_conflict_table *t = table_of(win, win->comm->rank);
+    struct note pending[SLOTS];
+    int n = 0;
+    atomic_thread_fence(memory_order_seq_cst); /* see shmpi_rma_conflict_note */
+    lock(t);
+    for (int i = 0; i < SLOTS && t->used; i++) {
+        struct note *a = &t->slot[i];
+        if (live(a, win->check_fences) && !a->local && (all || !a->armed)) {
+            a->armed = 1;
+            pending[n++] = *a;
+        }
+    }
+    unlock(t);
+    for (int i = 0; i < n; i++)
+        shmpi_rma_watch_arm_here(watch, (uintptr_t)win->base, pending[i].lo,
+                                 pending[i].hi - pending[i].lo,
+                                 pending[i].kind == MPI_MODE_WIN_GET
+                                     ? PROT_READ
+                                     : PROT_NONE);
 }

@@ -32,8 +32,17 @@
  * protection its other live notes need, and an access to other bytes of
  * it is single-stepped (watch.c).  A page whose notes are gone - the
  * origins flushed, unlocked or completed - is given back at its first
- * fault; MPI_Win_fence gives every page back at once (before its
- * barrier: the next epoch's arms come after it).
+ * fault; MPI_Win_fence gives every page back at once, after its
+ * barrier (when every arm of the epoch it ended is in: an origin waits
+ * for its arms before its put returns), and arms again those of the
+ * next epoch's accesses made since.
+ *
+ * A TARGET ASLEEP in a wait of its own (core/wait.c) is not signalled:
+ * waking it costs a switch and, on a loaded machine, a time slice per
+ * access.  Its accesses leave their notes unarmed, and the target arms
+ * them itself as it leaves the sleep (core's woke hook), before its
+ * wait returns to the program (conflict_check.c says how the two sides
+ * see each other).
  *
  * WHY THE COST STAYS BOUNDED.  Watching the whole window while an
  * exposure epoch is open would single-step every store of a stencil's
@@ -44,9 +53,12 @@
  * complete (or the next fence): a halo exchange protects the halo's
  * pages from the puts to the fence, a span in which a correct program
  * does not touch those bytes, and the interior pages never.  What one
- * remote access costs: a signal to its target and a wait for the
- * handler's few mprotect calls.  Measured on test/check_rma_stencil.c
- * (man/man7/shmpi_check.7, COST).
+ * remote access costs: a signal to its target (none when the target
+ * sleeps) and a wait for the handler's few mprotect calls; a page of the
+ * target's own that a remote access armed costs two signals for each of
+ * the target's accesses to its other bytes until the epoch's end - the
+ * stencil's origin buffers beside its ghost cells.  Measured on
+ * test/rma_stencil.c (man/man7/shmpi_check.7, COST).
  *
  * Not seen (the man page says so): a local access made before the
  * remote one arrived (nothing is watched yet: the other order of the
@@ -68,9 +80,12 @@
 #include <unistd.h>
 
 #include "core/check.h"
+#include "core/hooks.h"
 #include "core/proc.h"
 #include "rma/watch.h"
 #include "rma/xfer.h"
+
+#define MAX_WATCHED 64 /* watch.c's slots: an id indexes `watched` */
 
 /* What the handler needs of a watched window, made at the watch: it
    formats no label of its own. */
@@ -79,6 +94,22 @@ struct local {
     uintptr_t base, size, page;
     char label[MPI_MAX_OBJECT_NAME + 48];
 };
+
+/* The watched windows, for the wake hook: changed by the calls that
+   make and free windows, read by the hook in the same thread (below
+   MPI_THREAD_MULTIPLE, which watch.c needs). */
+static struct local *watched[MAX_WATCHED];
+
+/* core/wait.c's hook, as a thread leaves a sleep: the notes of the
+   accesses made meanwhile armed (conflict_check.c). */
+static void woke(void)
+{
+    for (int i = 0; i < MAX_WATCHED; i++)
+        if (watched[i])
+            shmpi_rma_conflict_arm_pending(watched[i]->win,
+                                           watched[i]->win->check_watch - 1,
+                                           0);
+}
 
 static void report(const struct local *l, uintptr_t a, int write,
                    const struct shmpi_rma_conflict_hit *h)
@@ -136,6 +167,8 @@ void shmpi_rma_local_watch(MPI_Win win)
         return;
     }
     win->check_watch = id + 1;
+    watched[id] = l;
+    shmpi_core_woke_hook_set(woke);
     shmpi_rma_conflict_watcher(win, id);
 }
 
@@ -145,13 +178,20 @@ void shmpi_rma_local_unwatch(MPI_Win win)
         return;
     shmpi_rma_conflict_watcher(win, -1);
     void *l = shmpi_rma_watch_arg(win->check_watch - 1);
+    watched[win->check_watch - 1] = NULL;
     shmpi_rma_watch_remove(win->check_watch - 1);
     free(l);
     win->check_watch = 0;
 }
 
+/* After the fence's barrier, when every access of the epoch it ended
+   has armed what it armed (an origin waits for its arms before its put
+   returns, so before it enters the fence): every page given back, then
+   those of the next epoch's accesses made since, armed again. */
 void shmpi_rma_local_fence(MPI_Win win)
 {
-    if (win->check_watch)
-        shmpi_rma_watch_disarm(win->check_watch - 1);
+    if (!win->check_watch)
+        return;
+    shmpi_rma_watch_disarm(win->check_watch - 1);
+    shmpi_rma_conflict_arm_pending(win, win->check_watch - 1, 1);
 }

@@ -87,6 +87,7 @@ struct range {
     shmpi_rma_watch_page page;
     _Atomic uint32_t *armed;   /* arms done, in the owner's memory that
                                   the armers read (shared) */
+    _Atomic int dirty;         /* a page armed since the last disarm */
 };
 
 struct watch {
@@ -225,6 +226,7 @@ static void arm(int id, uint64_t first, uint64_t n, int prot)
             continue;
         atomic_store_explicit(&r->prot[i], (unsigned char)prot,
                               memory_order_relaxed);
+        atomic_store_explicit(&r->dirty, 1, memory_order_relaxed);
         uintptr_t p = base + i * w->page;
         mprotect((void *)p, w->page, page_prot(p));
     }
@@ -429,23 +431,55 @@ int shmpi_rma_watch_paged(const void *buf, size_t len,
     return id;
 }
 
+/* The pages of [off, off + len) of a range that starts at base: the
+   first, from the range's first page, and how many. */
+static void pages_of(uintptr_t base, uint64_t off, uint64_t len,
+                     uint64_t *first, uint64_t *n)
+{
+    off += base & (w->page - 1);
+    *first = off / w->page;
+    *n = (off + len - 1) / w->page - *first + 1;
+}
+
 int shmpi_rma_watch_arm(pid_t pid, int id, uintptr_t base, uint64_t off,
                         uint64_t len, int prot)
 {
     if (!ready())
         return -1;
-    off += base & (w->page - 1); /* from the range's first page */
-    uint64_t first = off / w->page, n = (off + len - 1) / w->page - first + 1;
+    uint64_t first, n;
+    pages_of(base, off, len, &first, &n);
     union sigval v = {.sival_ptr = (void *)(uintptr_t)arm_code(
                           id, prot, first, n)};
     return sigqueue(pid, w->arm_sig, v);
 }
 
+void shmpi_rma_watch_arm_here(int id, uintptr_t base, uint64_t off,
+                              uint64_t len, int prot)
+{
+    uint64_t first, n;
+    pages_of(base, off, len, &first, &n);
+    sigset_t arms, old;
+    sigemptyset(&arms);
+    sigaddset(&arms, w->arm_sig);
+    pthread_sigmask(SIG_BLOCK, &arms, &old); /* as the fault handler */
+    arm(id, first, n, prot);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Every page of r back to RW at once, then those other ranges watch
+   protected again: one mprotect for a window whose pages no result
+   shares. */
 void shmpi_rma_watch_disarm(int id)
 {
     struct range *r = &w->slot[id];
+    if (!atomic_exchange_explicit(&r->dirty, 0, memory_order_relaxed))
+        return; /* nothing armed since the last disarm */
     memset((void *)r->prot, RW, prot_bytes(r->lo, r->hi));
-    give_back(r);
+    uintptr_t lo = page_of(r->lo), hi = page_of(r->hi - 1) + w->page;
+    mprotect((void *)lo, hi - lo, RW);
+    for (uintptr_t p = lo; p < hi; p += w->page)
+        if (page_prot(p) != RW)
+            mprotect((void *)p, w->page, page_prot(p));
 }
 
 void *shmpi_rma_watch_arg(int id)

@@ -50,6 +50,9 @@ int shmpi_rma_watch_paged(const void *buf, size_t len,
    when done), else -1. */
 int shmpi_rma_watch_arm(pid_t pid, int id, uintptr_t base, uint64_t off,
                         uint64_t len, int prot);
+/* The same in this process, by a call of its own (not in a handler). */
+void shmpi_rma_watch_arm_here(int id, uintptr_t base, uint64_t off,
+                              uint64_t len, int prot);
 /* Every page of paged range id watched no more (an epoch's end). */
 void shmpi_rma_watch_disarm(int id);
 /* The arg range id was added with. */

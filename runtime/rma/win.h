@@ -324,6 +324,12 @@ size_t shmpi_rma_conflict_bytes(void);
    the watch raises. */
 void shmpi_rma_conflict_watcher(MPI_Win win, int watch) __attribute__((cold));
 _Atomic uint32_t *shmpi_rma_conflict_armed(MPI_Win win);
+/* The target, waking from a sleep in a wait: the pages of the notes
+   the accesses made while it slept did not arm (they did not wake it to
+   do so), armed now, before it returns to the program; all: those of
+   every live note (after a disarm). */
+void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
+    __attribute__((cold));
 /* A load or store (write) of this process at byte off of its window,
    on the page that holds window bytes [plo, phi): the first live note
    of this epoch's remote accesses it meets, in *hit (found), marked so
@@ -340,7 +346,8 @@ int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
                              struct shmpi_rma_conflict_hit *hit);
 /* local_check.c, check mode: MPI_Win_allocate(_shared)'s memory watched
    from the constructor to MPI_Win_free, its pages armed by the remote
-   accesses to them; MPI_Win_fence's end of the exposure epoch. */
+   accesses to them; MPI_Win_fence's end of the exposure epoch, after
+   its barrier. */
 void shmpi_rma_local_watch(MPI_Win win) __attribute__((cold));
 void shmpi_rma_local_unwatch(MPI_Win win) __attribute__((cold));
 void shmpi_rma_local_fence(MPI_Win win) __attribute__((cold));
