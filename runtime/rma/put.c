@@ -23,7 +23,6 @@
 #include "core/copy.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
-#include "rma/watch.h"
 #include "rma/xfer.h"
 
 SHMPI_WEAK_ALIAS(Put)
@@ -42,37 +41,6 @@ checked(MPI_Win win, int target, MPI_Aint disp, uint64_t len,
                             MPI_OP_NULL, fn);
     if (!request_form)
         shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype, fn);
-}
-
-/* The origin data into the target range. */
-static inline __attribute__((always_inline)) int
-copy_in(const struct shmpi_rma_loc *loc, MPI_Win win, uint64_t len,
-        MPI_Datatype ttype, const void *obuf, MPI_Datatype otype,
-        const char *fn)
-{
-    if (SHMPI_LIKELY(loc->direct && otype->contig && ttype->contig)) {
-        shmpi_copy_short((void *)(uintptr_t)loc->addr, obuf, len);
-        return MPI_SUCCESS;
-    }
-    return shmpi_rma_write(win, loc, ttype, obuf, otype, len, fn);
-}
-
-/* Check mode: the copy as the library's own (the target's window
-   memory may be watched in this process: local_check.c, a put to
-   oneself or beside one's part of a shared window), then checked. */
-static __attribute__((cold, noinline)) int
-put_checked(const struct shmpi_rma_loc *loc, MPI_Win win, int target,
-            MPI_Aint disp, uint64_t len, MPI_Datatype ttype,
-            const void *obuf, MPI_Count ocount, MPI_Datatype otype,
-            int request_form, const char *fn)
-{
-    shmpi_rma_watch_quiet(1);
-    int rc = copy_in(loc, win, len, ttype, obuf, otype, fn);
-    shmpi_rma_watch_quiet(0);
-    if (rc == MPI_SUCCESS)
-        checked(win, target, disp, len, ttype, obuf, ocount, otype,
-                request_form, fn);
-    return rc;
 }
 
 /* The body of both forms, inlined into MPI_Put itself: the good path
@@ -102,10 +70,15 @@ put(const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
     if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
         return rc;
     uint64_t len = shmpi_rma_bytes(ocount, otype);
+    if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig))
+        shmpi_copy_short((void *)(uintptr_t)loc.addr, obuf, len);
+    else if ((rc = shmpi_rma_write(win, &loc, ttype, obuf, otype, len, fn)))
+        return rc;
+    /* after the copy: nothing is live across the call but its arguments */
     if (shmpi_core_checking())
-        return put_checked(&loc, win, target, disp, len, ttype, obuf, ocount,
-                           otype, request_form, fn);
-    return copy_in(&loc, win, len, ttype, obuf, otype, fn);
+        checked(win, target, disp, len, ttype, obuf, ocount, otype,
+                request_form, fn);
+    return MPI_SUCCESS;
 }
 
 int shmpi_rma_put(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
