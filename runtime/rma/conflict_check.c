@@ -150,9 +150,24 @@ static void report(const struct note *old, const struct note *new)
         (unsigned long long)(hi - lo));
 }
 
+/* Does a local access (a store: write) meet note a?  A put writes the
+   bytes: any access; a get reads them: stores.  An accumulate writes
+   them element by element, atomically (11.7.1), so that a load sees
+   each element before or after it: stores only - polling a flag that
+   accumulates set is how many correct programs wait. */
+static int meets(const struct note *a, int write)
+{
+    return write || a->kind == MPI_MODE_WIN_PUT;
+}
+
+/* The protection a page under note a needs: what meets() lets pass. */
+static int prot_for(const struct note *a)
+{
+    return a->kind == MPI_MODE_WIN_PUT ? PROT_NONE : PROT_READ;
+}
+
 /* The target watches its window memory (local_check.c): its pages
-   under note n armed - every access seen where n writes, stores where
-   it reads - before the access's call returns, so that a load or store
+   under note n armed (prot_for) before the access's call returns, so that a load or store
    the target makes after it, in the same epoch, faults.  The wait for
    the target's handler is bounded: a target that cannot take the signal
    (stopped, gone) leaves the access unwatched. */
@@ -163,9 +178,7 @@ static void arm(MPI_Win win, int target,
     uint32_t ticket =
         atomic_fetch_add_explicit(&t->arm_asked, 1, memory_order_relaxed) + 1;
     if (shmpi_rma_watch_arm(pid, watch, win->targets[target].remote_base,
-                            n->lo, n->hi - n->lo,
-                            n->kind == MPI_MODE_WIN_GET ? PROT_READ
-                                                        : PROT_NONE)) {
+                            n->lo, n->hi - n->lo, prot_for(n))) {
         atomic_fetch_add_explicit(&t->arm_done, 1, memory_order_relaxed);
         return; /* the count kept whole for the armers after it */
     }
@@ -276,24 +289,18 @@ _Atomic uint32_t *shmpi_rma_conflict_armed(MPI_Win win)
     return &table_of(win, win->comm->rank)->arm_done;
 }
 
-/* Does a local access (a store: write) meet note a?  A put or an
-   accumulate writes the bytes: any access; a get reads them: stores. */
-static int meets(const struct note *a, int write)
-{
-    return write || a->kind != MPI_MODE_WIN_GET;
-}
-
 int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
                              uint64_t plo, uint64_t phi,
                              struct shmpi_rma_conflict_hit *hit)
 {
     struct shmpi_rma_conflict_table *t = table_of(win, win->comm->rank);
-    int prot = PROT_READ | PROT_WRITE, found = 0;
+    int prot = PROT_READ | PROT_WRITE, found = 0, left = 0;
     lock(t);
     for (int i = 0; i < SLOTS; i++) {
         struct note *a = &t->slot[i];
         if (!live(a, win->check_fences) || a->local)
             continue;
+        left++;
         if (!found && a->lo <= off && off < a->hi && meets(a, write)) {
             found = 1;
             a->local = 1;
@@ -302,13 +309,13 @@ int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
             hit->hi = a->hi;
             memcpy(hit->call, a->call, sizeof hit->call);
         } else if (a->lo < phi && plo < a->hi) {
-            int want = a->kind == MPI_MODE_WIN_GET ? PROT_READ : PROT_NONE;
+            int want = prot_for(a);
             prot = want < prot ? want : prot;
         }
     }
     unlock(t);
     hit->found = found;
-    return prot;
+    return left > found ? prot : -1;
 }
 
 void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
@@ -329,7 +336,5 @@ void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
     for (int i = 0; i < n; i++)
         shmpi_rma_watch_arm_here(watch, (uintptr_t)win->base, pending[i].lo,
                                  pending[i].hi - pending[i].lo,
-                                 pending[i].kind == MPI_MODE_WIN_GET
-                                     ? PROT_READ
-                                     : PROT_NONE);
+                                 prot_for(&pending[i]));
 }

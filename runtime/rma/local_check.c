@@ -3,12 +3,15 @@
  * local_check.c - a target's own loads and stores of its window memory
  * that meet a remote access of the same epoch (MPI-3.1 11.7, the rules
  * on local and RMA accesses to one location, and 11.7's unified model:
- * a location a put or accumulate updates may not be loaded or stored by
- * its owner, and one a get reads may not be stored, until the update is
- * complete at the target and the two are synchronized - the epoch's end
- * at a fence or MPI_Win_wait, or the origin's flush or unlock and then
- * a barrier or message, with MPI_Win_sync in a passive-target epoch);
- * check mode only.
+ * a location a put updates may not be loaded or stored by its owner,
+ * and one a get reads or an accumulate updates may not be stored, until
+ * the remote access is complete at the target and the two are
+ * synchronized - the epoch's end at a fence or MPI_Win_wait, or the
+ * origin's flush or unlock and then a barrier or message, with
+ * MPI_Win_sync in a passive-target epoch); check mode only.  A load of
+ * an element an accumulate updates is let pass: the update is atomic
+ * per element (11.7.1), and polling a flag that accumulates set is how
+ * correct programs wait (test/rma_lock_passive.c).
  *
  * shmpi moves RMA data at the call, through every member's mapping of
  * the target's memory (win.h), so such a program sees one order of the
@@ -20,8 +23,9 @@
  * until a remote access notes its bytes in the owner's conflict table
  * (conflict_check.c).  That access, at its origin, then asks the owner
  * to arm the pages it touched (a real-time signal; in the owner the
- * handler protects them: PROT_NONE for a put or an accumulate, which
- * writes the bytes, PROT_READ for a get, which a load may share) and
+ * handler protects them: PROT_NONE for a put, which writes the bytes,
+ * PROT_READ for a get, which a load may share, and for an accumulate,
+ * whose element-wise atomic update a load may poll) and
  * waits until it is done, so that a load or store the owner makes after
  * the access's call returned - after the message that told it so, say
  * - faults.  A fault hands the byte to `page` below, which looks up the
@@ -69,7 +73,11 @@
  * conflict_check.c does not note (derived target types, sync_ops
  * epochs, beyond its 64 notes); processes where watch.c cannot watch
  * (MPI_THREAD_MULTIPLE, other processors than x86-64); windows beyond
- * watch.c's slots.  A system call given bytes of an armed page (read(2)
+ * watch.c's slots.  The library's own stores into an armed page of its
+ * process (a put to oneself, or beside one's part of a shared window)
+ * are taken for the program's, since marking them would cost MPI_Put's
+ * fast path: they are stepped, and reported only where they meet a live
+ * note, which the put then conflicts with anyway (11.7.1).  A system call given bytes of an armed page (read(2)
  * into the window beside a pending put's bytes) fails with EFAULT; a
  * system call of the program interrupted by the arm signal is restarted
  * (SA_RESTART) where the kernel restarts it.

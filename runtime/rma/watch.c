@@ -4,7 +4,18 @@
  * process whose every load and store by the program is seen, for the
  * checks the library cannot make from its calls alone (result_check.c:
  * the result buffer of a get read or written before the get completed,
- * MPI-3.1 11.3).
+ * MPI-3.1 11.3; local_check.c: a target's own access to window bytes a
+ * remote access of the epoch touches, 11.7).
+ *
+ * PAGED RANGES (local_check.c's windows): no page protected when added;
+ * another process (or this one) arms pages of one with a real-time
+ * signal whose value names them (ARM_SIG, on_arm), and each fault on an
+ * armed page asks the range's owner what the page keeps - PROT_NONE,
+ * PROT_READ (stores seen, loads let through), or back to read-write.
+ * A range's protections are in an array of its own, which the arm and
+ * fault handlers change; the fault and trap handlers block the arm
+ * signal, and so does a call that arms in this process, so that the
+ * array and the pages agree.
  *
  * THE METHOD.  The pages of a watched range are made PROT_NONE in this
  * process's own mapping (mprotect: other processes' mappings of shared
@@ -151,6 +162,34 @@ static void give_back(const struct range *r)
         mprotect((void *)p, w->page, page_prot(p));
 }
 
+/* The bytes of the protection array of a paged range [lo, hi). */
+static size_t prot_bytes(uintptr_t lo, uintptr_t hi)
+{
+    return (page_of(hi - 1) - page_of(lo)) / w->page + 1;
+}
+
+/* The pages of paged range r, its own protections gone (all RW, or r
+   off): back to RW at once, then those the other ranges watch protected
+   again - one mprotect for a window that shares no page with another
+   range, whatever its size. */
+static void restore(const struct range *r)
+{
+    uintptr_t lo = page_of(r->lo), hi = page_of(r->hi - 1) + w->page;
+    mprotect((void *)lo, hi - lo, RW);
+    for (int i = 0; i < SLOTS; i++) {
+        const struct range *o = &w->slot[i];
+        if (o == r ||
+            atomic_load_explicit(&o->state, memory_order_relaxed) != ON ||
+            !(o->lo < hi && lo < o->hi))
+            continue;
+        uintptr_t a = page_of(o->lo > lo ? o->lo : lo);
+        uintptr_t b = o->hi < hi ? o->hi : hi;
+        for (uintptr_t p = a; p < b; p += w->page)
+            if (page_prot(p) != RW)
+                mprotect((void *)p, w->page, page_prot(p));
+    }
+}
+
 static void chain(const struct sigaction *old, int sig, siginfo_t *si,
                   void *ctx)
 {
@@ -187,11 +226,18 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         if (range_prot(r, page_of(a)) == RW)
             continue;
         if (r->prot) {
-            /* a paged range: its owner says what the page keeps */
+            /* a paged range: its owner says what the page keeps, or
+               that nothing in it is watched any more */
             int keep = r->page(r->arg, (void *)a, write);
-            atomic_store_explicit(
-                &r->prot[(page_of(a) - page_of(r->lo)) / w->page],
-                (unsigned char)keep, memory_order_relaxed);
+            if (keep < 0) {
+                memset((void *)r->prot, RW, prot_bytes(r->lo, r->hi));
+                atomic_store_explicit(&r->dirty, 0, memory_order_relaxed);
+                restore(r);
+            } else {
+                atomic_store_explicit(
+                    &r->prot[(page_of(a) - page_of(r->lo)) / w->page],
+                    (unsigned char)keep, memory_order_relaxed);
+            }
         } else if (r->lo <= a && a < r->hi) {
             atomic_store_explicit(&r->state, HIT, memory_order_relaxed);
             give_back(r);
@@ -220,15 +266,29 @@ static void arm(int id, uint64_t first, uint64_t n, int prot)
         return;
     uintptr_t base = page_of(r->lo);
     uint64_t pages = (page_of(r->hi - 1) - base) / w->page + 1;
-    for (uint64_t i = first; i < first + n && i < pages; i++) {
-        int cur = atomic_load_explicit(&r->prot[i], memory_order_relaxed);
-        if (prot >= cur)
-            continue;
-        atomic_store_explicit(&r->prot[i], (unsigned char)prot,
-                              memory_order_relaxed);
-        atomic_store_explicit(&r->dirty, 1, memory_order_relaxed);
-        uintptr_t p = base + i * w->page;
-        mprotect((void *)p, w->page, page_prot(p));
+    uint64_t end = first + n < pages ? first + n : pages;
+    /* runs of pages that end with one protection: one mprotect each (a
+       put of gigabytes arms its pages in a few calls) */
+    uint64_t run = first;
+    int run_prot = -1;
+    for (uint64_t i = first; i <= end; i++) {
+        int want = -1;
+        if (i < end) {
+            int cur = atomic_load_explicit(&r->prot[i], memory_order_relaxed);
+            if (prot < cur) {
+                atomic_store_explicit(&r->prot[i], (unsigned char)prot,
+                                      memory_order_relaxed);
+                atomic_store_explicit(&r->dirty, 1, memory_order_relaxed);
+                want = page_prot(base + i * w->page);
+            }
+        }
+        if (want != run_prot) {
+            if (run_prot >= 0)
+                mprotect((void *)(base + run * w->page),
+                         (i - run) * w->page, run_prot);
+            run = i;
+            run_prot = want;
+        }
     }
 }
 
@@ -404,12 +464,6 @@ int shmpi_rma_watch_add(const void *buf, size_t len, shmpi_rma_watch_hit hit,
     return add(&(struct range){.lo = lo, .hi = hi, .hit = hit, .arg = arg});
 }
 
-/* The bytes of the protection array of a paged range [lo, hi). */
-static size_t prot_bytes(uintptr_t lo, uintptr_t hi)
-{
-    return (page_of(hi - 1) - page_of(lo)) / w->page + 1;
-}
-
 int shmpi_rma_watch_paged(const void *buf, size_t len,
                           shmpi_rma_watch_page page, void *arg,
                           _Atomic uint32_t *armed)
@@ -466,20 +520,13 @@ void shmpi_rma_watch_arm_here(int id, uintptr_t base, uint64_t off,
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* Every page of r back to RW at once, then those other ranges watch
-   protected again: one mprotect for a window whose pages no result
-   shares. */
 void shmpi_rma_watch_disarm(int id)
 {
     struct range *r = &w->slot[id];
     if (!atomic_exchange_explicit(&r->dirty, 0, memory_order_relaxed))
         return; /* nothing armed since the last disarm */
     memset((void *)r->prot, RW, prot_bytes(r->lo, r->hi));
-    uintptr_t lo = page_of(r->lo), hi = page_of(r->hi - 1) + w->page;
-    mprotect((void *)lo, hi - lo, RW);
-    for (uintptr_t p = lo; p < hi; p += w->page)
-        if (page_prot(p) != RW)
-            mprotect((void *)p, w->page, page_prot(p));
+    restore(r);
 }
 
 void *shmpi_rma_watch_arg(int id)
@@ -492,10 +539,13 @@ void shmpi_rma_watch_remove(int id)
     shmpi_core_mutex_lock(&w->lock);
     struct range *r = &w->slot[id];
     atomic_store_explicit(&r->state, FREE, memory_order_relaxed);
-    give_back(r);
     if (r->prot) {
+        if (atomic_load_explicit(&r->dirty, memory_order_relaxed))
+            restore(r);
         munmap((void *)r->prot, prot_bytes(r->lo, r->hi));
         r->prot = NULL;
+    } else {
+        give_back(r);
     }
     shmpi_core_mutex_unlock(&w->lock);
 }
