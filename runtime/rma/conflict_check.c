@@ -167,8 +167,9 @@ static int prot_for(const struct note *a)
 }
 
 /* The target watches its window memory (local_check.c): its pages
-   under note n armed (prot_for) before the access's call returns, so that a load or store
-   the target makes after it, in the same epoch, faults.  The wait for
+   under note n armed (prot_for) before the access's call returns, so
+   that a load or store the target makes after it, in the same epoch,
+   faults.  The wait for
    the target's handler is bounded: a target that cannot take the signal
    (stopped, gone) leaves the access unwatched. */
 static void arm(MPI_Win win, int target,
@@ -321,7 +322,10 @@ int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
 void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
 {
     struct shmpi_rma_conflict_table *t = table_of(win, win->comm->rank);
-    struct note pending[SLOTS];
+    struct {
+        uint64_t lo, hi;
+        int prot;
+    } pending[SLOTS];
     int n = 0;
     atomic_thread_fence(memory_order_seq_cst); /* see shmpi_rma_conflict_note */
     lock(t);
@@ -329,12 +333,14 @@ void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
         struct note *a = &t->slot[i];
         if (live(a, win->check_fences) && !a->local && (all || !a->armed)) {
             a->armed = 1;
-            pending[n++] = *a;
+            pending[n].lo = a->lo;
+            pending[n].hi = a->hi;
+            pending[n++].prot = prot_for(a);
         }
     }
     unlock(t);
     for (int i = 0; i < n; i++)
         shmpi_rma_watch_arm_here(watch, (uintptr_t)win->base, pending[i].lo,
                                  pending[i].hi - pending[i].lo,
-                                 prot_for(&pending[i]));
+                                 pending[i].prot);
 }

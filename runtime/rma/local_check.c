@@ -77,7 +77,8 @@
  * process (a put to oneself, or beside one's part of a shared window)
  * are taken for the program's, since marking them would cost MPI_Put's
  * fast path: they are stepped, and reported only where they meet a live
- * note, which the put then conflicts with anyway (11.7.1).  A system call given bytes of an armed page (read(2)
+ * note, which the put then conflicts with anyway (11.7.1).  A system
+ * call given bytes of an armed page (read(2)
  * into the window beside a pending put's bytes) fails with EFAULT; a
  * system call of the program interrupted by the arm signal is restarted
  * (SA_RESTART) where the kernel restarts it.

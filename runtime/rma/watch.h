@@ -37,7 +37,8 @@ void shmpi_rma_watch_quiet(int on);
    maybe outside [buf, buf + len) on the range's first or last page -
    which returns the protection the page keeps: PROT_NONE (every access
    seen), PROT_READ (stores), or PROT_READ | PROT_WRITE (watched no
-   more); or -1: no page of the range watched any more.  armed: a count in memory the armers can read, raised (release)
+   more); or -1: no page of the range watched any more.  armed: a count
+   in memory the armers can read, raised (release)
    after each arm is in place.  An id, or -1 as shmpi_rma_watch_add. */
 typedef int (*shmpi_rma_watch_page)(void *arg, void *addr, int write);
 int shmpi_rma_watch_paged(const void *buf, size_t len,

@@ -334,7 +334,8 @@ void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
    on the page that holds window bytes [plo, phi): the first live note
    of this epoch's remote accesses it meets, in *hit (found), marked so
    that it is reported once; the protection the page keeps for the
-   others, or -1 when no live note is left to watch for.  In a signal handler: takes the table's spin lock, which no
+   others, or -1 when no live note is left to watch for.  In a signal
+   handler: takes the table's spin lock, which no
    code that loads or stores window memory holds. */
 struct shmpi_rma_conflict_hit {
     int found, origin;
