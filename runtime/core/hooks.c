@@ -29,6 +29,11 @@ void shmpi_core_stall_hook_set(int (*fn)(void))
     shmpi_proc.hooks.stalled = fn;
 }
 
+void shmpi_core_woke_hook_set(void (*fn)(void))
+{
+    shmpi_proc.hooks.woke = fn;
+}
+
 void shmpi_core_turn_hook_set(int (*fn)(void))
 {
     shmpi_proc.hooks.turn = fn;

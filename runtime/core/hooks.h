@@ -63,6 +63,11 @@ static inline int shmpi_progress_hooks(unsigned lane)
 
 /* MPI_Init: what the wait loop calls when it stalls. */
 void shmpi_core_stall_hook_set(int (*fn)(void));
+/* What a thread calls each time it leaves a sleep on the doorbell,
+   after its sleeper counts went down (core/wait.c): set once, by the
+   check mode's first watched window (rma/local_check.c), before which
+   it is NULL and costs one predicted branch on the way out of a sleep. */
+void shmpi_core_woke_hook_set(void (*fn)(void));
 /* MPI_Init: one turn of progress, which a thread makes under
    MPI_THREAD_MULTIPLE each time it leaves the doorbell (core/wait.c
    says why). */

@@ -202,6 +202,9 @@ struct shmpi_core_hooks {
     int (*stalled)(void);      /* returns how many things it started */
     int (*turn)(void);         /* one turn of progress, after a wait left
                                   the doorbell (core/wait.c): pt2pt's */
+    void (*woke)(void);        /* after a sleep on the doorbell, before
+                                  the wait returns (core/wait.c): the
+                                  check mode's, rma/local_check.c */
     void (*last_release)(struct shmpi_comm *); /* core/objects.c */
 };
 

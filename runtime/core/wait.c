@@ -277,6 +277,8 @@ static int sleep_once(uint32_t own, const struct shmpi_core_waitfor *w,
         shmpi_core_blocked_leave(w, arg);
     }
     count_sleeper(own, 0);
+    if (shmpi_proc.hooks.woke) /* the counts down first: hooks.h */
+        shmpi_proc.hooks.woke();
     if (own) /* MULTIPLE: the turn owed to the lanes (at the top) */
         turn_owed();
     return ok;

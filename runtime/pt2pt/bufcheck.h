@@ -25,6 +25,7 @@
 #define SHMPI_P2P_BUFCHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "mpi.h"
 
@@ -42,6 +43,14 @@ void shmpi_p2p_bufcheck_ended(const char *fn, int count,
                               const MPI_Request reqs[]) __attribute__((cold));
 /* MPI_Request_free of r, complete or not. */
 void shmpi_p2p_bufcheck_freed(struct shmpi_request *r) __attribute__((cold));
+/* Another room's record in r (check mode): done(ticket, fn) is called
+   by the call that hands r's completion out, or by MPI_Request_free
+   (fn "MPI_Request_free"), in place of a buffer's check; not counted
+   among the sends at MPI_Finalize (rma/result_check.c: the result of
+   an MPI_Rget watched until its request completes). */
+void shmpi_p2p_bufcheck_on_end(struct shmpi_request *r,
+                               void (*done)(uint64_t ticket, const char *fn),
+                               uint64_t ticket) __attribute__((cold));
 /* The sends started and neither completed nor freed (leftovers.c), and
    the oldest one's call in first. */
 long shmpi_p2p_bufcheck_pending(char *first, size_t len);

@@ -47,13 +47,19 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/check.h"
 #include "core/objects.h"
 #include "core/proc.h"
+#include "core/wait.h"
+#include "rma/watch.h"
 #include "rma/xfer.h"
 
 #define SLOTS 64
+#define ARM_WAIT_S 2 /* seconds an access waits for its target's arm */
 
 struct note {
     int32_t origin;            /* world rank + 1; 0: the slot is free */
@@ -65,6 +71,10 @@ struct note {
     int32_t op;                /* accumulates: enum shmpi_op_code */
     uint32_t fence;            /* made in a fence epoch: the origin's
                                   win->check_fences then; else 0 */
+    int32_t local;             /* reported against the target's own
+                                  access (local_check.c): not again */
+    int32_t armed;             /* its pages armed by the target itself,
+                                  on waking (arm_pending) */
     char call[160];            /* "MPI_Put(target=1, disp=0, 16 bytes,
                                   window #1)" */
 };
@@ -72,6 +82,14 @@ struct note {
 struct shmpi_rma_conflict_table {
     _Alignas(SHMPI_CACHELINE) _Atomic uint32_t lock;
     uint32_t used;             /* notes in the table, for the skip below */
+    /* the target's watch of its own window memory (local_check.c),
+       under the lock: its pid, or 0 when it has none, and the watch's
+       id; the arms asked of it and done (watch.c raises arm_done, with
+       release, in the target) */
+    int32_t pid;
+    int32_t watch;
+    int32_t world;             /* the target's world rank */
+    _Atomic uint32_t arm_asked, arm_done;
     struct note slot[SLOTS];
 };
 
@@ -132,6 +150,51 @@ static void report(const struct note *old, const struct note *new)
         (unsigned long long)(hi - lo));
 }
 
+/* Does a local access (a store: write) meet note a?  A put writes the
+   bytes: any access; a get reads them: stores.  An accumulate writes
+   them element by element, atomically (11.7.1), so that a load sees
+   each element before or after it: stores only - polling a flag that
+   accumulates set is how many correct programs wait. */
+static int meets(const struct note *a, int write)
+{
+    return write || a->kind == MPI_MODE_WIN_PUT;
+}
+
+/* The protection a page under note a needs: what meets() lets pass. */
+static int prot_for(const struct note *a)
+{
+    return a->kind == MPI_MODE_WIN_PUT ? PROT_NONE : PROT_READ;
+}
+
+/* The target watches its window memory (local_check.c): its pages
+   under note n armed (prot_for) before the access's call returns, so
+   that a load or store the target makes after it, in the same epoch,
+   faults.  The wait for
+   the target's handler is bounded: a target that cannot take the signal
+   (stopped, gone) leaves the access unwatched. */
+static void arm(MPI_Win win, int target,
+                struct shmpi_rma_conflict_table *t, int32_t pid,
+                int32_t watch, const struct note *n)
+{
+    uint32_t ticket =
+        atomic_fetch_add_explicit(&t->arm_asked, 1, memory_order_relaxed) + 1;
+    if (shmpi_rma_watch_arm(pid, watch, win->targets[target].remote_base,
+                            n->lo, n->hi - n->lo, prot_for(n))) {
+        atomic_fetch_add_explicit(&t->arm_done, 1, memory_order_relaxed);
+        return; /* the count kept whole for the armers after it */
+    }
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while ((int32_t)(atomic_load_explicit(&t->arm_done,
+                                          memory_order_acquire) -
+                     ticket) < 0) {
+        sched_yield();
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - t0.tv_sec > ARM_WAIT_S)
+            return;
+    }
+}
+
 void shmpi_rma_conflict_note(MPI_Win win, int target, MPI_Aint disp,
                              uint64_t len, MPI_Datatype ttype, int kind,
                              MPI_Op op, const char *fn)
@@ -148,7 +211,7 @@ void shmpi_rma_conflict_note(MPI_Win win, int target, MPI_Aint disp,
                                  (uintptr_t)MPI_BYTE)
                      : INT64_MIN,
         op == MPI_OP_NULL ? -1 : (int32_t)op->code,
-        win->access == SHMPI_EPOCH_FENCE ? win->check_fences : 0, ""};
+        win->access == SHMPI_EPOCH_FENCE ? win->check_fences : 0, 0, 0, ""};
     char label[MPI_MAX_OBJECT_NAME + 48];
     shmpi_win_label_short(win, label, sizeof label);
     snprintf(n.call, sizeof n.call, "%s(target=%d, disp=%lld, %llu bytes, %.64s)",
@@ -170,7 +233,17 @@ void shmpi_rma_conflict_note(MPI_Win win, int target, MPI_Aint disp,
         t->used += !free->origin;
         *free = n;
     }
+    int32_t pid = free ? t->pid : 0, watch = t->watch, world = t->world;
     unlock(t);
+    /* A target asleep in a wait of its own arms the note itself as it
+       wakes (arm_pending, before its wait returns): no signal to wake
+       it for.  The note (the unlock's release), then a full fence, then
+       its sleeper count; the target lowers the count, then a full
+       fence, then reads its notes: one of the two sees the other. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (pid && !atomic_load_explicit(shmpi_core_doorbell_sleepers(world),
+                                     memory_order_relaxed))
+        arm(win, target, t, pid, watch, &n);
 }
 
 /* This process's notes at target, gone: the accesses completed there. */
@@ -200,4 +273,74 @@ void shmpi_rma_conflict_end(MPI_Win win, int target)
     }
     for (int r = 0; r < win->comm->size; r++)
         forget(win, r);
+}
+
+void shmpi_rma_conflict_watcher(MPI_Win win, int watch)
+{
+    struct shmpi_rma_conflict_table *t = table_of(win, win->comm->rank);
+    lock(t);
+    t->pid = watch >= 0 ? (int32_t)getpid() : 0;
+    t->watch = watch;
+    t->world = shmpi_proc.rank;
+    unlock(t);
+}
+
+_Atomic uint32_t *shmpi_rma_conflict_armed(MPI_Win win)
+{
+    return &table_of(win, win->comm->rank)->arm_done;
+}
+
+int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
+                             uint64_t plo, uint64_t phi,
+                             struct shmpi_rma_conflict_hit *hit)
+{
+    struct shmpi_rma_conflict_table *t = table_of(win, win->comm->rank);
+    int prot = PROT_READ | PROT_WRITE, found = 0, left = 0;
+    lock(t);
+    for (int i = 0; i < SLOTS; i++) {
+        struct note *a = &t->slot[i];
+        if (!live(a, win->check_fences) || a->local)
+            continue;
+        left++;
+        if (!found && a->lo <= off && off < a->hi && meets(a, write)) {
+            found = 1;
+            a->local = 1;
+            hit->origin = a->origin - 1;
+            hit->lo = a->lo;
+            hit->hi = a->hi;
+            memcpy(hit->call, a->call, sizeof hit->call);
+        } else if (a->lo < phi && plo < a->hi) {
+            int want = prot_for(a);
+            prot = want < prot ? want : prot;
+        }
+    }
+    unlock(t);
+    hit->found = found;
+    return left > found ? prot : -1;
+}
+
+void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
+{
+    struct shmpi_rma_conflict_table *t = table_of(win, win->comm->rank);
+    struct {
+        uint64_t lo, hi;
+        int prot;
+    } pending[SLOTS];
+    int n = 0;
+    atomic_thread_fence(memory_order_seq_cst); /* see shmpi_rma_conflict_note */
+    lock(t);
+    for (int i = 0; i < SLOTS && t->used; i++) {
+        struct note *a = &t->slot[i];
+        if (live(a, win->check_fences) && !a->local && (all || !a->armed)) {
+            a->armed = 1;
+            pending[n].lo = a->lo;
+            pending[n].hi = a->hi;
+            pending[n++].prot = prot_for(a);
+        }
+    }
+    unlock(t);
+    for (int i = 0; i < n; i++)
+        shmpi_rma_watch_arm_here(watch, (uintptr_t)win->base, pending[i].lo,
+                                 pending[i].hi - pending[i].lo,
+                                 pending[i].prot);
 }

@@ -89,6 +89,8 @@ int PMPI_Win_fence(int assert, MPI_Win win)
         atomic_thread_fence(memory_order_seq_cst);
     else if ((rc = shmpi_coll_barrier_as(win->comm, fn)) != MPI_SUCCESS)
         return rc;
+    if (shmpi_core_checking())
+        shmpi_rma_local_fence(win); /* the ended epoch's pages back */
     /* no other thread of this process calls fence on win now (a
        collective, 11.5.1), but another may open a passive-target epoch
        on win after this fence's barrier: win->lock orders the two */

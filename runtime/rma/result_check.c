@@ -15,14 +15,22 @@
  * the call to the completing one, and the first load or store of the
  * program inside them is reported there and then, naming the byte and
  * the call.  The completing calls reach shmpi_rma_result_complete
- * through origin_check.c's completion.
+ * through origin_check.c's completion.  The request forms MPI_Rget and
+ * MPI_Rget_accumulate (11.3.5) are completed by those calls too, and by
+ * the MPI_Wait or MPI_Test (or their any/all/some forms) that hands
+ * their request's completion out: the request carries a ticket of the
+ * record (pt2pt/bufcheck.h, shmpi_p2p_bufcheck_on_end), and that call
+ * gives the record up if it is still there - an epoch's completion may
+ * have ended it first, and its slot may hold another's record by then,
+ * which the ticket tells apart.  MPI_Request_free of such a request
+ * completes nothing: its result stays watched until the epoch's
+ * completing call.
  *
  * Not watched, and so not checked (the man page says so): a result
  * buffer of a derived, non-contiguous type (the holes between its
  * blocks are no part of it); one on the calling thread's stack (the
- * signal frame goes there); the request forms (MPI_Rget,
- * MPI_Rget_accumulate: their request completes them, which this room
- * does not see); the operations of a sync_ops epoch; processes where
+ * signal frame goes there); the operations of a sync_ops epoch;
+ * processes where
  * watch.c cannot watch (shmpi_rma_watch_possible); calls beyond SLOTS
  * pending at once.
  *
@@ -34,11 +42,15 @@
  * out (snprintf of strings and numbers, and write(2): what a signal
  * handler may do here).
  */
+#include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/check.h"
 #include "core/lock.h"
 #include "core/objects.h"
+#include "pt2pt/bufcheck.h"
+#include "pt2pt/request.h"
 #include "rma/watch.h"
 #include "rma/xfer.h"
 
@@ -50,6 +62,7 @@ struct result {
     int target;
     int watch;                 /* watch.c's id */
     uintptr_t lo;
+    uint64_t ticket;           /* request forms: their request's; else 0 */
     char call[256];            /* "MPI_Get(result=0x..., count=4, ...)" */
 };
 
@@ -64,9 +77,12 @@ static void hit(void *arg, void *addr, int write)
     shmpi_core_check_report(
         "RMA result buffer accessed before the operation completed",
         "11.3",
-        "do not read or write the result buffer until the call that "
-        "completes the operation (fence, MPI_Win_complete, unlock, flush "
-        "or flush_local) has returned",
+        r->ticket ? "do not read or write the result buffer until MPI_Wait "
+                    "or MPI_Test says its request is complete (or a fence, "
+                    "unlock or flush has completed the operation)"
+                  : "do not read or write the result buffer until the call "
+                    "that completes the operation (fence, MPI_Win_complete, "
+                    "unlock, flush or flush_local) has returned",
         "%s, byte %lu of its result %s before the call that completes it",
         r->call, (unsigned long)((uintptr_t)addr - r->lo),
         write ? "written" : "read");
@@ -86,27 +102,69 @@ static void describe(struct result *r, const char *fn, const void *buf,
              label);
 }
 
-void shmpi_rma_result_watch(MPI_Win win, int target, MPI_Aint disp,
-                            const void *buf, MPI_Count count, MPI_Datatype dt,
-                            const char *fn)
+/* A record of the result, ticket its request's (or 0): whether it is
+   watched. */
+static int watch(MPI_Win win, int target, MPI_Aint disp, const void *buf,
+                 MPI_Count count, MPI_Datatype dt, uint64_t ticket,
+                 const char *fn)
 {
     if (win->access == SHMPI_EPOCH_SYNC_OPS || !dt->contig || count <= 0 ||
         !shmpi_rma_watch_possible())
-        return;
+        return 0;
+    int watched = 0;
     shmpi_core_mutex_lock(&table.lock);
     for (int i = 0; i < SLOTS; i++) {
         struct result *r = &table.slot[i];
         if (r->win)
             continue;
-        *r = (struct result){win, win->id, target, -1, (uintptr_t)buf, ""};
+        *r = (struct result){win, win->id, target, -1, (uintptr_t)buf,
+                             ticket, ""};
         describe(r, fn, buf, count, dt, disp, win);
         r->watch = shmpi_rma_watch_add(buf, (size_t)count * (size_t)dt->size,
                                        hit, r);
         if (r->watch < 0)
             r->win = NULL;
+        watched = r->watch >= 0;
         break;
     }
     shmpi_core_mutex_unlock(&table.lock);
+    return watched;
+}
+
+void shmpi_rma_result_watch(MPI_Win win, int target, MPI_Aint disp,
+                            const void *buf, MPI_Count count, MPI_Datatype dt,
+                            const char *fn)
+{
+    watch(win, target, disp, buf, count, dt, 0, fn);
+}
+
+/* The request of ticket handed out complete by fn: its record, if the
+   epoch did not end it first, given up. */
+static void request_done(uint64_t ticket, const char *fn)
+{
+    if (strcmp(fn, "MPI_Request_free") == 0)
+        return; /* completes nothing: the epoch's call will */
+    shmpi_core_mutex_lock(&table.lock);
+    for (int i = 0; i < SLOTS; i++) {
+        struct result *r = &table.slot[i];
+        if (r->win && r->ticket == ticket) {
+            shmpi_rma_watch_remove(r->watch);
+            r->win = NULL;
+        }
+    }
+    shmpi_core_mutex_unlock(&table.lock);
+}
+
+void shmpi_rma_result_watch_request(struct shmpi_request *req, MPI_Win win,
+                                    int target, MPI_Aint disp,
+                                    const void *buf, MPI_Count count,
+                                    MPI_Datatype dt, const char *fn)
+{
+    static _Atomic uint64_t tickets; /* threads may issue at once */
+    uint64_t ticket =
+        atomic_fetch_add_explicit(&tickets, 1, memory_order_relaxed) + 1;
+    if (watch(win, target, disp, buf, count, dt, ticket, fn))
+        shmpi_p2p_bufcheck_on_end(req, request_done, ticket);
 }
 
 void shmpi_rma_result_complete(MPI_Win win, int target)

@@ -27,9 +27,15 @@
  * Request_free and Cancel do with such a request is exactly what an RMA
  * request needs.
  *
+ * In check mode (core/check.h) the result of MPI_Rget and
+ * MPI_Rget_accumulate is watched until its request or its epoch
+ * completes it (result_check.c): the request's handing out is the
+ * completion a program must wait for.
+ *
  * Each call has its MPI-4.0 large-count form beside it (the _c name:
  * counts MPI_Count), on the same checks and path.
  */
+#include "core/check.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
 #include "pt2pt/pt2pt.h"
@@ -111,6 +117,11 @@ static int rget(const char *fn, void *origin_addr, MPI_Count origin_count,
     rc = shmpi_rma_get(origin_addr, origin_count, origin_datatype, target_rank,
                        target_disp, target_count, target_datatype, win, 1,
                        wide, fn);
+    if (shmpi_core_checking() && rc == MPI_SUCCESS &&
+        target_rank != MPI_PROC_NULL)
+        shmpi_rma_result_watch_request(r, win, target_rank, target_disp,
+                                       origin_addr, origin_count,
+                                       origin_datatype, fn);
     return finish(r, rc, request);
 }
 
@@ -133,6 +144,11 @@ static int rget_accumulate(const char *fn, const void *origin_addr,
                                   result_addr, result_count, result_datatype,
                                   target_rank, target_disp, target_count,
                                   target_datatype, op, win, fetching, 1, fn);
+    if (shmpi_core_checking() && fetching &&
+        rc == MPI_SUCCESS && target_rank != MPI_PROC_NULL)
+        shmpi_rma_result_watch_request(r, win, target_rank, target_disp,
+                                       result_addr, result_count,
+                                       result_datatype, fn);
     return finish(r, rc, request);
 }
 

@@ -235,6 +235,9 @@ struct shmpi_win {
     int alloc_shared_noncontig;
     struct shmpi_errhandler *errhandler;
     struct shmpi_attr *attrs;
+    int check_watch;           /* check mode: local_check.c's watch of
+                                  this process's window memory, + 1; 0:
+                                  none */
     uint32_t check_fences;     /* check mode: MPI_Win_fence calls so
                                   far, the tag of a fence epoch's
                                   accesses (conflict_check.c) */
@@ -296,6 +299,15 @@ void shmpi_rma_result_watch(MPI_Win win, int target, MPI_Aint disp,
                             const char *fn) __attribute__((cold));
 void shmpi_rma_result_complete(MPI_Win win, int target)
     __attribute__((cold));
+/* The same for the request forms (MPI_Rget, MPI_Rget_accumulate): the
+   result watched until the completing call above or the MPI_Wait or
+   MPI_Test that hands req's completion out. */
+struct shmpi_request;
+void shmpi_rma_result_watch_request(struct shmpi_request *req, MPI_Win win,
+                                    int target, MPI_Aint disp,
+                                    const void *buf, MPI_Count count,
+                                    MPI_Datatype dt, const char *fn)
+    __attribute__((cold));
 /* conflict_check.c, check mode only: a flush or an epoch's end (target,
    or -1 for all) forgets this process's accesses it completed at the
    target (shmpi_rma_conflict_note, xfer.h).  The table of the notes of
@@ -306,6 +318,40 @@ void shmpi_rma_conflict_end(MPI_Win win, int target) __attribute__((cold));
    it ends go stale at once everywhere (conflict_check.c). */
 void shmpi_rma_conflict_fence(MPI_Win win) __attribute__((cold));
 size_t shmpi_rma_conflict_bytes(void);
+/* The target's side (local_check.c): its watch of its own window memory
+   published in its table (watch: the id, or -1 for none), so that the
+   accesses to it arm the pages they touch; the count of arms done that
+   the watch raises. */
+void shmpi_rma_conflict_watcher(MPI_Win win, int watch) __attribute__((cold));
+_Atomic uint32_t *shmpi_rma_conflict_armed(MPI_Win win);
+/* The target, waking from a sleep in a wait: the pages of the notes
+   the accesses made while it slept did not arm (they did not wake it to
+   do so), armed now, before it returns to the program; all: those of
+   every live note (after a disarm). */
+void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
+    __attribute__((cold));
+/* A load or store (write) of this process at byte off of its window,
+   on the page that holds window bytes [plo, phi): the first live note
+   of this epoch's remote accesses it meets, in *hit (found), marked so
+   that it is reported once; the protection the page keeps for the
+   others, or -1 when no live note is left to watch for.  In a signal
+   handler: takes the table's spin lock, which no
+   code that loads or stores window memory holds. */
+struct shmpi_rma_conflict_hit {
+    int found, origin;
+    uint64_t lo, hi;
+    char call[160];
+};
+int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
+                             uint64_t plo, uint64_t phi,
+                             struct shmpi_rma_conflict_hit *hit);
+/* local_check.c, check mode: MPI_Win_allocate(_shared)'s memory watched
+   from the constructor to MPI_Win_free, its pages armed by the remote
+   accesses to them; MPI_Win_fence's end of the exposure epoch, after
+   its barrier. */
+void shmpi_rma_local_watch(MPI_Win win) __attribute__((cold));
+void shmpi_rma_local_unwatch(MPI_Win win) __attribute__((cold));
+void shmpi_rma_local_fence(MPI_Win win) __attribute__((cold));
 
 static inline int shmpi_win_ok(MPI_Win w)
 {

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/check.h"
 #include "core/error.h"
 #include "core/pmpi.h"
 #include "core/proc.h"
@@ -78,6 +79,8 @@ static int finish(MPI_Win w, int rc, void *baseptr, MPI_Win *win)
         shmpi_win_destroy(w);
         return rc;
     }
+    if (shmpi_core_checking())
+        shmpi_rma_local_watch(w); /* its own loads and stores seen */
     *(void **)baseptr = w->base;
     *win = w;
     return MPI_SUCCESS;

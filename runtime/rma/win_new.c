@@ -360,8 +360,10 @@ int shmpi_win_publish(MPI_Win w, struct shmpi_win_member *mine,
 
 void shmpi_win_destroy(MPI_Win w)
 {
-    if (shmpi_core_checking())
+    if (shmpi_core_checking()) {
         shmpi_core_live_freed(SHMPI_LIVE_WIN, w);
+        shmpi_rma_local_unwatch(w);
+    }
     shmpi_win_dynamic_free(w);
     for (int t = 0; w->views && t < w->comm->size; t++)
         shmpi_rma_map_unview(&w->views[t]);

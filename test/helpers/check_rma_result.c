@@ -11,8 +11,13 @@
  *                        MPI_Win_unlock, reads an MPI_Fetch_and_op's
  *                        before MPI_Win_flush and an
  *                        MPI_Compare_and_swap's before
- *                        MPI_Win_flush_local: 4 problems
- *   check_rma_result ok  the accesses come after the completions
+ *                        MPI_Win_flush_local, reads an MPI_Rget's
+ *                        before the MPI_Wait on its request and writes
+ *                        an MPI_Rget_accumulate's before MPI_Test
+ *                        says its request is complete: 6 problems
+ *   check_rma_result ok  the accesses come after the completions (the
+ *                        request forms' after their MPI_Wait or
+ *                        MPI_Test, inside the epoch)
  *   check_rma_result crash  rank 0 stores into a read-only page while
  *                        a get's result is watched: the rank dies of
  *                        SIGSEGV, as it would without the mode
@@ -106,6 +111,32 @@ static void flush_atomics(MPI_Win win, int ok)
     free(p);
 }
 
+/* The request forms: their request's MPI_Wait or MPI_Test completes
+   them, inside the epoch (11.3.5). */
+static void requests(MPI_Win win, int ok)
+{
+    int *p = page(), *res = p + 16, one[4] = {1, 1, 1, 1}, flag = 0;
+    MPI_Request req;
+    MPI_Win_lock_all(0, win);
+    MPI_Rget(res, 4, MPI_INT, 1, 0, 4, MPI_INT, win, &req);
+    p[0] = 3;
+    if (!ok)
+        sink = res[1];
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    expect(res[1], 13, "MPI_Rget's result");
+    MPI_Win_flush(1, win); /* the get complete at the target too */
+    MPI_Rget_accumulate(one, 4, MPI_INT, res, 4, MPI_INT, 1, 0, 4, MPI_INT,
+                        MPI_NO_OP, win, &req);
+    if (!ok)
+        res[3] = 5;
+    while (!flag)
+        MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+    expect(res[2], 13, "MPI_Rget_accumulate's result");
+    res[3] = 7; /* completed by MPI_Test: the program's again */
+    MPI_Win_unlock_all(win);
+    free(p);
+}
+
 /* A fault outside the watched pages goes to the default action. */
 static void crash(MPI_Win win)
 {
@@ -137,6 +168,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         lock_get_acc(win, ok);
         flush_atomics(win, ok);
+        requests(win, ok);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_free(&win);

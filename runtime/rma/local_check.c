@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * local_check.c - a target's own loads and stores of its window memory
+ * that meet a remote access of the same epoch (MPI-3.1 11.7, the rules
+ * on local and RMA accesses to one location, and 11.7's unified model:
+ * a location a put updates may not be loaded or stored by its owner,
+ * and one a get reads or an accumulate updates may not be stored, until
+ * the remote access is complete at the target and the two are
+ * synchronized - the epoch's end at a fence or MPI_Win_wait, or the
+ * origin's flush or unlock and then a barrier or message, with
+ * MPI_Win_sync in a passive-target epoch); check mode only.  A load of
+ * an element an accumulate updates is let pass: the update is atomic
+ * per element (11.7.1), and polling a flag that accumulates set is how
+ * correct programs wait (test/rma_lock_passive.c).
+ *
+ * shmpi moves RMA data at the call, through every member's mapping of
+ * the target's memory (win.h), so such a program sees one order of the
+ * two here and races on another MPI, or on this one as timing changes.
+ *
+ * THE METHOD.  The memory of MPI_Win_allocate and
+ * MPI_Win_allocate_shared is a paged range of watch.c in its owner,
+ * from the constructor to MPI_Win_free: none of its pages protected
+ * until a remote access notes its bytes in the owner's conflict table
+ * (conflict_check.c).  That access, at its origin, then asks the owner
+ * to arm the pages it touched (a real-time signal; in the owner the
+ * handler protects them: PROT_NONE for a put, which writes the bytes,
+ * PROT_READ for a get, which a load may share, and for an accumulate,
+ * whose element-wise atomic update a load may poll) and
+ * waits until it is done, so that a load or store the owner makes after
+ * the access's call returned - after the message that told it so, say
+ * - faults.  A fault hands the byte to `page` below, which looks up the
+ * live notes of the epoch in the owner's table: one that covers the byte
+ * and meets the access is reported, naming the local access (rank, load
+ * or store, its byte of the window and its address) and the remote one
+ * (origin, call, bytes), and is watched no more; the page keeps the
+ * protection its other live notes need, and an access to other bytes of
+ * it is single-stepped (watch.c).  A page whose notes are gone - the
+ * origins flushed, unlocked or completed - is given back at its first
+ * fault; MPI_Win_fence gives every page back at once, after its
+ * barrier (when every arm of the epoch it ended is in: an origin waits
+ * for its arms before its put returns), and arms again those of the
+ * next epoch's accesses made since.
+ *
+ * A TARGET ASLEEP in a wait of its own (core/wait.c) is not signalled:
+ * waking it costs a switch and, on a loaded machine, a time slice per
+ * access.  Its accesses leave their notes unarmed, and the target arms
+ * them itself as it leaves the sleep (core's woke hook), before its
+ * wait returns to the program (conflict_check.c says how the two sides
+ * see each other).
+ *
+ * WHY THE COST STAYS BOUNDED.  Watching the whole window while an
+ * exposure epoch is open would single-step every store of a stencil's
+ * compute loop - two signals and two mprotect calls each, thousands of
+ * times the store - for the whole run, since fence epochs follow each
+ * other without a gap.  Here a page is protected only between a remote
+ * access to it and the owner's first access after that access is
+ * complete (or the next fence): a halo exchange protects the halo's
+ * pages from the puts to the fence, a span in which a correct program
+ * does not touch those bytes, and the interior pages never.  What one
+ * remote access costs: a signal to its target (none when the target
+ * sleeps) and a wait for the handler's few mprotect calls; a page of the
+ * target's own that a remote access armed costs two signals for each of
+ * the target's accesses to its other bytes until the epoch's end - the
+ * stencil's origin buffers beside its ghost cells.  Measured on
+ * test/rma_stencil.c (man/man7/shmpi_check.7, COST).
+ *
+ * Not seen (the man page says so): a local access made before the
+ * remote one arrived (nothing is watched yet: the other order of the
+ * same race is); accesses by other processes through
+ * MPI_Win_shared_query's pointers; MPI_Win_create's and dynamic
+ * windows' memory (the program's own, often beside its stack or other
+ * data); MPI_Fetch_and_op and MPI_Compare_and_swap, and the accesses
+ * conflict_check.c does not note (derived target types, sync_ops
+ * epochs, beyond its 64 notes); processes where watch.c cannot watch
+ * (MPI_THREAD_MULTIPLE, other processors than x86-64); windows beyond
+ * watch.c's slots.  The library's own stores into an armed page of its
+ * process (a put to oneself, or beside one's part of a shared window)
+ * are taken for the program's, since marking them would cost MPI_Put's
+ * fast path: they are stepped, and reported only where they meet a live
+ * note, which the put then conflicts with anyway (11.7.1).  A system
+ * call given bytes of an armed page (read(2)
+ * into the window beside a pending put's bytes) fails with EFAULT; a
+ * system call of the program interrupted by the arm signal is restarted
+ * (SA_RESTART) where the kernel restarts it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/check.h"
+#include "core/hooks.h"
+#include "core/proc.h"
+#include "rma/watch.h"
+#include "rma/xfer.h"
+
+#define MAX_WATCHED 64 /* watch.c's slots: an id indexes `watched` */
+
+/* What the handler needs of a watched window, made at the watch: it
+   formats no label of its own. */
+struct local {
+    MPI_Win win;
+    uintptr_t base, size, page;
+    char label[MPI_MAX_OBJECT_NAME + 48];
+};
+
+/* The watched windows, for the wake hook: changed by the calls that
+   make and free windows, read by the hook in the same thread (below
+   MPI_THREAD_MULTIPLE, which watch.c needs). */
+static struct local *watched[MAX_WATCHED];
+
+/* core/wait.c's hook, as a thread leaves a sleep: the notes of the
+   accesses made meanwhile armed (conflict_check.c). */
+static void woke(void)
+{
+    for (int i = 0; i < MAX_WATCHED; i++)
+        if (watched[i])
+            shmpi_rma_conflict_arm_pending(watched[i]->win,
+                                           watched[i]->win->check_watch - 1,
+                                           0);
+}
+
+static void report(const struct local *l, uintptr_t a, int write,
+                   const struct shmpi_rma_conflict_hit *h)
+{
+    shmpi_core_check_report(
+        "local access to window memory conflicting with an RMA access in "
+        "one epoch",
+        "11.7",
+        "complete the remote access and synchronize before the local one "
+        "(end the epoch with MPI_Win_fence or MPI_Win_wait, or have the "
+        "origin flush or unlock and then tell this rank, with "
+        "MPI_Win_sync before the access in a passive-target epoch), or "
+        "use other bytes",
+        "rank %d's %s of byte %llu of its window (address %p, %s) and "
+        "rank %d's %s, to bytes %llu-%llu of it",
+        shmpi_proc.rank, write ? "store" : "load",
+        (unsigned long long)(a - l->base), (void *)a, l->label, h->origin,
+        h->call, (unsigned long long)h->lo, (unsigned long long)(h->hi - 1));
+}
+
+/* watch.c's page callback, in the SIGSEGV handler: the access at a
+   checked against the epoch's notes; the protection its page keeps. */
+static int page(void *arg, void *addr, int write)
+{
+    const struct local *l = arg;
+    uintptr_t a = (uintptr_t)addr, p = a & ~(l->page - 1);
+    uint64_t plo = p > l->base ? p - l->base : 0;
+    uint64_t phi = p + l->page - l->base < l->size ? p + l->page - l->base
+                                                    : l->size;
+    uint64_t off = a >= l->base && a - l->base < l->size ? a - l->base
+                                                         : UINT64_MAX;
+    struct shmpi_rma_conflict_hit h;
+    int prot = shmpi_rma_conflict_local(l->win, off, write, plo, phi, &h);
+    if (h.found)
+        report(l, a, write, &h);
+    return prot;
+}
+
+void shmpi_rma_local_watch(MPI_Win win)
+{
+    if ((win->flavor != MPI_WIN_FLAVOR_ALLOCATE &&
+         win->flavor != MPI_WIN_FLAVOR_SHARED) ||
+        win->size <= 0 || !shmpi_rma_watch_possible())
+        return;
+    struct local *l = malloc(sizeof *l);
+    if (!l)
+        return; /* unchecked: the check must not fail the program */
+    *l = (struct local){win, (uintptr_t)win->base, (uintptr_t)win->size,
+                        (uintptr_t)sysconf(_SC_PAGESIZE), ""};
+    shmpi_win_label_short(win, l->label, sizeof l->label);
+    int id = shmpi_rma_watch_paged(win->base, (size_t)win->size, page, l,
+                                   shmpi_rma_conflict_armed(win));
+    if (id < 0) {
+        free(l);
+        return;
+    }
+    win->check_watch = id + 1;
+    watched[id] = l;
+    shmpi_core_woke_hook_set(woke);
+    shmpi_rma_conflict_watcher(win, id);
+}
+
+void shmpi_rma_local_unwatch(MPI_Win win)
+{
+    if (!win->check_watch)
+        return;
+    shmpi_rma_conflict_watcher(win, -1);
+    void *l = shmpi_rma_watch_arg(win->check_watch - 1);
+    watched[win->check_watch - 1] = NULL;
+    shmpi_rma_watch_remove(win->check_watch - 1);
+    free(l);
+    win->check_watch = 0;
+}
+
+/* After the fence's barrier, when every access of the epoch it ended
+   has armed what it armed (an origin waits for its arms before its put
+   returns, so before it enters the fence): every page given back, then
+   those of the next epoch's accesses made since, armed again. */
+void shmpi_rma_local_fence(MPI_Win win)
+{
+    if (!win->check_watch)
+        return;
+    shmpi_rma_watch_disarm(win->check_watch - 1);
+    shmpi_rma_conflict_arm_pending(win, win->check_watch - 1, 1);
+}
