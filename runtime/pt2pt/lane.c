@@ -32,10 +32,10 @@
  *     thread that does sleeps, that one is woken instead and makes the
  *     turn it owes every lane before it returns (wait.c), which takes
  *     this lane or marks it missed again.  A waiter that had not counted
- *     itself yet polls again before it sleeps.  And a waiter that read the doorbell's seq after
- *     the ring's increment (release) sees the unlock before it too (its
- *     acquire load), so its second try does not fail against this
- *     holder.
+ *     itself yet polls again before it sleeps.  And a waiter that read
+ *     the doorbell's seq after the ring's increment (release) sees the
+ *     unlock before it too (its acquire load), so its second try does
+ *     not fail against this holder.
  *   - completed is written and read under the lane; the ring's own fence
  *     (shmpi_core_lane_ring), or in a job with the global fence the
  *     sleeper's global one, pairs with the waiter's, as for any
