@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # abi_link: lib/libmpi_abi.so exports exactly the MPI_ and PMPI_ functions include/abi/mpi.h declares, MPI_ ones weak; a program's own MPI_Send wraps PMPI_Send; mpicc_abi links libmpi_abi.a statically.
 # shmpi-test: timeout=120
+# shmpi-test-skip san tsan: it reads the tree, the man pages and the symbol tables the build made, where a sanitizer has nothing to look at; step 2 runs it
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

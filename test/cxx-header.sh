@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # cxx-header: mpi.h and a C++ program using it (test/cxx_api.cc) compile without a warning under g++ and clang++, -std=c++11 and -std=c++17, -Wall -Wextra -pedantic.
 # shmpi-test: timeout=120
+# shmpi-test-skip san tsan: it checks what the compilers say about mpi.h, which a sanitizer does not change; step 2 runs it
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

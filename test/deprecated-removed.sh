@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # deprecated-removed: mpi.h warns (-Wdeprecated-declarations) at each use of an MPI-1 name removed in MPI-3.0 (MPI_Address, MPI_Type_extent/lb/ub/hvector/hindexed/struct, MPI_LB, MPI_UB, MPI_Errhandler_create/set/get, MPI_Handler_function, the _INTEGER combiners) and of the errhandler_fn typedefs deprecated in MPI-2.2, naming the replacement, with gcc and clang; -Werror=deprecated-declarations makes it an error; SHMPI_NO_DEPRECATION_WARNINGS silences them; a program using none gets no warning; errors are reported under the MPI-1 name.
 # shmpi-test: timeout=60
+# shmpi-test-skip san tsan: it checks what the compilers say about mpi.h, which a sanitizer does not change; step 2 runs it
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

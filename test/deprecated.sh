@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # deprecated: mpi.h warns (-Wdeprecated-declarations) at each use of the MPI-1 attribute interface, naming the replacement, stays silent for a program that uses none of it, and SHMPI_NO_DEPRECATION_WARNINGS turns the warnings off, with gcc and clang; an error in an MPI-1 call is reported under the MPI-1 name.
 # shmpi-test: timeout=60
+# shmpi-test-skip san tsan: it checks what the compilers say about mpi.h, which a sanitizer does not change; step 2 runs it
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # install-pkgconfig: make install puts libshmpi.so.VERSION with its soname link and libmpi.so; a program built with `cc $(pkg-config --cflags --libs shmpi)` or the installed `mpicc -shared-mpi` loads that library, not another MPI's libmpi.so, even with Open MPI's directory in LD_LIBRARY_PATH.
 # shmpi-test: timeout=180
+# shmpi-test-skip san tsan: it checks where the wrappers and the installed files point, and the programs it runs do what every other test does before a sanitizer; step 2 runs it
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # layers: no file of runtime/ includes, or links to, a room above its own (runtime/LAYERS), with no exception, and every global name a room defines carries its prefix; and the check catches an upward include, an upward call and a misnamed global.
 # shmpi-test: timeout=60
+# shmpi-test-skip san tsan: it reads the tree, the man pages and the symbol tables the build made, where a sanitizer has nothing to look at; step 2 runs it
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # Also `make check-layers`, or `bash test/layers.sh [ROOT]` (ROOT: a tree

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # lib-exports: lib/libmpi.so exports (and lib/libmpi.a holds as global) exactly the MPI_ and PMPI_ functions and the predefined objects mpi.h declares extern - every one of them, and nothing of the library's own.
 # shmpi-test: timeout=60
+# shmpi-test-skip san tsan: it reads the tree, the man pages and the symbol tables the build made, where a sanitizer has nothing to look at; step 2 runs it
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mpicc-paths: mpicc, mpicxx and mpic++ under a path with a space and "$(touch pwned)" in it, in the tree and installed, build C and C++ programs that run, and execute nothing of the path.
 # shmpi-test: timeout=180
+# shmpi-test-skip san tsan: it checks where the wrappers and the installed files point, and the programs it runs do what every other test does before a sanitizer; step 2 runs it
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 

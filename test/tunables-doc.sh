@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tunables-doc: every variable of mpirun --show-tunables is documented in the ENVIRONMENT sections of shmpi(7) and mpirun(1), and every SHMPI_ variable the man pages or README name is in that table (the launcher-to-rank plumbing and mpicc's own variables excepted by name).
 # shmpi-test: timeout=60
+# shmpi-test-skip san tsan: it reads the tree, the man pages and the symbol tables the build made, where a sanitizer has nothing to look at; step 2 runs it
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
 
