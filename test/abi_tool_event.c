@@ -9,13 +9,6 @@
  */
 #include "check.h"
 
-#define T_RC(call, want)                                                   \
-    do {                                                                   \
-        int t_rc_ = (call);                                                \
-        CHECK(t_rc_ == (want), "%s returned %d, expected %s (%d)", #call,  \
-              t_rc_, #want, (want));                                       \
-    } while (0)
-
 #define DUPS 3
 
 static int world;  /* MPI_COMM_WORLD's size: what a callback may not ask */
