@@ -18,11 +18,10 @@
  * MPI_T_pvar_handle_alloc as a pointer to the program's handle: the
  * variable's binding, asked of shmpi first, says which kind it is.
  *
- * Events and event sources (MPI_T_event_..., MPI_T_source_...) are not
- * here: their callbacks are given an MPI_T_cb_safety, which the ABI
- * numbers otherwise.
+ * Events and event sources (MPI_T_event_..., MPI_T_source_...) are in
+ * tool_event.c.
  */
-#include "abi/abi.h"
+#include "abi/tool.h"
 
 /* ABI values, indexed by shmpi's. */
 static const int verbosity_abi[] = {
@@ -40,17 +39,10 @@ _Static_assert(MPI_T_BIND_NO_OBJECT == 0 && MPI_T_BIND_MPI_INFO == 10 &&
                MPI_T_PVAR_CLASS_STATE == 0 && MPI_T_PVAR_CLASS_GENERIC == 9,
                "shmpi's bindings, scopes and classes from 0, in the ABI's order");
 
-static void verbosity_out(int *v)
+void shmpi_abi_verbosity_out(int *v)
 {
     if (v && *v > 0 && *v < (int)(sizeof verbosity_abi / sizeof *verbosity_abi))
         *v = verbosity_abi[*v];
-}
-
-/* Bindings, scopes, classes: the ABI's are shmpi's plus 1. */
-static void plus_one(int *v)
-{
-    if (v)
-        ++*v;
 }
 
 static int class_in(int c)
@@ -60,21 +52,7 @@ static int class_in(int c)
                : -1;                     /* no class: shmpi rejects it */
 }
 
-/* The program's bound object (a pointer to its handle), as shmpi's in
-   *u; other bindings, and none, as they are. */
-union bound {
-    MPI_Comm comm;
-    MPI_Datatype dt;
-    MPI_Errhandler eh;
-    MPI_Group group;
-    MPI_Op op;
-    MPI_Request req;
-    MPI_Win win;
-    MPI_Message msg;
-    MPI_Info info;
-};
-
-static void *bound_in(int bind, void *obj, union bound *u)
+void *shmpi_abi_bound_in(int bind, void *obj, union shmpi_abi_bound *u)
 {
     if (!obj)
         return obj;
@@ -102,8 +80,8 @@ static void dt_out(MPI_Datatype dt, abi_Datatype *out)
 ABI_FN(int, T_init_thread, (int required, int *provided))
 {
     int p = 0;
-    int rc = PMPI_T_init_thread(shmpi_abi_thread_in(required),
-                                provided ? &p : NULL);
+    int rc = shmpi_abi_t_init(shmpi_abi_thread_in(required),
+                              provided ? &p : NULL);
     if (rc == MPI_SUCCESS)
         *provided = shmpi_abi_thread_out(p);
     return err_out(rc);
@@ -111,7 +89,7 @@ ABI_FN(int, T_init_thread, (int required, int *provided))
 
 ABI_FN(int, T_finalize, (void))
 {
-    return err_out(PMPI_T_finalize());
+    return err_out(shmpi_abi_t_finalize());
 }
 
 ABI_FN(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name,
@@ -143,7 +121,7 @@ ABI_FN(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len,
                                   desc_len, bind, scope);
     if (rc != MPI_SUCCESS)
         return err_out(rc);
-    verbosity_out(verbosity);
+    shmpi_abi_verbosity_out(verbosity);
     dt_out(dt, datatype);
     plus_one(bind);
     plus_one(scope);
@@ -159,12 +137,11 @@ ABI_FN(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle,
                                   MPI_T_cvar_handle *handle, int *count))
 {
     int bind = MPI_T_BIND_NO_OBJECT;
-    union bound u;
+    union shmpi_abi_bound u;
     PMPI_T_cvar_get_info(cvar_index, NULL, NULL, NULL, NULL, NULL, NULL,
                          NULL, &bind, NULL);  /* a bad index: just below */
-    return err_out(PMPI_T_cvar_handle_alloc(cvar_index,
-                                            bound_in(bind, obj_handle, &u),
-                                            handle, count));
+    void *obj = shmpi_abi_bound_in(bind, obj_handle, &u);
+    return err_out(PMPI_T_cvar_handle_alloc(cvar_index, obj, handle, count));
 }
 
 ABI_FN(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle))
@@ -200,7 +177,7 @@ ABI_FN(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len,
                                   atomic);
     if (rc != MPI_SUCCESS)
         return err_out(rc);
-    verbosity_out(verbosity);
+    shmpi_abi_verbosity_out(verbosity);
     plus_one(var_class);
     dt_out(dt, datatype);
     plus_one(bind);
@@ -229,12 +206,12 @@ ABI_FN(int, T_pvar_handle_alloc, (MPI_T_pvar_session session,
                                   MPI_T_pvar_handle *handle, int *count))
 {
     int bind = MPI_T_BIND_NO_OBJECT;
-    union bound u;
+    union shmpi_abi_bound u;
     PMPI_T_pvar_get_info(pvar_index, NULL, NULL, NULL, NULL, NULL, NULL,
                          NULL, NULL, &bind, NULL, NULL, NULL);
-    return err_out(PMPI_T_pvar_handle_alloc(session, pvar_index,
-                                            bound_in(bind, obj_handle, &u),
-                                            handle, count));
+    void *obj = shmpi_abi_bound_in(bind, obj_handle, &u);
+    return err_out(PMPI_T_pvar_handle_alloc(session, pvar_index, obj, handle,
+                                            count));
 }
 
 ABI_FN(int, T_pvar_handle_free, (MPI_T_pvar_session session,

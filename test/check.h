@@ -8,6 +8,8 @@
  *                           (or exit(1) outside Init..Finalize)
  *   CHECK_MPI(call)         CHECK that an MPI call returned MPI_SUCCESS
  *   CHECK_CLASS(rc, class)  CHECK that the error class of rc is class
+ *   T_RC(call, want)        CHECK that a call returned the code want (the
+ *                           MPI_T calls return theirs, MPI_T_ERR_...)
  *   test_dir(buf, len)      a directory every rank of this job agrees on,
  *                           for tests that need a channel outside MPI;
  *   test_dir_remove(dir)    and its removal, by one rank, once it is empty
@@ -95,6 +97,14 @@ static inline const char *check_err_text_(int code, char *buf)
         char check_buf_[MPI_MAX_ERROR_STRING];                             \
         CHECK(check_rc_ == MPI_SUCCESS, "%s returned %d (%s)", #call,      \
               check_rc_, check_err_text_(check_rc_, check_buf_));          \
+    } while (0)
+
+/* call must return want: an MPI_T call, which calls no error handler. */
+#define T_RC(call, want)                                                   \
+    do {                                                                   \
+        int t_rc_ = (call);                                                \
+        CHECK(t_rc_ == (want), "%s returned %d, expected %s (%d)", #call,  \
+              t_rc_, #want, (want));                                       \
     } while (0)
 
 /* rc must be an error whose class is cls. */

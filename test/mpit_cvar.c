@@ -3,12 +3,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
-#define T_RC(call, want)                                                   \
-    do {                                                                   \
-        int t_rc_ = (call);                                                \
-        CHECK(t_rc_ == (want), "%s returned %d, expected %s (%d)", #call,  \
-              t_rc_, #want, (want));                                       \
-    } while (0)
 /* An out-of-range index: MPI_T_ERR_INVALID_INDEX (14.3.9), or
    MPI_T_ERR_INVALID from Open MPI 4.1 (mpit_cvar_ext checks shmpi's). */
 #define T_BAD_INDEX(call)                                                  \

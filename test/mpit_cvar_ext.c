@@ -5,13 +5,6 @@
 
 #include <limits.h>
 
-#define T_RC(call, want)                                                   \
-    do {                                                                   \
-        int t_rc_ = (call);                                                \
-        CHECK(t_rc_ == (want), "%s returned %d, expected %s (%d)", #call,  \
-              t_rc_, #want, (want));                                       \
-    } while (0)
-
 static int index_of(const char *name)
 {
     int i = -1;

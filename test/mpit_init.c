@@ -5,13 +5,6 @@
 
 /* An MPI_T call that must return exactly `want` (MPI_T calls return
    their codes; they call no error handler). */
-#define T_RC(call, want)                                                   \
-    do {                                                                   \
-        int t_rc_ = (call);                                                \
-        CHECK(t_rc_ == (want), "%s returned %d, expected %s (%d)", #call,  \
-              t_rc_, #want, (want));                                       \
-    } while (0)
-
 static void usable(const char *when)
 {
     int n = -1;

@@ -6,13 +6,6 @@
 
 #include "check.h"
 
-#define T_RC(call, want)                                                   \
-    do {                                                                   \
-        int t_rc_ = (call);                                                \
-        CHECK(t_rc_ == (want), "%s returned %d, expected %s (%d)", #call,  \
-              t_rc_, #want, (want));                                       \
-    } while (0)
-
 enum { SENT, SENT_BYTES, RECVD, RECVD_BYTES, NVARS };
 static const char *names[NVARS] = {
     "shmpi_p2p_messages_sent", "shmpi_p2p_bytes_sent",

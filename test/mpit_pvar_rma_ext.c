@@ -3,13 +3,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
-#define T_RC(call, want)                                                   \
-    do {                                                                   \
-        int t_rc_ = (call);                                                \
-        CHECK(t_rc_ == (want), "%s returned %d, expected %s (%d)", #call,  \
-              t_rc_, #want, (want));                                       \
-    } while (0)
-
 static const char *names[3] = {"shmpi_rma_puts", "shmpi_rma_gets",
                                "shmpi_rma_accumulates"};
 static MPI_T_pvar_session s;

@@ -5,13 +5,6 @@
 
 #include "check.h"
 
-#define T_RC(call, want)                                                   \
-    do {                                                                   \
-        int t_rc_ = (call);                                                \
-        CHECK(t_rc_ == (want), "%s returned %d, expected %s (%d)", #call,  \
-              t_rc_, #want, (want));                                       \
-    } while (0)
-
 #define MS 1000000ull
 
 static MPI_T_pvar_session s;

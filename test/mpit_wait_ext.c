@@ -3,13 +3,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
-#define T_RC(call, want)                                                   \
-    do {                                                                   \
-        int t_rc_ = (call);                                                \
-        CHECK(t_rc_ == (want), "%s returned %d, expected %s (%d)", #call,  \
-              t_rc_, #want, (want));                                       \
-    } while (0)
-
 static void set(const char *name, unsigned long long v)
 {
     int i, count;

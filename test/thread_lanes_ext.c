@@ -22,13 +22,6 @@
 #define SMALL 8
 #define LARGE (64 * 1024)
 
-#define T_RC(call, want)                                                   \
-    do {                                                                   \
-        int t_rc_ = (call);                                                \
-        CHECK(t_rc_ == (want), "%s returned %d, expected %d", #call,      \
-              t_rc_, (want));                                              \
-    } while (0)
-
 static int rank;
 static MPI_Comm comm[THREADS];
 

@@ -1759,7 +1759,7 @@ SHMPI_ABI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen,
 SHMPI_ABI_API(int, Info_get_valuelen, (MPI_Info info, const char *key,
                                        int *valuelen, int *flag));
 
-/* the tool information interface, but events and their sources */
+/* the tool information interface */
 SHMPI_ABI_API(int, T_init_thread, (int required, int *provided));
 SHMPI_ABI_API(int, T_finalize, (void));
 SHMPI_ABI_API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num,
@@ -1828,6 +1828,58 @@ SHMPI_ABI_API(int, T_category_get_num_events, (int cat_index,
 SHMPI_ABI_API(int, T_category_get_events, (int cat_index, int len,
                                            int indices[]));
 SHMPI_ABI_API(int, T_category_changed, (int *stamp));
+/* events and their sources (MPI-4.1 15.3.8) */
+SHMPI_ABI_API(int, T_event_get_num, (int *num_events));
+SHMPI_ABI_API(int, T_event_get_info, (int event_index, char *name,
+                                      int *name_len, int *verbosity,
+                                      MPI_Datatype array_of_datatypes[],
+                                      MPI_Aint array_of_displacements[],
+                                      int *num_elements,
+                                      MPI_T_enum *enumtype, MPI_Info *info,
+                                      char *desc, int *desc_len, int *bind));
+SHMPI_ABI_API(int, T_event_get_index, (const char *name, int *event_index));
+SHMPI_ABI_API(int, T_event_handle_alloc,
+              (int event_index, void *obj_handle, MPI_Info info,
+               MPI_T_event_registration *event_registration));
+SHMPI_ABI_API(int, T_event_handle_set_info,
+              (MPI_T_event_registration event_registration, MPI_Info info));
+SHMPI_ABI_API(int, T_event_handle_get_info,
+              (MPI_T_event_registration event_registration,
+               MPI_Info *info_used));
+SHMPI_ABI_API(int, T_event_register_callback,
+              (MPI_T_event_registration event_registration,
+               MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
+               MPI_T_event_cb_function *event_cb_function));
+SHMPI_ABI_API(int, T_event_callback_set_info,
+              (MPI_T_event_registration event_registration,
+               MPI_T_cb_safety cb_safety, MPI_Info info));
+SHMPI_ABI_API(int, T_event_callback_get_info,
+              (MPI_T_event_registration event_registration,
+               MPI_T_cb_safety cb_safety, MPI_Info *info_used));
+SHMPI_ABI_API(int, T_event_handle_free,
+              (MPI_T_event_registration event_registration, void *user_data,
+               MPI_T_event_free_cb_function *free_cb_function));
+SHMPI_ABI_API(int, T_event_set_dropped_handler,
+              (MPI_T_event_registration event_registration,
+               MPI_T_event_dropped_cb_function *dropped_cb_function));
+SHMPI_ABI_API(int, T_event_read, (MPI_T_event_instance event_instance,
+                                  int element_index, void *buffer));
+SHMPI_ABI_API(int, T_event_copy, (MPI_T_event_instance event_instance,
+                                  void *buffer));
+SHMPI_ABI_API(int, T_event_get_timestamp,
+              (MPI_T_event_instance event_instance,
+               MPI_Count *event_timestamp));
+SHMPI_ABI_API(int, T_event_get_source, (MPI_T_event_instance event_instance,
+                                        int *source_index));
+SHMPI_ABI_API(int, T_source_get_num, (int *num_sources));
+SHMPI_ABI_API(int, T_source_get_info, (int source_index, char *name,
+                                       int *name_len, char *desc,
+                                       int *desc_len,
+                                       MPI_T_source_order *ordering,
+                                       MPI_Count *ticks_per_second,
+                                       MPI_Count *max_ticks, MPI_Info *info));
+SHMPI_ABI_API(int, T_source_get_timestamp, (int source_index,
+                                            MPI_Count *timestamp));
 
 /* handles as integers (20.3.5) */
 SHMPI_ABI_API(int, Comm_toint, (MPI_Comm comm));
