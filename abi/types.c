@@ -67,39 +67,6 @@ ABI_VECTOR(Type_create_hvector_c, MPI_Count, MPI_Count)
 ABI_RESIZED(Type_create_resized, MPI_Aint)
 ABI_RESIZED(Type_create_resized_c, MPI_Count)
 
-
-
-ABI_FN(int, Type_create_struct, (int count, const int blocklengths[],
-                                 const MPI_Aint displacements[],
-                                 const abi_Datatype types[],
-                                 abi_Datatype *newtype))
-{
-    MPI_Datatype stack[ABI_TYPES_STACK], *t = NULL;
-    if (count > 0 && types &&
-        !(t = shmpi_abi_types_in(types, count, stack)))
-        return err_out(MPI_ERR_NO_MEM);
-    MPI_Datatype nt;
-    int rc = PMPI_Type_create_struct(count, blocklengths, displacements, t,
-                                     newtype ? &nt : NULL);
-    if (t)
-        shmpi_abi_types_done(t, stack);
-    if (rc == MPI_SUCCESS)
-        *newtype = ABI_OUT(abi_Datatype, nt, DATATYPE);
-    return err_out(rc);
-}
-
-ABI_FN(int, Type_indexed, (int count, const int blocklengths[],
-                           const int displacements[], abi_Datatype oldtype,
-                           abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_indexed(count, blocklengths, displacements,
-                                  dt_in(oldtype), newtype ? &t : NULL),
-                &t, newtype);
-}
-
-
-
 ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
 {
     MPI_Datatype t;
@@ -107,85 +74,115 @@ ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
                 newtype);
 }
 
+/* The constructors of blocks at displacements, and their _c forms: C
+   the type of the counts, D of the displacements, BL the declaration
+   of the block lengths (an array, or one for every block). */
+#define ABI_INDEXED(name, C, BL, D)                                        \
+    ABI_FN(int, name, (C count, BL, const D displacements[],               \
+                       abi_Datatype oldtype, abi_Datatype *newtype))       \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(count, blocklengths, displacements,        \
+                                dt_in(oldtype), newtype ? &t : NULL),      \
+                    &t, newtype);                                          \
+    }
+ABI_INDEXED(Type_indexed, int, const int blocklengths[], int)
+ABI_INDEXED(Type_indexed_c, MPI_Count, const MPI_Count blocklengths[],
+            MPI_Count)
+ABI_INDEXED(Type_create_hindexed, int, const int blocklengths[], MPI_Aint)
+ABI_INDEXED(Type_create_hindexed_c, MPI_Count, const MPI_Count blocklengths[],
+            MPI_Count)
+ABI_INDEXED(Type_create_indexed_block, int, int blocklengths, int)
+ABI_INDEXED(Type_create_indexed_block_c, MPI_Count, MPI_Count blocklengths,
+            MPI_Count)
+ABI_INDEXED(Type_create_hindexed_block, int, int blocklengths, MPI_Aint)
+ABI_INDEXED(Type_create_hindexed_block_c, MPI_Count, MPI_Count blocklengths,
+            MPI_Count)
 
-ABI_FN(int, Type_create_hindexed, (int count, const int blocklengths[],
-                                   const MPI_Aint displacements[],
-                                   abi_Datatype oldtype,
-                                   abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_hindexed(count, blocklengths, displacements,
-                                          dt_in(oldtype), newtype ? &t : NULL),
-                &t, newtype);
-}
+/* The array of datatypes converted for the call only. */
+#define ABI_STRUCT(name, C, D)                                             \
+    ABI_FN(int, name, (C count, const C blocklengths[],                    \
+                       const D displacements[], const abi_Datatype types[],\
+                       abi_Datatype *newtype))                             \
+    {                                                                      \
+        MPI_Datatype stack[ABI_TYPES_STACK], *t = NULL;                    \
+        if (count > 0 && types &&                                          \
+            !(t = shmpi_abi_types_in(types, count, stack)))                \
+            return err_out(MPI_ERR_NO_MEM);                                \
+        MPI_Datatype nt;                                                   \
+        int rc = PMPI_##name(count, blocklengths, displacements, t,        \
+                             newtype ? &nt : NULL);                        \
+        if (t)                                                             \
+            shmpi_abi_types_done(t, stack);                                \
+        return made(rc, &nt, newtype);                                     \
+    }
+ABI_STRUCT(Type_create_struct, int, MPI_Aint)
+ABI_STRUCT(Type_create_struct_c, MPI_Count, MPI_Count)
 
-ABI_FN(int, Type_create_indexed_block, (int count, int blocklength,
-                                        const int displacements[],
-                                        abi_Datatype oldtype,
-                                        abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_indexed_block(count, blocklength,
-                                               displacements, dt_in(oldtype),
-                                               newtype ? &t : NULL),
-                &t, newtype);
-}
-
-ABI_FN(int, Type_create_hindexed_block, (int count, int blocklength,
-                                         const MPI_Aint displacements[],
-                                         abi_Datatype oldtype,
-                                         abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_hindexed_block(count, blocklength,
-                                                displacements, dt_in(oldtype),
-                                                newtype ? &t : NULL),
-                &t, newtype);
-}
-
-ABI_FN(int, Type_create_subarray, (int ndims, const int sizes[],
-                                   const int subsizes[], const int starts[],
-                                   int order, abi_Datatype oldtype,
-                                   abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_subarray(ndims, sizes, subsizes, starts,
-                                          shmpi_abi_order_in(order),
-                                          dt_in(oldtype), newtype ? &t : NULL),
-                &t, newtype);
-}
+/* The order translated; C the type of the sizes and starts. */
+#define ABI_SUBARRAY(name, C)                                              \
+    ABI_FN(int, name, (int ndims, const C sizes[], const C subsizes[],     \
+                       const C starts[], int order, abi_Datatype oldtype,  \
+                       abi_Datatype *newtype))                             \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(ndims, sizes, subsizes, starts,            \
+                                shmpi_abi_order_in(order), dt_in(oldtype), \
+                                newtype ? &t : NULL),                      \
+                    &t, newtype);                                          \
+    }
+ABI_SUBARRAY(Type_create_subarray, int)
+ABI_SUBARRAY(Type_create_subarray_c, MPI_Count)
 
 /* Up to this many dimensions of a darray are translated on the stack,
    more in memory of their own. */
 enum { DARRAY_STACK = 16 };
 
-ABI_FN(int, Type_create_darray, (int size, int rank, int ndims,
-                                 const int gsizes[], const int distribs[],
-                                 const int dargs[], const int psizes[],
-                                 int order, abi_Datatype oldtype,
-                                 abi_Datatype *newtype))
+/* The distributions and their arguments translated into d (2 * ndims),
+   on the stack or from malloc; NULL when there are none to translate
+   (shmpi reports what is wrong with them), MPI_ERR_NO_MEM raised when
+   the memory cannot be had. */
+static int darray_in(int ndims, const int distribs[], const int dargs[],
+                     int *stack, int **d)
 {
-    int stack[2 * DARRAY_STACK], *d = NULL;
-    if (ndims > 0 && distribs && dargs) {   /* else shmpi reports */
-        d = ndims <= DARRAY_STACK ? stack
-          : malloc(2 * (size_t)ndims * sizeof *d);
-        if (!d)
-            return err_out(PMPI_Comm_call_errhandler(MPI_COMM_WORLD,
-                                                     MPI_ERR_NO_MEM));
-        for (int i = 0; i < ndims; i++) {
-            d[i] = shmpi_abi_distrib_in(distribs[i]);
-            d[ndims + i] = shmpi_abi_darg_in(dargs[i]);
-        }
+    *d = NULL;
+    if (ndims <= 0 || !distribs || !dargs)
+        return MPI_SUCCESS;
+    *d = ndims <= DARRAY_STACK ? stack
+       : malloc(2 * (size_t)ndims * sizeof **d);
+    if (!*d) {      /* the handler returns MPI_SUCCESS when it returns */
+        PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        return MPI_ERR_NO_MEM;
     }
-    MPI_Datatype t;
-    int rc = PMPI_Type_create_darray(size, rank, ndims, gsizes,
-                                     d ? d : distribs, d ? d + ndims : dargs,
-                                     psizes, shmpi_abi_order_in(order),
-                                     dt_in(oldtype), newtype ? &t : NULL);
-    if (d != stack)
-        free(d);
-    return made(rc, &t, newtype);
+    for (int i = 0; i < ndims; i++) {
+        (*d)[i] = shmpi_abi_distrib_in(distribs[i]);
+        (*d)[ndims + i] = shmpi_abi_darg_in(dargs[i]);
+    }
+    return MPI_SUCCESS;
 }
+
+/* G the type of the global sizes. */
+#define ABI_DARRAY(name, G)                                                \
+    ABI_FN(int, name, (int size, int rank, int ndims, const G gsizes[],    \
+                       const int distribs[], const int dargs[],            \
+                       const int psizes[], int order,                      \
+                       abi_Datatype oldtype, abi_Datatype *newtype))       \
+    {                                                                      \
+        int stack[2 * DARRAY_STACK], *d;                                   \
+        int rc = darray_in(ndims, distribs, dargs, stack, &d);             \
+        if (rc != MPI_SUCCESS)                                             \
+            return err_out(rc);                                            \
+        MPI_Datatype t;                                                    \
+        rc = PMPI_##name(size, rank, ndims, gsizes, d ? d : distribs,      \
+                         d ? d + ndims : dargs, psizes,                    \
+                         shmpi_abi_order_in(order), dt_in(oldtype),        \
+                         newtype ? &t : NULL);                             \
+        if (d != stack)                                                    \
+            free(d);                                                       \
+        return made(rc, &t, newtype);                                      \
+    }
+ABI_DARRAY(Type_create_darray, int)
+ABI_DARRAY(Type_create_darray_c, MPI_Count)
 
 /* The Fortran 90 parameterized types and MPI_Type_match_size: a
    predefined type of shmpi's, given as the ABI's integer where it has
@@ -241,11 +238,6 @@ ABI_FN(int, Type_get_value_index, (abi_Datatype value_type,
     }
 ABI_TYPE_INOUT(Type_commit)
 ABI_TYPE_INOUT(Type_free)
-
-
-
-
-
 
 ABI_FN(int, Type_set_name, (abi_Datatype dt, const char *type_name))
 {

@@ -1518,6 +1518,48 @@ SHMPI_ABI_API(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb,
                                        MPI_Count *extent));
 SHMPI_ABI_API(int, Type_get_true_extent_c,
               (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+SHMPI_ABI_API(int, Type_indexed_c,
+              (MPI_Count count, const MPI_Count array_of_blocklengths[],
+               const MPI_Count array_of_displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hindexed_c,
+              (MPI_Count count, const MPI_Count array_of_blocklengths[],
+               const MPI_Count array_of_displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_indexed_block_c,
+              (MPI_Count count, MPI_Count blocklength,
+               const MPI_Count array_of_displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hindexed_block_c,
+              (MPI_Count count, MPI_Count blocklength,
+               const MPI_Count array_of_displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_struct_c,
+              (MPI_Count count, const MPI_Count array_of_blocklengths[],
+               const MPI_Count array_of_displacements[],
+               const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_subarray_c,
+              (int ndims, const MPI_Count array_of_sizes[],
+               const MPI_Count array_of_subsizes[],
+               const MPI_Count array_of_starts[], int order,
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_darray_c,
+              (int size, int rank, int ndims,
+               const MPI_Count array_of_gsizes[],
+               const int array_of_distribs[], const int array_of_dargs[],
+               const int array_of_psizes[], int order, MPI_Datatype oldtype,
+               MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_get_envelope_c,
+              (MPI_Datatype datatype, MPI_Count *num_integers,
+               MPI_Count *num_addresses, MPI_Count *num_large_counts,
+               MPI_Count *num_datatypes, int *combiner));
+SHMPI_ABI_API(int, Type_get_contents_c,
+              (MPI_Datatype datatype, MPI_Count max_integers,
+               MPI_Count max_addresses, MPI_Count max_large_counts,
+               MPI_Count max_datatypes, int array_of_integers[],
+               MPI_Aint array_of_addresses[],
+               MPI_Count array_of_large_counts[],
+               MPI_Datatype array_of_datatypes[]));
 SHMPI_ABI_API(int, Pack_c, (const void *inbuf, MPI_Count incount,
                             MPI_Datatype datatype, void *outbuf,
                             MPI_Count outsize, MPI_Count *position,
