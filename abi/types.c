@@ -7,12 +7,15 @@
  * the program's function expects the ABI's (MPI_INT is 0x209 to it).
  * MPI_User_function carries no pointer of the program's, so each
  * operation gets one of OP_SLOTS trampolines, which knows its slot and
- * calls the program's function with the datatype translated.  A slot is
- * taken by MPI_Op_create and free again once shmpi has dropped the
- * operation, after MPI_Op_free and the operations in flight (slot_free),
- * under op_lock; the function pointer is written before PMPI_Op_create
- * publishes the operation, and an operation is only ever applied in the
- * process that created it, by a call ordered after the create.
+ * calls the program's function with the datatype translated (a slot has
+ * two: one for MPI_Op_create's MPI_User_function, one for the
+ * MPI_User_function_c of MPI_Op_create_c, whose length is an MPI_Count).
+ * A slot is taken by MPI_Op_create or MPI_Op_create_c and free again
+ * once shmpi has dropped the operation, after MPI_Op_free and the
+ * operations in flight (slot_free), under op_lock; the function pointer
+ * is written before PMPI_Op_create(_c) publishes the operation, and an
+ * operation is only ever applied in the process that created it, by a
+ * call ordered after the create.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -289,12 +292,20 @@ ABI_TYPE_EXTENT(Type_get_true_extent_x, MPI_Count)
 ABI_TYPE_EXTENT(Type_get_true_extent_c, MPI_Count)
 
 /* ---- user operations ---- */
+/* MPI_Op_create_c's function (MPI-4.0 6.9.5), with the ABI's datatype. */
+typedef void abi_User_function_c(void *, void *, MPI_Count *, abi_Datatype *);
+
 enum { OP_SLOTS = 16 };
-static abi_User_function *op_fn[OP_SLOTS];  /* NULL: the slot is free */
+/* A slot's function is the program's MPI_User_function or its
+   MPI_User_function_c, the other NULL; both NULL: the slot is free. */
+static abi_User_function *op_fn[OP_SLOTS];
+static abi_User_function_c *op_fn_c[OP_SLOTS];
 static MPI_Op op_of[OP_SLOTS];
 static MPI_Fint op_fint[OP_SLOTS];          /* shmpi's number of op_of */
 static char op_freed[OP_SLOTS];             /* MPI_Op_free was called */
 static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int slot_used(int i) { return op_fn[i] || op_fn_c[i]; }
 
 static void call_user(int slot, void *in, void *inout, int *len,
                       MPI_Datatype *dt)
@@ -303,11 +314,24 @@ static void call_user(int slot, void *in, void *inout, int *len,
     op_fn[slot](in, inout, len, &a);
 }
 
+static void call_user_c(int slot, void *in, void *inout, MPI_Count *len,
+                        MPI_Datatype *dt)
+{
+    abi_Datatype a = ABI_OUT(abi_Datatype, *dt, DATATYPE);
+    op_fn_c[slot](in, inout, len, &a);
+}
+
+/* Slot i's trampolines, for MPI_Op_create and MPI_Op_create_c. */
 #define TRAMPOLINE(i)                                                    \
     static void trampoline##i(void *in, void *inout, int *len,           \
                               MPI_Datatype *dt)                          \
     {                                                                    \
         call_user(i, in, inout, len, dt);                                \
+    }                                                                    \
+    static void trampoline_c##i(void *in, void *inout, MPI_Count *len,   \
+                                MPI_Datatype *dt)                        \
+    {                                                                    \
+        call_user_c(i, in, inout, len, dt);                              \
     }
 TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3)
 TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
@@ -318,6 +342,12 @@ static MPI_User_function *const trampolines[OP_SLOTS] = {
     trampoline4, trampoline5, trampoline6, trampoline7,
     trampoline8, trampoline9, trampoline10, trampoline11,
     trampoline12, trampoline13, trampoline14, trampoline15,
+};
+static MPI_User_function_c *const trampolines_c[OP_SLOTS] = {
+    trampoline_c0, trampoline_c1, trampoline_c2, trampoline_c3,
+    trampoline_c4, trampoline_c5, trampoline_c6, trampoline_c7,
+    trampoline_c8, trampoline_c9, trampoline_c10, trampoline_c11,
+    trampoline_c12, trampoline_c13, trampoline_c14, trampoline_c15,
 };
 
 /* Whether slot i can take a new operation (under op_lock).  A freed
@@ -330,42 +360,63 @@ static MPI_User_function *const trampolines[OP_SLOTS] = {
    is gone. */
 static int slot_free(int i)
 {
-    if (!op_fn[i])
+    if (!slot_used(i))
         return 1;
     if (!op_freed[i])
         return 0;
     if (PMPI_Op_f2c(op_fint[i]) != op_of[i])
         return 1;                               /* dropped */
     for (int j = 0; j < OP_SLOTS; j++)
-        if (j != i && op_fn[j] && !op_freed[j] && op_of[j] == op_of[i])
+        if (j != i && slot_used(j) && !op_freed[j] && op_of[j] == op_of[i])
             return 1;
     return 0;
 }
 
-ABI_FN(int, Op_create, (abi_User_function *fn, int commute, abi_Op *op))
+/* A new operation of the program's function fn or fn_c (the other
+   NULL), both arguments checked, in a free slot. */
+static int op_take(abi_User_function *fn, abi_User_function_c *fn_c,
+                   int commute, abi_Op *op)
 {
-    if (!fn || !op)     /* shmpi reports these */
-        return err_out(PMPI_Op_create(NULL, commute, NULL));
     pthread_mutex_lock(&op_lock);
     int slot = 0;
     while (slot < OP_SLOTS && !slot_free(slot))
         slot++;
     int rc;
     if (slot == OP_SLOTS) {
-        rc = PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        /* the handler returns MPI_SUCCESS when it returns */
+        PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        rc = MPI_ERR_NO_MEM;
     } else {
         op_fn[slot] = fn;
+        op_fn_c[slot] = fn_c;
         op_freed[slot] = 0;
-        rc = PMPI_Op_create(trampolines[slot], commute, &op_of[slot]);
+        rc = fn ? PMPI_Op_create(trampolines[slot], commute, &op_of[slot])
+                : PMPI_Op_create_c(trampolines_c[slot], commute,
+                                   &op_of[slot]);
         if (rc == MPI_SUCCESS) {
             op_fint[slot] = PMPI_Op_c2f(op_of[slot]);
             *op = ABI_OUT(abi_Op, op_of[slot], OP);
         } else {
             op_fn[slot] = NULL;
+            op_fn_c[slot] = NULL;
         }
     }
     pthread_mutex_unlock(&op_lock);
     return err_out(rc);
+}
+
+ABI_FN(int, Op_create, (abi_User_function *fn, int commute, abi_Op *op))
+{
+    if (!fn || !op)     /* shmpi reports these */
+        return err_out(PMPI_Op_create(NULL, commute, NULL));
+    return op_take(fn, NULL, commute, op);
+}
+
+ABI_FN(int, Op_create_c, (abi_User_function_c *fn, int commute, abi_Op *op))
+{
+    if (!fn || !op)     /* shmpi reports these */
+        return err_out(PMPI_Op_create_c(NULL, commute, NULL));
+    return op_take(NULL, fn, commute, op);
 }
 
 /* The slot keeps its function for the operations in flight (slot_free). */
@@ -377,7 +428,7 @@ ABI_FN(int, Op_free, (abi_Op *op))
     if (rc == MPI_SUCCESS) {
         pthread_mutex_lock(&op_lock);
         for (int i = 0; i < OP_SLOTS; i++)
-            if (op_fn[i] && !op_freed[i] && op_of[i] == was)
+            if (slot_used(i) && !op_freed[i] && op_of[i] == was)
                 op_freed[i] = 1;
         pthread_mutex_unlock(&op_lock);
     }

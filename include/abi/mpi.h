@@ -289,6 +289,8 @@ enum {
 /* ---- callbacks: the user sees ABI handles and codes in them ---- */
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
                                MPI_Datatype *datatype);
+typedef void MPI_User_function_c(void *invec, void *inoutvec,
+                                 MPI_Count *len, MPI_Datatype *datatype);
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code,
                                           ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
@@ -1586,6 +1588,8 @@ SHMPI_ABI_API(int, Reduce_local_c, (const void *inbuf, void *inoutbuf,
                                     MPI_Op op));
 SHMPI_ABI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
                                MPI_Op *op));
+SHMPI_ABI_API(int, Op_create_c, (MPI_User_function_c *user_fn, int commute,
+                                 MPI_Op *op));
 SHMPI_ABI_API(int, Op_free, (MPI_Op *op));
 SHMPI_ABI_API(int, Op_commutative, (MPI_Op op, int *commute));
 SHMPI_ABI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
