@@ -433,6 +433,7 @@ SHMPI_ABI_API(int, Is_thread_main, (int *flag));
 SHMPI_ABI_API(int, Pcontrol, (const int level, ...));
 SHMPI_ABI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
 SHMPI_ABI_API(int, Free_mem, (void *base));
+SHMPI_ABI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
 
 /* errors and error handlers */
 SHMPI_ABI_API(int, Error_class, (int errorcode, int *errorclass));
