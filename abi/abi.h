@@ -199,7 +199,7 @@ static inline int started(int rc, const MPI_Request *r, abi_Request *request)
    had (MPI_ERR_NO_MEM raised on MPI_COMM_WORLD).  types_done gives the
    memory back. */
 enum { ABI_TYPES_STACK = 32 };
-MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, int n,
+MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, MPI_Count n,
                                  MPI_Datatype *stack);
 void shmpi_abi_types_done(MPI_Datatype *t, const MPI_Datatype *stack);
 

@@ -2,7 +2,8 @@
 /*
  * collw.c - the ABI's collectives that take an array of datatypes, one
  * per peer (abi.h): MPI_Alltoallw and MPI_Neighbor_alltoallw in their
- * blocking, nonblocking and persistent forms.  The arrays are converted
+ * blocking, nonblocking and persistent forms, each also in its
+ * large-count (_c) form.  The arrays are converted
  * into shmpi's for the call only: shmpi builds the collective's schedule
  * from them at the call, the persistent one's at the init (coll/data.h),
  * and reads them no more after it.
@@ -86,13 +87,13 @@ static void w_done(struct w *w)
         shmpi_abi_types_done(w->r, w->rstack);
 }
 
-/* Name's three forms (IName, Name_init), displacements of type disp_t,
-   the numbers of datatypes from count. */
-#define ABI_W(Name, IName, disp_t, count)                                  \
+/* Name's three forms (IName, InitName), counts of type count_t,
+   displacements of type disp_t, the numbers of datatypes from count. */
+#define ABI_W(Name, IName, InitName, count_t, disp_t, count)               \
     static int w_##Name(enum form form, const void *sendbuf,               \
-                        const int sendcounts[], const disp_t sdispls[],    \
+                        const count_t sendcounts[], const disp_t sdispls[],\
                         const abi_Datatype sendtypes[], void *recvbuf,     \
-                        const int recvcounts[], const disp_t rdispls[],    \
+                        const count_t recvcounts[], const disp_t rdispls[],\
                         const abi_Datatype recvtypes[], abi_Comm comm,     \
                         abi_Info info, abi_Request *request)               \
     {                                                                      \
@@ -112,26 +113,26 @@ static void w_done(struct w *w)
             rc = PMPI_##IName(sendbuf, sendcounts, sdispls, w.s, recvbuf,  \
                               recvcounts, rdispls, w.r, c, rp);            \
         else                                                               \
-            rc = PMPI_##Name##_init(sendbuf, sendcounts, sdispls, w.s,     \
-                                    recvbuf, recvcounts, rdispls, w.r, c,  \
-                                    info_in(info), rp);                    \
+            rc = PMPI_##InitName(sendbuf, sendcounts, sdispls, w.s,        \
+                                 recvbuf, recvcounts, rdispls, w.r, c,     \
+                                 info_in(info), rp);                       \
         w_done(&w);                                                        \
         return form == BLOCKING ? err_out(rc) : started(rc, &r, request);  \
     }                                                                      \
-    ABI_FN(int, Name, (const void *sendbuf, const int sendcounts[],        \
+    ABI_FN(int, Name, (const void *sendbuf, const count_t sendcounts[],    \
                        const disp_t sdispls[],                             \
                        const abi_Datatype sendtypes[], void *recvbuf,      \
-                       const int recvcounts[], const disp_t rdispls[],     \
+                       const count_t recvcounts[], const disp_t rdispls[], \
                        const abi_Datatype recvtypes[], abi_Comm comm))     \
     {                                                                      \
         return w_##Name(BLOCKING, sendbuf, sendcounts, sdispls, sendtypes, \
                         recvbuf, recvcounts, rdispls, recvtypes, comm,     \
                         NULL, NULL);                                       \
     }                                                                      \
-    ABI_FN(int, IName, (const void *sendbuf, const int sendcounts[],       \
+    ABI_FN(int, IName, (const void *sendbuf, const count_t sendcounts[],   \
                         const disp_t sdispls[],                            \
                         const abi_Datatype sendtypes[], void *recvbuf,     \
-                        const int recvcounts[], const disp_t rdispls[],    \
+                        const count_t recvcounts[], const disp_t rdispls[],\
                         const abi_Datatype recvtypes[], abi_Comm comm,     \
                         abi_Request *request))                             \
     {                                                                      \
@@ -139,19 +140,24 @@ static void w_done(struct w *w)
                         sendtypes, recvbuf, recvcounts, rdispls,           \
                         recvtypes, comm, NULL, request);                   \
     }                                                                      \
-    ABI_FN(int, Name##_init, (const void *sendbuf, const int sendcounts[], \
-                              const disp_t sdispls[],                      \
-                              const abi_Datatype sendtypes[],              \
-                              void *recvbuf, const int recvcounts[],       \
-                              const disp_t rdispls[],                      \
-                              const abi_Datatype recvtypes[],              \
-                              abi_Comm comm, abi_Info info,                \
-                              abi_Request *request))                       \
+    ABI_FN(int, InitName, (const void *sendbuf,                            \
+                           const count_t sendcounts[],                     \
+                           const disp_t sdispls[],                         \
+                           const abi_Datatype sendtypes[], void *recvbuf,  \
+                           const count_t recvcounts[],                     \
+                           const disp_t rdispls[],                         \
+                           const abi_Datatype recvtypes[], abi_Comm comm,  \
+                           abi_Info info, abi_Request *request))           \
     {                                                                      \
         return w_##Name(PERSISTENT, sendbuf, sendcounts, sdispls,          \
                         sendtypes, recvbuf, recvcounts, rdispls,           \
                         recvtypes, comm, info, request);                   \
     }
 
-ABI_W(Alltoallw, Ialltoallw, int, peers)
-ABI_W(Neighbor_alltoallw, Ineighbor_alltoallw, MPI_Aint, degrees)
+ABI_W(Alltoallw, Ialltoallw, Alltoallw_init, int, int, peers)
+ABI_W(Neighbor_alltoallw, Ineighbor_alltoallw, Neighbor_alltoallw_init,
+      int, MPI_Aint, degrees)
+ABI_W(Alltoallw_c, Ialltoallw_c, Alltoallw_init_c, MPI_Count, MPI_Aint,
+      peers)
+ABI_W(Neighbor_alltoallw_c, Ineighbor_alltoallw_c,
+      Neighbor_alltoallw_init_c, MPI_Count, MPI_Aint, degrees)

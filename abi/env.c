@@ -128,3 +128,13 @@ ABI_FN(int, Free_mem, (void *base))
 {
     return err_out(PMPI_Free_mem(base));
 }
+
+/* MPI-4.1: a new info naming the hardware resource types the process
+   runs on. */
+ABI_FN(int, Get_hw_resource_info, (abi_Info *hw_info))
+{
+    MPI_Info in;
+    int rc = PMPI_Get_hw_resource_info(hw_info ? &in : NULL);
+    MADE(rc, hw_info, in, abi_Info, INFO);
+    return err_out(rc);
+}

@@ -109,15 +109,17 @@ void *shmpi_abi_out(void *h, uintptr_t first, uintptr_t end)
     return h;
 }
 
-MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, int n,
+MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, MPI_Count n,
                                  MPI_Datatype *stack)
 {
     MPI_Datatype *d = stack;
-    if (n > ABI_TYPES_STACK && !(d = malloc((size_t)n * sizeof *d))) {
+    if (n > ABI_TYPES_STACK &&
+        ((uint64_t)n > SIZE_MAX / sizeof *d ||
+         !(d = malloc((size_t)n * sizeof *d)))) {
         PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
         return NULL;
     }
-    for (int i = 0; i < n; i++)
+    for (MPI_Count i = 0; i < n; i++)
         d[i] = dt_in(t[i]);
     return d;
 }

@@ -7,12 +7,15 @@
  * the program's function expects the ABI's (MPI_INT is 0x209 to it).
  * MPI_User_function carries no pointer of the program's, so each
  * operation gets one of OP_SLOTS trampolines, which knows its slot and
- * calls the program's function with the datatype translated.  A slot is
- * taken by MPI_Op_create and free again once shmpi has dropped the
- * operation, after MPI_Op_free and the operations in flight (slot_free),
- * under op_lock; the function pointer is written before PMPI_Op_create
- * publishes the operation, and an operation is only ever applied in the
- * process that created it, by a call ordered after the create.
+ * calls the program's function with the datatype translated (a slot has
+ * two: one for MPI_Op_create's MPI_User_function, one for the
+ * MPI_User_function_c of MPI_Op_create_c, whose length is an MPI_Count).
+ * A slot is taken by MPI_Op_create or MPI_Op_create_c and free again
+ * once shmpi has dropped the operation, after MPI_Op_free and the
+ * operations in flight (slot_free), under op_lock; the function pointer
+ * is written before PMPI_Op_create(_c) publishes the operation, and an
+ * operation is only ever applied in the process that created it, by a
+ * call ordered after the create.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -67,39 +70,6 @@ ABI_VECTOR(Type_create_hvector_c, MPI_Count, MPI_Count)
 ABI_RESIZED(Type_create_resized, MPI_Aint)
 ABI_RESIZED(Type_create_resized_c, MPI_Count)
 
-
-
-ABI_FN(int, Type_create_struct, (int count, const int blocklengths[],
-                                 const MPI_Aint displacements[],
-                                 const abi_Datatype types[],
-                                 abi_Datatype *newtype))
-{
-    MPI_Datatype stack[ABI_TYPES_STACK], *t = NULL;
-    if (count > 0 && types &&
-        !(t = shmpi_abi_types_in(types, count, stack)))
-        return err_out(MPI_ERR_NO_MEM);
-    MPI_Datatype nt;
-    int rc = PMPI_Type_create_struct(count, blocklengths, displacements, t,
-                                     newtype ? &nt : NULL);
-    if (t)
-        shmpi_abi_types_done(t, stack);
-    if (rc == MPI_SUCCESS)
-        *newtype = ABI_OUT(abi_Datatype, nt, DATATYPE);
-    return err_out(rc);
-}
-
-ABI_FN(int, Type_indexed, (int count, const int blocklengths[],
-                           const int displacements[], abi_Datatype oldtype,
-                           abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_indexed(count, blocklengths, displacements,
-                                  dt_in(oldtype), newtype ? &t : NULL),
-                &t, newtype);
-}
-
-
-
 ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
 {
     MPI_Datatype t;
@@ -107,85 +77,115 @@ ABI_FN(int, Type_dup, (abi_Datatype oldtype, abi_Datatype *newtype))
                 newtype);
 }
 
+/* The constructors of blocks at displacements, and their _c forms: C
+   the type of the counts, D of the displacements, BL the declaration
+   of the block lengths (an array, or one for every block). */
+#define ABI_INDEXED(name, C, BL, D)                                        \
+    ABI_FN(int, name, (C count, BL, const D displacements[],               \
+                       abi_Datatype oldtype, abi_Datatype *newtype))       \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(count, blocklengths, displacements,        \
+                                dt_in(oldtype), newtype ? &t : NULL),      \
+                    &t, newtype);                                          \
+    }
+ABI_INDEXED(Type_indexed, int, const int blocklengths[], int)
+ABI_INDEXED(Type_indexed_c, MPI_Count, const MPI_Count blocklengths[],
+            MPI_Count)
+ABI_INDEXED(Type_create_hindexed, int, const int blocklengths[], MPI_Aint)
+ABI_INDEXED(Type_create_hindexed_c, MPI_Count, const MPI_Count blocklengths[],
+            MPI_Count)
+ABI_INDEXED(Type_create_indexed_block, int, int blocklengths, int)
+ABI_INDEXED(Type_create_indexed_block_c, MPI_Count, MPI_Count blocklengths,
+            MPI_Count)
+ABI_INDEXED(Type_create_hindexed_block, int, int blocklengths, MPI_Aint)
+ABI_INDEXED(Type_create_hindexed_block_c, MPI_Count, MPI_Count blocklengths,
+            MPI_Count)
 
-ABI_FN(int, Type_create_hindexed, (int count, const int blocklengths[],
-                                   const MPI_Aint displacements[],
-                                   abi_Datatype oldtype,
-                                   abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_hindexed(count, blocklengths, displacements,
-                                          dt_in(oldtype), newtype ? &t : NULL),
-                &t, newtype);
-}
+/* The array of datatypes converted for the call only. */
+#define ABI_STRUCT(name, C, D)                                             \
+    ABI_FN(int, name, (C count, const C blocklengths[],                    \
+                       const D displacements[], const abi_Datatype types[],\
+                       abi_Datatype *newtype))                             \
+    {                                                                      \
+        MPI_Datatype stack[ABI_TYPES_STACK], *t = NULL;                    \
+        if (count > 0 && types &&                                          \
+            !(t = shmpi_abi_types_in(types, count, stack)))                \
+            return err_out(MPI_ERR_NO_MEM);                                \
+        MPI_Datatype nt;                                                   \
+        int rc = PMPI_##name(count, blocklengths, displacements, t,        \
+                             newtype ? &nt : NULL);                        \
+        if (t)                                                             \
+            shmpi_abi_types_done(t, stack);                                \
+        return made(rc, &nt, newtype);                                     \
+    }
+ABI_STRUCT(Type_create_struct, int, MPI_Aint)
+ABI_STRUCT(Type_create_struct_c, MPI_Count, MPI_Count)
 
-ABI_FN(int, Type_create_indexed_block, (int count, int blocklength,
-                                        const int displacements[],
-                                        abi_Datatype oldtype,
-                                        abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_indexed_block(count, blocklength,
-                                               displacements, dt_in(oldtype),
-                                               newtype ? &t : NULL),
-                &t, newtype);
-}
-
-ABI_FN(int, Type_create_hindexed_block, (int count, int blocklength,
-                                         const MPI_Aint displacements[],
-                                         abi_Datatype oldtype,
-                                         abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_hindexed_block(count, blocklength,
-                                                displacements, dt_in(oldtype),
-                                                newtype ? &t : NULL),
-                &t, newtype);
-}
-
-ABI_FN(int, Type_create_subarray, (int ndims, const int sizes[],
-                                   const int subsizes[], const int starts[],
-                                   int order, abi_Datatype oldtype,
-                                   abi_Datatype *newtype))
-{
-    MPI_Datatype t;
-    return made(PMPI_Type_create_subarray(ndims, sizes, subsizes, starts,
-                                          shmpi_abi_order_in(order),
-                                          dt_in(oldtype), newtype ? &t : NULL),
-                &t, newtype);
-}
+/* The order translated; C the type of the sizes and starts. */
+#define ABI_SUBARRAY(name, C)                                              \
+    ABI_FN(int, name, (int ndims, const C sizes[], const C subsizes[],     \
+                       const C starts[], int order, abi_Datatype oldtype,  \
+                       abi_Datatype *newtype))                             \
+    {                                                                      \
+        MPI_Datatype t;                                                    \
+        return made(PMPI_##name(ndims, sizes, subsizes, starts,            \
+                                shmpi_abi_order_in(order), dt_in(oldtype), \
+                                newtype ? &t : NULL),                      \
+                    &t, newtype);                                          \
+    }
+ABI_SUBARRAY(Type_create_subarray, int)
+ABI_SUBARRAY(Type_create_subarray_c, MPI_Count)
 
 /* Up to this many dimensions of a darray are translated on the stack,
    more in memory of their own. */
 enum { DARRAY_STACK = 16 };
 
-ABI_FN(int, Type_create_darray, (int size, int rank, int ndims,
-                                 const int gsizes[], const int distribs[],
-                                 const int dargs[], const int psizes[],
-                                 int order, abi_Datatype oldtype,
-                                 abi_Datatype *newtype))
+/* The distributions and their arguments translated into d (2 * ndims),
+   on the stack or from malloc; NULL when there are none to translate
+   (shmpi reports what is wrong with them), MPI_ERR_NO_MEM raised when
+   the memory cannot be had. */
+static int darray_in(int ndims, const int distribs[], const int dargs[],
+                     int *stack, int **d)
 {
-    int stack[2 * DARRAY_STACK], *d = NULL;
-    if (ndims > 0 && distribs && dargs) {   /* else shmpi reports */
-        d = ndims <= DARRAY_STACK ? stack
-          : malloc(2 * (size_t)ndims * sizeof *d);
-        if (!d)
-            return err_out(PMPI_Comm_call_errhandler(MPI_COMM_WORLD,
-                                                     MPI_ERR_NO_MEM));
-        for (int i = 0; i < ndims; i++) {
-            d[i] = shmpi_abi_distrib_in(distribs[i]);
-            d[ndims + i] = shmpi_abi_darg_in(dargs[i]);
-        }
+    *d = NULL;
+    if (ndims <= 0 || !distribs || !dargs)
+        return MPI_SUCCESS;
+    *d = ndims <= DARRAY_STACK ? stack
+       : malloc(2 * (size_t)ndims * sizeof **d);
+    if (!*d) {      /* the handler returns MPI_SUCCESS when it returns */
+        PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        return MPI_ERR_NO_MEM;
     }
-    MPI_Datatype t;
-    int rc = PMPI_Type_create_darray(size, rank, ndims, gsizes,
-                                     d ? d : distribs, d ? d + ndims : dargs,
-                                     psizes, shmpi_abi_order_in(order),
-                                     dt_in(oldtype), newtype ? &t : NULL);
-    if (d != stack)
-        free(d);
-    return made(rc, &t, newtype);
+    for (int i = 0; i < ndims; i++) {
+        (*d)[i] = shmpi_abi_distrib_in(distribs[i]);
+        (*d)[ndims + i] = shmpi_abi_darg_in(dargs[i]);
+    }
+    return MPI_SUCCESS;
 }
+
+/* G the type of the global sizes. */
+#define ABI_DARRAY(name, G)                                                \
+    ABI_FN(int, name, (int size, int rank, int ndims, const G gsizes[],    \
+                       const int distribs[], const int dargs[],            \
+                       const int psizes[], int order,                      \
+                       abi_Datatype oldtype, abi_Datatype *newtype))       \
+    {                                                                      \
+        int stack[2 * DARRAY_STACK], *d;                                   \
+        int rc = darray_in(ndims, distribs, dargs, stack, &d);             \
+        if (rc != MPI_SUCCESS)                                             \
+            return err_out(rc);                                            \
+        MPI_Datatype t;                                                    \
+        rc = PMPI_##name(size, rank, ndims, gsizes, d ? d : distribs,      \
+                         d ? d + ndims : dargs, psizes,                    \
+                         shmpi_abi_order_in(order), dt_in(oldtype),        \
+                         newtype ? &t : NULL);                             \
+        if (d != stack)                                                    \
+            free(d);                                                       \
+        return made(rc, &t, newtype);                                      \
+    }
+ABI_DARRAY(Type_create_darray, int)
+ABI_DARRAY(Type_create_darray_c, MPI_Count)
 
 /* The Fortran 90 parameterized types and MPI_Type_match_size: a
    predefined type of shmpi's, given as the ABI's integer where it has
@@ -242,11 +242,6 @@ ABI_FN(int, Type_get_value_index, (abi_Datatype value_type,
 ABI_TYPE_INOUT(Type_commit)
 ABI_TYPE_INOUT(Type_free)
 
-
-
-
-
-
 ABI_FN(int, Type_set_name, (abi_Datatype dt, const char *type_name))
 {
     return err_out(PMPI_Type_set_name(dt_in(dt), type_name));
@@ -297,12 +292,20 @@ ABI_TYPE_EXTENT(Type_get_true_extent_x, MPI_Count)
 ABI_TYPE_EXTENT(Type_get_true_extent_c, MPI_Count)
 
 /* ---- user operations ---- */
+/* MPI_Op_create_c's function (MPI-4.0 6.9.5), with the ABI's datatype. */
+typedef void abi_User_function_c(void *, void *, MPI_Count *, abi_Datatype *);
+
 enum { OP_SLOTS = 16 };
-static abi_User_function *op_fn[OP_SLOTS];  /* NULL: the slot is free */
+/* A slot's function is the program's MPI_User_function or its
+   MPI_User_function_c, the other NULL; both NULL: the slot is free. */
+static abi_User_function *op_fn[OP_SLOTS];
+static abi_User_function_c *op_fn_c[OP_SLOTS];
 static MPI_Op op_of[OP_SLOTS];
 static MPI_Fint op_fint[OP_SLOTS];          /* shmpi's number of op_of */
 static char op_freed[OP_SLOTS];             /* MPI_Op_free was called */
 static pthread_mutex_t op_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int slot_used(int i) { return op_fn[i] || op_fn_c[i]; }
 
 static void call_user(int slot, void *in, void *inout, int *len,
                       MPI_Datatype *dt)
@@ -311,11 +314,24 @@ static void call_user(int slot, void *in, void *inout, int *len,
     op_fn[slot](in, inout, len, &a);
 }
 
+static void call_user_c(int slot, void *in, void *inout, MPI_Count *len,
+                        MPI_Datatype *dt)
+{
+    abi_Datatype a = ABI_OUT(abi_Datatype, *dt, DATATYPE);
+    op_fn_c[slot](in, inout, len, &a);
+}
+
+/* Slot i's trampolines, for MPI_Op_create and MPI_Op_create_c. */
 #define TRAMPOLINE(i)                                                    \
     static void trampoline##i(void *in, void *inout, int *len,           \
                               MPI_Datatype *dt)                          \
     {                                                                    \
         call_user(i, in, inout, len, dt);                                \
+    }                                                                    \
+    static void trampoline_c##i(void *in, void *inout, MPI_Count *len,   \
+                                MPI_Datatype *dt)                        \
+    {                                                                    \
+        call_user_c(i, in, inout, len, dt);                              \
     }
 TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3)
 TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
@@ -326,6 +342,12 @@ static MPI_User_function *const trampolines[OP_SLOTS] = {
     trampoline4, trampoline5, trampoline6, trampoline7,
     trampoline8, trampoline9, trampoline10, trampoline11,
     trampoline12, trampoline13, trampoline14, trampoline15,
+};
+static MPI_User_function_c *const trampolines_c[OP_SLOTS] = {
+    trampoline_c0, trampoline_c1, trampoline_c2, trampoline_c3,
+    trampoline_c4, trampoline_c5, trampoline_c6, trampoline_c7,
+    trampoline_c8, trampoline_c9, trampoline_c10, trampoline_c11,
+    trampoline_c12, trampoline_c13, trampoline_c14, trampoline_c15,
 };
 
 /* Whether slot i can take a new operation (under op_lock).  A freed
@@ -338,42 +360,63 @@ static MPI_User_function *const trampolines[OP_SLOTS] = {
    is gone. */
 static int slot_free(int i)
 {
-    if (!op_fn[i])
+    if (!slot_used(i))
         return 1;
     if (!op_freed[i])
         return 0;
     if (PMPI_Op_f2c(op_fint[i]) != op_of[i])
         return 1;                               /* dropped */
     for (int j = 0; j < OP_SLOTS; j++)
-        if (j != i && op_fn[j] && !op_freed[j] && op_of[j] == op_of[i])
+        if (j != i && slot_used(j) && !op_freed[j] && op_of[j] == op_of[i])
             return 1;
     return 0;
 }
 
-ABI_FN(int, Op_create, (abi_User_function *fn, int commute, abi_Op *op))
+/* A new operation of the program's function fn or fn_c (the other
+   NULL), both arguments checked, in a free slot. */
+static int op_take(abi_User_function *fn, abi_User_function_c *fn_c,
+                   int commute, abi_Op *op)
 {
-    if (!fn || !op)     /* shmpi reports these */
-        return err_out(PMPI_Op_create(NULL, commute, NULL));
     pthread_mutex_lock(&op_lock);
     int slot = 0;
     while (slot < OP_SLOTS && !slot_free(slot))
         slot++;
     int rc;
     if (slot == OP_SLOTS) {
-        rc = PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        /* the handler returns MPI_SUCCESS when it returns */
+        PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+        rc = MPI_ERR_NO_MEM;
     } else {
         op_fn[slot] = fn;
+        op_fn_c[slot] = fn_c;
         op_freed[slot] = 0;
-        rc = PMPI_Op_create(trampolines[slot], commute, &op_of[slot]);
+        rc = fn ? PMPI_Op_create(trampolines[slot], commute, &op_of[slot])
+                : PMPI_Op_create_c(trampolines_c[slot], commute,
+                                   &op_of[slot]);
         if (rc == MPI_SUCCESS) {
             op_fint[slot] = PMPI_Op_c2f(op_of[slot]);
             *op = ABI_OUT(abi_Op, op_of[slot], OP);
         } else {
             op_fn[slot] = NULL;
+            op_fn_c[slot] = NULL;
         }
     }
     pthread_mutex_unlock(&op_lock);
     return err_out(rc);
+}
+
+ABI_FN(int, Op_create, (abi_User_function *fn, int commute, abi_Op *op))
+{
+    if (!fn || !op)     /* shmpi reports these */
+        return err_out(PMPI_Op_create(NULL, commute, NULL));
+    return op_take(fn, NULL, commute, op);
+}
+
+ABI_FN(int, Op_create_c, (abi_User_function_c *fn, int commute, abi_Op *op))
+{
+    if (!fn || !op)     /* shmpi reports these */
+        return err_out(PMPI_Op_create_c(NULL, commute, NULL));
+    return op_take(NULL, fn, commute, op);
 }
 
 /* The slot keeps its function for the operations in flight (slot_free). */
@@ -385,7 +428,7 @@ ABI_FN(int, Op_free, (abi_Op *op))
     if (rc == MPI_SUCCESS) {
         pthread_mutex_lock(&op_lock);
         for (int i = 0; i < OP_SLOTS; i++)
-            if (op_fn[i] && !op_freed[i] && op_of[i] == was)
+            if (slot_used(i) && !op_freed[i] && op_of[i] == was)
                 op_freed[i] = 1;
         pthread_mutex_unlock(&op_lock);
     }

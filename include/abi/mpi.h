@@ -289,6 +289,8 @@ enum {
 /* ---- callbacks: the user sees ABI handles and codes in them ---- */
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
                                MPI_Datatype *datatype);
+typedef void MPI_User_function_c(void *invec, void *inoutvec,
+                                 MPI_Count *len, MPI_Datatype *datatype);
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code,
                                           ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
@@ -431,6 +433,7 @@ SHMPI_ABI_API(int, Is_thread_main, (int *flag));
 SHMPI_ABI_API(int, Pcontrol, (const int level, ...));
 SHMPI_ABI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
 SHMPI_ABI_API(int, Free_mem, (void *base));
+SHMPI_ABI_API(int, Get_hw_resource_info, (MPI_Info *hw_info));
 
 /* errors and error handlers */
 SHMPI_ABI_API(int, Error_class, (int errorcode, int *errorclass));
@@ -1174,6 +1177,18 @@ SHMPI_ABI_API(int, Neighbor_alltoallv_c,
                const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                MPI_Datatype recvtype, MPI_Comm comm));
+SHMPI_ABI_API(int, Alltoallw_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+               MPI_Comm comm));
+SHMPI_ABI_API(int, Neighbor_alltoallw_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+               MPI_Comm comm));
 SHMPI_ABI_API(int, Reduce_scatter_block_c,
               (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
@@ -1261,6 +1276,18 @@ SHMPI_ABI_API(int, Ineighbor_alltoallv_c,
                const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ialltoallw_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+               MPI_Comm comm, MPI_Request *request));
+SHMPI_ABI_API(int, Ineighbor_alltoallw_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+               MPI_Comm comm, MPI_Request *request));
 SHMPI_ABI_API(int, Ireduce_scatter_block_c,
               (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -1358,6 +1385,18 @@ SHMPI_ABI_API(int, Neighbor_alltoallv_init_c,
                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                MPI_Request *request));
+SHMPI_ABI_API(int, Alltoallw_init_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
+SHMPI_ABI_API(int, Neighbor_alltoallw_init_c,
+              (const void *sendbuf, const MPI_Count sendcounts[],
+               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+               void *recvbuf, const MPI_Count recvcounts[],
+               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+               MPI_Comm comm, MPI_Info info, MPI_Request *request));
 SHMPI_ABI_API(int, Reduce_scatter_block_init_c,
               (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
@@ -1482,6 +1521,48 @@ SHMPI_ABI_API(int, Type_get_extent_c, (MPI_Datatype datatype, MPI_Count *lb,
                                        MPI_Count *extent));
 SHMPI_ABI_API(int, Type_get_true_extent_c,
               (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+SHMPI_ABI_API(int, Type_indexed_c,
+              (MPI_Count count, const MPI_Count array_of_blocklengths[],
+               const MPI_Count array_of_displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hindexed_c,
+              (MPI_Count count, const MPI_Count array_of_blocklengths[],
+               const MPI_Count array_of_displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_indexed_block_c,
+              (MPI_Count count, MPI_Count blocklength,
+               const MPI_Count array_of_displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_hindexed_block_c,
+              (MPI_Count count, MPI_Count blocklength,
+               const MPI_Count array_of_displacements[],
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_struct_c,
+              (MPI_Count count, const MPI_Count array_of_blocklengths[],
+               const MPI_Count array_of_displacements[],
+               const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_subarray_c,
+              (int ndims, const MPI_Count array_of_sizes[],
+               const MPI_Count array_of_subsizes[],
+               const MPI_Count array_of_starts[], int order,
+               MPI_Datatype oldtype, MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_create_darray_c,
+              (int size, int rank, int ndims,
+               const MPI_Count array_of_gsizes[],
+               const int array_of_distribs[], const int array_of_dargs[],
+               const int array_of_psizes[], int order, MPI_Datatype oldtype,
+               MPI_Datatype *newtype));
+SHMPI_ABI_API(int, Type_get_envelope_c,
+              (MPI_Datatype datatype, MPI_Count *num_integers,
+               MPI_Count *num_addresses, MPI_Count *num_large_counts,
+               MPI_Count *num_datatypes, int *combiner));
+SHMPI_ABI_API(int, Type_get_contents_c,
+              (MPI_Datatype datatype, MPI_Count max_integers,
+               MPI_Count max_addresses, MPI_Count max_large_counts,
+               MPI_Count max_datatypes, int array_of_integers[],
+               MPI_Aint array_of_addresses[],
+               MPI_Count array_of_large_counts[],
+               MPI_Datatype array_of_datatypes[]));
 SHMPI_ABI_API(int, Pack_c, (const void *inbuf, MPI_Count incount,
                             MPI_Datatype datatype, void *outbuf,
                             MPI_Count outsize, MPI_Count *position,
@@ -1508,6 +1589,8 @@ SHMPI_ABI_API(int, Reduce_local_c, (const void *inbuf, void *inoutbuf,
                                     MPI_Op op));
 SHMPI_ABI_API(int, Op_create, (MPI_User_function *user_fn, int commute,
                                MPI_Op *op));
+SHMPI_ABI_API(int, Op_create_c, (MPI_User_function_c *user_fn, int commute,
+                                 MPI_Op *op));
 SHMPI_ABI_API(int, Op_free, (MPI_Op *op));
 SHMPI_ABI_API(int, Op_commutative, (MPI_Op op, int *commute));
 SHMPI_ABI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
