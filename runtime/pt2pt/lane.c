@@ -43,6 +43,44 @@
  *     before it, and the request's waiter waits for this lane (pt2pt's
  *     waits name their request's lane: completion.c).
  *
+ * Solo holding.  A program that asks for MULTIPLE and calls MPI from
+ * one thread would pay the mutex's two locked instructions (its CAS and
+ * its exchange) on every MPI_Isend and MPI_Irecv (2.2 and 2.0 a message,
+ * 2026-11-30, COUNT_LEVEL=multiple perf/run-perf pt2pt-count, counted as
+ * perf/README.md's "the lane bell without the sender's fence" says).  So
+ * the thread that brings MPI up (conn.c's lane_init, in a job
+ * registered for the global fence, core/fence.h) holds every lane
+ * without its mutex - solo - until another thread takes or tries one.
+ * That thread takes the mutex as ever (which the solo holder never
+ * touches), sees `solo` still set, and ends solo holding for good
+ * (shmpi_p2p_lane_solo_end): every lane's solo word made ENDING, a
+ * seq_cst fence, the global fence (membarrier), every word 0 (release);
+ * then it waits until the lane it took is not held solo (solo_in 0,
+ * acquire), yielding.  An asymmetric Dekker pair:
+ *     solo holder:  solo_in = 1; compiler fence; solo == me ?
+ *     ender:        solo = ENDING; fence; global fence; solo_in ?
+ * The global fence runs a full fence on every CPU that runs a thread of
+ * the process (a thread not running has passed one at its switch), at
+ * a point between its call and its return.  If the holder's second load
+ * of solo comes after that point on its CPU, it reads ENDING or 0 (the
+ * store came before the call) and takes the mutex instead; if it came
+ * before, so did its store of solo_in = 1, which the fence drained: the
+ * ender's loads after the call see it (or the 0 the hold's end stored
+ * after it) and wait.  A thread that reads solo 0 (acquire) reads the
+ * store an ender made after its global fence returned, so it too sees
+ * every solo_in a hold set before that fence.  A hold's end stores
+ * solo_in = 0 with release after the hold's last write of the lane, and
+ * the waiter's acquire load of that 0 makes every write of the hold
+ * visible to it; from then on the solo holder, whose first load of solo
+ * no longer reads its tag, takes the mutex like any thread, and the
+ * mutex orders everything as before.  The mutex's `missed` pair is not
+ * needed for a solo hold: a thread that tries the lane meanwhile takes
+ * the free mutex and waits for the hold to end, it does not fail.  The
+ * wait is short and cannot deadlock: a lane is never held across a wait
+ * (lane.h), and the waiter holds no lane but the one it took and lane 0
+ * (the lock order).  Without the global fence (not registered) no
+ * thread holds solo, and every lane is the mutex alone.
+ *
  * Skipping quiet lanes.  A waiting thread turns every lane its rank uses
  * (progress.c), but a try writes the lane's lock line (the CAS, and
  * `missed` when it fails): with a try per lane per poll, the waiters of
@@ -105,8 +143,10 @@
  */
 #include "pt2pt/lane.h"
 
+#include <sched.h>
 #include <stddef.h>
 
+#include "core/fence.h"
 #include "core/hooks.h"
 #include "core/lock.h"
 #include "core/wait.h"
@@ -176,8 +216,38 @@ int shmpi_p2p_lane_try_slow(struct shmpi_lane_lock *k, uintptr_t me)
     atomic_thread_fence(memory_order_seq_cst);
     if (!shmpi_core_mutex_trylock(&k->mutex))
         return 0;
+    shmpi_p2p_lane_after_mutex(k);
     shmpi_p2p_lane_own(k, me);
     return 1;
+}
+
+/* Every lane's solo word set to `to` (a lane nobody holds solo stays
+   0: a thread that ends solo holding never brings it back). */
+static void solo_set_all(uintptr_t to)
+{
+    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
+    for (uint32_t i = 0; i <= pt->lane_mask; i++)
+        if (atomic_load_explicit(&pt->lanes[i].lock.solo,
+                                 memory_order_relaxed))
+            atomic_store_explicit(&pt->lanes[i].lock.solo, to,
+                                  memory_order_release);
+}
+
+/* The end of solo holding (at the top): solo marked ending on every
+   lane, the global fence, 0; then k's solo hold, if one began before,
+   waited out.  A refused fence is tried again: nothing may take a lane
+   the solo holder may still enter without it. */
+void shmpi_p2p_lane_solo_end(struct shmpi_lane_lock *k)
+{
+    if (atomic_load_explicit(&k->solo, memory_order_acquire)) {
+        solo_set_all(SHMPI_LANE_SOLO_ENDING);
+        atomic_thread_fence(memory_order_seq_cst);
+        while (shmpi_core_fence_all_ranks() != 0)
+            sched_yield();
+        solo_set_all(0);
+    }
+    while (atomic_load_explicit(&k->solo_in, memory_order_acquire))
+        sched_yield();
 }
 
 static struct shmpi_lane *lane_of(struct shmpi_lane_lock *k)
@@ -216,6 +286,12 @@ void shmpi_p2p_lane_leave_slow(struct shmpi_lane_lock *k)
         &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
         memory_order_release);
     atomic_store_explicit(&k->owner, 0, memory_order_relaxed);
+    if (atomic_load_explicit(&k->solo_in, memory_order_relaxed)) {
+        atomic_store_explicit(&k->solo_in, 0, memory_order_release);
+        if (completed)
+            shmpi_p2p_ring(&l->peers[shmpi_proc.rank]);
+        return;
+    }
     /* core/lock.h's unlock made seq_cst for the pair above: on x86 the
        same xchg, and no mfence after it (no difference measurable in 8 B
        latency on this VM, 2026-11-29, perf/threads -t lat: the fence is

@@ -18,6 +18,11 @@
  *   shmpi_p2p_lane_enter(l) ... shmpi_p2p_lane_leave(l)
  *   if (shmpi_p2p_lane_try(l)) { ... shmpi_p2p_lane_leave(l); }
  *
+ * Solo.  Until a second thread takes or tries a lane, the thread that
+ * brought MPI up holds lanes without their mutex: a store and a load of
+ * the lane's own line, no locked instruction; the first other thread
+ * ends that for every lane with the global fence (lane.c).
+ *
  * Waking.  A thread whose poll finds the lane held may go to sleep
  * (core/wait.c) while the holder completes what it waits for, or leaves
  * the lane with records unread.  Two flags make the holder ring the
@@ -67,6 +72,13 @@ struct shmpi_lane_lock {
     int depth;                 /* entries of the owner after its first;
                                   the owner's only, 0 while free */
     int completed;             /* under the lane: a request completed */
+    /* The solo holder (lane.c): while no other thread has touched a
+       lane, the thread that brought MPI up holds lanes without their
+       mutex.  solo: its tag, SHMPI_LANE_SOLO_ENDING while a thread ends
+       that, 0 after; solo_in: 1 while it holds this lane so (written by
+       it, read by a thread that ends solo holding) */
+    _Atomic uintptr_t solo;
+    _Atomic uint32_t solo_in;
     _Atomic uint32_t missed;   /* a try found the lane held */
     /* What a waiter of another lane reads before it tries this one
        (shmpi_p2p_lane_quiet_mt, lane.c): written by the holder as it
@@ -81,10 +93,16 @@ struct shmpi_lane_lock {
     struct shmpi_lane_watch *watch; /* SHMPI_FAST_RINGS + 1, set at init */
 };
 
+/* solo while a thread ends it: no tag of a thread (lane.c) */
+#define SHMPI_LANE_SOLO_ENDING ((uintptr_t)1)
+
 struct shmpi_lane;
 /* The out-of-line parts (lane.c): a try that found the mutex taken by
    another thread, and a leave with something to tell - a waiter to give
-   the watch, a completion or a failed try to ring for. */
+   the watch, a completion or a failed try to ring for; the end of solo
+   holding, by a thread that took the mutex and found solo set or the
+   lane held solo. */
+void shmpi_p2p_lane_solo_end(struct shmpi_lane_lock *k);
 int shmpi_p2p_lane_try_slow(struct shmpi_lane_lock *k, uintptr_t me);
 void shmpi_p2p_lane_leave_slow(struct shmpi_lane_lock *k);
 void shmpi_p2p_lane_rung(struct shmpi_lane_lock *k);
@@ -115,6 +133,35 @@ static inline void shmpi_p2p_lane_own(struct shmpi_lane_lock *k,
         memory_order_relaxed);
 }
 
+/* The solo holder takes the lane without its mutex (lane.c argues the
+   asymmetric pair): solo_in set, then solo read again; the compiler's
+   fence between, the global fence of the thread that ends solo holding
+   (membarrier) in place of a CPU's. */
+static inline int shmpi_p2p_lane_solo_take(struct shmpi_lane_lock *k,
+                                           uintptr_t me)
+{
+    if (atomic_load_explicit(&k->solo, memory_order_relaxed) != me)
+        return 0;
+    atomic_store_explicit(&k->solo_in, 1, memory_order_relaxed);
+    atomic_signal_fence(memory_order_seq_cst);
+    if (__builtin_expect(
+            atomic_load_explicit(&k->solo, memory_order_relaxed) == me, 1))
+        return 1;
+    atomic_store_explicit(&k->solo_in, 0, memory_order_release);
+    return 0;
+}
+
+/* The mutex just taken: the lane is ours once solo holding is over
+   (two loads of the line the mutex brought). */
+static inline void shmpi_p2p_lane_after_mutex(struct shmpi_lane_lock *k)
+{
+    if (__builtin_expect(
+            atomic_load_explicit(&k->solo, memory_order_acquire) |
+                atomic_load_explicit(&k->solo_in, memory_order_acquire),
+            0))
+        shmpi_p2p_lane_solo_end(k);
+}
+
 /* Inline: one thread under MULTIPLE pays an enter and a leave on every
    message, and the calls and the recursion count of the out-of-line
    forms were half of that (2026-11-29, perf/run-perf pt2pt-count
@@ -131,7 +178,10 @@ static inline void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
         k->depth++;
         return;
     }
-    shmpi_core_mutex_lock(&k->mutex);
+    if (!shmpi_p2p_lane_solo_take(k, me)) {
+        shmpi_core_mutex_lock(&k->mutex);
+        shmpi_p2p_lane_after_mutex(k);
+    }
     shmpi_p2p_lane_own(k, me);
 }
 
@@ -142,7 +192,12 @@ static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
         k->depth++;
         return 1;
     }
+    if (shmpi_p2p_lane_solo_take(k, me)) {
+        shmpi_p2p_lane_own(k, me);
+        return 1;
+    }
     if (__builtin_expect(shmpi_core_mutex_trylock(&k->mutex), 1)) {
+        shmpi_p2p_lane_after_mutex(k);
         shmpi_p2p_lane_own(k, me);
         return 1;
     }
@@ -154,7 +209,9 @@ static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
    completed (lane.c's comment has the orderings): busy marks the watch
    "try me", gen even with release, the unlock an exchange, seq_cst
    for the `missed` pair, whose load follows; a waiter of the rank, a
-   completion or a failed try take leave_slow or rung. */
+   completion or a failed try take leave_slow or rung.  A solo hold
+   (lane.c) ends with solo_in's release store instead of the unlock:
+   no try fails against it, so there is no `missed` to read. */
 static inline void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
 {
     if (k->depth) {
@@ -174,6 +231,10 @@ static inline void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
         &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
         memory_order_release);
     atomic_store_explicit(&k->owner, 0, memory_order_relaxed);
+    if (atomic_load_explicit(&k->solo_in, memory_order_relaxed)) {
+        atomic_store_explicit(&k->solo_in, 0, memory_order_release);
+        return;
+    }
     if (__builtin_expect(atomic_exchange_explicit(&k->mutex.word, 0,
                                                   memory_order_seq_cst) == 2,
                          0))

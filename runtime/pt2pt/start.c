@@ -157,9 +157,11 @@ make_started(struct shmpi_lane *l, void *buf, MPI_Count count,
    perf/run-perf pt2pt-count COUNT_LEVEL=multiple, 1 B: MPI_Irecv 320
    -> 274 instructions, two locked instructions less; with the two
    entries made recursive instead, a depth count each: 343). */
-static __attribute__((noinline)) struct shmpi_request *
-recv_make_started_mt(void *buf, MPI_Count count, MPI_Datatype datatype,
-                     int peer, int tag, MPI_Comm comm)
+struct shmpi_request *shmpi_p2p_recv_make_started_mt(void *buf,
+                                                     MPI_Count count,
+                                                     MPI_Datatype datatype,
+                                                     int peer, int tag,
+                                                     MPI_Comm comm)
 {
     struct shmpi_lane *l = shmpi_p2p_comm_lane(comm);
     shmpi_p2p_lane_enter_mt(&l->lock);
@@ -169,16 +171,14 @@ recv_make_started_mt(void *buf, MPI_Count count, MPI_Datatype datatype,
     return r;
 }
 
-/* One branch for the lock in all of it: below MULTIPLE the lane is
-   never taken (lane.h), so the allocation and the start need not look
-   again. */
-struct shmpi_request *shmpi_p2p_recv_make_started(void *buf, MPI_Count count,
-                                                  MPI_Datatype datatype,
-                                                  int peer, int tag,
-                                                  MPI_Comm comm)
+/* Below MULTIPLE the lane is never taken (lane.h), so the allocation
+   and the start need not look again. */
+struct shmpi_request *shmpi_p2p_recv_make_started_st(void *buf,
+                                                     MPI_Count count,
+                                                     MPI_Datatype datatype,
+                                                     int peer, int tag,
+                                                     MPI_Comm comm)
 {
-    if (__builtin_expect(shmpi_proc.mt, 0))
-        return recv_make_started_mt(buf, count, datatype, peer, tag, comm);
     return make_started(shmpi_p2p_comm_lane(comm), buf, count, datatype, peer,
                         tag, comm);
 }

@@ -6,6 +6,7 @@
 #ifndef SHMPI_START_H
 #define SHMPI_START_H
 
+#include "core/proc.h"
 #include "pt2pt/request.h"
 
 /* The request a blocking call keeps on its own stack. */
@@ -23,11 +24,32 @@ struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
                                              MPI_Datatype datatype, int peer,
                                              int tag, MPI_Comm comm);
 /* shmpi_p2p_request_make of a receive and shmpi_p2p_start_recv, under
-   one hold of its lane under MULTIPLE; NULL when out of memory. */
-struct shmpi_request *shmpi_p2p_recv_make_started(void *buf, MPI_Count count,
-                                                  MPI_Datatype datatype,
-                                                  int peer, int tag,
-                                                  MPI_Comm comm);
+   one hold of its lane under MULTIPLE; NULL when out of memory.  The
+   level's branch inline, in the caller: taken inside one function,
+   whose SINGLE side (the inlined allocation and start) needs six saved
+   registers, it cost MPI_Irecv at MULTIPLE the saves and restores, 26
+   instructions a message for nothing (2026-11-30, callgrind,
+   COUNT_LEVEL=multiple perf/run-perf pt2pt-count). */
+struct shmpi_request *shmpi_p2p_recv_make_started_st(void *buf,
+                                                     MPI_Count count,
+                                                     MPI_Datatype datatype,
+                                                     int peer, int tag,
+                                                     MPI_Comm comm);
+struct shmpi_request *shmpi_p2p_recv_make_started_mt(void *buf,
+                                                     MPI_Count count,
+                                                     MPI_Datatype datatype,
+                                                     int peer, int tag,
+                                                     MPI_Comm comm);
+static inline struct shmpi_request *
+shmpi_p2p_recv_make_started(void *buf, MPI_Count count, MPI_Datatype datatype,
+                            int peer, int tag, MPI_Comm comm)
+{
+    if (__builtin_expect(shmpi_proc.mt, 0))
+        return shmpi_p2p_recv_make_started_mt(buf, count, datatype, peer, tag,
+                                              comm);
+    return shmpi_p2p_recv_make_started_st(buf, count, datatype, peer, tag,
+                                          comm);
+}
 /* Start a send (peer != MPI_PROC_NULL); returns MPI_SUCCESS or a raised
    error code. */
 int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode);
