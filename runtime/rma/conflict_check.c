@@ -290,8 +290,8 @@ _Atomic uint32_t *shmpi_rma_conflict_armed(MPI_Win win)
     return &table_of(win, win->comm->rank)->arm_done;
 }
 
-int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
-                             uint64_t plo, uint64_t phi,
+int shmpi_rma_conflict_local(MPI_Win win, uint64_t lo, uint64_t hi,
+                             int write, uint64_t plo, uint64_t phi,
                              struct shmpi_rma_conflict_hit *hit)
 {
     struct shmpi_rma_conflict_table *t = table_of(win, win->comm->rank);
@@ -302,12 +302,13 @@ int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
         if (!live(a, win->check_fences) || a->local)
             continue;
         left++;
-        if (!found && a->lo <= off && off < a->hi && meets(a, write)) {
+        if (!found && a->lo < hi && lo < a->hi && meets(a, write)) {
             found = 1;
             a->local = 1;
             hit->origin = a->origin - 1;
             hit->lo = a->lo;
             hit->hi = a->hi;
+            hit->at = a->lo > lo ? a->lo : lo;
             memcpy(hit->call, a->call, sizeof hit->call);
         } else if (a->lo < phi && plo < a->hi) {
             int want = prot_for(a);
