@@ -159,6 +159,7 @@ int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
     const void *src = obuf; /* where the library reads and writes them */
     void *res = rbuf;
     if (shmpi_core_checking()) {
+        shmpi_rma_local_enter(win);
         shmpi_rma_conflict_note(win, target, disp, len, ttype,
                                 MPI_MODE_WIN_ACCUMULATE, op, fn);
         if (!request_form && !reads_only)
@@ -180,6 +181,7 @@ int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
         if (fetching && !request_form && rc == MPI_SUCCESS)
             shmpi_rma_result_watch(win, target, disp, rbuf, rcount, rtype,
                                    fn);
+        shmpi_rma_local_leave(win); /* what came meanwhile, armed */
     }
     return rc;
 }

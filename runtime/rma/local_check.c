@@ -280,5 +280,23 @@ void shmpi_rma_local_fence(MPI_Win win)
     if (!win->check_watch)
         return;
     shmpi_rma_watch_disarm(win->check_watch - 1);
+    shmpi_rma_conflict_busy(win, 0);
     shmpi_rma_conflict_arm_pending(win, win->check_watch - 1, 1);
+}
+
+void shmpi_rma_local_enter(MPI_Win win)
+{
+    if (win->check_watch)
+        shmpi_rma_conflict_busy(win, 1);
+}
+
+/* busy cleared, then (arm_pending's full fence first) the notes read:
+   an access that saw busy set made its note before that fence, and
+   arm_pending sees it (conflict_check.c) */
+void shmpi_rma_local_leave(MPI_Win win)
+{
+    if (!win->check_watch)
+        return;
+    shmpi_rma_conflict_busy(win, 0);
+    shmpi_rma_conflict_arm_pending(win, win->check_watch - 1, 0);
 }

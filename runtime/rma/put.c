@@ -52,22 +52,26 @@ move(const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
    cells of a stencil, on pages a neighbour's put protects:
    local_check.c), then the conflict check of the put's target bytes,
    and its origin's record for the call that completes it (not a
-   request form's: its request completes it). */
+   request form's: its request completes it); the remote accesses to
+   this process meanwhile armed as it leaves (local_check.c). */
 static __attribute__((cold, noinline)) int
 move_checked(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
              int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
              MPI_Win win, int request_form, const char *fn)
 {
     uint64_t len;
+    shmpi_rma_local_enter(win);
     int rc = move(shmpi_rma_local_unwatched(obuf, ocount, otype, 0), ocount,
                   otype, target, disp, tcount, ttype, win, fn, &len);
-    if (rc)
-        return rc;
-    shmpi_rma_conflict_note(win, target, disp, len, ttype, MPI_MODE_WIN_PUT,
-                            MPI_OP_NULL, fn);
-    if (!request_form)
-        shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype, fn);
-    return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        shmpi_rma_conflict_note(win, target, disp, len, ttype,
+                                MPI_MODE_WIN_PUT, MPI_OP_NULL, fn);
+        if (!request_form)
+            shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype,
+                                    fn);
+    }
+    shmpi_rma_local_leave(win);
+    return rc;
 }
 
 /* The body of both forms, inlined into MPI_Put itself: the good path

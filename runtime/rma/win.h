@@ -324,6 +324,10 @@ size_t shmpi_rma_conflict_bytes(void);
    the watch raises. */
 void shmpi_rma_conflict_watcher(MPI_Win win, int watch) __attribute__((cold));
 _Atomic uint32_t *shmpi_rma_conflict_armed(MPI_Win win);
+/* The target inside a call that arms before it returns (on), or about
+   to arm (0, then shmpi_rma_conflict_arm_pending): the accesses made
+   meanwhile send it no signal. */
+void shmpi_rma_conflict_busy(MPI_Win win, int on) __attribute__((cold));
 /* The target, waking from a sleep in a wait: the pages of the notes
    the accesses made while it slept did not arm (they did not wake it to
    do so), armed now, before it returns to the program; all: those of
@@ -355,6 +359,12 @@ int shmpi_rma_conflict_local(MPI_Win win, uint64_t lo, uint64_t hi,
 void shmpi_rma_local_watch(MPI_Win win) __attribute__((cold));
 void shmpi_rma_local_unwatch(MPI_Win win) __attribute__((cold));
 void shmpi_rma_local_fence(MPI_Win win) __attribute__((cold));
+/* local_check.c, check mode: an MPI call on win entered, and left -
+   the pages of the remote accesses made to this process in between
+   armed, before the program runs again (the fence leaves in
+   shmpi_rma_local_fence). */
+void shmpi_rma_local_enter(MPI_Win win) __attribute__((cold));
+void shmpi_rma_local_leave(MPI_Win win) __attribute__((cold));
 
 static inline int shmpi_win_ok(MPI_Win w)
 {
