@@ -156,21 +156,32 @@ int shmpi_rma_get_accumulate(const void *obuf, MPI_Count ocount,
         return rc;
     uint64_t len = reads_only ? shmpi_rma_bytes(tcount, ttype)
                               : shmpi_rma_bytes(ocount, otype);
+    const void *src = obuf; /* where the library reads and writes them */
+    void *res = rbuf;
     if (shmpi_core_checking()) {
+        shmpi_rma_local_enter(win);
         shmpi_rma_conflict_note(win, target, disp, len, ttype,
                                 MPI_MODE_WIN_ACCUMULATE, op, fn);
         if (!request_form && !reads_only)
             shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype,
                                     fn);
-        shmpi_rma_watch_quiet(1); /* the result: the library's writes */
+        /* origin and result in watched window memory: through its
+           unprotected mapping (local_check.c); the result elsewhere:
+           the library's writes, let through */
+        if (!reads_only)
+            src = shmpi_rma_local_unwatched(obuf, ocount, otype, 0);
+        if (fetching)
+            res = shmpi_rma_local_unwatched(rbuf, rcount, rtype, 1);
+        shmpi_rma_watch_quiet(1);
     }
-    rc = shmpi_rma_apply(win, target, &loc, ttype, op, obuf, otype, rbuf,
+    rc = shmpi_rma_apply(win, target, &loc, ttype, op, src, otype, res,
                          fetching ? rtype : NULL, len, fn);
     if (shmpi_core_checking()) {
         shmpi_rma_watch_quiet(0);
         if (fetching && !request_form && rc == MPI_SUCCESS)
             shmpi_rma_result_watch(win, target, disp, rbuf, rcount, rtype,
                                    fn);
+        shmpi_rma_local_leave(win); /* what came meanwhile, armed */
     }
     return rc;
 }

@@ -90,6 +90,11 @@ struct shmpi_rma_conflict_table {
     int32_t watch;
     int32_t world;             /* the target's world rank */
     _Atomic uint32_t arm_asked, arm_done;
+    /* 1 while the target is inside an MPI call on the window that arms
+       the notes made meanwhile before it returns (local_check.c): written
+       by the target alone, read by the accessors (see
+       shmpi_rma_conflict_note) */
+    _Atomic uint32_t busy;
     struct note slot[SLOTS];
 };
 
@@ -237,12 +242,15 @@ void shmpi_rma_conflict_note(MPI_Win win, int target, MPI_Aint disp,
     unlock(t);
     /* A target asleep in a wait of its own arms the note itself as it
        wakes (arm_pending, before its wait returns): no signal to wake
-       it for.  The note (the unlock's release), then a full fence, then
-       its sleeper count; the target lowers the count, then a full
-       fence, then reads its notes: one of the two sees the other. */
+       it for; so does a target inside a call that arms as it returns
+       (busy).  The note (the unlock's release), then a full fence, then
+       its sleeper count and busy word; the target lowers the count or
+       clears the word, then a full fence, then reads its notes: one of
+       the two sees the other. */
     atomic_thread_fence(memory_order_seq_cst);
     if (pid && !atomic_load_explicit(shmpi_core_doorbell_sleepers(world),
-                                     memory_order_relaxed))
+                                     memory_order_relaxed) &&
+        !atomic_load_explicit(&t->busy, memory_order_relaxed))
         arm(win, target, t, pid, watch, &n);
 }
 
@@ -285,13 +293,19 @@ void shmpi_rma_conflict_watcher(MPI_Win win, int watch)
     unlock(t);
 }
 
+void shmpi_rma_conflict_busy(MPI_Win win, int on)
+{
+    atomic_store_explicit(&table_of(win, win->comm->rank)->busy, (uint32_t)on,
+                          memory_order_relaxed);
+}
+
 _Atomic uint32_t *shmpi_rma_conflict_armed(MPI_Win win)
 {
     return &table_of(win, win->comm->rank)->arm_done;
 }
 
-int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
-                             uint64_t plo, uint64_t phi,
+int shmpi_rma_conflict_local(MPI_Win win, uint64_t lo, uint64_t hi,
+                             int write, uint64_t plo, uint64_t phi,
                              struct shmpi_rma_conflict_hit *hit)
 {
     struct shmpi_rma_conflict_table *t = table_of(win, win->comm->rank);
@@ -302,12 +316,13 @@ int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
         if (!live(a, win->check_fences) || a->local)
             continue;
         left++;
-        if (!found && a->lo <= off && off < a->hi && meets(a, write)) {
+        if (!found && a->lo < hi && lo < a->hi && meets(a, write)) {
             found = 1;
             a->local = 1;
             hit->origin = a->origin - 1;
             hit->lo = a->lo;
             hit->hi = a->hi;
+            hit->at = a->lo > lo ? a->lo : lo;
             memcpy(hit->call, a->call, sizeof hit->call);
         } else if (a->lo < phi && plo < a->hi) {
             int want = prot_for(a);

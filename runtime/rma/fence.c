@@ -82,15 +82,19 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     if (shmpi_core_checking()) {
         shmpi_rma_origin_complete(win, -1, fn);
         shmpi_rma_conflict_fence(win);
+        shmpi_rma_local_enter(win);
     }
     int nothing_to_order = (assert & (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED))
                            == (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED);
     if (nothing_to_order)
         atomic_thread_fence(memory_order_seq_cst);
-    else if ((rc = shmpi_coll_barrier_as(win->comm, fn)) != MPI_SUCCESS)
-        return rc;
+    else
+        rc = shmpi_coll_barrier_as(win->comm, fn);
     if (shmpi_core_checking())
-        shmpi_rma_local_fence(win); /* the ended epoch's pages back */
+        shmpi_rma_local_fence(win); /* the ended epoch's pages back, the
+                                       next one's accesses armed */
+    if (rc != MPI_SUCCESS)
+        return rc;
     /* no other thread of this process calls fence on win now (a
        collective, 11.5.1), but another may open a passive-target epoch
        on win after this fence's barrier: win->lock orders the two */

@@ -37,23 +37,31 @@ move(void *obuf, MPI_Datatype otype, int target, MPI_Aint disp,
 }
 
 /* Check mode: the copy as the library's own (it may overwrite the
-   watched result of a pending get: watch.h), then the access noted
-   (conflict_check.c) and its result watched (result_check.c). */
+   watched result of a pending get: watch.h; a result in watched window
+   memory is written through its unprotected mapping, local_check.c),
+   then the access noted (conflict_check.c) and its result watched
+   (result_check.c); the remote accesses to this process meanwhile
+   armed as it leaves (local_check.c). */
 static __attribute__((cold, noinline)) int
 move_checked(void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
              MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
              MPI_Win win, int request_form, const char *fn)
 {
+    shmpi_rma_local_enter(win);
     shmpi_rma_watch_quiet(1);
-    int rc = move(obuf, otype, target, disp, tcount, ttype, win, fn);
+    int rc = move(shmpi_rma_local_unwatched(obuf, ocount, otype, 1), otype,
+                  target, disp, tcount, ttype, win, fn);
     shmpi_rma_watch_quiet(0);
-    if (rc)
-        return rc;
-    shmpi_rma_conflict_note(win, target, disp, shmpi_rma_bytes(tcount, ttype),
-                            ttype, MPI_MODE_WIN_GET, MPI_OP_NULL, fn);
-    if (!request_form)
-        shmpi_rma_result_watch(win, target, disp, obuf, ocount, otype, fn);
-    return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) {
+        shmpi_rma_conflict_note(win, target, disp,
+                                shmpi_rma_bytes(tcount, ttype), ttype,
+                                MPI_MODE_WIN_GET, MPI_OP_NULL, fn);
+        if (!request_form)
+            shmpi_rma_result_watch(win, target, disp, obuf, ocount, otype,
+                                   fn);
+    }
+    shmpi_rma_local_leave(win);
+    return rc;
 }
 
 /* The body of both forms, inlined into MPI_Get itself: the good path

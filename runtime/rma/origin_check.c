@@ -11,7 +11,9 @@
  * the new bytes elsewhere.  In check mode MPI_Put, MPI_Accumulate and
  * MPI_Get_accumulate (and their _c forms) hash their origin bytes
  * (datatypes/hash.c) into a record; the completing calls hash them again
- * and report a difference naming both calls.  The request forms are not
+ * and report a difference naming both calls (reading an origin in a
+ * watched window through its unprotected mapping, local_check.c: the
+ * hash is the library's access, not the program's).  The request forms are not
  * recorded: their completion is the request's, which this room does not
  * see.
  *
@@ -88,7 +90,8 @@ void shmpi_rma_origin_record(MPI_Win win, int target, MPI_Aint disp,
 {
     if (win->access == SHMPI_EPOCH_SYNC_OPS)
         return; /* completed by its sync_ops request (sync_epoch.c) */
-    uint64_t hash = shmpi_dt_hash(buf, count, dt);
+    uint64_t hash = shmpi_dt_hash(
+        shmpi_rma_local_unwatched(buf, count, dt, 0), count, dt);
     shmpi_core_mutex_lock(&table.lock);
     struct origin *o = free_slot(win);
     if (o) {
@@ -107,7 +110,9 @@ void shmpi_rma_origin_complete(MPI_Win win, int target, const char *fn)
         struct origin *o = &table.slot[i];
         if (!mine(o, win) || (target >= 0 && o->target != target))
             continue;
-        if (shmpi_dt_hash(o->buf, o->count, o->dt) != o->hash)
+        if (shmpi_dt_hash(
+                shmpi_rma_local_unwatched(o->buf, o->count, o->dt, 0),
+                o->count, o->dt) != o->hash)
             shmpi_core_check_report(
                 "RMA origin buffer modified before the operation completed",
                 "11.3",

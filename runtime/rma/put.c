@@ -28,19 +28,50 @@
 SHMPI_WEAK_ALIAS(Put)
 SHMPI_WEAK_ALIAS(Put_c)
 
-/* Check mode: the conflict check of the put's target bytes, and its
-   origin's record for the call that completes it (not a request form's:
-   its request completes it). */
-static __attribute__((cold, noinline)) void
-checked(MPI_Win win, int target, MPI_Aint disp, uint64_t len,
-        MPI_Datatype ttype,
-        const void *obuf, MPI_Count ocount, MPI_Datatype otype,
-        int request_form, const char *fn)
+/* The origin data into the target, the arguments checked. */
+static inline __attribute__((always_inline)) int
+move(const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
+     MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
+     const char *fn, uint64_t *len)
 {
-    shmpi_rma_conflict_note(win, target, disp, len, ttype, MPI_MODE_WIN_PUT,
-                            MPI_OP_NULL, fn);
-    if (!request_form)
-        shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype, fn);
+    shmpi_rma_count(win, SHMPI_RMA_PUTS);
+    struct shmpi_rma_loc loc;
+    int rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc);
+    if (rc)
+        return rc;
+    *len = shmpi_rma_bytes(ocount, otype);
+    if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig)) {
+        shmpi_copy_short((void *)(uintptr_t)loc.addr, obuf, *len);
+        return MPI_SUCCESS;
+    }
+    return shmpi_rma_write(win, &loc, ttype, obuf, otype, *len, fn);
+}
+
+/* Check mode: the copy read from the origin through the unprotected
+   mapping when the origin is window memory of this process (the edge
+   cells of a stencil, on pages a neighbour's put protects:
+   local_check.c), then the conflict check of the put's target bytes,
+   and its origin's record for the call that completes it (not a
+   request form's: its request completes it); the remote accesses to
+   this process meanwhile armed as it leaves (local_check.c). */
+static __attribute__((cold, noinline)) int
+move_checked(const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+             int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype,
+             MPI_Win win, int request_form, const char *fn)
+{
+    uint64_t len;
+    shmpi_rma_local_enter(win);
+    int rc = move(shmpi_rma_local_unwatched(obuf, ocount, otype, 0), ocount,
+                  otype, target, disp, tcount, ttype, win, fn, &len);
+    if (rc == MPI_SUCCESS) {
+        shmpi_rma_conflict_note(win, target, disp, len, ttype,
+                                MPI_MODE_WIN_PUT, MPI_OP_NULL, fn);
+        if (!request_form)
+            shmpi_rma_origin_record(win, target, disp, obuf, ocount, otype,
+                                    fn);
+    }
+    shmpi_rma_local_leave(win);
+    return rc;
 }
 
 /* The body of both forms, inlined into MPI_Put itself: the good path
@@ -65,20 +96,14 @@ put(const void *obuf, MPI_Count ocount, MPI_Datatype otype, int target,
                                    MPI_MODE_WIN_PUT, fn)) ||
         target == MPI_PROC_NULL)
         return rc;
-    shmpi_rma_count(win, SHMPI_RMA_PUTS);
-    struct shmpi_rma_loc loc;
-    if ((rc = shmpi_rma_locate(win, target, disp, tcount, ttype, fn, &loc)))
-        return rc;
-    uint64_t len = shmpi_rma_bytes(ocount, otype);
-    if (SHMPI_LIKELY(loc.direct && otype->contig && ttype->contig))
-        shmpi_copy_short((void *)(uintptr_t)loc.addr, obuf, len);
-    else if ((rc = shmpi_rma_write(win, &loc, ttype, obuf, otype, len, fn)))
-        return rc;
-    /* after the copy: nothing is live across the call but its arguments */
+    /* before the move: nothing is live across the test but the
+       arguments */
     if (shmpi_core_checking())
-        checked(win, target, disp, len, ttype, obuf, ocount, otype,
-                request_form, fn);
-    return MPI_SUCCESS;
+        return move_checked(obuf, ocount, otype, target, disp, tcount, ttype,
+                            win, request_form, fn);
+    uint64_t len;
+    return move(obuf, ocount, otype, target, disp, tcount, ttype, win, fn,
+                &len);
 }
 
 int shmpi_rma_put(const void *obuf, MPI_Count ocount, MPI_Datatype otype,

@@ -324,26 +324,33 @@ size_t shmpi_rma_conflict_bytes(void);
    the watch raises. */
 void shmpi_rma_conflict_watcher(MPI_Win win, int watch) __attribute__((cold));
 _Atomic uint32_t *shmpi_rma_conflict_armed(MPI_Win win);
+/* The target inside a call that arms before it returns (on), or about
+   to arm (0, then shmpi_rma_conflict_arm_pending): the accesses made
+   meanwhile send it no signal. */
+void shmpi_rma_conflict_busy(MPI_Win win, int on) __attribute__((cold));
 /* The target, waking from a sleep in a wait: the pages of the notes
    the accesses made while it slept did not arm (they did not wake it to
    do so), armed now, before it returns to the program; all: those of
    every live note (after a disarm). */
 void shmpi_rma_conflict_arm_pending(MPI_Win win, int watch, int all)
     __attribute__((cold));
-/* A load or store (write) of this process at byte off of its window,
-   on the page that holds window bytes [plo, phi): the first live note
-   of this epoch's remote accesses it meets, in *hit (found), marked so
-   that it is reported once; the protection the page keeps for the
-   others, or -1 when no live note is left to watch for.  In a signal
-   handler: takes the table's spin lock, which no
-   code that loads or stores window memory holds. */
+/* A load or store (write) of this process of bytes [lo, hi) of its
+   window - one byte the program's access faulted on, or the library's
+   copy from or into window memory (shmpi_rma_local_unwatched) - and,
+   for a fault, on the page that holds window bytes [plo, phi): the
+   first live note of this epoch's remote accesses it meets, in *hit
+   (found; at: the first byte of the two), marked so that it is
+   reported once; the protection the page keeps for the others, or -1
+   when no live note is left to watch for.  In a signal handler too:
+   takes the table's spin lock, which no code that loads or stores
+   window memory holds. */
 struct shmpi_rma_conflict_hit {
     int found, origin;
-    uint64_t lo, hi;
+    uint64_t lo, hi, at;
     char call[160];
 };
-int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
-                             uint64_t plo, uint64_t phi,
+int shmpi_rma_conflict_local(MPI_Win win, uint64_t lo, uint64_t hi,
+                             int write, uint64_t plo, uint64_t phi,
                              struct shmpi_rma_conflict_hit *hit);
 /* local_check.c, check mode: MPI_Win_allocate(_shared)'s memory watched
    from the constructor to MPI_Win_free, its pages armed by the remote
@@ -352,6 +359,12 @@ int shmpi_rma_conflict_local(MPI_Win win, uint64_t off, int write,
 void shmpi_rma_local_watch(MPI_Win win) __attribute__((cold));
 void shmpi_rma_local_unwatch(MPI_Win win) __attribute__((cold));
 void shmpi_rma_local_fence(MPI_Win win) __attribute__((cold));
+/* local_check.c, check mode: an MPI call on win entered, and left -
+   the pages of the remote accesses made to this process in between
+   armed, before the program runs again (the fence leaves in
+   shmpi_rma_local_fence). */
+void shmpi_rma_local_enter(MPI_Win win) __attribute__((cold));
+void shmpi_rma_local_leave(MPI_Win win) __attribute__((cold));
 
 static inline int shmpi_win_ok(MPI_Win w)
 {

@@ -192,6 +192,19 @@ void shmpi_rma_conflict_note(MPI_Win win, int target, MPI_Aint disp,
                              uint64_t len, MPI_Datatype ttype, int kind,
                              MPI_Op op, const char *fn) __attribute__((cold));
 
+/* local_check.c, check mode only: where the library reads (write: 0)
+   or writes count elements of dt at buf without the watch of this
+   process's window memory seeing it - through a second mapping of a
+   watched window's pages that is never protected, when the elements lie
+   in one, having compared them with the window's live notes as a fault
+   would (a conflict reported, the copy taken for a load or store of
+   this process); else buf itself.  For the library's own copies from
+   and into the program's buffers (an origin sent from window memory, a
+   result fetched into it), which then neither fault nor are stepped. */
+void *shmpi_rma_local_unwatched(const void *buf, MPI_Count count,
+                                MPI_Datatype dt, int write)
+    __attribute__((cold));
+
 /* ------------------------------------------------------- the range */
 
 /* range.c: the whole check of shmpi_rma_locate (below), with where the
