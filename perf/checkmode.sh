@@ -9,8 +9,8 @@
 #
 #   CHECKMODE_CHUNK=12 TEST_MAX_NP=2 perf/checkmode.sh [NAME...]
 #
-# A chunk's time is the sum of its runs' times as run-tests prints them
-# (the builds, the same in both modes, left out), "×" the check mode's
+# A chunk's programs are built once (TEST_KEEP_BUILD=1): its time is the
+# sum of its runs' times as run-tests prints them (the builds left out), "×" the check mode's
 # over the plain one.  Runs that failed in either mode are named and
 # left out of both sums.  Knobs: CHECKMODE_CHUNK (tests a chunk, 12),
 # TEST_MAX_NP (2; see test/run-tests), TEST_TIMEOUT_SCALE (2).
@@ -38,10 +38,11 @@ one() {
     shift 2
     local env=()
     [ "$mode" = check ] && env=(TEST_CHECK=1)
-    env "${env[@]}" test/run-tests "$@" 2>&1 |
-        sed -nE 's/^(PASS|FAIL) ([^ ]+)( np=([0-9]+))? \(([0-9.]+) s\).*/\1 \2 \4 \5/p' |
+    env "${env[@]}" TEST_KEEP_BUILD=1 test/run-tests "$@" 2>&1 |
+        sed -nE -e 's/^(PASS|FAIL) ([^ ]+) np=([0-9]+) \(([0-9.]+) s\).*/\1 \2 \3 \4/p' \
+            -e 's/^(PASS|FAIL) ([^ ]+) \(([0-9.]+) s\).*/\1 \2 - \3/p' |
         while read -r st name np secs; do
-            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$chunk" "$name" "${np:--}" "$secs" "$st"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$chunk" "$name" "$np" "$secs" "$st"
         done >>"$raw"
 }
 
