@@ -27,7 +27,7 @@ struct shmpi_request *shmpi_p2p_request_make(enum shmpi_req_kind kind,
    one hold of its lane under MULTIPLE; NULL when out of memory.  The
    level's branch inline, in the caller: taken inside one function,
    whose SINGLE side (the inlined allocation and start) needs six saved
-   registers, it cost MPI_Irecv at MULTIPLE the saves and restores, 26
+   registers, it cost MPI_Irecv at MULTIPLE the saves and restores, 21
    instructions a message for nothing (2026-11-30, callgrind,
    COUNT_LEVEL=multiple perf/run-perf pt2pt-count). */
 struct shmpi_request *shmpi_p2p_recv_make_started_st(void *buf,
