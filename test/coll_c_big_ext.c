@@ -2,6 +2,7 @@
 /* shmpi-test: np=2 timeout=900 ext */
 /* shmpi-test-skip tsan: each rank touches 2 GiB, which ThreadSanitizer's shadow memory makes 10 to 20 GiB (its documented 5-10x overhead), more than the machine has for two ranks; and the test starts no threads, between which its races would be. */
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include "big.h"
 #include "check.h"
 
 #include <stdint.h>
@@ -11,28 +12,29 @@
 
 static int rank, size;
 
-/* Byte i of the pattern `seed`: differs at every offset of a 4-byte
-   piece boundary and from one GiB to the next, so data that lands a
-   piece off shows. */
-static unsigned char pat(MPI_Count i, int seed)
-{
-    uint64_t x = (uint64_t)i;
-    return (unsigned char)(x ^ (x >> 9) ^ (x >> 30) ^ (uint64_t)(seed * 37));
-}
-
-static void fill(unsigned char *b, int seed)
-{
-    for (MPI_Count i = 0; i < NBYTES; i++)
-        b[i] = pat(i, seed);
-}
-
+/* b holds pattern 37 seed (big.h) up to n */
 static void expect(const unsigned char *b, MPI_Count n, int seed,
                    const char *what)
 {
-    for (MPI_Count i = 0; i < n; i++)
-        if (b[i] != pat(i, seed))
-            CHECK(0, "%s: byte %lld is %d, expected %d", what,
-                  (long long)i, b[i], pat(i, seed));
+    unsigned key = (unsigned)seed * 37;
+    int64_t i = big_wrong(b, (uint64_t)n, key, 0);
+    CHECK(i < 0, "%s: byte %lld is %d, expected %d", what, (long long)i,
+          i < 0 ? 0 : b[i], big_pat((uint64_t)i, key, 0));
+}
+
+/* the first of the n bytes at b that is not c, or -1 */
+static int64_t wrong_const(const unsigned char *b, uint64_t n, unsigned char c)
+{
+    uint64_t i = 0, w, want = c * 0x0101010101010101ull;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, b + i, 8);
+        if (w != want)
+            break;
+    }
+    for (; i < n; i++)
+        if (b[i] != c)
+            return (int64_t)i;
+    return -1;
 }
 
 int main(int argc, char **argv)
@@ -40,7 +42,7 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Init(&argc, &argv));
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
-    unsigned char *b = malloc((size_t)NBYTES);
+    unsigned char *b = big_alloc((size_t)NBYTES);
     CHECK(b, "no memory for %lld bytes", (long long)NBYTES);
     MPI_Datatype quad, dozen; /* derived types: 4 and 12 bytes */
     CHECK_MPI(MPI_Type_contiguous(4, MPI_BYTE, &quad));
@@ -51,7 +53,7 @@ int main(int argc, char **argv)
 
     /* blocking, on the collective area: bytes out, quads in */
     if (rank == root)
-        fill(b, 1);
+        big_fill(b, NBYTES, 1 * 37, 0);
     else
         memset(b, 0, (size_t)NBYTES);
     if (rank == root)
@@ -63,7 +65,7 @@ int main(int argc, char **argv)
     /* nonblocking, as a message of the schedule: 12-byte elements out,
        bytes in */
     if (rank == 0)
-        fill(b, 2);
+        big_fill(b, NBYTES, 2 * 37, 0);
     else
         memset(b, 0, (size_t)NBYTES);
     MPI_Request req;
@@ -77,22 +79,20 @@ int main(int argc, char **argv)
     expect(b, NBYTES / 12 * 12, 2, "Ibcast_c");
 
     /* every rank's pattern XORed together */
-    fill(b, 3 + rank);
+    big_fill(b, NBYTES, (unsigned)(3 + rank) * 37, 0);
     CHECK_MPI(MPI_Allreduce_c(MPI_IN_PLACE, b, NBYTES, MPI_BYTE, MPI_BXOR,
                               MPI_COMM_WORLD));
-    unsigned char key = 0; /* pat(i, s) is x(i) ^ 37 s */
+    unsigned char key = 0; /* pattern 37 s is x(i) ^ 37 s (big.h) */
     for (int r = 0; r < size; r++)
         key ^= (unsigned char)((3 + r) * 37);
-    for (MPI_Count i = 0; i < NBYTES; i++) {
-        unsigned char want = (unsigned char)((size % 2 ? pat(i, 0) : 0) ^ key);
-        if (b[i] != want)
-            CHECK(0, "Allreduce_c: byte %lld is %d, expected %d",
-                  (long long)i, b[i], want);
-    }
+    int64_t i = size % 2 ? big_wrong(b, NBYTES, key, 0)
+                         : wrong_const(b, NBYTES, key);
+    CHECK(i < 0, "Allreduce_c: byte %lld is %d, expected %d", (long long)i,
+          i < 0 ? 0 : b[i], size % 2 ? big_pat((uint64_t)i, key, 0) : key);
 
     CHECK_MPI(MPI_Type_free(&quad));
     CHECK_MPI(MPI_Type_free(&dozen));
-    free(b);
+    big_free(b, (size_t)NBYTES);
     CHECK_MPI(MPI_Finalize());
     return 0;
 }

@@ -5,6 +5,7 @@
 /*
  * ext: Open MPI 4.1 has no _c forms.  Two buffers of 2 GiB and a little.
  */
+#include "big.h"
 #include "check.h"
 
 #include <stdint.h>
@@ -76,7 +77,7 @@ static void type_queries(MPI_Datatype t)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    unsigned char *a = malloc((size_t)N), *b = malloc((size_t)N);
+    unsigned char *a = big_alloc((size_t)N), *b = big_alloc((size_t)N);
     CHECK(a && b, "no memory for two buffers of %lld bytes", (long long)N);
     MPI_Datatype t;
     CHECK_MPI(MPI_Type_contiguous_c(N, MPI_BYTE, &t));
@@ -116,8 +117,8 @@ int main(int argc, char **argv)
     CHECK(bad == 0, "MPI_Reduce_local_c: %lld words wrong", (long long)bad);
     CHECK_MPI(MPI_Op_free(&op));
     CHECK_MPI(MPI_Type_free(&t));
-    free(a);
-    free(b);
+    big_free(a, (size_t)N);
+    big_free(b, (size_t)N);
     MPI_Finalize();
     return 0;
 }

@@ -2,6 +2,7 @@
 /* shmpi-test: np=2 timeout=240 */
 /* shmpi-test-skip tsan: the rank writes and reads over 2 GiB, to which ThreadSanitizer adds shadow memory of at least twice every byte touched (86 s of the TSan step, 2026-11-30), and the program starts no threads, between which its races would be. */
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include "big.h"
 #include "check.h"
 
 #include <stdint.h>
@@ -17,7 +18,7 @@ int main(int argc, char **argv)
     int rank;
     CHECK_MPI(MPI_Init(&argc, &argv));
     CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-    int *buf = malloc((size_t)COUNT * sizeof(int));
+    int *buf = big_alloc((size_t)COUNT * sizeof(int));
     CHECK(buf != NULL, "cannot allocate %zu bytes", (size_t)COUNT * 4);
     if (rank == 0) {
         for (size_t i = 0; i < COUNT; i++)
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
                   buf[i], value(i));
         CHECK(buf[COUNT - 1] == value(COUNT - 1), "last int is wrong");
     }
-    free(buf);
+    big_free(buf, (size_t)COUNT * sizeof(int));
     CHECK_MPI(MPI_Finalize());
     return 0;
 }

@@ -6,6 +6,7 @@
  * ext: Open MPI 4.1 has no _c forms.  2 GiB and a little on each rank
  * (the receiver's vector has a 4 KiB hole in the middle).
  */
+#include "big.h"
 #include "check.h"
 
 #include <stdint.h>
@@ -64,16 +65,16 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Status st;
     if (rank == 0) {
-        unsigned char *b = malloc((size_t)N);
+        unsigned char *b = big_alloc((size_t)N);
         CHECK(b != NULL, "no memory for %lld bytes", (long long)N);
         for (int round = 0; round < 2; round++) {
             fill(b, round);
             CHECK_MPI(MPI_Send_c(b, N, MPI_BYTE, 1, round, MPI_COMM_WORLD));
         }
-        free(b);
+        big_free(b, (size_t)N);
     } else {
         /* round 0: MPI_BYTE */
-        unsigned char *b = malloc((size_t)N + HOLE);
+        unsigned char *b = big_alloc((size_t)N + HOLE);
         CHECK(b != NULL, "no memory for %lld bytes", (long long)N);
         CHECK_MPI(MPI_Recv_c(b, N, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &st));
         verify(b, 0, N, 0);
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
         verify(b + HALF + HOLE, HALF, HALF, 1);
         check_status(&st, v, 1, N);
         CHECK_MPI(MPI_Type_free(&v));
-        free(b);
+        big_free(b, (size_t)N + HOLE);
     }
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     MPI_Finalize();

@@ -2,6 +2,7 @@
 /* shmpi-test: np=2 timeout=900 ext */
 /* shmpi-test-skip tsan: each rank touches 2 GiB, which ThreadSanitizer's shadow memory makes 10 to 20 GiB (its documented 5-10x overhead), more than the machine has for two ranks; and the test starts no threads, between which its races would be. */
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include "big.h"
 #include "check.h"
 
 #include <stdint.h>
@@ -9,28 +10,13 @@
 
 #define NBYTES (((MPI_Count)1 << 31) + 8)
 
-/* Byte i of pattern `seed` (see coll_c_big_ext). */
-static unsigned char pat(MPI_Count i, int seed)
-{
-    uint64_t x = (uint64_t)i;
-    return (unsigned char)(x ^ (x >> 9) ^ (x >> 30) ^ (uint64_t)(seed * 37));
-}
-
-/* What MPI_Accumulate_c XORs into byte i. */
-static unsigned char mask(MPI_Count i)
-{
-    return (unsigned char)((uint64_t)i >> 17);
-}
-
-/* b holds pattern 1, XORed with the mask when `masked`. */
+/* b holds pattern 1 (big.h), XORed with the one of i >> 17 when
+   `masked`: pattern 1 with m. */
 static void expect(const unsigned char *b, int masked, const char *what)
 {
-    for (MPI_Count i = 0; i < NBYTES; i++) {
-        unsigned char want = pat(i, 1) ^ (masked ? mask(i) : 0);
-        if (b[i] != want)
-            CHECK(0, "%s: byte %lld is %d, expected %d", what,
-                  (long long)i, b[i], want);
-    }
+    int64_t i = big_wrong(b, NBYTES, 1, masked);
+    CHECK(i < 0, "%s: byte %lld is %d, expected %d", what, (long long)i,
+          i < 0 ? 0 : b[i], big_pat((uint64_t)i, 1, masked));
 }
 
 int main(int argc, char **argv)
@@ -48,10 +34,9 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Type_contiguous(4, MPI_BYTE, &quad));
     CHECK_MPI(MPI_Type_commit(&quad));
     if (rank == 0) {
-        b = malloc((size_t)NBYTES);
+        b = big_alloc((size_t)NBYTES);
         CHECK(b, "no memory for %lld bytes", (long long)NBYTES);
-        for (MPI_Count i = 0; i < NBYTES; i++)
-            b[i] = pat(i, 1);
+        big_fill(b, NBYTES, 1, 0);
         CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
         CHECK_MPI(MPI_Put_c(b, NBYTES, MPI_BYTE, 1, 0, NBYTES, MPI_BYTE,
                             win));
@@ -65,8 +50,12 @@ int main(int argc, char **argv)
     }
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     if (rank == 0) {
-        for (MPI_Count i = 0; i < NBYTES; i++)
-            b[i] = mask(i);
+        /* byte i is i >> 17 (mod 256): what XORs pattern 1 into pattern
+           1 with m */
+        for (MPI_Count i = 0; i < NBYTES; i += (MPI_Count)1 << 17) {
+            MPI_Count n = NBYTES - i < (1 << 17) ? NBYTES - i : 1 << 17;
+            memset(b + i, (int)(unsigned char)(i >> 17), (size_t)n);
+        }
         CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
         CHECK_MPI(MPI_Accumulate_c(b, NBYTES, MPI_BYTE, 1, 0, NBYTES,
                                    MPI_BYTE, MPI_BXOR, win));
@@ -76,7 +65,7 @@ int main(int argc, char **argv)
                             win));
         CHECK_MPI(MPI_Win_unlock(1, win));
         expect(b, 1, "Accumulate_c then Get_c");
-        free(b);
+        big_free(b, (size_t)NBYTES);
     }
     CHECK_MPI(MPI_Type_free(&quad));
     CHECK_MPI(MPI_Win_free(&win));
