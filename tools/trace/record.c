@@ -251,17 +251,6 @@ struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
     return r;
 }
 
-/* peer as the world rank it is (core/objects.h: world_ranks, or for an
-   intercommunicator remote_world); comm NULL: unknown (a window's). */
-void shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer)
-{
-    r->peer = peer;
-    if (comm == MPI_COMM_NULL || peer < 0)
-        return;
-    const int *map = comm->is_inter ? comm->remote_world : comm->world_ranks;
-    r->wpeer = map ? map[peer] : peer;
-}
-
 /* A call on a window: its id, and its target rank as a world rank. */
 void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win)
 {
