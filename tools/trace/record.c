@@ -7,7 +7,9 @@
  * both set by the launcher.  A thread's first MPI call gives it a chunk
  * of NREC records and a profile (calls, time per function), linked into
  * the rank's list under a mutex - the only lock, taken once per thread;
- * the wrappers then touch only their thread's own.  A full chunk is kept
+ * the wrappers then touch only their thread's own, inline (wrap.h: the
+ * cursor, shmpi_trace_end); this file has the slow paths - a thread's
+ * first call, a full chunk.  A full chunk is kept
  * and a new one started: the records stay in memory, up to KEEP chunks
  * a thread, and are written to DIR/RANK.ev (O_APPEND: the threads'
  * writes do not interleave) at MPI_Finalize (and MPI_Abort), with
