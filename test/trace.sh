@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count.
+# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; the records of two threads of a rank, more than a chunk each, are all kept, each thread on its own track, with the arrow of a receive one thread posted and another completed.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -91,6 +91,45 @@ if got != want:
 EOF
 [ "$(rank_calls 0 MPI_Test)" = 3 ] && [ "$(rank_calls 0 MPI_Iprobe)" = 2 ] ||
     fail "poll: rank 0's profile: MPI_Test '$(rank_calls 0 MPI_Test)', MPI_Iprobe '$(rank_calls 0 MPI_Iprobe)' calls, not 3 and 2"
+
+# Threads: each thread's records on a track of its own, all kept across
+# chunks (4N records a thread), and an arrow to a receive one thread
+# posted and another completed (test/helpers/tracethreads.c, N = 20000).
+tprog=$TEST_TMPDIR/tracethreads
+# shellcheck disable=SC2086
+"$SHMPI_ROOT/mpicc" -shared-mpi ${SANFLAGS:-} -O1 -g -pthread -o "$tprog" \
+    "$SHMPI_ROOT/test/helpers/tracethreads.c" || fail "cannot build $tprog"
+rm -f "$trace"
+job -np 2 --trace "$trace" "$tprog"
+expect_status 0
+expect_lines "$ERR" "^mpirun: --trace: .*: $((2 * (6 * 20000 + 6))) calls, $((2 * (2 * 20000 + 1))) messages\$"
+python3 - "$trace" <<'EOF' || fail "threads: the trace is not the program's"
+import collections, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+n = 20000
+got = collections.Counter((e["pid"], e["tid"], e["name"]) for e in ev
+                          if e["ph"] == "X")
+bad = []
+for r in range(2):
+    mine = {k: v for k, v in got.items() if k[0] == r}
+    # threads are numbered in the order of their first call: the one
+    # that posted the last receive is 1 or 2, the other sent and waited
+    ok = False
+    for post, wait in ((1, 2), (2, 1)):
+        want = {(r, 0, "MPI_Init_thread"): 1, (r, 0, "MPI_Comm_rank"): 1,
+                (r, 0, "MPI_Finalize"): 1, (r, wait, "MPI_Send"): 1,
+                (r, wait, "MPI_Wait"): 1}
+        for t in (1, 2):
+            for f in ("MPI_Irecv", "MPI_Isend", "MPI_Waitall"):
+                want[(r, t, f)] = n + (t == post and f == "MPI_Irecv")
+        ok = ok or mine == want
+    if not ok:
+        bad.append("rank %d's slices: %s" % (r, sorted(mine.items())))
+flows = collections.Counter(e["ph"] for e in ev if e["ph"] in ("s", "f"))
+if flows != {"s": 2 * (2 * n + 1), "f": 2 * (2 * n + 1)}:
+    bad.append("arrows: %s" % dict(flows))
+sys.exit("\n".join(bad) if bad else 0)
+EOF
 
 # --profile alone: the table, no trace file
 job -np 2 --profile "$prog"

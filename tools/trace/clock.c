@@ -22,6 +22,7 @@
  * Elsewhere (no invariant counter, another architecture) the timestamps
  * are CLOCK_MONOTONIC itself and the conversion is none.
  */
+#include <stddef.h>
 #include <time.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -79,6 +80,36 @@ static double rate_to(const struct pair *now)
     return span > 0 ? (double)(now->ns - first.ns) / (double)span : 0;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* convert() of both timestamps of each of n records at once, in the two
+   lanes of an SSE2 register, for tick counts within 2^51 of first's (on
+   either side; the caller checks).  SSE2 has no 64-bit integer <->
+   double conversion, so the signed count is made a double by adding it
+   to the bits of 2^52 + 2^51 and subtracting that number (exact), and
+   the product back by adding it again (which rounds to an integer) and
+   taking the bits: 11 instructions a record where two scalar conversions
+   took 20 (callgrind, MPI_Comm_rank loop, 2026-11-30). */
+static void convert_pairs(struct shmpi_trace_rec *r, size_t n, double rate)
+{
+    const double big = 0x1p52 + 0x1p51;
+    const __m128i magic = _mm_set1_epi64x(0x4338000000000000);
+    const __m128d bigd = _mm_set1_pd(big), rate2 = _mm_set1_pd(rate);
+    const __m128i tick0 = _mm_set1_epi64x((long long)first.tick);
+    const __m128i ns0 = _mm_set1_epi64x((long long)first.ns);
+    for (size_t i = 0; i < n; i++) {
+        __m128i *p = (__m128i *)&r[i].t0;   /* t0, t1 */
+        __m128i dt = _mm_sub_epi64(_mm_loadu_si128(p), tick0);
+        __m128d d = _mm_sub_pd(_mm_castsi128_pd(_mm_add_epi64(dt, magic)),
+                               bigd);
+        __m128d ns = _mm_add_pd(_mm_mul_pd(d, rate2), bigd);
+        __m128i q = _mm_sub_epi64(_mm_castpd_si128(ns), magic);
+        _mm_storeu_si128(p, _mm_add_epi64(q, ns0));
+    }
+}
+#endif
+
 /* n records' timestamps, taken since the library was loaded, as
    CLOCK_MONOTONIC nanoseconds. */
 void shmpi_trace_clock_ns(struct shmpi_trace_rec *r, size_t n)
@@ -87,6 +118,17 @@ void shmpi_trace_clock_ns(struct shmpi_trace_rec *r, size_t n)
         return;
     struct pair now = pair_now();
     double rate = rate_to(&now);
+#if defined(__SSE2__)
+    _Static_assert(offsetof(struct shmpi_trace_rec, t1) ==
+                   offsetof(struct shmpi_trace_rec, t0) + 8, "t0, t1 adjacent");
+    /* every timestamp was taken between first (give or take the cores'
+       skew) and now: all within 2^51 ticks of first if now is within
+       2^50 (4 days of a 3 GHz counter) */
+    if (now.tick - first.tick < (1ull << 50)) {
+        convert_pairs(r, n, rate);
+        return;
+    }
+#endif
     for (size_t i = 0; i < n; i++) {
         r[i].t0 = convert(r[i].t0, rate);
         r[i].t1 = convert(r[i].t1, rate);

@@ -7,7 +7,9 @@
  * both set by the launcher.  A thread's first MPI call gives it a chunk
  * of NREC records and a profile (calls, time per function), linked into
  * the rank's list under a mutex - the only lock, taken once per thread;
- * the wrappers then touch only their thread's own.  A full chunk is kept
+ * the wrappers then touch only their thread's own, inline (wrap.h: the
+ * cursor, shmpi_trace_end); this file has the slow paths - a thread's
+ * first call, a full chunk.  A full chunk is kept
  * and a new one started: the records stay in memory, up to KEEP chunks
  * a thread, and are written to DIR/RANK.ev (O_APPEND: the threads'
  * writes do not interleave) at MPI_Finalize (and MPI_Abort), with
@@ -49,16 +51,13 @@ struct chunk {
 };
 _Static_assert(sizeof(struct chunk) == CHUNK, "a chunk is one huge page");
 
+/* A thread's: its cursor and profile (wrap.h) first, where
+   shmpi_trace_me points. */
 struct thread_log {
-    struct shmpi_trace_rec *rec;   /* cur->rec */
-    unsigned n;                    /* records in cur */
+    struct shmpi_trace_thread pub;
     struct chunk *cur, *full, *last;   /* full: the kept ones, oldest first */
     unsigned nfull;
-    unsigned poll_at;    /* rec[poll_at] is a poll that found nothing and
-                            may grow, if poll_at == n - 1 */
-    uint8_t tid;
     struct thread_log *next;
-    struct shmpi_trace_fn prof[SHMPI_TRACE_NFN];  /* calls, ns; no names */
 };
 
 static struct {
@@ -75,11 +74,7 @@ static struct {
 
 int shmpi_trace_events;
 
-/* initial-exec: a preloaded library's TLS is static (loaded at start),
-   so no __tls_get_addr call per MPI call (27 instructions of callgrind's
-   count per call, 2026-11-29). */
-static _Thread_local struct thread_log *mine
-    __attribute__((tls_model("initial-exec")));
+_Thread_local struct shmpi_trace_thread *shmpi_trace_me;
 
 __attribute__((constructor)) static void setup(void)
 {
@@ -134,7 +129,23 @@ static struct chunk *chunk_new(void)
     return (struct chunk *)p;
 }
 
-/* Every record t holds to the file, converted to nanoseconds. */
+/* The records of t's current chunk. */
+static unsigned used(const struct thread_log *t)
+{
+    return t->cur ? (unsigned)(t->pub.next - t->cur->rec) : 0;
+}
+
+/* t's cursor at the start of chunk c (NULL: no records kept). */
+static void start_chunk(struct thread_log *t, struct chunk *c)
+{
+    t->cur = c;
+    t->pub.next = c ? c->rec : NULL;
+    t->pub.end = c ? c->rec + NREC : NULL;
+    t->pub.poll = NULL;
+}
+
+/* Every record t holds to the file, converted to nanoseconds; its
+   current chunk reused. */
 static void write_out(struct thread_log *t)
 {
     for (struct chunk *c = t->full, *next; c; c = next) {
@@ -145,10 +156,12 @@ static void write_out(struct thread_log *t)
     }
     t->full = t->last = NULL;
     t->nfull = 0;
-    shmpi_trace_clock_ns(t->rec, t->n);
-    append(t->rec, t->n);
-    t->n = 0;
-    t->poll_at = NREC;
+    if (!t->cur)
+        return;
+    unsigned n = used(t);
+    shmpi_trace_clock_ns(t->cur->rec, n);
+    append(t->cur->rec, n);
+    start_chunk(t, t->cur);
 }
 
 /* t's chunk is full: kept, and a new one started; or, KEEP kept or no
@@ -167,10 +180,7 @@ static void chunk_full(struct thread_log *t)
         t->full = t->cur;
     t->last = t->cur;
     t->nfull++;
-    t->cur = c;
-    t->rec = c->rec;
-    t->n = 0;
-    t->poll_at = NREC;
+    start_chunk(t, c);
 }
 
 static struct thread_log *thread_log_new(void)
@@ -181,54 +191,44 @@ static struct thread_log *thread_log_new(void)
         free(t);
         return NULL;
     }
-    t->cur = c;
-    t->rec = c ? c->rec : NULL;
+    start_chunk(t, c);
     pthread_mutex_lock(&g.lock);
-    t->poll_at = NREC;
-    t->tid = (uint8_t)g.next_tid++;
+    t->pub.tid = (uint8_t)g.next_tid++;
     t->next = g.threads;
     g.threads = t;
     pthread_mutex_unlock(&g.lock);
     return t;
 }
 
-static inline struct thread_log *thread_log(void)
+/* This thread's, made at its first MPI call (NULL if no memory, or the
+   process is not a rank of a traced job). */
+static struct thread_log *thread_log(void)
 {
-    if (__builtin_expect(!mine && g.on, 0))
-        mine = thread_log_new();
-    return mine;
+    if (!shmpi_trace_me && g.on) {
+        struct thread_log *t = thread_log_new();
+        shmpi_trace_me = t ? &t->pub : NULL;
+    }
+    return (struct thread_log *)shmpi_trace_me;
 }
 
-/* The next free record of this thread. */
-struct shmpi_trace_rec *shmpi_trace_record(void)
+/* shmpi_trace_end's first call on this thread. */
+struct shmpi_trace_rec *shmpi_trace_end_slow(int fn, uint64_t t0,
+                                             uint64_t t1, int rc)
+{
+    return thread_log() ? shmpi_trace_end(fn, t0, t1, rc) : NULL;
+}
+
+/* The next record when the fast path has none at hand: the thread's
+   first, or its chunk is full.  NULL when no records are kept. */
+struct shmpi_trace_rec *shmpi_trace_next_slow(void)
 {
     struct thread_log *t = thread_log();
-    if (!t || !shmpi_trace_events)
+    if (!t || !t->pub.next)
         return NULL;
-    if (__builtin_expect(t->n == NREC, 0))
+    if (t->pub.next == t->pub.end)
         chunk_full(t);
-    struct shmpi_trace_rec *r = &t->rec[t->n++];
-    r->tid = t->tid;
-    return r;
-}
-
-struct shmpi_trace_rec *shmpi_trace_end(int fn, uint64_t t0, uint64_t t1,
-                                        int rc)
-{
-    struct thread_log *t = thread_log();
-    if (!t)
-        return NULL;
-    t->prof[fn].calls++;
-    t->prof[fn].ns += t1 - t0;
-    if (rc != MPI_SUCCESS || !shmpi_trace_events)
-        return NULL;
-    struct shmpi_trace_rec *r = shmpi_trace_record();
-    if (r)
-        *r = (struct shmpi_trace_rec){
-            .t0 = t0, .t1 = t1, .count = -1, .bytes = -1,
-            .comm = UINT32_MAX, .peer = MPI_PROC_NULL, .wpeer = -1,
-            .tag = -1, .root = -1, .win = UINT32_MAX, .polls = 1,
-            .fn = (uint16_t)fn, .kind = SHMPI_TRACE_CALL, .tid = t->tid};
+    struct shmpi_trace_rec *r = t->pub.next++;
+    r->tid = t->pub.tid;
     return r;
 }
 
@@ -238,30 +238,19 @@ struct shmpi_trace_rec *shmpi_trace_end(int fn, uint64_t t0, uint64_t t1,
 struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
                                          int rc, int found)
 {
-    struct thread_log *t = mine;
-    if (rc == MPI_SUCCESS && !found && t && t->n &&
-        t->poll_at == t->n - 1 && t->rec[t->poll_at].fn == fn) {
+    struct shmpi_trace_thread *t = shmpi_trace_me;
+    struct shmpi_trace_rec *p = t ? t->poll : NULL;
+    if (rc == MPI_SUCCESS && !found && p && p == t->next - 1 && p->fn == fn) {
         t->prof[fn].calls++;
-        t->prof[fn].ns += t1 - t0;
-        t->rec[t->poll_at].t1 = t1;
-        t->rec[t->poll_at].polls++;
+        t->prof[fn].ticks += t1 - t0;
+        p->t1 = t1;
+        p->polls++;
         return NULL;
     }
     struct shmpi_trace_rec *r = shmpi_trace_end(fn, t0, t1, rc);
     if (r && !found)
-        t = mine, t->poll_at = t->n - 1;
+        shmpi_trace_me->poll = r;
     return r;
-}
-
-/* peer as the world rank it is (core/objects.h: world_ranks, or for an
-   intercommunicator remote_world); comm NULL: unknown (a window's). */
-void shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer)
-{
-    r->peer = peer;
-    if (comm == MPI_COMM_NULL || peer < 0)
-        return;
-    const int *map = comm->is_inter ? comm->remote_world : comm->world_ranks;
-    r->wpeer = map ? map[peer] : peer;
 }
 
 /* A call on a window: its id, and its target rank as a world rank. */
@@ -289,8 +278,8 @@ static void write_prof(void)
                  shmpi_trace_fn_names[i]);
         fns[i].calls = fns[i].ns = 0;
         for (struct thread_log *t = g.threads; t; t = t->next) {
-            fns[i].calls += t->prof[i].calls;
-            fns[i].ns += t->prof[i].ns;
+            fns[i].calls += t->pub.prof[i].calls;
+            fns[i].ns += t->pub.prof[i].ticks;
         }
         fns[i].ns = shmpi_trace_clock_span(fns[i].ns);
     }
@@ -319,7 +308,7 @@ void shmpi_trace_finished(void)
     for (struct thread_log *t = g.threads; t; t = t->next) {
         if (shmpi_trace_events)
             write_out(t);
-        t->n = 0;
+        start_chunk(t, NULL);   /* later calls: the profile only */
     }
     if (g.ev_fd >= 0)
         close(g.ev_fd);

@@ -49,7 +49,7 @@ void shmpi_trace_clock_ns(struct shmpi_trace_rec *r, size_t n);
 uint64_t shmpi_trace_clock_at(uint64_t t);
 uint64_t shmpi_trace_clock_span(uint64_t ticks);
 
-static inline uint64_t shmpi_trace_now(void)
+static inline __attribute__((always_inline)) uint64_t shmpi_trace_now(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_expect(shmpi_trace_tsc, 1))
@@ -58,21 +58,82 @@ static inline uint64_t shmpi_trace_now(void)
     return shmpi_trace_mono();
 }
 
-/* record.c */
+/* record.c: a thread's cursor in its records and its profile.  next is
+   the next free record and end the end of its chunk (both NULL under
+   --profile alone, or before the thread's first call, or after
+   MPI_Finalize); poll is the record of a poll that found nothing, which
+   may grow while it is next's predecessor. */
+struct shmpi_trace_thread {
+    struct shmpi_trace_rec *next, *end, *poll;
+    uint8_t tid;
+    struct shmpi_trace_fn_prof {
+        uint64_t calls, ticks;
+    } prof[SHMPI_TRACE_NFN];
+};
+
+/* This thread's, NULL before its first MPI call.  initial-exec: a
+   preloaded library's TLS is static (allocated at start), so a read is
+   one load from %fs, not a __tls_get_addr call (27 instructions of
+   callgrind's count per call, 2026-11-29). */
+extern _Thread_local struct shmpi_trace_thread *shmpi_trace_me
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
 extern int shmpi_trace_events;   /* --trace: records are kept */
-struct shmpi_trace_rec *shmpi_trace_end(int fn, uint64_t t0, uint64_t t1,
-                                        int rc);
+struct shmpi_trace_rec *shmpi_trace_end_slow(int fn, uint64_t t0,
+                                             uint64_t t1, int rc);
+struct shmpi_trace_rec *shmpi_trace_next_slow(void);
 struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
                                          int rc, int found);
-struct shmpi_trace_rec *shmpi_trace_record(void);
-void shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer);
 void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win);
 void shmpi_trace_started(uint64_t t0);
 void shmpi_trace_finished(void);
 
-/* The call fn that started at t0 returned rc: its time goes to the
-   profile; returns the record to fill with its arguments, or NULL. */
-static inline struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0,
+/* The next free record of this thread, its tid set; NULL if none is
+   kept.  Inline, as shmpi_trace_end: the wrappers' fast path is one
+   thread-local load, a compare and a store of the cursor (a call into
+   record.c, its checks and its frame cost 79 of the 140 instructions
+   --trace added to a call, callgrind, 2026-11-30). */
+static inline __attribute__((always_inline)) struct shmpi_trace_rec *shmpi_trace_record(void)
+{
+    struct shmpi_trace_thread *t = shmpi_trace_me;
+    if (__builtin_expect(!t || t->next == t->end, 0))
+        return shmpi_trace_next_slow();
+    struct shmpi_trace_rec *r = t->next++;
+    r->tid = t->tid;
+    return r;
+}
+
+/* The call fn ran from t0 to t1 and returned rc: its time goes to the
+   profile; returns the record to fill with its arguments, or NULL (no
+   trace kept, or the call failed: the arguments of a failed call may be
+   invalid handles). */
+static inline __attribute__((always_inline)) struct shmpi_trace_rec *shmpi_trace_end(int fn, uint64_t t0,
+                                                      uint64_t t1, int rc)
+{
+    struct shmpi_trace_thread *t = shmpi_trace_me;
+    if (__builtin_expect(!t, 0))
+        return shmpi_trace_end_slow(fn, t0, t1, rc);
+    t->prof[fn].calls++;
+    t->prof[fn].ticks += t1 - t0;
+    if (rc != MPI_SUCCESS)
+        return NULL;
+    struct shmpi_trace_rec *r = t->next;
+    if (__builtin_expect(r == t->end, 0)) {
+        if (!r || !(r = shmpi_trace_next_slow()))   /* !r: --profile */
+            return NULL;
+    } else {
+        t->next = r + 1;
+    }
+    *r = (struct shmpi_trace_rec){
+        .t0 = t0, .t1 = t1, .count = -1, .bytes = -1, .comm = UINT32_MAX,
+        .peer = MPI_PROC_NULL, .wpeer = -1, .tag = -1, .root = -1,
+        .win = UINT32_MAX, .polls = 1, .fn = (uint16_t)fn,
+        .kind = SHMPI_TRACE_CALL, .tid = t->tid};
+    return r;
+}
+
+/* The call fn that started at t0 returned rc. */
+static inline __attribute__((always_inline)) struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0,
                                                        int rc)
 {
     return shmpi_trace_end(fn, t0, shmpi_trace_now(), rc);
@@ -81,7 +142,7 @@ static inline struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0,
 /* count elements of type: the datatype's size read in one load
    (datatypes/datatype.h), as the context below; MPI_DATATYPE_NULL
    (valid with count 0 in some calls) has no bytes. */
-static inline void shmpi_trace_count(struct shmpi_trace_rec *r,
+static inline __attribute__((always_inline)) void shmpi_trace_count(struct shmpi_trace_rec *r,
                                      MPI_Count count, MPI_Datatype type)
 {
     r->count = count;
@@ -91,9 +152,22 @@ static inline void shmpi_trace_count(struct shmpi_trace_rec *r,
 /* The communicator's context (core/objects.h): the job-wide name of a
    communicator that the MPI_T events also give, one load.  A window's
    id and its communicator (rma/win.h) the same way. */
-static inline uint32_t shmpi_trace_context(MPI_Comm comm)
+static inline __attribute__((always_inline)) uint32_t shmpi_trace_context(MPI_Comm comm)
 {
     return comm == MPI_COMM_NULL ? UINT32_MAX : comm->context;
+}
+
+/* peer as the world rank it is (core/objects.h: world_ranks, or for an
+   intercommunicator remote_world); comm NULL: unknown (a window's).
+   Inline: two or three loads, less than a call's frame. */
+static inline __attribute__((always_inline)) void
+shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer)
+{
+    r->peer = peer;
+    if (comm == MPI_COMM_NULL || peer < 0)
+        return;
+    const int *map = comm->is_inter ? comm->remote_world : comm->world_ranks;
+    r->wpeer = map ? map[peer] : peer;
 }
 
 /* posted.c: an MPI_Irecv's request until it completes */
