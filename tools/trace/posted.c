@@ -89,7 +89,7 @@ void shmpi_trace_remember(MPI_Request req, MPI_Comm comm, uint64_t t)
    chains whole); 0 if it is not there.  Inline: a Wait's lookup in its
    own thread's table is one call, not two (18 instructions a halo isend
    iteration, callgrind, 2026-11-30). */
-static inline __attribute__((always_inline)) int
+SHMPI_TRACE_INLINE int
 take(struct table *tb, MPI_Request req, struct shmpi_trace_posted *out)
 {
     struct shmpi_trace_posted *sl = tb->slot;

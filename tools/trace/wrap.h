@@ -49,7 +49,11 @@ void shmpi_trace_clock_ns(struct shmpi_trace_rec *r, size_t n);
 uint64_t shmpi_trace_clock_at(uint64_t t);
 uint64_t shmpi_trace_clock_span(uint64_t ticks);
 
-static inline __attribute__((always_inline)) uint64_t shmpi_trace_now(void)
+/* The wrappers' fast path is inlined whatever the compiler thinks of
+   its size: a call's frame costs more than these bodies. */
+#define SHMPI_TRACE_INLINE static inline __attribute__((always_inline))
+
+SHMPI_TRACE_INLINE uint64_t shmpi_trace_now(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     if (__builtin_expect(shmpi_trace_tsc, 1))
@@ -93,7 +97,7 @@ void shmpi_trace_finished(void);
    thread-local load, a compare and a store of the cursor (a call into
    record.c, its checks and its frame cost 79 of the 140 instructions
    --trace added to a call, callgrind, 2026-11-30). */
-static inline __attribute__((always_inline)) struct shmpi_trace_rec *shmpi_trace_record(void)
+SHMPI_TRACE_INLINE struct shmpi_trace_rec *shmpi_trace_record(void)
 {
     struct shmpi_trace_thread *t = shmpi_trace_me;
     if (__builtin_expect(!t || t->next == t->end, 0))
@@ -107,8 +111,8 @@ static inline __attribute__((always_inline)) struct shmpi_trace_rec *shmpi_trace
    profile; returns the record to fill with its arguments, or NULL (no
    trace kept, or the call failed: the arguments of a failed call may be
    invalid handles). */
-static inline __attribute__((always_inline)) struct shmpi_trace_rec *shmpi_trace_end(int fn, uint64_t t0,
-                                                      uint64_t t1, int rc)
+SHMPI_TRACE_INLINE struct shmpi_trace_rec *
+shmpi_trace_end(int fn, uint64_t t0, uint64_t t1, int rc)
 {
     struct shmpi_trace_thread *t = shmpi_trace_me;
     if (__builtin_expect(!t, 0))
@@ -133,8 +137,8 @@ static inline __attribute__((always_inline)) struct shmpi_trace_rec *shmpi_trace
 }
 
 /* The call fn that started at t0 returned rc. */
-static inline __attribute__((always_inline)) struct shmpi_trace_rec *shmpi_trace_call(int fn, uint64_t t0,
-                                                       int rc)
+SHMPI_TRACE_INLINE struct shmpi_trace_rec *
+shmpi_trace_call(int fn, uint64_t t0, int rc)
 {
     return shmpi_trace_end(fn, t0, shmpi_trace_now(), rc);
 }
@@ -142,8 +146,8 @@ static inline __attribute__((always_inline)) struct shmpi_trace_rec *shmpi_trace
 /* count elements of type: the datatype's size read in one load
    (datatypes/datatype.h), as the context below; MPI_DATATYPE_NULL
    (valid with count 0 in some calls) has no bytes. */
-static inline __attribute__((always_inline)) void shmpi_trace_count(struct shmpi_trace_rec *r,
-                                     MPI_Count count, MPI_Datatype type)
+SHMPI_TRACE_INLINE void shmpi_trace_count(struct shmpi_trace_rec *r,
+                                         MPI_Count count, MPI_Datatype type)
 {
     r->count = count;
     r->bytes = type == MPI_DATATYPE_NULL ? -1 : count * type->size;
@@ -152,7 +156,7 @@ static inline __attribute__((always_inline)) void shmpi_trace_count(struct shmpi
 /* The communicator's context (core/objects.h): the job-wide name of a
    communicator that the MPI_T events also give, one load.  A window's
    id and its communicator (rma/win.h) the same way. */
-static inline __attribute__((always_inline)) uint32_t shmpi_trace_context(MPI_Comm comm)
+SHMPI_TRACE_INLINE uint32_t shmpi_trace_context(MPI_Comm comm)
 {
     return comm == MPI_COMM_NULL ? UINT32_MAX : comm->context;
 }
@@ -160,7 +164,7 @@ static inline __attribute__((always_inline)) uint32_t shmpi_trace_context(MPI_Co
 /* peer as the world rank it is (core/objects.h: world_ranks, or for an
    intercommunicator remote_world); comm NULL: unknown (a window's).
    Inline: two or three loads, less than a call's frame. */
-static inline __attribute__((always_inline)) void
+SHMPI_TRACE_INLINE void
 shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer)
 {
     r->peer = peer;
