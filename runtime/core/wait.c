@@ -90,6 +90,40 @@
  * everyone, V included.  The turn is paid only on the way back from the
  * doorbell, after a futex call, and only under MULTIPLE.
  *
+ * Woken once.  A thread woken on a core its sibling keeps stays counted
+ * until it runs and counts itself out, and every record of the lane
+ * until then found the count and called FUTEX_WAKE again: with 2
+ * threads a rank on one core, 1 to 2 wake calls per window of 64
+ * messages from the sender (perf/threads -n 2 -m dup, perf stat -e
+ * syscalls:sys_enter_futex on each rank, 2026-11-30), each a system
+ * call of some 3 us on this VM.  So the ring that wakes a lane's
+ * sleepers sets BELL_WOKEN in the bell's word (an acq_rel CAS, which
+ * only one ringer wins), and a ring that finds it set wakes nobody.
+ * Every change of the sleepers clears it: a count in or out (the same
+ * CAS that changes the count), and a sleeper once more after it read
+ * the seq it will sleep on (clear_woken, release, then a seq_cst
+ * fence, before its last done()).  The ring's slow path starts with a
+ * seq_cst fence and reads the word after it.  A ring R that skipped
+ * read BELL_WOKEN set by a ring W; each sleeper Y counted then is one
+ * of these:
+ *   - Y's clear after its seq read comes after R's read in the word's
+ *     order: R's fence precedes Y's in S (coherence-ordered-before) and
+ *     Y's last done() sees R's record;
+ *   - it comes before W's CAS: W's acquire CAS read Y's release clear
+ *     (or later), so Y's seq read happens before W's bump, and Y's
+ *     futex call returns at once or W's wake finds it - a wake of the
+ *     bitset W chose, which is the one R would have chosen while the
+ *     word has not changed: an owner of the lane is still counted, or
+ *     nobody is and W woke everyone;
+ *   - Y counted itself out after R's read (it was woken): under
+ *     MULTIPLE R's fence precedes turn_owed's in S and Y's turn sees
+ *     R's record; below MULTIPLE the one thread polls on, and its next
+ *     count in, later in the word's order than R's read, comes with a
+ *     fence after R's.
+ * A count out clears the flag, so a ring after it picks the bitset
+ * anew: the owners woken by W gone, the non-owners still asleep are
+ * woken as before.
+ *
  * The lost wake-up race is the same Dekker pair for both bells:
  *   waiter: count itself in the rank's and every lane's word; fence;
  *           old = seq (acquire); if (!done()) futex_wait_bitset(seq, old)
@@ -203,7 +237,8 @@ static int spin(const struct shmpi_core_waitfor *w, void *arg)
 
 #define BELL_ANY (1u << 16)      /* a lane bell's word: a non-owner */
 #define BELL_OWNERS (BELL_ANY - 1) /* its owners (SHMPI_ARENA_LANES_MAX
-                                      lanes, fewer threads than 65536) */
+                                      lanes, fewer threads than 32768) */
+#define BELL_WOKEN (1u << 31)    /* its sleepers were woken (at the top) */
 #define BITS_ANY (1u << 31)      /* every sleeper's futex bitset */
 
 static void wake(int rank, uint32_t bits);
@@ -222,11 +257,29 @@ static void count_sleeper(uint32_t own, int add)
     for (uint32_t k = 0; k < a->lanes; k++) {
         _Atomic uint32_t *w = &shmpi_arena_lane_bell(a, me, k)->sleepers;
         uint32_t v = (own >> k) & 1 ? 1 : BELL_ANY;
-        if (add)
-            atomic_fetch_add_explicit(w, v, memory_order_relaxed);
-        else
-            atomic_fetch_sub_explicit(w, v, memory_order_relaxed);
+        /* the sleepers change: the word's BELL_WOKEN no longer speaks
+           for all of them (at the top) */
+        uint32_t old = atomic_load_explicit(w, memory_order_relaxed);
+        while (!atomic_compare_exchange_weak_explicit(
+            w, &old, (add ? old + v : old - v) & ~BELL_WOKEN,
+            memory_order_relaxed, memory_order_relaxed))
+            ;
     }
+}
+
+/* After the doorbell's seq was read, before the last done(): every
+   lane bell's BELL_WOKEN cleared, with release (a ringer's acquire CAS
+   that sets it again then orders our read of seq before its bump: the
+   bump wakes us), and a seq_cst fence, which a ringer that skipped on
+   BELL_WOKEN pairs with its own (at the top). */
+static void clear_woken(void)
+{
+    struct shmpi_arena_header *a = shmpi_proc.arena;
+    for (uint32_t k = 0; k < a->lanes; k++)
+        atomic_fetch_and_explicit(
+            &shmpi_arena_lane_bell(a, shmpi_proc.rank, k)->sleepers,
+            ~BELL_WOKEN, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst);
 }
 
 /* On the way back from the doorbell under MULTIPLE, this thread
@@ -263,6 +316,7 @@ static int sleep_once(uint32_t own, const struct shmpi_core_waitfor *w,
     int fenced = !shmpi_proc.fence_registered ||
                  shmpi_core_fence_all_ranks() == 0;
     uint32_t old = atomic_load_explicit(&bell->seq, memory_order_acquire);
+    clear_woken();
     uint64_t events = events_now();
     int ok = w->done(arg);
     /* sleep only if nothing moved: progress works in batches, and what
@@ -418,8 +472,18 @@ _Atomic uint32_t *shmpi_core_doorbell_sleepers(int rank)
 }
 
 /* The ring of a lane whose bell counted sleepers (wait.h): its owners
-   if one sleeps, else everyone (at the top). */
-void shmpi_core_lane_wake(int rank, uint32_t lane, uint32_t sleepers)
+   if one sleeps, else everyone - unless a ring since the sleepers last
+   changed woke them already (BELL_WOKEN, at the top).  The fence first:
+   the other half of clear_woken's. */
+void shmpi_core_lane_wake(struct shmpi_lane_bell *b, int rank, uint32_t lane)
 {
-    wake(rank, sleepers & BELL_OWNERS ? 1u << lane : BITS_ANY);
+    atomic_thread_fence(memory_order_seq_cst);
+    uint32_t s = atomic_load_explicit(&b->sleepers, memory_order_relaxed);
+    do {
+        if (s == 0 || (s & BELL_WOKEN))
+            return;
+    } while (!atomic_compare_exchange_weak_explicit(
+        &b->sleepers, &s, s | BELL_WOKEN, memory_order_acq_rel,
+        memory_order_relaxed));
+    wake(rank, s & BELL_OWNERS ? 1u << lane : BITS_ANY);
 }
