@@ -77,13 +77,16 @@
  * comes later in that word's modification order, so the ringer's fence
  * precedes T's in S (C11 7.17.3, C++20 [atomics.order] p4, the
  * coherence-ordered-before clause), and T's turn, after its fence, sees
- * what the ringer published before its own.  A ringer without its fence
- * (a registered job) has no fence to precede T's, so T's way back runs
- * the global fence too (turn_owed): the ringer's store came before the
- * point where it reached the ringer's CPU, and T's turn sees it, or the
- * ringer's load of the word came after that point, after T counted
- * out, and did not see T - it saw V, or nobody, and V was woken or its
- * own global fence before its last done() settles it.  That turn reads
+ * what the ringer published before its own.  A ringer of a registered
+ * job leaves its fence out only before its first look at the word
+ * (shmpi_core_lane_ring); a look that finds a sleeper goes on to
+ * shmpi_core_lane_wake, which makes a seq_cst fence and reads the word
+ * again, and only that second read chooses whom to wake.  So the fence
+ * is there whenever the owners are chosen, and T's way back needs no
+ * global fence (it ran one, a membarrier call of some 3 us on this VM,
+ * per sleep, until the ring had its fence, 2026-11-30).  A ringer whose
+ * first look found nobody saw neither T nor V: V counted itself later,
+ * and its own global fence before its last done() settles it.  That turn reads
  * the record (pt2pt/lane.c: a lane with a record is never skipped) or
  * finds the lane held and marks `missed`, and the holder rings lane k
  * again as it leaves: with nobody owning k asleep that ring wakes
@@ -241,8 +244,6 @@ static int spin(const struct shmpi_core_waitfor *w, void *arg)
 #define BELL_WOKEN (1u << 31)    /* its sleepers were woken (at the top) */
 #define BITS_ANY (1u << 31)      /* every sleeper's futex bitset */
 
-static void wake(int rank, uint32_t bits);
-
 /* Count this thread in (add) or out of (sub) the rank's doorbell and
    every lane's bell, owner of the lanes in own. */
 static void count_sleeper(uint32_t own, int add)
@@ -284,19 +285,13 @@ static void clear_woken(void)
 
 /* On the way back from the doorbell under MULTIPLE, this thread
    counted out: the turn of every lane that a ring which woke only the
-   owners of its lane may have left to us (at the top).  Its fence is
-   the seq_cst one of the old protocol, and in a registered job the
-   global one as well: a ringer of a lane that left its own fence out
-   (shmpi_core_lane_ring) and read our count either stored its record
-   before the point where the global fence reached its CPU - the turn
-   sees it - or its load of our count came after that point, after our
-   count out, and it did not see us.  If the kernel refused, every
-   sleeper of the rank is woken instead, to poll every lane itself. */
+   owners of its lane may have left to us (at the top).  Its fence pairs
+   with the one of shmpi_core_lane_wake, before the read of our count
+   that chose the owners: that read came before our count out, so its
+   fence precedes ours and the turn sees the ringer's record. */
 static void turn_owed(void)
 {
     atomic_thread_fence(memory_order_seq_cst);
-    if (shmpi_proc.fence_registered && shmpi_core_fence_all_ranks() != 0)
-        wake(shmpi_proc.rank, BITS_ANY);
     if (shmpi_proc.hooks.turn)
         shmpi_proc.hooks.turn();
 }
