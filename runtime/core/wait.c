@@ -32,9 +32,11 @@
  *
  * Threads (MPI_THREAD_MULTIPLE): under mt a thread that waits counts
  * itself in shmpi_proc.wait.waiting; while another thread of the rank
- * waits too, nobody spins (the threads share the rank's cores: a
- * spinning thread would keep the one that progresses off its CPU) and a
- * poll that found nothing yields.  That count is per rank on purpose:
+ * waits too, a thread spins at most SHARED_SPIN_NS, however progress
+ * moves (the threads share the rank's cores: a spinning thread keeps
+ * the one that may progress off its CPU, and a poll of a thread that
+ * helps another thread's lane moves progress without ending its own
+ * wait), and a poll that found nothing yields.  That count is per rank on purpose:
  * it is about the rank's CPUs, whatever the lanes.  It also counts
  * itself in lane_waiting[k] for each lane k its wait is for: pt2pt's
  * fast receive, which holds lane k while it spins, spins only while
@@ -208,14 +210,34 @@ static int threads_share(void)
                                                  memory_order_relaxed) > 1;
 }
 
+/* While another thread of the rank waits (threads_share): the longest
+   spin, from the first clock read, whatever progress does.  Every poll
+   that found nothing yielded before, a system call of some 4 us on this
+   VM: 0.5 to 1.3 of them per window of 64 messages on each rank with 2
+   threads a rank on one core.  Spinning this long first, the threads
+   hand the core over 0.02 to 0.06 times a window, and the 8 B rate
+   read 2.35-2.96 M msg/s (dup) and 2.59-3.55 (world) against 1.97-2.20
+   and 2.89-3.33 yielding at once; 4 threads a rank, dup: 2.56-2.96
+   against 1.35-1.37 (perf/threads -n 2 or 4 -T 600, the two builds
+   alternated, 2-3 runs each, load average 6, 2026-11-30; spins of
+   50 us and 1 ms read 2.07-2.15 and 1.87-1.95 with 2 threads, dup).
+   A thread whose sibling needs the core for what it waits for loses
+   at most this much before it yields. */
+#define SHARED_SPIN_NS 5000L
+
 /* Spin while done() is false, for up to spin_ns since the last time
-   progress moved something: a transfer in full swing never sleeps. */
+   progress moved something: a transfer in full swing never sleeps.
+   While threads share the rank's CPUs, SHARED_SPIN_NS at most, from
+   the first clock read. */
 static int spin(const struct shmpi_core_waitfor *w, void *arg)
 {
     int (*done)(void *) = w->done;
     long spin_ns = atomic_load_explicit(&shmpi_proc.wait.spin_ns,
                                         memory_order_relaxed);
-    if (spin_ns <= 0 || threads_share())
+    int shared = threads_share();
+    if (shared && spin_ns > SHARED_SPIN_NS)
+        spin_ns = SHARED_SPIN_NS;
+    if (spin_ns <= 0)
         return done(arg);
     /* the clock is read after the first polls, not before: a wait that
        is over at once (a sync request completes in its first poll)
@@ -229,7 +251,7 @@ static int spin(const struct shmpi_core_waitfor *w, void *arg)
             shmpi_cpu_relax();
         }
         long now = now_ns();
-        if (deadline < 0 || seen != events_now()) {
+        if (deadline < 0 || (!shared && seen != events_now())) {
             seen = events_now();
             deadline = now + spin_ns;
         } else if (now > deadline) {
