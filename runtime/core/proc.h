@@ -71,8 +71,9 @@ struct shmpi_wait_policy {
     _Atomic long spin_ns;      /* SHMPI_SPIN_US, in ns */
     _Atomic int yields;        /* SHMPI_YIELDS */
     /* under mt: threads of this rank in shmpi_core_wait_until.  With
-       more than one, threads share this rank's cores: none spins (they
-       yield and sleep at once), and a poll that finds nothing yields */
+       more than one, threads share this rank's cores: a spin is short
+       (core/wait.c, SHARED_SPIN_NS), and a poll that finds nothing
+       yields */
     _Atomic int waiting;
     /* under mt: of those, the threads whose wait is for lane k (k < the
        job's lanes): pt2pt's fast receive, holding lane k, looks only

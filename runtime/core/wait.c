@@ -32,9 +32,11 @@
  *
  * Threads (MPI_THREAD_MULTIPLE): under mt a thread that waits counts
  * itself in shmpi_proc.wait.waiting; while another thread of the rank
- * waits too, nobody spins (the threads share the rank's cores: a
- * spinning thread would keep the one that progresses off its CPU) and a
- * poll that found nothing yields.  That count is per rank on purpose:
+ * waits too, a thread spins at most SHARED_SPIN_NS, however progress
+ * moves (the threads share the rank's cores: a spinning thread keeps
+ * the one that may progress off its CPU, and a poll of a thread that
+ * helps another thread's lane moves progress without ending its own
+ * wait), and a poll that found nothing yields.  That count is per rank on purpose:
  * it is about the rank's CPUs, whatever the lanes.  It also counts
  * itself in lane_waiting[k] for each lane k its wait is for: pt2pt's
  * fast receive, which holds lane k while it spins, spins only while
@@ -77,18 +79,55 @@
  * comes later in that word's modification order, so the ringer's fence
  * precedes T's in S (C11 7.17.3, C++20 [atomics.order] p4, the
  * coherence-ordered-before clause), and T's turn, after its fence, sees
- * what the ringer published before its own.  A ringer without its fence
- * (a registered job) has no fence to precede T's, so T's way back runs
- * the global fence too (turn_owed): the ringer's store came before the
- * point where it reached the ringer's CPU, and T's turn sees it, or the
- * ringer's load of the word came after that point, after T counted
- * out, and did not see T - it saw V, or nobody, and V was woken or its
- * own global fence before its last done() settles it.  That turn reads
+ * what the ringer published before its own.  A ringer of a registered
+ * job leaves its fence out only before its first look at the word
+ * (shmpi_core_lane_ring); a look that finds a sleeper goes on to
+ * shmpi_core_lane_wake, which makes a seq_cst fence and reads the word
+ * again, and only that second read chooses whom to wake.  So the fence
+ * is there whenever the owners are chosen, and T's way back needs no
+ * global fence (it ran one, a membarrier call of some 3 us on this VM,
+ * per sleep, until the ring had its fence, 2026-11-30).  A ringer whose
+ * first look found nobody saw neither T nor V: V counted itself later,
+ * and its own global fence before its last done() settles it.  That turn reads
  * the record (pt2pt/lane.c: a lane with a record is never skipped) or
  * finds the lane held and marks `missed`, and the holder rings lane k
  * again as it leaves: with nobody owning k asleep that ring wakes
  * everyone, V included.  The turn is paid only on the way back from the
  * doorbell, after a futex call, and only under MULTIPLE.
+ *
+ * Woken once.  A thread woken on a core its sibling keeps stays counted
+ * until it runs and counts itself out, and every record of the lane
+ * until then found the count and called FUTEX_WAKE again: with 2
+ * threads a rank on one core, 1 to 2 wake calls per window of 64
+ * messages from the sender (perf/threads -n 2 -m dup, perf stat -e
+ * syscalls:sys_enter_futex on each rank, 2026-11-30), each a system
+ * call of some 3 us on this VM.  So the ring that wakes a lane's
+ * sleepers sets BELL_WOKEN in the bell's word (an acq_rel CAS, which
+ * only one ringer wins), and a ring that finds it set wakes nobody.
+ * Every change of the sleepers clears it: a count in or out (the same
+ * CAS that changes the count), and a sleeper once more after it read
+ * the seq it will sleep on (clear_woken, release, then a seq_cst
+ * fence, before its last done()).  The ring's slow path starts with a
+ * seq_cst fence and reads the word after it.  A ring R that skipped
+ * read BELL_WOKEN set by a ring W; each sleeper Y counted then is one
+ * of these:
+ *   - Y's clear after its seq read comes after R's read in the word's
+ *     order: R's fence precedes Y's in S (coherence-ordered-before) and
+ *     Y's last done() sees R's record;
+ *   - it comes before W's CAS: W's acquire CAS read Y's release clear
+ *     (or later), so Y's seq read happens before W's bump, and Y's
+ *     futex call returns at once or W's wake finds it - a wake of the
+ *     bitset W chose, which is the one R would have chosen while the
+ *     word has not changed: an owner of the lane is still counted, or
+ *     nobody is and W woke everyone;
+ *   - Y counted itself out after R's read (it was woken): under
+ *     MULTIPLE R's fence precedes turn_owed's in S and Y's turn sees
+ *     R's record; below MULTIPLE the one thread polls on, and its next
+ *     count in, later in the word's order than R's read, comes with a
+ *     fence after R's.
+ * A count out clears the flag, so a ring after it picks the bitset
+ * anew: the owners woken by W gone, the non-owners still asleep are
+ * woken as before.
  *
  * The lost wake-up race is the same Dekker pair for both bells:
  *   waiter: count itself in the rank's and every lane's word; fence;
@@ -171,14 +210,34 @@ static int threads_share(void)
                                                  memory_order_relaxed) > 1;
 }
 
+/* While another thread of the rank waits (threads_share): the longest
+   spin, from the first clock read, whatever progress does.  Every poll
+   that found nothing yielded before, a system call of some 4 us on this
+   VM: 0.5 to 1.3 of them per window of 64 messages on each rank with 2
+   threads a rank on one core.  Spinning this long first, the threads
+   hand the core over 0.02 to 0.06 times a window, and the 8 B rate
+   read 2.35-2.96 M msg/s (dup) and 2.59-3.55 (world) against 1.97-2.20
+   and 2.89-3.33 yielding at once; 4 threads a rank, dup: 2.56-2.96
+   against 1.35-1.37 (perf/threads -n 2 or 4 -T 600, the two builds
+   alternated, 2-3 runs each, load average 6, 2026-11-30; spins of
+   50 us and 1 ms read 2.07-2.15 and 1.87-1.95 with 2 threads, dup).
+   A thread whose sibling needs the core for what it waits for loses
+   at most this much before it yields. */
+#define SHARED_SPIN_NS 5000L
+
 /* Spin while done() is false, for up to spin_ns since the last time
-   progress moved something: a transfer in full swing never sleeps. */
+   progress moved something: a transfer in full swing never sleeps.
+   While threads share the rank's CPUs, SHARED_SPIN_NS at most, from
+   the first clock read. */
 static int spin(const struct shmpi_core_waitfor *w, void *arg)
 {
     int (*done)(void *) = w->done;
     long spin_ns = atomic_load_explicit(&shmpi_proc.wait.spin_ns,
                                         memory_order_relaxed);
-    if (spin_ns <= 0 || threads_share())
+    int shared = threads_share();
+    if (shared && spin_ns > SHARED_SPIN_NS)
+        spin_ns = SHARED_SPIN_NS;
+    if (spin_ns <= 0)
         return done(arg);
     /* the clock is read after the first polls, not before: a wait that
        is over at once (a sync request completes in its first poll)
@@ -192,7 +251,7 @@ static int spin(const struct shmpi_core_waitfor *w, void *arg)
             shmpi_cpu_relax();
         }
         long now = now_ns();
-        if (deadline < 0 || seen != events_now()) {
+        if (deadline < 0 || (!shared && seen != events_now())) {
             seen = events_now();
             deadline = now + spin_ns;
         } else if (now > deadline) {
@@ -203,10 +262,9 @@ static int spin(const struct shmpi_core_waitfor *w, void *arg)
 
 #define BELL_ANY (1u << 16)      /* a lane bell's word: a non-owner */
 #define BELL_OWNERS (BELL_ANY - 1) /* its owners (SHMPI_ARENA_LANES_MAX
-                                      lanes, fewer threads than 65536) */
+                                      lanes, fewer threads than 32768) */
+#define BELL_WOKEN (1u << 31)    /* its sleepers were woken (at the top) */
 #define BITS_ANY (1u << 31)      /* every sleeper's futex bitset */
-
-static void wake(int rank, uint32_t bits);
 
 /* Count this thread in (add) or out of (sub) the rank's doorbell and
    every lane's bell, owner of the lanes in own. */
@@ -222,28 +280,40 @@ static void count_sleeper(uint32_t own, int add)
     for (uint32_t k = 0; k < a->lanes; k++) {
         _Atomic uint32_t *w = &shmpi_arena_lane_bell(a, me, k)->sleepers;
         uint32_t v = (own >> k) & 1 ? 1 : BELL_ANY;
-        if (add)
-            atomic_fetch_add_explicit(w, v, memory_order_relaxed);
-        else
-            atomic_fetch_sub_explicit(w, v, memory_order_relaxed);
+        /* the sleepers change: the word's BELL_WOKEN no longer speaks
+           for all of them (at the top) */
+        uint32_t old = atomic_load_explicit(w, memory_order_relaxed);
+        while (!atomic_compare_exchange_weak_explicit(
+            w, &old, (add ? old + v : old - v) & ~BELL_WOKEN,
+            memory_order_relaxed, memory_order_relaxed))
+            ;
     }
+}
+
+/* After the doorbell's seq was read, before the last done(): every
+   lane bell's BELL_WOKEN cleared, with release (a ringer's acquire CAS
+   that sets it again then orders our read of seq before its bump: the
+   bump wakes us), and a seq_cst fence, which a ringer that skipped on
+   BELL_WOKEN pairs with its own (at the top). */
+static void clear_woken(void)
+{
+    struct shmpi_arena_header *a = shmpi_proc.arena;
+    for (uint32_t k = 0; k < a->lanes; k++)
+        atomic_fetch_and_explicit(
+            &shmpi_arena_lane_bell(a, shmpi_proc.rank, k)->sleepers,
+            ~BELL_WOKEN, memory_order_release);
+    atomic_thread_fence(memory_order_seq_cst);
 }
 
 /* On the way back from the doorbell under MULTIPLE, this thread
    counted out: the turn of every lane that a ring which woke only the
-   owners of its lane may have left to us (at the top).  Its fence is
-   the seq_cst one of the old protocol, and in a registered job the
-   global one as well: a ringer of a lane that left its own fence out
-   (shmpi_core_lane_ring) and read our count either stored its record
-   before the point where the global fence reached its CPU - the turn
-   sees it - or its load of our count came after that point, after our
-   count out, and it did not see us.  If the kernel refused, every
-   sleeper of the rank is woken instead, to poll every lane itself. */
+   owners of its lane may have left to us (at the top).  Its fence pairs
+   with the one of shmpi_core_lane_wake, before the read of our count
+   that chose the owners: that read came before our count out, so its
+   fence precedes ours and the turn sees the ringer's record. */
 static void turn_owed(void)
 {
     atomic_thread_fence(memory_order_seq_cst);
-    if (shmpi_proc.fence_registered && shmpi_core_fence_all_ranks() != 0)
-        wake(shmpi_proc.rank, BITS_ANY);
     if (shmpi_proc.hooks.turn)
         shmpi_proc.hooks.turn();
 }
@@ -263,6 +333,7 @@ static int sleep_once(uint32_t own, const struct shmpi_core_waitfor *w,
     int fenced = !shmpi_proc.fence_registered ||
                  shmpi_core_fence_all_ranks() == 0;
     uint32_t old = atomic_load_explicit(&bell->seq, memory_order_acquire);
+    clear_woken();
     uint64_t events = events_now();
     int ok = w->done(arg);
     /* sleep only if nothing moved: progress works in batches, and what
@@ -418,8 +489,18 @@ _Atomic uint32_t *shmpi_core_doorbell_sleepers(int rank)
 }
 
 /* The ring of a lane whose bell counted sleepers (wait.h): its owners
-   if one sleeps, else everyone (at the top). */
-void shmpi_core_lane_wake(int rank, uint32_t lane, uint32_t sleepers)
+   if one sleeps, else everyone - unless a ring since the sleepers last
+   changed woke them already (BELL_WOKEN, at the top).  The fence first:
+   the other half of clear_woken's. */
+void shmpi_core_lane_wake(struct shmpi_lane_bell *b, int rank, uint32_t lane)
 {
-    wake(rank, sleepers & BELL_OWNERS ? 1u << lane : BITS_ANY);
+    atomic_thread_fence(memory_order_seq_cst);
+    uint32_t s = atomic_load_explicit(&b->sleepers, memory_order_relaxed);
+    do {
+        if (s == 0 || (s & BELL_WOKEN))
+            return;
+    } while (!atomic_compare_exchange_weak_explicit(
+        &b->sleepers, &s, s | BELL_WOKEN, memory_order_acq_rel,
+        memory_order_relaxed));
+    wake(rank, s & BELL_OWNERS ? 1u << lane : BITS_ANY);
 }

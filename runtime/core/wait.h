@@ -147,7 +147,8 @@ static inline void shmpi_core_ring_look(_Atomic uint32_t *sleepers, int rank)
    `lane`, b its bell (shmpi_arena_lane_bell: pt2pt keeps it per peer and
    lane): what a sender rings after it published a record in that lane,
    and a lane's holder after a request completed under it.  If nobody
-   waits for the lane, every sleeper of the rank (wait.c).  Inline: one
+   waits for the lane, every sleeper of the rank; nobody if a ring since
+   the sleepers last changed woke them (wait.c, "Woken once").  Inline: one
    load unless somebody sleeps, on every message.  registered:
    shmpi_proc.fence_registered.  The fence before the load is
    shmpi_core_ring_fence's: in a registered job only the compiler's, the
@@ -157,14 +158,15 @@ static inline void shmpi_core_ring_look(_Atomic uint32_t *sleepers, int rank)
    store buffer: each MPI_Isend waited for its record's line to be owned
    while the receiver polled it (perf/README.md, "pt2pt - the lane bell
    without the sender's fence"). */
-void shmpi_core_lane_wake(int rank, uint32_t lane, uint32_t sleepers);
+void shmpi_core_lane_wake(struct shmpi_lane_bell *b, int rank,
+                          uint32_t lane);
 static inline void shmpi_core_lane_ring(struct shmpi_lane_bell *b, int rank,
                                         uint32_t lane, int registered)
 {
     shmpi_core_ring_fence(registered);
     uint32_t s = atomic_load_explicit(&b->sleepers, memory_order_relaxed);
     if (__builtin_expect(s != 0, 0))
-        shmpi_core_lane_wake(rank, lane, s);
+        shmpi_core_lane_wake(b, rank, lane);
 }
 
 #endif
