@@ -4,7 +4,7 @@
  * next to the MPI runs so that every pt2pt figure can be read against them.
  * Plain C11 + Linux, no MPI.
  *
- *   limits [-t cacheline,memcpy,pvreadv,stream] [-T MS] [-b BATCHES]
+ *   limits [-t cacheline,memcpy,pvreadv,stream,tsc] [-T MS] [-b BATCHES]
  *          [-r RING_BYTES] [-P NEAR_NS]
  *
  *   cacheline  one cache line bounced between two processes pinned to two
@@ -45,7 +45,17 @@
  *              150), far when both read at or above, else mixed:
  *                batch stream SIZE GBPS GB/s STATE PROBE_BEFORE PROBE_AFTER
  *
- * -t picks the tests (default all four).  `limits -t cacheline -T 20 -b 5`
+ *   tsc        the clock mpirun --trace's wrappers read twice per MPI call
+ *              (tools/trace/clock.c): the time-stamp counter (rdtsc) where
+ *              CPUID says it is invariant, else clock_gettime
+ *              (CLOCK_MONOTONIC); read back to back, as often as a batch
+ *              takes, pinned to the first CPU (where rank 0 runs under
+ *              --bind-to core); reported: one read, in ns.  It is a floor
+ *              of any in-process tracer that draws each call as a slice
+ *              (perf/trace.sh prints it beside every cell).  Not in the
+ *              default list: asked for by name.
+ *
+ * -t picks the tests (default the first four).  `limits -t cacheline -T 20 -b 5`
  * is the quick probe (~40 ms) pt2pt.sh runs before and after every MPI run:
  * on this VM the crossing flipped, every few seconds, between ~50 ns and
  * ~230 ns (2026-11-22, that probe in a loop; the hypervisor moves the two vCPUs nearer or farther apart), and
@@ -71,6 +81,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #define MAX_BATCHES 101
 
@@ -307,6 +320,67 @@ static void pvreadv(void)
     waitpid(pid, NULL, 0);
     free(p.local);
     munmap(addr, 4096);
+}
+
+/* ------------------------------------------------------------ tsc */
+
+static volatile uint64_t clock_sink; /* the reads' sum: no read is dropped */
+
+#if defined(__x86_64__) || defined(__i386__)
+/* The test of tools/trace/clock.c, which this program cannot link: CPUID
+   leaf 0x80000007, EDX bit 8 "TscInvariant" (AMD APM 2.16.4; Intel SDM
+   17.17.1). */
+static int tsc_invariant(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8));
+}
+
+/* As the wrappers read it: a bare rdtsc, no fence around it. */
+static double rdtsc_run(void *arg, long n)
+{
+    (void)arg;
+    uint64_t sum = 0;
+    double t0 = now();
+    for (long i = 0; i < n; i++)
+        sum += __builtin_ia32_rdtsc();
+    double t = now() - t0;
+    clock_sink = sum;
+    return t;
+}
+#endif
+
+static double mono_run(void *arg, long n)
+{
+    (void)arg;
+    uint64_t sum = 0;
+    struct timespec ts;
+    double t0 = now();
+    for (long i = 0; i < n; i++) {
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        sum += (uint64_t)ts.tv_nsec;
+    }
+    double t = now() - t0;
+    clock_sink = sum;
+    return t;
+}
+
+static void tsc(void)
+{
+    double (*run)(void *, long) = mono_run;
+#if defined(__x86_64__) || defined(__i386__)
+    if (tsc_invariant())
+        run = rdtsc_run;
+#endif
+    pin(cpu_a);
+    printf("# tsc: %s, back to back on CPU %d\n",
+           run == mono_run ? "clock_gettime(CLOCK_MONOTONIC) (no invariant TSC)"
+                           : "rdtsc (invariant TSC)", cpu_a);
+    double secs[MAX_BATCHES], v[MAX_BATCHES];
+    long iters = timed(run, NULL, secs);
+    for (int b = 0; b < nbatches; b++)
+        v[b] = secs[b] / (double)iters * 1e9;
+    report("tsc", 0, iters, v, "ns");
 }
 
 /* ------------------------------------------------------------ stream */
@@ -565,7 +639,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-P") && i + 1 < argc)
             near_ns = atof(argv[++i]);
         else {
-            fprintf(stderr, "usage: limits [-t cacheline,memcpy,pvreadv,stream] "
+            fprintf(stderr, "usage: limits [-t cacheline,memcpy,pvreadv,stream,tsc] "
                             "[-T MS] [-b BATCHES] [-r RING_BYTES] [-P NEAR_NS]\n");
             return 2;
         }
@@ -597,5 +671,7 @@ int main(int argc, char **argv)
         pvreadv();
     if (strstr(tests, "stream"))
         stream();
+    if (strstr(tests, "tsc"))
+        tsc();
     return 0;
 }

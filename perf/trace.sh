@@ -19,10 +19,26 @@
 # A run during which other processes took more than PERF_NOISE_PCT (10)
 # percent of the machine is run again, as in halo.sh.
 #
+# The floor.  A tracer that draws each call as a slice reads the clock at
+# its start and its end: 2 reads a call, which no in-process tracer
+# avoids.  So each counted round also times that read on rank 0's CPU
+# (perf/limits.c -t tsc: rdtsc where the TSC is invariant, else
+# clock_gettime, as tools/trace/clock.c), and each --trace run's file is
+# read back to count the calls of an iteration: rank 0's slices (a slice
+# of merged polls counts as its "polls") between the MPI_Barrier and the
+# MPI_Allreduce of halo.c's timed batches - the last BATCHES such
+# stretches before the probe's MPI_Barrier and the verdict's
+# MPI_Allreduce that end a cell - over those batches' iterations (the
+# cell line's ITERS_PER_BATCH x BATCHES).  A cell's floor is its plain
+# time + calls x 2 x the clock read (medians over the counted rounds);
+# "--trace / floor" within 1.10 is as close as the clock allows.
+#
 # Knobs: TRACE_RUNS, TRACE_SCHEMES (default isend,counters,fence),
 # TRACE_SIZES (default 8,4K,64K), TRACE_TARGET_MS (per cell, default 100:
 # a trace holds every call of the run), HALO_NEAR_NS (150).
-# Raw figures: perf/bin/trace.tsv; run outputs: perf/bin/trace.out/.
+# Raw figures: perf/bin/trace.tsv (MODE ROUND SCHEME SIZE VALUE STATE: a
+# batch's µs/iter; "calls" rows the calls an iteration, "clock" rows ns a
+# read); run outputs: perf/bin/trace.out/.
 set -u
 . "$(dirname "$0")/common.sh"
 . "$PERFDIR/pt2pt-lib.sh"
@@ -53,10 +69,44 @@ run() {
     [ "$round" = warm ] && return
     awk -v OFS='\t' -v m="$mode" -v r="$round" \
         '$1 == "batch" && NF == 9 { print m, r, $2, $5, $6, $7 }' "$f.txt" >>"$raw"
+    if [ "$mode" = trace ]; then calls "$f.txt" "$out/$s.json" "$round" "$s"; fi
+}
+
+# calls TXT JSON ROUND SCHEME: per cell of halo's output TXT, rank 0's
+# calls an iteration of the timed batches in the trace JSON (one event a
+# line, a rank's calls in the order it made them: launcher/trace.c),
+# appended to $raw as  calls ROUND SCHEME SIZE CALLS -
+calls() {
+    awk -v OFS='\t' -v r="$3" -v s="$4" '
+    FNR == NR { if ($1 !~ /^(#|batch)/ && NF == 9) { nc++; sz[nc] = $4; it[nc] = $5 * $6; nb[nc] = $6 }; next }
+    !/"ph":"X","pid":0,/ { next }
+    /"name":"MPI_Barrier"/ { c = 0; next }
+    /"name":"MPI_Allreduce"/ {
+        if (c > 0) { seg[++ns] = c; c = 0; next }
+        if (++cell <= nc && ns >= nb[cell]) {   # the end of a cell
+            sum = 0
+            for (k = ns - nb[cell] + 1; k <= ns; k++) sum += seg[k]
+            print "calls", r, s, sz[cell], sprintf("%.3f", sum / it[cell]), "-"
+        }
+        ns = 0; next
+    }
+    { c += match($0, /"polls":[0-9]+/) ? substr($0, RSTART + 8, RLENGTH - 8) : 1 }
+    ' "$1" "$2" >>"$raw"
+}
+
+# clock_read ROUND: one read of the tracer's clock on rank 0's CPU, appended to
+# $raw as  clock ROUND - - NS -
+clock_read() {
+    "$BIN/limits" -t tsc -T 20 -b 5 | awk -v OFS='\t' -v r="$1" \
+        '$1 == "tsc" { print "clock", r, "-", "-", $5, "-" }' >>"$raw"
 }
 
 "$ROOT/mpicc" -shared-mpi $PERF_CFLAGS "$PERFDIR/halo.c" -o "$BIN/halo-so" ||
     { note "trace: cannot build halo-so (run 'make' first)"; exit 1; }
+if [ ! -x "$BIN/limits" ] || [ "$PERFDIR/limits.c" -nt "$BIN/limits" ]; then
+    "$CC" -std=c11 -O2 -Wall -Wextra -o "$BIN/limits" "$PERFDIR/limits.c" ||
+        { note "trace: cannot build limits"; exit 1; }
+fi
 pt2pt_lock trace
 rm -rf "$out"; mkdir -p "$out"; : >"$raw"
 echo "runs: $TRACE_RUNS counted rounds after $PERF_WARMUP warm-up; np=2, ranks pinned (rank i on CPU i); ring of 2 neighbours; each cell $TRACE_TARGET_MS ms in 9 batches, each labelled near or far by the cache-line probes around it; a cell is the median of the batches of all counted runs in one state"
@@ -64,6 +114,7 @@ k=0
 for ((r = 1 - PERF_WARMUP; r <= TRACE_RUNS; r++)); do
     round=$r; [ $r -le 0 ] && round=warm
     note "trace: round $round"
+    [ "$round" != warm ] && clock_read "$round"
     for s in ${TRACE_SCHEMES//,/ }; do
         for ((j = 0; j < 3; j++)); do run "${modes[(j + k) % 3]}" "$round" "$s"; done
         k=$((k + 1))
@@ -74,23 +125,35 @@ for s in ${TRACE_SCHEMES//,/ }; do
 done
 echo
 awk -F'\t' "$STATS_AWK"'
-{ k = $1 SUBSEP $3 SUBSEP $4 SUBSEP $6; v[k, ++n[k]] = $5; cell[$3 SUBSEP $4] = 1; st[$6] = 1 }
+$1 == "clock" { clk[++nclk] = $5; next }
+{ k = $1 SUBSEP $3 SUBSEP $4 SUBSEP $6; v[k, ++n[k]] = $5 }
+$1 != "calls" { cell[$3 SUBSEP $4] = 1 }
 function med(k,    a, i) { for (i = 1; i <= n[k]; i++) a[i] = v[k, i]; return n[k] ? median(a, n[k]) : "" }
 END {
-    print "| scheme | size | state | plain µs/iter | --profile | × | --trace | × | batches |"
-    print "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    ck = nclk ? median(clk, nclk) : ""
+    if (ck != "")   # median() left clk sorted
+        printf "clock read (perf/limits.c -t tsc on rank 0'"'"'s CPU, once a round): %s ns, median of %d rounds (%s-%s)\n\n", sig(ck), nclk, sig(clk[1]), sig(clk[nclk])
+    print "| scheme | size | state | plain µs/iter | --profile | × | --trace | × | calls/iter | floor µs/iter | --trace / floor | batches |"
+    print "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     split("near far", S, " ")
-    for (q in cell) order[++m] = q
-    for (i = 2; i <= m; i++) for (j = i; j > 1 && order[j-1] > order[j]; j--) { t = order[j]; order[j] = order[j-1]; order[j-1] = t }
+    for (q in cell) { split(q, cc, SUBSEP); order[++m] = sprintf("%s %012d", cc[1], cc[2]) SUBSEP q }
+    sortv(order, m)   # by scheme, then size in bytes
+    for (i = 1; i <= m; i++) sub(/^[^\034]*\034/, "", order[i])
     for (i = 1; i <= m; i++) for (x = 1; x <= 2; x++) {
         split(order[i], cc, SUBSEP); s = S[x]
         p = med("plain" SUBSEP order[i] SUBSEP s)
         if (p == "") continue
         f = med("profile" SUBSEP order[i] SUBSEP s); t = med("trace" SUBSEP order[i] SUBSEP s)
-        printf "| %s | %s B | %s | %s | %s | %s | %s | %s | %d/%d/%d |\n", cc[1], cc[2], s, sig(p),
+        c = med("calls" SUBSEP order[i] SUBSEP "-")
+        fl = c == "" || ck == "" ? "" : p + c * 2 * ck / 1000
+        printf "| %s | %s B | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d/%d |\n", cc[1], cc[2], s, sig(p),
             f == "" ? "–" : sig(f), f == "" ? "–" : sprintf("%.2f", f / p),
             t == "" ? "–" : sig(t), t == "" ? "–" : sprintf("%.2f", t / p),
+            c == "" ? "–" : sprintf("%.2f", c), fl == "" ? "–" : sig(fl),
+            t == "" || fl == "" ? "–" : sprintf("%.2f", t / fl),
             n["plain" SUBSEP order[i] SUBSEP s], n["profile" SUBSEP order[i] SUBSEP s],
             n["trace" SUBSEP order[i] SUBSEP s]
     }
+    print ""
+    print "calls/iter: rank 0'"'"'s MPI calls an iteration of the timed batches, counted in the --trace file (median over the counted runs); floor: plain + calls/iter × 2 clock reads, what a tracer that draws each call as a slice cannot go below; --trace / floor ≤ 1.10 is as close as the clock allows."
 }' "$raw"
