@@ -61,6 +61,14 @@ build_walltime() {
     fi
 }
 
+# perf/bin/limits, the machine's own limits (perf/limits.c)
+build_limits() {
+    if [ ! -x "$BIN/limits" ] || [ "$PERFDIR/limits.c" -nt "$BIN/limits" ]; then
+        "$CC" -std=c11 -O2 -Wall -Wextra -o "$BIN/limits" "$PERFDIR/limits.c" ||
+            { note "perf: cannot build limits"; return 1; }
+    fi
+}
+
 BASE_DIR= BASE_LABEL= BASE_RUN=()
 use_baseline() {
     local rev=${PERF_BASELINE:-} hash dir

@@ -91,10 +91,7 @@ if [ -z "$tables_only" ]; then
     pt2pt_lock pt2pt
     use_baseline
     build_mpi "$PERFDIR/pt2pt.c" pt2pt
-    if [ ! -x "$BIN/limits" ] || [ "$PERFDIR/limits.c" -nt "$BIN/limits" ]; then
-        "$CC" -std=c11 -O2 -Wall -Wextra -o "$BIN/limits" "$PERFDIR/limits.c" ||
-            { note "perf: cannot build limits"; exit 1; }
-    fi
+    build_limits || exit 1
     rm -rf "$out"; mkdir -p "$out"
     : >"$raw"
     have base && printf 'baseline\t%s\n' "$BASE_LABEL" >>"$raw"

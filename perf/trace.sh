@@ -103,10 +103,7 @@ clock_read() {
 
 "$ROOT/mpicc" -shared-mpi $PERF_CFLAGS "$PERFDIR/halo.c" -o "$BIN/halo-so" ||
     { note "trace: cannot build halo-so (run 'make' first)"; exit 1; }
-if [ ! -x "$BIN/limits" ] || [ "$PERFDIR/limits.c" -nt "$BIN/limits" ]; then
-    "$CC" -std=c11 -O2 -Wall -Wextra -o "$BIN/limits" "$PERFDIR/limits.c" ||
-        { note "trace: cannot build limits"; exit 1; }
-fi
+build_limits || exit 1
 pt2pt_lock trace
 rm -rf "$out"; mkdir -p "$out"; : >"$raw"
 echo "runs: $TRACE_RUNS counted rounds after $PERF_WARMUP warm-up; np=2, ranks pinned (rank i on CPU i); ring of 2 neighbours; each cell $TRACE_TARGET_MS ms in 9 batches, each labelled near or far by the cache-line probes around it; a cell is the median of the batches of all counted runs in one state"
