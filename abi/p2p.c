@@ -27,11 +27,10 @@ ABI_SENDS(Rsend)
                        int source, int tag, abi_Comm comm,                 \
                        abi_Status *status))                                \
     {                                                                      \
-        MPI_Status s;                                                      \
         int rc = PMPI_##name(buf, count, dt_in(dt), rank_in(source),       \
                              tag_in(tag), comm_in(comm),                   \
-                             STATUS_IN(status, s));                        \
-        STATUS_OUT(status, s);                                             \
+                             status_in(status));                           \
+        status_out(status);                                                \
         return err_out(rc);                                                \
     }
 ABI_RECV(Recv, int)
@@ -44,13 +43,12 @@ ABI_RECV(Recv_c, MPI_Count)
                        abi_Datatype recvtype, int source, int recvtag,     \
                        abi_Comm comm, abi_Status *status))                 \
     {                                                                      \
-        MPI_Status s;                                                      \
         int rc = PMPI_##name(sendbuf, sendcount, dt_in(sendtype),          \
                              rank_in(dest), tag_in(sendtag), recvbuf,      \
                              recvcount, dt_in(recvtype), rank_in(source),  \
                              tag_in(recvtag), comm_in(comm),               \
-                             STATUS_IN(status, s));                        \
-        STATUS_OUT(status, s);                                             \
+                             status_in(status));                           \
+        status_out(status);                                                \
         return err_out(rc);                                                \
     }
 ABI_SENDRECV(Sendrecv, int)
@@ -88,12 +86,11 @@ ABI_STARTS(Recv_init, source)
                        int dest, int sendtag, int source, int recvtag,     \
                        abi_Comm comm, abi_Status *status))                 \
     {                                                                      \
-        MPI_Status s;                                                      \
         int rc = PMPI_##name(buf, count, dt_in(dt), rank_in(dest),         \
                              tag_in(sendtag), rank_in(source),             \
                              tag_in(recvtag), comm_in(comm),               \
-                             STATUS_IN(status, s));                        \
-        STATUS_OUT(status, s);                                             \
+                             status_in(status));                           \
+        status_out(status);                                                \
         return err_out(rc);                                                \
     }
 ABI_SENDRECV_REPLACE(Sendrecv_replace, int)
@@ -190,20 +187,18 @@ ABI_FN(int, Comm_iflush_buffer, (abi_Comm comm, abi_Request *request))
 
 ABI_FN(int, Probe, (int source, int tag, abi_Comm comm, abi_Status *status))
 {
-    MPI_Status s;
     int rc = PMPI_Probe(rank_in(source), tag_in(tag), comm_in(comm),
-                        STATUS_IN(status, s));
-    STATUS_OUT(status, s);
+                        status_in(status));
+    status_out(status);
     return err_out(rc);
 }
 
 ABI_FN(int, Iprobe, (int source, int tag, abi_Comm comm, int *flag,
                      abi_Status *status))
 {
-    MPI_Status s;
     int rc = PMPI_Iprobe(rank_in(source), tag_in(tag), comm_in(comm), flag,
-                         STATUS_IN(status, s));
+                         status_in(status));
     if (rc == MPI_SUCCESS && *flag)
-        STATUS_OUT(status, s);
+        status_out(status);
     return err_out(rc);
 }
