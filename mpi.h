@@ -90,6 +90,13 @@ extern struct shmpi_errhandler shmpi_errors_abort;
 /* ------------------------------------------------------------------ */
 /* Status                                                              */
 /* ------------------------------------------------------------------ */
+/* The layout of the MPI standard ABI's status (MPI-5.0 20.3.1): 32
+   bytes, 4-aligned, MPI_SOURCE, MPI_TAG and MPI_ERROR first and five
+   ints of the implementation's after them, so that lib/libmpi_abi.so
+   hands the program's statuses, and arrays of them, to shmpi as they are
+   (abi/README.md).  Packed to 4: the byte count is an MPI_Count at an
+   offset of 16, whose alignment of 8 would make the struct 8-aligned. */
+#pragma pack(push, 4)
 typedef struct MPI_Status {
     int MPI_SOURCE;
     int MPI_TAG;
@@ -98,7 +105,9 @@ typedef struct MPI_Status {
        MPI_Test_cancelled; do not touch */
     int       shmpi_cancelled;
     MPI_Count shmpi_nbytes;
+    int       shmpi_unused[2];  /* the ABI's size */
 } MPI_Status;
+#pragma pack(pop)
 
 #define MPI_STATUS_IGNORE   ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)

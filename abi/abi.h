@@ -52,7 +52,7 @@ typedef struct abi_session    *abi_Session;
 
 typedef struct abi_status {
     int MPI_SOURCE, MPI_TAG, MPI_ERROR;
-    int internal[5];       /* shmpi's cancelled flag, then its byte count */
+    int internal[5];       /* shmpi's cancelled flag, byte count, padding */
 } abi_Status;
 
 typedef void abi_User_function(void *, void *, int *, abi_Datatype *);
@@ -172,18 +172,33 @@ static inline int tag_in(int t)
 static inline int rank_out(int r) { return r >= -1 ? r : shmpi_abi_rank_out_cold(r); }
 static inline int tag_out(int t) { return t >= 0 ? t : t == MPI_ANY_TAG ? ABI_ANY_TAG : t; }
 
-/* Statuses: shmpi's is 24 bytes, 8-aligned; the ABI's 32, 4-aligned, so
-   a call receives into one of shmpi's and converts.  MPI_ERROR is written
-   only where shmpi wrote it (shmpi_abi_status_mark before the call). */
-#define ABI_STATUS_UNSET (-0x7fffffff)
-static inline void status_mark(MPI_Status *s) { s->MPI_ERROR = ABI_STATUS_UNSET; }
-void shmpi_abi_status_out(const MPI_Status *s, abi_Status *a);
-void shmpi_abi_status_in(const abi_Status *a, MPI_Status *s);
-
-/* A status for shmpi to fill, or none when the program ignores it; and
-   its conversion back. */
-#define STATUS_IN(a, s) ((a) ? (status_mark(&(s)), &(s)) : MPI_STATUS_IGNORE)
-#define STATUS_OUT(a, s) do { if (a) shmpi_abi_status_out(&(s), (a)); } while (0)
+/* Statuses: shmpi's has the ABI's layout (mpi.h), so a call hands the
+   program's status, or array of them, to shmpi as it is, and afterwards
+   changes only the values that differ between the two: a source below
+   -1 (MPI_PROC_NULL...) and a negative tag (MPI_ANY_TAG), which only an
+   empty status or a receive from MPI_PROC_NULL has, and the error codes
+   shmpi writes into MPI_ERROR where a multiple completion returns
+   MPI_ERR_IN_STATUS.  Each is a branch not taken on the common path. */
+_Static_assert(sizeof(MPI_Status) == sizeof(abi_Status) &&
+               _Alignof(MPI_Status) == _Alignof(abi_Status),
+               "shmpi's status has the ABI's size and alignment");
+void shmpi_abi_status_fix(abi_Status *a);
+void shmpi_abi_statuses_fix(abi_Status *a, int n, int rc);
+static inline MPI_Status *status_in(abi_Status *a) { return (MPI_Status *)(void *)a; }
+static inline const MPI_Status *cstatus_in(const abi_Status *a)
+{
+    return (const MPI_Status *)(const void *)a;
+}
+/* After a call that wrote one status (none when the program ignores
+   it). */
+static inline void status_out(abi_Status *a)
+{
+    if (a && __builtin_expect(a->MPI_SOURCE < -1 || a->MPI_TAG < 0, 0))
+        shmpi_abi_status_fix(a);
+}
+/* shmpi's values in a status the program's function filled (a
+   generalized request's query) */
+void shmpi_abi_status_to_shmpi(MPI_Status *s);
 
 /* A request a call started, given to the program when the call
    succeeded. */

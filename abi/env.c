@@ -3,12 +3,15 @@
  * env.c - the ABI's environment functions (abi.h): start and end, the
  * versions, and the three MPI_Abi_ functions of MPI-5.0 20.4.
  */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "abi/abi.h"
 
-_Static_assert(sizeof(MPI_Status) <= sizeof(abi_Status),
-               "shmpi's status fits in the ABI's");
+_Static_assert(offsetof(MPI_Status, MPI_SOURCE) == offsetof(abi_Status, MPI_SOURCE) &&
+               offsetof(MPI_Status, MPI_TAG) == offsetof(abi_Status, MPI_TAG) &&
+               offsetof(MPI_Status, MPI_ERROR) == offsetof(abi_Status, MPI_ERROR),
+               "shmpi's status has the ABI's public fields where the ABI has them");
 
 ABI_FN(int, Init, (int *argc, char ***argv))
 {

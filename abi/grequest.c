@@ -5,12 +5,12 @@
  * The program's query function fills the ABI's status and returns the
  * ABI's codes: shmpi is given trampolines and, as extra_state, a struct
  * greq holding the program's functions and extra_state; the query
- * trampoline hands the program a status of the ABI's and converts it.
+ * trampoline hands the program shmpi's status, which has the ABI's
+ * layout, and converts the values the program wrote to shmpi's.
  * The struct is freed by the free trampoline, the last call shmpi makes
  * on the request (MPI-4.1 13.2: free_fn is invoked once, after query_fn).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "abi/abi.h"
 
@@ -28,10 +28,11 @@ struct greq {
 static int query(void *extra, MPI_Status *status)
 {
     struct greq *g = extra;
-    abi_Status a;
-    memset(&a, 0, sizeof a);
-    int rc = g->query(g->extra, &a);
-    shmpi_abi_status_in(&a, status);
+    abi_Status *a = (abi_Status *)(void *)status;
+    shmpi_abi_status_fix(a);          /* what shmpi wrote, as the ABI's */
+    a->MPI_ERROR = err_out(a->MPI_ERROR);
+    int rc = g->query(g->extra, a);
+    shmpi_abi_status_to_shmpi(status);
     return shmpi_abi_err_in(rc);
 }
 

@@ -6,7 +6,6 @@
  */
 #include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "abi/abi.h"
 
@@ -199,23 +198,30 @@ int shmpi_abi_rank_out_cold(int rank)
 }
 
 /* ---- statuses ---- */
-void shmpi_abi_status_out(const MPI_Status *s, abi_Status *a)
+void shmpi_abi_status_fix(abi_Status *a)
 {
-    a->MPI_SOURCE = rank_out(s->MPI_SOURCE);
-    a->MPI_TAG = tag_out(s->MPI_TAG);
-    if (s->MPI_ERROR != ABI_STATUS_UNSET)
-        a->MPI_ERROR = err_out(s->MPI_ERROR);
-    a->internal[0] = s->shmpi_cancelled;
-    memcpy(&a->internal[1], &s->shmpi_nbytes, sizeof s->shmpi_nbytes);
+    a->MPI_SOURCE = rank_out(a->MPI_SOURCE);
+    a->MPI_TAG = tag_out(a->MPI_TAG);
 }
 
-void shmpi_abi_status_in(const abi_Status *a, MPI_Status *s)
+/* n statuses of a multiple completion that returned rc: their sources
+   and tags, and their error codes when rc is MPI_ERR_IN_STATUS (shmpi
+   writes MPI_ERROR into each status then, MPI_SUCCESS otherwise, which
+   is the ABI's too: MPI-4.1 3.7.5). */
+void shmpi_abi_statuses_fix(abi_Status *a, int n, int rc)
 {
-    s->MPI_SOURCE = rank_in(a->MPI_SOURCE);
-    s->MPI_TAG = tag_in(a->MPI_TAG);
-    s->MPI_ERROR = shmpi_abi_err_in(a->MPI_ERROR);
-    s->shmpi_cancelled = a->internal[0];
-    memcpy(&s->shmpi_nbytes, &a->internal[1], sizeof s->shmpi_nbytes);
+    for (int i = 0; a && i < n; i++) {
+        status_out(&a[i]);
+        if (rc == MPI_ERR_IN_STATUS)
+            a[i].MPI_ERROR = err_out(a[i].MPI_ERROR);
+    }
+}
+
+void shmpi_abi_status_to_shmpi(MPI_Status *s)
+{
+    s->MPI_SOURCE = rank_in(s->MPI_SOURCE);
+    s->MPI_TAG = tag_in(s->MPI_TAG);
+    s->MPI_ERROR = shmpi_abi_err_in(s->MPI_ERROR);
 }
 
 /* ---- thread levels: the ABI's 0, 1024, 2048, 4096 ---- */

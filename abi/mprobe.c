@@ -14,13 +14,12 @@ static inline abi_Message msg_out(MPI_Message m)
 ABI_FN(int, Mprobe, (int source, int tag, abi_Comm comm,
                      abi_Message *message, abi_Status *status))
 {
-    MPI_Status s;
     MPI_Message m;
     int rc = PMPI_Mprobe(rank_in(source), tag_in(tag), comm_in(comm),
-                         message ? &m : NULL, STATUS_IN(status, s));
+                         message ? &m : NULL, status_in(status));
     if (rc == MPI_SUCCESS) {
         *message = msg_out(m);
-        STATUS_OUT(status, s);
+        status_out(status);
     }
     return err_out(rc);
 }
@@ -28,13 +27,12 @@ ABI_FN(int, Mprobe, (int source, int tag, abi_Comm comm,
 ABI_FN(int, Improbe, (int source, int tag, abi_Comm comm, int *flag,
                       abi_Message *message, abi_Status *status))
 {
-    MPI_Status s;
     MPI_Message m;
     int rc = PMPI_Improbe(rank_in(source), tag_in(tag), comm_in(comm), flag,
-                          message ? &m : NULL, STATUS_IN(status, s));
+                          message ? &m : NULL, status_in(status));
     if (rc == MPI_SUCCESS && *flag) {
         *message = msg_out(m);
-        STATUS_OUT(status, s);
+        status_out(status);
     }
     return err_out(rc);
 }
@@ -43,13 +41,12 @@ ABI_FN(int, Improbe, (int source, int tag, abi_Comm comm, int *flag,
     ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
                        abi_Message *message, abi_Status *status))          \
     {                                                                      \
-        MPI_Status s;                                                      \
         MPI_Message m = message ? msg_in(*message) : NULL;                 \
         int rc = PMPI_##name(buf, count, dt_in(dt), message ? &m : NULL,   \
-                             STATUS_IN(status, s));                        \
+                             status_in(status));                           \
         if (message)                                                       \
             *message = msg_out(m);                                         \
-        STATUS_OUT(status, s);                                             \
+        status_out(status);                                                \
         return err_out(rc);                                                \
     }
 ABI_MRECV(Mrecv, int)

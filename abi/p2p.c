@@ -22,36 +22,78 @@ ABI_SENDS(Ssend)
 ABI_SENDS(Bsend)
 ABI_SENDS(Rsend)
 
+/* A receive from a source >= -1 (a rank, MPI_ANY_SOURCE) with a tag >=
+   0, the common case, has values that are the same in both ABIs, and
+   gets a message's source and tag, >= 0 in both, into its status: the
+   call goes to shmpi with them and the program's status as they are,
+   with one test for both.  Any other (MPI_PROC_NULL, MPI_ANY_TAG...)
+   is translated, and so is the status it gets, by a function of its
+   own: in the same one, its calls made the common path save six
+   registers and load every argument on the stack first.  peer_bits has its sign
+   bit clear for such a pair; or-ed, for several. */
+static inline unsigned peer_bits(int rank, int tag)
+{
+    return ((unsigned)rank + 1) | (unsigned)tag;
+}
+
 #define ABI_RECV(name, count_t)                                            \
+    static __attribute__((noinline, cold)) int                             \
+    name##_translated(void *buf, count_t count, abi_Datatype dt,           \
+                      int source, int tag, abi_Comm comm,                  \
+                      abi_Status *status)                                  \
+    {                                                                      \
+        int rc = PMPI_##name(buf, count, dt_in(dt), rank_in(source),       \
+                             tag_in(tag), comm_in(comm),                   \
+                             status_in(status));                           \
+        status_out(status);                                                \
+        return err_out(rc);                                                \
+    }                                                                      \
     ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
                        int source, int tag, abi_Comm comm,                 \
                        abi_Status *status))                                \
     {                                                                      \
-        MPI_Status s;                                                      \
-        int rc = PMPI_##name(buf, count, dt_in(dt), rank_in(source),       \
-                             tag_in(tag), comm_in(comm),                   \
-                             STATUS_IN(status, s));                        \
-        STATUS_OUT(status, s);                                             \
-        return err_out(rc);                                                \
+        if (__builtin_expect(peer_bits(source, tag) > INT_MAX, 0))         \
+            return name##_translated(buf, count, dt, source, tag, comm,    \
+                                     status);                              \
+        return err_out(PMPI_##name(buf, count, dt_in(dt), source, tag,     \
+                                   comm_in(comm), status_in(status)));     \
     }
 ABI_RECV(Recv, int)
 ABI_RECV(Recv_c, MPI_Count)
 
+/* Sendrecv: both pairs tested at once. */
 #define ABI_SENDRECV(name, count_t)                                        \
+    static __attribute__((noinline, cold)) int                             \
+    name##_translated(const void *sendbuf, count_t sendcount,              \
+                      abi_Datatype sendtype, int dest, int sendtag,        \
+                      void *recvbuf, count_t recvcount,                    \
+                      abi_Datatype recvtype, int source, int recvtag,      \
+                      abi_Comm comm, abi_Status *status)                   \
+    {                                                                      \
+        int rc = PMPI_##name(sendbuf, sendcount, dt_in(sendtype),          \
+                             rank_in(dest), tag_in(sendtag), recvbuf,      \
+                             recvcount, dt_in(recvtype), rank_in(source),  \
+                             tag_in(recvtag), comm_in(comm),               \
+                             status_in(status));                           \
+        status_out(status);                                                \
+        return err_out(rc);                                                \
+    }                                                                      \
     ABI_FN(int, name, (const void *sendbuf, count_t sendcount,             \
                        abi_Datatype sendtype, int dest, int sendtag,       \
                        void *recvbuf, count_t recvcount,                   \
                        abi_Datatype recvtype, int source, int recvtag,     \
                        abi_Comm comm, abi_Status *status))                 \
     {                                                                      \
-        MPI_Status s;                                                      \
-        int rc = PMPI_##name(sendbuf, sendcount, dt_in(sendtype),          \
-                             rank_in(dest), tag_in(sendtag), recvbuf,      \
-                             recvcount, dt_in(recvtype), rank_in(source),  \
-                             tag_in(recvtag), comm_in(comm),               \
-                             STATUS_IN(status, s));                        \
-        STATUS_OUT(status, s);                                             \
-        return err_out(rc);                                                \
+        if (__builtin_expect((peer_bits(dest, sendtag) |                   \
+                              peer_bits(source, recvtag)) > INT_MAX, 0))   \
+            return name##_translated(sendbuf, sendcount, sendtype, dest,   \
+                                     sendtag, recvbuf, recvcount,          \
+                                     recvtype, source, recvtag, comm,      \
+                                     status);                              \
+        return err_out(PMPI_##name(sendbuf, sendcount, dt_in(sendtype),    \
+                                   dest, sendtag, recvbuf, recvcount,      \
+                                   dt_in(recvtype), source, recvtag,       \
+                                   comm_in(comm), status_in(status)));     \
     }
 ABI_SENDRECV(Sendrecv, int)
 ABI_SENDRECV(Sendrecv_c, MPI_Count)
@@ -88,12 +130,11 @@ ABI_STARTS(Recv_init, source)
                        int dest, int sendtag, int source, int recvtag,     \
                        abi_Comm comm, abi_Status *status))                 \
     {                                                                      \
-        MPI_Status s;                                                      \
         int rc = PMPI_##name(buf, count, dt_in(dt), rank_in(dest),         \
                              tag_in(sendtag), rank_in(source),             \
                              tag_in(recvtag), comm_in(comm),               \
-                             STATUS_IN(status, s));                        \
-        STATUS_OUT(status, s);                                             \
+                             status_in(status));                           \
+        status_out(status);                                                \
         return err_out(rc);                                                \
     }
 ABI_SENDRECV_REPLACE(Sendrecv_replace, int)
@@ -190,20 +231,18 @@ ABI_FN(int, Comm_iflush_buffer, (abi_Comm comm, abi_Request *request))
 
 ABI_FN(int, Probe, (int source, int tag, abi_Comm comm, abi_Status *status))
 {
-    MPI_Status s;
     int rc = PMPI_Probe(rank_in(source), tag_in(tag), comm_in(comm),
-                        STATUS_IN(status, s));
-    STATUS_OUT(status, s);
+                        status_in(status));
+    status_out(status);
     return err_out(rc);
 }
 
 ABI_FN(int, Iprobe, (int source, int tag, abi_Comm comm, int *flag,
                      abi_Status *status))
 {
-    MPI_Status s;
     int rc = PMPI_Iprobe(rank_in(source), tag_in(tag), comm_in(comm), flag,
-                         STATUS_IN(status, s));
+                         status_in(status));
     if (rc == MPI_SUCCESS && *flag)
-        STATUS_OUT(status, s);
+        status_out(status);
     return err_out(rc);
 }

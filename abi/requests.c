@@ -7,7 +7,8 @@
  * A completion changes a request in one way only: it frees it, and the
  * program's handle becomes MPI_REQUEST_NULL; any other handle is left as
  * the program gave it.  Arrays of requests are converted into arrays of
- * shmpi's (struct reqs), statuses back only where shmpi wrote them.
+ * shmpi's (struct reqs); statuses, of one layout in both, are the
+ * program's, their values fixed where shmpi wrote them (abi.h).
  */
 #include <stdlib.h>
 
@@ -21,35 +22,32 @@ static inline void req_done(MPI_Request r, abi_Request *request)
 
 ABI_FN(int, Wait, (abi_Request *request, abi_Status *status))
 {
-    MPI_Status s;
     MPI_Request r = request ? req_in(*request) : NULL;
-    int rc = PMPI_Wait(request ? &r : NULL, STATUS_IN(status, s));
+    int rc = PMPI_Wait(request ? &r : NULL, status_in(status));
     if (request)
         req_done(r, request);
-    STATUS_OUT(status, s);
+    status_out(status);
     return err_out(rc);
 }
 
 ABI_FN(int, Test, (abi_Request *request, int *flag, abi_Status *status))
 {
-    MPI_Status s;
     MPI_Request r = request ? req_in(*request) : NULL;
-    int rc = PMPI_Test(request ? &r : NULL, flag, STATUS_IN(status, s));
+    int rc = PMPI_Test(request ? &r : NULL, flag, status_in(status));
     if (request)
         req_done(r, request);
     if (rc == MPI_SUCCESS && *flag)
-        STATUS_OUT(status, s);
+        status_out(status);
     return err_out(rc);
 }
 
 ABI_FN(int, Request_get_status, (abi_Request request, int *flag,
                                  abi_Status *status))
 {
-    MPI_Status s;
     int rc = PMPI_Request_get_status(req_in(request), flag,
-                                     STATUS_IN(status, s));
+                                     status_in(status));
     if (rc == MPI_SUCCESS && *flag)
-        STATUS_OUT(status, s);
+        status_out(status);
     return err_out(rc);
 }
 
@@ -80,49 +78,35 @@ enum { REQS_STACK = 32 };
 
 struct reqs {
     MPI_Request *r;
-    MPI_Status *s;          /* NULL: the program ignores the statuses */
     MPI_Request rbuf[REQS_STACK];
-    MPI_Status sbuf[REQS_STACK];
 };
 
 /* The program's requests (count of them, reqs, checked by the caller)
-   as shmpi's, and statuses for shmpi to fill when st is not NULL.
-   MPI_ERR_NO_MEM when they do not fit in memory. */
-static int reqs_in(struct reqs *c, int count, abi_Request *reqs,
-                   abi_Status *st)
+   as shmpi's.  MPI_ERR_NO_MEM when they do not fit in memory. */
+static int reqs_in(struct reqs *c, int count, abi_Request *reqs)
 {
     c->r = c->rbuf;
-    c->s = st ? c->sbuf : NULL;
     if (count > REQS_STACK) {
         c->r = malloc((size_t)count * sizeof *c->r);
-        c->s = st ? malloc((size_t)count * sizeof *c->s) : NULL;
-        if (!c->r || (st && !c->s)) {
-            free(c->r);
-            free(c->s);
+        if (!c->r)
             return PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
-        }
     }
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count; i++)
         c->r[i] = req_in(reqs[i]);
-        if (st)
-            status_mark(&c->s[i]);
-    }
     return MPI_SUCCESS;
 }
 
-/* The freed requests back to the program as MPI_REQUEST_NULL, n of
-   shmpi's statuses from index 0 into st, and the memory given back. */
+/* The freed requests back to the program as MPI_REQUEST_NULL, the n
+   statuses shmpi wrote from index 0 of st fixed (the call returned rc),
+   and the memory given back. */
 static void reqs_out(struct reqs *c, int count, abi_Request *reqs,
-                     abi_Status *st, int n)
+                     abi_Status *st, int n, int rc)
 {
     for (int i = 0; i < count; i++)
         req_done(c->r[i], &reqs[i]);
-    for (int i = 0; st && i < n; i++)
-        shmpi_abi_status_out(&c->s[i], &st[i]);
-    if (c->r != c->rbuf) {
+    shmpi_abi_statuses_fix(st, n, rc);
+    if (c->r != c->rbuf)
         free(c->r);
-        free(c->s);
-    }
 }
 
 /* An array shmpi checks itself: a count <= 0 or no array (NULL passed on,
@@ -134,31 +118,31 @@ ABI_FN(int, Waitall, (int count, abi_Request reqs[], abi_Status st[]))
     if (REQS_UNCONVERTED(count, reqs))
         return err_out(PMPI_Waitall(count, NULL, MPI_STATUSES_IGNORE));
     struct reqs c;
-    int rc = reqs_in(&c, count, reqs, st);
+    int rc = reqs_in(&c, count, reqs);
     if (rc != MPI_SUCCESS)
         return err_out(rc);
-    rc = PMPI_Waitall(count, c.r, c.s ? c.s : MPI_STATUSES_IGNORE);
-    reqs_out(&c, count, reqs, st, count);
+    rc = PMPI_Waitall(count, c.r, status_in(st));
+    reqs_out(&c, count, reqs, st,
+             rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, rc);
     return err_out(rc);
 }
 
 ABI_FN(int, Waitany, (int count, abi_Request reqs[], int *index,
                       abi_Status *status))
 {
-    MPI_Status s;
     if (REQS_UNCONVERTED(count, reqs)) { /* none: an empty status (3.7.3) */
-        int rc = PMPI_Waitany(count, NULL, index, STATUS_IN(status, s));
+        int rc = PMPI_Waitany(count, NULL, index, status_in(status));
         if (rc == MPI_SUCCESS)
-            STATUS_OUT(status, s);
+            status_out(status);
         return err_out(rc);
     }
     struct reqs c;
-    int rc = reqs_in(&c, count, reqs, NULL);
+    int rc = reqs_in(&c, count, reqs);
     if (rc != MPI_SUCCESS)
         return err_out(rc);
-    rc = PMPI_Waitany(count, c.r, index, STATUS_IN(status, s));
-    reqs_out(&c, count, reqs, NULL, 0);
-    STATUS_OUT(status, s);
+    rc = PMPI_Waitany(count, c.r, index, status_in(status));
+    reqs_out(&c, count, reqs, NULL, 0, rc);
+    status_out(status);
     return err_out(rc);
 }
 
@@ -171,14 +155,13 @@ ABI_FN(int, Waitany, (int count, abi_Request reqs[], int *index,
             return err_out(PMPI_##name(count, NULL, outcount, indices,     \
                                        MPI_STATUSES_IGNORE));              \
         struct reqs c;                                                     \
-        int rc = reqs_in(&c, count, reqs, st);                             \
+        int rc = reqs_in(&c, count, reqs);                                 \
         if (rc != MPI_SUCCESS)                                             \
             return err_out(rc);                                            \
-        rc = PMPI_##name(count, c.r, outcount, indices,                    \
-                         c.s ? c.s : MPI_STATUSES_IGNORE);                 \
+        rc = PMPI_##name(count, c.r, outcount, indices, status_in(st));    \
         reqs_out(&c, count, reqs, st,                                      \
                  (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) &&         \
-                 *outcount != MPI_UNDEFINED ? *outcount : 0);              \
+                 *outcount != MPI_UNDEFINED ? *outcount : 0, rc);          \
         return err_out(rc);                                                \
     }
 ABI_SOME(Waitsome)
@@ -189,11 +172,11 @@ ABI_FN(int, Startall, (int count, abi_Request reqs[]))
     if (REQS_UNCONVERTED(count, reqs))
         return err_out(PMPI_Startall(count, NULL));
     struct reqs c;
-    int rc = reqs_in(&c, count, reqs, NULL);
+    int rc = reqs_in(&c, count, reqs);
     if (rc != MPI_SUCCESS)
         return err_out(rc);
     rc = PMPI_Startall(count, c.r);
-    reqs_out(&c, count, reqs, NULL, 0);
+    reqs_out(&c, count, reqs, NULL, 0, rc);
     return err_out(rc);
 }
 
@@ -206,13 +189,13 @@ ABI_FN(int, Startall, (int count, abi_Request reqs[]))
             return err_out(PMPI_##name(count, NULL, flag,                  \
                                        MPI_STATUSES_IGNORE));              \
         struct reqs c;                                                     \
-        int rc = reqs_in(&c, count, reqs, st);                             \
+        int rc = reqs_in(&c, count, reqs);                                 \
         if (rc != MPI_SUCCESS)                                             \
             return err_out(rc);                                            \
-        rc = PMPI_##name(count, c.r, flag, c.s ? c.s : MPI_STATUSES_IGNORE);\
+        rc = PMPI_##name(count, c.r, flag, status_in(st));                 \
         reqs_out(&c, count, reqs, st,                                      \
                  (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *flag   \
-                 ? count : 0);                                             \
+                 ? count : 0, rc);                                         \
         return err_out(rc);                                                \
     }
 ABI_ALL_FLAG(Testall)
@@ -223,18 +206,17 @@ ABI_ALL_FLAG(Request_get_status_all)
     ABI_FN(int, name, (int count, abi_Request reqs[], int *index,          \
                        int *flag, abi_Status *status))                     \
     {                                                                      \
-        MPI_Status s;                                                      \
         struct reqs c;                                                     \
         int none = REQS_UNCONVERTED(count, reqs); /* an empty status */    \
-        int rc = none ? MPI_SUCCESS : reqs_in(&c, count, reqs, NULL);      \
+        int rc = none ? MPI_SUCCESS : reqs_in(&c, count, reqs);            \
         if (rc != MPI_SUCCESS)                                             \
             return err_out(rc);                                            \
         rc = PMPI_##name(count, none ? NULL : c.r, index, flag,            \
-                         STATUS_IN(status, s));                            \
+                         status_in(status));                               \
         if (!none)                                                         \
-            reqs_out(&c, count, reqs, NULL, 0);                            \
+            reqs_out(&c, count, reqs, NULL, 0, rc);                        \
         if (rc == MPI_SUCCESS && *flag)                                    \
-            STATUS_OUT(status, s);                                         \
+            status_out(status);                                            \
         return err_out(rc);                                                \
     }
 ABI_ANY_FLAG(Testany)
