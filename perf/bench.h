@@ -205,4 +205,47 @@ static inline const char *bench_state(double before, double after, double near_n
     return "mixed";
 }
 
+/* ------------------------------------------------------------ the exchange */
+
+/*
+ * The floor of an 8-byte MPI_Allreduce of two ranks, in the probe's page:
+ * each of ranks 0 and 1 has a cache line of its own there (the page's
+ * second and third) holding a round number and two 8-byte slots.  A round
+ * writes this rank's value in slot (round & 1) and the round number
+ * (release), spins until the other's number reaches the round (acquire)
+ * and adds the other's value: the two lines cross at once, as the words of
+ * any shared-memory Allreduce must, with no argument, request or
+ * collective number around them.  Slots alternate so that a rank a round
+ * ahead never overwrites what the other still reads.  perf/limits.c's
+ * `exchange` is the same loop between two processes of its own.
+ *
+ * bench_exchange: ranks 0 and 1 both call it with the same rounds (the
+ * first round, untimed, waits for the other to arrive); rank 0 gets one
+ * round in ns, rank 1 0.  Round numbers go on from call to call.
+ */
+struct bench_xline {
+    _Alignas(64) _Atomic long round;
+    double val[2];
+};
+
+static inline double bench_exchange(_Atomic long *page, int rank, long rounds)
+{
+    struct bench_xline *x = (struct bench_xline *)((char *)page + 64);
+    struct bench_xline *me = &x[rank], *other = &x[!rank];
+    long k = atomic_load_explicit(&me->round, memory_order_relaxed);
+    double sum = 1, t0 = 0;
+    for (long i = 0; i <= rounds; i++) {
+        if (i == 1)
+            t0 = MPI_Wtime();
+        k++;
+        me->val[k & 1] = sum;
+        atomic_store_explicit(&me->round, k, memory_order_release);
+        while (atomic_load_explicit(&other->round, memory_order_acquire) < k)
+            ;
+        sum += other->val[k & 1] * 0x1p-40;
+    }
+    double t = MPI_Wtime() - t0;
+    return rank == 0 && sum > 0 ? t / (double)rounds * 1e9 : 0;
+}
+
 #endif

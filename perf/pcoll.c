@@ -10,13 +10,15 @@
  * and mpicc.mpich (Open MPI 4.1 has neither init call).  perf/pcoll.sh
  * builds and runs it.
  *
- *   pcoll -o OP [-s SIZES] [-T MS] [-b BATCHES]
+ *   pcoll -o OP [-s SIZES] [-T MS] [-b BATCHES] [-p ROUNDS] [-P NS]
  *
  *   OP      allreduce, allreduce_init, neighbor or neighbor_init
  *   SIZES   comma list with K/M suffixes (default 8,1K): allreduce SIZE/8
  *           doubles, MPI_SUM; neighbor SIZE bytes to each neighbour
  *   -T MS   timed milliseconds per cell (default 30)
  *   -b N    timed batches per cell (default 5)
+ *   -p N    the probe's round trips (default 1000; 0: no probe, no floor)
+ *   -P NS   the probe's near/far threshold (default 150)
  *
  * Each cell is checked once before it is timed (a sum of known exact
  * values; each neighbour's block tagged with its source): a wrong result
@@ -28,7 +30,19 @@
  * time per operation (MPI_Allreduce MAX outside the timed region); the
  * figure is the median batch.
  *
- * Output (stdout, rank 0): comment lines starting with #, then
+ * The machine's state and the floor (np = 2, the 8 B Allreduce of either
+ * form): as in pt2pt.c, the two ranks bounce one cache line before the
+ * first batch and after each, and a batch is near, far or mixed by what
+ * the probes on both sides of it read (bench.h).  After each batch, before
+ * its second probe, the two ranks run bench_exchange (bench.h) as many
+ * rounds as the batch had operations: the same two lines crossing with no
+ * MPI call, the floor any library's 8 B Allreduce at np = 2 stands on,
+ * in the same state as the batch.
+ *
+ * Output (stdout, rank 0): comment lines starting with #, then for the
+ * batches with a floor
+ *   batch OP SIZE ITERS US FLOOR_US STATE PROBE_BEFORE_NS PROBE_AFTER_NS
+ * and for every cell
  *   OP SIZE NP ITERS_PER_BATCH BATCHES MEDIAN_US MIN_US MAX_US
  */
 #define _POSIX_C_SOURCE 200809L /* bench.h */
@@ -56,6 +70,9 @@ static int rank, nprocs;
 static MPI_Comm cart;
 static unsigned char *sbuf, *rbuf;
 static MPI_Request req = MPI_REQUEST_NULL;
+static _Atomic long *pline;  /* the probe's page (bench.h), NULL: none */
+static long probe_rounds = 1000;
+static double near_ns = 150;
 
 static void die(const char *msg)
 {
@@ -68,7 +85,8 @@ static void usage(void)
 {
     if (rank == 0)
         fprintf(stderr, "usage: pcoll -o allreduce|allreduce_init|neighbor|"
-                        "neighbor_init [-s SIZES] [-T MS] [-b BATCHES]\n");
+                        "neighbor_init [-s SIZES] [-T MS] [-b BATCHES] "
+                        "[-p ROUNDS] [-P NS]\n");
     MPI_Finalize();
     exit(2);
 }
@@ -157,6 +175,25 @@ static int check(long size)
     return !any;
 }
 
+/* One probe between ranks 0 and 1: one crossing in ns on rank 0. */
+static double probe(void)
+{
+    if (rank == 0)
+        bench_probe_reset(pline);
+    MPI_Barrier(MPI_COMM_WORLD); /* the reset before rank 1 answers */
+    if (rank == 0)
+        return bench_probe_bounce(pline, probe_rounds);
+    bench_probe_answer(pline);
+    return 0;
+}
+
+/* The floor of n operations (bench_exchange): one round in us, rank 0. */
+static double floor_us(long n)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    return bench_exchange(pline, rank, n) * 1e-3;
+}
+
 static double batch(long size, long n)
 {
     MPI_Barrier(MPI_COMM_WORLD);
@@ -181,8 +218,21 @@ static void measure(long size)
     long iters = (long)(target_s / nb / per_op);
     if (iters < 1)
         iters = 1, nb = nb < 3 ? nb : 3;
-    for (int b = 0; b < nb; b++)
+    int floored = pline && size == 8 && (op == ALLREDUCE || op == ALLREDUCE_INIT);
+    double pr[MAX_BATCHES + 1], fl[MAX_BATCHES];
+    if (floored)
+        pr[0] = probe();
+    for (int b = 0; b < nb; b++) {
         t[b] = batch(size, iters);
+        if (floored) {
+            fl[b] = floor_us(iters);
+            pr[b + 1] = probe();
+        }
+    }
+    for (int b = 0; floored && rank == 0 && b < nb; b++)
+        printf("batch %s %ld %ld %.4f %.4f %s %.0f %.0f\n", op_names[op], size,
+               iters, t[b] * 1e6, fl[b], bench_state(pr[b], pr[b + 1], near_ns),
+               pr[b], pr[b + 1]);
     double med = bench_median(t, nb);
     if (rank == 0) {
         printf("%s %ld %d %ld %d %.4f %.4f %.4f\n", op_names[op], size,
@@ -214,12 +264,16 @@ int main(int argc, char **argv)
             target_s = atof(v) / 1000, i++;
         } else if (!strcmp(a, "-b") && v) {
             nbatches = atoi(v), i++;
+        } else if (!strcmp(a, "-p") && v) {
+            probe_rounds = atol(v), i++;
+        } else if (!strcmp(a, "-P") && v) {
+            near_ns = atof(v), i++;
         } else {
             usage();
         }
     }
     if (!have_op || nsizes <= 0 || target_s <= 0 || nbatches < 1 ||
-        nbatches > MAX_BATCHES)
+        nbatches > MAX_BATCHES || probe_rounds < 0 || near_ns <= 0)
         usage();
     long largest = 0;
     for (int i = 0; i < nsizes; i++) {
@@ -236,9 +290,15 @@ int main(int argc, char **argv)
         die("out of memory");
     memset(sbuf, 0x5a, 2 * (size_t)largest);
     memset(rbuf, 0x5a, 2 * (size_t)largest);
+    if (probe_rounds > 0 && nprocs == 2)
+        pline = bench_probe_map(rank, 1);
     if (rank == 0) {
-        printf("# pcoll: %s; np=%d target_ms=%g batches=%d\n",
-               bench_library(), nprocs, target_s * 1000, nbatches);
+        printf("# pcoll: %s; np=%d target_ms=%g batches=%d", bench_library(),
+               nprocs, target_s * 1000, nbatches);
+        if (pline)
+            printf("; probe %ld round trips, near < %g ns", probe_rounds,
+                   near_ns);
+        printf("\n");
         fflush(stdout);
     }
     for (int i = 0; i < nsizes; i++) {
@@ -252,6 +312,8 @@ int main(int argc, char **argv)
         if (persistent())
             MPI_Request_free(&req);
     }
+    if (pline)
+        munmap((void *)pline, 4096);
     MPI_Comm_free(&cart);
     free(sbuf);
     free(rbuf);
