@@ -191,6 +191,22 @@ static inline double bench_probe_bounce(_Atomic long *line, long rounds)
     return t / (2.0 * (double)rounds) * 1e9;
 }
 
+/* One probe, collective over MPI_COMM_WORLD at np = 2 (line from
+ * bench_probe_map): one crossing in ns on rank 0; -1 on rank 1, or on
+ * both without a line. */
+static inline double bench_probe(_Atomic long *line, int rank, long rounds)
+{
+    if (!line)
+        return -1;
+    if (rank == 0)
+        bench_probe_reset(line);
+    MPI_Barrier(MPI_COMM_WORLD); /* the reset before rank 1 answers */
+    if (rank == 0)
+        return bench_probe_bounce(line, rounds);
+    bench_probe_answer(line);
+    return -1;
+}
+
 /* The state a batch ran in, from the probes before and after it: "near"
  * when both read below near_ns, "far" when both read at or above, else
  * "mixed"; "-" without a probe. */

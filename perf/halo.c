@@ -574,23 +574,6 @@ static int halos_ok(long stamp)
 
 /* ------------------------------------------------------------ timing */
 
-/* One cache-line crossing between ranks 0 and 1 in ns (rank 0's figure;
- * -1 without a probe).  Collective. */
-static double probe(void)
-{
-    double ns = -1;
-    if (!probe_line)
-        return ns;
-    if (rank == 0)
-        bench_probe_reset(probe_line);
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0)
-        ns = bench_probe_bounce(probe_line, probe_rounds);
-    else
-        bench_probe_answer(probe_line);
-    return ns;
-}
-
 /* One batch of n iterations; the slowest rank's seconds per iteration.
  * With a stamp, the last iteration sends it and *bad is set unless every
  * halo holds it afterwards. */
@@ -639,10 +622,10 @@ static int measure(void)
     long iters = (long)(target_s / nbatches / per_iter);
     int nb = iters < 1 && nbatches > 3 ? 3 : nbatches;
     iters = iters < 1 ? 1 : iters;
-    pr[0] = probe();
+    pr[0] = bench_probe(probe_line, rank, probe_rounds);
     for (int b = 0; b < nb; b++) {
         us[b] = batch(iters, b == nb - 1 ? ++stamps : 0, &bad) * 1e6;
-        pr[b + 1] = probe();
+        pr[b + 1] = bench_probe(probe_line, rank, probe_rounds);
     }
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (bad)

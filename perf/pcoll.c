@@ -175,18 +175,6 @@ static int check(long size)
     return !any;
 }
 
-/* One probe between ranks 0 and 1: one crossing in ns on rank 0. */
-static double probe(void)
-{
-    if (rank == 0)
-        bench_probe_reset(pline);
-    MPI_Barrier(MPI_COMM_WORLD); /* the reset before rank 1 answers */
-    if (rank == 0)
-        return bench_probe_bounce(pline, probe_rounds);
-    bench_probe_answer(pline);
-    return 0;
-}
-
 /* The floor of n operations (bench_exchange): one round in us, rank 0. */
 static double floor_us(long n)
 {
@@ -221,12 +209,12 @@ static void measure(long size)
     int floored = pline && size == 8 && (op == ALLREDUCE || op == ALLREDUCE_INIT);
     double pr[MAX_BATCHES + 1], fl[MAX_BATCHES];
     if (floored)
-        pr[0] = probe();
+        pr[0] = bench_probe(pline, rank, probe_rounds);
     for (int b = 0; b < nb; b++) {
         t[b] = batch(size, iters);
         if (floored) {
             fl[b] = floor_us(iters);
-            pr[b + 1] = probe();
+            pr[b + 1] = bench_probe(pline, rank, probe_rounds);
         }
     }
     for (int b = 0; floored && rank == 0 && b < nb; b++)

@@ -216,17 +216,8 @@ static double run_step(struct cell *c, struct worker *w0, int *kind, long *iters
     *iters = ctl[1];
     if (*kind == K_END)
         return 0;
-    if (*kind == K_PROBE) {
-        if (!pline)
-            return -1;
-        if (rank == 0)
-            bench_probe_reset(pline);
-        MPI_Barrier(MPI_COMM_WORLD); /* the reset before rank 1 answers */
-        if (rank == 0)
-            return bench_probe_bounce(pline, probe_rounds);
-        bench_probe_answer(pline);
-        return 0;
-    }
+    if (*kind == K_PROBE)
+        return bench_probe(pline, rank, probe_rounds);
     c->kind = *kind;
     c->iters = *iters;
     MPI_Barrier(MPI_COMM_WORLD);
