@@ -228,17 +228,28 @@ static inline const char *bench_state(double before, double after, double near_n
  * each of ranks 0 and 1 has a cache line of its own there (the page's
  * second and third) holding a round number and two 8-byte slots.  A round
  * writes this rank's value in slot (round & 1) and the round number
- * (release), spins until the other's number reaches the round (acquire)
- * and adds the other's value: the two lines cross at once, as the words of
- * any shared-memory Allreduce must, with no argument, request or
- * collective number around them.  Slots alternate so that a rank a round
- * ahead never overwrites what the other still reads.  perf/limits.c's
- * `exchange` is the same loop between two processes of its own.
+ * (release), spins until the other's number reaches the round (acquire,
+ * a pause between polls) and adds the other's value: the two lines cross
+ * at once, as the words of any shared-memory Allreduce must, with no
+ * argument, request or collective number around them.  Slots alternate so that a rank a round
+ * ahead never overwrites what the other still reads.
  *
  * bench_exchange: ranks 0 and 1 both call it with the same rounds (the
  * first round, untimed, waits for the other to arrive); rank 0 gets one
  * round in ns, rank 1 0.  Round numbers go on from call to call.
  */
+
+/* Between two polls: without the pause the poller takes the line back
+ * between the writer's two stores, and the floor read 300 ns a round
+ * far against 200-290 with it (2026-11-30, the loop below between two
+ * processes, 7 runs of each). */
+static inline void bench_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
 struct bench_xline {
     _Alignas(64) _Atomic long round;
     double val[2];
@@ -257,7 +268,7 @@ static inline double bench_exchange(_Atomic long *page, int rank, long rounds)
         me->val[k & 1] = sum;
         atomic_store_explicit(&me->round, k, memory_order_release);
         while (atomic_load_explicit(&other->round, memory_order_acquire) < k)
-            ;
+            bench_pause();
         sum += other->val[k & 1] * 0x1p-40;
     }
     double t = MPI_Wtime() - t0;
