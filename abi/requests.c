@@ -6,9 +6,10 @@
  *
  * A completion changes a request in one way only: it frees it, and the
  * program's handle becomes MPI_REQUEST_NULL; any other handle is left as
- * the program gave it.  Arrays of requests are converted into arrays of
- * shmpi's (struct reqs); statuses, of one layout in both, are the
- * program's, their values fixed where shmpi wrote them (abi.h).
+ * the program gave it; shmpi's MPI_REQUEST_NULL (NULL) is the ABI's
+ * 0x180.  Arrays of requests are converted into arrays of shmpi's
+ * (struct reqs); statuses, of the ABI's layout and values in shmpi
+ * too, are the program's (abi.h).
  */
 #include <stdlib.h>
 
@@ -26,8 +27,7 @@ ABI_FN(int, Wait, (abi_Request *request, abi_Status *status))
     int rc = PMPI_Wait(request ? &r : NULL, status_in(status));
     if (request)
         req_done(r, request);
-    status_out(status);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Test, (abi_Request *request, int *flag, abi_Status *status))
@@ -36,19 +36,13 @@ ABI_FN(int, Test, (abi_Request *request, int *flag, abi_Status *status))
     int rc = PMPI_Test(request ? &r : NULL, flag, status_in(status));
     if (request)
         req_done(r, request);
-    if (rc == MPI_SUCCESS && *flag)
-        status_out(status);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Request_get_status, (abi_Request request, int *flag,
                                  abi_Status *status))
 {
-    int rc = PMPI_Request_get_status(req_in(request), flag,
-                                     status_in(status));
-    if (rc == MPI_SUCCESS && *flag)
-        status_out(status);
-    return err_out(rc);
+    return PMPI_Request_get_status(req_in(request), flag, status_in(status));
 }
 
 ABI_FN(int, Request_free, (abi_Request *request))
@@ -57,7 +51,7 @@ ABI_FN(int, Request_free, (abi_Request *request))
     int rc = PMPI_Request_free(request ? &r : NULL);
     if (request)
         req_done(r, request);
-    return err_out(rc);
+    return rc;
 }
 
 /* The calls that act on a request and leave the handle as it is. */
@@ -65,7 +59,7 @@ ABI_FN(int, Request_free, (abi_Request *request))
     ABI_FN(int, name, (abi_Request *request))                              \
     {                                                                      \
         MPI_Request r = request ? req_in(*request) : NULL;                 \
-        return err_out(PMPI_##name(request ? &r : NULL));                  \
+        return PMPI_##name(request ? &r : NULL);                           \
     }
 ABI_REQ_ACT(Start)
 ABI_REQ_ACT(Cancel)
@@ -96,15 +90,12 @@ static int reqs_in(struct reqs *c, int count, abi_Request *reqs)
     return MPI_SUCCESS;
 }
 
-/* The freed requests back to the program as MPI_REQUEST_NULL, the n
-   statuses shmpi wrote from index 0 of st fixed (the call returned rc),
-   and the memory given back. */
-static void reqs_out(struct reqs *c, int count, abi_Request *reqs,
-                     abi_Status *st, int n, int rc)
+/* The freed requests back to the program as MPI_REQUEST_NULL, and the
+   memory given back. */
+static void reqs_out(struct reqs *c, int count, abi_Request *reqs)
 {
     for (int i = 0; i < count; i++)
         req_done(c->r[i], &reqs[i]);
-    shmpi_abi_statuses_fix(st, n, rc);
     if (c->r != c->rbuf)
         free(c->r);
 }
@@ -116,34 +107,28 @@ static void reqs_out(struct reqs *c, int count, abi_Request *reqs,
 ABI_FN(int, Waitall, (int count, abi_Request reqs[], abi_Status st[]))
 {
     if (REQS_UNCONVERTED(count, reqs))
-        return err_out(PMPI_Waitall(count, NULL, MPI_STATUSES_IGNORE));
+        return PMPI_Waitall(count, NULL, MPI_STATUSES_IGNORE);
     struct reqs c;
     int rc = reqs_in(&c, count, reqs);
     if (rc != MPI_SUCCESS)
-        return err_out(rc);
+        return rc;
     rc = PMPI_Waitall(count, c.r, status_in(st));
-    reqs_out(&c, count, reqs, st,
-             rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, rc);
-    return err_out(rc);
+    reqs_out(&c, count, reqs);
+    return rc;
 }
 
 ABI_FN(int, Waitany, (int count, abi_Request reqs[], int *index,
                       abi_Status *status))
 {
-    if (REQS_UNCONVERTED(count, reqs)) { /* none: an empty status (3.7.3) */
-        int rc = PMPI_Waitany(count, NULL, index, status_in(status));
-        if (rc == MPI_SUCCESS)
-            status_out(status);
-        return err_out(rc);
-    }
+    if (REQS_UNCONVERTED(count, reqs))  /* none: an empty status (3.7.3) */
+        return PMPI_Waitany(count, NULL, index, status_in(status));
     struct reqs c;
     int rc = reqs_in(&c, count, reqs);
     if (rc != MPI_SUCCESS)
-        return err_out(rc);
+        return rc;
     rc = PMPI_Waitany(count, c.r, index, status_in(status));
-    reqs_out(&c, count, reqs, NULL, 0, rc);
-    status_out(status);
-    return err_out(rc);
+    reqs_out(&c, count, reqs);
+    return rc;
 }
 
 /* Waitsome and Testsome: the statuses of the *outcount requests done. */
@@ -152,17 +137,15 @@ ABI_FN(int, Waitany, (int count, abi_Request reqs[], int *index,
                        int indices[], abi_Status st[]))                    \
     {                                                                      \
         if (REQS_UNCONVERTED(count, reqs))                                 \
-            return err_out(PMPI_##name(count, NULL, outcount, indices,     \
-                                       MPI_STATUSES_IGNORE));              \
+            return PMPI_##name(count, NULL, outcount, indices,             \
+                               MPI_STATUSES_IGNORE);                       \
         struct reqs c;                                                     \
         int rc = reqs_in(&c, count, reqs);                                 \
         if (rc != MPI_SUCCESS)                                             \
-            return err_out(rc);                                            \
+            return rc;                                                     \
         rc = PMPI_##name(count, c.r, outcount, indices, status_in(st));    \
-        reqs_out(&c, count, reqs, st,                                      \
-                 (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) &&         \
-                 *outcount != MPI_UNDEFINED ? *outcount : 0, rc);          \
-        return err_out(rc);                                                \
+        reqs_out(&c, count, reqs);                                         \
+        return rc;                                                         \
     }
 ABI_SOME(Waitsome)
 ABI_SOME(Testsome)
@@ -170,14 +153,14 @@ ABI_SOME(Testsome)
 ABI_FN(int, Startall, (int count, abi_Request reqs[]))
 {
     if (REQS_UNCONVERTED(count, reqs))
-        return err_out(PMPI_Startall(count, NULL));
+        return PMPI_Startall(count, NULL);
     struct reqs c;
     int rc = reqs_in(&c, count, reqs);
     if (rc != MPI_SUCCESS)
-        return err_out(rc);
+        return rc;
     rc = PMPI_Startall(count, c.r);
-    reqs_out(&c, count, reqs, NULL, 0, rc);
-    return err_out(rc);
+    reqs_out(&c, count, reqs);
+    return rc;
 }
 
 /* Testall and Request_get_status_all: every status when *flag. */
@@ -186,17 +169,14 @@ ABI_FN(int, Startall, (int count, abi_Request reqs[]))
                        abi_Status st[]))                                   \
     {                                                                      \
         if (REQS_UNCONVERTED(count, reqs))                                 \
-            return err_out(PMPI_##name(count, NULL, flag,                  \
-                                       MPI_STATUSES_IGNORE));              \
+            return PMPI_##name(count, NULL, flag, MPI_STATUSES_IGNORE);    \
         struct reqs c;                                                     \
         int rc = reqs_in(&c, count, reqs);                                 \
         if (rc != MPI_SUCCESS)                                             \
-            return err_out(rc);                                            \
+            return rc;                                                     \
         rc = PMPI_##name(count, c.r, flag, status_in(st));                 \
-        reqs_out(&c, count, reqs, st,                                      \
-                 (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *flag   \
-                 ? count : 0, rc);                                         \
-        return err_out(rc);                                                \
+        reqs_out(&c, count, reqs);                                         \
+        return rc;                                                         \
     }
 ABI_ALL_FLAG(Testall)
 ABI_ALL_FLAG(Request_get_status_all)
@@ -210,14 +190,12 @@ ABI_ALL_FLAG(Request_get_status_all)
         int none = REQS_UNCONVERTED(count, reqs); /* an empty status */    \
         int rc = none ? MPI_SUCCESS : reqs_in(&c, count, reqs);            \
         if (rc != MPI_SUCCESS)                                             \
-            return err_out(rc);                                            \
+            return rc;                                                     \
         rc = PMPI_##name(count, none ? NULL : c.r, index, flag,            \
                          status_in(status));                               \
         if (!none)                                                         \
-            reqs_out(&c, count, reqs, NULL, 0, rc);                        \
-        if (rc == MPI_SUCCESS && *flag)                                    \
-            status_out(status);                                            \
-        return err_out(rc);                                                \
+            reqs_out(&c, count, reqs);                                     \
+        return rc;                                                         \
     }
 ABI_ANY_FLAG(Testany)
 ABI_ANY_FLAG(Request_get_status_any)
