@@ -18,9 +18,9 @@
  * integer outside the kind's range, or one of it shmpi has no object for
  * (MPI_LOGICAL1...), becomes a zeroed object whose magic matches no kind,
  * which shmpi's checks reject with the class of the kind.  Communicators,
- * datatypes and ops skip the range (ABI_IN_ANY): each shmpi object starts
- * with the magic of its kind (core/objects.h), so another kind's object
- * is rejected all the same.  Back, a hash of shmpi's predefined objects
+ * datatypes, ops and windows skip the range (ABI_IN_ANY): each shmpi
+ * object starts with the magic of its kind (core/objects.h), so another
+ * kind's object is rejected all the same.  Back, a hash of shmpi's predefined objects
  * gives their integers (shmpi_abi_out).
  *
  * Integers.  shmpi's own mpi.h gives ranks (MPI_PROC_NULL, MPI_ROOT),
@@ -130,7 +130,7 @@ static inline MPI_Info info_in(abi_Info h) { return ABI_IN(MPI_Info, h, INFO); }
 static inline MPI_Errhandler eh_in(abi_Errhandler h) { return ABI_IN(MPI_Errhandler, h, ERRHANDLER); }
 static inline MPI_Request req_in(abi_Request h) { return ABI_IN(MPI_Request, h, REQUEST); }
 static inline MPI_Message msg_in(abi_Message h) { return ABI_IN(MPI_Message, h, MESSAGE); }
-static inline MPI_Win win_in(abi_Win h) { return ABI_IN(MPI_Win, h, WIN); }
+static inline MPI_Win win_in(abi_Win h) { return ABI_IN_ANY(MPI_Win, h); }
 static inline MPI_Session session_in(abi_Session h) { return ABI_IN(MPI_Session, h, SESSION); }
 
 /* shmpi's handle to the ABI's: NULL to the kind's null handle, a
