@@ -59,7 +59,9 @@ typedef struct shmpi_message    *MPI_Message;
 #define MPI_COMM_NULL       ((MPI_Comm)0)
 #define MPI_GROUP_NULL      ((MPI_Group)0)
 #define MPI_DATATYPE_NULL   ((MPI_Datatype)0)
-#define MPI_REQUEST_NULL    ((MPI_Request)0)
+/* The standard ABI's value (include/abi/mpi.h), so that completions
+   write it for programs of both headers; no object lives at it. */
+#define MPI_REQUEST_NULL    ((MPI_Request)0x180)
 #define MPI_OP_NULL         ((MPI_Op)0)
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_INFO_NULL       ((MPI_Info)0)

@@ -24,8 +24,8 @@
  * gives their integers (shmpi_abi_out).
  *
  * Integers.  shmpi's own mpi.h gives ranks (MPI_PROC_NULL, MPI_ROOT),
- * tags (MPI_ANY_TAG), error classes, MPI_ERR_LASTCODE and the RMA
- * assertions the ABI's values, so they pass through both ways, and a status, of the ABI's
+ * tags (MPI_ANY_TAG), error classes, MPI_ERR_LASTCODE, the RMA
+ * assertions and MPI_REQUEST_NULL the ABI's values, so they pass through both ways, and a status, of the ABI's
  * layout, is the program's own.  A function whose only work is decoding
  * handles in its registers is then a jump into shmpi's (abi/README.md,
  * "Cost").  Thread levels, comparison results and the other constants
@@ -128,7 +128,9 @@ static inline MPI_Op op_in(abi_Op h) { return ABI_IN_ANY(MPI_Op, h); }
 static inline MPI_Group group_in(abi_Group h) { return ABI_IN(MPI_Group, h, GROUP); }
 static inline MPI_Info info_in(abi_Info h) { return ABI_IN(MPI_Info, h, INFO); }
 static inline MPI_Errhandler eh_in(abi_Errhandler h) { return ABI_IN(MPI_Errhandler, h, ERRHANDLER); }
-static inline MPI_Request req_in(abi_Request h) { return ABI_IN(MPI_Request, h, REQUEST); }
+/* A request: MPI_REQUEST_NULL is 0x180 in both headers, and shmpi rejects
+   any other value below 0x1000 itself (pt2pt/request.h). */
+static inline MPI_Request req_in(abi_Request h) { return (MPI_Request)(void *)h; }
 static inline MPI_Message msg_in(abi_Message h) { return ABI_IN(MPI_Message, h, MESSAGE); }
 static inline MPI_Win win_in(abi_Win h) { return ABI_IN_ANY(MPI_Win, h); }
 static inline MPI_Session session_in(abi_Session h) { return ABI_IN(MPI_Session, h, SESSION); }
@@ -152,9 +154,8 @@ static inline const MPI_Status *cstatus_in(const abi_Status *a)
     return (const MPI_Status *)(const void *)a;
 }
 
-/* Where a call writes the request it started: the program's handle.
-   shmpi writes it only when the call succeeds, and a request shmpi made
-   is its own pointer in both ABIs. */
+/* Where a call reads or writes requests: the program's handles, of the
+   same values in both. */
 static inline MPI_Request *reqp_in(abi_Request *r) { return (MPI_Request *)(void *)r; }
 
 /* An array of n of the program's datatypes as shmpi's: in `stack` (room
