@@ -251,10 +251,10 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 #define MPI_THREAD_MULTIPLE    3
 
 /* Results of the compare functions. */
-#define MPI_IDENT      0
-#define MPI_CONGRUENT  1
-#define MPI_SIMILAR    2
-#define MPI_UNEQUAL    3
+#define MPI_IDENT      201     /* the standard ABI's values */
+#define MPI_CONGRUENT  202
+#define MPI_SIMILAR    203
+#define MPI_UNEQUAL    204
 
 /* Topologies. */
 #define MPI_GRAPH       1

@@ -94,6 +94,8 @@ _Static_assert(MPI_ERR_OTHER == 16 && MPI_ERR_PENDING == 18 &&
                MPI_T_ERR_PVAR_NO_ATOMIC == 1018 &&
                MPI_ERR_LASTCODE == 0x3fff && MPI_MAX_ERROR_STRING == 512,
                "error classes and codes");
+_Static_assert(MPI_IDENT == 201 && MPI_CONGRUENT == 202 &&
+               MPI_SIMILAR == 203 && MPI_UNEQUAL == 204, "comparisons");
 _Static_assert(MPI_MODE_NOCHECK == 1024 && MPI_MODE_NOPRECEDE == 2048 &&
                MPI_MODE_NOPUT == 4096 && MPI_MODE_NOSTORE == 8192 &&
                MPI_MODE_NOSUCCEED == 16384, "RMA assertions");
@@ -166,10 +168,6 @@ enum { ABI_TYPES_STACK = 32 };
 MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, MPI_Count n,
                                  MPI_Datatype *stack);
 void shmpi_abi_types_done(MPI_Datatype *t, const MPI_Datatype *stack);
-
-/* A comparison's result: shmpi's MPI_IDENT .. MPI_UNEQUAL (0 .. 3) are
-   the ABI's 201 .. 204. */
-static inline int cmp_out(int r) { return 201 + r - MPI_IDENT; }
 
 /* A handle shmpi made, given to the program when the call succeeded. */
 #define MADE(rc, out, h, type, KIND)                                       \

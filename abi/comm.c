@@ -49,12 +49,7 @@ ABI_FN(int, Comm_split, (abi_Comm comm, int color, int key,
 
 ABI_FN(int, Comm_compare, (abi_Comm comm1, abi_Comm comm2, int *result))
 {
-    int r = 0;
-    int rc = PMPI_Comm_compare(comm_in(comm1), comm_in(comm2),
-                               result ? &r : NULL);
-    if (rc == MPI_SUCCESS)
-        *result = cmp_out(r);
-    return rc;
+    return PMPI_Comm_compare(comm_in(comm1), comm_in(comm2), result);
 }
 
 ABI_FN(int, Comm_free, (abi_Comm *comm))

@@ -24,12 +24,7 @@ ABI_FN(int, Group_rank, (abi_Group group, int *rank))
 ABI_FN(int, Group_compare, (abi_Group group1, abi_Group group2,
                             int *result))
 {
-    int r = 0;
-    int rc = PMPI_Group_compare(group_in(group1), group_in(group2),
-                                result ? &r : NULL);
-    if (rc == MPI_SUCCESS)
-        *result = cmp_out(r);
-    return rc;
+    return PMPI_Group_compare(group_in(group1), group_in(group2), result);
 }
 
 ABI_FN(int, Group_translate_ranks, (abi_Group group1, int n,
