@@ -244,11 +244,12 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 #define MPI_MAX_PORT_NAME               1024
 #define MPI_MAX_LIBRARY_VERSION_STRING  256
 
-/* Thread support levels (12.4.3); ordered SINGLE < ... < MULTIPLE. */
+/* Thread support levels (12.4.3); ordered SINGLE < ... < MULTIPLE.  The
+   standard ABI's values. */
 #define MPI_THREAD_SINGLE      0
-#define MPI_THREAD_FUNNELED    1
-#define MPI_THREAD_SERIALIZED  2
-#define MPI_THREAD_MULTIPLE    3
+#define MPI_THREAD_FUNNELED    1024
+#define MPI_THREAD_SERIALIZED  2048
+#define MPI_THREAD_MULTIPLE    4096
 
 /* Results of the compare functions. */
 #define MPI_IDENT      201     /* the standard ABI's values */

@@ -28,8 +28,8 @@
  * assertions and MPI_REQUEST_NULL the ABI's values, so they pass through both ways, and a status, of the ABI's
  * layout, is the program's own.  A function whose only work is decoding
  * handles in its registers is then a jump into shmpi's (abi/README.md,
- * "Cost").  Thread levels, comparison results and the other constants
- * that still differ are translated by the functions that take them.
+ * "Cost").  The other constants that still differ are translated by
+ * the functions that take them.
  */
 #ifndef SHMPI_ABI_H
 #define SHMPI_ABI_H
@@ -94,6 +94,9 @@ _Static_assert(MPI_ERR_OTHER == 16 && MPI_ERR_PENDING == 18 &&
                MPI_T_ERR_PVAR_NO_ATOMIC == 1018 &&
                MPI_ERR_LASTCODE == 0x3fff && MPI_MAX_ERROR_STRING == 512,
                "error classes and codes");
+_Static_assert(MPI_THREAD_SINGLE == 0 && MPI_THREAD_FUNNELED == 1024 &&
+               MPI_THREAD_SERIALIZED == 2048 && MPI_THREAD_MULTIPLE == 4096,
+               "thread levels");
 _Static_assert(MPI_IDENT == 201 && MPI_CONGRUENT == 202 &&
                MPI_SIMILAR == 203 && MPI_UNEQUAL == 204, "comparisons");
 _Static_assert(MPI_MODE_NOCHECK == 1024 && MPI_MODE_NOPRECEDE == 2048 &&
@@ -188,9 +191,6 @@ int shmpi_abi_darg_out(int darg);
 int shmpi_abi_typeclass_in(int typeclass);
 int shmpi_abi_combiner_out(int combiner);
 
-/* Thread levels. */
-int shmpi_abi_thread_in(int level);
-int shmpi_abi_thread_out(int level);
 
 /* The definition of an ABI function and its weak MPI_ alias. */
 #define ABI_PRAGMA(x) _Pragma(#x)

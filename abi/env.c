@@ -21,21 +21,12 @@ ABI_FN(int, Init, (int *argc, char ***argv))
 ABI_FN(int, Init_thread, (int *argc, char ***argv, int required,
                           int *provided))
 {
-    int p = 0;
-    int rc = PMPI_Init_thread(argc, argv, shmpi_abi_thread_in(required),
-                              provided ? &p : NULL);
-    if (rc == MPI_SUCCESS)
-        *provided = shmpi_abi_thread_out(p);
-    return rc;
+    return PMPI_Init_thread(argc, argv, required, provided);
 }
 
 ABI_FN(int, Query_thread, (int *provided))
 {
-    int p = 0;
-    int rc = PMPI_Query_thread(provided ? &p : NULL);
-    if (rc == MPI_SUCCESS)
-        *provided = shmpi_abi_thread_out(p);
-    return rc;
+    return PMPI_Query_thread(provided);
 }
 
 ABI_FN(int, Finalize, (void)) { return PMPI_Finalize(); }

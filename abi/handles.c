@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * handles.c - the tables of the translation layer (abi.h): predefined
- * handles, arrays of datatypes, thread levels.  The
- * ABI's values are those of include/abi/mpi.h.
+ * handles and arrays of datatypes.  The ABI's values are those of
+ * include/abi/mpi.h.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -127,21 +127,4 @@ void shmpi_abi_types_done(MPI_Datatype *t, const MPI_Datatype *stack)
 {
     if (t != stack)
         free(t);
-}
-
-/* ---- thread levels: the ABI's 0, 1024, 2048, 4096 ---- */
-int shmpi_abi_thread_in(int level)
-{
-    switch (level) {
-    case 0:    return MPI_THREAD_SINGLE;
-    case 1024: return MPI_THREAD_FUNNELED;
-    case 2048: return MPI_THREAD_SERIALIZED;
-    case 4096: return MPI_THREAD_MULTIPLE;
-    default:   return -1;       /* no level: rejected */
-    }
-}
-
-int shmpi_abi_thread_out(int level)
-{
-    return level <= MPI_THREAD_SINGLE ? 0 : 1024 << (level - 1);
 }

@@ -79,12 +79,7 @@ static void dt_out(MPI_Datatype dt, abi_Datatype *out)
 
 ABI_FN(int, T_init_thread, (int required, int *provided))
 {
-    int p = 0;
-    int rc = shmpi_abi_t_init(shmpi_abi_thread_in(required),
-                              provided ? &p : NULL);
-    if (rc == MPI_SUCCESS)
-        *provided = shmpi_abi_thread_out(p);
-    return rc;
+    return shmpi_abi_t_init(required, provided);
 }
 
 ABI_FN(int, T_finalize, (void))
