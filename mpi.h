@@ -59,7 +59,9 @@ typedef struct shmpi_message    *MPI_Message;
 #define MPI_COMM_NULL       ((MPI_Comm)0)
 #define MPI_GROUP_NULL      ((MPI_Group)0)
 #define MPI_DATATYPE_NULL   ((MPI_Datatype)0)
-#define MPI_REQUEST_NULL    ((MPI_Request)0)
+/* The standard ABI's value (include/abi/mpi.h), so that completions
+   write it for programs of both headers; no object lives at it. */
+#define MPI_REQUEST_NULL    ((MPI_Request)0x180)
 #define MPI_OP_NULL         ((MPI_Op)0)
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
 #define MPI_INFO_NULL       ((MPI_Info)0)
@@ -135,7 +137,9 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 /* --- end of the Fortran status --- */
 
 /* ------------------------------------------------------------------ */
-/* Error classes (MPI-3.1 8.4, table 8.1)                              */
+/* Error classes (MPI-4.1 9.4, table 9.1), with the values of the MPI
+   standard ABI (MPI-5.0 chapter 20, include/abi/mpi.h) so that codes
+   pass between the two unchanged (abi/README.md).                   */
 /* ------------------------------------------------------------------ */
 #define MPI_SUCCESS                    0
 #define MPI_ERR_BUFFER                 1
@@ -155,64 +159,65 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 #define MPI_ERR_TRUNCATE               15
 #define MPI_ERR_OTHER                  16
 #define MPI_ERR_INTERN                 17
-#define MPI_ERR_IN_STATUS              18
-#define MPI_ERR_PENDING                19
-#define MPI_ERR_KEYVAL                 20
-#define MPI_ERR_NO_MEM                 21
-#define MPI_ERR_BASE                   22
-#define MPI_ERR_INFO_KEY               23
-#define MPI_ERR_INFO_VALUE             24
-#define MPI_ERR_INFO_NOKEY             25
-#define MPI_ERR_SPAWN                  26
-#define MPI_ERR_PORT                   27
-#define MPI_ERR_SERVICE                28
-#define MPI_ERR_NAME                   29
-#define MPI_ERR_WIN                    30
-#define MPI_ERR_SIZE                   31
-#define MPI_ERR_DISP                   32
-#define MPI_ERR_INFO                   33
-#define MPI_ERR_LOCKTYPE               34
-#define MPI_ERR_ASSERT                 35
-#define MPI_ERR_RMA_CONFLICT           36
-#define MPI_ERR_RMA_SYNC               37
-#define MPI_ERR_FILE                   38
-#define MPI_ERR_NOT_SAME               39
-#define MPI_ERR_AMODE                  40
-#define MPI_ERR_UNSUPPORTED_DATAREP    41
-#define MPI_ERR_UNSUPPORTED_OPERATION  42
-#define MPI_ERR_NO_SUCH_FILE           43
-#define MPI_ERR_FILE_EXISTS            44
-#define MPI_ERR_BAD_FILE               45
-#define MPI_ERR_ACCESS                 46
-#define MPI_ERR_NO_SPACE               47
-#define MPI_ERR_QUOTA                  48
-#define MPI_ERR_READ_ONLY              49
-#define MPI_ERR_FILE_IN_USE            50
-#define MPI_ERR_DUP_DATAREP            51
-#define MPI_ERR_CONVERSION             52
-#define MPI_ERR_IO                     53
-#define MPI_ERR_RMA_RANGE              54
-#define MPI_ERR_RMA_ATTACH             55
-#define MPI_ERR_RMA_SHARED             56
+#define MPI_ERR_PENDING                18
+#define MPI_ERR_IN_STATUS              19
+#define MPI_ERR_ACCESS                 20
+#define MPI_ERR_AMODE                  21
+#define MPI_ERR_ASSERT                 22
+#define MPI_ERR_BAD_FILE               23
+#define MPI_ERR_BASE                   24
+#define MPI_ERR_CONVERSION             25
+#define MPI_ERR_DISP                   26
+#define MPI_ERR_DUP_DATAREP            27
+#define MPI_ERR_FILE_EXISTS            28
+#define MPI_ERR_FILE_IN_USE            29
+#define MPI_ERR_FILE                   30
+#define MPI_ERR_INFO_KEY               31
+#define MPI_ERR_INFO_NOKEY             32
+#define MPI_ERR_INFO_VALUE             33
+#define MPI_ERR_INFO                   34
+#define MPI_ERR_IO                     35
+#define MPI_ERR_KEYVAL                 36
+#define MPI_ERR_LOCKTYPE               37
+#define MPI_ERR_NAME                   38
+#define MPI_ERR_NO_MEM                 39
+#define MPI_ERR_NOT_SAME               40
+#define MPI_ERR_NO_SPACE               41
+#define MPI_ERR_NO_SUCH_FILE           42
+#define MPI_ERR_PORT                   43
+#define MPI_ERR_QUOTA                  44
+#define MPI_ERR_READ_ONLY              45
+#define MPI_ERR_RMA_ATTACH             46
+#define MPI_ERR_RMA_CONFLICT           47
+#define MPI_ERR_RMA_RANGE              48
+#define MPI_ERR_RMA_SHARED             49
+#define MPI_ERR_RMA_SYNC               50
+#define MPI_ERR_SERVICE                51
+#define MPI_ERR_SIZE                   52
+#define MPI_ERR_SPAWN                  53
+#define MPI_ERR_UNSUPPORTED_DATAREP    54
+#define MPI_ERR_UNSUPPORTED_OPERATION  55
+#define MPI_ERR_WIN                    56
 #define MPI_ERR_RMA_FLAVOR             57
-#define MPI_ERR_WIN_COUNTER            58  /* shmpi extension: sync
-                                              counters, below */
-/* --- MPI-4.0 and MPI-4.1 error classes (MPI-4.1 9.4, table 9.1) --- */
-#define MPI_ERR_PROC_ABORTED           59
-#define MPI_ERR_VALUE_TOO_LARGE        60
-#define MPI_ERR_SESSION                61
-#define MPI_ERR_ERRHANDLER             62
-/* --- end of the MPI-4 error classes --- */
-#define MPI_ERR_LASTCODE               95  /* user classes start above;
-                                              MPI_T_ERR_*: 64-79 */
+#define MPI_ERR_PROC_ABORTED           58
+#define MPI_ERR_VALUE_TOO_LARGE        59
+#define MPI_ERR_SESSION                60
+#define MPI_ERR_ERRHANDLER             61
+#define MPI_ERR_WIN_COUNTER            1100  /* shmpi extension: sync
+                                               counters, below; above
+                                               the MPI_T_ERR_* classes */
+#define MPI_ERR_LASTCODE               0x3fff /* added classes and codes
+                                               start above */
 
 /* ------------------------------------------------------------------ */
 /* Assorted constants                                                  */
 /* ------------------------------------------------------------------ */
-#define MPI_PROC_NULL       (-2)
+/* The standard ABI's values (include/abi/mpi.h): the ABI's library
+   passes ranks and tags through unchanged. */
 #define MPI_ANY_SOURCE      (-1)
-#define MPI_ANY_TAG         (-1)
-#define MPI_ROOT            (-3)
+#define MPI_ANY_TAG         (-2)
+#define MPI_PROC_NULL       (-3)
+#define MPI_ROOT            (-4)
 #define MPI_UNDEFINED       (-32766)
 #define MPI_KEYVAL_INVALID  (-1)
 #define MPI_BSEND_OVERHEAD  128
@@ -231,7 +236,7 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 
 /* Maximum string sizes, terminating NUL included. */
 #define MPI_MAX_PROCESSOR_NAME          256
-#define MPI_MAX_ERROR_STRING            256
+#define MPI_MAX_ERROR_STRING            512
 #define MPI_MAX_DATAREP_STRING          128
 #define MPI_MAX_INFO_KEY                255
 #define MPI_MAX_INFO_VAL                1024
@@ -239,17 +244,18 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 #define MPI_MAX_PORT_NAME               1024
 #define MPI_MAX_LIBRARY_VERSION_STRING  256
 
-/* Thread support levels (12.4.3); ordered SINGLE < ... < MULTIPLE. */
+/* Thread support levels (12.4.3); ordered SINGLE < ... < MULTIPLE.  The
+   standard ABI's values. */
 #define MPI_THREAD_SINGLE      0
-#define MPI_THREAD_FUNNELED    1
-#define MPI_THREAD_SERIALIZED  2
-#define MPI_THREAD_MULTIPLE    3
+#define MPI_THREAD_FUNNELED    1024
+#define MPI_THREAD_SERIALIZED  2048
+#define MPI_THREAD_MULTIPLE    4096
 
 /* Results of the compare functions. */
-#define MPI_IDENT      0
-#define MPI_CONGRUENT  1
-#define MPI_SIMILAR    2
-#define MPI_UNEQUAL    3
+#define MPI_IDENT      201     /* the standard ABI's values */
+#define MPI_CONGRUENT  202
+#define MPI_SIMILAR    203
+#define MPI_UNEQUAL    204
 
 /* Topologies. */
 #define MPI_GRAPH       1
@@ -295,12 +301,13 @@ extern MPI_F08_status shmpi_f08_status_ignore, shmpi_f08_statuses_ignore;
 #define MPI_TYPECLASS_INTEGER  2
 #define MPI_TYPECLASS_COMPLEX  3
 
-/* RMA assertions (11.5.5); bits, OR them together. */
-#define MPI_MODE_NOCHECK    1
-#define MPI_MODE_NOSTORE    2
-#define MPI_MODE_NOPUT      4
-#define MPI_MODE_NOPRECEDE  8
-#define MPI_MODE_NOSUCCEED  16
+/* RMA assertions (11.5.5); bits, OR them together.  The standard ABI's
+   values (include/abi/mpi.h). */
+#define MPI_MODE_NOCHECK    1024
+#define MPI_MODE_NOPRECEDE  2048
+#define MPI_MODE_NOPUT      4096
+#define MPI_MODE_NOSTORE    8192
+#define MPI_MODE_NOSUCCEED  16384
 
 /* File access modes (13.2.1); bits, OR them together. */
 #define MPI_MODE_CREATE           1
@@ -2109,22 +2116,22 @@ SHMPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
 /* ------------------------------------------------------------------ */
 /* Its return codes (14.3.9), error classes like the others, below
    MPI_ERR_LASTCODE: MPI_Error_string names them. */
-#define MPI_T_ERR_MEMORY               64
-#define MPI_T_ERR_NOT_INITIALIZED      65
-#define MPI_T_ERR_CANNOT_INIT          66
-#define MPI_T_ERR_INVALID_INDEX        67
-#define MPI_T_ERR_INVALID_ITEM         68
-#define MPI_T_ERR_INVALID_HANDLE       69
-#define MPI_T_ERR_OUT_OF_HANDLES       70
-#define MPI_T_ERR_OUT_OF_SESSIONS      71
-#define MPI_T_ERR_INVALID_SESSION      72
-#define MPI_T_ERR_CVAR_SET_NOT_NOW     73
-#define MPI_T_ERR_CVAR_SET_NEVER       74
-#define MPI_T_ERR_PVAR_NO_STARTSTOP    75
-#define MPI_T_ERR_PVAR_NO_WRITE        76
-#define MPI_T_ERR_PVAR_NO_ATOMIC       77
-#define MPI_T_ERR_INVALID_NAME         78
-#define MPI_T_ERR_INVALID              79
+#define MPI_T_ERR_MEMORY               1005
+#define MPI_T_ERR_NOT_INITIALIZED      1003
+#define MPI_T_ERR_CANNOT_INIT          1001
+#define MPI_T_ERR_INVALID_INDEX        1007
+#define MPI_T_ERR_INVALID_ITEM         1008
+#define MPI_T_ERR_INVALID_HANDLE       1010
+#define MPI_T_ERR_OUT_OF_HANDLES       1012
+#define MPI_T_ERR_OUT_OF_SESSIONS      1013
+#define MPI_T_ERR_INVALID_SESSION      1009
+#define MPI_T_ERR_CVAR_SET_NOT_NOW     1014
+#define MPI_T_ERR_CVAR_SET_NEVER       1015
+#define MPI_T_ERR_PVAR_NO_STARTSTOP    1017
+#define MPI_T_ERR_PVAR_NO_WRITE        1016
+#define MPI_T_ERR_PVAR_NO_ATOMIC       1018
+#define MPI_T_ERR_INVALID_NAME         1011
+#define MPI_T_ERR_INVALID              1006
 
 typedef struct shmpi_tool_enum    *MPI_T_enum;
 typedef struct shmpi_tool_cvar    *MPI_T_cvar_handle;

@@ -18,16 +18,18 @@
  * integer outside the kind's range, or one of it shmpi has no object for
  * (MPI_LOGICAL1...), becomes a zeroed object whose magic matches no kind,
  * which shmpi's checks reject with the class of the kind.  Communicators,
- * datatypes and ops skip the range (ABI_IN_ANY): each shmpi object starts
- * with the magic of its kind (core/objects.h), so another kind's object
- * is rejected all the same.  Back, a hash of shmpi's predefined objects
+ * datatypes, ops and windows skip the range (ABI_IN_ANY): each shmpi
+ * object starts with the magic of its kind (core/objects.h), so another
+ * kind's object is rejected all the same.  Back, a hash of shmpi's predefined objects
  * gives their integers (shmpi_abi_out).
  *
- * Integers.  Ranks, tags, thread levels and error codes have other
- * values in the ABI: a value on the common path (rank >= -1, tag >= 0,
- * MPI_SUCCESS) passes through with one compare; the other ranks and tags
- * are translated in line, error codes and thread levels by functions out
- * of line.
+ * Integers.  shmpi's own mpi.h gives ranks (MPI_PROC_NULL, MPI_ROOT),
+ * tags (MPI_ANY_TAG), error classes, MPI_ERR_LASTCODE, the RMA
+ * assertions and MPI_REQUEST_NULL the ABI's values, so they pass through both ways, and a status, of the ABI's
+ * layout, is the program's own.  A function whose only work is decoding
+ * handles in its registers is then a jump into shmpi's (abi/README.md,
+ * "Cost").  The other constants that still differ are translated by
+ * the functions that take them.
  */
 #ifndef SHMPI_ABI_H
 #define SHMPI_ABI_H
@@ -81,13 +83,25 @@ typedef void abi_User_function(void *, void *, int *, abi_Datatype *);
 #define ABI_DATATYPE_END     0x400
 #define ABI_PREDEFINED_END   0x1000   /* every predefined handle is below */
 
-/* The ABI's values of the constants the layer translates. */
-#define ABI_ANY_SOURCE (-1)
-#define ABI_ANY_TAG    (-2)
-#define ABI_PROC_NULL  (-3)
-#define ABI_ROOT       (-4)
-#define ABI_ERR_OTHER  16
-#define ABI_ERR_LASTCODE 0x3fff
+/* The ABI's values (include/abi/mpi.h) that shmpi's own mpi.h shares,
+   which the layer passes through unchanged. */
+_Static_assert(MPI_ANY_SOURCE == -1 && MPI_ANY_TAG == -2 &&
+               MPI_PROC_NULL == -3 && MPI_ROOT == -4 &&
+               MPI_UNDEFINED == -32766, "ranks and tags");
+_Static_assert(MPI_ERR_OTHER == 16 && MPI_ERR_PENDING == 18 &&
+               MPI_ERR_IN_STATUS == 19 && MPI_ERR_ACCESS == 20 &&
+               MPI_ERR_ERRHANDLER == 61 && MPI_T_ERR_CANNOT_INIT == 1001 &&
+               MPI_T_ERR_PVAR_NO_ATOMIC == 1018 &&
+               MPI_ERR_LASTCODE == 0x3fff && MPI_MAX_ERROR_STRING == 512,
+               "error classes and codes");
+_Static_assert(MPI_THREAD_SINGLE == 0 && MPI_THREAD_FUNNELED == 1024 &&
+               MPI_THREAD_SERIALIZED == 2048 && MPI_THREAD_MULTIPLE == 4096,
+               "thread levels");
+_Static_assert(MPI_IDENT == 201 && MPI_CONGRUENT == 202 &&
+               MPI_SIMILAR == 203 && MPI_UNEQUAL == 204, "comparisons");
+_Static_assert(MPI_MODE_NOCHECK == 1024 && MPI_MODE_NOPRECEDE == 2048 &&
+               MPI_MODE_NOPUT == 4096 && MPI_MODE_NOSTORE == 8192 &&
+               MPI_MODE_NOSUCCEED == 16384, "RMA assertions");
 
 /* Index: an ABI integer below ABI_PREDEFINED_END; value: shmpi's
    object, NULL for a null handle, shmpi_abi_invalid for none.  Written
@@ -119,9 +133,11 @@ static inline MPI_Op op_in(abi_Op h) { return ABI_IN_ANY(MPI_Op, h); }
 static inline MPI_Group group_in(abi_Group h) { return ABI_IN(MPI_Group, h, GROUP); }
 static inline MPI_Info info_in(abi_Info h) { return ABI_IN(MPI_Info, h, INFO); }
 static inline MPI_Errhandler eh_in(abi_Errhandler h) { return ABI_IN(MPI_Errhandler, h, ERRHANDLER); }
-static inline MPI_Request req_in(abi_Request h) { return ABI_IN(MPI_Request, h, REQUEST); }
+/* A request: MPI_REQUEST_NULL is 0x180 in both headers, and shmpi rejects
+   any other value below 0x1000 itself (pt2pt/request.h). */
+static inline MPI_Request req_in(abi_Request h) { return (MPI_Request)(void *)h; }
 static inline MPI_Message msg_in(abi_Message h) { return ABI_IN(MPI_Message, h, MESSAGE); }
-static inline MPI_Win win_in(abi_Win h) { return ABI_IN(MPI_Win, h, WIN); }
+static inline MPI_Win win_in(abi_Win h) { return ABI_IN_ANY(MPI_Win, h); }
 static inline MPI_Session session_in(abi_Session h) { return ABI_IN(MPI_Session, h, SESSION); }
 
 /* shmpi's handle to the ABI's: NULL to the kind's null handle, a
@@ -130,84 +146,22 @@ static inline MPI_Session session_in(abi_Session h) { return ABI_IN(MPI_Session,
 void *shmpi_abi_out(void *h, uintptr_t first, uintptr_t end);
 #define ABI_OUT(type, h, KIND) \
     ((type)shmpi_abi_out((void *)(h), ABI_##KIND##_FIRST, ABI_##KIND##_END))
-/* A request is never predefined: only its null needs a translation. */
-static inline abi_Request req_out(MPI_Request r)
-{
-    return r ? (abi_Request)(void *)r : (abi_Request)ABI_REQUEST_FIRST;
-}
 
-/* Error codes: shmpi's class c is the ABI's class shmpi_abi_class[c]; the
-   codes and classes a program adds (above shmpi's MPI_ERR_LASTCODE) are
-   put above the ABI's MPI_ERR_LASTCODE. */
-int shmpi_abi_err_out_cold(int code);
-int shmpi_abi_err_in(int code);
-static inline int err_out(int rc)
-{
-    return rc == MPI_SUCCESS ? rc : shmpi_abi_err_out_cold(rc);
-}
-
-/* Ranks and tags: the common values pass with one compare; the others
-   are translated in line, with no call, which would make the caller save
-   its registers around it (callgrind, 2026-11-30, abi/README.md's loop:
-   MPI_Sendrecv's layer 54 instructions so, 60 with calls out of line). */
-int shmpi_abi_rank_out_cold(int rank);
-_Static_assert(ABI_PROC_NULL + 1 == MPI_PROC_NULL && ABI_ROOT + 1 == MPI_ROOT,
-               "rank_in's arithmetic");
-static inline int rank_in(int r)
-{
-    if (__builtin_expect(r >= -1, 1))
-        return r;
-    return r == ABI_PROC_NULL || r == ABI_ROOT ? r + 1  /* shmpi's -2, -3 */
-         : r == ABI_ANY_TAG ? INT_MIN                    /* no rank */
-         : r;                                            /* MPI_UNDEFINED... */
-}
-static inline int tag_in(int t)
-{
-    if (__builtin_expect(t >= 0, 1))
-        return t;
-    return t == ABI_ANY_TAG ? MPI_ANY_TAG
-         : t == MPI_ANY_TAG ? INT_MIN                    /* -1: no tag */
-         : t;
-}
-static inline int rank_out(int r) { return r >= -1 ? r : shmpi_abi_rank_out_cold(r); }
-static inline int tag_out(int t) { return t >= 0 ? t : t == MPI_ANY_TAG ? ABI_ANY_TAG : t; }
-
-/* Statuses: shmpi's has the ABI's layout (mpi.h), so a call hands the
-   program's status, or array of them, to shmpi as it is, and afterwards
-   changes only the values that differ between the two: a source below
-   -1 (MPI_PROC_NULL...) and a negative tag (MPI_ANY_TAG), which only an
-   empty status or a receive from MPI_PROC_NULL has, and the error codes
-   shmpi writes into MPI_ERROR where a multiple completion returns
-   MPI_ERR_IN_STATUS.  Each is a branch not taken on the common path. */
+/* Statuses: shmpi's has the ABI's layout (mpi.h) and its values, so a
+   call hands the program's status, or array of them, to shmpi as it
+   is. */
 _Static_assert(sizeof(MPI_Status) == sizeof(abi_Status) &&
                _Alignof(MPI_Status) == _Alignof(abi_Status),
                "shmpi's status has the ABI's size and alignment");
-void shmpi_abi_status_fix(abi_Status *a);
-void shmpi_abi_statuses_fix(abi_Status *a, int n, int rc);
 static inline MPI_Status *status_in(abi_Status *a) { return (MPI_Status *)(void *)a; }
 static inline const MPI_Status *cstatus_in(const abi_Status *a)
 {
     return (const MPI_Status *)(const void *)a;
 }
-/* After a call that wrote one status (none when the program ignores
-   it). */
-static inline void status_out(abi_Status *a)
-{
-    if (a && __builtin_expect(a->MPI_SOURCE < -1 || a->MPI_TAG < 0, 0))
-        shmpi_abi_status_fix(a);
-}
-/* shmpi's values in a status the program's function filled (a
-   generalized request's query) */
-void shmpi_abi_status_to_shmpi(MPI_Status *s);
 
-/* A request a call started, given to the program when the call
-   succeeded. */
-static inline int started(int rc, const MPI_Request *r, abi_Request *request)
-{
-    if (rc == MPI_SUCCESS)
-        *request = req_out(*r);
-    return err_out(rc);
-}
+/* Where a call reads or writes requests: the program's handles, of the
+   same values in both. */
+static inline MPI_Request *reqp_in(abi_Request *r) { return (MPI_Request *)(void *)r; }
 
 /* An array of n of the program's datatypes as shmpi's: in `stack` (room
    for ABI_TYPES_STACK) or in memory of its own; NULL when that cannot be
@@ -217,10 +171,6 @@ enum { ABI_TYPES_STACK = 32 };
 MPI_Datatype *shmpi_abi_types_in(const abi_Datatype *t, MPI_Count n,
                                  MPI_Datatype *stack);
 void shmpi_abi_types_done(MPI_Datatype *t, const MPI_Datatype *stack);
-
-/* A comparison's result: shmpi's MPI_IDENT .. MPI_UNEQUAL (0 .. 3) are
-   the ABI's 201 .. 204. */
-static inline int cmp_out(int r) { return 201 + r - MPI_IDENT; }
 
 /* A handle shmpi made, given to the program when the call succeeded. */
 #define MADE(rc, out, h, type, KIND)                                       \
@@ -241,9 +191,6 @@ int shmpi_abi_darg_out(int darg);
 int shmpi_abi_typeclass_in(int typeclass);
 int shmpi_abi_combiner_out(int combiner);
 
-/* Thread levels. */
-int shmpi_abi_thread_in(int level);
-int shmpi_abi_thread_out(int level);
 
 /* The definition of an ABI function and its weak MPI_ alias. */
 #define ABI_PRAGMA(x) _Pragma(#x)

@@ -12,11 +12,9 @@
  * translated by table; any other value becomes -1, no keyval of shmpi's.
  *
  * Values.  The predefined attributes are pointers to ints: MPI_HOST and
- * MPI_IO hold a rank (MPI_PROC_NULL is another value in the ABI),
- * MPI_LASTUSEDCODE an error code, so for those three the program is
- * given a pointer to the ABI's value, kept per thread, and so for
- * MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL; the others' values mean the
- * same in both.
+ * MPI_IO hold a rank or MPI_PROC_NULL, MPI_LASTUSEDCODE an error code,
+ * of one value in both; MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL are
+ * given as a pointer to the ABI's value, kept per thread.
  *
  * Callbacks.  A copy or delete function of the program's expects the
  * ABI's handle, keyval and error codes: the keyval is created with
@@ -118,17 +116,17 @@ static int callbacks(void *copy, void *del, void *extra, struct cb **cb)
                            void *out, int *flag)                           \
     {                                                                      \
         struct cb *cb = extra;                                             \
-        return shmpi_abi_err_in(cb->copy(ABI_OUT(atype, old, KIND),        \
-                                         keyval_out(keyval), cb->extra,    \
-                                         in, out, flag));                  \
+        return cb->copy(ABI_OUT(atype, old, KIND),                         \
+                        keyval_out(keyval), cb->extra,                     \
+                        in, out, flag);                                    \
     }                                                                      \
     static int kind##_delete(mtype obj, int keyval, void *value,           \
                              void *extra)                                  \
     {                                                                      \
         struct cb *cb = extra;                                             \
-        return shmpi_abi_err_in(cb->del(ABI_OUT(atype, obj, KIND),         \
-                                        keyval_out(keyval), value,         \
-                                        cb->extra));                       \
+        return cb->del(ABI_OUT(atype, obj, KIND),                          \
+                       keyval_out(keyval), value,                          \
+                       cb->extra);                                         \
     }
 
 /* MPI_<Kind>_create_keyval, _free_keyval, _set_attr, _delete_attr. */
@@ -140,7 +138,7 @@ static int callbacks(void *copy, void *del, void *extra, struct cb **cb)
         struct cb *cb;                                                     \
         int rc = callbacks(copy, del, extra, &cb);                         \
         if (rc != MPI_SUCCESS)                                             \
-            return err_out(rc);                                            \
+            return rc;                                                     \
         int k;                                                             \
         rc = PMPI_##Kind##_create_keyval(                                  \
             !copy ? NULL_COPY : copy == ABI_DUP_FN ? DUP                   \
@@ -149,7 +147,7 @@ static int callbacks(void *copy, void *del, void *extra, struct cb **cb)
             cb ? cb : extra);                                              \
         if (rc == MPI_SUCCESS)                                             \
             *keyval = keyval_out(k);                                       \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }                                                                      \
     ABI_FN(int, Kind##_free_keyval, (int *keyval))                         \
     {                                                                      \
@@ -157,17 +155,17 @@ static int callbacks(void *copy, void *del, void *extra, struct cb **cb)
         int rc = PMPI_##Kind##_free_keyval(keyval ? &k : NULL);            \
         if (rc == MPI_SUCCESS)                                             \
             *keyval = keyval_out(k);                                       \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }                                                                      \
     ABI_FN(int, Kind##_set_attr, (atype obj, int keyval, void *value))     \
     {                                                                      \
-        return err_out(PMPI_##Kind##_set_attr(in(obj), keyval_in(keyval),  \
-                                              value));                     \
+        return PMPI_##Kind##_set_attr(in(obj), keyval_in(keyval),          \
+                                      value);                              \
     }                                                                      \
     ABI_FN(int, Kind##_delete_attr, (atype obj, int keyval))               \
     {                                                                      \
-        return err_out(PMPI_##Kind##_delete_attr(in(obj),                  \
-                                                 keyval_in(keyval)));      \
+        return PMPI_##Kind##_delete_attr(in(obj),                          \
+                                         keyval_in(keyval));               \
     }
 
 ABI_ATTR_TRAMPOLINES(comm, MPI_Comm, abi_Comm, COMM)
@@ -180,33 +178,12 @@ ABI_KEYVALS(Type, type, MPI_Datatype, abi_Datatype, dt_in,
 ABI_KEYVALS(Win, win, MPI_Win, abi_Win, win_in, MPI_WIN_NULL_COPY_FN,
             MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN)
 
-/* The ABI's values of MPI_HOST, MPI_IO and MPI_LASTUSEDCODE, given to
-   the program of this thread by the last MPI_Comm_get_attr of each. */
-static _Thread_local int host, io, lastusedcode;
-
-/* A communicator attribute shmpi gave (key k): the ABI's value of the
-   three predefined ones that differ. */
-static void comm_attr_out(int k, void *value)
-{
-    int **v = value, *mine = NULL;
-    if (k == MPI_HOST)
-        *(mine = &host) = rank_out(**v);
-    else if (k == MPI_IO)
-        *(mine = &io) = rank_out(**v);
-    else if (k == MPI_LASTUSEDCODE)
-        *(mine = &lastusedcode) = err_out(**v);
-    if (mine)
-        *v = mine;
-}
-
+/* The values of the predefined attributes (MPI_HOST, MPI_IO: a rank or
+   MPI_PROC_NULL; MPI_LASTUSEDCODE) are the same in both. */
 ABI_FN(int, Comm_get_attr, (abi_Comm comm, int keyval, void *value,
                             int *flag))
 {
-    int k = keyval_in(keyval);
-    int rc = PMPI_Comm_get_attr(comm_in(comm), k, value, flag);
-    if (rc == MPI_SUCCESS && *flag)
-        comm_attr_out(k, value);
-    return err_out(rc);
+    return PMPI_Comm_get_attr(comm_in(comm), keyval_in(keyval), value, flag);
 }
 
 /* The MPI-1 attribute calls (deprecated since MPI-2.0, in the ABI's
@@ -218,7 +195,7 @@ ABI_FN(int, Keyval_create, (void *copy, void *del, int *keyval,
     struct cb *cb;
     int rc = callbacks(copy, del, extra, &cb);
     if (rc != MPI_SUCCESS)
-        return err_out(rc);
+        return rc;
     int k;
     rc = PMPI_Keyval_create(!copy ? MPI_NULL_COPY_FN
                             : copy == ABI_DUP_FN ? MPI_DUP_FN : comm_copy,
@@ -226,7 +203,7 @@ ABI_FN(int, Keyval_create, (void *copy, void *del, int *keyval,
                             keyval ? &k : NULL, cb ? cb : extra);
     if (rc == MPI_SUCCESS)
         *keyval = keyval_out(k);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Keyval_free, (int *keyval))
@@ -235,33 +212,29 @@ ABI_FN(int, Keyval_free, (int *keyval))
     int rc = PMPI_Keyval_free(keyval ? &k : NULL);
     if (rc == MPI_SUCCESS)
         *keyval = keyval_out(k);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Attr_put, (abi_Comm comm, int keyval, void *value))
 {
-    return err_out(PMPI_Attr_put(comm_in(comm), keyval_in(keyval), value));
+    return PMPI_Attr_put(comm_in(comm), keyval_in(keyval), value);
 }
 
 ABI_FN(int, Attr_get, (abi_Comm comm, int keyval, void *value, int *flag))
 {
-    int k = keyval_in(keyval);
-    int rc = PMPI_Attr_get(comm_in(comm), k, value, flag);
-    if (rc == MPI_SUCCESS && *flag)
-        comm_attr_out(k, value);
-    return err_out(rc);
+    return PMPI_Attr_get(comm_in(comm), keyval_in(keyval), value, flag);
 }
 
 ABI_FN(int, Attr_delete, (abi_Comm comm, int keyval))
 {
-    return err_out(PMPI_Attr_delete(comm_in(comm), keyval_in(keyval)));
+    return PMPI_Attr_delete(comm_in(comm), keyval_in(keyval));
 }
 
 ABI_FN(int, Type_get_attr, (abi_Datatype dt, int keyval, void *value,
                             int *flag))
 {
-    return err_out(PMPI_Type_get_attr(dt_in(dt), keyval_in(keyval), value,
-                                      flag));
+    return PMPI_Type_get_attr(dt_in(dt), keyval_in(keyval), value,
+                              flag);
 }
 
 /* The ABI's values of MPI_WIN_CREATE_FLAVOR (311 ..) and MPI_WIN_MODEL
@@ -273,7 +246,7 @@ ABI_FN(int, Win_get_attr, (abi_Win win, int keyval, void *value, int *flag))
     int k = keyval_in(keyval);
     int rc = PMPI_Win_get_attr(win_in(win), k, value, flag);
     if (rc != MPI_SUCCESS || !*flag)
-        return err_out(rc);
+        return rc;
     int **v = value;
     if (k == MPI_WIN_CREATE_FLAVOR) {
         flavor = 310 + **v - MPI_WIN_FLAVOR_CREATE + 1;

@@ -17,21 +17,17 @@
 #define ABI_COLL3(Name, IName, InitName, params, args)                     \
     ABI_FN(int, Name, params)                                              \
     {                                                                      \
-        return err_out(PMPI_##Name args);                                  \
+        return PMPI_##Name args;                                           \
     }                                                                      \
     ABI_FN(int, IName, (ABI_LIST params, abi_Request *request))            \
     {                                                                      \
-        MPI_Request r;                                                     \
-        return started(PMPI_##IName(ABI_LIST args, request ? &r : NULL),   \
-                       &r, request);                                       \
+        return PMPI_##IName(ABI_LIST args, reqp_in(request));              \
     }                                                                      \
     ABI_FN(int, InitName, (ABI_LIST params, abi_Info info,                 \
                            abi_Request *request))                          \
     {                                                                      \
-        MPI_Request r;                                                     \
-        return started(PMPI_##InitName(ABI_LIST args, info_in(info),       \
-                                       request ? &r : NULL),               \
-                       &r, request);                                       \
+        return PMPI_##InitName(ABI_LIST args, info_in(info),               \
+                               reqp_in(request));                          \
     }
 
 /* The three forms and their large-count (_c) ones: params(C, D) is the
@@ -44,16 +40,16 @@
 
 ABI_COLL3(Barrier, Ibarrier, Barrier_init, (abi_Comm comm), (comm_in(comm)))
 
-#define P_BCAST(C, D) \
+#define P_BCAST(C, D)                                                      \
     (void *buf, C count, abi_Datatype dt, int root, abi_Comm comm)
 ABI_COLL(Bcast, Ibcast, P_BCAST,
-         (buf, count, dt_in(dt), rank_in(root), comm_in(comm)))
+         (buf, count, dt_in(dt), root, comm_in(comm)))
 
 #define P_REDUCE(C, D)                                                     \
     (const void *sendbuf, void *recvbuf, C count, abi_Datatype dt,         \
      abi_Op op, int root, abi_Comm comm)
 ABI_COLL(Reduce, Ireduce, P_REDUCE,
-         (sendbuf, recvbuf, count, dt_in(dt), op_in(op), rank_in(root),
+         (sendbuf, recvbuf, count, dt_in(dt), op_in(op), root,
           comm_in(comm)))
 
 /* Allreduce, Scan and Exscan. */
@@ -73,7 +69,7 @@ ABI_COLL(Exscan, Iexscan, P_ALLREDUCE, A_ALLREDUCE)
      abi_Comm comm)
 #define A_ROOTED                                                           \
     (sendbuf, sendcount, dt_in(sendtype), recvbuf, recvcount,              \
-     dt_in(recvtype), rank_in(root), comm_in(comm))
+     dt_in(recvtype), root, comm_in(comm))
 ABI_COLL(Gather, Igather, P_ROOTED, A_ROOTED)
 ABI_COLL(Scatter, Iscatter, P_ROOTED, A_ROOTED)
 
@@ -95,7 +91,7 @@ ABI_COLL(Neighbor_alltoall, Ineighbor_alltoall, P_ALL, A_ALL)
      abi_Datatype recvtype, int root, abi_Comm comm)
 ABI_COLL(Gatherv, Igatherv, P_GATHERV,
          (sendbuf, sendcount, dt_in(sendtype), recvbuf, recvcounts, displs,
-          dt_in(recvtype), rank_in(root), comm_in(comm)))
+          dt_in(recvtype), root, comm_in(comm)))
 
 #define P_SCATTERV(C, D)                                                   \
     (const void *sendbuf, const C sendcounts[], const D displs[],          \
@@ -103,7 +99,7 @@ ABI_COLL(Gatherv, Igatherv, P_GATHERV,
      abi_Datatype recvtype, int root, abi_Comm comm)
 ABI_COLL(Scatterv, Iscatterv, P_SCATTERV,
          (sendbuf, sendcounts, displs, dt_in(sendtype), recvbuf, recvcount,
-          dt_in(recvtype), rank_in(root), comm_in(comm)))
+          dt_in(recvtype), root, comm_in(comm)))
 
 /* Allgatherv and its neighbor form. */
 #define P_ALLGATHERV(C, D)                                                 \

@@ -103,9 +103,8 @@ static void w_done(struct w *w)
         if (rc == MPI_SUCCESS)                                             \
             rc = w_in(&w, ns, nr, sendbuf, sendtypes, recvtypes);          \
         if (rc != MPI_SUCCESS)                                             \
-            return err_out(rc);                                            \
-        MPI_Request r;                                                     \
-        MPI_Request *rp = request ? &r : NULL;                             \
+            return rc;                                                     \
+        MPI_Request *rp = reqp_in(request);                                \
         if (form == BLOCKING)                                              \
             rc = PMPI_##Name(sendbuf, sendcounts, sdispls, w.s, recvbuf,   \
                              recvcounts, rdispls, w.r, c);                 \
@@ -117,7 +116,7 @@ static void w_done(struct w *w)
                                  recvbuf, recvcounts, rdispls, w.r, c,     \
                                  info_in(info), rp);                       \
         w_done(&w);                                                        \
-        return form == BLOCKING ? err_out(rc) : started(rc, &r, request);  \
+        return rc;                                                         \
     }                                                                      \
     ABI_FN(int, Name, (const void *sendbuf, const count_t sendcounts[],    \
                        const disp_t sdispls[],                             \

@@ -20,12 +20,12 @@
 
 ABI_FN(int, Comm_size, (abi_Comm comm, int *size))
 {
-    return err_out(PMPI_Comm_size(comm_in(comm), size));
+    return PMPI_Comm_size(comm_in(comm), size);
 }
 
 ABI_FN(int, Comm_rank, (abi_Comm comm, int *rank))
 {
-    return err_out(PMPI_Comm_rank(comm_in(comm), rank));
+    return PMPI_Comm_rank(comm_in(comm), rank);
 }
 
 ABI_FN(int, Comm_dup, (abi_Comm comm, abi_Comm *newcomm))
@@ -34,7 +34,7 @@ ABI_FN(int, Comm_dup, (abi_Comm comm, abi_Comm *newcomm))
     int rc = PMPI_Comm_dup(comm_in(comm), newcomm ? &c : NULL);
     if (rc == MPI_SUCCESS)
         *newcomm = ABI_OUT(abi_Comm, c, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Comm_split, (abi_Comm comm, int color, int key,
@@ -44,17 +44,12 @@ ABI_FN(int, Comm_split, (abi_Comm comm, int color, int key,
     int rc = PMPI_Comm_split(comm_in(comm), color, key, newcomm ? &c : NULL);
     if (rc == MPI_SUCCESS)
         *newcomm = ABI_OUT(abi_Comm, c, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Comm_compare, (abi_Comm comm1, abi_Comm comm2, int *result))
 {
-    int r = 0;
-    int rc = PMPI_Comm_compare(comm_in(comm1), comm_in(comm2),
-                               result ? &r : NULL);
-    if (rc == MPI_SUCCESS)
-        *result = cmp_out(r);
-    return err_out(rc);
+    return PMPI_Comm_compare(comm_in(comm1), comm_in(comm2), result);
 }
 
 ABI_FN(int, Comm_free, (abi_Comm *comm))
@@ -63,7 +58,7 @@ ABI_FN(int, Comm_free, (abi_Comm *comm))
     int rc = PMPI_Comm_free(comm ? &c : NULL);
     if (comm)
         *comm = ABI_OUT(abi_Comm, c, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 /* ---- error handlers ---- */
@@ -102,7 +97,7 @@ static abi_errhandler_fn *handler_of(MPI_Errhandler eh)
         if (!fn)                                                           \
             return;                                                        \
         atype o = ABI_OUT(atype, *obj, KIND);                              \
-        int e = err_out(*code);                                            \
+        int e = *code;                                                     \
         ((void (*)(atype *, int *, ...))fn)(&o, &e);                       \
     }
 ABI_EH_TRAMPOLINE(Comm, MPI_Comm, abi_Comm, COMM)
@@ -132,7 +127,7 @@ static int remember(MPI_Errhandler eh, abi_errhandler_fn *fn)
                                            abi_Errhandler *errhandler))    \
     {                                                                      \
         if (!fn || !errhandler)     /* shmpi reports these */              \
-            return err_out(PMPI_##Kind##_create_errhandler(NULL, NULL));   \
+            return PMPI_##Kind##_create_errhandler(NULL, NULL);            \
         MPI_Errhandler eh;                                                 \
         int rc = PMPI_##Kind##_create_errhandler(Kind##_trampoline, &eh);  \
         if (rc == MPI_SUCCESS &&                                           \
@@ -141,7 +136,7 @@ static int remember(MPI_Errhandler eh, abi_errhandler_fn *fn)
             rc = PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);\
         }                                                                  \
         MADE(rc, errhandler, eh, abi_Errhandler, ERRHANDLER);              \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }
 ABI_CREATE_EH(Comm)
 ABI_CREATE_EH(Win)
@@ -153,8 +148,8 @@ ABI_CREATE_EH(Session)
     ABI_FN(int, Kind##_set_errhandler, (atype obj,                         \
                                         abi_Errhandler errhandler))        \
     {                                                                      \
-        return err_out(PMPI_##Kind##_set_errhandler(in(obj),               \
-                                                    eh_in(errhandler)));   \
+        return PMPI_##Kind##_set_errhandler(in(obj),                       \
+                                            eh_in(errhandler));            \
     }                                                                      \
     ABI_FN(int, Kind##_get_errhandler, (atype obj,                         \
                                         abi_Errhandler *errhandler))       \
@@ -163,12 +158,11 @@ ABI_CREATE_EH(Session)
         int rc = PMPI_##Kind##_get_errhandler(in(obj),                     \
                                               errhandler ? &eh : NULL);    \
         MADE(rc, errhandler, eh, abi_Errhandler, ERRHANDLER);              \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }                                                                      \
     ABI_FN(int, Kind##_call_errhandler, (atype obj, int errorcode))        \
     {                                                                      \
-        return err_out(PMPI_##Kind##_call_errhandler(                      \
-            in(obj), shmpi_abi_err_in(errorcode)));                        \
+        return PMPI_##Kind##_call_errhandler(in(obj), errorcode);          \
     }
 ABI_EH_ACCESS(Comm, abi_Comm, comm_in)
 ABI_EH_ACCESS(Win, abi_Win, win_in)
@@ -180,17 +174,12 @@ ABI_FN(int, Errhandler_free, (abi_Errhandler *errhandler))
     int rc = PMPI_Errhandler_free(errhandler ? &eh : NULL);
     if (errhandler)
         *errhandler = ABI_OUT(abi_Errhandler, eh, ERRHANDLER);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Error_class, (int errorcode, int *errorclass))
 {
-    int c = 0;
-    int rc = PMPI_Error_class(shmpi_abi_err_in(errorcode),
-                              errorclass ? &c : NULL);
-    if (rc == MPI_SUCCESS)
-        *errorclass = err_out(c);
-    return err_out(rc);
+    return PMPI_Error_class(errorcode, errorclass);
 }
 
 /* ---- the other communicator calls ---- */
@@ -216,7 +205,7 @@ ABI_FN(int, Comm_split_type, (abi_Comm comm, int split_type, int key,
     int rc = PMPI_Comm_split_type(comm_in(comm), split_type_in(split_type),
                                   key, info_in(info), newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Comm_dup_with_info, (abi_Comm comm, abi_Info info,
@@ -226,7 +215,7 @@ ABI_FN(int, Comm_dup_with_info, (abi_Comm comm, abi_Info info,
     int rc = PMPI_Comm_dup_with_info(comm_in(comm), info_in(info),
                                      newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 /* MPI_Comm_idup: shmpi stores the new communicator in *newcomm when the
@@ -243,25 +232,21 @@ _Static_assert(sizeof(abi_Comm) == sizeof(MPI_Comm), "the same pointer");
 ABI_FN(int, Comm_idup, (abi_Comm comm, abi_Comm *newcomm,
                         abi_Request *request))
 {
-    MPI_Request r;
-    int rc = PMPI_Comm_idup(comm_in(comm), (MPI_Comm *)(void *)newcomm,
-                            request ? &r : NULL);
-    return started(rc, &r, request);
+    return PMPI_Comm_idup(comm_in(comm), (MPI_Comm *)(void *)newcomm,
+                          reqp_in(request));
 }
 
 ABI_FN(int, Comm_idup_with_info, (abi_Comm comm, abi_Info info,
                                   abi_Comm *newcomm, abi_Request *request))
 {
-    MPI_Request r;
-    int rc = PMPI_Comm_idup_with_info(comm_in(comm), info_in(info),
-                                      (MPI_Comm *)(void *)newcomm,
-                                      request ? &r : NULL);
-    return started(rc, &r, request);
+    return PMPI_Comm_idup_with_info(comm_in(comm), info_in(info),
+                                    (MPI_Comm *)(void *)newcomm,
+                                    reqp_in(request));
 }
 
 ABI_FN(int, Comm_set_info, (abi_Comm comm, abi_Info info))
 {
-    return err_out(PMPI_Comm_set_info(comm_in(comm), info_in(info)));
+    return PMPI_Comm_set_info(comm_in(comm), info_in(info));
 }
 
 ABI_FN(int, Comm_get_info, (abi_Comm comm, abi_Info *info_used))
@@ -269,28 +254,28 @@ ABI_FN(int, Comm_get_info, (abi_Comm comm, abi_Info *info_used))
     MPI_Info in;
     int rc = PMPI_Comm_get_info(comm_in(comm), info_used ? &in : NULL);
     MADE(rc, info_used, in, abi_Info, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Comm_set_name, (abi_Comm comm, const char *comm_name))
 {
-    return err_out(PMPI_Comm_set_name(comm_in(comm), comm_name));
+    return PMPI_Comm_set_name(comm_in(comm), comm_name);
 }
 
 ABI_FN(int, Comm_get_name, (abi_Comm comm, char *comm_name,
                             int *resultlen))
 {
-    return err_out(PMPI_Comm_get_name(comm_in(comm), comm_name, resultlen));
+    return PMPI_Comm_get_name(comm_in(comm), comm_name, resultlen);
 }
 
 ABI_FN(int, Comm_test_inter, (abi_Comm comm, int *flag))
 {
-    return err_out(PMPI_Comm_test_inter(comm_in(comm), flag));
+    return PMPI_Comm_test_inter(comm_in(comm), flag);
 }
 
 ABI_FN(int, Comm_remote_size, (abi_Comm comm, int *size))
 {
-    return err_out(PMPI_Comm_remote_size(comm_in(comm), size));
+    return PMPI_Comm_remote_size(comm_in(comm), size);
 }
 
 ABI_FN(int, Intercomm_create, (abi_Comm local_comm, int local_leader,
@@ -298,11 +283,11 @@ ABI_FN(int, Intercomm_create, (abi_Comm local_comm, int local_leader,
                                int tag, abi_Comm *newintercomm))
 {
     MPI_Comm c;
-    int rc = PMPI_Intercomm_create(comm_in(local_comm), rank_in(local_leader),
-                                   comm_in(peer_comm), rank_in(remote_leader),
-                                   tag_in(tag), newintercomm ? &c : NULL);
+    int rc = PMPI_Intercomm_create(comm_in(local_comm), local_leader,
+                                   comm_in(peer_comm), remote_leader,
+                                   tag, newintercomm ? &c : NULL);
     MADE(rc, newintercomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Intercomm_merge, (abi_Comm intercomm, int high,
@@ -312,5 +297,5 @@ ABI_FN(int, Intercomm_merge, (abi_Comm intercomm, int high,
     int rc = PMPI_Intercomm_merge(comm_in(intercomm), high,
                                   newintracomm ? &c : NULL);
     MADE(rc, newintracomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }

@@ -16,7 +16,7 @@ ABI_FN(int, Type_get_envelope, (abi_Datatype dt, int *num_integers,
                                     num_datatypes, combiner);
     if (rc == MPI_SUCCESS)
         *combiner = shmpi_abi_combiner_out(*combiner);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Type_get_envelope_c, (abi_Datatype dt, MPI_Count *num_integers,
@@ -29,7 +29,7 @@ ABI_FN(int, Type_get_envelope_c, (abi_Datatype dt, MPI_Count *num_integers,
                                       combiner);
     if (rc == MPI_SUCCESS)
         *combiner = shmpi_abi_combiner_out(*combiner);
-    return err_out(rc);
+    return rc;
 }
 
 /* The constants among the integers of a subarray (ndims, sizes,
@@ -88,7 +88,7 @@ ABI_FN(int, Type_get_contents, (abi_Datatype dt, int max_integers,
     if (rc == MPI_SUCCESS)
         rc = contents_out(t, integers, max_integers, datatypes,
                           max_datatypes);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Type_get_contents_c, (abi_Datatype dt, MPI_Count max_integers,
@@ -107,5 +107,5 @@ ABI_FN(int, Type_get_contents_c, (abi_Datatype dt, MPI_Count max_integers,
     if (rc == MPI_SUCCESS)
         rc = contents_out(t, integers, max_integers, datatypes,
                           max_datatypes);
-    return err_out(rc);
+    return rc;
 }

@@ -15,51 +15,42 @@ _Static_assert(offsetof(MPI_Status, MPI_SOURCE) == offsetof(abi_Status, MPI_SOUR
 
 ABI_FN(int, Init, (int *argc, char ***argv))
 {
-    return err_out(PMPI_Init(argc, argv));
+    return PMPI_Init(argc, argv);
 }
 
 ABI_FN(int, Init_thread, (int *argc, char ***argv, int required,
                           int *provided))
 {
-    int p = 0;
-    int rc = PMPI_Init_thread(argc, argv, shmpi_abi_thread_in(required),
-                              provided ? &p : NULL);
-    if (rc == MPI_SUCCESS)
-        *provided = shmpi_abi_thread_out(p);
-    return err_out(rc);
+    return PMPI_Init_thread(argc, argv, required, provided);
 }
 
 ABI_FN(int, Query_thread, (int *provided))
 {
-    int p = 0;
-    int rc = PMPI_Query_thread(provided ? &p : NULL);
-    if (rc == MPI_SUCCESS)
-        *provided = shmpi_abi_thread_out(p);
-    return err_out(rc);
+    return PMPI_Query_thread(provided);
 }
 
-ABI_FN(int, Finalize, (void)) { return err_out(PMPI_Finalize()); }
-ABI_FN(int, Initialized, (int *flag)) { return err_out(PMPI_Initialized(flag)); }
-ABI_FN(int, Finalized, (int *flag)) { return err_out(PMPI_Finalized(flag)); }
+ABI_FN(int, Finalize, (void)) { return PMPI_Finalize(); }
+ABI_FN(int, Initialized, (int *flag)) { return PMPI_Initialized(flag); }
+ABI_FN(int, Finalized, (int *flag)) { return PMPI_Finalized(flag); }
 
 ABI_FN(int, Abort, (abi_Comm comm, int errorcode))
 {
-    return err_out(PMPI_Abort(comm_in(comm), errorcode));
+    return PMPI_Abort(comm_in(comm), errorcode);
 }
 
 ABI_FN(int, Get_version, (int *version, int *subversion))
 {
-    return err_out(PMPI_Get_version(version, subversion));
+    return PMPI_Get_version(version, subversion);
 }
 
 ABI_FN(int, Get_library_version, (char *version, int *resultlen))
 {
-    return err_out(PMPI_Get_library_version(version, resultlen));
+    return PMPI_Get_library_version(version, resultlen);
 }
 
 ABI_FN(int, Get_processor_name, (char *name, int *resultlen))
 {
-    return err_out(PMPI_Get_processor_name(name, resultlen));
+    return PMPI_Get_processor_name(name, resultlen);
 }
 
 ABI_FN(double, Wtime, (void)) { return PMPI_Wtime(); }
@@ -69,8 +60,7 @@ ABI_FN(double, Wtick, (void)) { return PMPI_Wtick(); }
 ABI_FN(int, Abi_get_version, (int *abi_major, int *abi_minor))
 {
     if (!abi_major || !abi_minor)
-        return err_out(PMPI_Comm_call_errhandler(
-            MPI_COMM_WORLD, MPI_ERR_ARG));
+        return PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_ARG);
     *abi_major = 1;
     *abi_minor = 0;
     return MPI_SUCCESS;
@@ -86,8 +76,7 @@ ABI_FN(int, Abi_get_info, (abi_Info *info))
         { "mpi_offset_size", sizeof(int64_t) },
     };
     if (!info)
-        return err_out(PMPI_Comm_call_errhandler(
-            MPI_COMM_WORLD, MPI_ERR_ARG));
+        return PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_ARG);
     MPI_Info in;
     int rc = PMPI_Info_create(&in);
     for (size_t i = 0; rc == MPI_SUCCESS && i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -97,7 +86,7 @@ ABI_FN(int, Abi_get_info, (abi_Info *info))
     }
     if (rc == MPI_SUCCESS)
         *info = ABI_OUT(abi_Info, in, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 /* shmpi has no Fortran bindings: there is no Fortran ABI to describe,
@@ -105,31 +94,30 @@ ABI_FN(int, Abi_get_info, (abi_Info *info))
 ABI_FN(int, Abi_get_fortran_info, (abi_Info *info))
 {
     if (!info)
-        return err_out(PMPI_Comm_call_errhandler(
-            MPI_COMM_WORLD, MPI_ERR_ARG));
+        return PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_ARG);
     *info = (abi_Info)ABI_INFO_FIRST;
     return MPI_SUCCESS;
 }
 
 ABI_FN(int, Is_thread_main, (int *flag))
 {
-    return err_out(PMPI_Is_thread_main(flag));
+    return PMPI_Is_thread_main(flag);
 }
 
 /* The level only: shmpi's MPI_Pcontrol reads no more arguments. */
 ABI_FN(int, Pcontrol, (const int level, ...))
 {
-    return err_out(PMPI_Pcontrol(level));
+    return PMPI_Pcontrol(level);
 }
 
 ABI_FN(int, Alloc_mem, (MPI_Aint size, abi_Info info, void *baseptr))
 {
-    return err_out(PMPI_Alloc_mem(size, info_in(info), baseptr));
+    return PMPI_Alloc_mem(size, info_in(info), baseptr);
 }
 
 ABI_FN(int, Free_mem, (void *base))
 {
-    return err_out(PMPI_Free_mem(base));
+    return PMPI_Free_mem(base);
 }
 
 /* MPI-4.1: a new info naming the hardware resource types the process
@@ -139,5 +127,5 @@ ABI_FN(int, Get_hw_resource_info, (abi_Info *hw_info))
     MPI_Info in;
     int rc = PMPI_Get_hw_resource_info(hw_info ? &in : NULL);
     MADE(rc, hw_info, in, abi_Info, INFO);
-    return err_out(rc);
+    return rc;
 }

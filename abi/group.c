@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * group.c - the ABI's groups and the communicators made from them
- * (abi.h).  MPI_GROUP_EMPTY is 0x109 and MPI_GROUP_NULL 0x108; ranks
- * pass as they are but for MPI_PROC_NULL, which MPI_Group_translate_ranks
- * translates both ways; MPI_UNDEFINED has one value in both headers.
+ * (abi.h).  MPI_GROUP_EMPTY is 0x109 and MPI_GROUP_NULL 0x108; ranks,
+ * MPI_PROC_NULL and MPI_UNDEFINED among them, pass as they are.
  */
-#include <stdlib.h>
-
 #include "abi/abi.h"
 
 static inline abi_Group group_out(MPI_Group g)
@@ -16,51 +13,26 @@ static inline abi_Group group_out(MPI_Group g)
 
 ABI_FN(int, Group_size, (abi_Group group, int *size))
 {
-    return err_out(PMPI_Group_size(group_in(group), size));
+    return PMPI_Group_size(group_in(group), size);
 }
 
 ABI_FN(int, Group_rank, (abi_Group group, int *rank))
 {
-    return err_out(PMPI_Group_rank(group_in(group), rank));
+    return PMPI_Group_rank(group_in(group), rank);
 }
 
 ABI_FN(int, Group_compare, (abi_Group group1, abi_Group group2,
                             int *result))
 {
-    int r = 0;
-    int rc = PMPI_Group_compare(group_in(group1), group_in(group2),
-                                result ? &r : NULL);
-    if (rc == MPI_SUCCESS)
-        *result = cmp_out(r);
-    return err_out(rc);
+    return PMPI_Group_compare(group_in(group1), group_in(group2), result);
 }
-
-/* Up to this many ranks are translated on the stack. */
-enum { RANKS_STACK = 64 };
 
 ABI_FN(int, Group_translate_ranks, (abi_Group group1, int n,
                                     const int ranks1[], abi_Group group2,
                                     int ranks2[]))
 {
-    int stack[RANKS_STACK], *in = (int *)ranks1;
-    int special = 0;
-    for (int i = 0; ranks1 && i < n && !special; i++)
-        special = ranks1[i] < -1;
-    if (special) {      /* MPI_PROC_NULL among them: a translated copy */
-        in = n <= RANKS_STACK ? stack : malloc((size_t)n * sizeof *in);
-        if (!in)
-            return err_out(PMPI_Comm_call_errhandler(MPI_COMM_WORLD,
-                                                     MPI_ERR_NO_MEM));
-        for (int i = 0; i < n; i++)
-            in[i] = rank_in(ranks1[i]);
-    }
-    int rc = PMPI_Group_translate_ranks(group_in(group1), n, in,
-                                        group_in(group2), ranks2);
-    if (in != ranks1 && in != stack)
-        free(in);
-    for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
-        ranks2[i] = rank_out(ranks2[i]);
-    return err_out(rc);
+    return PMPI_Group_translate_ranks(group_in(group1), n, ranks1,
+                                      group_in(group2), ranks2);
 }
 
 /* The operations that make a group of two. */
@@ -72,7 +44,7 @@ ABI_FN(int, Group_translate_ranks, (abi_Group group1, int n,
         int rc = PMPI_##name(group_in(group1), group_in(group2),           \
                              newgroup ? &g : NULL);                        \
         MADE(rc, newgroup, g, abi_Group, GROUP);                           \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }
 ABI_GROUP2(Group_union)
 ABI_GROUP2(Group_intersection)
@@ -87,7 +59,7 @@ ABI_GROUP2(Group_difference)
         int rc = PMPI_##name(group_in(group), n, ranks,                    \
                              newgroup ? &g : NULL);                        \
         MADE(rc, newgroup, g, abi_Group, GROUP);                           \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }
 ABI_GROUP_SOME(Group_incl, const int ranks[])
 ABI_GROUP_SOME(Group_excl, const int ranks[])
@@ -100,7 +72,7 @@ ABI_FN(int, Group_free, (abi_Group *group))
     int rc = PMPI_Group_free(group ? &g : NULL);
     if (group)
         *group = group_out(g);
-    return err_out(rc);
+    return rc;
 }
 
 /* A communicator's group, local or remote. */
@@ -110,7 +82,7 @@ ABI_FN(int, Group_free, (abi_Group *group))
         MPI_Group g;                                                       \
         int rc = PMPI_##name(comm_in(comm), group ? &g : NULL);            \
         MADE(rc, group, g, abi_Group, GROUP);                              \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }
 ABI_COMM_GROUP(Comm_group)
 ABI_COMM_GROUP(Comm_remote_group)
@@ -122,7 +94,7 @@ ABI_FN(int, Comm_create, (abi_Comm comm, abi_Group group,
     int rc = PMPI_Comm_create(comm_in(comm), group_in(group),
                               newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Comm_create_group, (abi_Comm comm, abi_Group group, int tag,
@@ -130,9 +102,9 @@ ABI_FN(int, Comm_create_group, (abi_Comm comm, abi_Group group, int tag,
 {
     MPI_Comm c;
     int rc = PMPI_Comm_create_group(comm_in(comm), group_in(group),
-                                    tag_in(tag), newcomm ? &c : NULL);
+                                    tag, newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Comm_create_from_group, (abi_Group group, const char *stringtag,
@@ -144,7 +116,7 @@ ABI_FN(int, Comm_create_from_group, (abi_Group group, const char *stringtag,
                                          info_in(info), eh_in(errhandler),
                                          newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Intercomm_create_from_groups, (abi_Group local_group,
@@ -158,9 +130,9 @@ ABI_FN(int, Intercomm_create_from_groups, (abi_Group local_group,
 {
     MPI_Comm c;
     int rc = PMPI_Intercomm_create_from_groups(
-        group_in(local_group), rank_in(local_leader), group_in(remote_group),
-        rank_in(remote_leader), stringtag, info_in(info), eh_in(errhandler),
+        group_in(local_group), local_leader, group_in(remote_group),
+        remote_leader, stringtag, info_in(info), eh_in(errhandler),
         newintercomm ? &c : NULL);
     MADE(rc, newintercomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }

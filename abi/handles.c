@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * handles.c - the tables of the translation layer (abi.h): predefined
- * handles, error classes, ranks and tags, statuses, thread levels.  The
- * ABI's values are those of include/abi/mpi.h.
+ * handles and arrays of datatypes.  The ABI's values are those of
+ * include/abi/mpi.h.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -127,116 +127,4 @@ void shmpi_abi_types_done(MPI_Datatype *t, const MPI_Datatype *stack)
 {
     if (t != stack)
         free(t);
-}
-
-/* ---- error classes: shmpi's name, the ABI's value ---- */
-#define ABI_CLASSES(X)                                                    \
-    X(BUFFER, 1) X(COUNT, 2) X(TYPE, 3) X(TAG, 4) X(COMM, 5) X(RANK, 6)   \
-    X(REQUEST, 7) X(ROOT, 8) X(GROUP, 9) X(OP, 10) X(TOPOLOGY, 11)        \
-    X(DIMS, 12) X(ARG, 13) X(UNKNOWN, 14) X(TRUNCATE, 15) X(OTHER, 16)    \
-    X(INTERN, 17) X(PENDING, 18) X(IN_STATUS, 19) X(ACCESS, 20)           \
-    X(AMODE, 21) X(ASSERT, 22) X(BAD_FILE, 23) X(BASE, 24)                \
-    X(CONVERSION, 25) X(DISP, 26) X(DUP_DATAREP, 27) X(FILE_EXISTS, 28)   \
-    X(FILE_IN_USE, 29) X(FILE, 30) X(INFO_KEY, 31) X(INFO_NOKEY, 32)      \
-    X(INFO_VALUE, 33) X(INFO, 34) X(IO, 35) X(KEYVAL, 36)                 \
-    X(LOCKTYPE, 37) X(NAME, 38) X(NO_MEM, 39) X(NOT_SAME, 40)             \
-    X(NO_SPACE, 41) X(NO_SUCH_FILE, 42) X(PORT, 43) X(QUOTA, 44)          \
-    X(READ_ONLY, 45) X(RMA_ATTACH, 46) X(RMA_CONFLICT, 47)                \
-    X(RMA_RANGE, 48) X(RMA_SHARED, 49) X(RMA_SYNC, 50) X(SERVICE, 51)     \
-    X(SIZE, 52) X(SPAWN, 53) X(UNSUPPORTED_DATAREP, 54)                   \
-    X(UNSUPPORTED_OPERATION, 55) X(WIN, 56) X(RMA_FLAVOR, 57)             \
-    X(PROC_ABORTED, 58) X(VALUE_TOO_LARGE, 59) X(SESSION, 60)             \
-    X(ERRHANDLER, 61)
-#define ABI_T_CLASSES(X)                                                  \
-    X(CANNOT_INIT, 1001) X(NOT_INITIALIZED, 1003) X(MEMORY, 1005)         \
-    X(INVALID, 1006) X(INVALID_INDEX, 1007) X(INVALID_ITEM, 1008)         \
-    X(INVALID_SESSION, 1009) X(INVALID_HANDLE, 1010)                      \
-    X(INVALID_NAME, 1011) X(OUT_OF_HANDLES, 1012)                         \
-    X(OUT_OF_SESSIONS, 1013) X(CVAR_SET_NOT_NOW, 1014)                    \
-    X(CVAR_SET_NEVER, 1015) X(PVAR_NO_WRITE, 1016)                        \
-    X(PVAR_NO_STARTSTOP, 1017) X(PVAR_NO_ATOMIC, 1018)
-
-/* shmpi's classes below its MPI_ERR_LASTCODE; 0 where the ABI has none
-   (MPI_ERR_WIN_COUNTER, of shmpi's sync counters): MPI_ERR_OTHER. */
-static const int class_out[MPI_ERR_LASTCODE + 1] = {
-#define ABI_CLASS(name, v) [MPI_ERR_##name] = v,
-    ABI_CLASSES(ABI_CLASS)
-#define ABI_T_CLASS(name, v) [MPI_T_ERR_##name] = v,
-    ABI_T_CLASSES(ABI_T_CLASS)
-};
-
-int shmpi_abi_err_out_cold(int code)
-{
-    if (code >= MPI_ERR_LASTCODE)       /* MPI_LASTUSEDCODE's, or above */
-        return code - MPI_ERR_LASTCODE + ABI_ERR_LASTCODE;
-    if (code < 0)
-        return code;
-    return class_out[code] ? class_out[code] : ABI_ERR_OTHER;
-}
-
-int shmpi_abi_err_in(int code)
-{
-    if (code == 0)
-        return 0;
-    if (code >= ABI_ERR_LASTCODE)
-        return code > INT_MAX - MPI_ERR_LASTCODE ? -1
-             : code - ABI_ERR_LASTCODE + MPI_ERR_LASTCODE;
-    for (int c = 1; c <= MPI_ERR_LASTCODE; c++)
-        if (class_out[c] == code)
-            return c;
-    return -1;              /* no code: shmpi's MPI_ERR_ARG */
-}
-
-/* ---- ranks and tags ---- */
-int shmpi_abi_rank_out_cold(int rank)
-{
-    switch (rank) {
-    case MPI_PROC_NULL: return ABI_PROC_NULL;
-    case MPI_ROOT:      return ABI_ROOT;
-    default:            return rank;
-    }
-}
-
-/* ---- statuses ---- */
-void shmpi_abi_status_fix(abi_Status *a)
-{
-    a->MPI_SOURCE = rank_out(a->MPI_SOURCE);
-    a->MPI_TAG = tag_out(a->MPI_TAG);
-}
-
-/* n statuses of a multiple completion that returned rc: their sources
-   and tags, and their error codes when rc is MPI_ERR_IN_STATUS (shmpi
-   writes MPI_ERROR into each status then, MPI_SUCCESS otherwise, which
-   is the ABI's too: MPI-4.1 3.7.5). */
-void shmpi_abi_statuses_fix(abi_Status *a, int n, int rc)
-{
-    for (int i = 0; a && i < n; i++) {
-        status_out(&a[i]);
-        if (rc == MPI_ERR_IN_STATUS)
-            a[i].MPI_ERROR = err_out(a[i].MPI_ERROR);
-    }
-}
-
-void shmpi_abi_status_to_shmpi(MPI_Status *s)
-{
-    s->MPI_SOURCE = rank_in(s->MPI_SOURCE);
-    s->MPI_TAG = tag_in(s->MPI_TAG);
-    s->MPI_ERROR = shmpi_abi_err_in(s->MPI_ERROR);
-}
-
-/* ---- thread levels: the ABI's 0, 1024, 2048, 4096 ---- */
-int shmpi_abi_thread_in(int level)
-{
-    switch (level) {
-    case 0:    return MPI_THREAD_SINGLE;
-    case 1024: return MPI_THREAD_FUNNELED;
-    case 2048: return MPI_THREAD_SERIALIZED;
-    case 4096: return MPI_THREAD_MULTIPLE;
-    default:   return -1;       /* no level: rejected */
-    }
-}
-
-int shmpi_abi_thread_out(int level)
-{
-    return level <= MPI_THREAD_SINGLE ? 0 : 1024 << (level - 1);
 }

@@ -22,19 +22,19 @@ ABI_FN(int, Info_create, (abi_Info *info))
     int rc = PMPI_Info_create(info ? &in : NULL);
     if (rc == MPI_SUCCESS)
         *info = ABI_OUT(abi_Info, in, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Info_set, (abi_Info info, const char *key, const char *value))
 {
-    return err_out(PMPI_Info_set(info_in(info), key, value));
+    return PMPI_Info_set(info_in(info), key, value);
 }
 
 ABI_FN(int, Info_get_string, (abi_Info info, const char *key, int *buflen,
                               char *value, int *flag))
 {
-    return err_out(PMPI_Info_get_string(info_in(info), key, buflen, value,
-                                        flag));
+    return PMPI_Info_get_string(info_in(info), key, buflen, value,
+                                flag);
 }
 
 ABI_FN(int, Info_free, (abi_Info *info))
@@ -43,7 +43,7 @@ ABI_FN(int, Info_free, (abi_Info *info))
     int rc = PMPI_Info_free(info ? &in : NULL);
     if (info)
         *info = ABI_OUT(abi_Info, in, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Info_create_env, (int argc, char *argv[], abi_Info *info))
@@ -51,7 +51,7 @@ ABI_FN(int, Info_create_env, (int argc, char *argv[], abi_Info *info))
     MPI_Info in;
     int rc = PMPI_Info_create_env(argc, argv, info ? &in : NULL);
     MADE(rc, info, in, abi_Info, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Info_dup, (abi_Info info, abi_Info *newinfo))
@@ -59,33 +59,33 @@ ABI_FN(int, Info_dup, (abi_Info info, abi_Info *newinfo))
     MPI_Info in;
     int rc = PMPI_Info_dup(info_in(info), newinfo ? &in : NULL);
     MADE(rc, newinfo, in, abi_Info, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Info_delete, (abi_Info info, const char *key))
 {
-    return err_out(PMPI_Info_delete(info_in(info), key));
+    return PMPI_Info_delete(info_in(info), key);
 }
 
 ABI_FN(int, Info_get_nkeys, (abi_Info info, int *nkeys))
 {
-    return err_out(PMPI_Info_get_nkeys(info_in(info), nkeys));
+    return PMPI_Info_get_nkeys(info_in(info), nkeys);
 }
 
 ABI_FN(int, Info_get_nthkey, (abi_Info info, int n, char *key))
 {
-    return err_out(PMPI_Info_get_nthkey(info_in(info), n, key));
+    return PMPI_Info_get_nthkey(info_in(info), n, key);
 }
 
 ABI_FN(int, Info_get, (abi_Info info, const char *key, int valuelen,
                        char *value, int *flag))
 {
-    return err_out(PMPI_Info_get(info_in(info), key, valuelen, value, flag));
+    return PMPI_Info_get(info_in(info), key, valuelen, value, flag);
 }
 
 ABI_FN(int, Info_get_valuelen, (abi_Info info, const char *key,
                                 int *valuelen, int *flag))
 {
-    return err_out(PMPI_Info_get_valuelen(info_in(info), key, valuelen,
-                                          flag));
+    return PMPI_Info_get_valuelen(info_in(info), key, valuelen,
+                                  flag);
 }

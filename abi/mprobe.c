@@ -15,26 +15,22 @@ ABI_FN(int, Mprobe, (int source, int tag, abi_Comm comm,
                      abi_Message *message, abi_Status *status))
 {
     MPI_Message m;
-    int rc = PMPI_Mprobe(rank_in(source), tag_in(tag), comm_in(comm),
+    int rc = PMPI_Mprobe(source, tag, comm_in(comm),
                          message ? &m : NULL, status_in(status));
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS)
         *message = msg_out(m);
-        status_out(status);
-    }
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Improbe, (int source, int tag, abi_Comm comm, int *flag,
                       abi_Message *message, abi_Status *status))
 {
     MPI_Message m;
-    int rc = PMPI_Improbe(rank_in(source), tag_in(tag), comm_in(comm), flag,
+    int rc = PMPI_Improbe(source, tag, comm_in(comm), flag,
                           message ? &m : NULL, status_in(status));
-    if (rc == MPI_SUCCESS && *flag) {
+    if (rc == MPI_SUCCESS && *flag)
         *message = msg_out(m);
-        status_out(status);
-    }
-    return err_out(rc);
+    return rc;
 }
 
 #define ABI_MRECV(name, count_t)                                           \
@@ -46,8 +42,7 @@ ABI_FN(int, Improbe, (int source, int tag, abi_Comm comm, int *flag,
                              status_in(status));                           \
         if (message)                                                       \
             *message = msg_out(m);                                         \
-        status_out(status);                                                \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }
 ABI_MRECV(Mrecv, int)
 ABI_MRECV(Mrecv_c, MPI_Count)
@@ -56,13 +51,12 @@ ABI_MRECV(Mrecv_c, MPI_Count)
     ABI_FN(int, name, (void *buf, count_t count, abi_Datatype dt,          \
                        abi_Message *message, abi_Request *request))        \
     {                                                                      \
-        MPI_Request r;                                                     \
         MPI_Message m = message ? msg_in(*message) : NULL;                 \
         int rc = PMPI_##name(buf, count, dt_in(dt), message ? &m : NULL,   \
-                             request ? &r : NULL);                         \
+                             reqp_in(request));                            \
         if (message)                                                       \
             *message = msg_out(m);                                         \
-        return started(rc, &r, request);                                   \
+        return rc;                                                         \
     }
 ABI_IMRECV(Imrecv, int)
 ABI_IMRECV(Imrecv_c, MPI_Count)

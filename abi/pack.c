@@ -13,8 +13,8 @@
                        void *outbuf, S outsize, S *position,               \
                        abi_Comm comm))                                     \
     {                                                                      \
-        return err_out(PMPI_##name(inbuf, incount, dt_in(dt), outbuf,      \
-                                   outsize, position, comm_in(comm)));     \
+        return PMPI_##name(inbuf, incount, dt_in(dt), outbuf,              \
+                           outsize, position, comm_in(comm));              \
     }
 ABI_PACK(Pack, int, int)
 ABI_PACK(Pack_c, MPI_Count, MPI_Count)
@@ -24,8 +24,8 @@ ABI_PACK(Pack_c, MPI_Count, MPI_Count)
                        void *outbuf, C outcount, abi_Datatype dt,          \
                        abi_Comm comm))                                     \
     {                                                                      \
-        return err_out(PMPI_##name(inbuf, insize, position, outbuf,        \
-                                   outcount, dt_in(dt), comm_in(comm)));   \
+        return PMPI_##name(inbuf, insize, position, outbuf,                \
+                           outcount, dt_in(dt), comm_in(comm));            \
     }
 ABI_UNPACK(Unpack, int, int)
 ABI_UNPACK(Unpack_c, MPI_Count, MPI_Count)
@@ -34,8 +34,8 @@ ABI_UNPACK(Unpack_c, MPI_Count, MPI_Count)
     ABI_FN(int, name, (C incount, abi_Datatype dt, abi_Comm comm,          \
                        S *size))                                           \
     {                                                                      \
-        return err_out(PMPI_##name(incount, dt_in(dt), comm_in(comm),      \
-                                   size));                                 \
+        return PMPI_##name(incount, dt_in(dt), comm_in(comm),              \
+                           size);                                          \
     }
 ABI_PACK_SIZE(Pack_size, int, int)
 ABI_PACK_SIZE(Pack_size_c, MPI_Count, MPI_Count)
@@ -45,8 +45,8 @@ ABI_PACK_SIZE(Pack_size_c, MPI_Count, MPI_Count)
                        C incount, abi_Datatype dt, void *outbuf,           \
                        S outsize, S *position))                            \
     {                                                                      \
-        return err_out(PMPI_##name(datarep, inbuf, incount, dt_in(dt),     \
-                                   outbuf, outsize, position));            \
+        return PMPI_##name(datarep, inbuf, incount, dt_in(dt),             \
+                           outbuf, outsize, position);                     \
     }
 ABI_PACK_EXTERNAL(Pack_external, int, MPI_Aint)
 ABI_PACK_EXTERNAL(Pack_external_c, MPI_Count, MPI_Count)
@@ -56,8 +56,8 @@ ABI_PACK_EXTERNAL(Pack_external_c, MPI_Count, MPI_Count)
                        S insize, S *position, void *outbuf, C outcount,    \
                        abi_Datatype dt))                                   \
     {                                                                      \
-        return err_out(PMPI_##name(datarep, inbuf, insize, position,       \
-                                   outbuf, outcount, dt_in(dt)));          \
+        return PMPI_##name(datarep, inbuf, insize, position,               \
+                           outbuf, outcount, dt_in(dt));                   \
     }
 ABI_UNPACK_EXTERNAL(Unpack_external, int, MPI_Aint)
 ABI_UNPACK_EXTERNAL(Unpack_external_c, MPI_Count, MPI_Count)
@@ -66,7 +66,7 @@ ABI_UNPACK_EXTERNAL(Unpack_external_c, MPI_Count, MPI_Count)
     ABI_FN(int, name, (const char datarep[], C incount, abi_Datatype dt,   \
                        S *size))                                           \
     {                                                                      \
-        return err_out(PMPI_##name(datarep, incount, dt_in(dt), size));    \
+        return PMPI_##name(datarep, incount, dt_in(dt), size);             \
     }
 ABI_PACK_EXTERNAL_SIZE(Pack_external_size, int, MPI_Aint)
 ABI_PACK_EXTERNAL_SIZE(Pack_external_size_c, MPI_Count, MPI_Count)

@@ -4,222 +4,86 @@
  * Test and their any/all/some forms, Start, Cancel, Request_free and
  * _get_status.
  *
- * A completion changes a request in one way only: it frees it, and the
- * program's handle becomes MPI_REQUEST_NULL; any other handle is left as
- * the program gave it.  Arrays of requests are converted into arrays of
- * shmpi's (struct reqs); statuses, of one layout in both, are the
- * program's, their values fixed where shmpi wrote them (abi.h).
+ * A request shmpi made is its own pointer in both ABIs and
+ * MPI_REQUEST_NULL 0x180 in both, so the program's handles, and arrays
+ * of them, are shmpi's, and the handle a completion frees becomes the
+ * ABI's MPI_REQUEST_NULL in shmpi's hands; statuses, of the ABI's layout
+ * and values in shmpi too, are the program's.  Each call passes its
+ * arguments through.
  */
-#include <stdlib.h>
-
 #include "abi/abi.h"
-
-static inline void req_done(MPI_Request r, abi_Request *request)
-{
-    if (!r)
-        *request = (abi_Request)ABI_REQUEST_FIRST;
-}
 
 ABI_FN(int, Wait, (abi_Request *request, abi_Status *status))
 {
-    MPI_Request r = request ? req_in(*request) : NULL;
-    int rc = PMPI_Wait(request ? &r : NULL, status_in(status));
-    if (request)
-        req_done(r, request);
-    status_out(status);
-    return err_out(rc);
+    return PMPI_Wait(reqp_in(request), status_in(status));
 }
 
 ABI_FN(int, Test, (abi_Request *request, int *flag, abi_Status *status))
 {
-    MPI_Request r = request ? req_in(*request) : NULL;
-    int rc = PMPI_Test(request ? &r : NULL, flag, status_in(status));
-    if (request)
-        req_done(r, request);
-    if (rc == MPI_SUCCESS && *flag)
-        status_out(status);
-    return err_out(rc);
+    return PMPI_Test(reqp_in(request), flag, status_in(status));
 }
 
 ABI_FN(int, Request_get_status, (abi_Request request, int *flag,
                                  abi_Status *status))
 {
-    int rc = PMPI_Request_get_status(req_in(request), flag,
-                                     status_in(status));
-    if (rc == MPI_SUCCESS && *flag)
-        status_out(status);
-    return err_out(rc);
+    return PMPI_Request_get_status(req_in(request), flag, status_in(status));
 }
 
-ABI_FN(int, Request_free, (abi_Request *request))
-{
-    MPI_Request r = request ? req_in(*request) : NULL;
-    int rc = PMPI_Request_free(request ? &r : NULL);
-    if (request)
-        req_done(r, request);
-    return err_out(rc);
-}
-
-/* The calls that act on a request and leave the handle as it is. */
+/* The calls on one request's handle. */
 #define ABI_REQ_ACT(name)                                                  \
     ABI_FN(int, name, (abi_Request *request))                              \
     {                                                                      \
-        MPI_Request r = request ? req_in(*request) : NULL;                 \
-        return err_out(PMPI_##name(request ? &r : NULL));                  \
+        return PMPI_##name(reqp_in(request));                              \
     }
+ABI_REQ_ACT(Request_free)
 ABI_REQ_ACT(Start)
 ABI_REQ_ACT(Cancel)
 
-/* ---- arrays of requests ---- */
-
-/* Up to this many requests are converted on the stack; more in memory
-   of their own, freed by reqs_out. */
-enum { REQS_STACK = 32 };
-
-struct reqs {
-    MPI_Request *r;
-    MPI_Request rbuf[REQS_STACK];
-};
-
-/* The program's requests (count of them, reqs, checked by the caller)
-   as shmpi's.  MPI_ERR_NO_MEM when they do not fit in memory. */
-static int reqs_in(struct reqs *c, int count, abi_Request *reqs)
-{
-    c->r = c->rbuf;
-    if (count > REQS_STACK) {
-        c->r = malloc((size_t)count * sizeof *c->r);
-        if (!c->r)
-            return PMPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
-    }
-    for (int i = 0; i < count; i++)
-        c->r[i] = req_in(reqs[i]);
-    return MPI_SUCCESS;
-}
-
-/* The freed requests back to the program as MPI_REQUEST_NULL, the n
-   statuses shmpi wrote from index 0 of st fixed (the call returned rc),
-   and the memory given back. */
-static void reqs_out(struct reqs *c, int count, abi_Request *reqs,
-                     abi_Status *st, int n, int rc)
-{
-    for (int i = 0; i < count; i++)
-        req_done(c->r[i], &reqs[i]);
-    shmpi_abi_statuses_fix(st, n, rc);
-    if (c->r != c->rbuf)
-        free(c->r);
-}
-
-/* An array shmpi checks itself: a count <= 0 or no array (NULL passed on,
-   for shmpi to report or accept). */
-#define REQS_UNCONVERTED(count, reqs) ((count) <= 0 || !(reqs))
-
 ABI_FN(int, Waitall, (int count, abi_Request reqs[], abi_Status st[]))
 {
-    if (REQS_UNCONVERTED(count, reqs))
-        return err_out(PMPI_Waitall(count, NULL, MPI_STATUSES_IGNORE));
-    struct reqs c;
-    int rc = reqs_in(&c, count, reqs);
-    if (rc != MPI_SUCCESS)
-        return err_out(rc);
-    rc = PMPI_Waitall(count, c.r, status_in(st));
-    reqs_out(&c, count, reqs, st,
-             rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, rc);
-    return err_out(rc);
+    return PMPI_Waitall(count, reqp_in(reqs), status_in(st));
 }
 
 ABI_FN(int, Waitany, (int count, abi_Request reqs[], int *index,
                       abi_Status *status))
 {
-    if (REQS_UNCONVERTED(count, reqs)) { /* none: an empty status (3.7.3) */
-        int rc = PMPI_Waitany(count, NULL, index, status_in(status));
-        if (rc == MPI_SUCCESS)
-            status_out(status);
-        return err_out(rc);
-    }
-    struct reqs c;
-    int rc = reqs_in(&c, count, reqs);
-    if (rc != MPI_SUCCESS)
-        return err_out(rc);
-    rc = PMPI_Waitany(count, c.r, index, status_in(status));
-    reqs_out(&c, count, reqs, NULL, 0, rc);
-    status_out(status);
-    return err_out(rc);
+    return PMPI_Waitany(count, reqp_in(reqs), index, status_in(status));
 }
 
-/* Waitsome and Testsome: the statuses of the *outcount requests done. */
+/* Waitsome, Testsome and Request_get_status_some. */
 #define ABI_SOME(name)                                                     \
     ABI_FN(int, name, (int count, abi_Request reqs[], int *outcount,       \
                        int indices[], abi_Status st[]))                    \
     {                                                                      \
-        if (REQS_UNCONVERTED(count, reqs))                                 \
-            return err_out(PMPI_##name(count, NULL, outcount, indices,     \
-                                       MPI_STATUSES_IGNORE));              \
-        struct reqs c;                                                     \
-        int rc = reqs_in(&c, count, reqs);                                 \
-        if (rc != MPI_SUCCESS)                                             \
-            return err_out(rc);                                            \
-        rc = PMPI_##name(count, c.r, outcount, indices, status_in(st));    \
-        reqs_out(&c, count, reqs, st,                                      \
-                 (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) &&         \
-                 *outcount != MPI_UNDEFINED ? *outcount : 0, rc);          \
-        return err_out(rc);                                                \
+        return PMPI_##name(count, reqp_in(reqs), outcount, indices,        \
+                           status_in(st));                                 \
     }
 ABI_SOME(Waitsome)
 ABI_SOME(Testsome)
+ABI_SOME(Request_get_status_some)
 
 ABI_FN(int, Startall, (int count, abi_Request reqs[]))
 {
-    if (REQS_UNCONVERTED(count, reqs))
-        return err_out(PMPI_Startall(count, NULL));
-    struct reqs c;
-    int rc = reqs_in(&c, count, reqs);
-    if (rc != MPI_SUCCESS)
-        return err_out(rc);
-    rc = PMPI_Startall(count, c.r);
-    reqs_out(&c, count, reqs, NULL, 0, rc);
-    return err_out(rc);
+    return PMPI_Startall(count, reqp_in(reqs));
 }
 
-/* Testall and Request_get_status_all: every status when *flag. */
+/* Testall and Request_get_status_all. */
 #define ABI_ALL_FLAG(name)                                                 \
     ABI_FN(int, name, (int count, abi_Request reqs[], int *flag,           \
                        abi_Status st[]))                                   \
     {                                                                      \
-        if (REQS_UNCONVERTED(count, reqs))                                 \
-            return err_out(PMPI_##name(count, NULL, flag,                  \
-                                       MPI_STATUSES_IGNORE));              \
-        struct reqs c;                                                     \
-        int rc = reqs_in(&c, count, reqs);                                 \
-        if (rc != MPI_SUCCESS)                                             \
-            return err_out(rc);                                            \
-        rc = PMPI_##name(count, c.r, flag, status_in(st));                 \
-        reqs_out(&c, count, reqs, st,                                      \
-                 (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *flag   \
-                 ? count : 0, rc);                                         \
-        return err_out(rc);                                                \
+        return PMPI_##name(count, reqp_in(reqs), flag, status_in(st));     \
     }
 ABI_ALL_FLAG(Testall)
 ABI_ALL_FLAG(Request_get_status_all)
 
-/* Testany and Request_get_status_any: the status of the one found. */
+/* Testany and Request_get_status_any. */
 #define ABI_ANY_FLAG(name)                                                 \
     ABI_FN(int, name, (int count, abi_Request reqs[], int *index,          \
                        int *flag, abi_Status *status))                     \
     {                                                                      \
-        struct reqs c;                                                     \
-        int none = REQS_UNCONVERTED(count, reqs); /* an empty status */    \
-        int rc = none ? MPI_SUCCESS : reqs_in(&c, count, reqs);            \
-        if (rc != MPI_SUCCESS)                                             \
-            return err_out(rc);                                            \
-        rc = PMPI_##name(count, none ? NULL : c.r, index, flag,            \
-                         status_in(status));                               \
-        if (!none)                                                         \
-            reqs_out(&c, count, reqs, NULL, 0, rc);                        \
-        if (rc == MPI_SUCCESS && *flag)                                    \
-            status_out(status);                                            \
-        return err_out(rc);                                                \
+        return PMPI_##name(count, reqp_in(reqs), index, flag,              \
+                           status_in(status));                             \
     }
 ABI_ANY_FLAG(Testany)
 ABI_ANY_FLAG(Request_get_status_any)
-
-ABI_SOME(Request_get_status_some)

@@ -1,34 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rma.c - the ABI's one-sided communication (abi.h): windows, their
- * epochs and the RMA calls.  MPI_WIN_NULL is 0x110; target ranks may be
- * MPI_PROC_NULL; the lock types (301, 302) and the assertion bits
- * (MPI_MODE_NOCHECK 1024 ... MPI_MODE_NOSUCCEED 16384) are the ABI's and
- * translated; a bit the ABI gives no assertion becomes one shmpi rejects
- * with MPI_ERR_ASSERT.
+ * epochs and the RMA calls.  MPI_WIN_NULL is 0x110; target ranks, and
+ * MPI_PROC_NULL, and the assertion bits (MPI_MODE_NOCHECK 1024 ...
+ * MPI_MODE_NOSUCCEED 16384) have one value in both and pass as they
+ * are; the lock types (the ABI's 301, 302) are translated.
  */
 #include "abi/abi.h"
 
 static inline abi_Win win_out(MPI_Win w)
 {
     return w ? (abi_Win)(void *)w : (abi_Win)ABI_WIN_FIRST;
-}
-
-/* The ABI's assertion bits, by shmpi's. */
-static int assert_in(int a)
-{
-    static const struct { int abi, mine; } bits[] = {
-        { 1024, MPI_MODE_NOCHECK }, { 2048, MPI_MODE_NOPRECEDE },
-        { 4096, MPI_MODE_NOPUT }, { 8192, MPI_MODE_NOSTORE },
-        { 16384, MPI_MODE_NOSUCCEED },
-    };
-    int out = 0;
-    for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
-        if (a & bits[i].abi) {
-            out |= bits[i].mine;
-            a &= ~bits[i].abi;
-        }
-    return a ? out | 1 << 30 : out;     /* no assertion: rejected */
 }
 
 static int lock_type_in(int t)
@@ -48,7 +30,7 @@ static int lock_type_in(int t)
                              comm_in(comm), win ? &w : NULL);              \
         if (rc == MPI_SUCCESS)                                             \
             *win = win_out(w);                                             \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }
 ABI_WIN_CREATE(Win_create, int)
 ABI_WIN_CREATE(Win_create_c, MPI_Aint)
@@ -63,7 +45,7 @@ ABI_WIN_CREATE(Win_create_c, MPI_Aint)
                              comm_in(comm), baseptr, win ? &w : NULL);     \
         if (rc == MPI_SUCCESS)                                             \
             *win = win_out(w);                                             \
-        return err_out(rc);                                                \
+        return rc;                                                         \
     }
 ABI_WIN_ALLOCATE(Win_allocate, int)
 ABI_WIN_ALLOCATE(Win_allocate_c, MPI_Aint)
@@ -78,27 +60,27 @@ ABI_FN(int, Win_create_dynamic, (abi_Info info, abi_Comm comm,
                                      win ? &w : NULL);
     if (rc == MPI_SUCCESS)
         *win = win_out(w);
-    return err_out(rc);
+    return rc;
 }
 
 #define ABI_SHARED_QUERY(name, D)                                          \
     ABI_FN(int, name, (abi_Win win, int rank, MPI_Aint *size,              \
                        D *disp_unit, void *baseptr))                       \
     {                                                                      \
-        return err_out(PMPI_##name(win_in(win), rank_in(rank), size,       \
-                                   disp_unit, baseptr));                   \
+        return PMPI_##name(win_in(win), rank, size,                        \
+                           disp_unit, baseptr);                            \
     }
 ABI_SHARED_QUERY(Win_shared_query, int)
 ABI_SHARED_QUERY(Win_shared_query_c, MPI_Aint)
 
 ABI_FN(int, Win_attach, (abi_Win win, void *base, MPI_Aint size))
 {
-    return err_out(PMPI_Win_attach(win_in(win), base, size));
+    return PMPI_Win_attach(win_in(win), base, size);
 }
 
 ABI_FN(int, Win_detach, (abi_Win win, const void *base))
 {
-    return err_out(PMPI_Win_detach(win_in(win), base));
+    return PMPI_Win_detach(win_in(win), base);
 }
 
 ABI_FN(int, Win_free, (abi_Win *win))
@@ -107,7 +89,7 @@ ABI_FN(int, Win_free, (abi_Win *win))
     int rc = PMPI_Win_free(win ? &w : NULL);
     if (win)
         *win = win_out(w);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Win_get_group, (abi_Win win, abi_Group *group))
@@ -115,22 +97,22 @@ ABI_FN(int, Win_get_group, (abi_Win win, abi_Group *group))
     MPI_Group g;
     int rc = PMPI_Win_get_group(win_in(win), group ? &g : NULL);
     MADE(rc, group, g, abi_Group, GROUP);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Win_set_name, (abi_Win win, const char *win_name))
 {
-    return err_out(PMPI_Win_set_name(win_in(win), win_name));
+    return PMPI_Win_set_name(win_in(win), win_name);
 }
 
 ABI_FN(int, Win_get_name, (abi_Win win, char *win_name, int *resultlen))
 {
-    return err_out(PMPI_Win_get_name(win_in(win), win_name, resultlen));
+    return PMPI_Win_get_name(win_in(win), win_name, resultlen);
 }
 
 ABI_FN(int, Win_set_info, (abi_Win win, abi_Info info))
 {
-    return err_out(PMPI_Win_set_info(win_in(win), info_in(info)));
+    return PMPI_Win_set_info(win_in(win), info_in(info));
 }
 
 ABI_FN(int, Win_get_info, (abi_Win win, abi_Info *info_used))
@@ -138,31 +120,30 @@ ABI_FN(int, Win_get_info, (abi_Win win, abi_Info *info_used))
     MPI_Info in;
     int rc = PMPI_Win_get_info(win_in(win), info_used ? &in : NULL);
     MADE(rc, info_used, in, abi_Info, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 /* ---- epochs ---- */
 ABI_FN(int, Win_fence, (int assert, abi_Win win))
 {
-    return err_out(PMPI_Win_fence(assert_in(assert), win_in(win)));
+    return PMPI_Win_fence(assert, win_in(win));
 }
 
 ABI_FN(int, Win_lock, (int lock_type, int rank, int assert, abi_Win win))
 {
-    return err_out(PMPI_Win_lock(lock_type_in(lock_type), rank_in(rank),
-                                 assert_in(assert), win_in(win)));
+    return PMPI_Win_lock(lock_type_in(lock_type), rank, assert, win_in(win));
 }
 
 ABI_FN(int, Win_lock_all, (int assert, abi_Win win))
 {
-    return err_out(PMPI_Win_lock_all(assert_in(assert), win_in(win)));
+    return PMPI_Win_lock_all(assert, win_in(win));
 }
 
 /* The calls on a window and a rank. */
 #define ABI_WIN_RANK(name)                                                 \
     ABI_FN(int, name, (int rank, abi_Win win))                             \
     {                                                                      \
-        return err_out(PMPI_##name(rank_in(rank), win_in(win)));           \
+        return PMPI_##name(rank, win_in(win));                             \
     }
 ABI_WIN_RANK(Win_unlock)
 ABI_WIN_RANK(Win_flush)
@@ -172,7 +153,7 @@ ABI_WIN_RANK(Win_flush_local)
 #define ABI_WIN_ONLY(name)                                                 \
     ABI_FN(int, name, (abi_Win win))                                       \
     {                                                                      \
-        return err_out(PMPI_##name(win_in(win)));                          \
+        return PMPI_##name(win_in(win));                                   \
     }
 ABI_WIN_ONLY(Win_unlock_all)
 ABI_WIN_ONLY(Win_flush_all)
@@ -185,15 +166,14 @@ ABI_WIN_ONLY(Win_wait)
 #define ABI_WIN_GROUP(name)                                                \
     ABI_FN(int, name, (abi_Group group, int assert, abi_Win win))          \
     {                                                                      \
-        return err_out(PMPI_##name(group_in(group), assert_in(assert),     \
-                                   win_in(win)));                          \
+        return PMPI_##name(group_in(group), assert, win_in(win));          \
     }
 ABI_WIN_GROUP(Win_post)
 ABI_WIN_GROUP(Win_start)
 
 ABI_FN(int, Win_test, (abi_Win win, int *flag))
 {
-    return err_out(PMPI_Win_test(win_in(win), flag));
+    return PMPI_Win_test(win_in(win), flag);
 }
 
 /* ---- the RMA calls ---- */
@@ -208,10 +188,10 @@ ABI_FN(int, Win_test, (abi_Win win, int *flag))
                        MPI_Aint target_disp, C target_count,               \
                        abi_Datatype target_dt, abi_Win win))               \
     {                                                                      \
-        return err_out(PMPI_##name(origin, origin_count, dt_in(origin_dt), \
-                                   rank_in(target_rank), target_disp,      \
-                                   target_count, dt_in(target_dt),         \
-                                   win_in(win)));                          \
+        return PMPI_##name(origin, origin_count, dt_in(origin_dt),         \
+                           target_rank, target_disp,                       \
+                           target_count, dt_in(target_dt),                 \
+                           win_in(win));                                   \
     }                                                                      \
     ABI_FN(int, Rname, (origin_t origin, C origin_count,                   \
                         abi_Datatype origin_dt, int target_rank,           \
@@ -219,12 +199,10 @@ ABI_FN(int, Win_test, (abi_Win win, int *flag))
                         abi_Datatype target_dt, abi_Win win,               \
                         abi_Request *request))                             \
     {                                                                      \
-        MPI_Request r;                                                     \
-        return started(PMPI_##Rname(origin, origin_count,                  \
-                                    dt_in(origin_dt), rank_in(target_rank),\
-                                    target_disp, target_count,             \
-                                    dt_in(target_dt), win_in(win),         \
-                                    request ? &r : NULL), &r, request);    \
+        return PMPI_##Rname(origin, origin_count, dt_in(origin_dt),        \
+                            target_rank, target_disp, target_count,        \
+                            dt_in(target_dt), win_in(win),                 \
+                            reqp_in(request));                             \
     }
 ABI_RMA(Put, Rput, const void *, int)
 ABI_RMA(Put_c, Rput_c, const void *, MPI_Count)
@@ -238,10 +216,10 @@ ABI_RMA(Get_c, Rget_c, void *, MPI_Count)
                        MPI_Aint target_disp, C target_count,               \
                        abi_Datatype target_dt, abi_Op op, abi_Win win))    \
     {                                                                      \
-        return err_out(PMPI_##name(origin, origin_count, dt_in(origin_dt), \
-                                   rank_in(target_rank), target_disp,      \
-                                   target_count, dt_in(target_dt),         \
-                                   op_in(op), win_in(win)));               \
+        return PMPI_##name(origin, origin_count, dt_in(origin_dt),         \
+                           target_rank, target_disp,                       \
+                           target_count, dt_in(target_dt),                 \
+                           op_in(op), win_in(win));                        \
     }                                                                      \
     ABI_FN(int, Rname, (const void *origin, C origin_count,                \
                         abi_Datatype origin_dt, int target_rank,           \
@@ -249,13 +227,10 @@ ABI_RMA(Get_c, Rget_c, void *, MPI_Count)
                         abi_Datatype target_dt, abi_Op op, abi_Win win,    \
                         abi_Request *request))                             \
     {                                                                      \
-        MPI_Request r;                                                     \
-        return started(PMPI_##Rname(origin, origin_count,                  \
-                                    dt_in(origin_dt), rank_in(target_rank),\
-                                    target_disp, target_count,             \
-                                    dt_in(target_dt), op_in(op),           \
-                                    win_in(win), request ? &r : NULL),     \
-                       &r, request);                                       \
+        return PMPI_##Rname(origin, origin_count, dt_in(origin_dt),        \
+                            target_rank, target_disp, target_count,        \
+                            dt_in(target_dt), op_in(op), win_in(win),      \
+                            reqp_in(request));                             \
     }
 ABI_ACC(Accumulate, Raccumulate, int)
 ABI_ACC(Accumulate_c, Raccumulate_c, MPI_Count)
@@ -269,10 +244,10 @@ ABI_ACC(Accumulate_c, Raccumulate_c, MPI_Count)
                        C target_count, abi_Datatype target_dt, abi_Op op,  \
                        abi_Win win))                                       \
     {                                                                      \
-        return err_out(PMPI_##name(                                        \
-            origin, origin_count, dt_in(origin_dt), result, result_count,  \
-            dt_in(result_dt), rank_in(target_rank), target_disp,           \
-            target_count, dt_in(target_dt), op_in(op), win_in(win)));      \
+        return PMPI_##name(origin, origin_count, dt_in(origin_dt), result, \
+                           result_count, dt_in(result_dt), target_rank,    \
+                           target_disp, target_count, dt_in(target_dt),    \
+                           op_in(op), win_in(win));                        \
     }                                                                      \
     ABI_FN(int, Rname, (const void *origin, C origin_count,                \
                         abi_Datatype origin_dt, void *result,              \
@@ -281,14 +256,11 @@ ABI_ACC(Accumulate_c, Raccumulate_c, MPI_Count)
                         C target_count, abi_Datatype target_dt, abi_Op op, \
                         abi_Win win, abi_Request *request))                \
     {                                                                      \
-        MPI_Request r;                                                     \
-        return started(PMPI_##Rname(                                       \
-                           origin, origin_count, dt_in(origin_dt), result, \
-                           result_count, dt_in(result_dt),                 \
-                           rank_in(target_rank), target_disp,              \
-                           target_count, dt_in(target_dt), op_in(op),      \
-                           win_in(win), request ? &r : NULL),              \
-                       &r, request);                                       \
+        return PMPI_##Rname(origin, origin_count, dt_in(origin_dt),        \
+                            result, result_count, dt_in(result_dt),        \
+                            target_rank, target_disp, target_count,        \
+                            dt_in(target_dt), op_in(op), win_in(win),      \
+                            reqp_in(request));                             \
     }
 ABI_GET_ACC(Get_accumulate, Rget_accumulate, int)
 ABI_GET_ACC(Get_accumulate_c, Rget_accumulate_c, MPI_Count)
@@ -297,9 +269,9 @@ ABI_FN(int, Fetch_and_op, (const void *origin, void *result,
                            abi_Datatype dt, int target_rank,
                            MPI_Aint target_disp, abi_Op op, abi_Win win))
 {
-    return err_out(PMPI_Fetch_and_op(origin, result, dt_in(dt),
-                                     rank_in(target_rank), target_disp,
-                                     op_in(op), win_in(win)));
+    return PMPI_Fetch_and_op(origin, result, dt_in(dt),
+                             target_rank, target_disp,
+                             op_in(op), win_in(win));
 }
 
 ABI_FN(int, Compare_and_swap, (const void *origin, const void *compare,
@@ -307,7 +279,7 @@ ABI_FN(int, Compare_and_swap, (const void *origin, const void *compare,
                                int target_rank, MPI_Aint target_disp,
                                abi_Win win))
 {
-    return err_out(PMPI_Compare_and_swap(origin, compare, result, dt_in(dt),
-                                         rank_in(target_rank), target_disp,
-                                         win_in(win)));
+    return PMPI_Compare_and_swap(origin, compare, result, dt_in(dt),
+                                 target_rank, target_disp,
+                                 win_in(win));
 }

@@ -20,7 +20,7 @@ ABI_FN(int, Session_init, (abi_Info info, abi_Errhandler errhandler,
                                session ? &s : NULL);
     if (rc == MPI_SUCCESS)
         *session = session_out(s);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Session_finalize, (abi_Session *session))
@@ -29,22 +29,22 @@ ABI_FN(int, Session_finalize, (abi_Session *session))
     int rc = PMPI_Session_finalize(session ? &s : NULL);
     if (session)
         *session = session_out(s);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Session_get_num_psets, (abi_Session session, abi_Info info,
                                     int *npset_names))
 {
-    return err_out(PMPI_Session_get_num_psets(session_in(session),
-                                              info_in(info), npset_names));
+    return PMPI_Session_get_num_psets(session_in(session),
+                                      info_in(info), npset_names);
 }
 
 ABI_FN(int, Session_get_nth_pset, (abi_Session session, abi_Info info,
                                    int n, int *pset_len, char *pset_name))
 {
-    return err_out(PMPI_Session_get_nth_pset(session_in(session),
-                                             info_in(info), n, pset_len,
-                                             pset_name));
+    return PMPI_Session_get_nth_pset(session_in(session),
+                                     info_in(info), n, pset_len,
+                                     pset_name);
 }
 
 ABI_FN(int, Session_get_info, (abi_Session session, abi_Info *info_used))
@@ -53,7 +53,7 @@ ABI_FN(int, Session_get_info, (abi_Session session, abi_Info *info_used))
     int rc = PMPI_Session_get_info(session_in(session),
                                    info_used ? &in : NULL);
     MADE(rc, info_used, in, abi_Info, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Session_get_pset_info, (abi_Session session,
@@ -63,7 +63,7 @@ ABI_FN(int, Session_get_pset_info, (abi_Session session,
     int rc = PMPI_Session_get_pset_info(session_in(session), pset_name,
                                         info ? &in : NULL);
     MADE(rc, info, in, abi_Info, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Group_from_session_pset, (abi_Session session,
@@ -74,19 +74,16 @@ ABI_FN(int, Group_from_session_pset, (abi_Session session,
     int rc = PMPI_Group_from_session_pset(session_in(session), pset_name,
                                           newgroup ? &g : NULL);
     MADE(rc, newgroup, g, abi_Group, GROUP);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Session_flush_buffer, (abi_Session session))
 {
-    return err_out(PMPI_Session_flush_buffer(session_in(session)));
+    return PMPI_Session_flush_buffer(session_in(session));
 }
 
 ABI_FN(int, Session_iflush_buffer, (abi_Session session,
                                     abi_Request *request))
 {
-    MPI_Request r;
-    return started(PMPI_Session_iflush_buffer(session_in(session),
-                                              request ? &r : NULL),
-                   &r, request);
+    return PMPI_Session_iflush_buffer(session_in(session), reqp_in(request));
 }

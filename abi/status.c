@@ -13,7 +13,7 @@
     ABI_FN(int, name, (const abi_Status *status, abi_Datatype dt,          \
                        count_t *count))                                    \
     {                                                                      \
-        return err_out(PMPI_##name(cstatus_in(status), dt_in(dt), count)); \
+        return PMPI_##name(cstatus_in(status), dt_in(dt), count);          \
     }
 ABI_STATUS_COUNT(Get_count, int)
 ABI_STATUS_COUNT(Get_count_c, MPI_Count)
@@ -23,19 +23,19 @@ ABI_STATUS_COUNT(Get_elements_x, MPI_Count)
 
 ABI_FN(int, Test_cancelled, (const abi_Status *status, int *flag))
 {
-    return err_out(PMPI_Test_cancelled(cstatus_in(status), flag));
+    return PMPI_Test_cancelled(cstatus_in(status), flag);
 }
 
 ABI_FN(int, Status_set_cancelled, (abi_Status *status, int flag))
 {
-    return err_out(PMPI_Status_set_cancelled(status_in(status), flag));
+    return PMPI_Status_set_cancelled(status_in(status), flag);
 }
 
 /* MPI_Status_set_elements, _x and _c, of a count of type count_t. */
 #define ABI_SET_ELEMENTS(name, count_t)                                    \
     ABI_FN(int, name, (abi_Status *status, abi_Datatype dt, count_t count))\
     {                                                                      \
-        return err_out(PMPI_##name(status_in(status), dt_in(dt), count));  \
+        return PMPI_##name(status_in(status), dt_in(dt), count);           \
     }
 ABI_SET_ELEMENTS(Status_set_elements, int)
 ABI_SET_ELEMENTS(Status_set_elements_x, MPI_Count)
@@ -45,11 +45,11 @@ ABI_SET_ELEMENTS(Status_set_elements_c, MPI_Count)
 #define ABI_STATUS_FIELD(Name)                                             \
     ABI_FN(int, Status_get_##Name, (abi_Status *status, int *v))           \
     {                                                                      \
-        return err_out(PMPI_Status_get_##Name(status_in(status), v));      \
+        return PMPI_Status_get_##Name(status_in(status), v);               \
     }                                                                      \
     ABI_FN(int, Status_set_##Name, (abi_Status *status, int v))            \
     {                                                                      \
-        return err_out(PMPI_Status_set_##Name(status_in(status), v));      \
+        return PMPI_Status_set_##Name(status_in(status), v);               \
     }
 ABI_STATUS_FIELD(source)
 ABI_STATUS_FIELD(tag)

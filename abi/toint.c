@@ -60,8 +60,8 @@ ABI_TOINT(Session, Session, SESSION, Session_c2f, Session_f2c)
 ABI_FN(int, Status_c2f, (const abi_Status *c_status, MPI_Fint *f_status))
 {
     if (!c_status || !f_status)
-        return err_out(PMPI_Status_c2f((const MPI_Status *)c_status,
-                                       f_status));
+        return PMPI_Status_c2f((const MPI_Status *)c_status,
+                               f_status);
     memcpy(f_status, c_status, sizeof *c_status);
     return MPI_SUCCESS;
 }
@@ -69,7 +69,7 @@ ABI_FN(int, Status_c2f, (const abi_Status *c_status, MPI_Fint *f_status))
 ABI_FN(int, Status_f2c, (const MPI_Fint *f_status, abi_Status *c_status))
 {
     if (!c_status || !f_status)
-        return err_out(PMPI_Status_f2c(f_status, (MPI_Status *)c_status));
+        return PMPI_Status_f2c(f_status, (MPI_Status *)c_status);
     memcpy(c_status, f_status, sizeof *c_status);
     return MPI_SUCCESS;
 }

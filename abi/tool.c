@@ -79,35 +79,30 @@ static void dt_out(MPI_Datatype dt, abi_Datatype *out)
 
 ABI_FN(int, T_init_thread, (int required, int *provided))
 {
-    int p = 0;
-    int rc = shmpi_abi_t_init(shmpi_abi_thread_in(required),
-                              provided ? &p : NULL);
-    if (rc == MPI_SUCCESS)
-        *provided = shmpi_abi_thread_out(p);
-    return err_out(rc);
+    return shmpi_abi_t_init(required, provided);
 }
 
 ABI_FN(int, T_finalize, (void))
 {
-    return err_out(shmpi_abi_t_finalize());
+    return shmpi_abi_t_finalize();
 }
 
 ABI_FN(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name,
                               int *name_len))
 {
-    return err_out(PMPI_T_enum_get_info(enumtype, num, name, name_len));
+    return PMPI_T_enum_get_info(enumtype, num, name, name_len);
 }
 
 ABI_FN(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value,
                               char *name, int *name_len))
 {
-    return err_out(PMPI_T_enum_get_item(enumtype, index, value, name,
-                                        name_len));
+    return PMPI_T_enum_get_item(enumtype, index, value, name,
+                                name_len);
 }
 
 ABI_FN(int, T_cvar_get_num, (int *num_cvar))
 {
-    return err_out(PMPI_T_cvar_get_num(num_cvar));
+    return PMPI_T_cvar_get_num(num_cvar);
 }
 
 ABI_FN(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len,
@@ -120,7 +115,7 @@ ABI_FN(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len,
                                   datatype ? &dt : NULL, enumtype, desc,
                                   desc_len, bind, scope);
     if (rc != MPI_SUCCESS)
-        return err_out(rc);
+        return rc;
     shmpi_abi_verbosity_out(verbosity);
     dt_out(dt, datatype);
     plus_one(bind);
@@ -130,7 +125,7 @@ ABI_FN(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len,
 
 ABI_FN(int, T_cvar_get_index, (const char *name, int *cvar_index))
 {
-    return err_out(PMPI_T_cvar_get_index(name, cvar_index));
+    return PMPI_T_cvar_get_index(name, cvar_index);
 }
 
 ABI_FN(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle,
@@ -141,27 +136,27 @@ ABI_FN(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle,
     PMPI_T_cvar_get_info(cvar_index, NULL, NULL, NULL, NULL, NULL, NULL,
                          NULL, &bind, NULL);  /* a bad index: just below */
     void *obj = shmpi_abi_bound_in(bind, obj_handle, &u);
-    return err_out(PMPI_T_cvar_handle_alloc(cvar_index, obj, handle, count));
+    return PMPI_T_cvar_handle_alloc(cvar_index, obj, handle, count);
 }
 
 ABI_FN(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle))
 {
-    return err_out(PMPI_T_cvar_handle_free(handle));
+    return PMPI_T_cvar_handle_free(handle);
 }
 
 ABI_FN(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf))
 {
-    return err_out(PMPI_T_cvar_read(handle, buf));
+    return PMPI_T_cvar_read(handle, buf);
 }
 
 ABI_FN(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
 {
-    return err_out(PMPI_T_cvar_write(handle, buf));
+    return PMPI_T_cvar_write(handle, buf);
 }
 
 ABI_FN(int, T_pvar_get_num, (int *num_pvar))
 {
-    return err_out(PMPI_T_pvar_get_num(num_pvar));
+    return PMPI_T_pvar_get_num(num_pvar);
 }
 
 ABI_FN(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len,
@@ -176,7 +171,7 @@ ABI_FN(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len,
                                   desc, desc_len, bind, readonly, continuous,
                                   atomic);
     if (rc != MPI_SUCCESS)
-        return err_out(rc);
+        return rc;
     shmpi_abi_verbosity_out(verbosity);
     plus_one(var_class);
     dt_out(dt, datatype);
@@ -187,18 +182,18 @@ ABI_FN(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len,
 ABI_FN(int, T_pvar_get_index, (const char *name, int var_class,
                                int *pvar_index))
 {
-    return err_out(PMPI_T_pvar_get_index(name, class_in(var_class),
-                                         pvar_index));
+    return PMPI_T_pvar_get_index(name, class_in(var_class),
+                                 pvar_index);
 }
 
 ABI_FN(int, T_pvar_session_create, (MPI_T_pvar_session *session))
 {
-    return err_out(PMPI_T_pvar_session_create(session));
+    return PMPI_T_pvar_session_create(session);
 }
 
 ABI_FN(int, T_pvar_session_free, (MPI_T_pvar_session *session))
 {
-    return err_out(PMPI_T_pvar_session_free(session));
+    return PMPI_T_pvar_session_free(session);
 }
 
 ABI_FN(int, T_pvar_handle_alloc, (MPI_T_pvar_session session,
@@ -210,22 +205,22 @@ ABI_FN(int, T_pvar_handle_alloc, (MPI_T_pvar_session session,
     PMPI_T_pvar_get_info(pvar_index, NULL, NULL, NULL, NULL, NULL, NULL,
                          NULL, NULL, &bind, NULL, NULL, NULL);
     void *obj = shmpi_abi_bound_in(bind, obj_handle, &u);
-    return err_out(PMPI_T_pvar_handle_alloc(session, pvar_index, obj, handle,
-                                            count));
+    return PMPI_T_pvar_handle_alloc(session, pvar_index, obj, handle,
+                                    count);
 }
 
 ABI_FN(int, T_pvar_handle_free, (MPI_T_pvar_session session,
                                  MPI_T_pvar_handle *handle))
 {
-    return err_out(PMPI_T_pvar_handle_free(session, handle));
+    return PMPI_T_pvar_handle_free(session, handle);
 }
 
 /* MPI_T_pvar_start, _stop, _reset: a session and a handle. */
 #define ABI_PVAR_OP(name)                                                  \
-    ABI_FN(int, name, (MPI_T_pvar_session session,                        \
+    ABI_FN(int, name, (MPI_T_pvar_session session,                         \
                        MPI_T_pvar_handle handle))                          \
     {                                                                      \
-        return err_out(PMPI_##name(session, handle));                      \
+        return PMPI_##name(session, handle);                               \
     }
 ABI_PVAR_OP(T_pvar_start)
 ABI_PVAR_OP(T_pvar_stop)
@@ -234,45 +229,45 @@ ABI_PVAR_OP(T_pvar_reset)
 ABI_FN(int, T_pvar_read, (MPI_T_pvar_session session,
                           MPI_T_pvar_handle handle, void *buf))
 {
-    return err_out(PMPI_T_pvar_read(session, handle, buf));
+    return PMPI_T_pvar_read(session, handle, buf);
 }
 
 ABI_FN(int, T_pvar_readreset, (MPI_T_pvar_session session,
                                MPI_T_pvar_handle handle, void *buf))
 {
-    return err_out(PMPI_T_pvar_readreset(session, handle, buf));
+    return PMPI_T_pvar_readreset(session, handle, buf);
 }
 
 ABI_FN(int, T_pvar_write, (MPI_T_pvar_session session,
                            MPI_T_pvar_handle handle, const void *buf))
 {
-    return err_out(PMPI_T_pvar_write(session, handle, buf));
+    return PMPI_T_pvar_write(session, handle, buf);
 }
 
 ABI_FN(int, T_category_get_num, (int *num_cat))
 {
-    return err_out(PMPI_T_category_get_num(num_cat));
+    return PMPI_T_category_get_num(num_cat);
 }
 
 ABI_FN(int, T_category_get_info, (int cat_index, char *name, int *name_len,
                                   char *desc, int *desc_len, int *num_cvars,
                                   int *num_pvars, int *num_categories))
 {
-    return err_out(PMPI_T_category_get_info(cat_index, name, name_len, desc,
-                                            desc_len, num_cvars, num_pvars,
-                                            num_categories));
+    return PMPI_T_category_get_info(cat_index, name, name_len, desc,
+                                    desc_len, num_cvars, num_pvars,
+                                    num_categories);
 }
 
 ABI_FN(int, T_category_get_index, (const char *name, int *cat_index))
 {
-    return err_out(PMPI_T_category_get_index(name, cat_index));
+    return PMPI_T_category_get_index(name, cat_index);
 }
 
 /* MPI_T_category_get_cvars, _pvars, _categories, _events: indices. */
 #define ABI_CATEGORY_LIST(name)                                            \
     ABI_FN(int, name, (int cat_index, int len, int indices[]))             \
     {                                                                      \
-        return err_out(PMPI_##name(cat_index, len, indices));              \
+        return PMPI_##name(cat_index, len, indices);                       \
     }
 ABI_CATEGORY_LIST(T_category_get_cvars)
 ABI_CATEGORY_LIST(T_category_get_pvars)
@@ -281,10 +276,10 @@ ABI_CATEGORY_LIST(T_category_get_events)
 
 ABI_FN(int, T_category_get_num_events, (int cat_index, int *num_events))
 {
-    return err_out(PMPI_T_category_get_num_events(cat_index, num_events));
+    return PMPI_T_category_get_num_events(cat_index, num_events);
 }
 
 ABI_FN(int, T_category_changed, (int *stamp))
 {
-    return err_out(PMPI_T_category_changed(stamp));
+    return PMPI_T_category_changed(stamp);
 }

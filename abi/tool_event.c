@@ -182,7 +182,7 @@ int shmpi_abi_t_finalize(void)
 
 ABI_FN(int, T_event_get_num, (int *num_events))
 {
-    return err_out(PMPI_T_event_get_num(num_events));
+    return PMPI_T_event_get_num(num_events);
 }
 
 /* The n datatypes shmpi wrote into the program's array, as the ABI's
@@ -218,7 +218,7 @@ ABI_FN(int, T_event_get_info, (int event_index, char *name, int *name_len,
         (MPI_Datatype *)(void *)array_of_datatypes, array_of_displacements,
         num_elements, enumtype, info ? &i : NULL, desc, desc_len, bind);
     if (rc != MPI_SUCCESS)
-        return err_out(rc);
+        return rc;
     shmpi_abi_verbosity_out(verbosity);
     if (array_of_datatypes)   /* shmpi stored the fewer of the two */
         types_out(array_of_datatypes,
@@ -230,7 +230,7 @@ ABI_FN(int, T_event_get_info, (int event_index, char *name, int *name_len,
 
 ABI_FN(int, T_event_get_index, (const char *name, int *event_index))
 {
-    return err_out(PMPI_T_event_get_index(name, event_index));
+    return PMPI_T_event_get_index(name, event_index);
 }
 
 /* ---------------------------------------------------- registrations */
@@ -246,13 +246,13 @@ ABI_FN(int, T_event_handle_alloc, (int event_index, void *obj_handle,
     void *obj = shmpi_abi_bound_in(bind, obj_handle, &u);
     struct reg *g = calloc(1, sizeof *g);
     if (!g)
-        return err_out(MPI_T_ERR_MEMORY);
+        return MPI_T_ERR_MEMORY;
     atomic_init(&g->dropped, NULL);
     int rc = PMPI_T_event_handle_alloc(event_index, obj, info_in(info),
                                        registration ? &g->r : NULL);
     if (rc != MPI_SUCCESS) {
         free(g);
-        return err_out(rc);
+        return rc;
     }
     pthread_mutex_lock(&reg_lock);
     g->next = regs;
@@ -265,7 +265,7 @@ ABI_FN(int, T_event_handle_alloc, (int event_index, void *obj_handle,
 ABI_FN(int, T_event_handle_set_info, (MPI_T_event_registration r,
                                       abi_Info info))
 {
-    return err_out(PMPI_T_event_handle_set_info(r, info_in(info)));
+    return PMPI_T_event_handle_set_info(r, info_in(info));
 }
 
 ABI_FN(int, T_event_handle_get_info, (MPI_T_event_registration r,
@@ -274,7 +274,7 @@ ABI_FN(int, T_event_handle_get_info, (MPI_T_event_registration r,
     MPI_Info i;
     int rc = PMPI_T_event_handle_get_info(r, info_used ? &i : NULL);
     MADE(rc, info_used, i, abi_Info, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, T_event_register_callback, (MPI_T_event_registration r,
@@ -287,7 +287,7 @@ ABI_FN(int, T_event_register_callback, (MPI_T_event_registration r,
     struct reg *g = *find(r);  /* none: shmpi reports the handle */
     if (g && (int)l < SAFETY_LEVELS && fn && !(s = malloc(sizeof *s))) {
         pthread_mutex_unlock(&reg_lock);
-        return err_out(MPI_T_ERR_MEMORY);
+        return MPI_T_ERR_MEMORY;
     }
     if (s)
         *s = (struct slot){fn, user_data, g};
@@ -300,14 +300,14 @@ ABI_FN(int, T_event_register_callback, (MPI_T_event_registration r,
         free(s);
     }
     pthread_mutex_unlock(&reg_lock);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, T_event_callback_set_info, (MPI_T_event_registration r,
                                         int cb_safety, abi_Info info))
 {
-    return err_out(PMPI_T_event_callback_set_info(r, safety_in(cb_safety),
-                                                  info_in(info)));
+    return PMPI_T_event_callback_set_info(r, safety_in(cb_safety),
+                                          info_in(info));
 }
 
 ABI_FN(int, T_event_callback_get_info, (MPI_T_event_registration r,
@@ -317,7 +317,7 @@ ABI_FN(int, T_event_callback_get_info, (MPI_T_event_registration r,
     int rc = PMPI_T_event_callback_get_info(r, safety_in(cb_safety),
                                             info_used ? &i : NULL);
     MADE(rc, info_used, i, abi_Info, INFO);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, T_event_set_dropped_handler, (MPI_T_event_registration r,
@@ -330,7 +330,7 @@ ABI_FN(int, T_event_set_dropped_handler, (MPI_T_event_registration r,
     int rc = PMPI_T_event_set_dropped_handler(
         r, g && fn ? dropped_trampoline : NULL);
     pthread_mutex_unlock(&reg_lock);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, T_event_handle_free, (MPI_T_event_registration r,
@@ -342,7 +342,7 @@ ABI_FN(int, T_event_handle_free, (MPI_T_event_registration r,
     struct free_cb f = {fn, user_data};
     int rc = PMPI_T_event_handle_free(r, &f, fn ? free_trampoline : NULL);
     if (rc != MPI_SUCCESS)
-        return err_out(rc);
+        return rc;
     /* by g, not by r: a registration made since may have r's address */
     pthread_mutex_lock(&reg_lock);
     struct reg **at = &regs;
@@ -359,30 +359,30 @@ ABI_FN(int, T_event_handle_free, (MPI_T_event_registration r,
 ABI_FN(int, T_event_read, (MPI_T_event_instance e, int element_index,
                            void *buffer))
 {
-    return err_out(PMPI_T_event_read(e, element_index, buffer));
+    return PMPI_T_event_read(e, element_index, buffer);
 }
 
 ABI_FN(int, T_event_copy, (MPI_T_event_instance e, void *buffer))
 {
-    return err_out(PMPI_T_event_copy(e, buffer));
+    return PMPI_T_event_copy(e, buffer);
 }
 
 ABI_FN(int, T_event_get_timestamp, (MPI_T_event_instance e,
                                     MPI_Count *event_timestamp))
 {
-    return err_out(PMPI_T_event_get_timestamp(e, event_timestamp));
+    return PMPI_T_event_get_timestamp(e, event_timestamp);
 }
 
 ABI_FN(int, T_event_get_source, (MPI_T_event_instance e, int *source_index))
 {
-    return err_out(PMPI_T_event_get_source(e, source_index));
+    return PMPI_T_event_get_source(e, source_index);
 }
 
 /* ---------------------------------------------------------- sources */
 
 ABI_FN(int, T_source_get_num, (int *num_sources))
 {
-    return err_out(PMPI_T_source_get_num(num_sources));
+    return PMPI_T_source_get_num(num_sources);
 }
 
 ABI_FN(int, T_source_get_info, (int source_index, char *name, int *name_len,
@@ -396,7 +396,7 @@ ABI_FN(int, T_source_get_info, (int source_index, char *name, int *name_len,
                                     ticks_per_second, max_ticks,
                                     info ? &i : NULL);
     if (rc != MPI_SUCCESS)
-        return err_out(rc);
+        return rc;
     plus_one(ordering);
     info_out(i, info);
     return MPI_SUCCESS;
@@ -404,5 +404,5 @@ ABI_FN(int, T_source_get_info, (int source_index, char *name, int *name_len,
 
 ABI_FN(int, T_source_get_timestamp, (int source_index, MPI_Count *timestamp))
 {
-    return err_out(PMPI_T_source_get_timestamp(source_index, timestamp));
+    return PMPI_T_source_get_timestamp(source_index, timestamp);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * topo.c - the ABI's virtual topologies (abi.h): Cartesian, graph and
- * distributed graph communicators and their queries.  Ranks out of
- * MPI_Cart_shift may be MPI_PROC_NULL (-3 in the ABI); MPI_Topo_test's
+ * distributed graph communicators and their queries.  Ranks, and
+ * MPI_PROC_NULL out of MPI_Cart_shift, pass as they are; MPI_Topo_test's
  * kinds are the ABI's 211 .. 213; the weights' sentinels MPI_UNWEIGHTED
  * and MPI_WEIGHTS_EMPTY are 10 and 11 in the ABI, and are translated to
  * shmpi's on the way in.
@@ -26,7 +26,7 @@ ABI_FN(int, Cart_create, (abi_Comm comm, int ndims, const int dims[],
     int rc = PMPI_Cart_create(comm_in(comm), ndims, dims, periods, reorder,
                               newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Cart_sub, (abi_Comm comm, const int remain_dims[],
@@ -35,55 +35,50 @@ ABI_FN(int, Cart_sub, (abi_Comm comm, const int remain_dims[],
     MPI_Comm c;
     int rc = PMPI_Cart_sub(comm_in(comm), remain_dims, newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Cart_get, (abi_Comm comm, int maxdims, int dims[],
                        int periods[], int coords[]))
 {
-    return err_out(PMPI_Cart_get(comm_in(comm), maxdims, dims, periods,
-                                 coords));
+    return PMPI_Cart_get(comm_in(comm), maxdims, dims, periods,
+                         coords);
 }
 
 ABI_FN(int, Cart_rank, (abi_Comm comm, const int coords[], int *rank))
 {
-    return err_out(PMPI_Cart_rank(comm_in(comm), coords, rank));
+    return PMPI_Cart_rank(comm_in(comm), coords, rank);
 }
 
 ABI_FN(int, Cart_coords, (abi_Comm comm, int rank, int maxdims,
                           int coords[]))
 {
-    return err_out(PMPI_Cart_coords(comm_in(comm), rank_in(rank), maxdims,
-                                    coords));
+    return PMPI_Cart_coords(comm_in(comm), rank, maxdims,
+                            coords);
 }
 
 ABI_FN(int, Cart_shift, (abi_Comm comm, int direction, int disp,
                          int *rank_source, int *rank_dest))
 {
-    int rc = PMPI_Cart_shift(comm_in(comm), direction, disp, rank_source,
-                             rank_dest);
-    if (rc == MPI_SUCCESS) {
-        *rank_source = rank_out(*rank_source);
-        *rank_dest = rank_out(*rank_dest);
-    }
-    return err_out(rc);
+    return PMPI_Cart_shift(comm_in(comm), direction, disp, rank_source,
+                           rank_dest);
 }
 
 ABI_FN(int, Cart_map, (abi_Comm comm, int ndims, const int dims[],
                        const int periods[], int *newrank))
 {
-    return err_out(PMPI_Cart_map(comm_in(comm), ndims, dims, periods,
-                                 newrank));
+    return PMPI_Cart_map(comm_in(comm), ndims, dims, periods,
+                         newrank);
 }
 
 ABI_FN(int, Cartdim_get, (abi_Comm comm, int *ndims))
 {
-    return err_out(PMPI_Cartdim_get(comm_in(comm), ndims));
+    return PMPI_Cartdim_get(comm_in(comm), ndims);
 }
 
 ABI_FN(int, Dims_create, (int nnodes, int ndims, int dims[]))
 {
-    return err_out(PMPI_Dims_create(nnodes, ndims, dims));
+    return PMPI_Dims_create(nnodes, ndims, dims);
 }
 
 ABI_FN(int, Graph_create, (abi_Comm comm, int nnodes, const int index[],
@@ -94,40 +89,40 @@ ABI_FN(int, Graph_create, (abi_Comm comm, int nnodes, const int index[],
     int rc = PMPI_Graph_create(comm_in(comm), nnodes, index, edges, reorder,
                                newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Graphdims_get, (abi_Comm comm, int *nnodes, int *nedges))
 {
-    return err_out(PMPI_Graphdims_get(comm_in(comm), nnodes, nedges));
+    return PMPI_Graphdims_get(comm_in(comm), nnodes, nedges);
 }
 
 ABI_FN(int, Graph_get, (abi_Comm comm, int maxindex, int maxedges,
                         int index[], int edges[]))
 {
-    return err_out(PMPI_Graph_get(comm_in(comm), maxindex, maxedges, index,
-                                  edges));
+    return PMPI_Graph_get(comm_in(comm), maxindex, maxedges, index,
+                          edges);
 }
 
 ABI_FN(int, Graph_neighbors_count, (abi_Comm comm, int rank,
                                     int *nneighbors))
 {
-    return err_out(PMPI_Graph_neighbors_count(comm_in(comm), rank_in(rank),
-                                              nneighbors));
+    return PMPI_Graph_neighbors_count(comm_in(comm), rank,
+                                      nneighbors);
 }
 
 ABI_FN(int, Graph_neighbors, (abi_Comm comm, int rank, int maxneighbors,
                               int neighbors[]))
 {
-    return err_out(PMPI_Graph_neighbors(comm_in(comm), rank_in(rank),
-                                        maxneighbors, neighbors));
+    return PMPI_Graph_neighbors(comm_in(comm), rank,
+                                maxneighbors, neighbors);
 }
 
 ABI_FN(int, Graph_map, (abi_Comm comm, int nnodes, const int index[],
                         const int edges[], int *newrank))
 {
-    return err_out(PMPI_Graph_map(comm_in(comm), nnodes, index, edges,
-                                  newrank));
+    return PMPI_Graph_map(comm_in(comm), nnodes, index, edges,
+                          newrank);
 }
 
 ABI_FN(int, Dist_graph_create, (abi_Comm comm, int n, const int sources[],
@@ -142,7 +137,7 @@ ABI_FN(int, Dist_graph_create, (abi_Comm comm, int n, const int sources[],
                                     info_in(info), reorder,
                                     newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Dist_graph_create_adjacent, (abi_Comm comm, int indegree,
@@ -160,14 +155,14 @@ ABI_FN(int, Dist_graph_create_adjacent, (abi_Comm comm, int indegree,
         outdegree, destinations, weights_in(destweights), info_in(info),
         reorder, newcomm ? &c : NULL);
     MADE(rc, newcomm, c, abi_Comm, COMM);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Dist_graph_neighbors_count, (abi_Comm comm, int *indegree,
                                          int *outdegree, int *weighted))
 {
-    return err_out(PMPI_Dist_graph_neighbors_count(comm_in(comm), indegree,
-                                                   outdegree, weighted));
+    return PMPI_Dist_graph_neighbors_count(comm_in(comm), indegree,
+                                           outdegree, weighted);
 }
 
 ABI_FN(int, Dist_graph_neighbors, (abi_Comm comm, int maxindegree,
@@ -175,9 +170,9 @@ ABI_FN(int, Dist_graph_neighbors, (abi_Comm comm, int maxindegree,
                                    int maxoutdegree, int destinations[],
                                    int *destweights))
 {
-    return err_out(PMPI_Dist_graph_neighbors(
+    return PMPI_Dist_graph_neighbors(
         comm_in(comm), maxindegree, sources, weights_in(sourceweights),
-        maxoutdegree, destinations, weights_in(destweights)));
+        maxoutdegree, destinations, weights_in(destweights));
 }
 
 ABI_FN(int, Topo_test, (abi_Comm comm, int *status))
@@ -186,5 +181,5 @@ ABI_FN(int, Topo_test, (abi_Comm comm, int *status))
     if (rc == MPI_SUCCESS)
         *status = *status == MPI_CART ? 211 : *status == MPI_GRAPH ? 212
                 : *status == MPI_DIST_GRAPH ? 213 : *status;
-    return err_out(rc);
+    return rc;
 }

@@ -28,7 +28,7 @@ static inline int made(int rc, const MPI_Datatype *t, abi_Datatype *newtype)
 {
     if (rc == MPI_SUCCESS)
         *newtype = ABI_OUT(abi_Datatype, *t, DATATYPE);
-    return err_out(rc);
+    return rc;
 }
 
 /* The constructors of a count and a type, and their large-count (_c)
@@ -111,7 +111,7 @@ ABI_INDEXED(Type_create_hindexed_block_c, MPI_Count, MPI_Count blocklengths,
         MPI_Datatype stack[ABI_TYPES_STACK], *t = NULL;                    \
         if (count > 0 && types &&                                          \
             !(t = shmpi_abi_types_in(types, count, stack)))                \
-            return err_out(MPI_ERR_NO_MEM);                                \
+            return MPI_ERR_NO_MEM;                                         \
         MPI_Datatype nt;                                                   \
         int rc = PMPI_##name(count, blocklengths, displacements, t,        \
                              newtype ? &nt : NULL);                        \
@@ -174,7 +174,7 @@ static int darray_in(int ndims, const int distribs[], const int dargs[],
         int stack[2 * DARRAY_STACK], *d;                                   \
         int rc = darray_in(ndims, distribs, dargs, stack, &d);             \
         if (rc != MPI_SUCCESS)                                             \
-            return err_out(rc);                                            \
+            return rc;                                                     \
         MPI_Datatype t;                                                    \
         rc = PMPI_##name(size, rank, ndims, gsizes, d ? d : distribs,      \
                          d ? d + ndims : dargs, psizes,                    \
@@ -230,32 +230,32 @@ ABI_FN(int, Type_get_value_index, (abi_Datatype value_type,
 }
 
 /* The functions that take a datatype by address and may change it. */
-#define ABI_TYPE_INOUT(name)                                             \
-    ABI_FN(int, name, (abi_Datatype *dt))                                 \
-    {                                                                    \
-        MPI_Datatype t = dt ? dt_in(*dt) : NULL;                         \
-        int rc = PMPI_##name(dt ? &t : NULL);                            \
-        if (dt)                                                          \
-            *dt = ABI_OUT(abi_Datatype, t, DATATYPE);                    \
-        return err_out(rc);                                              \
+#define ABI_TYPE_INOUT(name)                                               \
+    ABI_FN(int, name, (abi_Datatype *dt))                                  \
+    {                                                                      \
+        MPI_Datatype t = dt ? dt_in(*dt) : NULL;                           \
+        int rc = PMPI_##name(dt ? &t : NULL);                              \
+        if (dt)                                                            \
+            *dt = ABI_OUT(abi_Datatype, t, DATATYPE);                      \
+        return rc;                                                         \
     }
 ABI_TYPE_INOUT(Type_commit)
 ABI_TYPE_INOUT(Type_free)
 
 ABI_FN(int, Type_set_name, (abi_Datatype dt, const char *type_name))
 {
-    return err_out(PMPI_Type_set_name(dt_in(dt), type_name));
+    return PMPI_Type_set_name(dt_in(dt), type_name);
 }
 
 ABI_FN(int, Type_get_name, (abi_Datatype dt, char *type_name,
                             int *resultlen))
 {
-    return err_out(PMPI_Type_get_name(dt_in(dt), type_name, resultlen));
+    return PMPI_Type_get_name(dt_in(dt), type_name, resultlen);
 }
 
 ABI_FN(int, Get_address, (const void *location, MPI_Aint *address))
 {
-    return err_out(PMPI_Get_address(location, address));
+    return PMPI_Get_address(location, address);
 }
 
 ABI_FN(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
@@ -273,7 +273,7 @@ ABI_FN(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
 #define ABI_TYPE_SIZE(name, T)                                             \
     ABI_FN(int, name, (abi_Datatype dt, T *size))                          \
     {                                                                      \
-        return err_out(PMPI_##name(dt_in(dt), size));                      \
+        return PMPI_##name(dt_in(dt), size);                               \
     }
 ABI_TYPE_SIZE(Type_size, int)
 ABI_TYPE_SIZE(Type_size_x, MPI_Count)
@@ -282,7 +282,7 @@ ABI_TYPE_SIZE(Type_size_c, MPI_Count)
 #define ABI_TYPE_EXTENT(name, T)                                           \
     ABI_FN(int, name, (abi_Datatype dt, T *lb, T *extent))                 \
     {                                                                      \
-        return err_out(PMPI_##name(dt_in(dt), lb, extent));                \
+        return PMPI_##name(dt_in(dt), lb, extent);                         \
     }
 ABI_TYPE_EXTENT(Type_get_extent, MPI_Aint)
 ABI_TYPE_EXTENT(Type_get_extent_x, MPI_Count)
@@ -322,16 +322,16 @@ static void call_user_c(int slot, void *in, void *inout, MPI_Count *len,
 }
 
 /* Slot i's trampolines, for MPI_Op_create and MPI_Op_create_c. */
-#define TRAMPOLINE(i)                                                    \
-    static void trampoline##i(void *in, void *inout, int *len,           \
-                              MPI_Datatype *dt)                          \
-    {                                                                    \
-        call_user(i, in, inout, len, dt);                                \
-    }                                                                    \
-    static void trampoline_c##i(void *in, void *inout, MPI_Count *len,   \
-                                MPI_Datatype *dt)                        \
-    {                                                                    \
-        call_user_c(i, in, inout, len, dt);                              \
+#define TRAMPOLINE(i)                                                      \
+    static void trampoline##i(void *in, void *inout, int *len,             \
+                              MPI_Datatype *dt)                            \
+    {                                                                      \
+        call_user(i, in, inout, len, dt);                                  \
+    }                                                                      \
+    static void trampoline_c##i(void *in, void *inout, MPI_Count *len,     \
+                                MPI_Datatype *dt)                          \
+    {                                                                      \
+        call_user_c(i, in, inout, len, dt);                                \
     }
 TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3)
 TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
@@ -402,20 +402,20 @@ static int op_take(abi_User_function *fn, abi_User_function_c *fn_c,
         }
     }
     pthread_mutex_unlock(&op_lock);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Op_create, (abi_User_function *fn, int commute, abi_Op *op))
 {
     if (!fn || !op)     /* shmpi reports these */
-        return err_out(PMPI_Op_create(NULL, commute, NULL));
+        return PMPI_Op_create(NULL, commute, NULL);
     return op_take(fn, NULL, commute, op);
 }
 
 ABI_FN(int, Op_create_c, (abi_User_function_c *fn, int commute, abi_Op *op))
 {
     if (!fn || !op)     /* shmpi reports these */
-        return err_out(PMPI_Op_create_c(NULL, commute, NULL));
+        return PMPI_Op_create_c(NULL, commute, NULL);
     return op_take(NULL, fn, commute, op);
 }
 
@@ -434,20 +434,20 @@ ABI_FN(int, Op_free, (abi_Op *op))
     }
     if (op)
         *op = ABI_OUT(abi_Op, o, OP);
-    return err_out(rc);
+    return rc;
 }
 
 ABI_FN(int, Op_commutative, (abi_Op op, int *commute))
 {
-    return err_out(PMPI_Op_commutative(op_in(op), commute));
+    return PMPI_Op_commutative(op_in(op), commute);
 }
 
 #define ABI_REDUCE_LOCAL(name, C)                                          \
     ABI_FN(int, name, (const void *inbuf, void *inoutbuf, C count,         \
                        abi_Datatype dt, abi_Op op))                        \
     {                                                                      \
-        return err_out(PMPI_##name(inbuf, inoutbuf, count, dt_in(dt),      \
-                                   op_in(op)));                            \
+        return PMPI_##name(inbuf, inoutbuf, count, dt_in(dt),              \
+                           op_in(op));                                     \
     }
 ABI_REDUCE_LOCAL(Reduce_local, int)
 ABI_REDUCE_LOCAL(Reduce_local_c, MPI_Count)

@@ -3,9 +3,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Built against include/abi/mpi.h: MPI_ANY_TAG is -2, MPI_PROC_NULL -3,
- * MPI_ERR_NO_MEM 39, MPI_ERR_IN_STATUS 19, each another value in shmpi's
- * own mpi.h, so a status field shmpi wrote and the layer did not fix
- * fails its check.
+ * MPI_ERR_NO_MEM 39, MPI_ERR_IN_STATUS 19, values shmpi's own mpi.h must
+ * share for the layer to pass statuses through, so a status field shmpi
+ * wrote with another value fails its check.
  */
 #include "check.h"
 
@@ -24,7 +24,7 @@ static void check_one(void)
     int out = rank, in = -1;
     MPI_Status st;
     poison(&st);
-    /* the layer's translated path: a source of MPI_PROC_NULL */
+    /* a source of MPI_PROC_NULL */
     CHECK_MPI(MPI_Sendrecv(&out, 1, MPI_INT, next, 4, &in, 1, MPI_INT,
                            MPI_PROC_NULL, 4, MPI_COMM_WORLD, &st));
     CHECK(st.MPI_SOURCE == MPI_PROC_NULL && st.MPI_TAG == MPI_ANY_TAG &&

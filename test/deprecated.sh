@@ -80,7 +80,7 @@ PROG
     fail "the erroneous program does not build: $(cat "$TEST_TMPDIR/bad.log")"
 start_job "$MPIRUN" -np 1 "$TEST_TMPDIR/bad"
 finish_job
-[ "$STATUS" = 20 ] || fail "exit status $STATUS, expected 20 (MPI_ERR_KEYVAL)"
+[ "$STATUS" = 36 ] || fail "exit status $STATUS, expected 36 (MPI_ERR_KEYVAL)"
 expect_lines "$ERR" '^shmpi: rank 0: MPI_Attr_put: .* \(MPI_ERR_KEYVAL\)$' 1
 expect_shm_clean
 pass

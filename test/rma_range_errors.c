@@ -157,7 +157,7 @@ static void argument_errors(MPI_Win win, MPI_Aint (*disp)(int, MPI_Aint),
     EXPECT(MPI_Put(ints, 1, MPI_INT, right, at, 1, MPI_INT, MPI_WIN_NULL),
            MPI_ERR_WIN);
     EXPECT(MPI_Put(ints, 1, MPI_INT, np, at, 1, MPI_INT, win), MPI_ERR_RANK);
-    EXPECT(MPI_Get(res, 1, MPI_INT, -3, at, 1, MPI_INT, win), MPI_ERR_RANK);
+    EXPECT(MPI_Get(res, 1, MPI_INT, -5, at, 1, MPI_INT, win), MPI_ERR_RANK);
     EXPECT(MPI_Put(ints, -1, MPI_INT, right, at, 1, MPI_INT, win),
            MPI_ERR_COUNT);
     EXPECT(MPI_Get(res, 1, MPI_INT, right, at, -1, MPI_INT, win),

@@ -263,13 +263,13 @@ static void bad_arguments(void)
     CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED + MPI_LOCK_EXCLUSIVE + 7, 0, 0,
                              win), MPI_ERR_LOCKTYPE);
     CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED, size, 0, win), MPI_ERR_RANK);
-    CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED, -3, 0, win), MPI_ERR_RANK);
+    CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED, -5, 0, win), MPI_ERR_RANK);
     CHECK_CLASS(MPI_Win_unlock(size, win), MPI_ERR_RANK);
     CHECK_CLASS(MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOPUT, win),
                 MPI_ERR_ASSERT);
     CHECK_CLASS(MPI_Win_lock_all(MPI_MODE_NOSUCCEED, win), MPI_ERR_ASSERT);
     CHECK_CLASS(MPI_Win_fence(MPI_MODE_NOCHECK, win), MPI_ERR_ASSERT);
-    CHECK_CLASS(MPI_Win_fence(1 << 12, win), MPI_ERR_ASSERT);
+    CHECK_CLASS(MPI_Win_fence(1 << 20, win), MPI_ERR_ASSERT);
     MPI_Group me = group_of(1, &rank);
     CHECK_CLASS(MPI_Win_start(me, MPI_MODE_NOSTORE, win), MPI_ERR_ASSERT);
     CHECK_CLASS(MPI_Win_post(me, MPI_MODE_NOPRECEDE, win), MPI_ERR_ASSERT);

@@ -173,7 +173,9 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 static int agree(MPI_Comm comm, MPI_Group group, int tag, uint32_t made[2],
                  const char *fn)
 {
-    int itag = SHMPI_TAG_CREATE_GROUP + (tag < INT_MAX ? tag : INT_MAX - 1);
+    /* the highest internal tag below MPI_ANY_TAG (-2): INT_MAX - 2 */
+    int cap = MPI_ANY_TAG - 1 - SHMPI_TAG_CREATE_GROUP;
+    int itag = SHMPI_TAG_CREATE_GROUP + (tag < cap ? tag : cap);
     int nbytes = 2 * (int)sizeof *made;
     if (group->rank != 0)
         return shmpi_p2p_internal_recv(

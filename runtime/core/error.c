@@ -42,14 +42,27 @@ SHMPI_WEAK_ALIAS(Remove_error_string)
 
 struct class_text { const char *name, *text; };
 
-/* The highest predefined MPI class; the MPI_T codes (64-79) lie between
-   it and MPI_ERR_LASTCODE. */
+/* The predefined classes have the standard ABI's values (mpi.h): the
+   MPI classes 0 .. LAST_CLASS, the tool interface's from T_FIRST on,
+   and MPI_ERR_WIN_COUNTER, each below MPI_ERR_LASTCODE.  slot() packs
+   them into one table. */
 #define LAST_CLASS MPI_ERR_ERRHANDLER
-_Static_assert(LAST_CLASS < MPI_ERR_LASTCODE, "MPI_ERR_LASTCODE too low");
+#define T_FIRST MPI_T_ERR_CANNOT_INIT
+#define T_LAST 1018                     /* MPI_T_ERR_PVAR_NO_ATOMIC */
+#define SLOTS (LAST_CLASS + 1 + T_LAST - T_FIRST + 1 + 1)
+_Static_assert(LAST_CLASS < T_FIRST && T_LAST < MPI_ERR_WIN_COUNTER &&
+               MPI_ERR_WIN_COUNTER < MPI_ERR_LASTCODE,
+               "the predefined classes' ranges");
 
-/* Indexed by class; the order is mpi.h's. */
-static const struct class_text predefined[MPI_T_ERR_INVALID + 1] = {
-#define C(cls, text) [cls] = {#cls, text}
+/* A predefined class's index in `predefined` (a constant expression). */
+#define SLOT_OF(cls)                                                       \
+    ((cls) <= LAST_CLASS ? (cls)                                           \
+     : (cls) == MPI_ERR_WIN_COUNTER ? SLOTS - 1                            \
+     : LAST_CLASS + 1 + (cls) - T_FIRST)
+
+/* Indexed by slot(class); the order is mpi.h's. */
+static const struct class_text predefined[SLOTS] = {
+#define C(cls, text) [SLOT_OF(cls)] = {#cls, text}
     C(MPI_SUCCESS, "no error"),
     C(MPI_ERR_BUFFER, "invalid buffer pointer"),
     C(MPI_ERR_COUNT, "invalid count argument"),
@@ -148,10 +161,19 @@ struct shmpi_added_code {
                                   added.lock, read without it */
 };
 
+/* code's entry in `predefined`, NULL if it is no predefined class. */
+static const struct class_text *predefined_class(int code)
+{
+    int in_range = (code >= 0 && code <= LAST_CLASS) ||
+                   (code >= T_FIRST && code <= T_LAST) ||
+                   code == MPI_ERR_WIN_COUNTER;
+    const struct class_text *t = in_range ? &predefined[SLOT_OF(code)] : NULL;
+    return t && t->name ? t : NULL;     /* the ABI's 1002, 1004: none */
+}
+
 static int is_predefined(int code)
 {
-    return (code >= 0 && code <= LAST_CLASS) ||
-           (code >= MPI_T_ERR_MEMORY && code <= MPI_T_ERR_INVALID);
+    return predefined_class(code) != NULL;
 }
 
 /* Entry i of shmpi_proc.added: chunk k holds 16 << k entries, from
@@ -194,7 +216,7 @@ const char *shmpi_core_error_class_name(int code)
     struct shmpi_added_code *a = find_added(code);
     int cls = a ? a->class : code;
     if (is_predefined(cls))
-        return predefined[cls].name;
+        return predefined_class(cls)->name;
     return a ? "user-defined class" : "MPI_ERR_UNKNOWN";
 }
 
@@ -377,7 +399,8 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
         shmpi_core_unlock(&shmpi_proc.added.lock);
     } else
         snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s",
-                 predefined[errorcode].name, predefined[errorcode].text);
+                 predefined_class(errorcode)->name,
+                 predefined_class(errorcode)->text);
     *resultlen = (int)strlen(string);
     return MPI_SUCCESS;
 }

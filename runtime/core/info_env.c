@@ -95,16 +95,10 @@ static int set_command_line(struct shmpi_info *info)
 
 static const char *thread_level_name(int level)
 {
-    static const char *const names[] = {
-        [MPI_THREAD_SINGLE] = "MPI_THREAD_SINGLE",
-        [MPI_THREAD_FUNNELED] = "MPI_THREAD_FUNNELED",
-        [MPI_THREAD_SERIALIZED] = "MPI_THREAD_SERIALIZED",
-        [MPI_THREAD_MULTIPLE] = "MPI_THREAD_MULTIPLE"};
-    if (level < MPI_THREAD_SINGLE)
-        level = MPI_THREAD_SINGLE;
-    if (level > MPI_THREAD_MULTIPLE)
-        level = MPI_THREAD_MULTIPLE;
-    return names[level];
+    return level >= MPI_THREAD_MULTIPLE ? "MPI_THREAD_MULTIPLE"
+         : level >= MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+         : level >= MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED"
+         : "MPI_THREAD_SINGLE";
 }
 
 /* Fills info with the keys above; MPI_SUCCESS or MPI_ERR_NO_MEM. */

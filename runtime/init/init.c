@@ -296,8 +296,13 @@ static void hide_job_from_children(struct shmpi_proc *p)
 int shmpi_init_thread_level(int required)
 {
     int max = shmpi_proc.mt ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
-    int level = required < max ? required : max;
-    return level < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : level;
+    /* the highest level not above required: a value between two levels
+       asks for the lower */
+    int level = required >= MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE
+              : required >= MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
+              : required >= MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED
+              : MPI_THREAD_SINGLE;
+    return level < max ? level : max;
 }
 
 static void bring_up(struct shmpi_proc *p, int *argc, char ***argv,

@@ -51,9 +51,12 @@ SHMPI_WEAK_ALIAS(Session_f2c)
 static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
 #define NPSETS ((int)(sizeof psets / sizeof psets[0]))
 
-static const char *const levels[] = {
-    "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
-    "MPI_THREAD_MULTIPLE"};
+static const struct { int level; const char *name; } levels[] = {
+    {MPI_THREAD_SINGLE, "MPI_THREAD_SINGLE"},
+    {MPI_THREAD_FUNNELED, "MPI_THREAD_FUNNELED"},
+    {MPI_THREAD_SERIALIZED, "MPI_THREAD_SERIALIZED"},
+    {MPI_THREAD_MULTIPLE, "MPI_THREAD_MULTIPLE"}};
+#define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
 
 /* The "thread_level" hint (11.3.1): MPI_THREAD_SINGLE when it is not
    set or names no level, as an unrecognized hint value is ignored
@@ -61,10 +64,19 @@ static const char *const levels[] = {
 static int requested_level(MPI_Info info)
 {
     const char *v = shmpi_info_get(info, "thread_level");
-    for (int i = 0; v && i < 4; i++)
-        if (strcmp(v, levels[i]) == 0)
-            return MPI_THREAD_SINGLE + i;
+    for (int i = 0; v && i < NLEVELS; i++)
+        if (strcmp(v, levels[i].name) == 0)
+            return levels[i].level;
     return MPI_THREAD_SINGLE;
+}
+
+/* The name of a level shmpi_init_thread_level gave. */
+static const char *level_name(int level)
+{
+    int i = 0;
+    while (i < NLEVELS - 1 && levels[i].level != level)
+        i++;
+    return levels[i].name;
 }
 
 /* Which pset `name` is, or -1. */
@@ -294,8 +306,8 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     else
         i = shmpi_info_new();
     if (!i || shmpi_info_set(i, "thread_level",
-                             levels[session->thread_level -
-                                    MPI_THREAD_SINGLE]) != MPI_SUCCESS) {
+                             level_name(session->thread_level)) !=
+                  MPI_SUCCESS) {
         if (i)
             PMPI_Info_free(&i);
         return shmpi_raise_session(session, MPI_ERR_NO_MEM, fn,

@@ -375,7 +375,7 @@ static void slice(FILE *f, const struct rank_log *l, int rank,
         if (x->wpeer >= 0)
             fprintf(f, ",\"peer_world\":%d", x->wpeer);
     }
-    if (x->tag != -1)
+    if (x->tag != -1 && x->tag != MPI_ANY_TAG)   /* none, or any */
         fprintf(f, "%s\"tag\":%d", sep, x->tag), sep = ",";
     if (x->root != -1)
         fprintf(f, "%s\"root\":%d", sep, x->root), sep = ",";

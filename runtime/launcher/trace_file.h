@@ -35,7 +35,7 @@ struct shmpi_trace_rec {
     uint32_t comm;      /* the communicator's context (the same on every
                            rank), or UINT32_MAX */
     int32_t peer;       /* dest/source/target rank as given, a MATCH's
-                           source, or MPI_PROC_NULL (-2) */
+                           source, or MPI_PROC_NULL (-3) */
     int32_t wpeer;      /* peer as a rank of MPI_COMM_WORLD, or -1 */
     int32_t tag;        /* the tag given (sendtag), a MATCH's tag, or -1 */
     int32_t root;       /* a collective's root, or -1 */

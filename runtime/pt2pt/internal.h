@@ -25,7 +25,7 @@
  */
 enum shmpi_internal_tag {
     SHMPI_TAG_CREATE_GROUP = INT_MIN, /* + the program's tag (capped at
-                                  INT_MAX - 1, to stay below MPI_ANY_TAG):
+                                  INT_MAX - 2, to stay below MPI_ANY_TAG):
                                   MPI_Comm_create_group's context */
     SHMPI_TAG_BARRIER = 1,     /* + round: dissemination barrier */
     SHMPI_TAG_CONTEXT = 64,    /* MPI_Comm_dup: the new context */

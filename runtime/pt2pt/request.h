@@ -152,10 +152,12 @@ static inline int shmpi_request_is_complete(struct shmpi_request *r)
     return atomic_load_explicit(&r->complete, memory_order_acquire);
 }
 
-/* Valid handle of an active or inactive request? */
+/* Valid handle of an active or inactive request?  No object lives in
+   the first page, where MPI_REQUEST_NULL (0x180) and the standard ABI's
+   other predefined handles are: those are rejected without a load. */
 static inline int shmpi_request_ok(MPI_Request r)
 {
-    return r && r->magic == SHMPI_MAGIC_REQUEST;
+    return (uintptr_t)r >= 4096 && r->magic == SHMPI_MAGIC_REQUEST;
 }
 
 /* Null, or persistent and not started: Wait/Test treat both alike. */

@@ -65,8 +65,9 @@ static void set_state(struct shmpi_tool *t)
 
 int PMPI_T_init_thread(int required, int *provided)
 {
-    if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE ||
-        !provided)
+    if ((required != MPI_THREAD_SINGLE && required != MPI_THREAD_FUNNELED &&
+         required != MPI_THREAD_SERIALIZED &&
+         required != MPI_THREAD_MULTIPLE) || !provided)
         return MPI_T_ERR_INVALID;
     shmpi_core_mutex_lock(&shmpi_proc.tool_lock);
     int rc = MPI_SUCCESS;
