@@ -32,7 +32,7 @@ extern "C" {
 #define MPI_VERSION    4
 #define MPI_SUBVERSION 1
 
-#define SHMPI_VERSION_STRING "0.1.0"
+#define SHMPI_VERSION_STRING "1.0.0"
 
 /* ------------------------------------------------------------------ */
 /* Scalar types                                                        */
