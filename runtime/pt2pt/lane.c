@@ -61,8 +61,10 @@
  *
  *   Bias.  At init (conn.c's lane_init) every lane is biased to the
  *   thread that brings MPI up.  Under the mutex a lane counts the takes
- *   in a row of one thread (run_tag, run: an enter's takes; a try of
- *   another thread ends the run, a try of the same one leaves it); at
+ *   in a row of one thread (run_tag, run: the takes of enters, the
+ *   calls that touch the lane; a try, a poll of a wait, neither counts
+ *   nor ends a run: the waiters of other lanes would bias the lane to
+ *   themselves, or keep its own thread from ever getting it); at
  *   SHMPI_LANE_BIAS_RUN << run_shift takes that thread stores its tag in
  *   solo, still holding the mutex, so nobody is inside: its later
  *   entries take the lane solo, and the next thread that takes the

@@ -171,8 +171,8 @@ static inline int shmpi_p2p_lane_solo_take(struct shmpi_lane_lock *k,
     return 0;
 }
 
-/* The mutex just taken by me: one more take in a row, which may bias
-   the lane to me (lane.c). */
+/* The mutex just taken by me for an enter: one more take in a row,
+   which may bias the lane to me (lane.c). */
 static inline void shmpi_p2p_lane_run(struct shmpi_lane_lock *k,
                                       uintptr_t me)
 {
@@ -229,7 +229,6 @@ static inline int shmpi_p2p_lane_try_after_mutex(struct shmpi_lane_lock *k,
         shmpi_p2p_lane_drop_mutex(k);
         return 0;
     }
-    shmpi_p2p_lane_run(k, me);
     shmpi_p2p_lane_own(k, me);
     return 1;
 }
