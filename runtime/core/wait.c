@@ -305,6 +305,15 @@ static void clear_woken(void)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
+/* The thread's last look before it sleeps, and its turn after
+   (wait.h). */
+static _Thread_local int last_look;
+
+int shmpi_core_wait_last_look(void)
+{
+    return last_look;
+}
+
 /* On the way back from the doorbell under MULTIPLE, this thread
    counted out: the turn of every lane that a ring which woke only the
    owners of its lane may have left to us (at the top).  Its fence pairs
@@ -314,8 +323,11 @@ static void clear_woken(void)
 static void turn_owed(void)
 {
     atomic_thread_fence(memory_order_seq_cst);
-    if (shmpi_proc.hooks.turn)
+    if (shmpi_proc.hooks.turn) {
+        last_look = 1;
         shmpi_proc.hooks.turn();
+        last_look = 0;
+    }
 }
 
 /* own: the lanes this wait is for, within the job's (0 below
@@ -335,7 +347,9 @@ static int sleep_once(uint32_t own, const struct shmpi_core_waitfor *w,
     uint32_t old = atomic_load_explicit(&bell->seq, memory_order_acquire);
     clear_woken();
     uint64_t events = events_now();
+    last_look = 1;
     int ok = w->done(arg);
+    last_look = 0;
     /* sleep only if nothing moved: progress works in batches, and what
        is left of a batch wakes nobody.  Counted asleep (core/blocked.c)
        around the futex call only: the launcher's deadlock test needs

@@ -69,6 +69,13 @@ struct shmpi_core_waitfor {
     int (*describe)(void *arg, char *buf, size_t len);
 };
 
+/* Under MPI_THREAD_MULTIPLE: 1 while this thread polls for the last
+   time before it sleeps, or turns the lanes on its way back (wait.c).
+   A poll may give up on a lane for a reason that nobody rings for when
+   it goes away (pt2pt/lane.c: a lane biased to another thread) only
+   while this is 0. */
+int shmpi_core_wait_last_look(void);
+
 /* Returns once done(arg) returned non-zero. */
 void shmpi_core_wait_until(int (*done)(void *arg), void *arg);
 /* The same for a wait that knows which of pt2pt's lanes its done()

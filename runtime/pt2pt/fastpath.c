@@ -105,6 +105,16 @@ static int take(struct shmpi_peer *peer, int src, const void *rec,
     return 1;
 }
 
+/* Another thread wants the lane we hold: it marked the mutex
+   contended (core/lock.h's 2), or took it to revoke our bias while we
+   hold the lane solo (pt2pt/lane.c), and waits for us to leave. */
+static inline int wanted(struct shmpi_lane_lock *k)
+{
+    uint32_t w = atomic_load_explicit(&k->mutex.word, memory_order_relaxed);
+    return w == 2 ||
+           (w && atomic_load_explicit(&k->solo_in, memory_order_relaxed));
+}
+
 /* mt: a constant, shmpi_proc.mt as the caller tested it. */
 static inline __attribute__((always_inline)) int
 fast_recv(struct shmpi_lane *l, void *buf, MPI_Count count,
@@ -131,8 +141,9 @@ fast_recv(struct shmpi_lane *l, void *buf, MPI_Count count,
        pauses later.  Nor do threads that want to enter the lane
        (an MPI_Isend of another thread on this communicator): the spin
        ends when one marks the mutex contended (core/lock.h's 2, after
-       its own short spin), as a thread of the rank that shares this
-       core would otherwise wait the whole spin */
+       its own short spin) or takes it to revoke our bias (wanted), as
+       a thread of the rank that shares this core would otherwise wait
+       the whole spin */
     int polls = shmpi_proc.oversubscribed ||
                         (mt &&
                          atomic_load_explicit(
@@ -145,8 +156,7 @@ fast_recv(struct shmpi_lane *l, void *buf, MPI_Count count,
         if (rec) /* ours, or something else first: the general way */
             return take(peer, world, rec, buf, capacity, tag, comm, status,
                         source);
-        if (mt && atomic_load_explicit(&l->lock.mutex.word,
-                                       memory_order_relaxed) == 2)
+        if (mt && wanted(&l->lock))
             break;
         shmpi_cpu_relax();
     }

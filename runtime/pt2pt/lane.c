@@ -43,44 +43,90 @@
  *     before it, and the request's waiter waits for this lane (pt2pt's
  *     waits name their request's lane: completion.c).
  *
- * Solo holding.  A program that asks for MULTIPLE and calls MPI from
- * one thread would pay the mutex's two locked instructions (its CAS and
- * its exchange) on every MPI_Isend and MPI_Irecv (2.2 and 2.0 a message,
- * 2026-11-30, COUNT_LEVEL=multiple perf/run-perf pt2pt-count, counted as
- * perf/README.md's "the lane bell without the sender's fence" says).  So
- * the thread that brings MPI up (conn.c's lane_init, in a job
- * registered for the global fence, core/fence.h) holds every lane
- * without its mutex - solo - until another thread takes or tries one.
- * That thread takes the mutex as ever (which the solo holder never
- * touches), sees `solo` still set, and ends solo holding for good
- * (shmpi_p2p_lane_solo_end): every lane's solo word made ENDING, a
- * seq_cst fence, the global fence (membarrier), every word 0 (release);
- * then it waits until the lane it took is not held solo (solo_in 0,
- * acquire), yielding.  An asymmetric Dekker pair:
- *     solo holder:  solo_in = 1; compiler fence; solo == me ?
- *     ender:        solo = ENDING; fence; global fence; solo_in ?
- * The global fence runs a full fence on every CPU that runs a thread of
- * the process (a thread not running has passed one at its switch), at
- * a point between its call and its return.  If the holder's second load
- * of solo comes after that point on its CPU, it reads ENDING or 0 (the
- * store came before the call) and takes the mutex instead; if it came
- * before, so did its store of solo_in = 1, which the fence drained: the
- * ender's loads after the call see it (or the 0 the hold's end stored
- * after it) and wait.  A thread that reads solo 0 (acquire) reads the
- * store an ender made after its global fence returned, so it too sees
- * every solo_in a hold set before that fence.  A hold's end stores
- * solo_in = 0 with release after the hold's last write of the lane, and
- * the waiter's acquire load of that 0 makes every write of the hold
- * visible to it; from then on the solo holder, whose first load of solo
- * no longer reads its tag, takes the mutex like any thread, and the
- * mutex orders everything as before.  The mutex's `missed` pair is not
- * needed for a solo hold: a thread that tries the lane meanwhile takes
- * the free mutex and waits for the hold to end, it does not fail.  The
- * wait is short and cannot deadlock: a lane is never held across a wait
- * (lane.h), and the waiter holds no lane but the one it took and lane 0
- * (the lock order).  Without the global fence (not registered) no
- * thread holds solo, and every lane is the mutex alone.
+ * Biased lanes.  A thread that takes a lane's mutex pays two locked
+ * instructions (its CAS and its exchange), and each drains the store
+ * buffer, which holds the record just written into a ring on a line the
+ * receiving core polls: the drain waits for that line to come back, one
+ * crossing between cores per line of records.  With the mutex alone
+ * MPI_Isend and MPI_Irecv cost 2.2 and 2.0 locked instructions a
+ * message (2026-11-30, COUNT_LEVEL=multiple perf/run-perf pt2pt-count,
+ * counted as perf/README.md's "the lane bell without the sender's
+ * fence" says), and with one thread biased for all lanes, 2 threads a
+ * rank, each on its own communicator, still streamed 7.2 M msg/s
+ * against 15.8 with one (2026-11-30, perf/threads -t rate -m dup
+ * -n 1,2: the second thread's lanes were the mutex's).  So a lane has a biased thread,
+ * `solo`, which holds it without the mutex (solo_in), in a job
+ * registered for the global fence (core/fence.h; else solo stays 0 and
+ * every lane is the mutex alone).
  *
+ *   Bias.  At init (conn.c's lane_init) every lane is biased to the
+ *   thread that brings MPI up.  Under the mutex a lane counts the takes
+ *   in a row of one thread (run_tag, run: the takes of enters, the
+ *   calls that touch the lane; a try, a poll of a wait, neither counts
+ *   nor ends a run: the waiters of other lanes would bias the lane to
+ *   themselves, or keep its own thread from ever getting it); at
+ *   SHMPI_LANE_BIAS_RUN << run_shift takes that thread stores its tag in
+ *   solo, still holding the mutex, so nobody is inside: its later
+ *   entries take the lane solo, and the next thread that takes the
+ *   mutex (acquire, after our release unlock) sees solo set.
+ *
+ *   Revocation by an enter (shmpi_p2p_lane_solo_end), by a thread that
+ *   took the mutex (the biased thread never touches it) and found solo
+ *   set: solo made ENDING, a seq_cst fence, the global fence
+ *   (membarrier), solo 0 (release), run_shift one more (at most
+ *   SHMPI_LANE_BIAS_SHIFT_MAX: a lane that threads really share stops
+ *   paying a membarrier, some us on this VM, every few messages); then
+ *   it waits until the lane is not held solo (solo_in 0, acquire),
+ *   yielding.  An asymmetric Dekker pair:
+ *     biased thread:  solo_in = 1; compiler fence; solo == me ?
+ *     revoker:        solo = ENDING; fence; global fence; solo_in ?
+ *   The global fence runs a full fence on every CPU that runs a thread
+ *   of the process (a thread not running has passed one at its switch),
+ *   at a point between its call and its return.  If the biased thread's
+ *   second load of solo comes after that point on its CPU, it reads
+ *   ENDING or 0 (the store came before the call) and takes the mutex
+ *   instead, which the revoker holds; if it came before, so did its
+ *   store of solo_in = 1, which the fence drained: the revoker's loads
+ *   after the call see it (or the 0 the hold's end stored after it) and
+ *   wait.  A hold's end stores solo_in = 0 with release after the hold's
+ *   last write of the lane, and the revoker's acquire load of that 0
+ *   makes every write of the hold visible to it; from then on the lane
+ *   is the mutex's, which orders everything as before.  The wait is
+ *   short and cannot deadlock: a lane is never held across a wait
+ *   (lane.h), a hold of the biased thread waits for no lane it may not
+ *   wait for (the lock order: lane 0, then another), and a try never
+ *   waits (below).
+ *
+ *   Tries.  A poll (shmpi_p2p_lane_try_mt: the waits' turns over every
+ *   lane, progress.c) of a lane biased to another thread does not take
+ *   the mutex if the biased thread will come back to the lane: it gives
+ *   up (shmpi_p2p_lane_skip) while that thread holds it or entered it
+ *   since the poller's last look, up to SKIPS_MAX looks with gen
+ *   unchanged (a lane left alone, whose biased thread may be computing
+ *   outside MPI while the poller's wait needs the lane moved: MPI-3.1
+ *   3.7.4, test thread_bias_progress), and never in a thread's last look
+ *   before it sleeps or its turn after (core/wait.h: a give-up nobody
+ *   rings for).  Without that, the waiters of the other threads' lanes
+ *   revoked each bias within microseconds.  A poll that does take the
+ *   mutex revokes as an enter does (shmpi_p2p_lane_solo_end_try), but
+ *   without growing run_shift (its biased thread did not share it, it
+ *   left it) and without waiting: if solo_in is still 1 after the global
+ *   fence, the try gives the mutex back and fails.  Nobody rings for
+ *   that failure (the hold's end is one release store, no `missed` to
+ *   read): a thread that fails so in its last look before it sleeps
+ *   counts it as progress (shmpi_proc.progress_events), and core/wait.c
+ *   sleeps only when a last look moved nothing, so it polls again; the
+ *   hold is short (never across a wait).  A try that gives the mutex
+ *   back reads `missed` after its seq_cst unlock as a leave does
+ *   (shmpi_p2p_lane_drop_mutex), for the tries that failed against its
+ *   own short hold.  A revocation by a try leaves solo 0 with solo_in
+ *   possibly 1 and the mutex free: the next thread that takes the mutex
+ *   reads solo_in (acquire) and waits (an enter) or gives up (a try) as
+ *   above, until the hold's release store of 0.
+ *
+ *   Tags.  A thread's tag is the thread pointer: a thread that ended and
+ *   left a lane biased to it can have a successor with the same tag,
+ *   which then inherits the bias - the old thread is gone, never inside.
  * Skipping quiet lanes.  A waiting thread turns every lane its rank uses
  * (progress.c), but a try writes the lane's lock line (the CAS, and
  * `missed` when it fails): with a try per lane per poll, the waiters of
@@ -216,43 +262,106 @@ int shmpi_p2p_lane_try_slow(struct shmpi_lane_lock *k, uintptr_t me)
     atomic_thread_fence(memory_order_seq_cst);
     if (!shmpi_core_mutex_trylock(&k->mutex))
         return 0;
-    shmpi_p2p_lane_after_mutex(k);
-    shmpi_p2p_lane_own(k, me);
-    return 1;
+    return shmpi_p2p_lane_try_after_mutex(k, me);
 }
 
-/* Every lane's solo word set to `to` (a lane nobody holds solo stays
-   0: a thread that ends solo holding never brings it back). */
-static void solo_set_all(uintptr_t to)
+/* The global fence, tried again if the kernel refuses it: nothing may
+   take a lane its biased thread may still enter without the mutex. */
+static void fence_all(void)
 {
-    struct shmpi_pt2pt *pt = shmpi_proc.pt2pt;
-    for (uint32_t i = 0; i <= pt->lane_mask; i++)
-        if (atomic_load_explicit(&pt->lanes[i].lock.solo,
-                                 memory_order_relaxed))
-            atomic_store_explicit(&pt->lanes[i].lock.solo, to,
-                                  memory_order_release);
+    while (shmpi_core_fence_all_ranks() != 0)
+        sched_yield();
 }
 
-/* The end of solo holding (at the top): solo marked ending on every
-   lane, the global fence, 0; then k's solo hold, if one began before,
-   waited out.  A refused fence is tried again: nothing may take a lane
-   the solo holder may still enter without it. */
+/* The bias revoked (solo ENDING, the fences done): solo 0; by a
+   thread that entered the lane for a call of its own (grow), the next
+   bias of this lane takes a run twice as long (at the top). */
+static void revoked(struct shmpi_lane_lock *k, int grow)
+{
+    atomic_store_explicit(&k->solo, 0, memory_order_release);
+    if (grow && k->run_shift < SHMPI_LANE_BIAS_SHIFT_MAX)
+        k->run_shift++;
+}
+
+/* An enter's revocation (at the top): the bias, then the hold of the
+   biased thread that began before it, waited out, yielding. */
 void shmpi_p2p_lane_solo_end(struct shmpi_lane_lock *k)
 {
     if (atomic_load_explicit(&k->solo, memory_order_acquire)) {
-        solo_set_all(SHMPI_LANE_SOLO_ENDING);
+        atomic_store_explicit(&k->solo, SHMPI_LANE_SOLO_ENDING,
+                              memory_order_relaxed);
         atomic_thread_fence(memory_order_seq_cst);
-        while (shmpi_core_fence_all_ranks() != 0)
-            sched_yield();
-        solo_set_all(0);
+        fence_all();
+        revoked(k, 1);
     }
     while (atomic_load_explicit(&k->solo_in, memory_order_acquire))
         sched_yield();
 }
 
+/* A try's revocation (at the top), which waits for nothing: 1 if the
+   lane is free of its biased thread, 0 if that thread still holds it -
+   then, in a thread's last look before it sleeps, "something moved",
+   so that it polls again instead of sleeping (core/wait.c). */
+int shmpi_p2p_lane_solo_end_try(struct shmpi_lane_lock *k)
+{
+    if (atomic_load_explicit(&k->solo, memory_order_acquire)) {
+        atomic_store_explicit(&k->solo, SHMPI_LANE_SOLO_ENDING,
+                              memory_order_relaxed);
+        atomic_thread_fence(memory_order_seq_cst);
+        fence_all();
+        revoked(k, 0);
+    }
+    if (!atomic_load_explicit(&k->solo_in, memory_order_acquire))
+        return 1;
+    if (shmpi_core_wait_last_look())
+        atomic_fetch_add_explicit(&shmpi_proc.progress_events, 1,
+                                  memory_order_relaxed);
+    return 0;
+}
+
+/* The run of takes made `me` the lane's biased thread: it holds the
+   mutex, so nobody is inside, and the mutex's release publishes solo
+   to the next thread that takes it (at the top). */
+void shmpi_p2p_lane_bias(struct shmpi_lane_lock *k, uintptr_t me)
+{
+    k->run = 0;
+    if (shmpi_proc.fence_registered)
+        atomic_store_explicit(&k->solo, me, memory_order_relaxed);
+}
+
 static struct shmpi_lane *lane_of(struct shmpi_lane_lock *k)
 {
     return (struct shmpi_lane *)((char *)k - offsetof(struct shmpi_lane, lock));
+}
+
+/* Per thread, per lane: the lane's gen when this thread's try last
+   skipped it for its biased thread, plus one (0: not since it tried),
+   and how many tries in a row it skipped. */
+static _Thread_local struct {
+    uint32_t gen, n;
+} skipped[SHMPI_ARENA_LANES_MAX];
+
+/* A try of a lane biased to another thread (at the top): 1 to give up
+   without a look at the mutex - the biased thread holds the lane, or
+   entered it since this thread last gave up, so it comes back to it -
+   0 to take the mutex and revoke the bias: the last look before a
+   sleep, a lane left alone since the last skip, or SKIPS_MAX skips in
+   a row. */
+#define SKIPS_MAX 4096u
+int shmpi_p2p_lane_skip(const struct shmpi_lane_lock *k)
+{
+    uint32_t gen = atomic_load_explicit(&k->gen, memory_order_relaxed);
+    uint32_t i = lane_of((struct shmpi_lane_lock *)k)->index;
+    if (skipped[i].gen != gen + 1) {
+        skipped[i].gen = gen + 1;
+        skipped[i].n = 0;
+    }
+    if (shmpi_core_wait_last_look() || skipped[i].n >= SKIPS_MAX) {
+        skipped[i].n = 0;
+        return 0;
+    }
+    skipped[i].n++;
+    return 1;
 }
 
 /* The failed try's mark, taken by an exchange, not cleared by a store:
@@ -288,20 +397,18 @@ void shmpi_p2p_lane_leave_slow(struct shmpi_lane_lock *k)
     atomic_store_explicit(&k->owner, 0, memory_order_relaxed);
     if (atomic_load_explicit(&k->solo_in, memory_order_relaxed)) {
         atomic_store_explicit(&k->solo_in, 0, memory_order_release);
-        if (completed)
-            shmpi_p2p_ring(&l->peers[shmpi_proc.rank]);
-        return;
+    } else {
+        /* core/lock.h's unlock made seq_cst for the pair above: on x86
+           the same xchg, and no mfence after it (no difference
+           measurable in 8 B latency on this VM, 2026-11-29,
+           perf/threads -t lat: the fence is simply not needed) */
+        if (atomic_exchange_explicit(&k->mutex.word, 0,
+                                     memory_order_seq_cst) == 2)
+            shmpi_core_mutex_wake(&k->mutex);
+        if (atomic_load_explicit(&k->missed, memory_order_seq_cst) &&
+            atomic_exchange_explicit(&k->missed, 0, memory_order_relaxed))
+            completed = 1;
     }
-    /* core/lock.h's unlock made seq_cst for the pair above: on x86 the
-       same xchg, and no mfence after it (no difference measurable in 8 B
-       latency on this VM, 2026-11-29, perf/threads -t lat: the fence is
-       simply not needed) */
-    if (atomic_exchange_explicit(&k->mutex.word, 0, memory_order_seq_cst) ==
-        2)
-        shmpi_core_mutex_wake(&k->mutex);
-    if (atomic_load_explicit(&k->missed, memory_order_seq_cst) &&
-        atomic_exchange_explicit(&k->missed, 0, memory_order_relaxed))
-        completed = 1;
     if (completed)
         shmpi_p2p_ring(&l->peers[shmpi_proc.rank]);
 }

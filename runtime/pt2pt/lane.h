@@ -18,10 +18,14 @@
  *   shmpi_p2p_lane_enter(l) ... shmpi_p2p_lane_leave(l)
  *   if (shmpi_p2p_lane_try(l)) { ... shmpi_p2p_lane_leave(l); }
  *
- * Solo.  Until a second thread takes or tries a lane, the thread that
- * brought MPI up holds lanes without their mutex: a store and a load of
- * the lane's own line, no locked instruction; the first other thread
- * ends that for every lane with the global fence (lane.c).
+ * Bias.  A lane has at most one biased thread, which holds it without
+ * the mutex: a store and a load of the lane's own line, no locked
+ * instruction.  Every lane starts biased to the thread that brought MPI
+ * up; a thread that takes a lane's mutex SHMPI_LANE_BIAS_RUN times in a
+ * row (doubled per revocation) becomes its biased thread, and a thread
+ * that wants a lane biased to another revokes that lane's bias with the
+ * global fence (lane.c).  So threads that each use communicators of
+ * their own pay no locked instruction per message.
  *
  * Waking.  A thread whose poll finds the lane held may go to sleep
  * (core/wait.c) while the holder completes what it waits for, or leaves
@@ -72,13 +76,18 @@ struct shmpi_lane_lock {
     int depth;                 /* entries of the owner after its first;
                                   the owner's only, 0 while free */
     int completed;             /* under the lane: a request completed */
-    /* The solo holder (lane.c): while no other thread has touched a
-       lane, the thread that brought MPI up holds lanes without their
-       mutex.  solo: its tag, SHMPI_LANE_SOLO_ENDING while a thread ends
-       that, 0 after; solo_in: 1 while it holds this lane so (written by
-       it, read by a thread that ends solo holding) */
+    /* The lane's biased thread (lane.c), which holds it without the
+       mutex.  solo: its tag, SHMPI_LANE_SOLO_ENDING while a thread
+       revokes the bias, 0: none; solo_in: 1 while it holds this lane so
+       (written by it, read by a thread that revokes) */
     _Atomic uintptr_t solo;
     _Atomic uint32_t solo_in;
+    /* Under the mutex only: the thread of the last takes of the mutex,
+       how many in a row, and the revocations of this lane's bias so
+       far (each doubles the run that biases it again, lane.c) */
+    uintptr_t run_tag;
+    uint32_t run;
+    uint32_t run_shift;
     _Atomic uint32_t missed;   /* a try found the lane held */
     /* What a waiter of another lane reads before it tries this one
        (shmpi_p2p_lane_quiet_mt, lane.c): written by the holder as it
@@ -96,13 +105,24 @@ struct shmpi_lane_lock {
 /* solo while a thread ends it: no tag of a thread (lane.c) */
 #define SHMPI_LANE_SOLO_ENDING ((uintptr_t)1)
 
+/* Takes of the mutex in a row by one thread that bias the lane to it,
+   times 2 to the power run_shift, which each revocation raises up to
+   SHMPI_LANE_BIAS_SHIFT_MAX: a lane that several threads really share
+   stops paying a global fence per few messages (lane.c). */
+#define SHMPI_LANE_BIAS_RUN 16u
+#define SHMPI_LANE_BIAS_SHIFT_MAX 12u
+
 struct shmpi_lane;
 /* The out-of-line parts (lane.c): a try that found the mutex taken by
-   another thread, and a leave with something to tell - a waiter to give
-   the watch, a completion or a failed try to ring for; the end of solo
-   holding, by a thread that took the mutex and found solo set or the
-   lane held solo. */
+   another thread, or the lane biased to another thread, and a leave
+   with something to tell - a waiter to give the watch, a completion or
+   a failed try to ring for; the revocation of a lane's bias, by a
+   thread that took the mutex and found solo set or the lane held solo
+   (solo_end waits for the hold, solo_end_try does not); the bias. */
 void shmpi_p2p_lane_solo_end(struct shmpi_lane_lock *k);
+int shmpi_p2p_lane_solo_end_try(struct shmpi_lane_lock *k);
+void shmpi_p2p_lane_bias(struct shmpi_lane_lock *k, uintptr_t me);
+int shmpi_p2p_lane_skip(const struct shmpi_lane_lock *k);
 int shmpi_p2p_lane_try_slow(struct shmpi_lane_lock *k, uintptr_t me);
 void shmpi_p2p_lane_leave_slow(struct shmpi_lane_lock *k);
 void shmpi_p2p_lane_rung(struct shmpi_lane_lock *k);
@@ -151,15 +171,66 @@ static inline int shmpi_p2p_lane_solo_take(struct shmpi_lane_lock *k,
     return 0;
 }
 
-/* The mutex just taken: the lane is ours once solo holding is over
-   (two loads of the line the mutex brought). */
-static inline void shmpi_p2p_lane_after_mutex(struct shmpi_lane_lock *k)
+/* The mutex just taken by me for an enter: one more take in a row,
+   which may bias the lane to me (lane.c). */
+static inline void shmpi_p2p_lane_run(struct shmpi_lane_lock *k,
+                                      uintptr_t me)
 {
-    if (__builtin_expect(
-            atomic_load_explicit(&k->solo, memory_order_acquire) |
-                atomic_load_explicit(&k->solo_in, memory_order_acquire),
-            0))
+    if (k->run_tag != me) {
+        k->run_tag = me;
+        k->run = 1;
+    } else if (__builtin_expect(++k->run >= SHMPI_LANE_BIAS_RUN
+                                                << k->run_shift,
+                                0)) {
+        shmpi_p2p_lane_bias(k, me);
+    }
+}
+
+/* Two loads of the line the mutex brought: a bias to revoke, or a hold
+   of the biased thread still running (lane.c). */
+static inline int shmpi_p2p_lane_solo_seen(struct shmpi_lane_lock *k)
+{
+    return __builtin_expect(
+        (atomic_load_explicit(&k->solo, memory_order_acquire) |
+         atomic_load_explicit(&k->solo_in, memory_order_acquire)) != 0,
+        0);
+}
+
+/* The mutex just taken by an enter: the lane is ours once its bias is
+   revoked and its hold waited out (then shmpi_p2p_lane_own). */
+static inline void shmpi_p2p_lane_after_mutex(struct shmpi_lane_lock *k,
+                                              uintptr_t me)
+{
+    if (shmpi_p2p_lane_solo_seen(k))
         shmpi_p2p_lane_solo_end(k);
+    shmpi_p2p_lane_run(k, me);
+}
+
+/* The unlock, seq_cst for the `missed` pair, whose load follows
+   (lane.c). */
+static inline void shmpi_p2p_lane_drop_mutex(struct shmpi_lane_lock *k)
+{
+    if (__builtin_expect(atomic_exchange_explicit(&k->mutex.word, 0,
+                                                  memory_order_seq_cst) == 2,
+                         0))
+        shmpi_core_mutex_wake(&k->mutex);
+    if (__builtin_expect(
+            atomic_load_explicit(&k->missed, memory_order_seq_cst), 0))
+        shmpi_p2p_lane_rung(k);
+}
+
+/* The mutex just taken by a try, which waits for nothing: 1 with the
+   lane ours, or 0 with the mutex given back because the biased thread
+   holds the lane (lane.c). */
+static inline int shmpi_p2p_lane_try_after_mutex(struct shmpi_lane_lock *k,
+                                                 uintptr_t me)
+{
+    if (shmpi_p2p_lane_solo_seen(k) && !shmpi_p2p_lane_solo_end_try(k)) {
+        shmpi_p2p_lane_drop_mutex(k);
+        return 0;
+    }
+    shmpi_p2p_lane_own(k, me);
+    return 1;
 }
 
 /* Inline: one thread under MULTIPLE pays an enter and a leave on every
@@ -171,7 +242,8 @@ static inline void shmpi_p2p_lane_after_mutex(struct shmpi_lane_lock *k)
    a request released under the lane) is a depth count; anyone else
    takes the mutex, whose acquire CAS fails only against another
    holder. */
-static inline void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
+static inline __attribute__((always_inline)) void
+shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
 {
     uintptr_t me = shmpi_p2p_lane_self();
     if (atomic_load_explicit(&k->owner, memory_order_relaxed) == me) {
@@ -180,7 +252,7 @@ static inline void shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
     }
     if (!shmpi_p2p_lane_solo_take(k, me)) {
         shmpi_core_mutex_lock(&k->mutex);
-        shmpi_p2p_lane_after_mutex(k);
+        shmpi_p2p_lane_after_mutex(k, me);
     }
     shmpi_p2p_lane_own(k, me);
 }
@@ -196,11 +268,12 @@ static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
         shmpi_p2p_lane_own(k, me);
         return 1;
     }
-    if (__builtin_expect(shmpi_core_mutex_trylock(&k->mutex), 1)) {
-        shmpi_p2p_lane_after_mutex(k);
-        shmpi_p2p_lane_own(k, me);
-        return 1;
-    }
+    if (__builtin_expect(
+            atomic_load_explicit(&k->solo, memory_order_relaxed) != 0, 0) &&
+        shmpi_p2p_lane_skip(k))
+        return 0;
+    if (__builtin_expect(shmpi_core_mutex_trylock(&k->mutex), 1))
+        return shmpi_p2p_lane_try_after_mutex(k, me);
     return shmpi_p2p_lane_try_slow(k, me);
 }
 
@@ -209,10 +282,11 @@ static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
    completed (lane.c's comment has the orderings): busy marks the watch
    "try me", gen even with release, the unlock an exchange, seq_cst
    for the `missed` pair, whose load follows; a waiter of the rank, a
-   completion or a failed try take leave_slow or rung.  A solo hold
-   (lane.c) ends with solo_in's release store instead of the unlock:
-   no try fails against it, so there is no `missed` to read. */
-static inline void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
+   completion or a failed try take leave_slow or rung.  A hold of the
+   biased thread ends with solo_in's release store instead of the
+   unlock: no try marks `missed` against it (lane.c). */
+static inline __attribute__((always_inline)) void
+shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
 {
     if (k->depth) {
         k->depth--;
@@ -235,13 +309,7 @@ static inline void shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
         atomic_store_explicit(&k->solo_in, 0, memory_order_release);
         return;
     }
-    if (__builtin_expect(atomic_exchange_explicit(&k->mutex.word, 0,
-                                                  memory_order_seq_cst) == 2,
-                         0))
-        shmpi_core_mutex_wake(&k->mutex);
-    if (__builtin_expect(
-            atomic_load_explicit(&k->missed, memory_order_seq_cst), 0))
-        shmpi_p2p_lane_rung(k);
+    shmpi_p2p_lane_drop_mutex(k);
 }
 
 static inline void shmpi_p2p_lane_lock(struct shmpi_lane_lock *k)
