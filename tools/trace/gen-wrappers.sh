@@ -80,7 +80,7 @@ END {
         if (peer != "") cap = cap "        shmpi_trace_peer(r, " comm ", " peer ");\n"
         if (ty["tag"] == "int") cap = cap "        r->tag = tag;\n"
         else if (ty["sendtag"] == "int") cap = cap "        r->tag = sendtag;\n"
-        if (ty["root"] == "int") cap = cap "        r->root = root;\n"
+        if (ty["root"] == "int") cap = cap "        shmpi_trace_root(r, root);\n"
         if (isnum(ty["count"]) && ty["datatype"] == "MPI_Datatype")
             cap = cap "        shmpi_trace_count(r, count, datatype);\n"
         else if (isnum(ty["sendcount"]) && ty["sendtype"] == "MPI_Datatype")

@@ -23,16 +23,17 @@
 void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
                        uint64_t posted, uint64_t t0, uint64_t t1)
 {
-    if (st->MPI_SOURCE < 0 || st->shmpi_cancelled)
-        return;   /* MPI_PROC_NULL, or cancelled: no message */
-    struct shmpi_trace_rec *r = shmpi_trace_record();
+    struct shmpi_trace_thread *t = shmpi_trace_me;
+    if (st->MPI_SOURCE < 0 || st->shmpi_cancelled || !t)
+        return;   /* MPI_PROC_NULL, or cancelled: no message; or no
+                     records */
+    struct shmpi_trace_rec *r = shmpi_trace_new(t, fn, SHMPI_TRACE_MATCH,
+                                                posted, t0 + (t1 - t0) / 2);
     if (!r)
         return;
-    *r = (struct shmpi_trace_rec){
-        .t0 = posted, .t1 = t0 + (t1 - t0) / 2, .count = -1,
-        .bytes = st->shmpi_nbytes, .comm = shmpi_trace_context(comm),
-        .tag = st->MPI_TAG, .root = -1, .win = UINT32_MAX,
-        .fn = (uint16_t)fn, .kind = SHMPI_TRACE_MATCH, .tid = r->tid};
+    r->comm = shmpi_trace_context(comm);
+    r->tag = st->MPI_TAG;
+    shmpi_trace_sizes(r, -1, st->shmpi_nbytes);
     shmpi_trace_peer(r, comm, st->MPI_SOURCE);
 }
 
@@ -53,11 +54,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
     MPI_Status own, *st = status ? status : &own;
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
-    struct shmpi_trace_rec *r = shmpi_trace_call(SHMPI_TRACE_FN_Recv, t0, rc);
+    uint64_t t1 = shmpi_trace_now();
+    struct shmpi_trace_rec *r = shmpi_trace_end(SHMPI_TRACE_FN_Recv, t0, t1,
+                                                rc);
     if (!r)
         return rc;
     p2p_args(r, comm, source, tag, count, datatype);
-    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Recv, t0, t0, r->t1);
+    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Recv, t0, t0, t1);
     return rc;
 }
 
@@ -84,12 +87,13 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag,
                            recvbuf, recvcount, recvtype, source, recvtag,
                            comm, st);
+    uint64_t t1 = shmpi_trace_now();
     struct shmpi_trace_rec *r =
-        shmpi_trace_call(SHMPI_TRACE_FN_Sendrecv, t0, rc);
+        shmpi_trace_end(SHMPI_TRACE_FN_Sendrecv, t0, t1, rc);
     if (!r)
         return rc;
     p2p_args(r, comm, dest, sendtag, sendcount, sendtype);
-    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv, t0, t0, r->t1);
+    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv, t0, t0, t1);
     return rc;
 }
 
@@ -101,13 +105,13 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag,
                                    source, recvtag, comm, st);
+    uint64_t t1 = shmpi_trace_now();
     struct shmpi_trace_rec *r =
-        shmpi_trace_call(SHMPI_TRACE_FN_Sendrecv_replace, t0, rc);
+        shmpi_trace_end(SHMPI_TRACE_FN_Sendrecv_replace, t0, t1, rc);
     if (!r)
         return rc;
     p2p_args(r, comm, dest, sendtag, count, datatype);
-    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv_replace, t0, t0,
-                      r->t1);
+    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv_replace, t0, t0, t1);
     return rc;
 }
 

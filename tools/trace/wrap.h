@@ -11,7 +11,7 @@
  * that found nothing (shmpi_trace_poll) right after another of the same
  * function adds to that one's record instead.  The hot path takes no
  * lock and makes no system call: two counter reads, the profile's two
- * adds, and with --trace one 64-byte record.
+ * adds, and with --trace one 32-byte record (launcher/trace_file.h).
  *
  * The library must not depend on libshmpi.so at load time: mpirun's
  * LD_PRELOAD reaches every process of a rank's tree (a wrapper script's
@@ -39,13 +39,14 @@ extern const char *const shmpi_trace_fn_names[SHMPI_TRACE_NFN];
 
 /* clock.c: a timestamp.  Where the CPU's time-stamp counter runs at one
    rate whatever the core's frequency and sleep state (CPUID's invariant
-   TSC bit), it is the counter itself, read in one instruction, and
-   records are converted to CLOCK_MONOTONIC nanoseconds when they leave
-   the process (shmpi_trace_clock_ns); else CLOCK_MONOTONIC. */
+   TSC bit), it is the counter itself, read in one instruction, and the
+   records keep it: the .prof file's header says how it maps to
+   CLOCK_MONOTONIC nanoseconds (shmpi_trace_clock_map), and mpirun
+   converts; else CLOCK_MONOTONIC. */
 extern int shmpi_trace_tsc;
 uint64_t shmpi_trace_mono(void);
 void shmpi_trace_clock_start(void);
-void shmpi_trace_clock_ns(struct shmpi_trace_rec *r, size_t n);
+void shmpi_trace_clock_map(struct shmpi_trace_head *h);
 uint64_t shmpi_trace_clock_at(uint64_t t);
 uint64_t shmpi_trace_clock_span(uint64_t ticks);
 
@@ -63,12 +64,14 @@ SHMPI_TRACE_INLINE uint64_t shmpi_trace_now(void)
 }
 
 /* record.c: a thread's cursor in its records and its profile.  next is
-   the next free record and end the end of its chunk (both NULL under
-   --profile alone, or before the thread's first call, or after
-   MPI_Finalize); poll is the record of a poll that found nothing, which
-   may grow while it is next's predecessor. */
+   the next free record and end the end of its chunk but one, kept for a
+   wide record (both NULL under --profile alone, or before the thread's
+   first call, or after MPI_Finalize); poll is the record of a poll that
+   found nothing, which may grow while it is next's predecessor; base the
+   tick the records' t0 count from (the thread's last BASE record). */
 struct shmpi_trace_thread {
     struct shmpi_trace_rec *next, *end, *poll;
+    uint64_t base;
     uint8_t tid;
     struct shmpi_trace_fn_prof {
         uint64_t calls, ticks;
@@ -85,25 +88,39 @@ extern _Thread_local struct shmpi_trace_thread *shmpi_trace_me
 extern int shmpi_trace_events;   /* --trace: records are kept */
 struct shmpi_trace_rec *shmpi_trace_end_slow(int fn, uint64_t t0,
                                              uint64_t t1, int rc);
-struct shmpi_trace_rec *shmpi_trace_next_slow(void);
+struct shmpi_trace_rec *shmpi_trace_new_slow(int fn, int kind, uint64_t t0,
+                                             uint64_t t1);
 struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
                                          int rc, int found);
 void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win);
 void shmpi_trace_started(uint64_t t0);
 void shmpi_trace_finished(void);
 
-/* The next free record of this thread, its tid set; NULL if none is
-   kept.  Inline, as shmpi_trace_end: the wrappers' fast path is one
-   thread-local load, a compare and a store of the cursor (a call into
-   record.c, its checks and its frame cost 79 of the 140 instructions
-   --trace added to a call, callgrind, 2026-11-30). */
-SHMPI_TRACE_INLINE struct shmpi_trace_rec *shmpi_trace_record(void)
+/* A new record of thread t for the event (fn, kind) from t0 to t1, its
+   other fields unknown; NULL if none is kept.  Inline, as
+   shmpi_trace_end: the wrappers' fast path is a compare with the
+   chunk's end, a check that both times are below 2^31 (one OR and a
+   shift), a store of the cursor and the record's 32 bytes (a call
+   into record.c, its checks and its frame cost 79 of the 140
+   instructions --trace added to a call, callgrind, 2026-11-30).
+   record.c has the rest: a full chunk, a t0 too far from the base (a
+   BASE record first), a longer dt (escaped from 2^32 - 1 ticks on, into
+   a wide record after). */
+SHMPI_TRACE_INLINE struct shmpi_trace_rec *
+shmpi_trace_new(struct shmpi_trace_thread *t, int fn, int kind, uint64_t t0,
+                uint64_t t1)
 {
-    struct shmpi_trace_thread *t = shmpi_trace_me;
-    if (__builtin_expect(!t || t->next == t->end, 0))
-        return shmpi_trace_next_slow();
-    struct shmpi_trace_rec *r = t->next++;
-    r->tid = t->tid;
+    struct shmpi_trace_rec *r = t->next;
+    uint64_t d = t0 - t->base, dt = t1 - t0;
+    if (__builtin_expect(r >= t->end || (d | dt) >> 31, 0))
+        return r ? shmpi_trace_new_slow(fn, kind, t0, t1)
+                 : NULL;   /* --profile alone, or after MPI_Finalize */
+    t->next = r + 1;
+    *r = (struct shmpi_trace_rec){
+        .t0 = (uint32_t)d, .dt = (uint32_t)dt, .fn = (uint16_t)fn,
+        .kind = (uint8_t)kind, .tid = t->tid, .comm = UINT32_MAX,
+        .peer = MPI_PROC_NULL, .wpeer = -1, .tag = -1, .count = -1,
+        .bytes = -1};
     return r;
 }
 
@@ -121,19 +138,7 @@ shmpi_trace_end(int fn, uint64_t t0, uint64_t t1, int rc)
     t->prof[fn].ticks += t1 - t0;
     if (rc != MPI_SUCCESS)
         return NULL;
-    struct shmpi_trace_rec *r = t->next;
-    if (__builtin_expect(r == t->end, 0)) {
-        if (!r || !(r = shmpi_trace_next_slow()))   /* !r: --profile */
-            return NULL;
-    } else {
-        t->next = r + 1;
-    }
-    *r = (struct shmpi_trace_rec){
-        .t0 = t0, .t1 = t1, .count = -1, .bytes = -1, .comm = UINT32_MAX,
-        .peer = MPI_PROC_NULL, .wpeer = -1, .tag = -1, .root = -1,
-        .win = UINT32_MAX, .polls = 1, .fn = (uint16_t)fn,
-        .kind = SHMPI_TRACE_CALL, .tid = t->tid};
-    return r;
+    return shmpi_trace_new(t, fn, SHMPI_TRACE_CALL, t0, t1);
 }
 
 /* The call fn that started at t0 returned rc. */
@@ -143,14 +148,46 @@ shmpi_trace_call(int fn, uint64_t t0, int rc)
     return shmpi_trace_end(fn, t0, shmpi_trace_now(), rc);
 }
 
+/* record.c: values too wide for a record's fields, escaped there and
+   kept whole in its wide record. */
+void shmpi_trace_wide_sizes(struct shmpi_trace_rec *r, int64_t count,
+                            int64_t bytes);
+void shmpi_trace_wide_peer(struct shmpi_trace_rec *r, int64_t peer,
+                           int64_t wpeer);
+
+/* The element count and the bytes of an event, with one check for
+   both: the record holds them when both are in [-2^30, 2^30)
+   (launcher/trace_file.h), a range whose test is one OR and a shift. */
+SHMPI_TRACE_INLINE void shmpi_trace_sizes(struct shmpi_trace_rec *r,
+                                          int64_t count, int64_t bytes)
+{
+    r->count = (int32_t)count;
+    r->bytes = (int32_t)bytes;
+    if (__builtin_expect((((uint64_t)count + SHMPI_TRACE_LIM32) |
+                          ((uint64_t)bytes + SHMPI_TRACE_LIM32)) >> 31, 0))
+        shmpi_trace_wide_sizes(r, count, bytes);
+}
+
+/* A peer (or root) and its world rank: in the record when both are in
+   [-2^14, 2^14), one check as above. */
+SHMPI_TRACE_INLINE void shmpi_trace_peers(struct shmpi_trace_rec *r,
+                                          int64_t peer, int64_t wpeer)
+{
+    r->peer = (int16_t)peer;
+    r->wpeer = (int16_t)wpeer;
+    if (__builtin_expect((((uint64_t)peer + SHMPI_TRACE_LIM16) |
+                          ((uint64_t)wpeer + SHMPI_TRACE_LIM16)) >> 15, 0))
+        shmpi_trace_wide_peer(r, peer, wpeer);
+}
+
 /* count elements of type: the datatype's size read in one load
    (datatypes/datatype.h), as the context below; MPI_DATATYPE_NULL
    (valid with count 0 in some calls) has no bytes. */
 SHMPI_TRACE_INLINE void shmpi_trace_count(struct shmpi_trace_rec *r,
                                          MPI_Count count, MPI_Datatype type)
 {
-    r->count = count;
-    r->bytes = type == MPI_DATATYPE_NULL ? -1 : count * type->size;
+    shmpi_trace_sizes(r, count,
+                      type == MPI_DATATYPE_NULL ? -1 : count * type->size);
 }
 
 /* The communicator's context (core/objects.h): the job-wide name of a
@@ -167,11 +204,20 @@ SHMPI_TRACE_INLINE uint32_t shmpi_trace_context(MPI_Comm comm)
 SHMPI_TRACE_INLINE void
 shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer)
 {
-    r->peer = peer;
-    if (comm == MPI_COMM_NULL || peer < 0)
-        return;
-    const int *map = comm->is_inter ? comm->remote_world : comm->world_ranks;
-    r->wpeer = map ? map[peer] : peer;
+    int wpeer = -1;
+    if (comm != MPI_COMM_NULL && peer >= 0) {
+        const int *map =
+            comm->is_inter ? comm->remote_world : comm->world_ranks;
+        wpeer = map ? map[peer] : peer;
+    }
+    shmpi_trace_peers(r, peer, wpeer);
+}
+
+/* A collective's root, in the peer field (no call has both). */
+SHMPI_TRACE_INLINE void shmpi_trace_root(struct shmpi_trace_rec *r, int root)
+{
+    r->kind |= SHMPI_TRACE_ROOT;
+    shmpi_trace_peers(r, root, -1);
 }
 
 /* posted.c: an MPI_Irecv's request until it completes */
