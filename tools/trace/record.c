@@ -116,8 +116,9 @@ static void append(const struct shmpi_trace_rec *rec, unsigned n)
 }
 
 /* A chunk: 2 MiB aligned, so that the kernel can back it with one
-   transparent huge page (MADV_HUGEPAGE): one page fault a chunk, not one
-   every 64 records (a fault costs ~80 us on this VM: 1.1-1.4 us a 64-byte
+   transparent huge page (MADV_HUGEPAGE): about two page faults a chunk
+   (perf stat of a rank's 10^6 records, 2026-11-30), not one every 128
+   records (a fault costs ~80 us on this VM: 1.1-1.4 us a 64-byte
    record through fresh 4 KiB pages, MAP_POPULATE or not, 5 ns through a
    huge page the process had used before; 2026-11-30, loops writing 64 B
    at a time).  Memory the VM never touched stays dear whatever the page
