@@ -19,9 +19,9 @@
  * more past it, or before it), and the values too wide for its
  * fields in a wide record right after it, in the same chunk (the
  * chunk's last slot is kept for it).  Writing each chunk as it filled
- * cost a traced halo iteration more than everything else (1-2 us a record with DIR on the disk,
- * 2026-11-30, loaded: each written page a fresh page of the page
- * cache).  Records are kept only when DIR holds a file named "events"
+ * cost a traced halo iteration more than everything else (1-2 us a
+ * record with DIR on the disk, 2026-11-30, loaded: each written page a
+ * fresh page of the page cache).  Records are kept only when DIR holds a file named "events"
  * (--trace); --profile alone keeps the profile only.  Timestamps stay
  * counter ticks: the .prof file's header says how they map to
  * CLOCK_MONOTONIC (clock.c), and mpirun converts.
