@@ -27,29 +27,28 @@ void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
     if (st->MPI_SOURCE < 0 || st->shmpi_cancelled || !t)
         return;   /* MPI_PROC_NULL, or cancelled: no message; or no
                      records */
-    struct shmpi_trace_rec *r = shmpi_trace_new(t, fn, SHMPI_TRACE_MATCH,
-                                                posted, t0 + (t1 - t0) / 2);
+    struct shmpi_trace_rec *r = shmpi_trace_new(t, fn, posted,
+                                                t0 + (t1 - t0) / 2);
     if (!r)
         return;
-    r->comm = shmpi_trace_context(comm);
-    r->tag = st->MPI_TAG;
-    shmpi_trace_sizes(r, -1, st->shmpi_nbytes);
-    shmpi_trace_peer(r, comm, st->MPI_SOURCE);
+    struct shmpi_trace_args a = {
+        .count = -1, .bytes = st->shmpi_nbytes, .tag = st->MPI_TAG,
+        .comm = shmpi_trace_context(comm), .kind = SHMPI_TRACE_MATCH};
+    shmpi_trace_peer(&a, comm, st->MPI_SOURCE);
+    shmpi_trace_fill(r, &a);
 }
 
 /* The arguments of a point-to-point call: communicator, peer, tag, count
-   and bytes.  Inline: called, it needs a frame of its own for the calls
-   of its range checks' slow paths (a traced halo isend iteration, two
-   MPI_Irecv: 3159 instructions with it called, 3115 inline; callgrind,
-   2026-11-30). */
-SHMPI_TRACE_INLINE void p2p_args(struct shmpi_trace_rec *r, MPI_Comm comm,
-                                 int peer, int tag, int count,
-                                 MPI_Datatype type)
+   and bytes. */
+SHMPI_TRACE_INLINE struct shmpi_trace_args
+p2p_args(MPI_Comm comm, int peer, int tag, int count, MPI_Datatype type)
 {
-    r->comm = shmpi_trace_context(comm);
-    shmpi_trace_peer(r, comm, peer);
-    r->tag = tag;
-    shmpi_trace_count(r, count, type);
+    struct shmpi_trace_args a = {.tag = tag,
+                                 .comm = shmpi_trace_context(comm),
+                                 .kind = SHMPI_TRACE_CALL};
+    shmpi_trace_peer(&a, comm, peer);
+    shmpi_trace_count(&a, count, type);
+    return a;
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
@@ -59,11 +58,12 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
     uint64_t t1 = shmpi_trace_now();
-    struct shmpi_trace_rec *r = shmpi_trace_end(SHMPI_TRACE_FN_Recv, t0, t1,
-                                                rc);
+    struct shmpi_trace_rec *r =
+        shmpi_trace_end(SHMPI_TRACE_FN_Recv, t0, t1, rc);
     if (!r)
         return rc;
-    p2p_args(r, comm, source, tag, count, datatype);
+    struct shmpi_trace_args a = p2p_args(comm, source, tag, count, datatype);
+    shmpi_trace_fill(r, &a);
     shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Recv, t0, t0, t1);
     return rc;
 }
@@ -73,10 +73,13 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
 {
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
-    struct shmpi_trace_rec *r = shmpi_trace_call(SHMPI_TRACE_FN_Irecv, t0, rc);
+    uint64_t t1 = shmpi_trace_now();
+    struct shmpi_trace_rec *r =
+        shmpi_trace_end(SHMPI_TRACE_FN_Irecv, t0, t1, rc);
     if (!r)
         return rc;
-    p2p_args(r, comm, source, tag, count, datatype);
+    struct shmpi_trace_args a = p2p_args(comm, source, tag, count, datatype);
+    shmpi_trace_fill(r, &a);
     shmpi_trace_remember(*request, comm, t0);
     return rc;
 }
@@ -96,7 +99,9 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
         shmpi_trace_end(SHMPI_TRACE_FN_Sendrecv, t0, t1, rc);
     if (!r)
         return rc;
-    p2p_args(r, comm, dest, sendtag, sendcount, sendtype);
+    struct shmpi_trace_args a =
+        p2p_args(comm, dest, sendtag, sendcount, sendtype);
+    shmpi_trace_fill(r, &a);
     shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv, t0, t0, t1);
     return rc;
 }
@@ -114,7 +119,8 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
         shmpi_trace_end(SHMPI_TRACE_FN_Sendrecv_replace, t0, t1, rc);
     if (!r)
         return rc;
-    p2p_args(r, comm, dest, sendtag, count, datatype);
+    struct shmpi_trace_args a = p2p_args(comm, dest, sendtag, count, datatype);
+    shmpi_trace_fill(r, &a);
     shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv_replace, t0, t0, t1);
     return rc;
 }
@@ -209,7 +215,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Wait(request, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_end(SHMPI_TRACE_FN_Wait, t0, t1, rc);
+    shmpi_trace_bare(SHMPI_TRACE_FN_Wait, t0, t1, rc);
     if (st && rc == MPI_SUCCESS)
         completed(&c, 0, 0, SHMPI_TRACE_FN_Wait, t0, t1);
     completion_end(&c, status);
@@ -223,8 +229,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Test(request, flag, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_poll(SHMPI_TRACE_FN_Test, t0, t1, rc,
-                     rc == MPI_SUCCESS && *flag);
+    shmpi_trace_poll_bare(SHMPI_TRACE_FN_Test, t0, t1, rc,
+                         rc == MPI_SUCCESS && *flag);
     if (st && rc == MPI_SUCCESS && *flag)
         completed(&c, 0, 0, SHMPI_TRACE_FN_Test, t0, t1);
     completion_end(&c, status);
@@ -238,7 +244,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Waitall(count, requests, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_end(SHMPI_TRACE_FN_Waitall, t0, t1, rc);
+    shmpi_trace_bare(SHMPI_TRACE_FN_Waitall, t0, t1, rc);
     for (int i = 0; st && statuses_set(rc) && i < c.n; i++)
         completed(&c, i, i, SHMPI_TRACE_FN_Waitall, t0, t1);
     completion_end(&c, statuses);
@@ -253,8 +259,8 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Testall(count, requests, flag, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_poll(SHMPI_TRACE_FN_Testall, t0, t1, rc,
-                     rc == MPI_SUCCESS && *flag);
+    shmpi_trace_poll_bare(SHMPI_TRACE_FN_Testall, t0, t1, rc,
+                         rc == MPI_SUCCESS && *flag);
     for (int i = 0; st && statuses_set(rc) && *flag && i < c.n; i++)
         completed(&c, i, i, SHMPI_TRACE_FN_Testall, t0, t1);
     completion_end(&c, statuses);
@@ -269,7 +275,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Waitany(count, requests, index, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_end(SHMPI_TRACE_FN_Waitany, t0, t1, rc);
+    shmpi_trace_bare(SHMPI_TRACE_FN_Waitany, t0, t1, rc);
     if (st && rc == MPI_SUCCESS && *index != MPI_UNDEFINED) {
         if (status)
             *status = st[0];
@@ -287,8 +293,8 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Testany(count, requests, index, flag, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_poll(SHMPI_TRACE_FN_Testany, t0, t1, rc,
-                     rc == MPI_SUCCESS && *flag);
+    shmpi_trace_poll_bare(SHMPI_TRACE_FN_Testany, t0, t1, rc,
+                         rc == MPI_SUCCESS && *flag);
     if (st && rc == MPI_SUCCESS && *flag) {
         if (status)
             *status = st[0];
@@ -316,10 +322,10 @@ static int some(int fn, int incount, MPI_Request requests[], int *outcount,
                  : PMPI_Testsome(incount, requests, outcount, indices, give);
     uint64_t t1 = shmpi_trace_now();
     if (fn == SHMPI_TRACE_FN_Waitsome)
-        shmpi_trace_end(fn, t0, t1, rc);
+        shmpi_trace_bare(fn, t0, t1, rc);
     else
-        shmpi_trace_poll(fn, t0, t1, rc,
-                         rc == MPI_SUCCESS && *outcount != 0);
+        shmpi_trace_poll_bare(fn, t0, t1, rc,
+                             rc == MPI_SUCCESS && *outcount != 0);
     for (int j = 0; st && statuses_set(rc) && *outcount != MPI_UNDEFINED &&
                     j < *outcount; j++)
         completed(&c, indices[j], j, fn, t0, t1);

@@ -231,9 +231,7 @@ struct shmpi_trace_rec *shmpi_trace_end_slow(int fn, uint64_t t0,
    and the chunk's slot past end is free for it. */
 static struct shmpi_trace_wide *widen(struct shmpi_trace_rec *r)
 {
-    if (r->dt == UINT32_MAX || r->peer == SHMPI_TRACE_ESC16 ||
-        r->wpeer == SHMPI_TRACE_ESC16 || r->count == SHMPI_TRACE_ESC32 ||
-        r->bytes == SHMPI_TRACE_ESC32)
+    if (r + 1 != shmpi_trace_me->next)
         return (struct shmpi_trace_wide *)(r + 1);
     struct shmpi_trace_wide *w =
         (struct shmpi_trace_wide *)shmpi_trace_me->next++;
@@ -241,28 +239,26 @@ static struct shmpi_trace_wide *widen(struct shmpi_trace_rec *r)
     return w;
 }
 
-/* shmpi_trace_new's record when the fast path cannot make it: the
-   thread's first, a full chunk, a t0 that does not fit (a BASE record
-   first), a dt that does not fit (escaped, in a wide record).  NULL
-   when no records are kept. */
-struct shmpi_trace_rec *shmpi_trace_new_slow(int fn, int kind, uint64_t t0,
-                                             uint64_t t1)
+/* shmpi_trace_new's record when the fast path cannot make it: a full
+   chunk, a t0 that does not fit (a BASE record first), a dt that does
+   not fit (escaped, in a wide record).  NULL when no records are
+   kept. */
+struct shmpi_trace_rec *shmpi_trace_new_slow(struct shmpi_trace_thread *p,
+                                             int fn, uint64_t t0, uint64_t t1)
 {
-    struct thread_log *t = thread_log();
-    if (!t || !t->pub.next)
+    if (!p->next)
         return NULL;
-    if (t->pub.end - t->pub.next < 2)   /* a BASE, the record, its wide */
-        chunk_full(t);
-    struct shmpi_trace_thread *p = &t->pub;
+    if (p->end - p->next < 2)   /* a BASE, the record, its wide */
+        chunk_full((struct thread_log *)p);
     if ((t0 - p->base) >> 31) {   /* as shmpi_trace_new checks */
         *p->next++ = (struct shmpi_trace_rec){
             .t0 = (uint32_t)t0, .dt = (uint32_t)(t0 >> 32),
             .kind = SHMPI_TRACE_BASE, .tid = p->tid};
         p->base = t0;
     }
-    struct shmpi_trace_rec *r = shmpi_trace_new(p, fn, kind, t0, t0);
+    struct shmpi_trace_rec *r = shmpi_trace_new(p, fn, t0, t0);
     if (t1 - t0 >= UINT32_MAX) {
-        widen(r)->dt = t1 - t0;   /* before r->dt escapes */
+        widen(r)->dt = t1 - t0;
         r->dt = UINT32_MAX;
     } else {
         r->dt = (uint32_t)(t1 - t0);
@@ -270,32 +266,24 @@ struct shmpi_trace_rec *shmpi_trace_new_slow(int fn, int kind, uint64_t t0,
     return r;
 }
 
-void shmpi_trace_wide_sizes(struct shmpi_trace_rec *r, int64_t count,
-                            int64_t bytes)
-{
-    struct shmpi_trace_wide *w = widen(r);
-    if (count < -SHMPI_TRACE_LIM32 || count >= SHMPI_TRACE_LIM32) {
-        w->count = count;
-        r->count = SHMPI_TRACE_ESC32;
-    }
-    if (bytes < -SHMPI_TRACE_LIM32 || bytes >= SHMPI_TRACE_LIM32) {
-        w->bytes = bytes;
-        r->bytes = SHMPI_TRACE_ESC32;
-    }
-}
+/* v kept whole in *w and escaped as esc in *field, when outside [-lim,
+   lim). */
+#define ESCAPE(v, lim, esc, field, w)                                     \
+    do {                                                                  \
+        if ((v) < -(lim) || (v) >= (lim)) {                               \
+            (w) = (v);                                                    \
+            (field) = (esc);                                              \
+        }                                                                 \
+    } while (0)
 
-void shmpi_trace_wide_peer(struct shmpi_trace_rec *r, int64_t peer,
-                           int64_t wpeer)
+void shmpi_trace_widen(struct shmpi_trace_rec *r, int64_t count,
+                       int64_t bytes, int64_t peer, int64_t wpeer)
 {
     struct shmpi_trace_wide *w = widen(r);
-    if (peer < -SHMPI_TRACE_LIM16 || peer >= SHMPI_TRACE_LIM16) {
-        w->peer = (int32_t)peer;
-        r->peer = SHMPI_TRACE_ESC16;
-    }
-    if (wpeer < -SHMPI_TRACE_LIM16 || wpeer >= SHMPI_TRACE_LIM16) {
-        w->wpeer = (int32_t)wpeer;
-        r->wpeer = SHMPI_TRACE_ESC16;
-    }
+    ESCAPE(count, SHMPI_TRACE_LIM32, SHMPI_TRACE_ESC32, r->count, w->count);
+    ESCAPE(bytes, SHMPI_TRACE_LIM32, SHMPI_TRACE_ESC32, r->bytes, w->bytes);
+    ESCAPE(peer, SHMPI_TRACE_LIM16, SHMPI_TRACE_ESC16, r->peer, w->peer);
+    ESCAPE(wpeer, SHMPI_TRACE_LIM16, SHMPI_TRACE_ESC16, r->wpeer, w->wpeer);
 }
 
 /* A polling call: found says it found what it looked for (a completed
@@ -323,13 +311,13 @@ struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
 }
 
 /* A call on a window: its id, and its target rank as a world rank. */
-void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win)
+void shmpi_trace_window(struct shmpi_trace_args *a, MPI_Win win)
 {
-    r->tag = (int32_t)(uint32_t)win->id;   /* no call on a window has a tag */
-    r->kind |= SHMPI_TRACE_ONWIN;
-    r->comm = shmpi_trace_context(win->comm);
-    if (r->peer != MPI_PROC_NULL)
-        shmpi_trace_peer(r, win->comm, r->peer);
+    a->tag = (int32_t)(uint32_t)win->id;   /* no call on a window has a tag */
+    a->kind |= SHMPI_TRACE_ONWIN;
+    a->comm = shmpi_trace_context(win->comm);
+    if (a->peer != MPI_PROC_NULL)
+        shmpi_trace_peer(a, win->comm, a->peer);
 }
 
 void shmpi_trace_started(uint64_t t0)
