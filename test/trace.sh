@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; the records of two threads of a rank, more than a chunk each, are all kept, each thread on its own track, with the arrow of a receive one thread posted and another completed.
+# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; a slice longer than 2^32 counter ticks and a count beyond 32 bits are kept whole; the records of two threads of a rank, more than a chunk each, are all kept, each thread on its own track, with the arrow of a receive one thread posted and another completed.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -91,6 +91,26 @@ if got != want:
 EOF
 [ "$(rank_calls 0 MPI_Test)" = 3 ] && [ "$(rank_calls 0 MPI_Iprobe)" = 2 ] ||
     fail "poll: rank 0's profile: MPI_Test '$(rank_calls 0 MPI_Test)', MPI_Iprobe '$(rank_calls 0 MPI_Iprobe)' calls, not 3 and 2"
+
+# Values too wide for a record's 32-bit fields (a slice of 3 s, a count
+# of 3e9) come out whole.
+rm -f "$trace"
+job -np 2 --trace "$trace" "$prog" wide
+expect_status 0
+python3 - "$trace" <<'EOF' || fail "wide: the wide values are not kept"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+x = {(e["pid"], e["name"]): e for e in ev if e["ph"] == "X"}
+bad = []
+if x[(0, "MPI_Barrier")]["dur"] < 2.5e6:
+    bad.append("rank 0's MPI_Barrier: %s" % x[(0, "MPI_Barrier")])
+for r, f in ((0, "MPI_Send_c"), (1, "MPI_Recv_c")):
+    a = x[(r, f)]["args"]
+    if a.get("count") != 3000000000 or a.get("bytes") != 0 or \
+       a.get("peer_world") != 1 - r:
+        bad.append("rank %d's %s: %s" % (r, f, a))
+sys.exit("\n".join(bad) if bad else 0)
+EOF
 
 # Threads: each thread's records on a track of its own, all kept across
 # chunks (4N records a thread), and an arrow to a receive one thread

@@ -39,12 +39,24 @@
 #define LIBNAME "libshmpi_trace.so"
 #define WIN_TRACKS 64   /* a rank's windows with a track of their own */
 
+/* An event of a rank's .ev file, as the trace shows it: times in
+   nanoseconds, every argument in a field of its own (-1, MPI_PROC_NULL
+   or UINT32_MAX: not given). */
+struct ev {
+    uint64_t t0, t1;
+    int64_t count, bytes;
+    uint32_t comm, win, polls;
+    int32_t peer, wpeer, tag, root;
+    uint16_t fn;
+    uint8_t kind, tid;
+};
+
 /* One rank's files, read back. */
 struct rank_log {
     int have;                       /* its .prof was there */
     struct shmpi_trace_head h;
     struct shmpi_trace_fn *fns;     /* h.nfn */
-    struct shmpi_trace_rec *recs;   /* its .ev */
+    struct ev *recs;                /* its .ev's events */
     size_t nrecs;
     uint32_t wins[WIN_TRACKS];  /* its windows, in order of appearance */
     int nwins;
@@ -193,6 +205,60 @@ static void *read_file(const char *dir, int rank, const char *ext,
     return buf;
 }
 
+/* tick t of the rank of header h in nanoseconds (trace_file.h). */
+static uint64_t ns_of(const struct shmpi_trace_head *h, uint64_t t)
+{
+    return h->ns0 +
+           (uint64_t)(int64_t)((double)(int64_t)(t - h->tick0) *
+                               h->ns_per_tick);
+}
+
+/* The n records at r as events in out; returns how many.  A BASE record
+   sets its thread's base, a wide one (after a record with an escaped
+   field) gives those fields. */
+static size_t decode(const struct shmpi_trace_head *h,
+                     const struct shmpi_trace_rec *r, size_t n,
+                     struct ev *out)
+{
+    uint64_t base[256] = {0};   /* a thread's, by tid */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct shmpi_trace_rec *x = &r[i];
+        if (SHMPI_TRACE_KIND(x->kind) == SHMPI_TRACE_BASE) {
+            base[x->tid] = (uint64_t)x->dt << 32 | x->t0;
+            continue;
+        }
+        struct shmpi_trace_wide w = {x->dt, x->count, x->bytes, x->peer,
+                                     x->wpeer};
+        if (x->dt == UINT32_MAX || x->peer == SHMPI_TRACE_ESC16 ||
+            x->wpeer == SHMPI_TRACE_ESC16 || x->count == SHMPI_TRACE_ESC32 ||
+            x->bytes == SHMPI_TRACE_ESC32) {
+            if (++i == n)
+                break;   /* cut short */
+            const struct shmpi_trace_wide *y =
+                (const struct shmpi_trace_wide *)&r[i];
+            w = (struct shmpi_trace_wide){
+                x->dt == UINT32_MAX ? y->dt : x->dt,
+                x->count == SHMPI_TRACE_ESC32 ? y->count : x->count,
+                x->bytes == SHMPI_TRACE_ESC32 ? y->bytes : x->bytes,
+                x->peer == SHMPI_TRACE_ESC16 ? y->peer : x->peer,
+                x->wpeer == SHMPI_TRACE_ESC16 ? y->wpeer : x->wpeer};
+        }
+        uint64_t t0 = base[x->tid] + x->t0;
+        struct ev e = {ns_of(h, t0), ns_of(h, t0 + w.dt), w.count, w.bytes,
+                       x->comm, UINT32_MAX, 1, w.peer, w.wpeer, x->tag, -1,
+                       x->fn, SHMPI_TRACE_KIND(x->kind), x->tid};
+        if (x->kind & SHMPI_TRACE_ROOT)
+            e.root = e.peer, e.peer = MPI_PROC_NULL;
+        if (x->kind & SHMPI_TRACE_ONWIN)
+            e.win = (uint32_t)e.tag, e.tag = -1;
+        if (x->kind & SHMPI_TRACE_POLLS)
+            e.polls = (uint32_t)e.count, e.count = -1;
+        out[k++] = e;
+    }
+    return k;
+}
+
 static void read_rank(const char *dir, int rank, struct rank_log *l)
 {
     size_t len;
@@ -208,8 +274,12 @@ static void read_rank(const char *dir, int rank, struct rank_log *l)
         }
     }
     free(p);
-    l->recs = read_file(dir, rank, "ev", &len);
-    l->nrecs = len / sizeof *l->recs;
+    struct shmpi_trace_rec *raw = read_file(dir, rank, "ev", &len);
+    size_t n = len / sizeof *raw;
+    /* without the .prof, names and clock unknown: nothing to show */
+    l->recs = l->have && n ? malloc(n * sizeof *l->recs) : NULL;
+    l->nrecs = l->recs ? decode(&l->h, raw, n, l->recs) : 0;
+    free(raw);
     for (size_t i = 0; i < l->nrecs && l->nwins < WIN_TRACKS; i++) {
         uint32_t w = l->recs[i].win;
         int k = 0;
@@ -217,11 +287,6 @@ static void read_rank(const char *dir, int rank, struct rank_log *l)
             ;
         if (w != UINT32_MAX && k == l->nwins)
             l->wins[l->nwins++] = w;
-    }
-    if (!l->have) {   /* names unknown: the records cannot be shown */
-        free(l->recs);
-        l->recs = NULL;
-        l->nrecs = 0;
     }
 }
 
@@ -295,7 +360,7 @@ static struct end *ends(const struct rank_log *l, int np, int sends,
     *n = 0;
     for (int r = 0; e && r < np; r++)
         for (size_t i = 0; i < l[r].nrecs; i++) {
-            const struct shmpi_trace_rec *x = &l[r].recs[i];
+            const struct ev *x = &l[r].recs[i];
             if (x->fn >= l[r].h.nfn || x->wpeer < 0)
                 continue;
             if (sends ? x->kind != SHMPI_TRACE_CALL ||
@@ -351,7 +416,7 @@ static size_t arrows(FILE *f, const struct rank_log *l, int np,
 /* The track of record x: its thread's, or its window's (the rank's
    windows numbered in the order they first appear; those past
    WIN_TRACKS share the last track). */
-static int track_of(const struct rank_log *l, const struct shmpi_trace_rec *x)
+static int track_of(const struct rank_log *l, const struct ev *x)
 {
     if (x->win == UINT32_MAX)
         return x->tid;
@@ -362,7 +427,7 @@ static int track_of(const struct rank_log *l, const struct shmpi_trace_rec *x)
 }
 
 static void slice(FILE *f, const struct rank_log *l, int rank,
-                  const struct shmpi_trace_rec *x, uint64_t base)
+                  const struct ev *x, uint64_t base)
 {
     fprintf(f, ",\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
                "\"ts\":%.3f,\"dur\":%.3f,\"args\":{",

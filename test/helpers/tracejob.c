@@ -1,8 +1,9 @@
-/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it. */
+/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it; "wide" (np=2) does only this: an MPI_Barrier that rank 1 enters 3 s late, then an MPI_Send_c and MPI_Recv_c of 3e9 elements of a type of 0 bytes, values too wide for a record's fields. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* "poll": the polls cannot find anything, as rank 1 sends only when
    rank 0 has made them. */
@@ -27,6 +28,26 @@ static int poll_job(int rank)
     return 0;
 }
 
+/* "wide": a slice longer than 2^32 ticks of the counter (3 s: the
+   counter runs at less than 1.4 GHz nowhere it is used) and a count
+   beyond 32 bits, both kept whole in the trace (test/trace.sh). */
+static void wide_job(int rank)
+{
+    MPI_Datatype none;
+    MPI_Type_contiguous(0, MPI_INT, &none);
+    MPI_Type_commit(&none);
+    if (rank == 1)
+        sleep(3);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int x = 0;
+    if (rank == 0)
+        MPI_Send_c(&x, 3000000000, none, 1, 4, MPI_COMM_WORLD);
+    else if (rank == 1)
+        MPI_Recv_c(&x, 3000000000, none, 0, 4, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+    MPI_Type_free(&none);
+}
+
 int main(int argc, char **argv)
 {
     int rank, np, v[3] = {1, 2, 3}, w[3], x = 0, y = 0;
@@ -39,6 +60,11 @@ int main(int argc, char **argv)
         int bad = poll_job(rank);
         MPI_Finalize();
         return bad ? 4 : 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "wide") == 0) {
+        wide_job(rank);
+        MPI_Finalize();
+        return 0;
     }
     int right = (rank + 1) % np, left = (rank + np - 1) % np;
     for (int i = 0; i < 3; i++)

@@ -70,32 +70,40 @@ END {
         printf "\nint MPI_%s(%s)\n{\n", fn[i], par[i] > out_c
         print "    uint64_t t0 = shmpi_trace_now();" > out_c
         printf "    int rc = PMPI_%s(%s);\n", fn[i], args > out_c
+        print "    uint64_t t1 = shmpi_trace_now();" > out_c
         cap = ""
         comm = (ty["comm"] == "MPI_Comm") ? "comm" : "MPI_COMM_NULL"
-        if (comm == "comm") cap = cap "        r->comm = shmpi_trace_context(comm);\n"
+        if (comm == "comm") cap = cap "        a.comm = shmpi_trace_context(comm);\n"
         peer = ""
         if (ty["dest"] == "int") peer = "dest"
         else if (ty["source"] == "int") peer = "source"
         else if (ty["target_rank"] == "int") peer = "target_rank"
-        if (peer != "") cap = cap "        shmpi_trace_peer(r, " comm ", " peer ");\n"
-        if (ty["tag"] == "int") cap = cap "        r->tag = tag;\n"
-        else if (ty["sendtag"] == "int") cap = cap "        r->tag = sendtag;\n"
-        if (ty["root"] == "int") cap = cap "        r->root = root;\n"
+        if (peer != "") cap = cap "        shmpi_trace_peer(&a, " comm ", " peer ");\n"
+        if (ty["tag"] == "int") cap = cap "        a.tag = tag;\n"
+        else if (ty["sendtag"] == "int") cap = cap "        a.tag = sendtag;\n"
+        if (ty["root"] == "int") cap = cap "        shmpi_trace_root(&a, root);\n"
         if (isnum(ty["count"]) && ty["datatype"] == "MPI_Datatype")
-            cap = cap "        shmpi_trace_count(r, count, datatype);\n"
+            cap = cap "        shmpi_trace_count(&a, count, datatype);\n"
         else if (isnum(ty["sendcount"]) && ty["sendtype"] == "MPI_Datatype")
-            cap = cap "        shmpi_trace_count(r, sendcount, sendtype);\n"
+            cap = cap "        shmpi_trace_count(&a, sendcount, sendtype);\n"
         else if (isnum(ty["origin_count"]) && ty["origin_datatype"] == "MPI_Datatype")
-            cap = cap "        shmpi_trace_count(r, origin_count, origin_datatype);\n"
+            cap = cap "        shmpi_trace_count(&a, origin_count, origin_datatype);\n"
         if (ty["win"] == "MPI_Win")
-            cap = cap "        shmpi_trace_window(r, win);\n"
-        call = sprintf("shmpi_trace_call(SHMPI_TRACE_FN_%s, t0, rc)", fn[i])
-        if (index(poll, " " fn[i] " ") && ty["flag"] == "int *")
-            call = sprintf("shmpi_trace_poll(SHMPI_TRACE_FN_%s, t0, shmpi_trace_now(),\n                         rc, rc == MPI_SUCCESS && *flag)", fn[i])
-        if (cap == "")
-            printf "    %s;\n", call > out_c
-        else
-            printf "    struct shmpi_trace_rec *r =\n        %s;\n    if (r) {\n%s    }\n", call, cap > out_c
+            cap = cap "        shmpi_trace_window(&a, win);\n"
+        polls = index(poll, " " fn[i] " ") && ty["flag"] == "int *"
+        if (polls)
+            print "    int found = rc == MPI_SUCCESS && *flag;" > out_c
+        if (cap == "" && polls)
+            printf "    shmpi_trace_poll_bare(SHMPI_TRACE_FN_%s, t0, t1, rc, found);\n", fn[i] > out_c
+        else if (cap == "")
+            printf "    shmpi_trace_bare(SHMPI_TRACE_FN_%s, t0, t1, rc);\n", fn[i] > out_c
+        else {
+            if (polls)
+                printf "    struct shmpi_trace_rec *r =\n        shmpi_trace_poll(SHMPI_TRACE_FN_%s, t0, t1, rc, found);\n", fn[i] > out_c
+            else
+                printf "    struct shmpi_trace_rec *r =\n        shmpi_trace_end(SHMPI_TRACE_FN_%s, t0, t1, rc);\n", fn[i] > out_c
+            printf "    if (r) {\n        struct shmpi_trace_args a = SHMPI_TRACE_ARGS(SHMPI_TRACE_CALL);\n%s        shmpi_trace_fill(r, &a);\n    }\n", cap > out_c
+        }
         print "    return rc;\n}" > out_c
     }
 }' "$1"

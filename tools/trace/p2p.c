@@ -23,28 +23,32 @@
 void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
                        uint64_t posted, uint64_t t0, uint64_t t1)
 {
-    if (st->MPI_SOURCE < 0 || st->shmpi_cancelled)
-        return;   /* MPI_PROC_NULL, or cancelled: no message */
-    struct shmpi_trace_rec *r = shmpi_trace_record();
+    struct shmpi_trace_thread *t = shmpi_trace_me;
+    if (st->MPI_SOURCE < 0 || st->shmpi_cancelled || !t)
+        return;   /* MPI_PROC_NULL, or cancelled: no message; or no
+                     records */
+    struct shmpi_trace_rec *r = shmpi_trace_new(t, fn, posted,
+                                                t0 + (t1 - t0) / 2);
     if (!r)
         return;
-    *r = (struct shmpi_trace_rec){
-        .t0 = posted, .t1 = t0 + (t1 - t0) / 2, .count = -1,
-        .bytes = st->shmpi_nbytes, .comm = shmpi_trace_context(comm),
-        .tag = st->MPI_TAG, .root = -1, .win = UINT32_MAX,
-        .fn = (uint16_t)fn, .kind = SHMPI_TRACE_MATCH, .tid = r->tid};
-    shmpi_trace_peer(r, comm, st->MPI_SOURCE);
+    struct shmpi_trace_args a = {
+        .count = -1, .bytes = st->shmpi_nbytes, .tag = st->MPI_TAG,
+        .comm = shmpi_trace_context(comm), .kind = SHMPI_TRACE_MATCH};
+    shmpi_trace_peer(&a, comm, st->MPI_SOURCE);
+    shmpi_trace_fill(r, &a);
 }
 
 /* The arguments of a point-to-point call: communicator, peer, tag, count
    and bytes. */
-static void p2p_args(struct shmpi_trace_rec *r, MPI_Comm comm, int peer,
-                     int tag, int count, MPI_Datatype type)
+SHMPI_TRACE_INLINE struct shmpi_trace_args
+p2p_args(MPI_Comm comm, int peer, int tag, int count, MPI_Datatype type)
 {
-    r->comm = shmpi_trace_context(comm);
-    shmpi_trace_peer(r, comm, peer);
-    r->tag = tag;
-    shmpi_trace_count(r, count, type);
+    struct shmpi_trace_args a = {.tag = tag,
+                                 .comm = shmpi_trace_context(comm),
+                                 .kind = SHMPI_TRACE_CALL};
+    shmpi_trace_peer(&a, comm, peer);
+    shmpi_trace_count(&a, count, type);
+    return a;
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
@@ -53,11 +57,14 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
     MPI_Status own, *st = status ? status : &own;
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
-    struct shmpi_trace_rec *r = shmpi_trace_call(SHMPI_TRACE_FN_Recv, t0, rc);
+    uint64_t t1 = shmpi_trace_now();
+    struct shmpi_trace_rec *r =
+        shmpi_trace_end(SHMPI_TRACE_FN_Recv, t0, t1, rc);
     if (!r)
         return rc;
-    p2p_args(r, comm, source, tag, count, datatype);
-    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Recv, t0, t0, r->t1);
+    struct shmpi_trace_args a = p2p_args(comm, source, tag, count, datatype);
+    shmpi_trace_fill(r, &a);
+    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Recv, t0, t0, t1);
     return rc;
 }
 
@@ -66,10 +73,13 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
 {
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
-    struct shmpi_trace_rec *r = shmpi_trace_call(SHMPI_TRACE_FN_Irecv, t0, rc);
+    uint64_t t1 = shmpi_trace_now();
+    struct shmpi_trace_rec *r =
+        shmpi_trace_end(SHMPI_TRACE_FN_Irecv, t0, t1, rc);
     if (!r)
         return rc;
-    p2p_args(r, comm, source, tag, count, datatype);
+    struct shmpi_trace_args a = p2p_args(comm, source, tag, count, datatype);
+    shmpi_trace_fill(r, &a);
     shmpi_trace_remember(*request, comm, t0);
     return rc;
 }
@@ -84,12 +94,15 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag,
                            recvbuf, recvcount, recvtype, source, recvtag,
                            comm, st);
+    uint64_t t1 = shmpi_trace_now();
     struct shmpi_trace_rec *r =
-        shmpi_trace_call(SHMPI_TRACE_FN_Sendrecv, t0, rc);
+        shmpi_trace_end(SHMPI_TRACE_FN_Sendrecv, t0, t1, rc);
     if (!r)
         return rc;
-    p2p_args(r, comm, dest, sendtag, sendcount, sendtype);
-    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv, t0, t0, r->t1);
+    struct shmpi_trace_args a =
+        p2p_args(comm, dest, sendtag, sendcount, sendtype);
+    shmpi_trace_fill(r, &a);
+    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv, t0, t0, t1);
     return rc;
 }
 
@@ -101,13 +114,14 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag,
                                    source, recvtag, comm, st);
+    uint64_t t1 = shmpi_trace_now();
     struct shmpi_trace_rec *r =
-        shmpi_trace_call(SHMPI_TRACE_FN_Sendrecv_replace, t0, rc);
+        shmpi_trace_end(SHMPI_TRACE_FN_Sendrecv_replace, t0, t1, rc);
     if (!r)
         return rc;
-    p2p_args(r, comm, dest, sendtag, count, datatype);
-    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv_replace, t0, t0,
-                      r->t1);
+    struct shmpi_trace_args a = p2p_args(comm, dest, sendtag, count, datatype);
+    shmpi_trace_fill(r, &a);
+    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv_replace, t0, t0, t1);
     return rc;
 }
 
@@ -201,7 +215,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Wait(request, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_end(SHMPI_TRACE_FN_Wait, t0, t1, rc);
+    shmpi_trace_bare(SHMPI_TRACE_FN_Wait, t0, t1, rc);
     if (st && rc == MPI_SUCCESS)
         completed(&c, 0, 0, SHMPI_TRACE_FN_Wait, t0, t1);
     completion_end(&c, status);
@@ -215,8 +229,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Test(request, flag, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_poll(SHMPI_TRACE_FN_Test, t0, t1, rc,
-                     rc == MPI_SUCCESS && *flag);
+    shmpi_trace_poll_bare(SHMPI_TRACE_FN_Test, t0, t1, rc,
+                         rc == MPI_SUCCESS && *flag);
     if (st && rc == MPI_SUCCESS && *flag)
         completed(&c, 0, 0, SHMPI_TRACE_FN_Test, t0, t1);
     completion_end(&c, status);
@@ -230,7 +244,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Waitall(count, requests, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_end(SHMPI_TRACE_FN_Waitall, t0, t1, rc);
+    shmpi_trace_bare(SHMPI_TRACE_FN_Waitall, t0, t1, rc);
     for (int i = 0; st && statuses_set(rc) && i < c.n; i++)
         completed(&c, i, i, SHMPI_TRACE_FN_Waitall, t0, t1);
     completion_end(&c, statuses);
@@ -245,8 +259,8 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Testall(count, requests, flag, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_poll(SHMPI_TRACE_FN_Testall, t0, t1, rc,
-                     rc == MPI_SUCCESS && *flag);
+    shmpi_trace_poll_bare(SHMPI_TRACE_FN_Testall, t0, t1, rc,
+                         rc == MPI_SUCCESS && *flag);
     for (int i = 0; st && statuses_set(rc) && *flag && i < c.n; i++)
         completed(&c, i, i, SHMPI_TRACE_FN_Testall, t0, t1);
     completion_end(&c, statuses);
@@ -261,7 +275,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Waitany(count, requests, index, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_end(SHMPI_TRACE_FN_Waitany, t0, t1, rc);
+    shmpi_trace_bare(SHMPI_TRACE_FN_Waitany, t0, t1, rc);
     if (st && rc == MPI_SUCCESS && *index != MPI_UNDEFINED) {
         if (status)
             *status = st[0];
@@ -279,8 +293,8 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Testany(count, requests, index, flag, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
-    shmpi_trace_poll(SHMPI_TRACE_FN_Testany, t0, t1, rc,
-                     rc == MPI_SUCCESS && *flag);
+    shmpi_trace_poll_bare(SHMPI_TRACE_FN_Testany, t0, t1, rc,
+                         rc == MPI_SUCCESS && *flag);
     if (st && rc == MPI_SUCCESS && *flag) {
         if (status)
             *status = st[0];
@@ -308,10 +322,10 @@ static int some(int fn, int incount, MPI_Request requests[], int *outcount,
                  : PMPI_Testsome(incount, requests, outcount, indices, give);
     uint64_t t1 = shmpi_trace_now();
     if (fn == SHMPI_TRACE_FN_Waitsome)
-        shmpi_trace_end(fn, t0, t1, rc);
+        shmpi_trace_bare(fn, t0, t1, rc);
     else
-        shmpi_trace_poll(fn, t0, t1, rc,
-                         rc == MPI_SUCCESS && *outcount != 0);
+        shmpi_trace_poll_bare(fn, t0, t1, rc,
+                             rc == MPI_SUCCESS && *outcount != 0);
     for (int j = 0; st && statuses_set(rc) && *outcount != MPI_UNDEFINED &&
                     j < *outcount; j++)
         completed(&c, indices[j], j, fn, t0, t1);

@@ -14,12 +14,17 @@
  * a thread, and are written to DIR/RANK.ev (O_APPEND: the threads'
  * writes do not interleave) at MPI_Finalize (and MPI_Abort), with
  * DIR/RANK.prof - or when a thread has KEEP full chunks, all of them at
- * once.  Writing each chunk as it filled cost a traced halo iteration
- * more than everything else (1-2 us a record with DIR on the disk,
- * 2026-11-30, loaded: each written page a fresh page of the page
- * cache).  Records are kept only when DIR holds a file named "events"
- * (--trace); --profile alone keeps the profile only.  Timestamps become
- * nanoseconds on their way out (clock.c).
+ * once.  A record is 32 bytes (launcher/trace_file.h): t0 counted from
+ * the thread's base (a BASE record, written when t0 is 2^31 ticks or
+ * more past it, or before it), and the values too wide for its
+ * fields in a wide record right after it, in the same chunk (the
+ * chunk's last slot is kept for it).  Writing each chunk as it filled
+ * cost a traced halo iteration more than everything else (1-2 us a
+ * record with DIR on the disk, 2026-11-30, loaded: each written page a
+ * fresh page of the page cache).  Records are kept only when DIR holds a file named "events"
+ * (--trace); --profile alone keeps the profile only.  Timestamps stay
+ * counter ticks: the .prof file's header says how they map to
+ * CLOCK_MONOTONIC (clock.c), and mpirun converts.
  *
  * Polls are coalesced: a call of a polling function (MPI_Test and its
  * forms, MPI_Iprobe, MPI_Win_test, ...) that found nothing, right after
@@ -42,12 +47,16 @@
 #include "wrap.h"
 
 #define CHUNK (2u << 20)   /* a chunk's bytes: one transparent huge page */
-#define NREC (CHUNK / sizeof(struct shmpi_trace_rec) - 1)   /* 32767 */
+#define NREC (CHUNK / sizeof(struct shmpi_trace_rec) - 1)   /* 65535 */
 #define KEEP 128           /* full chunks a thread keeps (256 MiB) */
+
+_Static_assert(sizeof(struct shmpi_trace_rec) == 32 &&
+               sizeof(struct shmpi_trace_wide) == 32, "records of 32 B");
 
 struct chunk {
     struct chunk *next;
-    struct shmpi_trace_rec rec[NREC] __attribute__((aligned(64)));
+    unsigned n;   /* its records, once full */
+    struct shmpi_trace_rec rec[NREC] __attribute__((aligned(32)));
 };
 _Static_assert(sizeof(struct chunk) == CHUNK, "a chunk is one huge page");
 
@@ -107,8 +116,9 @@ static void append(const struct shmpi_trace_rec *rec, unsigned n)
 }
 
 /* A chunk: 2 MiB aligned, so that the kernel can back it with one
-   transparent huge page (MADV_HUGEPAGE): one page fault a chunk, not one
-   every 64 records (a fault costs ~80 us on this VM: 1.1-1.4 us a 64-byte
+   transparent huge page (MADV_HUGEPAGE): about two page faults a chunk
+   (perf stat of a rank's 10^6 records, 2026-11-30), not one every 128
+   records (a fault costs ~80 us on this VM: 1.1-1.4 us a 64-byte
    record through fresh 4 KiB pages, MAP_POPULATE or not, 5 ns through a
    huge page the process had used before; 2026-11-30, loops writing 64 B
    at a time).  Memory the VM never touched stays dear whatever the page
@@ -135,32 +145,29 @@ static unsigned used(const struct thread_log *t)
     return t->cur ? (unsigned)(t->pub.next - t->cur->rec) : 0;
 }
 
-/* t's cursor at the start of chunk c (NULL: no records kept). */
+/* t's cursor at the start of chunk c (NULL: no records kept); its last
+   slot is for a wide record only. */
 static void start_chunk(struct thread_log *t, struct chunk *c)
 {
     t->cur = c;
     t->pub.next = c ? c->rec : NULL;
-    t->pub.end = c ? c->rec + NREC : NULL;
+    t->pub.end = c ? c->rec + NREC - 1 : NULL;
     t->pub.poll = NULL;
 }
 
-/* Every record t holds to the file, converted to nanoseconds; its
-   current chunk reused. */
+/* Every record t holds to the file; its current chunk reused. */
 static void write_out(struct thread_log *t)
 {
     for (struct chunk *c = t->full, *next; c; c = next) {
         next = c->next;
-        shmpi_trace_clock_ns(c->rec, NREC);
-        append(c->rec, NREC);
+        append(c->rec, c->n);
         munmap(c, sizeof *c);
     }
     t->full = t->last = NULL;
     t->nfull = 0;
     if (!t->cur)
         return;
-    unsigned n = used(t);
-    shmpi_trace_clock_ns(t->cur->rec, n);
-    append(t->cur->rec, n);
+    append(t->cur->rec, used(t));
     start_chunk(t, t->cur);
 }
 
@@ -174,6 +181,7 @@ static void chunk_full(struct thread_log *t)
         return;
     }
     t->cur->next = NULL;
+    t->cur->n = used(t);
     if (t->last)
         t->last->next = t->cur;
     else
@@ -218,18 +226,64 @@ struct shmpi_trace_rec *shmpi_trace_end_slow(int fn, uint64_t t0,
     return thread_log() ? shmpi_trace_end(fn, t0, t1, rc) : NULL;
 }
 
-/* The next record when the fast path has none at hand: the thread's
-   first, or its chunk is full.  NULL when no records are kept. */
-struct shmpi_trace_rec *shmpi_trace_next_slow(void)
+/* The wide record after r, made if r has none yet: r is then the
+   thread's last record (its fields are filled right after it is made),
+   and the chunk's slot past end is free for it. */
+static struct shmpi_trace_wide *widen(struct shmpi_trace_rec *r)
 {
-    struct thread_log *t = thread_log();
-    if (!t || !t->pub.next)
+    if (r + 1 != shmpi_trace_me->next)
+        return (struct shmpi_trace_wide *)(r + 1);
+    struct shmpi_trace_wide *w =
+        (struct shmpi_trace_wide *)shmpi_trace_me->next++;
+    *w = (struct shmpi_trace_wide){0};
+    return w;
+}
+
+/* shmpi_trace_new's record when the fast path cannot make it: a full
+   chunk, a t0 that does not fit (a BASE record first), a dt that does
+   not fit (escaped, in a wide record).  NULL when no records are
+   kept. */
+struct shmpi_trace_rec *shmpi_trace_new_slow(struct shmpi_trace_thread *p,
+                                             int fn, uint64_t t0, uint64_t t1)
+{
+    if (!p->next)
         return NULL;
-    if (t->pub.next == t->pub.end)
-        chunk_full(t);
-    struct shmpi_trace_rec *r = t->pub.next++;
-    r->tid = t->pub.tid;
+    if (p->end - p->next < 2)   /* a BASE, the record, its wide */
+        chunk_full((struct thread_log *)p);
+    if ((t0 - p->base) >> 31) {   /* as shmpi_trace_new checks */
+        *p->next++ = (struct shmpi_trace_rec){
+            .t0 = (uint32_t)t0, .dt = (uint32_t)(t0 >> 32),
+            .kind = SHMPI_TRACE_BASE, .tid = p->tid};
+        p->base = t0;
+    }
+    struct shmpi_trace_rec *r = shmpi_trace_new(p, fn, t0, t0);
+    if (t1 - t0 >= UINT32_MAX) {
+        widen(r)->dt = t1 - t0;
+        r->dt = UINT32_MAX;
+    } else {
+        r->dt = (uint32_t)(t1 - t0);
+    }
     return r;
+}
+
+/* v kept whole in *w and escaped as esc in *field, when outside [-lim,
+   lim). */
+#define ESCAPE(v, lim, esc, field, w)                                     \
+    do {                                                                  \
+        if ((v) < -(lim) || (v) >= (lim)) {                               \
+            (w) = (v);                                                    \
+            (field) = (esc);                                              \
+        }                                                                 \
+    } while (0)
+
+void shmpi_trace_widen(struct shmpi_trace_rec *r, int64_t count,
+                       int64_t bytes, int64_t peer, int64_t wpeer)
+{
+    struct shmpi_trace_wide *w = widen(r);
+    ESCAPE(count, SHMPI_TRACE_LIM32, SHMPI_TRACE_ESC32, r->count, w->count);
+    ESCAPE(bytes, SHMPI_TRACE_LIM32, SHMPI_TRACE_ESC32, r->bytes, w->bytes);
+    ESCAPE(peer, SHMPI_TRACE_LIM16, SHMPI_TRACE_ESC16, r->peer, w->peer);
+    ESCAPE(wpeer, SHMPI_TRACE_LIM16, SHMPI_TRACE_ESC16, r->wpeer, w->wpeer);
 }
 
 /* A polling call: found says it found what it looked for (a completed
@@ -240,11 +294,14 @@ struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
 {
     struct shmpi_trace_thread *t = shmpi_trace_me;
     struct shmpi_trace_rec *p = t ? t->poll : NULL;
-    if (rc == MPI_SUCCESS && !found && p && p == t->next - 1 && p->fn == fn) {
+    uint64_t dt = p ? t1 - t->base - p->t0 : 0;
+    if (rc == MPI_SUCCESS && !found && p && p == t->next - 1 && p->fn == fn &&
+        dt < UINT32_MAX && p->count < INT32_MAX) {
         t->prof[fn].calls++;
         t->prof[fn].ticks += t1 - t0;
-        p->t1 = t1;
-        p->polls++;
+        p->dt = (uint32_t)dt;
+        p->count = p->kind & SHMPI_TRACE_POLLS ? p->count + 1 : 2;
+        p->kind |= SHMPI_TRACE_POLLS;
         return NULL;
     }
     struct shmpi_trace_rec *r = shmpi_trace_end(fn, t0, t1, rc);
@@ -254,12 +311,13 @@ struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
 }
 
 /* A call on a window: its id, and its target rank as a world rank. */
-void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win)
+void shmpi_trace_window(struct shmpi_trace_args *a, MPI_Win win)
 {
-    r->win = (uint32_t)win->id;
-    r->comm = shmpi_trace_context(win->comm);
-    if (r->peer != MPI_PROC_NULL)
-        shmpi_trace_peer(r, win->comm, r->peer);
+    a->tag = (int32_t)(uint32_t)win->id;   /* no call on a window has a tag */
+    a->kind |= SHMPI_TRACE_ONWIN;
+    a->comm = shmpi_trace_context(win->comm);
+    if (a->peer != MPI_PROC_NULL)
+        shmpi_trace_peer(a, win->comm, a->peer);
 }
 
 void shmpi_trace_started(uint64_t t0)
@@ -269,9 +327,11 @@ void shmpi_trace_started(uint64_t t0)
 
 static void write_prof(void)
 {
-    struct shmpi_trace_head h = {SHMPI_TRACE_MAGIC, g.rank, SHMPI_TRACE_NFN,
-                                 g.dropped, shmpi_trace_clock_at(g.t_start),
-                                 shmpi_trace_clock_at(g.t_end)};
+    struct shmpi_trace_head h = {
+        .magic = SHMPI_TRACE_MAGIC, .rank = g.rank, .nfn = SHMPI_TRACE_NFN,
+        .dropped = g.dropped, .t_start = shmpi_trace_clock_at(g.t_start),
+        .t_end = shmpi_trace_clock_at(g.t_end)};
+    shmpi_trace_clock_map(&h);
     static struct shmpi_trace_fn fns[SHMPI_TRACE_NFN];
     for (int i = 0; i < SHMPI_TRACE_NFN; i++) {
         snprintf(fns[i].name, sizeof fns[i].name, "%s",

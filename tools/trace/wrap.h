@@ -3,15 +3,16 @@
  * wrap.h - what the wrappers of lib/libshmpi_trace.so share: the clock,
  * the record of a call (record.c) and the arguments it keeps.
  *
- * Every wrapper MPI_x times PMPI_x and calls shmpi_trace_call, which adds
+ * Every wrapper MPI_x times PMPI_x and calls shmpi_trace_end, which adds
  * the time to this thread's profile and, when mpirun asked for a trace,
- * returns a record to fill (NULL otherwise, or when the call failed: the
+ * returns a record to fill with the call's arguments, each field once
+ * (shmpi_trace_fill; NULL otherwise, or when the call failed: the
  * arguments of a failed call may be invalid handles).  The record lives
  * in this thread's buffer until the next record of the thread.  A poll
  * that found nothing (shmpi_trace_poll) right after another of the same
  * function adds to that one's record instead.  The hot path takes no
  * lock and makes no system call: two counter reads, the profile's two
- * adds, and with --trace one 64-byte record.
+ * adds, and with --trace one 32-byte record (launcher/trace_file.h).
  *
  * The library must not depend on libshmpi.so at load time: mpirun's
  * LD_PRELOAD reaches every process of a rank's tree (a wrapper script's
@@ -39,15 +40,24 @@ extern const char *const shmpi_trace_fn_names[SHMPI_TRACE_NFN];
 
 /* clock.c: a timestamp.  Where the CPU's time-stamp counter runs at one
    rate whatever the core's frequency and sleep state (CPUID's invariant
-   TSC bit), it is the counter itself, read in one instruction, and
-   records are converted to CLOCK_MONOTONIC nanoseconds when they leave
-   the process (shmpi_trace_clock_ns); else CLOCK_MONOTONIC. */
+   TSC bit), it is the counter itself, read in one instruction, and the
+   records keep it: the .prof file's header says how it maps to
+   CLOCK_MONOTONIC nanoseconds (shmpi_trace_clock_map), and mpirun
+   converts; else CLOCK_MONOTONIC. */
 extern int shmpi_trace_tsc;
 uint64_t shmpi_trace_mono(void);
 void shmpi_trace_clock_start(void);
-void shmpi_trace_clock_ns(struct shmpi_trace_rec *r, size_t n);
+void shmpi_trace_clock_map(struct shmpi_trace_head *h);
 uint64_t shmpi_trace_clock_at(uint64_t t);
 uint64_t shmpi_trace_clock_span(uint64_t ticks);
+
+/* The profile's two adds stay two adds: GCC's SLP vectorizer paired
+   them in an SSE register once the call's duration had a second use
+   (the record's dt), 9 instructions for 5 (callgrind, MPI_Comm_rank
+   loop under --profile, 2026-11-30: 76.6 a call against 71.6). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
 
 /* The wrappers' fast path is inlined whatever the compiler thinks of
    its size: a call's frame costs more than these bodies. */
@@ -63,12 +73,14 @@ SHMPI_TRACE_INLINE uint64_t shmpi_trace_now(void)
 }
 
 /* record.c: a thread's cursor in its records and its profile.  next is
-   the next free record and end the end of its chunk (both NULL under
-   --profile alone, or before the thread's first call, or after
-   MPI_Finalize); poll is the record of a poll that found nothing, which
-   may grow while it is next's predecessor. */
+   the next free record and end the end of its chunk but one, kept for a
+   wide record (both NULL under --profile alone, or before the thread's
+   first call, or after MPI_Finalize); poll is the record of a poll that
+   found nothing, which may grow while it is next's predecessor; base the
+   tick the records' t0 count from (the thread's last BASE record). */
 struct shmpi_trace_thread {
     struct shmpi_trace_rec *next, *end, *poll;
+    uint64_t base;
     uint8_t tid;
     struct shmpi_trace_fn_prof {
         uint64_t calls, ticks;
@@ -85,30 +97,43 @@ extern _Thread_local struct shmpi_trace_thread *shmpi_trace_me
 extern int shmpi_trace_events;   /* --trace: records are kept */
 struct shmpi_trace_rec *shmpi_trace_end_slow(int fn, uint64_t t0,
                                              uint64_t t1, int rc);
-struct shmpi_trace_rec *shmpi_trace_next_slow(void);
+struct shmpi_trace_rec *shmpi_trace_new_slow(struct shmpi_trace_thread *t,
+                                             int fn, uint64_t t0,
+                                             uint64_t t1);
 struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
                                          int rc, int found);
-void shmpi_trace_window(struct shmpi_trace_rec *r, MPI_Win win);
 void shmpi_trace_started(uint64_t t0);
 void shmpi_trace_finished(void);
 
-/* The next free record of this thread, its tid set; NULL if none is
-   kept.  Inline, as shmpi_trace_end: the wrappers' fast path is one
-   thread-local load, a compare and a store of the cursor (a call into
-   record.c, its checks and its frame cost 79 of the 140 instructions
-   --trace added to a call, callgrind, 2026-11-30). */
-SHMPI_TRACE_INLINE struct shmpi_trace_rec *shmpi_trace_record(void)
+/* A new record of thread t for the call fn from t0 to t1: its times,
+   fn and thread written, the rest left to shmpi_trace_fill; NULL if
+   none is kept.  Inline, as shmpi_trace_end: the wrappers' fast path is
+   a compare with the chunk's end, a check that both times are below
+   2^31 (one OR and a shift), a store of the cursor and the record's 32
+   bytes, each field written once (a call into record.c, its checks and
+   its frame cost 79 of the 140 instructions --trace added to a call,
+   callgrind, 2026-11-30).  record.c has the rest: a full chunk, a t0
+   too far from the base (a BASE record first), a longer dt (escaped
+   from 2^32 - 1 ticks on, into a wide record after). */
+SHMPI_TRACE_INLINE struct shmpi_trace_rec *
+shmpi_trace_new(struct shmpi_trace_thread *t, int fn, uint64_t t0,
+                uint64_t t1)
 {
-    struct shmpi_trace_thread *t = shmpi_trace_me;
-    if (__builtin_expect(!t || t->next == t->end, 0))
-        return shmpi_trace_next_slow();
-    struct shmpi_trace_rec *r = t->next++;
+    struct shmpi_trace_rec *r = t->next;
+    uint64_t d = t0 - t->base, dt = t1 - t0;
+    if (__builtin_expect(r >= t->end || (d | dt) >> 31, 0))
+        return r ? shmpi_trace_new_slow(t, fn, t0, t1)
+                 : NULL;   /* --profile alone, or after MPI_Finalize */
+    t->next = r + 1;
+    r->t0 = (uint32_t)d;
+    r->dt = (uint32_t)dt;
+    r->fn = (uint16_t)fn;
     r->tid = t->tid;
     return r;
 }
 
 /* The call fn ran from t0 to t1 and returned rc: its time goes to the
-   profile; returns the record to fill with its arguments, or NULL (no
+   profile; returns the record to fill (shmpi_trace_fill), or NULL (no
    trace kept, or the call failed: the arguments of a failed call may be
    invalid handles). */
 SHMPI_TRACE_INLINE struct shmpi_trace_rec *
@@ -121,36 +146,97 @@ shmpi_trace_end(int fn, uint64_t t0, uint64_t t1, int rc)
     t->prof[fn].ticks += t1 - t0;
     if (rc != MPI_SUCCESS)
         return NULL;
-    struct shmpi_trace_rec *r = t->next;
-    if (__builtin_expect(r == t->end, 0)) {
-        if (!r || !(r = shmpi_trace_next_slow()))   /* !r: --profile */
-            return NULL;
-    } else {
-        t->next = r + 1;
-    }
-    *r = (struct shmpi_trace_rec){
-        .t0 = t0, .t1 = t1, .count = -1, .bytes = -1, .comm = UINT32_MAX,
-        .peer = MPI_PROC_NULL, .wpeer = -1, .tag = -1, .root = -1,
-        .win = UINT32_MAX, .polls = 1, .fn = (uint16_t)fn,
-        .kind = SHMPI_TRACE_CALL, .tid = t->tid};
-    return r;
+    return shmpi_trace_new(t, fn, t0, t1);
 }
 
-/* The call fn that started at t0 returned rc. */
-SHMPI_TRACE_INLINE struct shmpi_trace_rec *
-shmpi_trace_call(int fn, uint64_t t0, int rc)
+/* What a record says besides its times, gathered in registers by the
+   wrapper and stored once (shmpi_trace_fill): a record's fields written
+   twice, defaults then values, and checked one pair at a time cost a
+   traced halo isend iteration 85 instructions (3030 with 64-byte
+   records, 3115 with 32-byte ones; callgrind, 2026-11-30).  The fields
+   of launcher/trace_file.h, wider: fill checks that they fit. */
+struct shmpi_trace_args {
+    int64_t count, bytes;
+    int32_t peer, wpeer, tag;
+    uint32_t comm;
+    uint8_t kind;
+};
+
+/* A record of kind k that knows nothing else. */
+#define SHMPI_TRACE_ARGS(k)                                               \
+    ((struct shmpi_trace_args){.count = -1, .bytes = -1,                  \
+                               .peer = MPI_PROC_NULL, .wpeer = -1,         \
+                               .tag = -1, .comm = UINT32_MAX, .kind = (k)})
+
+/* record.c: count, bytes, peer or wpeer too wide for r, escaped there
+   and kept whole in its wide record. */
+void shmpi_trace_widen(struct shmpi_trace_rec *r, int64_t count,
+                       int64_t bytes, int64_t peer, int64_t wpeer);
+
+/* r's fields but its times, fn and thread, from a, each written once.
+   One check for the four that may not fit: count and bytes in [-2^30,
+   2^30), peer and wpeer in [-2^14, 2^14) (launcher/trace_file.h); each
+   offset by its limit is below 2^31, or 2^15 for the ranks, which
+   shifted left by 16 is below 2^31 too, so one OR of the four and one
+   shift test them all. */
+SHMPI_TRACE_INLINE void shmpi_trace_fill(struct shmpi_trace_rec *r,
+                                         const struct shmpi_trace_args *a)
 {
-    return shmpi_trace_end(fn, t0, shmpi_trace_now(), rc);
+    uint64_t ranks = (uint64_t)((int64_t)a->peer + SHMPI_TRACE_LIM16) |
+                     (uint64_t)((int64_t)a->wpeer + SHMPI_TRACE_LIM16);
+    uint64_t all = ((uint64_t)a->count + SHMPI_TRACE_LIM32) |
+                   ((uint64_t)a->bytes + SHMPI_TRACE_LIM32) | ranks << 16;
+    r->kind = a->kind;
+    r->comm = a->comm;
+    r->peer = (int16_t)a->peer;
+    r->wpeer = (int16_t)a->wpeer;
+    r->tag = a->tag;
+    r->count = (int32_t)a->count;
+    r->bytes = (int32_t)a->bytes;
+    if (__builtin_expect(all >> 31, 0))
+        shmpi_trace_widen(r, a->count, a->bytes, a->peer, a->wpeer);
 }
+
+/* The call fn ran from t0 to t1 and returned rc; its record, if kept,
+   says nothing of its arguments. */
+SHMPI_TRACE_INLINE void shmpi_trace_bare(int fn, uint64_t t0, uint64_t t1,
+                                         int rc)
+{
+    struct shmpi_trace_rec *r = shmpi_trace_end(fn, t0, t1, rc);
+    if (r) {
+        struct shmpi_trace_args a = SHMPI_TRACE_ARGS(SHMPI_TRACE_CALL);
+        shmpi_trace_fill(r, &a);
+    }
+}
+
+/* The call fn that started at t0 returned rc (a bare record). */
+SHMPI_TRACE_INLINE void shmpi_trace_call(int fn, uint64_t t0, int rc)
+{
+    shmpi_trace_bare(fn, t0, shmpi_trace_now(), rc);
+}
+
+/* The poll fn (record.c, shmpi_trace_poll) with a bare record. */
+SHMPI_TRACE_INLINE void shmpi_trace_poll_bare(int fn, uint64_t t0,
+                                              uint64_t t1, int rc, int found)
+{
+    struct shmpi_trace_rec *r = shmpi_trace_poll(fn, t0, t1, rc, found);
+    if (r) {
+        struct shmpi_trace_args a = SHMPI_TRACE_ARGS(SHMPI_TRACE_CALL);
+        shmpi_trace_fill(r, &a);
+    }
+}
+
+/* record.c: a call on a window, into a (its peer already there). */
+void shmpi_trace_window(struct shmpi_trace_args *a, MPI_Win win);
 
 /* count elements of type: the datatype's size read in one load
    (datatypes/datatype.h), as the context below; MPI_DATATYPE_NULL
    (valid with count 0 in some calls) has no bytes. */
-SHMPI_TRACE_INLINE void shmpi_trace_count(struct shmpi_trace_rec *r,
+SHMPI_TRACE_INLINE void shmpi_trace_count(struct shmpi_trace_args *a,
                                          MPI_Count count, MPI_Datatype type)
 {
-    r->count = count;
-    r->bytes = type == MPI_DATATYPE_NULL ? -1 : count * type->size;
+    a->count = count;
+    a->bytes = type == MPI_DATATYPE_NULL ? -1 : count * type->size;
 }
 
 /* The communicator's context (core/objects.h): the job-wide name of a
@@ -165,13 +251,23 @@ SHMPI_TRACE_INLINE uint32_t shmpi_trace_context(MPI_Comm comm)
    intercommunicator remote_world); comm NULL: unknown (a window's).
    Inline: two or three loads, less than a call's frame. */
 SHMPI_TRACE_INLINE void
-shmpi_trace_peer(struct shmpi_trace_rec *r, MPI_Comm comm, int peer)
+shmpi_trace_peer(struct shmpi_trace_args *a, MPI_Comm comm, int peer)
 {
-    r->peer = peer;
-    if (comm == MPI_COMM_NULL || peer < 0)
-        return;
-    const int *map = comm->is_inter ? comm->remote_world : comm->world_ranks;
-    r->wpeer = map ? map[peer] : peer;
+    int wpeer = -1;
+    if (comm != MPI_COMM_NULL && peer >= 0) {
+        const int *map =
+            comm->is_inter ? comm->remote_world : comm->world_ranks;
+        wpeer = map ? map[peer] : peer;
+    }
+    a->peer = peer;
+    a->wpeer = wpeer;
+}
+
+/* A collective's root, in the peer field (no call has both). */
+SHMPI_TRACE_INLINE void shmpi_trace_root(struct shmpi_trace_args *a, int root)
+{
+    a->kind |= SHMPI_TRACE_ROOT;
+    a->peer = root;
 }
 
 /* posted.c: an MPI_Irecv's request until it completes */
