@@ -283,17 +283,24 @@ static void revoked(struct shmpi_lane_lock *k, int grow)
         k->run_shift++;
 }
 
+/* The bias revoked if k has one (at the top): solo ENDING, a seq_cst
+   fence, the global fence, then revoked(k, grow). */
+static void revoke(struct shmpi_lane_lock *k, int grow)
+{
+    if (!atomic_load_explicit(&k->solo, memory_order_acquire))
+        return;
+    atomic_store_explicit(&k->solo, SHMPI_LANE_SOLO_ENDING,
+                          memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    fence_all();
+    revoked(k, grow);
+}
+
 /* An enter's revocation (at the top): the bias, then the hold of the
    biased thread that began before it, waited out, yielding. */
 void shmpi_p2p_lane_solo_end(struct shmpi_lane_lock *k)
 {
-    if (atomic_load_explicit(&k->solo, memory_order_acquire)) {
-        atomic_store_explicit(&k->solo, SHMPI_LANE_SOLO_ENDING,
-                              memory_order_relaxed);
-        atomic_thread_fence(memory_order_seq_cst);
-        fence_all();
-        revoked(k, 1);
-    }
+    revoke(k, 1);
     while (atomic_load_explicit(&k->solo_in, memory_order_acquire))
         sched_yield();
 }
@@ -304,13 +311,7 @@ void shmpi_p2p_lane_solo_end(struct shmpi_lane_lock *k)
    so that it polls again instead of sleeping (core/wait.c). */
 int shmpi_p2p_lane_solo_end_try(struct shmpi_lane_lock *k)
 {
-    if (atomic_load_explicit(&k->solo, memory_order_acquire)) {
-        atomic_store_explicit(&k->solo, SHMPI_LANE_SOLO_ENDING,
-                              memory_order_relaxed);
-        atomic_thread_fence(memory_order_seq_cst);
-        fence_all();
-        revoked(k, 0);
-    }
+    revoke(k, 0);
     if (!atomic_load_explicit(&k->solo_in, memory_order_acquire))
         return 1;
     if (shmpi_core_wait_last_look())
