@@ -44,7 +44,7 @@ struct class_text { const char *name, *text; };
 
 /* The predefined classes have the standard ABI's values (mpi.h): the
    MPI classes 0 .. LAST_CLASS, the tool interface's from T_FIRST on,
-   and MPI_ERR_WIN_COUNTER, each below MPI_ERR_LASTCODE.  slot() packs
+   and MPI_ERR_WIN_COUNTER, each below MPI_ERR_LASTCODE.  SLOT_OF packs
    them into one table. */
 #define LAST_CLASS MPI_ERR_ERRHANDLER
 #define T_FIRST MPI_T_ERR_CANNOT_INIT
@@ -60,7 +60,7 @@ _Static_assert(LAST_CLASS < T_FIRST && T_LAST < MPI_ERR_WIN_COUNTER &&
      : (cls) == MPI_ERR_WIN_COUNTER ? SLOTS - 1                            \
      : LAST_CLASS + 1 + (cls) - T_FIRST)
 
-/* Indexed by slot(class); the order is mpi.h's. */
+/* Indexed by SLOT_OF(class); the order is mpi.h's. */
 static const struct class_text predefined[SLOTS] = {
 #define C(cls, text) [SLOT_OF(cls)] = {#cls, text}
     C(MPI_SUCCESS, "no error"),
