@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; a slice longer than 2^32 counter ticks and a count beyond 32 bits are kept whole; the records of two threads of a rank, more than a chunk each, are all kept, each thread on its own track, with the arrow of a receive one thread posted and another completed.
+# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; a slice longer than 2^32 counter ticks and a count beyond 32 bits are kept whole; the records of two threads of a rank, more than a chunk each, are all kept, written as they fill to a directory on the disk and on tmpfs, each thread on its own track, with the arrow of a receive one thread posted and another completed.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -119,11 +119,16 @@ tprog=$TEST_TMPDIR/tracethreads
 # shellcheck disable=SC2086
 "$SHMPI_ROOT/mpicc" -shared-mpi ${SANFLAGS:-} -O1 -g -pthread -o "$tprog" \
     "$SHMPI_ROOT/test/helpers/tracethreads.c" || fail "cannot build $tprog"
+# The chunks go to the file through the writer thread as they fill:
+# with TMPDIR on the disk (O_DIRECT) and on tmpfs.
+shmdir=$(mktemp -d /dev/shm/shmpi-trace-test.XXXXXX) || fail "mktemp in /dev/shm"
+trap 'rm -rf "$shmdir"; cleanup' EXIT
+for tmpdir in "$TMPDIR" "$shmdir"; do
 rm -f "$trace"
-job -np 2 --trace "$trace" "$tprog"
+TMPDIR=$tmpdir job -np 2 --trace "$trace" "$tprog"
 expect_status 0
 expect_lines "$ERR" "^mpirun: --trace: .*: $((2 * (6 * 20000 + 6))) calls, $((2 * (2 * 20000 + 1))) messages\$"
-python3 - "$trace" <<'EOF' || fail "threads: the trace is not the program's"
+python3 - "$trace" <<'EOF' || fail "threads, TMPDIR=$tmpdir: the trace is not the program's"
 import collections, json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 n = 20000
@@ -150,6 +155,9 @@ if flows != {"s": 2 * (2 * n + 1), "f": 2 * (2 * n + 1)}:
     bad.append("arrows: %s" % dict(flows))
 sys.exit("\n".join(bad) if bad else 0)
 EOF
+[ -z "$(ls -A "$tmpdir")" ] || fail "threads: left in $tmpdir: $(ls -A "$tmpdir")"
+done
+rmdir "$shmdir"
 
 # --profile alone: the table, no trace file
 job -np 2 --profile "$prog"

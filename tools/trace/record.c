@@ -6,25 +6,25 @@
  * (launcher/trace_file.h has the files' layout); the rank is SHMPI_RANK,
  * both set by the launcher.  A thread's first MPI call gives it a chunk
  * of NREC records and a profile (calls, time per function), linked into
- * the rank's list under a mutex - the only lock, taken once per thread;
- * the wrappers then touch only their thread's own, inline (wrap.h: the
- * cursor, shmpi_trace_end); this file has the slow paths - a thread's
- * first call, a full chunk.  A full chunk is kept
- * and a new one started: the records stay in memory, up to KEEP chunks
- * a thread, and are written to DIR/RANK.ev (O_APPEND: the threads'
- * writes do not interleave) at MPI_Finalize (and MPI_Abort), with
- * DIR/RANK.prof - or when a thread has KEEP full chunks, all of them at
- * once.  A record is 32 bytes (launcher/trace_file.h): t0 counted from
- * the thread's base (a BASE record, written when t0 is 2^31 ticks or
- * more past it, or before it), and the values too wide for its
- * fields in a wide record right after it, in the same chunk (the
- * chunk's last slot is kept for it).  Writing each chunk as it filled
- * cost a traced halo iteration more than everything else (1-2 us a
- * record with DIR on the disk, 2026-11-30, loaded: each written page a
- * fresh page of the page cache).  Records are kept only when DIR holds a file named "events"
- * (--trace); --profile alone keeps the profile only.  Timestamps stay
- * counter ticks: the .prof file's header says how they map to
- * CLOCK_MONOTONIC (clock.c), and mpirun converts.
+ * the rank's list under a mutex, taken once per thread; the wrappers
+ * then touch only their thread's own, inline (wrap.h: the cursor,
+ * shmpi_trace_end); this file has the slow paths - a thread's first
+ * call, a full chunk.  A full chunk goes to the rank's writer thread,
+ * which appends it to DIR/RANK.ev (O_APPEND: the threads' chunks do not
+ * interleave) and hands it back to be filled again, while the thread
+ * goes on in another: a rank holds at most SPARE chunks a thread (8
+ * MiB), however long it runs, and its records reach the disk as it
+ * runs.  MPI_Finalize (and MPI_Abort) writes the chunks being filled,
+ * after those the writer still has, then DIR/RANK.prof.  A record is
+ * 32 bytes (launcher/trace_file.h): t0 counted from the thread's base
+ * (a BASE record, written when t0 is 2^31 ticks or more past it, or
+ * before it), and the values too wide for its fields in a wide record
+ * right after it, in the same chunk (the chunk's last slot is kept for
+ * it); BASE records that repeat the base pad a chunk to whole blocks.
+ * Records are kept only when DIR holds a file named "events" (--trace);
+ * --profile alone keeps the profile only.  Timestamps stay counter
+ * ticks: the .prof file's header says how they map to CLOCK_MONOTONIC
+ * (clock.c), and mpirun converts.
  *
  * Polls are coalesced: a call of a polling function (MPI_Test and its
  * forms, MPI_Iprobe, MPI_Win_test, ...) that found nothing, right after
@@ -36,8 +36,10 @@
  * that spins on MPI_Test stays the size of the work it did.  The profile
  * still counts every call and only the time inside them.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,25 +49,32 @@
 #include "wrap.h"
 
 #define CHUNK (2u << 20)   /* a chunk's bytes: one transparent huge page */
-#define NREC (CHUNK / sizeof(struct shmpi_trace_rec) - 1)   /* 65535 */
-#define KEEP 128           /* full chunks a thread keeps (256 MiB) */
+#define NREC (CHUNK / sizeof(struct shmpi_trace_rec))   /* 65536 */
+#define BLOCK 4096         /* O_DIRECT: each write a multiple of it */
+#define SPARE 4            /* chunks a thread may have at the writer */
 
 _Static_assert(sizeof(struct shmpi_trace_rec) == 32 &&
                sizeof(struct shmpi_trace_wide) == 32, "records of 32 B");
+_Static_assert(CHUNK % BLOCK == 0 && BLOCK % 32 == 0, "blocks of records");
 
+/* Records only: the chunk goes to the file as it is (O_DIRECT). */
 struct chunk {
-    struct chunk *next;
-    unsigned n;   /* its records, once full */
-    struct shmpi_trace_rec rec[NREC] __attribute__((aligned(32)));
+    struct shmpi_trace_rec rec[NREC];
 };
-_Static_assert(sizeof(struct chunk) == CHUNK, "a chunk is one huge page");
+
+/* A chunk on its way to the file, or free for the next thread that
+   fills one. */
+struct job {
+    struct chunk *c;
+    size_t len;   /* bytes to write, a multiple of BLOCK */
+    struct job *next;
+};
 
 /* A thread's: its cursor and profile (wrap.h) first, where
    shmpi_trace_me points. */
 struct thread_log {
     struct shmpi_trace_thread pub;
-    struct chunk *cur, *full, *last;   /* full: the kept ones, oldest first */
-    unsigned nfull;
+    struct chunk *cur;
     struct thread_log *next;
 };
 
@@ -74,16 +83,51 @@ static struct {
     int rank;
     int on;              /* SHMPI_TRACE_DIR and SHMPI_RANK were given */
     int ev_fd;
-    uint32_t dropped;
+    uint32_t dropped;    /* the writer's, then the finishing thread's */
     uint64_t t_start, t_end;
     pthread_mutex_t lock;   /* threads, next_tid */
     struct thread_log *threads;
     unsigned next_tid;
 } g = {.ev_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* The writer: a thread of the rank's own, started when a chunk first
+   fills, that writes full chunks to DIR/RANK.ev and hands them back.
+   Its lock is taken twice a chunk (65536 records); the chunk's records,
+   written before the hand-over's unlock, are the writer's after its
+   lock (the mutex orders them). */
+static struct {
+    pthread_mutex_t lock;   /* all below */
+    pthread_cond_t work;    /* a job queued, or stop */
+    pthread_cond_t freed;   /* a chunk back */
+    struct job *head, *tail;   /* to write, oldest first */
+    struct job *free;       /* written, to fill again */
+    struct job *spare;      /* nodes without a chunk */
+    unsigned queued;        /* jobs in head's list or being written */
+    unsigned chunks, cap;   /* made, and the most there may be */
+    int started, stop;
+    pthread_t thread;
+} wq = {.lock = PTHREAD_MUTEX_INITIALIZER, .work = PTHREAD_COND_INITIALIZER,
+       .freed = PTHREAD_COND_INITIALIZER};
+
 int shmpi_trace_events;
 
 _Thread_local struct shmpi_trace_thread *shmpi_trace_me;
+
+/* DIR/RANK.ev, written with O_DIRECT where the file system has it: the
+   records then go from the chunk to the disk without a page of the page
+   cache, and the chunk is filled again.  Memory this VM has not touched
+   lately costs 7-11 us a 4 KiB page the first time (70-80 ns a record;
+   the guest gives freed memory back to the host within seconds), and a
+   traced halo iteration spent 38 % of its time in the kernel zeroing
+   fresh pages when every chunk was new (2026-12-01, /usr/bin/time
+   around the ranks of perf/halo.c -S isend -s 8). */
+static void open_ev(const char *path)
+{
+    int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC;
+    g.ev_fd = open(path, flags | O_DIRECT, 0600);
+    if (g.ev_fd < 0 && errno == EINVAL)   /* tmpfs before Linux 6.6 */
+        g.ev_fd = open(path, flags, 0600);
+}
 
 __attribute__((constructor)) static void setup(void)
 {
@@ -103,28 +147,71 @@ __attribute__((constructor)) static void setup(void)
     shmpi_trace_events = access(path, F_OK) == 0;
     snprintf(path, sizeof path, "%s/%d.ev", g.dir, g.rank);
     if (shmpi_trace_events)
-        g.ev_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-                       0600);
+        open_ev(path);
     g.on = 1;
 }
 
-static void append(const struct shmpi_trace_rec *rec, unsigned n)
+/* len bytes of c to the file.  A file system that takes O_DIRECT at
+   open but not this write is written through the page cache. */
+static void put(const struct chunk *c, size_t len)
 {
-    size_t len = n * sizeof *rec;
-    if (g.ev_fd < 0 || write(g.ev_fd, rec, len) != (ssize_t)len)
-        g.dropped += n;
+    const char *p = (const char *)c->rec;
+    while (len && g.ev_fd >= 0) {
+        ssize_t n = write(g.ev_fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EINVAL &&
+            (fcntl(g.ev_fd, F_GETFL) & O_DIRECT)) {
+            fcntl(g.ev_fd, F_SETFL, fcntl(g.ev_fd, F_GETFL) & ~O_DIRECT);
+            continue;
+        }
+        if (n <= 0)
+            break;
+        p += n;
+        len -= (size_t)n;
+    }
+    g.dropped += (uint32_t)(len / sizeof(struct shmpi_trace_rec));
+}
+
+static void *writer(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&wq.lock);
+    for (;;) {
+        while (!wq.head && !wq.stop)
+            pthread_cond_wait(&wq.work, &wq.lock);
+        struct job *j = wq.head;
+        if (!j)
+            break;
+        wq.head = j->next;
+        pthread_mutex_unlock(&wq.lock);
+        put(j->c, j->len);
+        pthread_mutex_lock(&wq.lock);
+        wq.queued--;
+        j->next = wq.free;
+        wq.free = j;
+        pthread_cond_signal(&wq.freed);
+    }
+    pthread_mutex_unlock(&wq.lock);
+    return NULL;
+}
+
+/* The writer started, with every signal blocked (they are the
+   program's); 0 if it could not be. */
+static int writer_start(void)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    wq.started = pthread_create(&wq.thread, NULL, writer, NULL) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return wq.started;
 }
 
 /* A chunk: 2 MiB aligned, so that the kernel can back it with one
    transparent huge page (MADV_HUGEPAGE): about two page faults a chunk
    (perf stat of a rank's 10^6 records, 2026-11-30), not one every 128
-   records (a fault costs ~80 us on this VM: 1.1-1.4 us a 64-byte
-   record through fresh 4 KiB pages, MAP_POPULATE or not, 5 ns through a
-   huge page the process had used before; 2026-11-30, loops writing 64 B
-   at a time).  Memory the VM never touched stays dear whatever the page
-   size (0.5-15 us a record, depending on the host's load): that is the
-   floor of keeping every call (perf/README.md, trace).  NULL if no
-   memory. */
+   records; and O_DIRECT wants its buffer aligned.  NULL if no memory. */
 static struct chunk *chunk_new(void)
 {
     char *raw = mmap(NULL, 2 * CHUNK, PROT_READ | PROT_WRITE,
@@ -140,9 +227,9 @@ static struct chunk *chunk_new(void)
 }
 
 /* The records of t's current chunk. */
-static unsigned used(const struct thread_log *t)
+static size_t used(const struct thread_log *t)
 {
-    return t->cur ? (unsigned)(t->pub.next - t->cur->rec) : 0;
+    return t->cur ? (size_t)(t->pub.next - t->cur->rec) : 0;
 }
 
 /* t's cursor at the start of chunk c (NULL: no records kept); its last
@@ -155,46 +242,94 @@ static void start_chunk(struct thread_log *t, struct chunk *c)
     t->pub.poll = NULL;
 }
 
-/* Every record t holds to the file; its current chunk reused. */
-static void write_out(struct thread_log *t)
+/* The bytes of t's chunk to write: its records, and BASE records that
+   repeat the thread's base up to a whole block (mpirun skips them). */
+static size_t pad(struct thread_log *t)
 {
-    for (struct chunk *c = t->full, *next; c; c = next) {
-        next = c->next;
-        append(c->rec, c->n);
-        munmap(c, sizeof *c);
-    }
-    t->full = t->last = NULL;
-    t->nfull = 0;
-    if (!t->cur)
-        return;
-    append(t->cur->rec, used(t));
-    start_chunk(t, t->cur);
+    size_t n = used(t), len = (n * sizeof *t->cur->rec + BLOCK - 1) /
+                              BLOCK * BLOCK;
+    struct shmpi_trace_rec b = {
+        .t0 = (uint32_t)t->pub.base, .dt = (uint32_t)(t->pub.base >> 32),
+        .kind = SHMPI_TRACE_BASE, .tid = t->pub.tid};
+    for (struct shmpi_trace_rec *r = t->pub.next;
+         r < t->cur->rec + len / sizeof *r; r++)
+        *r = b;
+    return len;
 }
 
-/* t's chunk is full: kept, and a new one started; or, KEEP kept or no
-   memory, all written out. */
+/* A chunk to fill: one the writer is done with, a new one while there
+   are fewer than wq.cap, else the next one the writer is done with
+   (wq.lock held).  NULL if there is none and none will come back. */
+static struct chunk *chunk_next(void)
+{
+    for (;;) {
+        struct job *j = wq.free;
+        if (j) {
+            wq.free = j->next;
+            j->next = wq.spare;
+            wq.spare = j;
+            return j->c;
+        }
+        struct chunk *c = wq.chunks < wq.cap ? chunk_new() : NULL;
+        if (c) {
+            wq.chunks++;
+            return c;
+        }
+        if (!wq.queued)
+            return NULL;
+        pthread_cond_wait(&wq.freed, &wq.lock);
+    }
+}
+
+/* c's first len bytes to the file, after every chunk handed over
+   before them (wq.lock held): to the writer, or, with no writer (or no
+   memory for the job), written here - then 1, and c is the caller's
+   again. */
+static int submit(struct chunk *c, size_t len)
+{
+    struct job *j = wq.spare;
+    if (j)
+        wq.spare = j->next;
+    else
+        j = malloc(sizeof *j);
+    if (!j || (!wq.started && !writer_start())) {
+        free(j);
+        while (wq.queued)
+            pthread_cond_wait(&wq.freed, &wq.lock);
+        put(c, len);
+        return 1;
+    }
+    *j = (struct job){c, len, NULL};
+    if (wq.head)
+        wq.tail->next = j;
+    else
+        wq.head = j;
+    wq.tail = j;
+    wq.queued++;
+    pthread_cond_signal(&wq.work);
+    return 0;
+}
+
+/* t's chunk is full: to the file, and t goes on in another (at worst
+   the same one, once written). */
 static void chunk_full(struct thread_log *t)
 {
-    struct chunk *c = t->nfull < KEEP ? chunk_new() : NULL;
-    if (!c) {
-        write_out(t);
-        return;
-    }
-    t->cur->next = NULL;
-    t->cur->n = used(t);
-    if (t->last)
-        t->last->next = t->cur;
-    else
-        t->full = t->cur;
-    t->last = t->cur;
-    t->nfull++;
-    start_chunk(t, c);
+    size_t len = pad(t);
+    pthread_mutex_lock(&wq.lock);
+    start_chunk(t, submit(t->cur, len) ? t->cur : chunk_next());
+    pthread_mutex_unlock(&wq.lock);
 }
 
 static struct thread_log *thread_log_new(void)
 {
     struct thread_log *t = calloc(1, sizeof *t);
-    struct chunk *c = t && shmpi_trace_events ? chunk_new() : NULL;
+    struct chunk *c = NULL;
+    if (t && shmpi_trace_events) {
+        pthread_mutex_lock(&wq.lock);
+        wq.cap += SPARE;
+        c = chunk_next();
+        pthread_mutex_unlock(&wq.lock);
+    }
     if (!t || (shmpi_trace_events && !c)) {   /* --profile: no chunk */
         free(t);
         return NULL;
@@ -356,20 +491,50 @@ static void write_prof(void)
         rename(tmp, path);   /* whole, or not there */
 }
 
+/* The writer's last jobs done, and it gone; every chunk unmapped. */
+static void writer_stop(void)
+{
+    pthread_mutex_lock(&wq.lock);
+    wq.stop = 1;
+    pthread_cond_signal(&wq.work);
+    pthread_mutex_unlock(&wq.lock);
+    if (wq.started)
+        pthread_join(wq.thread, NULL);
+    wq.started = 0;
+    for (struct job *j = wq.free, *next; j; j = next) {
+        next = j->next;
+        munmap(j->c, sizeof *j->c);
+        free(j);
+    }
+    wq.free = NULL;
+}
+
 /* MPI_Finalize's end (or MPI_Abort's start): every thread's records to
-   the file, then the profile.  The other threads have made their last
-   MPI call by now (MPI-3.1 8.7: MPI_Finalize is the last one). */
+   the file, after the chunks the writer still has, then the profile.
+   The other threads have made their last MPI call by now (MPI-3.1 8.7:
+   MPI_Finalize is the last one). */
 void shmpi_trace_finished(void)
 {
     if (!g.on)
         return;
     g.t_end = shmpi_trace_now();
     pthread_mutex_lock(&g.lock);
+    pthread_mutex_lock(&wq.lock);
     for (struct thread_log *t = g.threads; t; t = t->next) {
-        if (shmpi_trace_events)
-            write_out(t);
+        struct chunk *c = t->cur;
+        if (c && used(t)) {
+            size_t len = pad(t);
+            if (!wq.started)
+                put(c, len);
+            else if (!submit(c, len))
+                c = NULL;   /* the writer's, unmapped once written */
+        }
+        if (c)
+            munmap(c, sizeof *c);
         start_chunk(t, NULL);   /* later calls: the profile only */
     }
+    pthread_mutex_unlock(&wq.lock);
+    writer_stop();
     if (g.ev_fd >= 0)
         close(g.ev_fd);
     g.ev_fd = -1;
