@@ -6,7 +6,7 @@
  * A schedule is a flat array of operations and the index where each
  * round ends.  Running a round takes one internal request per message of
  * the round (they live in the schedule, so nothing is allocated while it
- * runs); the progress engine polls the round's requests and, when all
+ * runs; a persistent one keeps a request per message of every round); the progress engine polls the round's requests and, when all
  * have completed, runs the round's local operations and begins the next.
  * A round with no messages ends as it begins, so a schedule runs as far
  * as it can every time it is polled.
@@ -19,10 +19,13 @@
  * PERSISTENT SCHEDULES (MPI-4.0 6.13, the *_init collectives).  What is
  * planned once, at init: the whole schedule - the algorithm, every
  * operation with its peer, buffer, count and retained type and op, the
- * rounds, the scratch buffers, the room for the widest round's requests
- * - and its tag.  What each MPI_Start does (start_persistent): reset the
- * running state (round 0, no error, the request active and not
- * complete) and run it from its first round, allocating nothing.  The
+ * rounds, the scratch buffers, a request for each of its messages - and
+ * its tag.  The first MPI_Start makes each message's request as it
+ * begins its round; each later one only rearms it (its completion's
+ * state cleared, pt2pt/start.h).  What each MPI_Start does
+ * (start_persistent): reset the running state (round 0, no error, the
+ * request active and not complete) and run it from its first round,
+ * allocating nothing.  The
  * schedule lives as long as its request (the request's owner) and is
  * discarded by MPI_Request_free.  The tag is taken at init, the one
  * collective, ordered call: successive starts of one request reuse it,
@@ -82,8 +85,12 @@ struct shmpi_nbc {
     int *round_end;            /* round r is ops [round_end[r-1], round_end[r]) */
     int nrounds, rounds_cap;
     int round;                 /* running */
-    struct shmpi_request *msgs; /* the running round's messages */
-    int nmsgs, msgs_cap;
+    struct shmpi_request *msgs; /* room for the widest round's messages;
+                                  a persistent schedule's: for every
+                                  message, made at its first start */
+    int msgs_cap;
+    struct shmpi_request *cur; /* the running round's messages */
+    int nmsgs;
     void **scratch;
     int nscratch, scratch_cap;
     int error;                 /* first failure */
@@ -298,10 +305,17 @@ static void fail(struct shmpi_nbc *s, int err)
 }
 
 /* Start the messages of round s->round: receives first, so that a peer's
-   message finds its receive posted. */
+   message finds its receive posted.  A persistent schedule's rounds
+   follow each other in s->msgs, each message in a request of its own
+   that the first start makes and the later ones rearm: making one
+   (zeroing ~250 bytes and filling it) was 115 instructions, 460 a round
+   of a persistent MPI_Neighbor_alltoall on a ring of 2 (callgrind,
+   2026-12-01, perf/pcoll.c -o neighbor_init -s 8). */
 static void begin_round(struct shmpi_nbc *s)
 {
     int first = round_first(s, s->round), end = s->round_end[s->round];
+    if (s->persistent)
+        s->cur += s->nmsgs;   /* past the round before, if any */
     s->nmsgs = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int i = first; i < end; i++) {
@@ -309,11 +323,13 @@ static void begin_round(struct shmpi_nbc *s)
             enum nbc_kind want = pass ? NBC_SEND : NBC_RECV;
             if (o->kind != want)
                 continue;
-            struct shmpi_request *r = &s->msgs[s->nmsgs++];
-            shmpi_p2p_internal_request(r, want == NBC_SEND ? SHMPI_REQ_SEND
-                                                       : SHMPI_REQ_RECV,
-                                   o->comm, o->dst, o->count, o->type,
-                                   o->peer, s->tag);
+            struct shmpi_request *r = &s->cur[s->nmsgs++];
+            if (s->persistent && r->magic == SHMPI_MAGIC_REQUEST)
+                shmpi_p2p_request_rearm(r);
+            else
+                shmpi_p2p_internal_request(
+                    r, want == NBC_SEND ? SHMPI_REQ_SEND : SHMPI_REQ_RECV,
+                    o->comm, o->dst, o->count, o->type, o->peer, s->tag);
             if (want == NBC_RECV)
                 shmpi_p2p_start_recv(r);
             else if (shmpi_p2p_start_send("MPI nonblocking collective", r,
@@ -328,7 +344,7 @@ static void begin_round(struct shmpi_nbc *s)
 static int messages_done(const struct shmpi_nbc *s)
 {
     for (int i = 0; i < s->nmsgs; i++)
-        if (!shmpi_request_is_complete(&s->msgs[i]))
+        if (!shmpi_request_is_complete(&s->cur[i]))
             return 0;
     return 1;
 }
@@ -337,7 +353,7 @@ static int messages_done(const struct shmpi_nbc *s)
 static void keep_message_errors(struct shmpi_nbc *s)
 {
     for (int i = 0; i < s->nmsgs; i++)
-        fail(s, s->msgs[i].error);
+        fail(s, s->cur[i].error);
 }
 
 static void run_local(struct shmpi_nbc *s, struct nbc_op *o)
@@ -381,18 +397,20 @@ static int advance(struct shmpi_nbc *s, int *rounds)
     return s->round == s->nrounds;
 }
 
-/* The most messages any round has: the size of s->msgs. */
-static int widest_round(const struct shmpi_nbc *s)
+/* The size of s->msgs: the most messages any round has, or, persistent,
+   the messages of every round. */
+static int msgs_needed(const struct shmpi_nbc *s, int persistent)
 {
-    int widest = 0;
+    int widest = 0, all = 0;
     for (int r = 0; r < s->nrounds; r++) {
         int n = 0;
         for (int i = round_first(s, r); i < s->round_end[r]; i++)
             n += s->ops[i].kind == NBC_SEND || s->ops[i].kind == NBC_RECV;
         if (n > widest)
             widest = n;
+        all += n;
     }
-    return widest;
+    return persistent ? all : widest;
 }
 
 /* A persistent schedule stays with its request, unless the program
@@ -407,12 +425,19 @@ static void finish(struct shmpi_nbc *s)
     shmpi_p2p_request_complete(r);
 }
 
-/* Planned once: the last round closed, room for the widest round's
-   messages.  0 when out of memory. */
-static int prepare(struct shmpi_nbc *s)
+/* Planned once: the last round closed, room for the messages (a
+   persistent schedule's none made yet: magic 0).  0 when out of
+   memory. */
+static int prepare(struct shmpi_nbc *s, int persistent)
 {
-    return shmpi_nbc_round(s) == MPI_SUCCESS &&
-           reserve(&s->msgs, &s->msgs_cap, widest_round(s), sizeof *s->msgs);
+    if (shmpi_nbc_round(s) != MPI_SUCCESS)
+        return 0;
+    int n = msgs_needed(s, persistent);
+    if (!reserve(&s->msgs, &s->msgs_cap, n, sizeof *s->msgs))
+        return 0;
+    if (persistent)
+        memset(s->msgs, 0, (size_t)n * sizeof *s->msgs);
+    return 1;
 }
 
 /* The lane a schedule lives in: its messages' lane, when they all talk
@@ -455,6 +480,7 @@ static void run(struct shmpi_nbc *s)
     unsigned k = s->req->lane->index;
     s->round = 0;
     s->error = MPI_SUCCESS;
+    s->cur = s->msgs;
     s->nmsgs = 0;
     if (s->nrounds)
         begin_round(s);
@@ -471,7 +497,7 @@ static int nbc_start(struct shmpi_nbc *s, struct shmpi_lane *l,
                      MPI_Request *req)
 {
     struct shmpi_request *r = NULL;
-    if (!prepare(s) || !(r = new_request(s, l))) {
+    if (!prepare(s, 0) || !(r = new_request(s, l))) {
         shmpi_nbc_discard(s);
         return MPI_ERR_NO_MEM;
     }
@@ -492,7 +518,7 @@ int shmpi_nbc_start(struct shmpi_nbc *s, MPI_Request *req)
 int shmpi_nbc_persist(struct shmpi_nbc *s, MPI_Request *req)
 {
     struct shmpi_request *r = NULL;
-    if (!prepare(s) || !(r = new_request(s, lane_for(s)))) {
+    if (!prepare(s, 1) || !(r = new_request(s, lane_for(s)))) {
         shmpi_nbc_discard(s);
         return MPI_ERR_NO_MEM;
     }
@@ -593,7 +619,7 @@ static int describe_coll(const void *req, const char *wait, char *buf,
         snprintf(head, sizeof head, "%s: %s", wait, s->fn);
     int world = -1;
     for (int i = 0; i < s->nmsgs && world < 0; i++) {
-        const struct shmpi_request *m = &s->msgs[i];
+        const struct shmpi_request *m = &s->cur[i];
         if (shmpi_request_is_complete((struct shmpi_request *)m))
             continue;
         char who[128];

@@ -152,15 +152,6 @@ int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype dt, int source,
                           req);
 }
 
-static void reset(struct shmpi_request *r)
-{
-    r->active = 1;
-    atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
-    atomic_store_explicit(&r->handed, 0, memory_order_relaxed);
-    r->error = MPI_SUCCESS;
-    r->granted = r->moved = r->rcookie = r->msg_bytes = 0;
-    shmpi_p2p_status_empty(&r->status);
-}
 
 /* Check mode: the send r just started by fn (MPI_Start, MPI_Startall)
    is checked as a nonblocking send, named after the call that made it. */
@@ -189,7 +180,8 @@ static int start_one(const char *fn, struct shmpi_request *r)
         return shmpi_raise(r->comm, MPI_ERR_REQUEST, fn,
                            "the request is already active (wait for it "
                            "before starting it again)");
-    reset(r);
+    r->active = 1;
+    shmpi_p2p_request_rearm(r);
     if (r->kind == SHMPI_REQ_RECV) {
         shmpi_p2p_start_recv(r);
         return MPI_SUCCESS;

@@ -50,6 +50,19 @@ shmpi_p2p_recv_make_started(void *buf, MPI_Count count, MPI_Datatype datatype,
     return shmpi_p2p_recv_make_started_st(buf, count, datatype, peer, tag,
                                           comm);
 }
+/* r, a send or receive that completed, ready to start again with the
+   arguments it has: its completion's state cleared (a start's path
+   writes the rest before reading it, start.c, made).  MPI_Start of a
+   persistent request, and a persistent collective's messages after its
+   first start (coll/sched.c). */
+static inline void shmpi_p2p_request_rearm(struct shmpi_request *r)
+{
+    atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->handed, 0, memory_order_relaxed);
+    r->error = MPI_SUCCESS;
+    r->granted = r->moved = r->rcookie = r->msg_bytes = 0;
+    shmpi_p2p_status_empty(&r->status);
+}
 /* Start a send (peer != MPI_PROC_NULL); returns MPI_SUCCESS or a raised
    error code. */
 int shmpi_p2p_start_send(const char *fn, struct shmpi_request *r, int mode);
