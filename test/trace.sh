@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; a slice longer than 2^32 counter ticks and a count beyond 32 bits are kept whole; the records of two threads of a rank, more than a chunk each, are all kept, written as they fill to a directory on the disk and on tmpfs, each thread on its own track, with the arrow of a receive one thread posted and another completed.
+# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; a slice longer than 2^32 counter ticks and a count beyond 32 bits are kept whole; a freed receive has no arrow and the next one has its own, and a handle that is no request is refused by the library, not read by the wrappers; the records of two threads of a rank, more than a chunk each, are all kept, written as they fill to a directory on the disk and on tmpfs, each thread on its own track, with the arrow of a receive one thread posted and another completed.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -91,6 +91,25 @@ if got != want:
 EOF
 [ "$(rank_calls 0 MPI_Test)" = 3 ] && [ "$(rank_calls 0 MPI_Iprobe)" = 2 ] ||
     fail "poll: rank 0's profile: MPI_Test '$(rank_calls 0 MPI_Test)', MPI_Iprobe '$(rank_calls 0 MPI_Iprobe)' calls, not 3 and 2"
+
+# A freed receive: no arrow, and the next receive's arrow is drawn;
+# handles that are no request reach the library, which refuses them.
+rm -f "$trace"
+job -np 2 --trace "$trace" "$prog" free
+expect_status 0
+python3 - "$trace" <<'EOF' || fail "free: the trace is not the program's"
+import collections, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+got = collections.Counter(e["name"] for e in ev if e["ph"] == "X" and e["pid"] == 0)
+bad = []
+for f, n in (("MPI_Irecv", 2), ("MPI_Request_free", 1), ("MPI_Wait", 1)):
+    if got[f] != n:
+        bad.append("rank 0: %d %s, not %d" % (got[f], f, n))
+ends = [e for e in ev if e["ph"] == "f"]
+if len(ends) != 1:
+    bad.append("%d arrows, not 1" % len(ends))
+sys.exit("\n".join(bad) if bad else 0)
+EOF
 
 # Values too wide for a record's 32-bit fields (a slice of 3 s, a count
 # of 3e9) come out whole.

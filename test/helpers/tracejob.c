@@ -1,6 +1,7 @@
-/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it; "wide" (np=2) does only this: an MPI_Barrier that rank 1 enters 3 s late, then an MPI_Send_c and MPI_Recv_c of 3e9 elements of a type of 0 bytes, values too wide for a record's fields. */
+/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it; "wide" (np=2) does only this: an MPI_Barrier that rank 1 enters 3 s late, then an MPI_Send_c and MPI_Recv_c of 3e9 elements of a type of 0 bytes, values too wide for a record's fields; "free" (np=2) does only this: rank 0 frees a posted MPI_Irecv, passes a handle that is no request to MPI_Request_free and MPI_Wait (each must return MPI_ERR_REQUEST), then receives a second message with MPI_Irecv + MPI_Wait. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,6 +49,33 @@ static void wide_job(int rank)
     MPI_Type_free(&none);
 }
 
+/* "free": the freed receive has no arrow (its status is never seen);
+   the second has one, and the handles that are no request are the
+   library's to refuse.  0 if both calls refused them. */
+static int free_job(int rank)
+{
+    int a = 0, b = 0;
+    if (rank == 1) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Send(&a, 1, MPI_INT, 0, 3, MPI_COMM_WORLD);
+        MPI_Send(&b, 1, MPI_INT, 0, 4, MPI_COMM_WORLD);
+        return 0;
+    }
+    /* in the first page, where no object of the library lives: read,
+       it would be a segmentation fault */
+    MPI_Request rq, bad = (MPI_Request)(uintptr_t)0x10;
+    MPI_Irecv(&a, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, &rq);
+    MPI_Request_free(&rq);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int c1 = -1, c2 = -1;
+    MPI_Error_class(MPI_Request_free(&bad), &c1);
+    MPI_Error_class(MPI_Wait(&bad, MPI_STATUS_IGNORE), &c2);
+    MPI_Irecv(&b, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, &rq);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    return c1 != MPI_ERR_REQUEST || c2 != MPI_ERR_REQUEST;
+}
+
 int main(int argc, char **argv)
 {
     int rank, np, v[3] = {1, 2, 3}, w[3], x = 0, y = 0;
@@ -58,6 +86,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc > 1 && strcmp(argv[1], "poll") == 0) {
         int bad = poll_job(rank);
+        MPI_Finalize();
+        return bad ? 4 : 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "free") == 0) {
+        int bad = free_job(rank);
         MPI_Finalize();
         return bad ? 4 : 0;
     }

@@ -125,15 +125,34 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
     return rc;
 }
 
+/* req if it is a receive, else MPI_REQUEST_NULL: only MPI_Irecv's
+   requests are in the posted tables, and a send's handle looked up
+   there, not found in this thread's table nor in the others', cost ~45
+   instructions (callgrind, halo isend, 2026-11-30).  The request's kind
+   (pt2pt/request.h) is read before the call that may free it, as the
+   communicator's context is (wrap.h), and only in a handle the library
+   would take: an invalid one is the call's to report. */
+static MPI_Request receive(MPI_Request req)
+{
+    return shmpi_request_ok(req) && req->kind == SHMPI_REQ_RECV
+               ? req
+               : MPI_REQUEST_NULL;
+}
+
+/* A freed receive still matches, but its status is never seen: its
+   entry goes, taken before the call - once the request is freed,
+   another thread's MPI_Irecv may get its handle and post it - and put
+   back if the call fails. */
 int MPI_Request_free(MPI_Request *request)
 {
     struct shmpi_trace_posted p;
-    MPI_Request q = request ? *request : MPI_REQUEST_NULL;
+    int had = request && shmpi_trace_events &&
+              shmpi_trace_forget(receive(*request), &p);
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Request_free(request);
     shmpi_trace_call(SHMPI_TRACE_FN_Request_free, t0, rc);
-    if (rc == MPI_SUCCESS && shmpi_trace_events)
-        shmpi_trace_forget(q, &p);   /* it matches; its status is unseen */
+    if (had && rc != MPI_SUCCESS)
+        shmpi_trace_remember(p.req, p.comm, p.t);
     return rc;
 }
 
@@ -148,18 +167,6 @@ struct completion {
     int n;
 };
 
-/* req if it is a receive, else MPI_REQUEST_NULL: only MPI_Irecv's
-   requests are in the posted tables, and a send's handle looked up
-   there, not found in this thread's table nor in the others', cost ~45
-   instructions (callgrind, halo isend, 2026-11-30).  The request's kind
-   (pt2pt/request.h) is read before the call that may free it, as the
-   communicator's context is (wrap.h). */
-static MPI_Request receive(MPI_Request req)
-{
-    return req != MPI_REQUEST_NULL && req->kind == SHMPI_REQ_RECV
-               ? req
-               : MPI_REQUEST_NULL;
-}
 
 /* Returns the status array to give PMPI, NULL if out of memory or no
    trace is kept (the call is then made as the program made it, without
