@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; a slice longer than 2^32 counter ticks and a count beyond 32 bits are kept whole; a freed receive has no arrow and the next one has its own, and a handle that is no request is refused by the library, not read by the wrappers; the records of two threads of a rank, more than a chunk each, are all kept, written as they fill to a directory on the disk and on tmpfs, each thread on its own track, with the arrow of a receive one thread posted and another completed.
+# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; a slice longer than 2^32 counter ticks and a count beyond 32 bits are kept whole; a freed receive has no arrow and the next one has its own, a job of the Sessions Model alone is traced, and a handle that is no request is refused by the library, not read by the wrappers; the records of two threads of a rank, more than a chunk each, are all kept, written as they fill to a directory on the disk and on tmpfs, each thread on its own track, with the arrow of a receive one thread posted and another completed.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -110,6 +110,20 @@ if len(ends) != 1:
     bad.append("%d arrows, not 1" % len(ends))
 sys.exit("\n".join(bad) if bad else 0)
 EOF
+
+# The Sessions Model alone: the records are written at the last
+# MPI_Session_finalize, the job's time starts at the first
+# MPI_Session_init, and the message has its arrow.
+rm -f "$trace"
+job -np 2 --trace "$trace" --profile "$prog" session
+expect_status 0
+expect_lines "$ERR" "^mpirun: --trace: .*: 16 calls, 1 messages\$"
+for f in MPI_Session_init MPI_Session_finalize MPI_Comm_create_from_group; do
+    [ "$(profile_calls $f)" = 2 ] ||
+        fail "session: profile says $f was called '$(profile_calls $f)' times, not 2"
+done
+grep -q '^MPI profile: 2 ranks, job time [0-9.]* s' "$ERR" ||
+    fail "session: no profile header for 2 ranks"
 
 # Values too wide for a record's 32-bit fields (a slice of 3 s, a count
 # of 3e9) come out whole.

@@ -572,8 +572,9 @@ static void print_profile(const struct rank_log *l, int np, int have)
     int n = s ? summarize(l, np, nfn, s) : 0;
     for (int i = 0; i < n; i++)
         mpi += s[i].ns;
-    fprintf(stderr, "\nMPI profile: %d rank%s, job time %.6f s (MPI_Init to "
-            "MPI_Finalize, summed over ranks), MPI %.2f%% of it\n", have,
+    fprintf(stderr, "\nMPI profile: %d rank%s, job time %.6f s (MPI_Init, "
+            "or the first MPI_Session_init, to the end of MPI, summed over "
+            "ranks), MPI %.2f%% of it\n", have,
             have == 1 ? "" : "s", job / 1e9, pct(mpi, job));
     fprintf(stderr, "%-28s %10s %12s %7s %11s %11s %11s %5s\n", "function",
             "calls", "total ms", "% job", "min ms", "mean ms", "max ms",

@@ -1,4 +1,4 @@
-/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it; "wide" (np=2) does only this: an MPI_Barrier that rank 1 enters 3 s late, then an MPI_Send_c and MPI_Recv_c of 3e9 elements of a type of 0 bytes, values too wide for a record's fields; "free" (np=2) does only this: rank 0 frees a posted MPI_Irecv, passes a handle that is no request to MPI_Request_free and MPI_Wait (each must return MPI_ERR_REQUEST), then receives a second message with MPI_Irecv + MPI_Wait. */
+/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it; "wide" (np=2) does only this: an MPI_Barrier that rank 1 enters 3 s late, then an MPI_Send_c and MPI_Recv_c of 3e9 elements of a type of 0 bytes, values too wide for a record's fields; "free" (np=2) does only this: rank 0 frees a posted MPI_Irecv, passes a handle that is no request to MPI_Request_free and MPI_Wait (each must return MPI_ERR_REQUEST), then receives a second message with MPI_Irecv + MPI_Wait; "session" (np=2) does only this, with no MPI_Init: a session, a communicator from its group "mpi://WORLD", one message from rank 0 to rank 1 on it, and the session finalized. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <mpi.h>
 #include <stdint.h>
@@ -76,8 +76,33 @@ static int free_job(int rank)
     return c1 != MPI_ERR_REQUEST || c2 != MPI_ERR_REQUEST;
 }
 
+/* "session": the Sessions Model alone; the last MPI_Session_finalize
+   ends MPI in the process, and the records are written then. */
+static int session_job(void)
+{
+    MPI_Session s;
+    MPI_Group g;
+    MPI_Comm c;
+    int rank, x = 5;
+    MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &s);
+    MPI_Group_from_session_pset(s, "mpi://WORLD", &g);
+    MPI_Comm_create_from_group(g, "shmpi.test.trace", MPI_INFO_NULL,
+                               MPI_ERRORS_ARE_FATAL, &c);
+    MPI_Comm_rank(c, &rank);
+    if (rank == 0)
+        MPI_Send(&x, 1, MPI_INT, 1, 6, c);
+    else if (rank == 1)
+        MPI_Recv(&x, 1, MPI_INT, 0, 6, c, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&c);
+    MPI_Group_free(&g);
+    MPI_Session_finalize(&s);
+    return x != 5;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "session") == 0)
+        return session_job() ? 4 : 0;
     int rank, np, v[3] = {1, 2, 3}, w[3], x = 0, y = 0;
     MPI_Request rq[3];
     MPI_Comm dup;

@@ -2,11 +2,14 @@
 /*
  * calls.c - the wrappers of the calls that start and end the rank's
  * record: MPI_Init, MPI_Init_thread (the job's time starts), MPI_Finalize
- * and MPI_Abort (the records and the profile are written out); and of
+ * and MPI_Abort (the records and the profile are written out), the
+ * first MPI_Session_init and the last MPI_Session_finalize of a
+ * process without MPI_Init (the same); and of
  * the calls that say the thread level, which decides whether the posted
  * tables are locked (posted.c): MPI_Init, MPI_Init_thread,
  * MPI_Session_init.
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "wrap.h"
@@ -40,12 +43,32 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-/* A session's level: its info's "thread_level" (MPI-4.1 11.3.1). */
+/* Sessions not yet finalized: when the last goes and the World Model
+   is not up, MPI has ended in this process (runtime/init/init.c: it
+   cannot start again), and the records are written out as at
+   MPI_Finalize. */
+static atomic_int sessions;
+
+/* Is the World Model up (initialized, not finalized)? */
+static int world_up(void)
+{
+    int init = 0, fin = 0;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    return init && !fin;
+}
+
+/* A session's level: its info's "thread_level" (MPI-4.1 11.3.1).  The
+   job's time starts with the first, if MPI_Init has not come first. */
 int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
                      MPI_Session *session)
 {
     uint64_t t0 = shmpi_trace_now();
     int rc = PMPI_Session_init(info, errhandler, session);
+    if (rc == MPI_SUCCESS &&
+        atomic_fetch_add_explicit(&sessions, 1, memory_order_relaxed) == 0 &&
+        !world_up())
+        shmpi_trace_started(t0);
     shmpi_trace_call(SHMPI_TRACE_FN_Session_init, t0, rc);
     MPI_Info got;
     if (rc != MPI_SUCCESS ||
@@ -62,6 +85,18 @@ int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
     else
         shmpi_trace_level(MPI_THREAD_SINGLE);
     PMPI_Info_free(&got);
+    return rc;
+}
+
+int MPI_Session_finalize(MPI_Session *session)
+{
+    uint64_t t0 = shmpi_trace_now();
+    int rc = PMPI_Session_finalize(session);
+    shmpi_trace_call(SHMPI_TRACE_FN_Session_finalize, t0, rc);
+    if (rc == MPI_SUCCESS &&
+        atomic_fetch_sub_explicit(&sessions, 1, memory_order_relaxed) == 1 &&
+        !world_up())
+        shmpi_trace_finished();
     return rc;
 }
 

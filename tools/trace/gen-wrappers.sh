@@ -21,7 +21,7 @@
 # deprecated and removed functions (SHMPI_API_DEPRECATED,
 # SHMPI_API_REMOVED) are not wrapped.
 set -eu
-HAND=" Init Init_thread Session_init Finalize Abort Recv Irecv Sendrecv Sendrecv_replace
+HAND=" Init Init_thread Session_init Session_finalize Finalize Abort Recv Irecv Sendrecv Sendrecv_replace
        Wait Waitall Waitany Waitsome Test Testall Testany Testsome
        Request_free "
 POLL=" Iprobe Improbe Request_get_status Request_get_status_any
