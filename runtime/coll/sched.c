@@ -435,7 +435,7 @@ static int prepare(struct shmpi_nbc *s, int persistent)
     int n = msgs_needed(s, persistent);
     if (!reserve(&s->msgs, &s->msgs_cap, n, sizeof *s->msgs))
         return 0;
-    if (persistent)
+    if (persistent && n > 0)   /* none: s->msgs may be NULL */
         memset(s->msgs, 0, (size_t)n * sizeof *s->msgs);
     return 1;
 }
