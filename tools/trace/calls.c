@@ -2,26 +2,13 @@
 /*
  * calls.c - the wrappers of the calls that start and end the rank's
  * record: MPI_Init, MPI_Init_thread (the job's time starts), MPI_Finalize
- * and MPI_Abort (the records and the profile are written out), the
- * first MPI_Session_init and the last MPI_Session_finalize of a
- * process without MPI_Init (the same); and of
- * the calls that say the thread level, which decides whether the posted
- * tables are locked (posted.c): MPI_Init, MPI_Init_thread,
- * MPI_Session_init.
+ * and MPI_Abort (the records and the profile are written out), and the
+ * first MPI_Session_init and the last MPI_Session_finalize of a process
+ * without MPI_Init (the same).
  */
 #include <stdatomic.h>
-#include <string.h>
 
 #include "wrap.h"
-
-/* The World Model's level, once it is up (posted.c locks its tables
-   only under MULTIPLE). */
-static void world_level(int rc)
-{
-    int level;
-    if (rc == MPI_SUCCESS && PMPI_Query_thread(&level) == MPI_SUCCESS)
-        shmpi_trace_level(level);
-}
 
 int MPI_Init(int *argc, char ***argv)
 {
@@ -29,7 +16,6 @@ int MPI_Init(int *argc, char ***argv)
     shmpi_trace_started(t0);
     int rc = PMPI_Init(argc, argv);
     shmpi_trace_call(SHMPI_TRACE_FN_Init, t0, rc);
-    world_level(rc);
     return rc;
 }
 
@@ -39,7 +25,6 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     shmpi_trace_started(t0);
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     shmpi_trace_call(SHMPI_TRACE_FN_Init_thread, t0, rc);
-    world_level(rc);
     return rc;
 }
 
@@ -58,8 +43,8 @@ static int world_up(void)
     return init && !fin;
 }
 
-/* A session's level: its info's "thread_level" (MPI-4.1 11.3.1).  The
-   job's time starts with the first, if MPI_Init has not come first. */
+/* The job's time starts with the first session, if MPI_Init has not
+   come first. */
 int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
                      MPI_Session *session)
 {
@@ -70,21 +55,6 @@ int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
         !world_up())
         shmpi_trace_started(t0);
     shmpi_trace_call(SHMPI_TRACE_FN_Session_init, t0, rc);
-    MPI_Info got;
-    if (rc != MPI_SUCCESS ||
-        PMPI_Session_get_info(*session, &got) != MPI_SUCCESS) {
-        if (rc == MPI_SUCCESS)
-            shmpi_trace_level(MPI_THREAD_MULTIPLE);   /* not known */
-        return rc;
-    }
-    char v[64];
-    int len = (int)sizeof v, flag = 0;
-    if (PMPI_Info_get_string(got, "thread_level", &len, v, &flag) !=
-            MPI_SUCCESS || !flag || strcmp(v, "MPI_THREAD_MULTIPLE") == 0)
-        shmpi_trace_level(MPI_THREAD_MULTIPLE);
-    else
-        shmpi_trace_level(MPI_THREAD_SINGLE);
-    PMPI_Info_free(&got);
     return rc;
 }
 

@@ -10,23 +10,11 @@
  * unless a request posted on one thread is completed on another.  Held
  * uncontended, it is one atomic exchange and one store (the process-wide
  * mutex it replaces cost 53 instructions a lock and unlock, callgrind,
- * 2026-11-30, six of them per halo iteration).  Below
- * MPI_THREAD_MULTIPLE the flag is not taken at all: the program makes
- * one MPI call at a time, and orders its threads' calls itself (MPI-3.1
- * 12.4.3).  The exchange drains the store buffer, whose stores to the
- * lines of the other ranks' rings were still on their way: a traced
- * halo isend iteration of 8 B in the near state read 1.13x its floor
- * with the flag taken (perf/README.md, trace).
+ * 2026-11-30, six of them per halo iteration).
  *
  * Synchronization: a table's slots are read and written only with its
- * busy flag held, or, below MULTIPLE, by one MPI call at a time -
- * test_and_set with acquire takes it, clear with release gives it
- * back, so whatever a holder wrote is seen by the next.  The level is
- * known once the first of MPI_Init, MPI_Init_thread and
- * MPI_Session_init has returned (shmpi_trace_level, calls.c), before
- * any call that uses a table; shmpi gives MULTIPLE only to that first
- * call (runtime/init/init.c), so the flag is never switched on while
- * threads are in MPI.  Tables
+ * busy flag held - test_and_set with acquire takes it, clear with release
+ * gives it back, so whatever a holder wrote is seen by the next.  Tables
  * are pushed on the list (never removed) with a release CAS of its head,
  * after their slots were zeroed; a reader loads the head with acquire,
  * so it sees every table pushed before and its slots as they were made.
@@ -56,31 +44,15 @@ static unsigned slot_of(MPI_Request req)
     return (unsigned)(((uintptr_t)req >> 4) * 2654435761u) % SLOTS;
 }
 
-/* MPI_THREAD_MULTIPLE provided, or no level known yet: -1 until the
-   first initialization, then 0 or 1. */
-static atomic_int multiple = -1;
-
-void shmpi_trace_level(int provided)
-{
-    int mt = provided == MPI_THREAD_MULTIPLE, old = -1;
-    while (!atomic_compare_exchange_weak_explicit(
-        &multiple, &old, old < 0 ? mt : old | mt, memory_order_relaxed,
-        memory_order_relaxed))
-        ;
-}
-
 static void hold(struct table *t)
 {
-    if (atomic_load_explicit(&multiple, memory_order_relaxed))
-        while (atomic_flag_test_and_set_explicit(&t->busy,
-                                                 memory_order_acquire))
-            ;
+    while (atomic_flag_test_and_set_explicit(&t->busy, memory_order_acquire))
+        ;
 }
 
 static void release(struct table *t)
 {
-    if (atomic_load_explicit(&multiple, memory_order_relaxed))
-        atomic_flag_clear_explicit(&t->busy, memory_order_release);
+    atomic_flag_clear_explicit(&t->busy, memory_order_release);
 }
 
 static struct table *own_table(void)

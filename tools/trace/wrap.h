@@ -277,9 +277,6 @@ struct shmpi_trace_posted {
     uint64_t t;        /* when it was posted */
 };
 void shmpi_trace_remember(MPI_Request req, MPI_Comm comm, uint64_t t);
-/* The thread level an initialization provided (calls.c): the posted
-   tables are locked only under MPI_THREAD_MULTIPLE. */
-void shmpi_trace_level(int provided);
 int shmpi_trace_forget(MPI_Request req, struct shmpi_trace_posted *out);
 
 /* p2p.c */
