@@ -6,8 +6,9 @@
  * A schedule is a flat array of operations and the index where each
  * round ends.  Running a round takes one internal request per message of
  * the round (they live in the schedule, so nothing is allocated while it
- * runs; a persistent one keeps a request per message of every round); the progress engine polls the round's requests and, when all
- * have completed, runs the round's local operations and begins the next.
+ * runs; a persistent one keeps a request per message of every round);
+ * the progress engine polls the round's requests and, when all have
+ * completed, runs the round's local operations and begins the next.
  * A round with no messages ends as it begins, so a schedule runs as far
  * as it can every time it is polled.
  *

@@ -152,7 +152,6 @@ int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype dt, int source,
                           req);
 }
 
-
 /* Check mode: the send r just started by fn (MPI_Start, MPI_Startall)
    is checked as a nonblocking send, named after the call that made it. */
 static __attribute__((noinline, cold)) void

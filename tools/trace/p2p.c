@@ -167,7 +167,6 @@ struct completion {
     int n;
 };
 
-
 /* Returns the status array to give PMPI, NULL if out of memory or no
    trace is kept (the call is then made as the program made it, without
    arrows). */

@@ -491,7 +491,8 @@ static void write_prof(void)
         rename(tmp, path);   /* whole, or not there */
 }
 
-/* The writer's last jobs done, and it gone; every chunk unmapped. */
+/* The writer's last jobs done, and it gone; every chunk it had unmapped,
+   every job's node freed. */
 static void writer_stop(void)
 {
     pthread_mutex_lock(&wq.lock);
@@ -506,7 +507,11 @@ static void writer_stop(void)
         munmap(j->c, sizeof *j->c);
         free(j);
     }
-    wq.free = NULL;
+    for (struct job *j = wq.spare, *next; j; j = next) {
+        next = j->next;
+        free(j);
+    }
+    wq.free = wq.spare = NULL;
 }
 
 /* MPI_Finalize's end (or MPI_Abort's start): every thread's records to
