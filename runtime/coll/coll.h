@@ -51,6 +51,19 @@
  * nonblocking collectives, several in flight, run as schedules of
  * messages (coll/sched.h) and never touch the area.
  *
+ * NOT READING ONE'S OWN LINE BACK.  A member folds its own contribution
+ * from private memory (its send buffer, or a private copy of it), never
+ * from the line or half it published: once another member has read
+ * that line, reading it back costs the owner a cache-line crossing of
+ * its own - this VM's CPUs hand a dirty line to its reader and drop the
+ * writer's copy - and the owner's next store then has to take the line
+ * back from the reader.  Two processes bouncing an 8-byte exchange
+ * through one line each took 290 ns a round, and 480 ns when each also
+ * read back its own value after the other's word arrived (2026-12-01,
+ * far state; a loop like perf/bench.h's bench_exchange); the persistent
+ * 8 B Allreduce at np = 2 went from 0.32 to 0.18 us when its fold
+ * stopped reading the member's own line (perf/README.md's pcoll).
+ *
  * WAITING.  Every wait polls the words briefly, then is shmpi_core_wait_until
  * (core/wait.h) with a done() that turns the pt2pt progress engine;
  * whoever stores a word that another member may sleep on rings that

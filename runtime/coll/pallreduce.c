@@ -141,6 +141,10 @@ struct shmpi_coll_pend {
     shmpi_kernel *fn;
     uint64_t seq;              /* the collective of the current start */
     int published;             /* its contribution is in the line */
+    /* the contribution of the current start, folded from here and not
+       from this member's line (coll.h: not reading one's own line back;
+       MPI_IN_PLACE: the receive buffer is overwritten by the fold) */
+    unsigned char mine[SHMPI_COLL_INLINE];
     int rung;                  /* the others rung since the publish */
     struct shmpi_coll_pend *next; /* c->pend: started, not complete */
     struct shmpi_coll_pend *owing_next; /* on `owing` */
@@ -167,7 +171,8 @@ publish(struct shmpi_coll *c, struct shmpi_coll_pend *a)
     int p = (int)(a->seq & 1);
     struct shmpi_coll_ctl *mine = a->lines + c->rank;
     shmpi_coll_claim(c, p);
-    shmpi_copy_short(mine->data[p], a->sbuf, a->len);
+    shmpi_copy_short(a->mine, a->sbuf, a->len);
+    shmpi_copy_short(mine->data[p], a->mine, a->len);
     mine->len[p] = a->len;
     c->last[p].seq = a->seq; /* shmpi_coll_wrote, for a->seq */
     c->last[p].readers = SHMPI_COLL_ALL;
@@ -251,8 +256,16 @@ ring_or_owe(struct shmpi_coll *c, struct shmpi_coll_pend *a)
     shmpi_progress_hook_arm(owing_hook, 0, 1);
 }
 
-/* The others' lines folded in rank order into the receive buffer, the
-   ring, if still owed, paid after the fold (the lines are read before a
+/* Member j's contribution of this start, in parity p's data. */
+static inline __attribute__((always_inline)) const unsigned char *
+data_of(const struct shmpi_coll *c, const struct shmpi_coll_pend *a, int j,
+        int p)
+{
+    return j == c->rank ? a->mine : a->lines[j].data[p];
+}
+
+/* The others' lines and this member's copy folded in rank order into
+   the receive buffer, the ring, if still owed, paid after the fold (the lines are read before a
    woken member can write its next collective into them: reduce.c,
    fold_whole; with the global fence the start rang already, and only a
    member that slept - not the common case - is woken before the fold), a
@@ -264,9 +277,9 @@ static inline __attribute__((always_inline)) void
 fold_and_pop(struct shmpi_coll *c, struct shmpi_coll_pend *a)
 {
     int p = (int)(a->seq & 1);
-    shmpi_copy_short(a->rbuf, a->lines[a->size - 1].data[p], a->len);
+    shmpi_copy_short(a->rbuf, data_of(c, a, a->size - 1, p), a->len);
     for (int j = a->size - 2; j >= 0; j--)
-        a->fn(a->lines[j].data[p], a->rbuf, a->count);
+        a->fn(data_of(c, a, j, p), a->rbuf, a->count);
     pay(c, a);
     c->owe_all = 1; /* shmpi_coll_finish(c, 1, ...): no STEP_DONE */
     /* release: a blocking collective that acquires the empty queue

@@ -81,6 +81,20 @@ static const unsigned char *contribution(struct shmpi_coll *c, int j, int p,
                                     : shmpi_coll_half(c, j, p);
 }
 
+/* Member j's contribution as fold_range reads it: this member's own from
+   its send buffer where that holds it packed - a contiguous type, not
+   MPI_IN_PLACE, whose receive buffer the fold overwrites - rather than
+   from the line or half it published (coll.h: not reading one's own line
+   back). */
+static const unsigned char *folded(struct shmpi_coll *c,
+                                   const struct shmpi_coll_red *x, int j,
+                                   int p, uint64_t len)
+{
+    if (j == c->rank && x->type->contig && x->sbuf != x->rbuf)
+        return x->sbuf;
+    return contribution(c, j, p, len);
+}
+
 /* dst (typed, n elements) = x_lo op ... op x_(hi-1), from element first. */
 static void fold_range(struct shmpi_coll *c, const struct shmpi_coll_red *x,
                        int p, int lo, int hi, MPI_Count first, MPI_Count n,
@@ -89,10 +103,10 @@ static void fold_range(struct shmpi_coll *c, const struct shmpi_coll_red *x,
     MPI_Datatype t = x->type;
     uint64_t len = (uint64_t)(x->count * t->size);
     uint64_t off = (uint64_t)(first * t->size);
-    shmpi_dt_unpack(dst, t, 0, contribution(c, hi - 1, p, len) + off,
+    shmpi_dt_unpack(dst, t, 0, folded(c, x, hi - 1, p, len) + off,
                     (uint64_t)(n * t->size));
     for (int j = hi - 2; j >= lo; j--)
-        shmpi_coll_reduce_into(c, x->op, t, contribution(c, j, p, len) + off,
+        shmpi_coll_reduce_into(c, x->op, t, folded(c, x, j, p, len) + off,
                                dst, n);
 }
 
@@ -205,9 +219,15 @@ int shmpi_coll_allreduce_small(const void *sendbuf, void *recvbuf,
     shmpi_coll_wrote(c, p, SHMPI_COLL_ALL);
     shmpi_coll_publish(c, 1);
     shmpi_coll_wait_range(c, 0, c->size, 1);
-    shmpi_copy_short(recvbuf, shmpi_coll_ctl(c, c->size - 1)->data[p], len);
-    for (int j = c->size - 2; j >= 0; j--)
-        c->kernel.fn(shmpi_coll_ctl(c, j)->data[p], recvbuf, (size_t)count);
+    /* this member's own data from sendbuf (coll.h: not reading one's own
+       line back) */
+    int me = c->rank, last = c->size - 1;
+    shmpi_copy_short(recvbuf,
+                     me == last ? sendbuf : shmpi_coll_ctl(c, last)->data[p],
+                     len);
+    for (int j = last - 1; j >= 0; j--)
+        c->kernel.fn(j == me ? sendbuf : shmpi_coll_ctl(c, j)->data[p],
+                     recvbuf, (size_t)count);
     shmpi_coll_ring(c, SHMPI_COLL_ALL); /* after the fold: fold_whole */
     shmpi_coll_finish(c, 1, SHMPI_COLL_ALL);
     return 1;
