@@ -159,7 +159,7 @@ function floors(    x, st, c, a, j, fl, sb, sp, mb, mp, g) {
     for (x = 1; x <= 2; x++) if (fn[ST[x]]) break
     if (x > 2) return
     print ""
-    print "8 B Allreduce by the state of the VM (batches pooled over the runs, medians); floor: two cache lines crossing at once with no MPI call (bench_exchange), run after each batch."
+    print "8 B Allreduce by the state of the VM (batches pooled over the runs, medians); floor: two cache lines crossing at once with no MPI call, polled at the fastest of four rhythms (bench_exchange), run after each batch."
     print ""
     print "| state | batches | floor | shmpi blocking | shmpi persistent | persistent / blocking | persistent / floor | blocking / floor | MPICH persistent / floor | goal (≤ 0.8× blocking, or within 10 % of the floor where 0.8× lies below it) |"
     print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
@@ -192,7 +192,7 @@ END {
         sb = get("shmpi", o, s); sp = get("shmpi", o "_init", s)
         mb = get("mpich", o, s); mp = get("mpich", o "_init", s)
         g = ""
-        if (s == 8) g = num(sp) && num(sb) ? (sp / sb <= 0.8 ? "met" : "**not met**") : "cannot tell"
+        if (s == 8) g = num(sp) && num(sb) ? (sp / sb <= 0.8 ? "met" : (o == "allreduce" ? "not by the ratio (the floor: below)" : "**not met**")) : "cannot tell"
         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", o, hsize(s), show(sb), show(sp), ratio(sp, sb),
             show(mb), show(mp), ratio(mp, mb), ratio(sp, mp), g
     }
