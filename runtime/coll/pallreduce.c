@@ -143,8 +143,9 @@ struct shmpi_coll_pend {
     int published;             /* its contribution is in the line */
     /* the contribution of the current start, folded from here and not
        from this member's line (coll.h: not reading one's own line back;
-       MPI_IN_PLACE: the receive buffer is overwritten by the fold) */
-    unsigned char mine[SHMPI_COLL_INLINE];
+       MPI_IN_PLACE: the receive buffer is overwritten by the fold);
+       aligned for the kernels, which read it as the type */
+    _Alignas(16) unsigned char mine[SHMPI_COLL_INLINE];
     int rung;                  /* the others rung since the publish */
     struct shmpi_coll_pend *next; /* c->pend: started, not complete */
     struct shmpi_coll_pend *owing_next; /* on `owing` */
