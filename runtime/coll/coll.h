@@ -60,9 +60,10 @@
  * back from the reader.  Two processes bouncing an 8-byte exchange
  * through one line each took 290 ns a round, and 480 ns when each also
  * read back its own value after the other's word arrived (2026-12-01,
- * far state; a loop like perf/bench.h's bench_exchange); the persistent
- * 8 B Allreduce at np = 2 went from 0.32 to 0.18 us when its fold
- * stopped reading the member's own line (perf/README.md's pcoll).
+ * far state; a loop like perf/bench.h's bench_exchange); the 8 B
+ * Allreduce at np = 2 went from 0.35 to 0.19 us persistent and to 0.24
+ * blocking when its fold stopped reading the member's own line
+ * (perf/README.md's pcoll).
  *
  * WAITING.  Every wait polls the words briefly, then is shmpi_core_wait_until
  * (core/wait.h) with a done() that turns the pt2pt progress engine;

@@ -5,8 +5,8 @@
  * of messages: MPI_Start publishes this member's contribution in its
  * control line, as the blocking shmpi_coll_allreduce_small does, and the
  * request completes once every member's word says it published, folding
- * the lines in rank order into the receive buffer.  No message, no
- * progress hook.
+ * the others' lines and its own copy of its contribution in rank order
+ * into the receive buffer.  No message, no progress hook.
  *
  * Taken at init (shmpi_coll_pallreduce_plan) when the blocking fast path
  * would be: an intracommunicator with an area, not on the counter barrier,
@@ -266,11 +266,11 @@ data_of(const struct shmpi_coll *c, const struct shmpi_coll_pend *a, int j,
 }
 
 /* The others' lines and this member's copy folded in rank order into
-   the receive buffer, the ring, if still owed, paid after the fold (the lines are read before a
-   woken member can write its next collective into them: reduce.c,
-   fold_whole; with the global fence the start rang already, and only a
-   member that slept - not the common case - is woken before the fold), a
-   taken off the queue.  Every member's word of a->seq was seen.
+   the receive buffer, the ring, if still owed, paid after the fold (the
+   lines are read before a woken member can write its next collective
+   into them: reduce.c, fold_whole; with the global fence the start rang
+   already, and only a member that slept - not the common case - is woken
+   before the fold), a taken off the queue.  Every member's word of a->seq was seen.
    Inline: MPI_Wait's fast path calls nothing but the kernel (its
    instructions a round 170 -> 163 at np = 2: callgrind, 2026-11-30,
    perf/README.md's pcoll). */
