@@ -55,9 +55,9 @@
  * from private memory (its send buffer, or a private copy of it), never
  * from the line or half it published: once another member has read
  * that line, reading it back costs the owner a cache-line crossing of
- * its own - this VM's CPUs hand a dirty line to its reader and drop the
- * writer's copy - and the owner's next store then has to take the line
- * back from the reader.  Two processes bouncing an 8-byte exchange
+ * its own, as if the reader had taken the line away (a CPU may hand a
+ * dirty line over whole to the CPU that reads it), and the owner's next
+ * store then has to take it back.  Two processes bouncing an 8-byte exchange
  * through one line each took 290 ns a round, and 480 ns when each also
  * read back its own value after the other's word arrived (2026-12-01,
  * far state; a loop like perf/bench.h's bench_exchange); the 8 B
