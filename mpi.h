@@ -104,10 +104,13 @@ typedef struct MPI_Status {
     int MPI_TAG;
     int MPI_ERROR;
     /* private: set by receives, read by MPI_Get_count/_elements and
-       MPI_Test_cancelled; do not touch */
+       MPI_Test_cancelled, and the sender's rank in MPI_COMM_WORLD, set
+       by a receive request's match for the tracer's arrows (tools/trace/
+       p2p.c); do not touch */
     int       shmpi_cancelled;
     MPI_Count shmpi_nbytes;
-    int       shmpi_unused[2];  /* the ABI's size */
+    int       shmpi_wsource;
+    int       shmpi_unused;     /* the ABI's size */
 } MPI_Status;
 #pragma pack(pop)
 

@@ -30,6 +30,7 @@ static inline void set_envelope_status(struct shmpi_request *r, int source,
     r->status.MPI_TAG = tag;
     r->status.MPI_ERROR = MPI_SUCCESS;
     r->status.shmpi_cancelled = 0;
+    r->status.shmpi_wsource = source;
     r->msg_bytes = nbytes;
     shmpi_p2p_count_recv(r, source, nbytes);
 }

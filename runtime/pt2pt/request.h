@@ -109,6 +109,11 @@ struct shmpi_request {
        start until its envelope is written; NULL otherwise, and always
        outside check mode (set NULL where the memory is made) */
     struct shmpi_p2p_sig *sig;
+    /* a PMPI tool's word, which the library only zeroes where it makes
+       a request: lib/libshmpi_trace.so's MPI_Irecv keeps the time it
+       posted the receive here, read by the call that completes it
+       before the request may go (tools/trace/p2p.c) */
+    uint64_t tool;
     int fint;                  /* its Fortran integer, or 0 (fint.h) */
     /* its kind's operations (below), NULL for a send or a receive: set
        once by shmpi_p2p_request_new, so that finding them is one load from

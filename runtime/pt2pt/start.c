@@ -78,6 +78,7 @@ made(struct shmpi_request *r, enum shmpi_req_kind kind, const void *buf,
     r->on_complete = NULL;
     r->owner = NULL;
     r->fint = 0;
+    r->tool = 0;
     r->ops = NULL;
     shmpi_core_comm_retain(comm);
     shmpi_dt_retain(datatype);
