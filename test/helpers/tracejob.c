@@ -1,4 +1,4 @@
-/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it; "wide" (np=2) does only this: an MPI_Barrier that rank 1 enters 3 s late, then an MPI_Send_c and MPI_Recv_c of 3e9 elements of a type of 0 bytes, values too wide for a record's fields; "free" (np=2) does only this: rank 0 frees a posted MPI_Irecv, passes a handle that is no request to MPI_Request_free and MPI_Wait (each must return MPI_ERR_REQUEST), then receives a second message with MPI_Irecv + MPI_Wait; "session" (np=2) does only this, with no MPI_Init: a session, a communicator from its group "mpi://WORLD", one message from rank 0 to rank 1 on it, and the session finalized. */
+/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it; "wide" (np=2) does only this: an MPI_Barrier that rank 1 enters 3 s late, then an MPI_Send_c and MPI_Recv_c of 3e9 elements of a type of 0 bytes, values too wide for a record's fields; "free" (np=2) does only this: rank 0 frees a posted MPI_Irecv, passes a handle that is no request to MPI_Request_free and MPI_Wait (each must return MPI_ERR_REQUEST), then receives a second message with MPI_Irecv + MPI_Wait; "session" (np=2) does only this, with no MPI_Init: a session, a communicator from its group "mpi://WORLD", one message from rank 0 to rank 1 on it, and the session finalized; "any" (np=3) does only this: on a communicator whose ranks are the world's reversed, each rank posts an MPI_Irecv from MPI_ANY_SOURCE, sends to its right there, frees the communicator and MPI_Waits. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <mpi.h>
 #include <stdint.h>
@@ -76,6 +76,23 @@ static int free_job(int rank)
     return c1 != MPI_ERR_REQUEST || c2 != MPI_ERR_REQUEST;
 }
 
+/* "any": the arrow of a receive from MPI_ANY_SOURCE ends at its
+   sender's world rank, not at the rank the status gives (its rank in
+   the reversed communicator), and the communicator is freed before the
+   wait that completes the receive (6.4.3: it goes when that does). */
+static void any_job(int rank, int np)
+{
+    MPI_Comm rev;
+    MPI_Request rq;
+    int c, x = rank, y = -1;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, np - rank, &rev);
+    MPI_Comm_rank(rev, &c);
+    MPI_Irecv(&y, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, rev, &rq);
+    MPI_Send(&x, 1, MPI_INT, (c + 1) % np, 8, rev);
+    MPI_Comm_free(&rev);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+}
+
 /* "session": the Sessions Model alone; the last MPI_Session_finalize
    ends MPI in the process, and the records are written then. */
 static int session_job(void)
@@ -118,6 +135,11 @@ int main(int argc, char **argv)
         int bad = free_job(rank);
         MPI_Finalize();
         return bad ? 4 : 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "any") == 0) {
+        any_job(rank, np);
+        MPI_Finalize();
+        return 0;
     }
     if (argc > 1 && strcmp(argv[1], "wide") == 0) {
         wide_job(rank);

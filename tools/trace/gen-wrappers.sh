@@ -22,8 +22,7 @@
 # SHMPI_API_REMOVED) are not wrapped.
 set -eu
 HAND=" Init Init_thread Session_init Session_finalize Finalize Abort Recv Irecv Sendrecv Sendrecv_replace
-       Wait Waitall Waitany Waitsome Test Testall Testany Testsome
-       Request_free "
+       Wait Waitall Waitany Waitsome Test Testall Testany Testsome "
 POLL=" Iprobe Improbe Request_get_status Request_get_status_any
        Request_get_status_all Parrived Win_test "
 awk -v hand="$HAND" -v poll="$POLL" -v out_h="$2" -v out_c="$3" '

@@ -8,20 +8,34 @@
  * mpirun pairs it with a send (trace.c): messages of one sender, one
  * communicator and one tag are received in the order they were sent
  * (MPI-3.1 3.5, non-overtaking), and receives of one envelope match in
- * the order they were posted.  An MPI_Irecv's request is kept (the
- * request handle, when and on which communicator it was posted: posted.c)
- * until the Wait or Test that completes it; the wrappers give PMPI a
- * status array of their own when the program ignores statuses.
+ * the order they were posted.  MPI_Irecv keeps the time it posted the
+ * receive in the request's tool word (pt2pt/request.h), which the
+ * library zeroes in every request it makes.  A Wait or Test reads the
+ * word and the request's context before PMPI, while the request is
+ * still the program's (once completed it may be freed and made again),
+ * and takes the rest from the status after, the sender's world rank
+ * among it (mpi.h, shmpi_wsource): nothing is looked up, and no
+ * communicator is touched after the call that may have freed it.  A
+ * table of the posted receives per thread, looked up under a flag, did
+ * this before: storing two receives, finding them and the four atomic
+ * exchanges cost a traced halo isend iteration ~190 instructions
+ * (callgrind, 2026-11-30).  The wrappers give PMPI a status array of
+ * their own when the program ignores statuses.
  * Not seen: persistent receives (MPI_Recv_init + MPI_Start), MPI_Mrecv
- * and MPI_Imrecv, receives of the nonblocking collectives' schedules.
+ * and MPI_Imrecv, receives of the nonblocking collectives' schedules:
+ * their requests' tool words stay 0.
  */
 #include <stdlib.h>
 
 #include "pt2pt/request.h"
 #include "wrap.h"
 
-void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
-                       uint64_t posted, uint64_t t0, uint64_t t1)
+/* The receive posted at `posted` on the communicator of context ctx
+   got the message st tells of (wsource: its sender's world rank) in
+   the call fn from t0 to t1: its MATCH record. */
+SHMPI_TRACE_INLINE void match(uint32_t ctx, const MPI_Status *st, int wsource,
+                              int fn, uint64_t posted, uint64_t t0,
+                              uint64_t t1)
 {
     struct shmpi_trace_thread *t = shmpi_trace_me;
     if (st->MPI_SOURCE < 0 || st->shmpi_cancelled || !t)
@@ -32,10 +46,21 @@ void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
     if (!r)
         return;
     struct shmpi_trace_args a = {
-        .count = -1, .bytes = st->shmpi_nbytes, .tag = st->MPI_TAG,
-        .comm = shmpi_trace_context(comm), .kind = SHMPI_TRACE_MATCH};
-    shmpi_trace_peer(&a, comm, st->MPI_SOURCE);
+        .count = -1, .bytes = st->shmpi_nbytes, .peer = st->MPI_SOURCE,
+        .wpeer = wsource, .tag = st->MPI_TAG, .comm = ctx,
+        .kind = SHMPI_TRACE_MATCH};
     shmpi_trace_fill(r, &a);
+}
+
+/* A blocking receive's MATCH: comm is the call's own, valid until it
+   returns, so the sender's world rank is looked up in it (the fast
+   receive of pt2pt/fastpath.c writes no shmpi_wsource). */
+static void match_blocking(MPI_Comm comm, const MPI_Status *st, int fn,
+                           uint64_t t0, uint64_t t1)
+{
+    struct shmpi_trace_args a;
+    shmpi_trace_peer(&a, comm, st->MPI_SOURCE);
+    match(shmpi_trace_context(comm), st, a.wpeer, fn, t0, t0, t1);
 }
 
 /* The arguments of a point-to-point call: communicator, peer, tag, count
@@ -64,7 +89,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
         return rc;
     struct shmpi_trace_args a = p2p_args(comm, source, tag, count, datatype);
     shmpi_trace_fill(r, &a);
-    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Recv, t0, t0, t1);
+    match_blocking(comm, st, SHMPI_TRACE_FN_Recv, t0, t1);
     return rc;
 }
 
@@ -80,7 +105,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
         return rc;
     struct shmpi_trace_args a = p2p_args(comm, source, tag, count, datatype);
     shmpi_trace_fill(r, &a);
-    shmpi_trace_remember(*request, comm, t0);
+    (*request)->tool = t0;   /* the program has not seen the handle yet */
     return rc;
 }
 
@@ -102,7 +127,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     struct shmpi_trace_args a =
         p2p_args(comm, dest, sendtag, sendcount, sendtype);
     shmpi_trace_fill(r, &a);
-    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv, t0, t0, t1);
+    match_blocking(comm, st, SHMPI_TRACE_FN_Sendrecv, t0, t1);
     return rc;
 }
 
@@ -121,89 +146,74 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
         return rc;
     struct shmpi_trace_args a = p2p_args(comm, dest, sendtag, count, datatype);
     shmpi_trace_fill(r, &a);
-    shmpi_trace_match(comm, st, SHMPI_TRACE_FN_Sendrecv_replace, t0, t0, t1);
+    match_blocking(comm, st, SHMPI_TRACE_FN_Sendrecv_replace, t0, t1);
     return rc;
 }
 
-/* req if it is a receive, else MPI_REQUEST_NULL: only MPI_Irecv's
-   requests are in the posted tables, and a send's handle looked up
-   there, not found in this thread's table nor in the others', cost ~45
-   instructions (callgrind, halo isend, 2026-11-30).  The request's kind
-   (pt2pt/request.h) is read before the call that may free it, as the
-   communicator's context is (wrap.h), and only in a handle the library
-   would take: an invalid one is the call's to report. */
-static MPI_Request receive(MPI_Request req)
-{
-    return shmpi_request_ok(req) && req->kind == SHMPI_REQ_RECV
-               ? req
-               : MPI_REQUEST_NULL;
-}
-
-/* A freed receive still matches, but its status is never seen: its
-   entry goes, taken before the call - once the request is freed,
-   another thread's MPI_Irecv may get its handle and post it - and put
-   back if the call fails. */
-int MPI_Request_free(MPI_Request *request)
-{
-    struct shmpi_trace_posted p;
-    int had = request && shmpi_trace_events &&
-              shmpi_trace_forget(receive(*request), &p);
-    uint64_t t0 = shmpi_trace_now();
-    int rc = PMPI_Request_free(request);
-    shmpi_trace_call(SHMPI_TRACE_FN_Request_free, t0, rc);
-    if (had && rc != MPI_SUCCESS)
-        shmpi_trace_remember(p.req, p.comm, p.t);
-    return rc;
-}
-
-/* The handles of a Wait/Test call's requests before it runs (it sets
-   the completed ones to MPI_REQUEST_NULL), and a status array when the
-   program passed MPI_STATUSES_IGNORE. */
+/* What a Wait/Test call keeps of each request before it runs (it
+   frees the completed ones and sets their handles to MPI_REQUEST_NULL):
+   an MPI_Irecv's posting time (0: not followed) and context; and a
+   status array when the program passed MPI_STATUSES_IGNORE. */
 struct completion {
-    MPI_Request copy[16];
-    MPI_Status own[16];
-    MPI_Request *reqs;
-    MPI_Status *st;
+    struct posted {
+        uint64_t t;
+        uint32_t ctx;
+    } copy[16], *p;
+    MPI_Status own[16], *st;
     int n;
 };
 
-/* Returns the status array to give PMPI, NULL if out of memory or no
-   trace is kept (the call is then made as the program made it, without
-   arrows). */
-static MPI_Status *completion_start(struct completion *c, int n,
-                                    const MPI_Request *reqs,
-                                    MPI_Status *statuses)
+/* The tool word is read only in a handle the library would take, of a
+   receive (its kind, pt2pt/request.h): an invalid handle is the call's
+   to report. */
+SHMPI_TRACE_INLINE struct posted posted_of(MPI_Request req)
 {
-    c->n = n > 0 && reqs && shmpi_trace_events ? n : 0;
-    c->reqs = c->n > 16 ? malloc((size_t)c->n * sizeof *c->reqs) : c->copy;
-    if (!shmpi_trace_events) {   /* --profile alone: no arrows */
-        c->st = NULL;
+    return shmpi_request_ok(req) && req->kind == SHMPI_REQ_RECV
+               ? (struct posted){req->tool, req->context}
+               : (struct posted){0, 0};
+}
+
+/* Returns the status array to give PMPI; NULL when none of the call's
+   requests is a receive followed, or out of memory, or no trace is kept
+   (the call is then made as the program made it, without arrows).
+   Inline, as completed: as calls, with their frames, they were 106 and
+   168 of a traced halo isend iteration's 2948 instructions (callgrind,
+   2026-12-01). */
+SHMPI_TRACE_INLINE MPI_Status *completion_start(struct completion *c, int n,
+                                                const MPI_Request *reqs,
+                                                MPI_Status *statuses)
+{
+    int followed = 0;
+    c->n = 0;
+    c->p = c->copy;
+    c->st = statuses;
+    if (n <= 0 || !reqs || !shmpi_trace_events ||
+        (n > 16 && !(c->p = malloc((size_t)n * sizeof *c->p))))
         return NULL;
-    }
-    c->st = statuses ? statuses
-            : c->n > 16 ? malloc((size_t)c->n * sizeof *c->st) : c->own;
-    if (!c->reqs || !c->st) {
-        c->n = 0;
+    for (int i = 0; i < n; i++)
+        followed |= (c->p[i] = posted_of(reqs[i])).t != 0;
+    if (!followed ||
+        (!statuses && !(c->st = n > 16 ? malloc((size_t)n * sizeof *c->st)
+                                       : c->own)))
         return NULL;
-    }
-    for (int i = 0; i < c->n; i++)
-        c->reqs[i] = receive(reqs[i]);
+    c->n = n;
     return c->st;
 }
 
-/* Request i of the call (fn, t0..t1) completed. */
-static void completed(struct completion *c, int i, int st_i, int fn,
-                      uint64_t t0, uint64_t t1)
+/* Request i of the call (fn, t0..t1) completed with status st_i. */
+SHMPI_TRACE_INLINE void completed(struct completion *c, int i, int st_i,
+                                  int fn, uint64_t t0, uint64_t t1)
 {
-    struct shmpi_trace_posted p;
-    if (i >= 0 && i < c->n && shmpi_trace_forget(c->reqs[i], &p))
-        shmpi_trace_match(p.comm, &c->st[st_i], fn, p.t, t0, t1);
+    if (i >= 0 && i < c->n && c->p[i].t) {
+        const MPI_Status *st = &c->st[st_i];
+        match(c->p[i].ctx, st, st->shmpi_wsource, fn, c->p[i].t, t0, t1);
+    }
 }
 
 static void completion_end(struct completion *c, MPI_Status *statuses)
 {
-    if (c->reqs && c->reqs != c->copy)
-        free(c->reqs);
+    if (c->p && c->p != c->copy)
+        free(c->p);
     if (c->st && c->st != statuses && c->st != c->own)
         free(c->st);
 }

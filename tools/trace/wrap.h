@@ -270,17 +270,4 @@ SHMPI_TRACE_INLINE void shmpi_trace_root(struct shmpi_trace_args *a, int root)
     a->peer = root;
 }
 
-/* posted.c: an MPI_Irecv's request until it completes */
-struct shmpi_trace_posted {
-    MPI_Request req;   /* NULL: a free slot */
-    MPI_Comm comm;
-    uint64_t t;        /* when it was posted */
-};
-void shmpi_trace_remember(MPI_Request req, MPI_Comm comm, uint64_t t);
-int shmpi_trace_forget(MPI_Request req, struct shmpi_trace_posted *out);
-
-/* p2p.c */
-void shmpi_trace_match(MPI_Comm comm, const MPI_Status *st, int fn,
-                       uint64_t posted, uint64_t t0, uint64_t t1);
-
 #endif
