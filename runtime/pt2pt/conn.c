@@ -271,12 +271,7 @@ static int lane_init(const struct shmpi_pt2pt *pt, struct shmpi_lane *l,
         shmpi_mpsc_rx_init(&l->mailbox, l->base, mailbox_of(p->rank, k));
     }
     shmpi_p2p_lane_watch_publish(l); /* lane.c: what a poll reads first */
-    /* lane.c: the thread that brings MPI up holds the lane without its
-       mutex until another thread takes it, if the global fence can end
-       that */
-    if (p->fence_registered)
-        atomic_store_explicit(&l->lock.solo, shmpi_p2p_lane_self(),
-                              memory_order_relaxed);
+    shmpi_p2p_lane_lock_init(&l->lock, k);
     return 0;
 }
 

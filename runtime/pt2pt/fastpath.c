@@ -112,7 +112,7 @@ static inline int wanted(struct shmpi_lane_lock *k)
 {
     uint32_t w = atomic_load_explicit(&k->mutex.word, memory_order_relaxed);
     return w == 2 ||
-           (w && atomic_load_explicit(&k->solo_in, memory_order_relaxed));
+           (w && k->held);
 }
 
 /* mt: a constant, shmpi_proc.mt as the caller tested it. */

@@ -54,10 +54,28 @@
  * fence" says), and with one thread biased for all lanes, 2 threads a
  * rank, each on its own communicator, still streamed 7.2 M msg/s
  * against 15.8 with one (2026-11-30, perf/threads -t rate -m dup
- * -n 1,2: the second thread's lanes were the mutex's).  So a lane has a biased thread,
- * `solo`, which holds it without the mutex (solo_in), in a job
- * registered for the global fence (core/fence.h; else solo stays 0 and
- * every lane is the mutex alone).
+ * -n 1,2: the second thread's lanes were the mutex's).  So a lane has a
+ * biased thread, `solo`, which holds it without the mutex, in a job
+ * registered for the global fence (core/fence.h; else solo stays
+ * nobody's and every lane is the mutex alone).
+ *
+ *   Marks.  solo names the biased thread's mark (lane.h, struct
+ *   shmpi_lane_solo: its tag, and a byte per lane it holds solo), not
+ *   the thread: the flag "inside" must be written by that thread alone.
+ *   A thread that read solo as its own, then did not run until another
+ *   thread had revoked that bias and become biased itself, still sets
+ *   its flag and, seeing solo changed, clears it - in a flag of the
+ *   lane, over the new biased thread's, whose revoker then read "not
+ *   inside" and took the lane with it (test unit_lane_bias; the
+ *   mutex's holder, reading that flag to choose how to leave, kept the
+ *   mutex).  In its own mark it touches nothing of anyone else's.
+ *   A holder knows how it holds the lane from `held` (its mark, or NULL
+ *   for the mutex), written at its take, read at its leave.  The check
+ *   of the mark's tag and `held` cost MPI_Isend of 8 B 4 instructions at
+ *   MULTIPLE over a flag in the lane (277 against 273, MPI_Irecv 254
+ *   against 250: 2026-12-02, COUNT_LEVEL=multiple perf/run-perf
+ *   pt2pt-count); a lane without a bias has nobody's mark in solo, not
+ *   0, so that the tag's test is the take's only one.
  *
  *   Bias.  At init (conn.c's lane_init) every lane is biased to the
  *   thread that brings MPI up.  Under the mutex a lane counts the takes
@@ -65,36 +83,36 @@
  *   calls that touch the lane; a try, a poll of a wait, neither counts
  *   nor ends a run: the waiters of other lanes would bias the lane to
  *   themselves, or keep its own thread from ever getting it); at
- *   SHMPI_LANE_BIAS_RUN << run_shift takes that thread stores its tag in
- *   solo, still holding the mutex, so nobody is inside: its later
+ *   SHMPI_LANE_BIAS_RUN << run_shift takes that thread stores its mark
+ *   in solo, still holding the mutex, so nobody is inside: its later
  *   entries take the lane solo, and the next thread that takes the
  *   mutex (acquire, after our release unlock) sees solo set.
  *
  *   Revocation by an enter (shmpi_p2p_lane_solo_end), by a thread that
  *   took the mutex (the biased thread never touches it) and found solo
- *   set: solo made ENDING, a seq_cst fence, the global fence
- *   (membarrier), solo 0 (release), run_shift one more (at most
+ *   set: solo made nobody's, a seq_cst fence, the global fence
+ *   (membarrier), run_shift one more (at most
  *   SHMPI_LANE_BIAS_SHIFT_MAX: a lane that threads really share stops
  *   paying a membarrier, some us on this VM, every few messages); then
- *   it waits until the lane is not held solo (solo_in 0, acquire),
- *   yielding.  An asymmetric Dekker pair:
- *     biased thread:  solo_in = 1; compiler fence; solo == me ?
- *     revoker:        solo = ENDING; fence; global fence; solo_in ?
+ *   it waits until the lane's byte in the revoked mark is clear
+ *   (acquire), yielding.  An asymmetric Dekker pair:
+ *     biased thread:  mark.in[lane] = 1; compiler fence; solo == mark ?
+ *     revoker:        solo = nobody; fence; global fence; mark.in[lane] ?
  *   The global fence runs a full fence on every CPU that runs a thread
  *   of the process (a thread not running has passed one at its switch),
  *   at a point between its call and its return.  If the biased thread's
  *   second load of solo comes after that point on its CPU, it reads
- *   ENDING or 0 (the store came before the call) and takes the mutex
+ *   nobody's mark (the store came before the call) and takes the mutex
  *   instead, which the revoker holds; if it came before, so did its
- *   store of solo_in = 1, which the fence drained: the revoker's loads
- *   after the call see it (or the 0 the hold's end stored after it) and
- *   wait.  A hold's end stores solo_in = 0 with release after the hold's
- *   last write of the lane, and the revoker's acquire load of that 0
- *   makes every write of the hold visible to it; from then on the lane
- *   is the mutex's, which orders everything as before.  The wait is
- *   short and cannot deadlock: a lane is never held across a wait
- *   (lane.h), a hold of the biased thread waits for no lane it may not
- *   wait for (the lock order: lane 0, then another), and a try never
+ *   store of the byte, which the fence drained: the revoker's loads
+ *   after the call see it (or the 0 the hold's end stored after it)
+ *   and wait.  A hold's end clears the byte with release after the
+ *   hold's last write of the lane, and the revoker's acquire load of
+ *   that 0 makes every write of the hold visible to it; from then on
+ *   the lane is the mutex's, which orders everything as before.  The
+ *   wait is short and cannot deadlock: a lane is never held across a
+ *   wait (lane.h), a hold of the biased thread waits for no lane it may
+ *   not wait for (the lock order: lane 0, then another), and a try never
  *   waits (below).
  *
  *   Tries.  A poll (shmpi_p2p_lane_try_mt: the waits' turns over every
@@ -110,23 +128,26 @@
  *   revoked each bias within microseconds.  A poll that does take the
  *   mutex revokes as an enter does (shmpi_p2p_lane_solo_end_try), but
  *   without growing run_shift (its biased thread did not share it, it
- *   left it) and without waiting: if solo_in is still 1 after the global
- *   fence, the try gives the mutex back and fails.  Nobody rings for
- *   that failure (the hold's end is one release store, no `missed` to
- *   read): a thread that fails so in its last look before it sleeps
+ *   left it) and without waiting: if the byte is still set after the
+ *   global fence, the try gives the mutex back and fails.  Nobody rings
+ *   for that failure (the hold's end is one release store, no `missed`
+ *   to read): a thread that fails so in its last look before it sleeps
  *   counts it as progress (shmpi_proc.progress_events), and core/wait.c
  *   sleeps only when a last look moved nothing, so it polls again; the
  *   hold is short (never across a wait).  A try that gives the mutex
  *   back reads `missed` after its seq_cst unlock as a leave does
  *   (shmpi_p2p_lane_drop_mutex), for the tries that failed against its
- *   own short hold.  A revocation by a try leaves solo 0 with solo_in
- *   possibly 1 and the mutex free: the next thread that takes the mutex
- *   reads solo_in (acquire) and waits (an enter) or gives up (a try) as
- *   above, until the hold's release store of 0.
+ *   own short hold.  A revocation by a try leaves solo nobody's, the
+ *   mutex free and the revoked mark in `ended` (under the mutex): the
+ *   next thread that takes the mutex reads that mark's byte (acquire)
+ *   and waits (an enter) or gives up (a try) as above, until the hold's
+ *   release store clears it; then ended is NULL again.  No bias is made
+ *   while ended is set (the enter that biases has waited it out).
  *
  *   Tags.  A thread's tag is the thread pointer: a thread that ended and
  *   left a lane biased to it can have a successor with the same tag,
- *   which then inherits the bias - the old thread is gone, never inside.
+ *   which then inherits the bias and the mark - the old thread is gone,
+ *   never inside, its bytes 0.
  * Skipping quiet lanes.  A waiting thread turns every lane its rank uses
  * (progress.c), but a try writes the lane's lock line (the CAS, and
  * `missed` when it fails): with a try per lane per poll, the waiters of
@@ -273,27 +294,34 @@ static void fence_all(void)
         sched_yield();
 }
 
-/* The bias revoked (solo ENDING, the fences done): solo 0; by a
-   thread that entered the lane for a call of its own (grow), the next
-   bias of this lane takes a run twice as long (at the top). */
-static void revoked(struct shmpi_lane_lock *k, int grow)
+/* The bias revoked if k has one (at the top): solo nobody's, a seq_cst
+   fence, the global fence; the revoked thread's mark is the one whose
+   hold the revoker waits out (ended); revoked by a thread that entered
+   the lane for a call of its own (grow), the next bias of this lane
+   takes a run twice as long. */
+static void revoke(struct shmpi_lane_lock *k, int grow)
 {
-    atomic_store_explicit(&k->solo, 0, memory_order_release);
+    uintptr_t s = atomic_load_explicit(&k->solo, memory_order_relaxed);
+    if (s == SHMPI_LANE_NOBODY)
+        return;
+    atomic_store_explicit(&k->solo, SHMPI_LANE_NOBODY, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    fence_all();
+    k->ended = (struct shmpi_lane_solo *)s;
     if (grow && k->run_shift < SHMPI_LANE_BIAS_SHIFT_MAX)
         k->run_shift++;
 }
 
-/* The bias revoked if k has one (at the top): solo ENDING, a seq_cst
-   fence, the global fence, then revoked(k, grow). */
-static void revoke(struct shmpi_lane_lock *k, int grow)
+/* 1 once the hold of the revoked bias (ended) is over, or there was
+   none: this lane's byte in its mark clear (acquire: the hold's writes
+   are ours), and ended forgotten. */
+static int hold_over(struct shmpi_lane_lock *k)
 {
-    if (!atomic_load_explicit(&k->solo, memory_order_acquire))
-        return;
-    atomic_store_explicit(&k->solo, SHMPI_LANE_SOLO_ENDING,
-                          memory_order_relaxed);
-    atomic_thread_fence(memory_order_seq_cst);
-    fence_all();
-    revoked(k, grow);
+    if (k->ended &&
+        atomic_load_explicit(&k->ended->in[k->lane], memory_order_acquire))
+        return 0;
+    k->ended = NULL;
+    return 1;
 }
 
 /* An enter's revocation (at the top): the bias, then the hold of the
@@ -301,7 +329,7 @@ static void revoke(struct shmpi_lane_lock *k, int grow)
 void shmpi_p2p_lane_solo_end(struct shmpi_lane_lock *k)
 {
     revoke(k, 1);
-    while (atomic_load_explicit(&k->solo_in, memory_order_acquire))
+    while (!hold_over(k))
         sched_yield();
 }
 
@@ -312,12 +340,40 @@ void shmpi_p2p_lane_solo_end(struct shmpi_lane_lock *k)
 int shmpi_p2p_lane_solo_end_try(struct shmpi_lane_lock *k)
 {
     revoke(k, 0);
-    if (!atomic_load_explicit(&k->solo_in, memory_order_acquire))
+    if (hold_over(k))
         return 1;
     if (shmpi_core_wait_last_look())
         atomic_fetch_add_explicit(&shmpi_proc.progress_events, 1,
                                   memory_order_relaxed);
     return 0;
+}
+
+/* The marks (lane.h), one per tag that was ever biased: a thread that
+   ended leaves its mark to a successor with the same tag (at the top,
+   "Tags").  A program whose threads brought more tags than that to a
+   bias gets no more biased lanes: the mutex alone, still right. */
+#define MARKS_MAX 256u
+static struct shmpi_lane_solo marks[MARKS_MAX];
+static _Atomic uint32_t marks_used;
+struct shmpi_lane_solo shmpi_p2p_lane_nobody; /* tag 0 (lane.h) */
+
+/* me's mark, made if it has none, or NULL if none is left.  Two threads
+   make theirs at once in two slots (the add); a slot claimed and not
+   yet tagged reads as another thread's. */
+static struct shmpi_lane_solo *mark_of(uintptr_t me)
+{
+    uint32_t n = atomic_load_explicit(&marks_used, memory_order_relaxed);
+    for (uint32_t i = 0; i < n && i < MARKS_MAX; i++)
+        if (atomic_load_explicit(&marks[i].tag, memory_order_relaxed) == me)
+            return &marks[i];
+    if (n >= MARKS_MAX)
+        return NULL;
+    uint32_t i =
+        atomic_fetch_add_explicit(&marks_used, 1, memory_order_relaxed);
+    if (i >= MARKS_MAX)
+        return NULL;
+    atomic_store_explicit(&marks[i].tag, me, memory_order_relaxed);
+    return &marks[i];
 }
 
 /* The run of takes made `me` the lane's biased thread: it holds the
@@ -326,8 +382,20 @@ int shmpi_p2p_lane_solo_end_try(struct shmpi_lane_lock *k)
 void shmpi_p2p_lane_bias(struct shmpi_lane_lock *k, uintptr_t me)
 {
     k->run = 0;
-    if (shmpi_proc.fence_registered)
-        atomic_store_explicit(&k->solo, me, memory_order_relaxed);
+    struct shmpi_lane_solo *mark;
+    if (shmpi_proc.fence_registered && (mark = mark_of(me)))
+        atomic_store_explicit(&k->solo, (uintptr_t)mark,
+                              memory_order_relaxed);
+}
+
+/* A lane's lock as MPI_Init leaves it (its struct zeroed before):
+   biased to the thread that brings MPI up, if the global fence can end
+   that (at the top). */
+void shmpi_p2p_lane_lock_init(struct shmpi_lane_lock *k, uint32_t lane)
+{
+    k->lane = lane;
+    atomic_store_explicit(&k->solo, SHMPI_LANE_NOBODY, memory_order_relaxed);
+    shmpi_p2p_lane_bias(k, shmpi_p2p_lane_self());
 }
 
 static struct shmpi_lane *lane_of(struct shmpi_lane_lock *k)
@@ -396,8 +464,8 @@ void shmpi_p2p_lane_leave_slow(struct shmpi_lane_lock *k)
         &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
         memory_order_release);
     atomic_store_explicit(&k->owner, 0, memory_order_relaxed);
-    if (atomic_load_explicit(&k->solo_in, memory_order_relaxed)) {
-        atomic_store_explicit(&k->solo_in, 0, memory_order_release);
+    if (k->held) {
+        shmpi_p2p_lane_solo_leave(k);
     } else {
         /* core/lock.h's unlock made seq_cst for the pair above: on x86
            the same xchg, and no mfence after it (no difference

@@ -57,6 +57,7 @@
 #include "core/lock.h"
 #include "core/lock_type.h"
 #include "core/proc.h"
+#include "shm_arena/arena.h"
 
 /* One hot ring of a lane as its last holder left it (lane.c): the seq
    word its next record will be published in, and the value that will
@@ -65,6 +66,22 @@ struct shmpi_lane_watch {
     _Atomic uintptr_t word;    /* an _Atomic uint32_t in the arena */
     _Atomic uint32_t expect;
 };
+
+/* A biased thread's mark (lane.c), one per thread tag that was ever
+   biased, never freed: in[k] is 1 while the thread holds lane k solo,
+   or is about to look whether it may.  Written by that thread
+   alone - a mark in the lane, written by every thread that once was
+   biased, let one that came back late erase the mark of the thread
+   biased since - and read by a thread that revokes its bias.  A line of
+   its own: the biased threads of two lanes write theirs on every
+   message. */
+struct shmpi_lane_solo {
+    _Atomic uintptr_t tag;     /* the thread's tag, set once */
+    _Atomic uint8_t in[SHMPI_ARENA_LANES_MAX]; /* a byte per lane: a
+                                  store, where a bit would cost a load and
+                                  an or besides (2026-12-02, perf/run-perf
+                                  pt2pt-count COUNT_LEVEL=multiple) */
+} __attribute__((aligned(64)));
 
 struct shmpi_lane_lock {
     struct shmpi_core_lock mutex;
@@ -77,17 +94,23 @@ struct shmpi_lane_lock {
                                   the owner's only, 0 while free */
     int completed;             /* under the lane: a request completed */
     /* The lane's biased thread (lane.c), which holds it without the
-       mutex.  solo: its tag, SHMPI_LANE_SOLO_ENDING while a thread
-       revokes the bias, 0: none; solo_in: 1 while it holds this lane so
-       (written by it, read by a thread that revokes) */
+       mutex.  solo: its mark (a struct shmpi_lane_solo *), or
+       shmpi_p2p_lane_nobody's.  held: the holder's: its mark's byte of
+       this lane if it holds the lane solo, else NULL.  lane: this lane's
+       index, in a mark's `in`; set at init. */
     _Atomic uintptr_t solo;
-    _Atomic uint32_t solo_in;
+    _Atomic uint8_t *held;
+    uint32_t lane;
     /* Under the mutex only: the thread of the last takes of the mutex,
        how many in a row, and the revocations of this lane's bias so
        far (each doubles the run that biases it again, lane.c) */
     uintptr_t run_tag;
     uint32_t run;
     uint32_t run_shift;
+    /* Under the mutex only: the mark of a bias revoked by a try while
+       its thread held the lane, whose hold the next thread to take the
+       mutex waits out (lane.c); NULL once it has ended */
+    struct shmpi_lane_solo *ended;
     _Atomic uint32_t missed;   /* a try found the lane held */
     /* What a waiter of another lane reads before it tries this one
        (shmpi_p2p_lane_quiet_mt, lane.c): written by the holder as it
@@ -102,8 +125,11 @@ struct shmpi_lane_lock {
     struct shmpi_lane_watch *watch; /* SHMPI_FAST_RINGS + 1, set at init */
 };
 
-/* solo while a thread ends it: no tag of a thread (lane.c) */
-#define SHMPI_LANE_SOLO_ENDING ((uintptr_t)1)
+/* solo of a lane without a biased thread, or while a thread revokes
+   the bias: a mark whose tag is no thread's (0), so that the take's one
+   test of the tag covers it (lane.c). */
+extern struct shmpi_lane_solo shmpi_p2p_lane_nobody;
+#define SHMPI_LANE_NOBODY ((uintptr_t)&shmpi_p2p_lane_nobody)
 
 /* Takes of the mutex in a row by one thread that bias the lane to it,
    times 2 to the power run_shift, which each revocation raises up to
@@ -117,11 +143,13 @@ struct shmpi_lane;
    another thread, or the lane biased to another thread, and a leave
    with something to tell - a waiter to give the watch, a completion or
    a failed try to ring for; the revocation of a lane's bias, by a
-   thread that took the mutex and found solo set or the lane held solo
-   (solo_end waits for the hold, solo_end_try does not); the bias. */
+   thread that took the mutex and found solo set or a revoked bias's
+   hold not seen to end (solo_end waits for the hold, solo_end_try does
+   not); the bias. */
 void shmpi_p2p_lane_solo_end(struct shmpi_lane_lock *k);
 int shmpi_p2p_lane_solo_end_try(struct shmpi_lane_lock *k);
 void shmpi_p2p_lane_bias(struct shmpi_lane_lock *k, uintptr_t me);
+void shmpi_p2p_lane_lock_init(struct shmpi_lane_lock *k, uint32_t lane);
 int shmpi_p2p_lane_skip(const struct shmpi_lane_lock *k);
 int shmpi_p2p_lane_try_slow(struct shmpi_lane_lock *k, uintptr_t me);
 void shmpi_p2p_lane_leave_slow(struct shmpi_lane_lock *k);
@@ -141,34 +169,49 @@ static inline uintptr_t shmpi_p2p_lane_self(void)
     return (uintptr_t)__builtin_thread_pointer();
 }
 
-/* The mutex is ours (an acquire CAS or exchange just took it): the
-   owner for recursion, gen odd for the watch's readers (relaxed: the
-   mutex's acquire orders it after the last holder's leave; lane.c). */
+/* The lane is ours (an acquire CAS or exchange took the mutex, or the
+   solo take held it: `in` its mark's byte, NULL for the mutex): the
+   owner for recursion, how to leave, gen odd for the watch's readers
+   (relaxed: the mutex's acquire, or the take of the thread that left
+   last, orders it after the last holder's leave; lane.c). */
 static inline void shmpi_p2p_lane_own(struct shmpi_lane_lock *k,
-                                      uintptr_t me)
+                                      uintptr_t me, _Atomic uint8_t *in)
 {
     atomic_store_explicit(&k->owner, me, memory_order_relaxed);
+    k->held = in;
     atomic_store_explicit(
         &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
         memory_order_relaxed);
 }
 
-/* The solo holder takes the lane without its mutex (lane.c argues the
-   asymmetric pair): solo_in set, then solo read again; the compiler's
-   fence between, the global fence of the thread that ends solo holding
-   (membarrier) in place of a CPU's. */
-static inline int shmpi_p2p_lane_solo_take(struct shmpi_lane_lock *k,
-                                           uintptr_t me)
+/* The biased thread takes the lane without its mutex (lane.c argues
+   the asymmetric pair): its mark's byte set, then solo read again; the
+   compiler's fence between, the global fence of the thread that ends
+   the bias (membarrier) in place of a CPU's.  My mark's byte of this
+   lane, or NULL: not biased to me, or no longer. */
+static inline _Atomic uint8_t *
+shmpi_p2p_lane_solo_take(struct shmpi_lane_lock *k, uintptr_t me)
 {
-    if (atomic_load_explicit(&k->solo, memory_order_relaxed) != me)
-        return 0;
-    atomic_store_explicit(&k->solo_in, 1, memory_order_relaxed);
+    uintptr_t s = atomic_load_explicit(&k->solo, memory_order_relaxed);
+    struct shmpi_lane_solo *mark = (struct shmpi_lane_solo *)s;
+    if (atomic_load_explicit(&mark->tag, memory_order_relaxed) != me)
+        return NULL;
+    /* the mark is mine alone: a plain store, no locked instruction */
+    _Atomic uint8_t *in = &mark->in[k->lane];
+    atomic_store_explicit(in, 1, memory_order_relaxed);
     atomic_signal_fence(memory_order_seq_cst);
     if (__builtin_expect(
-            atomic_load_explicit(&k->solo, memory_order_relaxed) == me, 1))
-        return 1;
-    atomic_store_explicit(&k->solo_in, 0, memory_order_release);
-    return 0;
+            atomic_load_explicit(&k->solo, memory_order_relaxed) == s, 1))
+        return in;
+    atomic_store_explicit(in, 0, memory_order_release);
+    return NULL;
+}
+
+/* The end of a solo hold: the mark's byte cleared, with release after
+   every write of the hold (lane.c). */
+static inline void shmpi_p2p_lane_solo_leave(struct shmpi_lane_lock *k)
+{
+    atomic_store_explicit(k->held, 0, memory_order_release);
 }
 
 /* The mutex just taken by me for an enter: one more take in a row,
@@ -186,18 +229,20 @@ static inline void shmpi_p2p_lane_run(struct shmpi_lane_lock *k,
     }
 }
 
-/* Two loads of the line the mutex brought: a bias to revoke, or a hold
-   of the biased thread still running (lane.c). */
+/* Two loads of the line the mutex brought: a bias to revoke, or the
+   hold of a bias revoked by a try, not seen to end (lane.c). */
 static inline int shmpi_p2p_lane_solo_seen(struct shmpi_lane_lock *k)
 {
     return __builtin_expect(
-        (atomic_load_explicit(&k->solo, memory_order_acquire) |
-         atomic_load_explicit(&k->solo_in, memory_order_acquire)) != 0,
+        (atomic_load_explicit(&k->solo, memory_order_acquire) !=
+         SHMPI_LANE_NOBODY) |
+            (k->ended != NULL),
         0);
 }
 
 /* The mutex just taken by an enter: the lane is ours once its bias is
-   revoked and its hold waited out (then shmpi_p2p_lane_own). */
+   revoked and its hold waited out (then shmpi_p2p_lane_own(k, me,
+   NULL)). */
 static inline void shmpi_p2p_lane_after_mutex(struct shmpi_lane_lock *k,
                                               uintptr_t me)
 {
@@ -229,7 +274,7 @@ static inline int shmpi_p2p_lane_try_after_mutex(struct shmpi_lane_lock *k,
         shmpi_p2p_lane_drop_mutex(k);
         return 0;
     }
-    shmpi_p2p_lane_own(k, me);
+    shmpi_p2p_lane_own(k, me, NULL);
     return 1;
 }
 
@@ -250,11 +295,12 @@ shmpi_p2p_lane_enter_mt(struct shmpi_lane_lock *k)
         k->depth++;
         return;
     }
-    if (!shmpi_p2p_lane_solo_take(k, me)) {
+    _Atomic uint8_t *in = shmpi_p2p_lane_solo_take(k, me);
+    if (!in) {
         shmpi_core_mutex_lock(&k->mutex);
         shmpi_p2p_lane_after_mutex(k, me);
     }
-    shmpi_p2p_lane_own(k, me);
+    shmpi_p2p_lane_own(k, me, in);
 }
 
 static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
@@ -264,12 +310,14 @@ static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
         k->depth++;
         return 1;
     }
-    if (shmpi_p2p_lane_solo_take(k, me)) {
-        shmpi_p2p_lane_own(k, me);
+    _Atomic uint8_t *in = shmpi_p2p_lane_solo_take(k, me);
+    if (in) {
+        shmpi_p2p_lane_own(k, me, in);
         return 1;
     }
-    if (__builtin_expect(
-            atomic_load_explicit(&k->solo, memory_order_relaxed) != 0, 0) &&
+    if (__builtin_expect(atomic_load_explicit(&k->solo, memory_order_relaxed) !=
+                             SHMPI_LANE_NOBODY,
+                         0) &&
         shmpi_p2p_lane_skip(k))
         return 0;
     if (__builtin_expect(shmpi_core_mutex_trylock(&k->mutex), 1))
@@ -283,8 +331,8 @@ static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
    "try me", gen even with release, the unlock an exchange, seq_cst
    for the `missed` pair, whose load follows; a waiter of the rank, a
    completion or a failed try take leave_slow or rung.  A hold of the
-   biased thread ends with solo_in's release store instead of the
-   unlock: no try marks `missed` against it (lane.c). */
+   biased thread ends with its mark's byte cleared (release) instead of
+   the unlock: no try marks `missed` against it (lane.c). */
 static inline __attribute__((always_inline)) void
 shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
 {
@@ -305,8 +353,8 @@ shmpi_p2p_lane_leave_mt(struct shmpi_lane_lock *k)
         &k->gen, atomic_load_explicit(&k->gen, memory_order_relaxed) + 1,
         memory_order_release);
     atomic_store_explicit(&k->owner, 0, memory_order_relaxed);
-    if (atomic_load_explicit(&k->solo_in, memory_order_relaxed)) {
-        atomic_store_explicit(&k->solo_in, 0, memory_order_release);
+    if (k->held) {
+        shmpi_p2p_lane_solo_leave(k);
         return;
     }
     shmpi_p2p_lane_drop_mutex(k);
