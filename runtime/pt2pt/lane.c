@@ -69,13 +69,14 @@
  *   inside" and took the lane with it (test unit_lane_bias; the
  *   mutex's holder, reading that flag to choose how to leave, kept the
  *   mutex).  In its own mark it touches nothing of anyone else's.
- *   A holder knows how it holds the lane from `held` (its mark, or NULL
- *   for the mutex), written at its take, read at its leave.  The check
- *   of the mark's tag and `held` cost MPI_Isend of 8 B 4 instructions at
- *   MULTIPLE over a flag in the lane (277 against 273, MPI_Irecv 254
- *   against 250: 2026-12-02, COUNT_LEVEL=multiple perf/run-perf
- *   pt2pt-count); a lane without a bias has nobody's mark in solo, not
- *   0, so that the tag's test is the take's only one.
+ *   A holder knows how it holds the lane from `held` (its mark's byte
+ *   of the lane, or NULL for the mutex), written at its take, read at
+ *   its leave.  The check of the mark's tag and `held` cost MPI_Isend
+ *   of 8 B 4 instructions at MULTIPLE over a flag in the lane (277
+ *   against 273, MPI_Irecv 254 against 250: 2026-12-02,
+ *   COUNT_LEVEL=multiple perf/run-perf pt2pt-count); a lane without a
+ *   bias has nobody's mark in solo, not 0, so that the tag's test is the
+ *   take's only one.
  *
  *   Bias.  At init (conn.c's lane_init) every lane is biased to the
  *   thread that brings MPI up.  Under the mutex a lane counts the takes
