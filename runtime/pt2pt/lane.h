@@ -70,10 +70,10 @@ struct shmpi_lane_watch {
 /* A biased thread's mark (lane.c), one per thread tag that was ever
    biased, never freed: in[k] is 1 while the thread holds lane k solo,
    or is about to look whether it may.  Written by that thread
-   alone - a mark in the lane, written by every thread that once was
-   biased, let one that came back late erase the mark of the thread
+   alone - a flag in the lane, written by every thread that once was
+   biased, let one that came back late erase the flag of the thread
    biased since - and read by a thread that revokes its bias.  A line of
-   its own: the biased threads of two lanes write theirs on every
+   its own: the biased threads of two lanes write their marks on every
    message. */
 struct shmpi_lane_solo {
     _Atomic uintptr_t tag;     /* the thread's tag, set once */
@@ -97,7 +97,8 @@ struct shmpi_lane_lock {
        mutex.  solo: its mark (a struct shmpi_lane_solo *), or
        shmpi_p2p_lane_nobody's.  held: the holder's: its mark's byte of
        this lane if it holds the lane solo, else NULL.  lane: this lane's
-       index, in a mark's `in`; set at init. */
+       index (struct shmpi_lane's, which the inline take cannot reach),
+       in a mark's `in`; set at init. */
     _Atomic uintptr_t solo;
     _Atomic uint8_t *held;
     uint32_t lane;
@@ -172,8 +173,10 @@ static inline uintptr_t shmpi_p2p_lane_self(void)
 /* The lane is ours (an acquire CAS or exchange took the mutex, or the
    solo take held it: `in` its mark's byte, NULL for the mutex): the
    owner for recursion, how to leave, gen odd for the watch's readers
-   (relaxed: the mutex's acquire, or the take of the thread that left
-   last, orders it after the last holder's leave; lane.c). */
+   (relaxed: the mutex's acquire orders it after the last holder's
+   leave; a solo take's last holder was this thread - the bias was
+   made under the mutex, and another thread holds the lane only after
+   a revocation; lane.c). */
 static inline void shmpi_p2p_lane_own(struct shmpi_lane_lock *k,
                                       uintptr_t me, _Atomic uint8_t *in)
 {
@@ -315,9 +318,10 @@ static inline int shmpi_p2p_lane_try_mt(struct shmpi_lane_lock *k)
         shmpi_p2p_lane_own(k, me, in);
         return 1;
     }
-    if (__builtin_expect(atomic_load_explicit(&k->solo, memory_order_relaxed) !=
-                             SHMPI_LANE_NOBODY,
-                         0) &&
+    if (__builtin_expect(
+            atomic_load_explicit(&k->solo, memory_order_relaxed) !=
+                SHMPI_LANE_NOBODY,
+            0) &&
         shmpi_p2p_lane_skip(k))
         return 0;
     if (__builtin_expect(shmpi_core_mutex_trylock(&k->mutex), 1))
