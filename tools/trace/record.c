@@ -445,16 +445,6 @@ struct shmpi_trace_rec *shmpi_trace_poll(int fn, uint64_t t0, uint64_t t1,
     return r;
 }
 
-/* A call on a window: its id, and its target rank as a world rank. */
-void shmpi_trace_window(struct shmpi_trace_args *a, MPI_Win win)
-{
-    a->tag = (int32_t)(uint32_t)win->id;   /* no call on a window has a tag */
-    a->kind |= SHMPI_TRACE_ONWIN;
-    a->comm = shmpi_trace_context(win->comm);
-    if (a->peer != MPI_PROC_NULL)
-        shmpi_trace_peer(a, win->comm, a->peer);
-}
-
 void shmpi_trace_started(uint64_t t0)
 {
     g.t_start = t0;
