@@ -175,27 +175,28 @@ SHMPI_TRACE_INLINE struct posted posted_of(MPI_Request req)
 
 /* Returns the status array to give PMPI; NULL when none of the call's
    requests is a receive followed, or out of memory, or no trace is kept
-   (the call is then made as the program made it, without arrows).
-   Inline, as completed: as calls, with their frames, they were 106 and
-   168 of a traced halo isend iteration's 2948 instructions (callgrind,
-   2026-12-01). */
+   (the call is then made as the program made it, without arrows, and c
+   holds nothing to end).  Inline, as completed: as calls, with their
+   frames, they were 106 and 168 of a traced halo isend iteration's 2948
+   instructions (callgrind, 2026-12-01). */
 SHMPI_TRACE_INLINE MPI_Status *completion_start(struct completion *c, int n,
                                                 const MPI_Request *reqs,
                                                 MPI_Status *statuses)
 {
     int followed = 0;
-    c->n = 0;
-    c->p = c->copy;
-    c->st = statuses;
     if (n <= 0 || !reqs || !shmpi_trace_events ||
-        (n > 16 && !(c->p = malloc((size_t)n * sizeof *c->p))))
+        !(c->p = n > 16 ? malloc((size_t)n * sizeof *c->p) : c->copy))
         return NULL;
     for (int i = 0; i < n; i++)
         followed |= (c->p[i] = posted_of(reqs[i])).t != 0;
     if (!followed ||
-        (!statuses && !(c->st = n > 16 ? malloc((size_t)n * sizeof *c->st)
-                                       : c->own)))
+        !(c->st = statuses ? statuses
+                  : n > 16 ? malloc((size_t)n * sizeof *c->st)
+                           : c->own)) {
+        if (c->p != c->copy)
+            free(c->p);
         return NULL;
+    }
     c->n = n;
     return c->st;
 }
@@ -210,11 +211,16 @@ SHMPI_TRACE_INLINE void completed(struct completion *c, int i, int st_i,
     }
 }
 
+/* The end of a call whose completion_start returned a status array.
+   Only then: a call that follows no receive (a send's wait, a sync
+   counter's) leaves its struct completion as it is, and spends nothing
+   more on it (a traced MPI_Wait of a send, 105 instructions with the
+   checks of this end on every call; callgrind, 2026-12-02). */
 static void completion_end(struct completion *c, MPI_Status *statuses)
 {
-    if (c->p && c->p != c->copy)
+    if (c->p != c->copy)
         free(c->p);
-    if (c->st && c->st != statuses && c->st != c->own)
+    if (c->st != statuses && c->st != c->own)
         free(c->st);
 }
 
@@ -232,9 +238,11 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     int rc = PMPI_Wait(request, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
     shmpi_trace_bare(SHMPI_TRACE_FN_Wait, t0, t1, rc);
-    if (st && rc == MPI_SUCCESS)
-        completed(&c, 0, 0, SHMPI_TRACE_FN_Wait, t0, t1);
-    completion_end(&c, status);
+    if (st) {
+        if (rc == MPI_SUCCESS)
+            completed(&c, 0, 0, SHMPI_TRACE_FN_Wait, t0, t1);
+        completion_end(&c, status);
+    }
     return rc;
 }
 
@@ -247,9 +255,11 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     uint64_t t1 = shmpi_trace_now();
     shmpi_trace_poll_bare(SHMPI_TRACE_FN_Test, t0, t1, rc,
                          rc == MPI_SUCCESS && *flag);
-    if (st && rc == MPI_SUCCESS && *flag)
-        completed(&c, 0, 0, SHMPI_TRACE_FN_Test, t0, t1);
-    completion_end(&c, status);
+    if (st) {
+        if (rc == MPI_SUCCESS && *flag)
+            completed(&c, 0, 0, SHMPI_TRACE_FN_Test, t0, t1);
+        completion_end(&c, status);
+    }
     return rc;
 }
 
@@ -261,9 +271,11 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     int rc = PMPI_Waitall(count, requests, st ? st : statuses);
     uint64_t t1 = shmpi_trace_now();
     shmpi_trace_bare(SHMPI_TRACE_FN_Waitall, t0, t1, rc);
-    for (int i = 0; st && statuses_set(rc) && i < c.n; i++)
-        completed(&c, i, i, SHMPI_TRACE_FN_Waitall, t0, t1);
-    completion_end(&c, statuses);
+    if (st) {
+        for (int i = 0; statuses_set(rc) && i < c.n; i++)
+            completed(&c, i, i, SHMPI_TRACE_FN_Waitall, t0, t1);
+        completion_end(&c, statuses);
+    }
     return rc;
 }
 
@@ -277,9 +289,11 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag,
     uint64_t t1 = shmpi_trace_now();
     shmpi_trace_poll_bare(SHMPI_TRACE_FN_Testall, t0, t1, rc,
                          rc == MPI_SUCCESS && *flag);
-    for (int i = 0; st && statuses_set(rc) && *flag && i < c.n; i++)
-        completed(&c, i, i, SHMPI_TRACE_FN_Testall, t0, t1);
-    completion_end(&c, statuses);
+    if (st) {
+        for (int i = 0; statuses_set(rc) && *flag && i < c.n; i++)
+            completed(&c, i, i, SHMPI_TRACE_FN_Testall, t0, t1);
+        completion_end(&c, statuses);
+    }
     return rc;
 }
 
@@ -292,12 +306,14 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index,
     int rc = PMPI_Waitany(count, requests, index, st ? st : status);
     uint64_t t1 = shmpi_trace_now();
     shmpi_trace_bare(SHMPI_TRACE_FN_Waitany, t0, t1, rc);
-    if (st && rc == MPI_SUCCESS && *index != MPI_UNDEFINED) {
-        if (status)
-            *status = st[0];
-        completed(&c, *index, 0, SHMPI_TRACE_FN_Waitany, t0, t1);
+    if (st) {
+        if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED) {
+            if (status)
+                *status = st[0];
+            completed(&c, *index, 0, SHMPI_TRACE_FN_Waitany, t0, t1);
+        }
+        completion_end(&c, NULL);
     }
-    completion_end(&c, NULL);
     return rc;
 }
 
@@ -311,13 +327,15 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
     uint64_t t1 = shmpi_trace_now();
     shmpi_trace_poll_bare(SHMPI_TRACE_FN_Testany, t0, t1, rc,
                          rc == MPI_SUCCESS && *flag);
-    if (st && rc == MPI_SUCCESS && *flag) {
-        if (status)
-            *status = st[0];
-        if (*index != MPI_UNDEFINED)
-            completed(&c, *index, 0, SHMPI_TRACE_FN_Testany, t0, t1);
+    if (st) {
+        if (rc == MPI_SUCCESS && *flag) {
+            if (status)
+                *status = st[0];
+            if (*index != MPI_UNDEFINED)
+                completed(&c, *index, 0, SHMPI_TRACE_FN_Testany, t0, t1);
+        }
+        completion_end(&c, NULL);
     }
-    completion_end(&c, NULL);
     return rc;
 }
 
@@ -342,10 +360,12 @@ static int some(int fn, int incount, MPI_Request requests[], int *outcount,
     else
         shmpi_trace_poll_bare(fn, t0, t1, rc,
                              rc == MPI_SUCCESS && *outcount != 0);
-    for (int j = 0; st && statuses_set(rc) && *outcount != MPI_UNDEFINED &&
-                    j < *outcount; j++)
-        completed(&c, indices[j], j, fn, t0, t1);
-    completion_end(&c, statuses);
+    if (st) {
+        for (int j = 0; statuses_set(rc) && *outcount != MPI_UNDEFINED &&
+                        j < *outcount; j++)
+            completed(&c, indices[j], j, fn, t0, t1);
+        completion_end(&c, statuses);
+    }
     return rc;
 }
 
