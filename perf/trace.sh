@@ -9,8 +9,8 @@
 #
 #   ./mpirun -np 2 --bind-to core [--profile | --trace F] halo-so -S SCHEME
 #
-# Rounds are interleaved: per round and scheme the three modes one after
-# the other, order rotated; PERF_WARMUP uncounted rounds (1), then
+# Rounds are interleaved: per round and scheme the five modes (these
+# three and the floor's two, below) one after the other, order rotated; PERF_WARMUP uncounted rounds (1), then
 # TRACE_RUNS counted ones (PERF_RUNS, else 5).  A cell is the median over
 # the timed batches of all counted runs in one state of the VM's cache
 # line (near, far: halo.sh, perf/limits.c), and "×" is a mode's cell over
@@ -21,17 +21,23 @@
 #
 # The floor.  A tracer that draws each call as a slice reads the clock at
 # its start and its end: 2 reads a call, which no in-process tracer
-# avoids.  So each counted round also times that read on rank 0's CPU
-# (perf/limits.c -t tsc: rdtsc where the TSC is invariant, else
-# clock_gettime, as tools/trace/clock.c), and each --trace run's file is
-# read back to count the calls of an iteration: rank 0's slices (a slice
-# of merged polls counts as its "polls") between the MPI_Barrier and the
-# MPI_Allreduce of halo.c's timed batches - the last BATCHES such
-# stretches before the probe's MPI_Barrier and the verdict's
-# MPI_Allreduce that end a cell - over those batches' iterations (the
-# cell line's ITERS_PER_BATCH x BATCHES).  A cell's floor is its plain
-# time + calls x 2 x the clock read (medians over the counted rounds);
-# "--trace / floor" within 1.10 is as close as the clock allows.
+# avoids, and what they cost in place is measured, not assumed.  Each
+# round and scheme also runs the halo under two preloaded wrapper
+# libraries (perf/trace_floor.c): under "bare" each wrapper calls PMPI
+# and nothing else, under "reads" it reads the clock on both sides of
+# it.  A cell's floor is its plain time + (reads - bare): the reads in
+# place, with none of the
+# interposition's cost, which stays the tracer's own.  "--trace / floor"
+# within 1.10 is as close as the clock allows.  Beside it, the read's
+# cost in place (ns a read: (reads - bare) / (2 x calls)) and back to
+# back on rank 0's CPU, once a round (perf/limits.c -t tsc: rdtsc where
+# the TSC is invariant, else clock_gettime, as tools/trace/clock.c);
+# calls a call an iteration are counted in each --trace run's file:
+# rank 0's slices (a slice of merged polls counts as its "polls")
+# between the MPI_Barrier and the MPI_Allreduce of halo.c's timed
+# batches - the last BATCHES such stretches before the probe's
+# MPI_Barrier and the verdict's MPI_Allreduce that end a cell - over
+# those batches' iterations (the cell line's ITERS_PER_BATCH x BATCHES).
 #
 # Knobs: TRACE_RUNS, TRACE_SCHEMES (default isend,counters,fence),
 # TRACE_SIZES (default 8,4K,64K), TRACE_TARGET_MS (per cell, default 100:
@@ -49,17 +55,19 @@ unset SHMPI_NP SHMPI_RANK SHMPI_SIZE SHMPI_ARENA_FD
 TMO=${PERF_TIMEOUT:-300} NOISE_PCT=${PERF_NOISE_PCT:-10}
 QUIET_WAIT=${PERF_QUIET_WAIT:-20} RETRIES=${PERF_RETRIES:-2}
 out=$BIN/trace.out raw=$BIN/trace.tsv
-modes=(plain profile trace)
+modes=(plain profile trace bare reads)
 
 # run MODE ROUND SCHEME: one run, its batches appended to $raw as
 #   MODE ROUND SCHEME SIZE US STATE
 run() {
     local mode=$1 round=$2 s=$3 f=$out/$1-$3-$2 flags=()
+    local pre=()
     case $mode in
         profile) flags=(--profile) ;;
         trace)   flags=(--trace "$out/$s.json") ;;
+        bare | reads) pre=(env LD_PRELOAD="$BIN/trace-floor-$mode.so") ;;
     esac
-    noisy_run "$f.txt" "$f.err" "${SHMPI_RUN[@]}" -np 2 --bind-to core "${flags[@]}" \
+    noisy_run "$f.txt" "$f.err" "${pre[@]}" "${SHMPI_RUN[@]}" -np 2 --bind-to core "${flags[@]}" \
         "$BIN/halo-so" -S "$s" -g ring -s "$TRACE_SIZES" -T "$TRACE_TARGET_MS" -b 9 \
         -P "$HALO_NEAR_NS"
     if [ "$RUN_RC" -ne 0 ]; then
@@ -103,6 +111,13 @@ clock_read() {
 
 "$ROOT/mpicc" -shared-mpi $PERF_CFLAGS "$PERFDIR/halo.c" -o "$BIN/halo-so" ||
     { note "trace: cannot build halo-so (run 'make' first)"; exit 1; }
+# The floor's wrappers, bound lazily: mpirun, which has no PMPI_ functions,
+# loads them too.
+for m in bare:0 reads:1; do
+    cc -O2 -fPIC -shared -I"$ROOT" -DFLOOR_CLOCK="${m#*:}" -Wl,-z,lazy \
+        "$PERFDIR/trace_floor.c" -o "$BIN/trace-floor-${m%:*}.so" ||
+        { note "trace: cannot build the floor's wrappers"; exit 1; }
+done
 build_limits || exit 1
 pt2pt_lock trace
 rm -rf "$out"; mkdir -p "$out"; : >"$raw"
@@ -113,7 +128,7 @@ for ((r = 1 - PERF_WARMUP; r <= TRACE_RUNS; r++)); do
     note "trace: round $round"
     [ "$round" != warm ] && clock_read "$round"
     for s in ${TRACE_SCHEMES//,/ }; do
-        for ((j = 0; j < 3; j++)); do run "${modes[(j + k) % 3]}" "$round" "$s"; done
+        for ((j = 0; j < 5; j++)); do run "${modes[(j + k) % 5]}" "$round" "$s"; done
         k=$((k + 1))
     done
 done
@@ -130,8 +145,8 @@ END {
     ck = nclk ? median(clk, nclk) : ""
     if (ck != "")   # median() left clk sorted
         printf "clock read (perf/limits.c -t tsc on rank 0'"'"'s CPU, once a round): %s ns, median of %d rounds (%s-%s)\n\n", sig(ck), nclk, sig(clk[1]), sig(clk[nclk])
-    print "| scheme | size | state | plain µs/iter | --profile | × | --trace | × | calls/iter | floor µs/iter | --trace / floor | batches |"
-    print "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    print "| scheme | size | state | plain µs/iter | --profile | × | --trace | × | floor µs/iter | --trace / floor | calls/iter | read in place ns | batches |"
+    print "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     split("near far", S, " ")
     for (q in cell) { split(q, cc, SUBSEP); order[++m] = sprintf("%s %012d", cc[1], cc[2]) SUBSEP q }
     sortv(order, m)   # by scheme, then size in bytes
@@ -141,16 +156,19 @@ END {
         p = med("plain" SUBSEP order[i] SUBSEP s)
         if (p == "") continue
         f = med("profile" SUBSEP order[i] SUBSEP s); t = med("trace" SUBSEP order[i] SUBSEP s)
+        e = med("bare" SUBSEP order[i] SUBSEP s); k = med("reads" SUBSEP order[i] SUBSEP s)
         c = med("calls" SUBSEP order[i] SUBSEP "-")
-        fl = c == "" || ck == "" ? "" : p + c * 2 * ck / 1000
-        printf "| %s | %s B | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d/%d |\n", cc[1], cc[2], s, sig(p),
+        fl = e == "" || k == "" ? "" : p + k - e
+        rd = fl == "" || c == "" ? "" : (k - e) * 1000 / (2 * c)
+        printf "| %s | %s B | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d/%d/%d/%d |\n", cc[1], cc[2], s, sig(p),
             f == "" ? "–" : sig(f), f == "" ? "–" : sprintf("%.2f", f / p),
             t == "" ? "–" : sig(t), t == "" ? "–" : sprintf("%.2f", t / p),
-            c == "" ? "–" : sprintf("%.2f", c), fl == "" ? "–" : sig(fl),
-            t == "" || fl == "" ? "–" : sprintf("%.2f", t / fl),
+            fl == "" ? "–" : sig(fl), t == "" || fl == "" ? "–" : sprintf("%.2f", t / fl),
+            c == "" ? "–" : sprintf("%.2f", c), rd == "" ? "–" : sig(rd),
             n["plain" SUBSEP order[i] SUBSEP s], n["profile" SUBSEP order[i] SUBSEP s],
-            n["trace" SUBSEP order[i] SUBSEP s]
+            n["trace" SUBSEP order[i] SUBSEP s], n["bare" SUBSEP order[i] SUBSEP s],
+            n["reads" SUBSEP order[i] SUBSEP s]
     }
     print ""
-    print "calls/iter: rank 0'"'"'s MPI calls an iteration of the timed batches, counted in the --trace file (median over the counted runs); floor: plain + calls/iter × 2 clock reads, what a tracer that draws each call as a slice cannot go below; --trace / floor ≤ 1.10 is as close as the clock allows."
+    print "floor: plain + (reads - bare), the clock read on both sides of every call in place (perf/trace_floor.c), what a tracer that draws each call as a slice cannot go below; --trace / floor ≤ 1.10 is as close as the clock allows.  calls/iter: rank 0'"'"'s MPI calls an iteration of the timed batches, counted in the --trace file; read in place: (reads - bare) / (2 × calls/iter), against the clock read back to back above.  batches: plain/profile/trace/bare/reads."
 }' "$raw"
