@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; a slice longer than 2^32 counter ticks and a count beyond 32 bits are kept whole; a freed receive has no arrow and the next one has its own, a receive from MPI_ANY_SOURCE on a communicator freed before its wait has its arrow from the sender's world rank, a job of the Sessions Model alone is traced, and a handle that is no request is refused by the library, not read by the wrappers; the records of two threads of a rank, more than a chunk each, are all kept, written as they fill to a directory on the disk and on tmpfs, each thread on its own track, with the arrow of a receive one thread posted and another completed.
+# trace: mpirun --trace FILE and --profile on 2 and 4 ranks write valid JSON with each rank's calls as slices (a window's on a track of its own) and each message as an arrow from its send to its receive, and a profile whose call counts are the program's; a failing rank leaves nothing in the temporary directory or /dev/shm; a program linked with libmpi.a is refused in one line; polls that found nothing in a row are one slice with their count; a slice longer than 2^32 counter ticks and a count beyond 32 bits are kept whole; a freed receive has no arrow and the next one has its own, a receive from MPI_ANY_SOURCE on a communicator freed before its wait has its arrow from the sender's world rank, a completion call of more requests than the wrappers keep on their stack has an arrow for each receive, a job of the Sessions Model alone is traced, and a handle that is no request is refused by the library, not read by the wrappers; the records of two threads of a rank, more than a chunk each, are all kept, written as they fill to a directory on the disk and on tmpfs, each thread on its own track, with the arrow of a receive one thread posted and another completed.
 # shmpi-test: timeout=120
 # SPDX-License-Identifier: BSD-3-Clause
 . "$(dirname "$0")/helpers/lib.sh"
@@ -132,6 +132,29 @@ for e in ev:
 got = sorted((a["s"]["pid"], around(a["s"]), a["f"]["pid"], around(a["f"]))
              for a in fl.values() if set(a) == {"s", "f"})
 want = sorted(((w + 1) % 3, "MPI_Send", w, "MPI_Wait") for w in range(3))
+sys.exit("arrows %s, expected %s" % (got, want) if got != want else 0)
+EOF
+
+# Completion calls of more requests than the wrappers keep on their
+# stack: the one of sends draws nothing, the one of receives an arrow
+# from each MPI_Isend into it.
+rm -f "$trace"
+job -np 2 --trace "$trace" "$prog" many
+expect_status 0
+python3 - "$trace" <<'EOF' || fail "many: the arrows are not the program's"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+x = [e for e in ev if e["ph"] == "X"]
+def around(e):
+    return next((s["name"] for s in x if s["pid"] == e["pid"] and
+                 s["ts"] <= e["ts"] <= s["ts"] + s["dur"]), None)
+fl = {}
+for e in ev:
+    if e["ph"] in "sf":
+        fl.setdefault(e["id"], {})[e["ph"]] = e
+got = sorted((a["s"]["pid"], around(a["s"]), a["f"]["pid"], around(a["f"]))
+             for a in fl.values() if set(a) == {"s", "f"})
+want = sorted([(1 - r, "MPI_Isend", r, "MPI_Waitall") for r in range(2)] * 20)
 sys.exit("arrows %s, expected %s" % (got, want) if got != want else 0)
 EOF
 

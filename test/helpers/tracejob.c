@@ -1,4 +1,4 @@
-/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it; "wide" (np=2) does only this: an MPI_Barrier that rank 1 enters 3 s late, then an MPI_Send_c and MPI_Recv_c of 3e9 elements of a type of 0 bytes, values too wide for a record's fields; "free" (np=2) does only this: rank 0 frees a posted MPI_Irecv, passes a handle that is no request to MPI_Request_free and MPI_Wait (each must return MPI_ERR_REQUEST), then receives a second message with MPI_Irecv + MPI_Wait; "session" (np=2) does only this, with no MPI_Init: a session, a communicator from its group "mpi://WORLD", one message from rank 0 to rank 1 on it, and the session finalized; "any" (np=3) does only this: on a communicator whose ranks are the world's reversed, each rank posts an MPI_Irecv from MPI_ANY_SOURCE, sends to its right there, frees the communicator and MPI_Waits. */
+/* tracejob: a job whose MPI calls are known (test/trace.sh): per rank 3 MPI_Isend + 3 MPI_Recv around a ring, 2 MPI_Irecv + 2 MPI_Send back, 1 MPI_Sendrecv, 1 message on a dup, then collectives, then 1 MPI_Put to the right between 2 fences on a window; "fail" makes rank 1 exit 3 before MPI_Finalize; "poll" (np=2) does only this: rank 0 MPI_Tests 3 times and MPI_Iprobes 2 times for a message rank 1 sends after rank 0's go, then MPI_Waits for it; "wide" (np=2) does only this: an MPI_Barrier that rank 1 enters 3 s late, then an MPI_Send_c and MPI_Recv_c of 3e9 elements of a type of 0 bytes, values too wide for a record's fields; "free" (np=2) does only this: rank 0 frees a posted MPI_Irecv, passes a handle that is no request to MPI_Request_free and MPI_Wait (each must return MPI_ERR_REQUEST), then receives a second message with MPI_Irecv + MPI_Wait; "session" (np=2) does only this, with no MPI_Init: a session, a communicator from its group "mpi://WORLD", one message from rank 0 to rank 1 on it, and the session finalized; "any" (np=3) does only this: on a communicator whose ranks are the world's reversed, each rank posts an MPI_Irecv from MPI_ANY_SOURCE, sends to its right there, frees the communicator and MPI_Waits; "many" (np=2) does only this: each rank MPI_Isends 20 messages to the other and MPI_Waitalls them, then MPI_Irecvs 20 and MPI_Waitalls them, more requests than the wrappers keep on their stack. */
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <mpi.h>
 #include <stdint.h>
@@ -93,6 +93,24 @@ static void any_job(int rank, int np)
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
 }
 
+/* "many": a completion call of more requests than the wrappers keep on
+   their stack (16), one that follows no receive and one that follows
+   20, each arrow drawn. */
+static void many_job(int rank)
+{
+    enum { N = 20 };
+    int out[N], in[N];
+    MPI_Request rq[N];
+    for (int i = 0; i < N; i++) {
+        out[i] = i;
+        MPI_Isend(&out[i], 1, MPI_INT, 1 - rank, i, MPI_COMM_WORLD, &rq[i]);
+    }
+    MPI_Waitall(N, rq, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < N; i++)
+        MPI_Irecv(&in[i], 1, MPI_INT, 1 - rank, i, MPI_COMM_WORLD, &rq[i]);
+    MPI_Waitall(N, rq, MPI_STATUSES_IGNORE);
+}
+
 /* "session": the Sessions Model alone; the last MPI_Session_finalize
    ends MPI in the process, and the records are written then. */
 static int session_job(void)
@@ -138,6 +156,11 @@ int main(int argc, char **argv)
     }
     if (argc > 1 && strcmp(argv[1], "any") == 0) {
         any_job(rank, np);
+        MPI_Finalize();
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "many") == 0) {
+        many_job(rank);
         MPI_Finalize();
         return 0;
     }
