@@ -111,6 +111,28 @@ if len(ends) != 1:
 sys.exit("\n".join(bad) if bad else 0)
 EOF
 
+# arrows WHAT WANT: each arrow of $trace as (its sender's pid, the slice
+# around its start, its receiver's pid, the slice around its end),
+# sorted, is the list the Python expression WANT makes; else WHAT fails.
+arrows() {
+    python3 - "$trace" "$2" <<'EOF' || fail "$1: the arrows are not the program's"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+x = [e for e in ev if e["ph"] == "X"]
+def around(e):
+    return next((s["name"] for s in x if s["pid"] == e["pid"] and
+                 s["ts"] <= e["ts"] <= s["ts"] + s["dur"]), None)
+fl = {}
+for e in ev:
+    if e["ph"] in "sf":
+        fl.setdefault(e["id"], {})[e["ph"]] = e
+got = sorted((a["s"]["pid"], around(a["s"]), a["f"]["pid"], around(a["f"]))
+             for a in fl.values() if set(a) == {"s", "f"})
+want = sorted(eval(sys.argv[2]))
+sys.exit("arrows %s, expected %s" % (got, want) if got != want else 0)
+EOF
+}
+
 # A receive from MPI_ANY_SOURCE on a communicator that orders the ranks
 # the other way, freed before the wait: each arrow starts at the
 # sender's MPI_Send (world rank w receives from w + 1 mod 3, its left
@@ -118,22 +140,7 @@ EOF
 rm -f "$trace"
 job -np 3 --trace "$trace" "$prog" any
 expect_status 0
-python3 - "$trace" <<'EOF' || fail "any: the arrows are not the program's"
-import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
-x = [e for e in ev if e["ph"] == "X"]
-def around(e):
-    return next((s["name"] for s in x if s["pid"] == e["pid"] and
-                 s["ts"] <= e["ts"] <= s["ts"] + s["dur"]), None)
-fl = {}
-for e in ev:
-    if e["ph"] in "sf":
-        fl.setdefault(e["id"], {})[e["ph"]] = e
-got = sorted((a["s"]["pid"], around(a["s"]), a["f"]["pid"], around(a["f"]))
-             for a in fl.values() if set(a) == {"s", "f"})
-want = sorted(((w + 1) % 3, "MPI_Send", w, "MPI_Wait") for w in range(3))
-sys.exit("arrows %s, expected %s" % (got, want) if got != want else 0)
-EOF
+arrows any '[((w + 1) % 3, "MPI_Send", w, "MPI_Wait") for w in range(3)]'
 
 # Completion calls of more requests than the wrappers keep on their
 # stack: the one of sends draws nothing, the one of receives an arrow
@@ -141,22 +148,7 @@ EOF
 rm -f "$trace"
 job -np 2 --trace "$trace" "$prog" many
 expect_status 0
-python3 - "$trace" <<'EOF' || fail "many: the arrows are not the program's"
-import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
-x = [e for e in ev if e["ph"] == "X"]
-def around(e):
-    return next((s["name"] for s in x if s["pid"] == e["pid"] and
-                 s["ts"] <= e["ts"] <= s["ts"] + s["dur"]), None)
-fl = {}
-for e in ev:
-    if e["ph"] in "sf":
-        fl.setdefault(e["id"], {})[e["ph"]] = e
-got = sorted((a["s"]["pid"], around(a["s"]), a["f"]["pid"], around(a["f"]))
-             for a in fl.values() if set(a) == {"s", "f"})
-want = sorted([(1 - r, "MPI_Isend", r, "MPI_Waitall") for r in range(2)] * 20)
-sys.exit("arrows %s, expected %s" % (got, want) if got != want else 0)
-EOF
+arrows many '[(1 - r, "MPI_Isend", r, "MPI_Waitall") for r in range(2)] * 20'
 
 # The Sessions Model alone: the records are written at the last
 # MPI_Session_finalize, the job's time starts at the first
