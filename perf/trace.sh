@@ -10,8 +10,8 @@
 #   ./mpirun -np 2 --bind-to core [--profile | --trace F] halo-so -S SCHEME
 #
 # Rounds are interleaved: per round and scheme the five modes (these
-# three and the floor's two, below) one after the other, order rotated; PERF_WARMUP uncounted rounds (1), then
-# TRACE_RUNS counted ones (PERF_RUNS, else 5).  A cell is the median over
+# three and the floor's two, below) one after the other, order rotated;
+# PERF_WARMUP uncounted rounds (1), then TRACE_RUNS counted ones (PERF_RUNS, else 5).  A cell is the median over
 # the timed batches of all counted runs in one state of the VM's cache
 # line (near, far: halo.sh, perf/limits.c), and "×" is a mode's cell over
 # the plain run's.  The trace of every run is written and merged, as a
@@ -26,18 +26,18 @@
 # libraries (perf/trace_floor.c): under "bare" each wrapper calls PMPI
 # and nothing else, under "reads" it reads the clock on both sides of
 # it.  A cell's floor is its plain time + (reads - bare): the reads in
-# place, with none of the
-# interposition's cost, which stays the tracer's own.  "--trace / floor"
-# within 1.10 is as close as the clock allows.  Beside it, the read's
-# cost in place (ns a read: (reads - bare) / (2 x calls)) and back to
-# back on rank 0's CPU, once a round (perf/limits.c -t tsc: rdtsc where
-# the TSC is invariant, else clock_gettime, as tools/trace/clock.c);
-# calls a call an iteration are counted in each --trace run's file:
-# rank 0's slices (a slice of merged polls counts as its "polls")
-# between the MPI_Barrier and the MPI_Allreduce of halo.c's timed
-# batches - the last BATCHES such stretches before the probe's
-# MPI_Barrier and the verdict's MPI_Allreduce that end a cell - over
-# those batches' iterations (the cell line's ITERS_PER_BATCH x BATCHES).
+# place, with none of the interposition's cost, which stays the
+# tracer's own.  "--trace / floor" within 1.10 is as close as the clock
+# allows.  Beside it, the read's cost in place (ns a read: (reads -
+# bare) / (2 x calls)) and back to back on rank 0's CPU, once a round
+# (perf/limits.c -t tsc: rdtsc where the TSC is invariant, else
+# clock_gettime, as tools/trace/clock.c); the calls of an iteration are
+# counted in each --trace run's file: rank 0's slices (a slice of merged
+# polls counts as its "polls") between the MPI_Barrier and the
+# MPI_Allreduce of halo.c's timed batches - the last BATCHES such
+# stretches before the probe's MPI_Barrier and the verdict's
+# MPI_Allreduce that end a cell - over those batches' iterations (the
+# cell line's ITERS_PER_BATCH x BATCHES).
 #
 # Knobs: TRACE_RUNS, TRACE_SCHEMES (default isend,counters,fence),
 # TRACE_SIZES (default 8,4K,64K), TRACE_TARGET_MS (per cell, default 100:
@@ -60,8 +60,7 @@ modes=(plain profile trace bare reads)
 # run MODE ROUND SCHEME: one run, its batches appended to $raw as
 #   MODE ROUND SCHEME SIZE US STATE
 run() {
-    local mode=$1 round=$2 s=$3 f=$out/$1-$3-$2 flags=()
-    local pre=()
+    local mode=$1 round=$2 s=$3 f=$out/$1-$3-$2 flags=() pre=()
     case $mode in
         profile) flags=(--profile) ;;
         trace)   flags=(--trace "$out/$s.json") ;;

@@ -214,8 +214,9 @@ SHMPI_TRACE_INLINE void completed(struct completion *c, int i, int st_i,
 /* The end of a call whose completion_start returned a status array.
    Only then: a call that follows no receive (a send's wait, a sync
    counter's) leaves its struct completion as it is, and spends nothing
-   more on it (a traced MPI_Wait of a send, 105 instructions with the
-   checks of this end on every call; callgrind, 2026-12-02). */
+   more on it (a traced MPI_Wait of a sync counter, 105 instructions with
+   the checks of this end on every call, 88 without; callgrind,
+   2026-12-02). */
 static void completion_end(struct completion *c, MPI_Status *statuses)
 {
     if (c->p != c->copy)
