@@ -11,10 +11,11 @@
 #
 # Rounds are interleaved: per round and scheme the five modes (these
 # three and the floor's two, below) one after the other, order rotated;
-# PERF_WARMUP uncounted rounds (1), then TRACE_RUNS counted ones (PERF_RUNS, else 5).  A cell is the median over
-# the timed batches of all counted runs in one state of the VM's cache
-# line (near, far: halo.sh, perf/limits.c), and "×" is a mode's cell over
-# the plain run's.  The trace of every run is written and merged, as a
+# PERF_WARMUP uncounted rounds (1), then TRACE_RUNS counted ones
+# (PERF_RUNS, else 5).  A cell is the median over the timed batches of
+# all counted runs in one state of the VM's cache line (near, far:
+# halo.sh, perf/limits.c), and "×" is a mode's cell over the plain
+# run's.  The trace of every run is written and merged, as a
 # user's is; a trace's size is printed beside it (the last run's file).
 # A run during which other processes took more than PERF_NOISE_PCT (10)
 # percent of the machine is run again, as in halo.sh.
