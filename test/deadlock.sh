@@ -9,12 +9,17 @@ STUCK=$TEST_BIN/stuck
 G='^mpirun:   '
 
 # (who mode np): run, expect 125, the graph's head and the verdict
+# after MS milliseconds: the default period (1000, SHMPI_DEADLOCK_MS
+# unset) for the first job, 200 for the rest (each report 0.8 s sooner)
+MS=1000
 run_stuck() {
-    start_job "$MPIRUN" -np "$2" "$STUCK" "$1"
+    local period=()
+    [ "$MS" = 1000 ] || period=(SHMPI_DEADLOCK_MS=$MS)
+    start_job env "${period[@]}" "$MPIRUN" -np "$2" "$STUCK" "$1"
     finish_job
     expect_status 125
-    expect_lines "$ERR" '^mpirun: deadlock: every rank is blocked in MPI and nothing has moved for 1000 ms; the wait-for graph:$'
-    expect_lines "$ERR" '^mpirun: deadlock: every rank blocked in MPI \(SHMPI_DEADLOCK_MS=1000\); job aborted$'
+    expect_lines "$ERR" "^mpirun: deadlock: every rank is blocked in MPI and nothing has moved for $MS ms; the wait-for graph:\$"
+    expect_lines "$ERR" "^mpirun: deadlock: every rank blocked in MPI \\(SHMPI_DEADLOCK_MS=$MS\\); job aborted\$"
     ranks_gone 0.2
     expect_shm_clean
 }
@@ -25,6 +30,7 @@ expect_lines "$ERR" "${G}rank 0: MPI_Recv: receive from rank 1 \(rank 1 in MPI_C
 expect_lines "$ERR" "${G}rank 1: MPI_Recv: receive from rank 0 \(rank 0 in MPI_COMM_WORLD\), tag 0\$"
 expect_lines "$ERR" "${G}cycle: rank 0 waits for rank 1 waits for rank 0\$"
 expect_lines "$ERR" "$G" 3
+MS=200
 
 # a ring of 4 synchronous sends
 run_stuck ring 4
@@ -62,11 +68,11 @@ done
 expect_lines "$ERR" "${G}cycle: rank 0 waits for rank 1 waits for rank 0\$"
 
 # the in-library launch: the same report, under the program's name
-start_job env SHMPI_NP=2 "$STUCK" headon
+start_job env SHMPI_NP=2 SHMPI_DEADLOCK_MS=$MS "$STUCK" headon
 finish_job
 expect_status 125
 expect_lines "$ERR" '^shmpi:   cycle: rank 0 waits for rank 1 waits for rank 0$'
-expect_lines "$ERR" '^shmpi: deadlock: every rank blocked in MPI \(SHMPI_DEADLOCK_MS=1000\); job aborted$'
+expect_lines "$ERR" "^shmpi: deadlock: every rank blocked in MPI \\(SHMPI_DEADLOCK_MS=$MS\\); job aborted\$"
 ranks_gone 0.2
 expect_shm_clean
 
