@@ -9,7 +9,8 @@ STUCK=$TEST_BIN/collstuck
 G='^mpirun:   '
 # A period of 200 ms: these check the report; test/deadlock.sh checks
 # it after the default period (a report here comes 0.8 s sooner).
-export SHMPI_DEADLOCK_MS=200 MS=200
+export SHMPI_DEADLOCK_MS=200
+MS=$SHMPI_DEADLOCK_MS
 
 # (mode np [env...]): run, expect 125 and the verdict; the last rank is
 # in MPI_Recv from rank 0, the others in the collective

@@ -10,7 +10,8 @@ G='^mpirun:   '
 P='rank 1 \(rank 1 in window #[0-9]+\)'
 # A period of 200 ms: these check the report; test/deadlock.sh checks
 # it after the default period (a report here comes 0.8 s sooner).
-export SHMPI_DEADLOCK_MS=200 MS=200
+export SHMPI_DEADLOCK_MS=200
+MS=$SHMPI_DEADLOCK_MS
 
 # (mode): run at np = 2, expect 125, the verdict, rank 1 in MPI_Recv
 run_stuck() {
