@@ -130,12 +130,13 @@ SHMPI_TRACE_INLINE void shmpi_trace_prefetch(const struct shmpi_trace_rec *r)
    fn and thread written, the rest left to shmpi_trace_fill; NULL if
    none is kept.  Inline, as shmpi_trace_end: the wrappers' fast path is
    a compare with the chunk's end, a check that both times are below
-   2^31 (one OR and a shift), a store of the cursor, a prefetch and the
-   record's 32 bytes, each field written once (a call into record.c, its checks and
-   its frame cost 79 of the 140 instructions --trace added to a call,
-   callgrind, 2026-11-30).  record.c has the rest: a full chunk, a t0
-   too far from the base (a BASE record first), a longer dt (escaped
-   from 2^32 - 1 ticks on, into a wide record after). */
+   2^31 (one OR and a shift), a store of the cursor, a prefetch and
+   the record's 32 bytes, each field written once (a call into
+   record.c, its checks and its frame cost 79 of the 140 instructions
+   --trace added to a call, callgrind, 2026-11-30).  record.c has the
+   rest: a full chunk, a t0 too far from the base (a BASE record
+   first), a longer dt (escaped from 2^32 - 1 ticks on, into a wide
+   record after). */
 SHMPI_TRACE_INLINE struct shmpi_trace_rec *
 shmpi_trace_new(struct shmpi_trace_thread *t, int fn, uint64_t t0,
                 uint64_t t1)
